@@ -1,0 +1,558 @@
+"""Opening a memory database: read-only by default, writable on request, never changed by a look.
+
+This module owns every connection the project makes to a memory file.
+
+* **Read-only** (the default for an existing file): ``file:…?mode=ro`` URI plus ``query_only``. No write
+  transaction is ever started, so the main file and its ``-wal`` keep their bytes. Only where the
+  directory cannot be written and no ``-shm`` exists is ``immutable=1`` used, with a warning.
+* **Writable**: WAL, ``synchronous=NORMAL``, ``foreign_keys=ON``, ``busy_timeout=5000``; every write is
+  a short ``BEGIN IMMEDIATE`` transaction through :meth:`MemoryDB.write`. Before the first write to an
+  existing file a backup is taken in ``backups/`` and the missing additive columns are added.
+
+The connection runs in autocommit mode: a ``SELECT`` is its own short read transaction, so browsing
+never pins a WAL snapshot while a person reads the screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from pydantic import BaseModel, Field
+
+from core import SCHEMA_VERSION
+from core.engine import ENGINE, SQLITE_VERSION, sqlite3
+from core.errors import DatabaseOpenError, ReadOnlyError
+from core.paths import backups_dir, chmod_private, ensure_private_dir
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 5000
+BACKUP_RETAIN = 28
+BACKUP_NAME_RE = re.compile(r"^memory-\d{8}T\d{6}\.sqlite$")
+
+
+class OpenReport(BaseModel):
+    """What opening a file found: shown by ``philont-memory info`` and the app's status bar."""
+
+    path: str
+    engine: str = ENGINE
+    sqlite_version: str = SQLITE_VERSION
+    schema_version: int | None = None
+    journal_mode: str | None = None
+    read_only: bool = True
+    immutable: bool = False
+    created: bool = False
+    missing_tables: list[str] = Field(default_factory=list)
+    missing_peripheral_tables: list[str] = Field(default_factory=list)
+    missing_fts: list[str] = Field(default_factory=list)
+    missing_triggers: list[str] = Field(default_factory=list)
+    missing_indexes: list[str] = Field(default_factory=list)
+    missing_additive_columns: list[str] = Field(default_factory=list)
+    quick_check: str | None = None
+    writable: bool = False
+    read_only_reason: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not (self.missing_tables or self.missing_fts or self.missing_triggers)
+
+
+def _connect_uri(uri: str, timeout_s: float) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=timeout_s, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _file_uri(path: Path, **params: str) -> str:
+    q = "&".join(f"{k}={v}" for k, v in params.items())
+    return f"file:{quote(str(path.resolve()))}" + (f"?{q}" if q else "")
+
+
+def check_file_header(path: Path) -> None:
+    """Raise :class:`DatabaseOpenError` when ``path`` is missing, empty, not SQLite or truncated."""
+    if not path.exists():
+        raise DatabaseOpenError(path, "missing", "No database file exists at this path.")
+    if path.is_dir():
+        raise DatabaseOpenError(path, "not-sqlite", "This path is a directory, not a database file.")
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except PermissionError:
+        raise DatabaseOpenError(
+            path, "unreadable", "The file cannot be read: permission denied.", newest_good_backup(path)
+        ) from None
+    except OSError as exc:
+        raise DatabaseOpenError(path, "unreadable", f"The file cannot be read: {exc.strerror}.") from None
+    if size == 0:
+        raise DatabaseOpenError(
+            path, "empty", "The file is empty (0 bytes): it holds no database.", newest_good_backup(path)
+        )
+    if not header.startswith(SQLITE_MAGIC):
+        raise DatabaseOpenError(
+            path,
+            "not-sqlite",
+            "This is not an SQLite database (the file does not start with the SQLite header).",
+            newest_good_backup(path),
+        )
+    if len(header) < 100:
+        raise DatabaseOpenError(
+            path,
+            "truncated",
+            "The file is truncated: its SQLite header is incomplete.",
+            newest_good_backup(path),
+        )
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    n_pages = int.from_bytes(header[28:32], "big")
+    change = int.from_bytes(header[24:28], "big")
+    valid_for = int.from_bytes(header[92:96], "big")
+    if n_pages and change == valid_for and page_size and size < n_pages * page_size:
+        raise DatabaseOpenError(
+            path,
+            "truncated",
+            f"The file is truncated: the header declares {n_pages} pages of {page_size} bytes "
+            f"({n_pages * page_size} bytes) but the file has {size} bytes.",
+            newest_good_backup(path),
+        )
+
+
+def quick_check(conn: sqlite3.Connection) -> str:
+    """``PRAGMA quick_check`` as one string (``ok`` when healthy)."""
+    rows = conn.execute("PRAGMA quick_check").fetchall()
+    return "\n".join(str(r[0]) for r in rows) or "ok"
+
+
+def list_backups(db_path: str | os.PathLike[str]) -> list[Path]:
+    """The reference-named backups of ``db_path``, newest first."""
+    d = backups_dir(db_path)
+    if not d.is_dir():
+        return []
+    return sorted(
+        (p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name)), key=lambda p: p.name, reverse=True
+    )
+
+
+def check_backup(path: Path) -> str:
+    """``quick_check`` of a backup file opened read-only; an error message when it cannot be read."""
+    try:
+        check_file_header(path)
+        conn = _connect_uri(_file_uri(path, mode="ro"), 1.0)
+        try:
+            return quick_check(conn)
+        finally:
+            conn.close()
+    except (DatabaseOpenError, sqlite3.Error) as exc:
+        return str(exc)
+
+
+def newest_good_backup(db_path: str | os.PathLike[str]) -> Path | None:
+    """The newest file in ``backups/`` that passes ``quick_check`` (read-only look; nothing moved)."""
+    for p in list_backups(db_path):
+        try:
+            with open(p, "rb") as fh:
+                if not fh.read(16).startswith(SQLITE_MAGIC):
+                    continue
+            conn = _connect_uri(_file_uri(p, mode="ro"), 1.0)
+            try:
+                if quick_check(conn) == "ok":
+                    return p
+            finally:
+                conn.close()
+        except (OSError, sqlite3.Error):
+            continue
+    return None
+
+
+def backup_file_name(now: datetime | None = None) -> str:
+    """``memory-YYYYMMDDTHHmmss.sqlite`` from the UTC time (the reference's naming)."""
+    now = now or datetime.now(UTC)
+    return f"memory-{now.strftime('%Y%m%dT%H%M%S')}.sqlite"
+
+
+class MemoryDB:
+    """One connection to one memory file. Thread-safe through :attr:`lock`."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path | None, report: OpenReport, *, fresh: bool = False
+    ):
+        self.conn = conn
+        self.path = path
+        self.report = report
+        self.lock = threading.RLock()
+        self._depth = 0
+        self._prepared = fresh or path is None
+        self._backup_before_write = True
+        self.last_backup: Path | None = None
+        self._closed = False
+
+    # -- opening -------------------------------------------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        return self.report.read_only
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        writable: bool = False,
+        create: bool = False,
+        check: bool = True,
+        backup_before_write: bool = True,
+    ) -> MemoryDB:
+        """Open ``path``. See the module docstring for the two modes.
+
+        ``create`` makes a new database when the file does not exist. ``check`` runs ``quick_check``
+        (seconds on a gigabyte file; the app runs it later in a worker with ``check=False`` here).
+        Raises :class:`DatabaseOpenError` for a file that is not a usable SQLite database and
+        :class:`ReadOnlyError` when ``writable`` is asked for a file that must not be written.
+        """
+        p = Path(path).expanduser()
+        if create and (not p.exists() or (p.stat().st_size == 0 and not _has_wal(p))):
+            return cls.create(p)
+        check_file_header(p)
+        if writable:
+            return cls._open_writable(p, check=check, backup_before_write=backup_before_write)
+        return cls._open_readonly(p, check=check)
+
+    @classmethod
+    def _open_readonly(cls, p: Path, *, check: bool) -> MemoryDB:
+        report = OpenReport(path=str(p), read_only=True)
+        immutable = False
+        shm = Path(str(p) + "-shm")
+        if not os.access(p.parent, os.W_OK) and not shm.exists():
+            immutable = True
+            report.warnings.append(
+                "The directory cannot be written and has no -shm file: the database is opened with "
+                "immutable=1, so changes made by the agent while the app runs will not be seen."
+            )
+        uri = _file_uri(p, mode="ro", **({"immutable": "1"} if immutable else {}))
+        try:
+            conn = _connect_uri(uri, BUSY_TIMEOUT_MS / 1000)
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only=1")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _classify_open_error(p, exc) from None
+        report.immutable = immutable
+        db = cls(conn, p, report)
+        db._fill_report(check=check, writable_requested=False)
+        return db
+
+    @classmethod
+    def _open_writable(cls, p: Path, *, check: bool, backup_before_write: bool) -> MemoryDB:
+        report = OpenReport(path=str(p), read_only=False)
+        if not os.access(p, os.W_OK):
+            raise ReadOnlyError(f"{p}: writing is refused: the file is not writable.")
+        if not os.access(p.parent, os.W_OK):
+            raise ReadOnlyError(f"{p}: writing is refused: its directory is not writable.")
+        try:
+            conn = _connect_uri(_file_uri(p, mode="rw"), BUSY_TIMEOUT_MS / 1000)
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _classify_open_error(p, exc) from None
+        db = cls(conn, p, report)
+        db._fill_report(check=check, writable_requested=True)
+        if report.read_only_reason:
+            conn.close()
+            raise ReadOnlyError(f"{p}: writing is refused: {report.read_only_reason}")
+        db._backup_before_write = backup_before_write
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        if report.journal_mode != "wal":
+            # Switching to WAL writes the header: it comes after the pre-write backup. The reference
+            # keeps its files in WAL mode, so this is for files made by other tools.
+            db._prepare_first_write()
+            conn.execute("PRAGMA journal_mode=WAL")
+            report.journal_mode = "wal"
+        return db
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], *, now: int | None = None) -> MemoryDB:
+        """Create a new memory database at ``path`` (directory 0700 when created, files 0600)."""
+        from core import schema
+
+        p = Path(path).expanduser()
+        if p.exists() and p.stat().st_size > 0:
+            raise DatabaseOpenError(p, "exists", "A file already exists at this path; it was left alone.")
+        ensure_private_dir(p.parent)
+        conn = _connect_uri(_file_uri(p, mode="rwc"), BUSY_TIMEOUT_MS / 1000)
+        chmod_private(p)
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            schema.create_schema(conn, now=now)
+            schema.create_audit_table(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            conn.close()
+            raise
+        for suffix in ("", "-wal", "-shm"):
+            f = Path(str(p) + suffix)
+            if f.exists():
+                chmod_private(f)
+        report = OpenReport(path=str(p), read_only=False, created=True)
+        db = cls(conn, p, report, fresh=True)
+        db._fill_report(check=False, writable_requested=True)
+        db.report.quick_check = "ok"
+        return db
+
+    @classmethod
+    def memory(cls, *, now: int | None = None) -> MemoryDB:
+        """A private in-memory database with the full schema (tests, previews)."""
+        from core import schema
+
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys=ON")
+        schema.create_schema(conn, now=now)
+        schema.create_audit_table(conn)
+        report = OpenReport(path=":memory:", read_only=False, created=True)
+        db = cls(conn, None, report, fresh=True)
+        db._fill_report(check=False, writable_requested=True)
+        return db
+
+    def _fill_report(self, *, check: bool, writable_requested: bool) -> None:
+        from core import schema
+
+        r = self.report
+        try:
+            r.journal_mode = str(self.conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+            info = schema.inspect_schema(self.conn)
+        except sqlite3.DatabaseError as exc:
+            if self.path is not None:
+                raise _classify_open_error(self.path, exc) from None
+            raise
+        r.schema_version = info.schema_version
+        r.missing_tables = sorted(info.missing_core_tables)
+        r.missing_peripheral_tables = sorted(info.missing_peripheral_tables)
+        r.missing_fts = sorted(info.missing_fts)
+        r.missing_triggers = sorted(info.missing_triggers)
+        r.missing_indexes = sorted(info.missing_indexes)
+        r.missing_additive_columns = list(info.missing_additive_columns)
+        if check:
+            self.run_quick_check()
+        self._update_writability(writable_requested)
+
+    def run_quick_check(self) -> str:
+        """Run ``quick_check`` now and record it in the report (seconds on big files)."""
+        with self.lock:
+            try:
+                result = quick_check(self.conn)
+            except sqlite3.DatabaseError as exc:
+                result = f"quick_check failed: {exc}"
+        self.report.quick_check = result
+        self._update_writability(not self.report.read_only)
+        return result
+
+    def _update_writability(self, writable_requested: bool) -> None:
+        r = self.report
+        reason = None
+        if r.schema_version is not None and r.schema_version > SCHEMA_VERSION:
+            reason = (
+                f"the database has schema version {r.schema_version}, newer than {SCHEMA_VERSION}, "
+                "which this version understands; it is shown read-only and never re-stamped"
+            )
+        elif r.missing_tables:
+            reason = "core tables are missing: " + ", ".join(r.missing_tables)
+        elif r.missing_fts:
+            reason = "full-text tables are missing: " + ", ".join(r.missing_fts)
+        elif r.quick_check not in (None, "ok"):
+            reason = "the database is damaged (quick_check: " + r.quick_check.splitlines()[0] + ")"
+        elif r.immutable:
+            reason = "the database directory cannot be written"
+        elif self.path is not None and not os.access(self.path, os.W_OK):
+            reason = "the file is not writable"
+        elif self.path is not None and not os.access(self.path.parent, os.W_OK):
+            reason = "the directory is not writable"
+        r.read_only_reason = reason
+        r.writable = reason is None
+
+    # -- writing -------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A short ``BEGIN IMMEDIATE`` transaction; nested uses join the outer one."""
+        if self.report.read_only:
+            raise ReadOnlyError("The database is open read-only; turn on editing to change it.")
+        if self.report.read_only_reason:
+            raise ReadOnlyError(f"Writing is refused: {self.report.read_only_reason}.")
+        with self.lock:
+            if self._depth == 0:
+                if not self._prepared:
+                    self._prepare_first_write()
+                self.conn.execute("BEGIN IMMEDIATE")
+            self._depth += 1
+            try:
+                yield self.conn
+            except BaseException:
+                self._depth -= 1
+                if self._depth == 0:
+                    with contextlib.suppress(sqlite3.Error):
+                        self.conn.execute("ROLLBACK")
+                raise
+            else:
+                self._depth -= 1
+                if self._depth == 0:
+                    try:
+                        self.conn.execute("COMMIT")
+                    except BaseException:
+                        with contextlib.suppress(sqlite3.Error):
+                            self.conn.execute("ROLLBACK")
+                        raise
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    def _prepare_first_write(self) -> None:
+        """Before the first write to an existing file: a backup, then the additive columns."""
+        from core import schema
+
+        self._prepared = True
+        if self._backup_before_write and self.path is not None and not self.report.created:
+            self.last_backup = self.backup()
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            added = schema.add_additive_columns(self.conn)
+            schema.create_audit_table(self.conn)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            self._prepared = False
+            raise
+        if added:
+            self.report.missing_additive_columns = []
+
+    def ensure_writable_schema(self) -> Path | None:
+        """Take the pre-write backup and add missing additive columns now; returns the backup path."""
+        if self.report.read_only:
+            raise ReadOnlyError("The database is open read-only.")
+        with self.lock:
+            if not self._prepared:
+                self._prepare_first_write()
+        return self.last_backup
+
+    # -- reading helpers ------------------------------------------------------------------------------
+    def data_version(self) -> int:
+        """``PRAGMA data_version``: changes when another connection committed."""
+        with self.lock:
+            return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def total_changes(self) -> int:
+        return self.conn.total_changes
+
+    def table_exists(self, name: str) -> bool:
+        with self.lock:
+            row = self.conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name=?", (name,)
+            ).fetchone()
+        return row is not None
+
+    def has_column(self, table: str, column: str) -> bool:
+        with self.lock:
+            return any(r[1] == column for r in self.conn.execute(f'PRAGMA table_info("{table}")'))
+
+    # -- backups --------------------------------------------------------------------------------------
+    def backup(
+        self,
+        dest_dir: str | os.PathLike[str] | None = None,
+        *,
+        retain: int = BACKUP_RETAIN,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Path:
+        """Copy the database with SQLite's online backup API to ``backups/memory-<UTC>.sqlite``.
+
+        The copy is written under a temporary name, made 0600, synced and renamed into place, so an
+        interrupted backup never leaves a partial file under a backup name. Rotation keeps the
+        newest ``retain`` reference-named backups. ``progress(done_pages, total_pages)`` is called
+        as the copy proceeds.
+        """
+        if self.path is None:
+            raise ReadOnlyError("An in-memory database has no backups.")
+        d = Path(dest_dir) if dest_dir is not None else backups_dir(self.path)
+        ensure_private_dir(d)
+        final = d / backup_file_name()
+        tmp = d / (final.name + f".partial-{os.getpid()}-{threading.get_ident()}")
+        dst = sqlite3.connect(str(tmp), isolation_level=None)
+        chmod_private(tmp)
+        try:
+
+            def _cb(status: int, remaining: int, total: int) -> None:
+                if progress is not None:
+                    progress(total - remaining, total)
+
+            with self.lock:
+                # One step: a consistent snapshot even while the agent writes (a stepwise copy
+                # restarts on every write from another process).
+                self.conn.backup(dst, pages=-1, progress=_cb)
+            dst.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dst.close()
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+        with contextlib.suppress(OSError):
+            dfd = os.open(d, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+        self._rotate(d, retain)
+        return final
+
+    @staticmethod
+    def _rotate(d: Path, retain: int) -> None:
+        names = sorted(
+            (p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name)), key=lambda p: p.name, reverse=True
+        )
+        for old in names[max(1, retain) :]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+    # -- closing --------------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self.lock, contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+    def __enter__(self) -> MemoryDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _has_wal(p: Path) -> bool:
+    w = Path(str(p) + "-wal")
+    return w.exists() and w.stat().st_size > 0
+
+
+def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
+    msg = str(exc)
+    low = msg.lower()
+    if "not a database" in low or "file is encrypted" in low:
+        return DatabaseOpenError(
+            p, "not-sqlite", f"This is not an SQLite database ({msg}).", newest_good_backup(p)
+        )
+    if "malformed" in low or "corrupt" in low:
+        return DatabaseOpenError(p, "corrupt", f"The database is damaged ({msg}).", newest_good_backup(p))
+    if "unable to open" in low or "readonly" in low or "permission" in low:
+        return DatabaseOpenError(
+            p, "unreadable", f"The database cannot be opened ({msg}).", newest_good_backup(p)
+        )
+    return DatabaseOpenError(p, "corrupt", f"The database cannot be read ({msg}).", newest_good_backup(p))

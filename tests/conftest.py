@@ -1,0 +1,55 @@
+"""Test configuration shared by the core and desktop suites.
+
+Qt runs offscreen (no display needed), and the user's real settings are never touched: HOME and the
+XDG directories point into a private temporary directory for the whole run.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_SANDBOX = Path(tempfile.mkdtemp(prefix="philont-tests-"))
+for _var in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
+    _d = _SANDBOX / _var.lower()
+    _d.mkdir(mode=0o700, exist_ok=True)
+    os.environ[_var] = str(_d)
+os.environ.pop("MEMORY_DB_PATH", None)
+os.environ["PHILONT_DESKTOP_SETTINGS_DIR"] = str(_SANDBOX / "settings")
+
+# A fixed "now" for time-dependent tests: 2026-06-15T12:00:00.000Z.
+FIXED_NOW = 1_781_524_800_000
+
+
+@pytest.fixture
+def mem_db():
+    """A fresh in-memory memory database with the full schema."""
+    from core.db import MemoryDB
+
+    db = MemoryDB.memory(now=FIXED_NOW)
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def file_db(tmp_path):
+    """A fresh writable memory database file in a private temporary directory."""
+    from core.db import MemoryDB
+
+    db = MemoryDB.create(tmp_path / "memory" / "memory.sqlite", now=FIXED_NOW)
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def demo_db_path(tmp_path_factory) -> Path:
+    """A small bilingual demo database built once per run with the project's generator (read-only use)."""
+    from core import demo
+
+    path = tmp_path_factory.mktemp("demo") / "memory.sqlite"
+    demo.generate(path, messages=3000, seed=7, now=FIXED_NOW)
+    return path
