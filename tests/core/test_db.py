@@ -1,0 +1,235 @@
+"""Opening databases: the two modes, the report, refusals and bad files."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from core import paths
+from core.db import BACKUP_NAME_RE, MemoryDB, list_backups
+from core.engine import sqlite3
+from core.errors import DatabaseOpenError, ReadOnlyError
+from tests.conftest import FIXED_NOW
+
+
+def _digest(p: Path) -> str:
+    """Hash of a file's bytes; a missing file counts as empty (a WAL reader may create an empty -wal)."""
+    return hashlib.sha256(p.read_bytes() if p.exists() else b"").hexdigest()
+
+
+def _snapshot(db_path: Path) -> tuple[str, str]:
+    return _digest(db_path), _digest(Path(str(db_path) + "-wal"))
+
+
+def _make_db(path: Path) -> Path:
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    with db.write() as c:
+        c.execute(
+            "INSERT INTO memory_raw_messages(session_id, role, content, timestamp) VALUES ('global','user',?,?)",
+            ("数据库迁移计划 hello migrations", FIXED_NOW),
+        )
+    db.close()
+    return path
+
+
+def test_resolve_db_path_precedence(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("MEMORY_DB_PATH", raising=False)
+    assert paths.resolve_db_path() == tmp_path / ".philont" / "memory" / "memory.sqlite"
+    monkeypatch.setenv("MEMORY_DB_PATH", str(tmp_path / "env.sqlite"))
+    assert paths.resolve_db_path() == tmp_path / "env.sqlite"
+    assert paths.resolve_db_path(tmp_path / "x.sqlite") == tmp_path / "x.sqlite"
+
+
+def test_create_sets_private_modes_wal_and_version(tmp_path):
+    target = tmp_path / "new" / "deeper" / "memory.sqlite"
+    db = MemoryDB.create(target, now=FIXED_NOW)
+    try:
+        assert stat.S_IMODE(target.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE(target.parent.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE(target.stat().st_mode) == 0o600
+        assert db.report.schema_version == 31
+        assert db.report.journal_mode == "wal"
+        assert db.report.complete
+        assert db.report.missing_additive_columns == []
+        row = db.conn.execute("SELECT started_at FROM memory_raw_sessions WHERE id='global'").fetchone()
+        assert row[0] == FIXED_NOW
+    finally:
+        db.close()
+    with open(target, "rb") as fh:
+        header = fh.read(20)
+    assert header[18:20] == b"\x02\x02"  # WAL recorded in the file header
+
+
+def test_create_refuses_existing_file(tmp_path):
+    p = tmp_path / "memory.sqlite"
+    p.write_bytes(b"something")
+    with pytest.raises(DatabaseOpenError) as ei:
+        MemoryDB.create(p)
+    assert ei.value.problem == "exists"
+    assert p.read_bytes() == b"something"
+
+
+def test_readonly_browsing_leaves_bytes_unchanged(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    before = _snapshot(p)
+    db = MemoryDB.open(p)
+    assert db.read_only and db.report.quick_check == "ok"
+    for _ in range(3):
+        db.conn.execute("SELECT * FROM memory_raw_messages").fetchall()
+        db.conn.execute(
+            "SELECT rowid FROM memory_raw_messages_fts WHERE memory_raw_messages_fts MATCH 'migration'"
+        ).fetchall()
+        db.data_version()
+    with pytest.raises(ReadOnlyError), db.write():
+        pass
+    with pytest.raises(sqlite3.OperationalError):
+        db.conn.execute("DELETE FROM memory_raw_messages")
+    db.close()
+    assert _snapshot(p) == before
+
+
+def test_first_write_takes_backup_then_adds_additive_columns(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    raw = sqlite3.connect(p)
+    raw.execute("ALTER TABLE memory_skills DROP COLUMN matched_count")
+    raw.commit()
+    raw.close()
+    db = MemoryDB.open(p)
+    assert db.report.missing_additive_columns == ["memory_skills.matched_count"]
+    assert db.report.writable  # a v31 file without additive columns may be written after a backup
+    db.close()
+
+    db = MemoryDB.open(p, writable=True)
+    assert list_backups(p) == []
+    with db.write() as c:
+        c.execute("UPDATE memory_raw_sessions SET ended_at=1 WHERE id='global'")
+    backups = list_backups(p)
+    assert len(backups) == 1 and BACKUP_NAME_RE.match(backups[0].name)
+    assert stat.S_IMODE(backups[0].stat().st_mode) == 0o600
+    assert stat.S_IMODE(backups[0].parent.stat().st_mode) == 0o700
+    assert db.has_column("memory_skills", "matched_count")
+    # The backup holds the state from before the first write.
+    b = sqlite3.connect(backups[0])
+    assert b.execute("SELECT ended_at FROM memory_raw_sessions WHERE id='global'").fetchone()[0] is None
+    b.close()
+    db.close()
+
+
+def test_newer_schema_is_read_only_and_never_restamped(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    raw = sqlite3.connect(p)
+    raw.execute("UPDATE memory_meta SET value='50' WHERE key='schema_version'")
+    raw.commit()
+    raw.close()
+    before = _snapshot(p)
+    db = MemoryDB.open(p)
+    assert db.report.schema_version == 50
+    assert not db.report.writable
+    assert "newer" in db.report.read_only_reason
+    db.close()
+    with pytest.raises(ReadOnlyError, match="newer"):
+        MemoryDB.open(p, writable=True)
+    assert _snapshot(p) == before
+
+
+def test_missing_core_table_refuses_writing(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    raw = sqlite3.connect(p)
+    raw.execute("DROP TABLE memory_facts")
+    raw.commit()
+    raw.close()
+    db = MemoryDB.open(p)
+    assert "memory_facts" in db.report.missing_tables
+    assert "core tables are missing" in db.report.read_only_reason
+    db.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "empty"),
+        (b"hello, this is a text file and not a database\n" * 10, "not-sqlite"),
+        (os.urandom(4096), "not-sqlite"),
+    ],
+)
+def test_bad_files_give_clear_errors_and_are_not_touched(tmp_path, content, problem):
+    p = tmp_path / "memory.sqlite"
+    p.write_bytes(content)
+    with pytest.raises(DatabaseOpenError) as ei:
+        MemoryDB.open(p)
+    assert ei.value.problem == problem
+    assert str(p) in str(ei.value)
+    assert p.read_bytes() == content
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["memory.sqlite"]
+
+
+def test_truncated_file_names_newest_good_backup(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    db = MemoryDB.open(p, writable=True)
+    good = db.backup()
+    db.close()
+    # A backup that is itself damaged (newer name) must be skipped.
+    bad = good.with_name("memory-29991231T235959.sqlite")
+    bad.write_bytes(b"garbage")
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+    with pytest.raises(DatabaseOpenError) as ei:
+        MemoryDB.open(p)
+    assert ei.value.problem in ("truncated", "corrupt")
+    assert ei.value.backup == good
+    assert str(good) in str(ei.value)
+
+
+def test_missing_file_is_an_error_without_creating_anything(tmp_path):
+    p = tmp_path / "nope" / "memory.sqlite"
+    with pytest.raises(DatabaseOpenError) as ei:
+        MemoryDB.open(p)
+    assert ei.value.problem == "missing"
+    assert not p.parent.exists()
+
+
+def test_write_transactions_nest_and_roll_back(file_db):
+    with pytest.raises(RuntimeError), file_db.write() as c:
+        c.execute("INSERT INTO memory_meta(key, value) VALUES ('a', '1')")
+        with file_db.write() as c2:
+            c2.execute("INSERT INTO memory_meta(key, value) VALUES ('b', '2')")
+        raise RuntimeError("boom")
+    assert file_db.conn.execute("SELECT count(*) FROM memory_meta WHERE key IN ('a','b')").fetchone()[0] == 0
+    with file_db.write() as c:
+        c.execute("INSERT INTO memory_meta(key, value) VALUES ('a', '1')")
+    assert not file_db.in_transaction
+    assert file_db.conn.execute("SELECT value FROM memory_meta WHERE key='a'").fetchone()[0] == "1"
+
+
+def test_data_version_moves_when_another_connection_commits(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    reader = MemoryDB.open(p)
+    v0 = reader.data_version()
+    writer = MemoryDB.open(p, writable=True, backup_before_write=False)
+    with writer.write() as c:
+        c.execute("INSERT INTO memory_meta(key, value) VALUES ('x', 'y')")
+    assert reader.data_version() != v0
+    writer.close()
+    reader.close()
+
+
+def test_backup_rotation_keeps_newest(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    d = paths.backups_dir(p)
+    d.mkdir(mode=0o700)
+    for i in range(30):
+        (d / f"memory-2026010{1 + i // 10}T0000{i % 10:02d}.sqlite").write_bytes(b"x")
+    (d / "unrelated.txt").write_text("keep me")
+    db = MemoryDB.open(p)
+    made = db.backup(retain=28)
+    db.close()
+    kept = list_backups(p)
+    assert len(kept) == 28
+    assert kept[0] == made
+    assert (d / "unrelated.txt").exists()
+    assert not any(".partial" in x.name for x in d.iterdir())
