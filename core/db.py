@@ -49,6 +49,7 @@ class OpenReport(BaseModel):
     immutable: bool = False
     created: bool = False
     missing_tables: list[str] = Field(default_factory=list)
+    missing_core_columns: list[str] = Field(default_factory=list)
     missing_peripheral_tables: list[str] = Field(default_factory=list)
     missing_fts: list[str] = Field(default_factory=list)
     missing_triggers: list[str] = Field(default_factory=list)
@@ -338,6 +339,7 @@ class MemoryDB:
             raise
         r.schema_version = info.schema_version
         r.missing_tables = sorted(info.missing_core_tables)
+        r.missing_core_columns = sorted(info.missing_core_columns)
         r.missing_peripheral_tables = sorted(info.missing_peripheral_tables)
         r.missing_fts = sorted(info.missing_fts)
         r.missing_triggers = sorted(info.missing_triggers)
@@ -368,6 +370,8 @@ class MemoryDB:
             )
         elif r.missing_tables:
             reason = "core tables are missing: " + ", ".join(r.missing_tables)
+        elif r.missing_core_columns:
+            reason = "core columns are missing: " + ", ".join(r.missing_core_columns)
         elif r.missing_fts:
             reason = "full-text tables are missing: " + ", ".join(r.missing_fts)
         elif r.quick_check not in (None, "ok"):
