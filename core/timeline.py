@@ -1,0 +1,955 @@
+"""Layer 0: the raw timeline (sessions and their messages) and its full-text search (spec Part A §1.2-1.3,
+§4.3; Part B §1.3 and §7 raw.ts).
+
+Messages are append-only. Reading never writes. Every write is one short ``BEGIN IMMEDIATE``
+transaction through :meth:`core.db.MemoryDB.write`.
+
+Search (:meth:`RawStore.search_messages`) gives the reference's results: the same sanitiser, the FTS5
+query passed through as is, any FTS error counted as zero rows, then ``LIKE`` on the content table (never
+on the FTS table, see the platform notes). Ties in ``timestamp``, which the reference leaves undefined,
+are broken by ``id`` descending here, so every page is deterministic.
+
+Speed on large timelines. The reference sorts every FTS hit before its ``LIMIT`` (about a second for a
+word in a quarter of a million rows). Here the hits are walked newest id first, which FTS5 does without
+sorting, and the walk stops as soon as the page is provably the reference's first page:
+
+1. take the first ``k`` hits in descending id order; if there are fewer, they are all the hits;
+2. let ``(t_k, id_k)`` be the lowest of them by ``(timestamp, id)`` and ``x`` the lowest id walked;
+   every hit not walked has an id below ``x``;
+3. list the rows (any rows, matching or not) with ``id < x`` and ``t_k < timestamp <= upper`` (upper is
+   ``until`` or the keyset bound) through the timestamp index. When there are none, every hit not
+   walked has ``timestamp <= t_k`` and an id below every walked id, so it ranks below all ``k`` walked
+   hits: the page is exact. When there are a few ("out of order" rows: an imported or clock-skewed
+   message), those rows are checked against the query explicitly and merged; the rest still rank below.
+4. when that index range is large (a rare word whose ``k``-th newest hit is old) or the out-of-order
+   rows are many, the exact sort of the reference runs instead; it is cheap exactly then, because the
+   hits are few.
+
+In an append-only timeline ids grow with time, so step 3 reads a few index entries and a first page
+costs about as much as ``k`` row look-ups.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.engine import sqlite3
+from core.errors import ConflictError, NotFoundError, ValidationError_
+from core.jsutil import js_split_ws, js_trim, now_ms, utf16_len
+from core.models import ROLES, Message, Session
+
+MSG = "memory_raw_messages"
+FTS = "memory_raw_messages_fts"
+SESSIONS = "memory_raw_sessions"
+DAY_MS = 86_400_000
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
+
+# A session filter over fewer rows than this reads the session index (then sorts); a bigger one walks
+# the timestamp index and checks the session on each row (no sort, stops at the LIMIT).
+SMALL_FILTER_ROWS = 5000
+# Fast-path bounds of the FTS search (see the module docstring, steps 3 and 4).
+FAST_SCAN_CAP = 200_000
+FAST_OUT_OF_ORDER_CAP = 500
+
+Keyset = tuple[int, int]
+SearchMode = Literal["fts", "like", "empty"]
+
+_SANITIZE = re.compile(r"['\"*()]")
+
+
+def sanitize_query(query: Any) -> str:
+    """The reference's sanitiser: ``query.replace(/['"*()]/g, ' ').trim()`` (JS whitespace)."""
+    if query is None:
+        return ""
+    if not isinstance(query, str):
+        query = str(query)
+    return js_trim(_SANITIZE.sub(" ", query))
+
+
+def resolve_session_filter(session_id: str | None, session_ids: Sequence[str] | None) -> list[str] | None:
+    """A non-empty ``session_ids`` wins over ``session_id``; either becomes ``session_id IN (...)``."""
+    if session_ids:
+        return list(session_ids)
+    if session_id:
+        return [session_id]
+    return None
+
+
+class _BadLimit(Exception):
+    """A limit SQLite would refuse (``datatype mismatch``): the FTS path swallows it as zero rows."""
+
+
+def _norm_limit(limit: Any) -> int | None:
+    """SQLite's reading of ``LIMIT ?``: ``None`` means no limit (a negative value)."""
+    if limit is None:
+        return 20
+    if isinstance(limit, bool):
+        return int(limit)
+    if isinstance(limit, int):
+        return limit if limit >= 0 else None
+    if isinstance(limit, float) and limit.is_integer():
+        return int(limit) if limit >= 0 else None
+    raise _BadLimit()
+
+
+def _placeholders(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class SearchHit(BaseModel):
+    """One search result with the spans to highlight (``[start, end)`` in Python ``str`` indices)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    message: Message
+    match_spans: list[tuple[int, int]] = Field(default_factory=list)
+
+
+class SearchPage(BaseModel):
+    """A page of search results for the GUI. ``next_before`` is the keyset of the next page."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    query: str
+    safe: str
+    mode: SearchMode
+    hits: list[SearchHit] = Field(default_factory=list)
+    next_before: Keyset | None = None
+    error: str | None = None
+
+
+class _Where:
+    """A conjunction of SQL conditions with their parameters."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.args: list[Any] = []
+
+    def add(self, sql: str, *args: Any) -> None:
+        self.parts.append(sql)
+        self.args.extend(args)
+
+    def and_sql(self) -> str:
+        return "".join(f" AND {p}" for p in self.parts)
+
+    def where_sql(self) -> str:
+        return (" WHERE " + " AND ".join(self.parts)) if self.parts else ""
+
+
+class RawStore:
+    """Sessions and messages of the raw timeline."""
+
+    def __init__(self, db: Any):
+        self.db = db
+        self._origin_known = False
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn
+
+    def _has_origin(self) -> bool:
+        """Whether ``origin_session_id`` exists (an older file may lack it: read as NULL everywhere)."""
+        if self._origin_known:
+            return True
+        with self.db.lock:
+            found = any(r[1] == "origin_session_id" for r in self.conn.execute(f"PRAGMA table_info({MSG})"))
+        self._origin_known = found
+        return found
+
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Message]:
+        with self.db.lock:
+            return [Message.from_row(r) for r in self.conn.execute(sql, tuple(args))]
+
+    def _small_session_filter(self, session_ids: Sequence[str]) -> bool:
+        """Whether the sessions hold fewer than :data:`SMALL_FILTER_ROWS` messages (a capped count)."""
+        sql = (
+            f"SELECT count(*) FROM (SELECT 1 FROM {MSG} WHERE session_id IN "
+            f"({_placeholders(len(session_ids))}) LIMIT ?)"
+        )
+        with self.db.lock:
+            n = self.conn.execute(sql, (*session_ids, SMALL_FILTER_ROWS)).fetchone()[0]
+        return n < SMALL_FILTER_ROWS
+
+    def _session_cond(
+        self, w: _Where, alias: str, session_ids: Sequence[str] | None, *, planner: bool
+    ) -> None:
+        """``session_id IN (...)``; with ``planner`` the index is used only for a small selection."""
+        if not session_ids:
+            return
+        ids = list(dict.fromkeys(session_ids))
+        use_index = planner and self._small_session_filter(ids)
+        col = f"{alias}session_id" if use_index else f"+{alias}session_id"
+        w.add(f"{col} IN ({_placeholders(len(ids))})", *ids)
+
+    def _origin_cond(self, w: _Where, alias: str, origin_session_ids: Sequence[str] | None) -> None:
+        """NULL-inclusive origin filter (Part B §1.3: NULL means "unknown origin, include it")."""
+        if origin_session_ids is None or not self._has_origin():
+            return
+        ids = list(dict.fromkeys(origin_session_ids))
+        if not ids:
+            w.add(f"+{alias}origin_session_id IS NULL")
+            return
+        w.add(
+            f"(+{alias}origin_session_id IN ({_placeholders(len(ids))}) OR +{alias}origin_session_id IS NULL)",
+            *ids,
+        )
+
+    @staticmethod
+    def _keyset_cond(w: _Where, alias: str, before: Keyset | None, after: Keyset | None) -> None:
+        if before is not None:
+            bt, bid = int(before[0]), int(before[1])
+            w.add(f"{alias}timestamp <= ? AND ({alias}timestamp < ? OR {alias}id < ?)", bt, bt, bid)
+        if after is not None:
+            at, aid = int(after[0]), int(after[1])
+            w.add(f"{alias}timestamp >= ? AND ({alias}timestamp > ? OR {alias}id > ?)", at, at, aid)
+
+    @staticmethod
+    def _range_cond(w: _Where, alias: str, since: int | None, until: int | None) -> None:
+        if since is not None:
+            w.add(f"{alias}timestamp >= ?", since)
+        if until is not None:
+            w.add(f"{alias}timestamp <= ?", until)
+
+    @staticmethod
+    def _roles_cond(w: _Where, alias: str, roles: Sequence[str] | None) -> None:
+        if roles is None:
+            return
+        rs = list(dict.fromkeys(roles))
+        if not rs:
+            w.add("0")
+            return
+        w.add(f"{alias}role IN ({_placeholders(len(rs))})", *rs)
+
+    # -- sessions --------------------------------------------------------------------------------------
+    def start_session(
+        self, session_id: str, started_at: int | None = None, *, exist_ok: bool = False
+    ) -> Session:
+        """Create a session row. An existing id raises :class:`ConflictError` unless ``exist_ok``."""
+        if not isinstance(session_id, str) or not session_id:
+            raise ValidationError_("session id must be a non-empty string")
+        at = now_ms() if started_at is None else int(started_at)
+        with self.db.write() as conn:
+            cur = conn.execute(
+                f"INSERT OR IGNORE INTO {SESSIONS} (id, started_at) VALUES (?, ?)", (session_id, at)
+            )
+            if cur.rowcount == 0 and not exist_ok:
+                raise ConflictError(f"Session {session_id!r} already exists.", self.get_session(session_id))
+        s = self.get_session(session_id)
+        assert s is not None
+        return s
+
+    def end_session(self, session_id: str, at: int | None = None) -> Session:
+        """Set ``ended_at`` (now by default). An unknown session raises :class:`NotFoundError`."""
+        when = now_ms() if at is None else int(at)
+        with self.db.write() as conn:
+            cur = conn.execute(f"UPDATE {SESSIONS} SET ended_at = ? WHERE id = ?", (when, session_id))
+            if cur.rowcount == 0:
+                raise NotFoundError(f"No session {session_id!r}.")
+        s = self.get_session(session_id)
+        assert s is not None
+        return s
+
+    def get_session(self, session_id: str, *, with_count: bool = True) -> Session | None:
+        with self.db.lock:
+            row = self.conn.execute(f"SELECT * FROM {SESSIONS} WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                return None
+            s = Session.from_row(row)
+            if with_count:
+                s.message_count = self.conn.execute(
+                    f"SELECT count(*) FROM {MSG} WHERE session_id = ?", (session_id,)
+                ).fetchone()[0]
+        return s
+
+    def list_sessions(self, limit: int | None = None, *, include_orphans: bool = True) -> list[Session]:
+        """Sessions newest ``started_at`` first, each with ``message_count``.
+
+        The counts come from one covering scan of ``idx_raw_messages_session`` (``GROUP BY session_id``).
+        With ``include_orphans``, message session ids that have no session row (possible in files
+        written with foreign keys off) are listed too, ``started_at`` being their first message's time.
+        """
+        with self.db.lock:
+            counts = {
+                r[0]: r[1]
+                for r in self.conn.execute(f"SELECT session_id, count(*) FROM {MSG} GROUP BY session_id")
+            }
+            sessions = [Session.from_row(r) for r in self.conn.execute(f"SELECT * FROM {SESSIONS}")]
+            known = {s.id for s in sessions}
+            for s in sessions:
+                s.message_count = counts.get(s.id, 0)
+            if include_orphans:
+                for sid, n in counts.items():
+                    if sid in known:
+                        continue
+                    first = self.conn.execute(
+                        f"SELECT min(timestamp) FROM {MSG} WHERE session_id = ?", (sid,)
+                    ).fetchone()[0]
+                    sessions.append(
+                        Session.model_construct(id=sid, started_at=first, ended_at=None, message_count=n)
+                    )
+        sessions.sort(key=lambda s: s.id)
+        sessions.sort(
+            key=lambda s: s.started_at if isinstance(s.started_at, int | float) else 0, reverse=True
+        )
+        if limit is not None and limit >= 0:
+            sessions = sessions[:limit]
+        return sessions
+
+    def session_ids_with_messages(self) -> list[str]:
+        """Distinct ``session_id`` values of the messages, by skip-scanning the session index."""
+        out: list[str] = []
+        with self.db.lock:
+            row = self.conn.execute(f"SELECT min(session_id) FROM {MSG}").fetchone()
+            while row is not None and row[0] is not None:
+                out.append(row[0])
+                row = self.conn.execute(
+                    f"SELECT min(session_id) FROM {MSG} WHERE session_id > ?", (row[0],)
+                ).fetchone()
+        return out
+
+    # -- messages: writing -----------------------------------------------------------------------------
+    @staticmethod
+    def _check_message(session_id: Any, role: Any, content: Any, timestamp: Any) -> None:
+        if not isinstance(session_id, str) or not session_id:
+            raise ValidationError_("session_id must be a non-empty string")
+        if role not in ROLES:
+            raise ValidationError_(f"role must be one of {', '.join(ROLES)}; got {role!r}")
+        if not isinstance(content, str):
+            raise ValidationError_("content must be a string")
+        if isinstance(timestamp, bool) or not isinstance(timestamp, int):
+            raise ValidationError_("timestamp must be an integer (epoch milliseconds)")
+
+    def append_message(
+        self,
+        session_id: str,
+        role: str,
+        content: str,
+        timestamp: int | None = None,
+        origin_session_id: str | None = None,
+    ) -> Message:
+        """Append one message. Its session must exist (the reference's foreign key): else NotFoundError."""
+        ts = now_ms() if timestamp is None else timestamp
+        self._check_message(session_id, role, content, ts)
+        with self.db.write() as conn:
+            if conn.execute(f"SELECT 1 FROM {SESSIONS} WHERE id = ?", (session_id,)).fetchone() is None:
+                raise NotFoundError(f"No session {session_id!r}: start it before appending messages.")
+            if self._has_origin():
+                cur = conn.execute(
+                    f"INSERT INTO {MSG} (session_id, role, content, timestamp, origin_session_id) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (session_id, role, content, ts, origin_session_id),
+                )
+            else:
+                if origin_session_id is not None:
+                    raise ValidationError_("this database has no origin_session_id column")
+                cur = conn.execute(
+                    f"INSERT INTO {MSG} (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
+                    (session_id, role, content, ts),
+                )
+            new_id = cur.lastrowid
+        return Message.model_construct(
+            id=new_id,
+            session_id=session_id,
+            role=role,
+            content=content,
+            timestamp=ts,
+            origin_session_id=origin_session_id,
+        )
+
+    @staticmethod
+    def _row_tuple(row: Any) -> tuple[str, str, str, int, str | None]:
+        if isinstance(row, Mapping):
+            ts = row.get("timestamp")
+            return (
+                row["session_id"],
+                row["role"],
+                row["content"],
+                now_ms() if ts is None else ts,
+                row.get("origin_session_id"),
+            )
+        if isinstance(row, Message):
+            return (row.session_id, row.role, row.content, row.timestamp, row.origin_session_id)
+        t = tuple(row)
+        if len(t) == 4:
+            return (t[0], t[1], t[2], t[3], None)
+        if len(t) == 5:
+            return (t[0], t[1], t[2], t[3], t[4])
+        raise ValidationError_("a row is (session_id, role, content, timestamp[, origin_session_id])")
+
+    def append_many(
+        self, rows: Iterable[Any], *, create_sessions: bool = False, chunk_size: int = 20_000
+    ) -> int:
+        """Append many messages in ONE transaction (``executemany`` per chunk); returns how many.
+
+        A row is a mapping (``session_id, role, content, timestamp[, origin_session_id]``), a
+        :class:`Message` or a tuple in that order. Unknown sessions raise :class:`NotFoundError` (nothing
+        is written) unless ``create_sessions``, which creates them with ``started_at`` = the first
+        appended timestamp of the session.
+        """
+        total = 0
+        seen: set[str] = set()
+        with self.db.write() as conn:
+            has_origin = self._has_origin()
+            if has_origin:
+                sql = (
+                    f"INSERT INTO {MSG} (session_id, role, content, timestamp, origin_session_id) "
+                    "VALUES (?, ?, ?, ?, ?)"
+                )
+            else:
+                sql = f"INSERT INTO {MSG} (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)"
+            for chunk in _chunks(rows, chunk_size):
+                tuples = [self._row_tuple(r) for r in chunk]
+                new_sids: dict[str, int] = {}
+                for t in tuples:
+                    self._check_message(t[0], t[1], t[2], t[3])
+                    if t[0] not in seen and t[0] not in new_sids:
+                        new_sids[t[0]] = t[3]
+                    if not has_origin and t[4] is not None:
+                        raise ValidationError_("this database has no origin_session_id column")
+                if new_sids:
+                    present = {
+                        r[0]
+                        for r in conn.execute(
+                            f"SELECT id FROM {SESSIONS} WHERE id IN ({_placeholders(len(new_sids))})",
+                            tuple(new_sids),
+                        )
+                    }
+                    missing = [s for s in new_sids if s not in present]
+                    if missing and not create_sessions:
+                        raise NotFoundError("No session " + ", ".join(repr(s) for s in missing) + ".")
+                    if missing:
+                        conn.executemany(
+                            f"INSERT INTO {SESSIONS} (id, started_at) VALUES (?, ?)",
+                            [(s, new_sids[s]) for s in missing],
+                        )
+                    seen.update(new_sids)
+                if has_origin:
+                    conn.executemany(sql, tuples)
+                else:
+                    conn.executemany(sql, [t[:4] for t in tuples])
+                total += len(tuples)
+        return total
+
+    # -- messages: reading -----------------------------------------------------------------------------
+    def get_message(self, message_id: int) -> Message | None:
+        rows = self._rows(f"SELECT * FROM {MSG} WHERE id = ?", (message_id,))
+        return rows[0] if rows else None
+
+    def get_messages(self, ids: Sequence[int]) -> list[Message]:
+        """The messages with these ids, in the order given (missing ids are skipped)."""
+        ids = list(ids)
+        found: dict[int, Message] = {}
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            for m in self._rows(f"SELECT * FROM {MSG} WHERE id IN ({_placeholders(len(part))})", part):
+                found[m.id] = m
+        return [found[i] for i in ids if i in found]
+
+    def query_timeline(
+        self,
+        order: Literal["asc", "desc"] = "desc",
+        limit: int | None = 50,
+        session_ids: Sequence[str] | None = None,
+        origin_session_ids: Sequence[str] | None = None,
+        before: Keyset | None = None,
+        after: Keyset | None = None,
+        roles: Sequence[str] | None = None,
+        since: int | None = None,
+        until: int | None = None,
+    ) -> list[Message]:
+        """Messages ordered by ``(timestamp, id)``; keyset pagination in both directions.
+
+        ``before``/``after`` are ``(timestamp, id)`` bounds (exclusive). ``session_ids`` empty or None
+        means no filter (the reference's ``sessionIds``); ``origin_session_ids`` keeps rows whose origin
+        is in the list or NULL. ``roles`` None means every role. A negative ``limit`` or None means no
+        limit (SQLite's reading).
+        """
+        if order not in ("asc", "desc"):
+            raise ValidationError_("order must be 'asc' or 'desc'")
+        w = _Where()
+        self._session_cond(w, "", session_ids, planner=True)
+        self._origin_cond(w, "", origin_session_ids)
+        self._keyset_cond(w, "", before, after)
+        self._range_cond(w, "", since, until)
+        self._roles_cond(w, "", roles)
+        d = "DESC" if order == "desc" else "ASC"
+        lim = -1 if limit is None else limit
+        sql = f"SELECT * FROM {MSG}{w.where_sql()} ORDER BY timestamp {d}, id {d} LIMIT ?"
+        return self._rows(sql, (*w.args, lim))
+
+    def messages_around(
+        self, message_id: int, n: int = 5, *, session_ids: Sequence[str] | None = None
+    ) -> list[Message]:
+        """Up to ``n`` messages before and after ``message_id`` and the message itself, oldest first."""
+        m = self.get_message(message_id)
+        if m is None:
+            raise NotFoundError(f"No message {message_id}.")
+        key = (m.timestamp, m.id)
+        older = self.query_timeline("desc", n, session_ids=session_ids, before=key)
+        newer = self.query_timeline("asc", n, session_ids=session_ids, after=key)
+        return [*reversed(older), m, *newer]
+
+    def messages_near(
+        self, timestamp: int, n: int = 5, *, session_ids: Sequence[str] | None = None
+    ) -> list[Message]:
+        """Up to ``n`` messages at or before ``timestamp`` and ``n`` after it, oldest first."""
+        older = self.query_timeline("desc", n, session_ids=session_ids, before=(timestamp, INT64_MAX))
+        newer = self.query_timeline("asc", n, session_ids=session_ids, after=(timestamp, INT64_MAX))
+        return [*reversed(older), *newer]
+
+    def latest_id(self) -> int | None:
+        with self.db.lock:
+            return self.conn.execute(f"SELECT max(id) FROM {MSG}").fetchone()[0]
+
+    def last_message_at(self, session_id: str, role: str | None = None) -> int | None:
+        """The newest timestamp of the session's messages (of ``role`` when given), or None."""
+        w = _Where()
+        self._session_cond(w, "", [session_id], planner=True)
+        if role is not None:
+            w.add("role = ?", role)
+        with self.db.lock:
+            row = self.conn.execute(
+                f"SELECT timestamp FROM {MSG}{w.where_sql()} ORDER BY timestamp DESC LIMIT 1", w.args
+            ).fetchone()
+        return None if row is None else row[0]
+
+    def last_message_at_for_origin(self, origin_session_id: str, role: str | None = None) -> int | None:
+        """Like :meth:`last_message_at` over the origin, NULL-inclusive (Part B §7 raw.ts)."""
+        w = _Where()
+        self._origin_cond(w, "", [origin_session_id])
+        if role is not None:
+            w.add("role = ?", role)
+        with self.db.lock:
+            row = self.conn.execute(
+                f"SELECT timestamp FROM {MSG}{w.where_sql()} ORDER BY timestamp DESC LIMIT 1", w.args
+            ).fetchone()
+        return None if row is None else row[0]
+
+    def count_estimate(self) -> int:
+        """A cheap row count: ``max(rowid) - min(rowid) + 1`` (exact unless rows were deleted)."""
+        with self.db.lock:  # two queries: min and max together would defeat SQLite's min/max shortcut
+            hi = self.conn.execute(f"SELECT max(rowid) FROM {MSG}").fetchone()[0]
+            lo = self.conn.execute(f"SELECT min(rowid) FROM {MSG}").fetchone()[0]
+        return 0 if hi is None else int(hi) - int(lo) + 1
+
+    def count(self, session_ids: Sequence[str] | None = None) -> int:
+        """The exact number of messages (a full index scan on big files)."""
+        w = _Where()
+        if session_ids:
+            ids = list(dict.fromkeys(session_ids))
+            w.add(f"session_id IN ({_placeholders(len(ids))})", *ids)
+        with self.db.lock:
+            return self.conn.execute(f"SELECT count(*) FROM {MSG}{w.where_sql()}", w.args).fetchone()[0]
+
+    def time_range(self) -> tuple[int, int] | None:
+        """``(oldest, newest)`` timestamps, from the timestamp index."""
+        with self.db.lock:
+            lo = self.conn.execute(f"SELECT min(timestamp) FROM {MSG}").fetchone()[0]
+            hi = self.conn.execute(f"SELECT max(timestamp) FROM {MSG}").fetchone()[0]
+        return None if lo is None else (lo, hi)
+
+    # -- daily counts ----------------------------------------------------------------------------------
+    def daily_counts(
+        self,
+        since: int | None = None,
+        until: int | None = None,
+        session_ids: Sequence[str] | None = None,
+        tz_offset_minutes: int = 0,
+    ) -> list[tuple[int, int]]:
+        """Messages per day: ``[(day_start_ms, count)]`` for the days that have messages, oldest first.
+
+        A day is a UTC day shifted by ``tz_offset_minutes`` (minutes east of UTC, e.g. 480 for UTC+8;
+        a fixed offset, so DST changes are not followed). ``day_start_ms`` is that local midnight in
+        epoch ms. ``since``/``until`` bound the timestamps counted (inclusive).
+
+        Without a session filter the counts come from the timestamp index only (two index seeks and one
+        range count per day with messages). With one, whichever of "the selected sessions" and "all
+        minus the other sessions" holds fewer rows is counted through the session index.
+        """
+        off = int(tz_offset_minutes) * 60_000
+        lo = INT64_MIN if since is None else int(since)
+        hi = INT64_MAX if until is None else int(until)
+        if lo > hi:
+            return []
+        if session_ids:
+            wanted = set(session_ids)
+            present = self.session_ids_with_messages()
+            inc = [s for s in present if s in wanted]
+            exc = [s for s in present if s not in wanted]
+            if not inc:
+                return []
+            if exc:
+                n_inc = self._session_rows(inc)
+                n_exc = self._session_rows(exc)
+                if n_inc <= n_exc:
+                    return self._daily_grouped(inc, lo, hi, off)
+                base = dict(self._daily_all(lo, hi, off))
+                for day, c in self._daily_grouped(exc, lo, hi, off):
+                    base[day] = base.get(day, 0) - c
+                return sorted((d, c) for d, c in base.items() if c > 0)
+        return self._daily_all(lo, hi, off)
+
+    def _session_rows(self, session_ids: Sequence[str]) -> int:
+        sql = f"SELECT count(*) FROM {MSG} WHERE session_id IN ({_placeholders(len(session_ids))})"
+        with self.db.lock:
+            return self.conn.execute(sql, tuple(session_ids)).fetchone()[0]
+
+    def _daily_all(self, lo: int, hi: int, off: int) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        with self.db.lock:
+            c = self.conn
+            t = c.execute(
+                f"SELECT min(timestamp) FROM {MSG} WHERE timestamp >= ? AND timestamp <= ?", (lo, hi)
+            ).fetchone()[0]
+            while t is not None:
+                start = ((int(t) + off) // DAY_MS) * DAY_MS - off
+                end = start + DAY_MS
+                n = c.execute(
+                    f"SELECT count(*) FROM {MSG} WHERE timestamp >= ? AND timestamp < ? AND timestamp <= ?",
+                    (t, end, hi),
+                ).fetchone()[0]
+                out.append((start, n))
+                if end > hi:
+                    break
+                t = c.execute(
+                    f"SELECT min(timestamp) FROM {MSG} WHERE timestamp >= ? AND timestamp <= ?", (end, hi)
+                ).fetchone()[0]
+        return out
+
+    def _daily_grouped(self, session_ids: Sequence[str], lo: int, hi: int, off: int) -> list[tuple[int, int]]:
+        day = f"((timestamp + {off}) - (((timestamp + {off}) % {DAY_MS}) + {DAY_MS}) % {DAY_MS})"
+        sql = (
+            f"SELECT {day} - {off} AS d, count(*) FROM {MSG} "
+            f"WHERE session_id IN ({_placeholders(len(session_ids))}) AND timestamp >= ? AND timestamp <= ? "
+            "GROUP BY d ORDER BY d"
+        )
+        with self.db.lock:
+            return [(r[0], r[1]) for r in self.conn.execute(sql, (*session_ids, lo, hi))]
+
+    # -- search ----------------------------------------------------------------------------------------
+    def search_messages(
+        self,
+        query: str,
+        since: int | None = None,
+        until: int | None = None,
+        session_id: str | None = None,
+        session_ids: Sequence[str] | None = None,
+        limit: int = 20,
+    ) -> list[Message]:
+        """``RawStore.searchMessages`` (spec §4.3), newest first, ties by id descending.
+
+        An FTS error (syntax, unknown column) counts as zero rows and the ``LIKE`` fallback runs, as in
+        the reference. Errors of the fallback itself propagate (e.g. a fractional ``limit``: SQLite's
+        ``datatype mismatch``), as in the reference.
+        """
+        safe = sanitize_query(query)
+        if not safe:
+            return []
+        rows, _mode = self._search(
+            safe,
+            since=since,
+            until=until,
+            session_ids=resolve_session_filter(session_id, session_ids),
+            limit=limit,
+        )
+        return rows
+
+    def search_page(
+        self,
+        query: str,
+        *,
+        since: int | None = None,
+        until: int | None = None,
+        session_id: str | None = None,
+        session_ids: Sequence[str] | None = None,
+        roles: Sequence[str] | None = None,
+        limit: int = 50,
+        before: Keyset | None = None,
+        mode: SearchMode | None = None,
+    ) -> SearchPage:
+        """A page of :meth:`search_messages` results for the GUI, with highlight spans. Never raises.
+
+        The first page (``before=None``) chooses the mode the way the reference does (FTS when it has
+        rows, else ``LIKE``). Later pages pass ``before=page.next_before`` and ``mode=page.mode`` so that
+        the whole listing stays in one mode; without ``mode`` it is chosen again from the filters.
+        ``roles`` is an extra filter of this view (not in the reference).
+        """
+        safe = sanitize_query(query)
+        if not safe:
+            return SearchPage(query=query if isinstance(query, str) else str(query), safe="", mode="empty")
+        try:
+            ids = resolve_session_filter(session_id, session_ids)
+            if mode not in ("fts", "like"):
+                mode = None
+            if before is not None and mode is None:
+                mode = "fts" if self._fts_has_any(safe, since, until, ids, roles) else "like"
+            rows, used = self._search(
+                safe,
+                since=since,
+                until=until,
+                session_ids=ids,
+                limit=limit,
+                roles=roles,
+                before=before,
+                mode=mode,
+            )
+        except Exception as exc:  # the GUI's search must never crash
+            return SearchPage(query=query, safe=safe, mode="empty", error=f"{type(exc).__name__}: {exc}")
+        spans = _span_finder(safe, used)
+        hits = [SearchHit.model_construct(message=m, match_spans=spans(m.content)) for m in rows]
+        nb = None
+        if rows and isinstance(limit, int) and limit > 0 and len(rows) == limit:
+            nb = (rows[-1].timestamp, rows[-1].id)
+        return SearchPage(query=query, safe=safe, mode=used, hits=hits, next_before=nb)
+
+    def _search(
+        self,
+        safe: str,
+        *,
+        since: int | None,
+        until: int | None,
+        session_ids: list[str] | None,
+        limit: Any,
+        roles: Sequence[str] | None = None,
+        before: Keyset | None = None,
+        mode: SearchMode | None = None,
+    ) -> tuple[list[Message], SearchMode]:
+        if mode != "like" and utf16_len(safe) >= 3:
+            try:
+                rows = self._fts_search(safe, since, until, session_ids, roles, before, _norm_limit(limit))
+            except (sqlite3.Error, _BadLimit):
+                rows = []  # the reference: any error counts as zero rows
+            if rows or mode == "fts":
+                return rows, "fts"
+        return self._like_search(safe, since, until, session_ids, roles, before, limit), "like"
+
+    def _filters(
+        self,
+        since: int | None,
+        until: int | None,
+        session_ids: list[str] | None,
+        roles: Sequence[str] | None,
+        before: Keyset | None,
+        *,
+        planner: bool,
+    ) -> _Where:
+        w = _Where()
+        self._range_cond(w, "m.", since, until)
+        self._session_cond(w, "m.", session_ids, planner=planner)
+        self._roles_cond(w, "m.", roles)
+        self._keyset_cond(w, "m.", before, None)
+        return w
+
+    def _fts_has_any(
+        self,
+        safe: str,
+        since: int | None,
+        until: int | None,
+        session_ids: list[str] | None,
+        roles: Sequence[str] | None,
+    ) -> bool:
+        if utf16_len(safe) < 3:
+            return False
+        w = self._filters(since, until, session_ids, roles, None, planner=False)
+        sql = (
+            f"SELECT 1 FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+            f"WHERE {FTS} MATCH ?{w.and_sql()} LIMIT 1"
+        )
+        try:
+            with self.db.lock:
+                return self.conn.execute(sql, (safe, *w.args)).fetchone() is not None
+        except sqlite3.Error:
+            return False
+
+    def _fts_exact(self, safe: str, w: _Where, k: int | None) -> list[tuple[int, int]]:
+        """The reference's query (every hit sorted), as ``(timestamp, id)`` pairs, ties by id."""
+        sql = (
+            f"SELECT m.timestamp, m.id FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+            f"WHERE {FTS} MATCH ?{w.and_sql()} ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
+        )
+        return [(r[0], r[1]) for r in self.conn.execute(sql, (safe, *w.args, -1 if k is None else k))]
+
+    def _fts_check_ids(self, safe: str, w: _Where, ids: Sequence[int]) -> list[tuple[int, int]]:
+        """Which of ``ids`` match the query and the filters (driven by the id list, not the FTS)."""
+        sql = (
+            f"SELECT m.timestamp, m.id FROM {MSG} AS m CROSS JOIN {FTS} ON {FTS}.rowid = m.id "
+            f"WHERE m.id IN ({_placeholders(len(ids))}) AND {FTS} MATCH ?{w.and_sql()}"
+        )
+        return [(r[0], r[1]) for r in self.conn.execute(sql, (*ids, safe, *w.args))]
+
+    def _fts_search(
+        self,
+        safe: str,
+        since: int | None,
+        until: int | None,
+        session_ids: list[str] | None,
+        roles: Sequence[str] | None,
+        before: Keyset | None,
+        k: int | None,
+    ) -> list[Message]:
+        w = self._filters(since, until, session_ids, roles, before, planner=False)
+        with self.db.lock:
+            if k is None:
+                keys = self._fts_exact(safe, w, None)
+            elif k == 0:
+                keys = []
+            else:
+                keys = self._fts_fast(safe, w, k, until, before)
+        return self._load_in_order([i for _t, i in keys])
+
+    def _fts_fast(self, safe: str, w: _Where, k: int, until: int | None, before: Keyset | None) -> list:
+        """Top ``k`` hits by ``(timestamp, id)`` descending; see the module docstring for the proof."""
+        walk = (
+            f"SELECT m.timestamp, m.id FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+            f"WHERE {FTS} MATCH ?{w.and_sql()} ORDER BY {FTS}.rowid DESC"
+        )
+        cur = self.conn.execute(walk, (safe, *w.args))
+        try:
+            walked = [(r[0], r[1]) for r in cur.fetchmany(k)]
+        finally:
+            cur.close()
+        if not all(type(t) is int for t, _ in walked):
+            return self._fts_exact(safe, w, k)  # non-integer timestamps: no shortcut
+        walked.sort(reverse=True)
+        if len(walked) < k:
+            return walked  # every hit
+        t_k = walked[-1][0]
+        x_last = min(i for _t, i in walked)
+        upper = INT64_MAX
+        if until is not None:
+            upper = min(upper, int(until))
+        if before is not None:
+            upper = min(upper, int(before[0]))
+        if t_k >= upper:
+            return walked  # no row may be newer than the k-th hit and still pass the filters
+        n, n_out, out_ids = self.conn.execute(
+            "SELECT count(*), count(CASE WHEN id < :x THEN 1 END), group_concat(CASE WHEN id < :x THEN id END) "
+            f"FROM (SELECT id FROM {MSG} WHERE timestamp > :tk AND timestamp <= :up LIMIT :cap)",
+            {"x": x_last, "tk": t_k, "up": upper, "cap": FAST_SCAN_CAP},
+        ).fetchone()
+        if n >= FAST_SCAN_CAP or n_out > FAST_OUT_OF_ORDER_CAP:
+            return self._fts_exact(safe, w, k)
+        if n_out == 0:
+            return walked
+        extra = self._fts_check_ids(safe, w, [int(s) for s in out_ids.split(",")])
+        merged = sorted(set(walked) | set(extra), reverse=True)
+        return merged[:k]
+
+    def _load_in_order(self, ids: list[int]) -> list[Message]:
+        return self.get_messages(ids)
+
+    def _like_search(
+        self,
+        safe: str,
+        since: int | None,
+        until: int | None,
+        session_ids: list[str] | None,
+        roles: Sequence[str] | None,
+        before: Keyset | None,
+        limit: Any,
+    ) -> list[Message]:
+        """``content LIKE '%'||safe||'%'`` on the content table, newest first, via the timestamp index."""
+        w = self._filters(since, until, session_ids, roles, before, planner=True)
+        sql = (
+            f"SELECT m.* FROM {MSG} AS m WHERE m.content LIKE '%' || ? || '%'{w.and_sql()} "
+            "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
+        )
+        return self._rows(sql, (safe, *w.args, 20 if limit is None else limit))
+
+
+def _chunks(rows: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    buf: list[Any] = []
+    for r in rows:
+        buf.append(r)
+        if len(buf) >= size:
+            yield buf
+            buf = []
+    if buf:
+        yield buf
+
+
+# -- highlight spans -----------------------------------------------------------------------------------
+_FTS_OPERATORS = {"AND", "OR", "NOT"}
+_NEAR = re.compile(r"^NEAR(/\d+)?$")
+
+
+def fts_terms(safe: str) -> list[str]:
+    """The content terms of a sanitised FTS5 query, for highlighting (a tolerant reading).
+
+    Operators (``AND``, ``OR``, ``NEAR``; ``NOT`` and the term after it) are skipped; a column filter
+    keeps its term only when it selects ``content`` (``content:x``, ``-role:x``), so ``role:user``
+    highlights nothing; ``^``, ``+`` and braces are dropped. Terms shorter than 3 characters match
+    nothing in a trigram index and are left out.
+    """
+    out: list[str] = []
+    skip_next = False
+    for tok in js_split_ws(safe):
+        if tok in _FTS_OPERATORS or _NEAR.match(tok):
+            skip_next = tok == "NOT"
+            continue
+        if skip_next:
+            skip_next = False
+            continue
+        if ":" in tok:
+            col, _, tok = tok.rpartition(":")
+            negated = col.startswith("-")
+            names = {c.lower() for c in re.split(r"[{}\-^\s]+", col) if c}
+            if ("content" in names) == negated:
+                continue
+        for part in tok.split("+"):
+            part = part.strip("^{}")
+            if len(part) >= 3:
+                out.append(part)
+    return out
+
+
+def _like_regex(pattern: str) -> re.Pattern[str]:
+    """SQLite ``LIKE`` (default: ``%``, ``_`` wildcards, ASCII-only case folding) as a regex."""
+    parts: list[str] = []
+    for ch in pattern:
+        if ch == "%":
+            parts.append(".*?")
+        elif ch == "_":
+            parts.append(".")
+        elif ch.isascii() and ch.isalpha():
+            parts.append(f"[{ch.lower()}{ch.upper()}]")
+        else:
+            parts.append(re.escape(ch))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    spans.sort()
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and a <= out[-1][1]:
+            if b > out[-1][1]:
+                out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def _span_finder(safe: str, mode: str) -> Any:
+    """``content -> [(start, end)]`` spans of what the query matched (merged, sorted)."""
+    if mode == "like":
+        rx = _like_regex(safe.strip("%") or safe)
+        regs = [rx]
+    else:
+        regs = [re.compile(re.escape(t), re.IGNORECASE) for t in dict.fromkeys(fts_terms(safe))]
+
+    def spans(content: str) -> list[tuple[int, int]]:
+        found: list[tuple[int, int]] = []
+        for rx in regs:
+            for m in rx.finditer(content):
+                if m.end() > m.start():
+                    found.append((m.start(), m.end()))
+        return _merge(found)
+
+    return spans
