@@ -1,0 +1,5 @@
+"""``python -m philont_desktop``."""
+
+from philont_desktop.app import main
+
+raise SystemExit(main())

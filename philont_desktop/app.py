@@ -1,0 +1,263 @@
+"""Start-up: command-line flags, the application object, and the ``--screenshot`` / ``--self-test`` runs.
+
+``philont-desktop [--db PATH] [--demo] [--read-only] [--screenshot DIR] [--self-test] [--version]
+[--theme system|light|dark] [--lang en|zh_CN]``
+
+Without ``--db`` the database is found as the core finds it (``$MEMORY_DB_PATH``, else
+``~/.philont/memory/memory.sqlite``); when none exists, a start page offers to open a file or to create
+a demo or an empty database. ``--demo`` opens the demo database in the user data folder (or at
+``--db``), generating it first when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from core import SCHEMA_VERSION
+from core.engine import ENGINE, SQLITE_VERSION
+from core.errors import DatabaseOpenError
+from core.paths import resolve_db_path
+from philont_desktop import APP_NAME, ORG_NAME, __version__
+
+LOAD_TIMEOUT_MS = 60_000
+DEMO_TIMEOUT_MS = 600_000
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=APP_NAME,
+        description="Inspect and curate the memory database of a Philont agent, also while it runs.",
+    )
+    p.add_argument("--db", metavar="PATH", help="the memory database (default: as the core finds it)")
+    p.add_argument(
+        "--demo", action="store_true", help="open the demo database (generated first when missing)"
+    )
+    p.add_argument("--read-only", action="store_true", help="never allow editing in this run")
+    p.add_argument("--screenshot", metavar="DIR", help="save every tab to DIR/<tab>.png and exit")
+    p.add_argument("--self-test", action="store_true", help="open, visit every tab, check, exit 0 or 1")
+    p.add_argument("--theme", choices=("system", "light", "dark"), help="appearance for this run")
+    p.add_argument("--lang", metavar="LANG", help="user-interface language for this run (en, zh_CN)")
+    p.add_argument("--version", action="store_true", help="print the versions and exit")
+    return p
+
+
+def version_text() -> str:
+    from philont_desktop.qt import PYSIDE_VERSION, QT_VERSION
+
+    return (
+        f"{APP_NAME} {__version__} (Qt {QT_VERSION}, PySide6 {PYSIDE_VERSION}, "
+        f"SQLite {SQLITE_VERSION} {ENGINE}, schema {SCHEMA_VERSION})"
+    )
+
+
+def _make_app(argv0: str):
+    from philont_desktop.qt import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([argv0])
+    app.setOrganizationName(ORG_NAME)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_NAME)
+    try:
+        from philont_desktop.resources import app_icon
+
+        app.setWindowIcon(app_icon())
+    except Exception:  # an install without icons still runs
+        pass
+    return app
+
+
+_QUIET = ("propagateSizeHints",)
+
+
+def _install_message_filter() -> None:
+    """Drop Qt's offscreen-platform chatter that says nothing about the application."""
+    from philont_desktop.qt import qInstallMessageHandler
+
+    def _handler(mode, context, message: str) -> None:
+        if any(q in message for q in _QUIET):
+            return
+        print(message, file=sys.stderr)
+
+    qInstallMessageHandler(_handler)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(argv) if argv is not None else sys.argv[1:])
+    if args.version:
+        # Imports Qt on purpose: a version check that passes while Qt cannot load would lie.
+        print(version_text())
+        return 0
+
+    from philont_desktop import i18n
+    from philont_desktop.main_window import MainWindow, demo_default_path
+    from philont_desktop.qt import QApplication
+    from philont_desktop.settings import Settings
+    from philont_desktop.theme import Theme
+
+    _install_message_filter()
+    app = _make_app(sys.argv[0] if sys.argv else APP_NAME)
+    settings = Settings()
+    batch = bool(args.screenshot or args.self_test)
+    i18n.install(args.lang if args.lang is not None else settings.language)
+    theme = Theme(args.theme or settings.theme)
+    theme.apply()
+
+    window = MainWindow(settings, theme, read_only=args.read_only or batch, interactive=not batch)
+    if batch:
+        window.persist = False
+        window.resize(1280, 820)
+
+    if args.demo:
+        path = Path(args.db).expanduser() if args.db else demo_default_path()
+    else:
+        path = resolve_db_path(args.db)
+    window.show()
+
+    if args.demo and not path.exists():
+        window.create_demo(path)
+    elif path.exists():
+        window.open_database(path)
+    else:
+        window.show_start_page(
+            path, DatabaseOpenError(path, "missing", "No database file exists at this path.")
+        )
+
+    if args.screenshot:
+        code = run_screenshots(window, Path(args.screenshot))
+    elif args.self_test:
+        code = run_self_test(window)
+    else:
+        return app.exec()
+    window.close()
+    QApplication.processEvents()
+    return code
+
+
+# --------------------------------------------------------------------------------------------------
+# Batch runs
+# --------------------------------------------------------------------------------------------------
+
+
+def _wait_for_database(window, timeout_ms: int) -> bool:
+    """Wait until a database is shown, or opening/creating it ended without one."""
+    from philont_desktop.workers import spin_until
+
+    def _settled() -> bool:
+        if window.ctx is not None:
+            return True
+        creating = window._creating is not None and not window._creating.is_done
+        return not creating and window.opening is None and window.tasks.pending() == 0
+
+    spin_until(_settled, timeout_ms)
+    return window.ctx is not None
+
+
+def _settle(window, tab, timeout_ms: int) -> bool:
+    from philont_desktop.qt import QApplication
+    from philont_desktop.workers import spin_until
+
+    tab.ensure_activated()
+    ok = tab.wait_idle(timeout_ms)
+    spin_until(lambda: window.counts_loaded or window.ctx is None, 3000)
+    for _ in range(3):
+        QApplication.processEvents()
+        time.sleep(0.02)
+    ok = tab.wait_idle(timeout_ms) and ok
+    QApplication.processEvents()
+    return ok
+
+
+def run_screenshots(window, out_dir: Path) -> int:
+    """Save ``out_dir/<tab>.png`` for every tab (``start.png`` when no database could be shown)."""
+    from philont_desktop.qt import QApplication
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    timeout = DEMO_TIMEOUT_MS if window._creating is not None else LOAD_TIMEOUT_MS
+    if not _wait_for_database(window, timeout):
+        QApplication.processEvents()
+        target = out_dir / "start.png"
+        window.grab().save(str(target))
+        print(target)
+        err = window.open_error
+        if err is not None and not (isinstance(err, DatabaseOpenError) and err.problem == "missing"):
+            return 1
+        return 0
+    code = 0
+    for i in range(window.tab_widget.count()):
+        tab = window.tab_widget.widget(i)
+        window.tab_widget.setCurrentIndex(i)
+        name = getattr(tab, "name", f"tab{i}")
+        if not _settle(window, tab, LOAD_TIMEOUT_MS):
+            print(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s", file=sys.stderr)
+            code = 1
+        target = out_dir / f"{name}.png"
+        if not window.grab().save(str(target)):
+            print(f"{name}: cannot write {target}", file=sys.stderr)
+            code = 1
+        else:
+            print(target)
+    return code
+
+
+def run_self_test(window) -> int:
+    """Open the database, visit every tab, run each tab's self-test and a plot; report failures."""
+    from philont_desktop.qt import QApplication
+    from philont_desktop.widgets.plots import render_plot_check
+    from philont_desktop.workers import spin_until
+
+    failures: list[str] = []
+    timeout = DEMO_TIMEOUT_MS if window._creating is not None else LOAD_TIMEOUT_MS
+    if not _wait_for_database(window, timeout):
+        err = window.open_error
+        failures.append(f"database: {err}" if err is not None else "database: none could be opened")
+    else:
+        ctx = window.ctx
+        failures.extend(f"tab {e}" for e in window.tab_errors)
+        if window.tab_widget.count() == 0:
+            failures.append("tabs: no tab is available")
+        for i in range(window.tab_widget.count()):
+            tab = window.tab_widget.widget(i)
+            name = getattr(tab, "name", f"tab{i}")
+            window.tab_widget.setCurrentIndex(i)
+            before = len(ctx.errors)
+            try:
+                if not _settle(window, tab, LOAD_TIMEOUT_MS):
+                    failures.append(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s")
+                problems = tab.self_test() if hasattr(tab, "self_test") else []
+                failures.extend(p if p.startswith(f"{name}") else f"{name}: {p}" for p in problems)
+                tab.wait_idle(LOAD_TIMEOUT_MS)
+            except Exception as exc:
+                failures.append(f"{name}: self-test raised {type(exc).__name__}: {exc}")
+            failures.extend(f"{name}: error shown: {e}" for e in ctx.errors[before:])
+        spin_until(lambda: ctx.report.quick_check is not None, LOAD_TIMEOUT_MS)
+        if ctx.report.quick_check is None:
+            failures.append("database: quick_check did not finish")
+        elif ctx.report.quick_check != "ok":
+            failures.append(f"database: quick_check: {ctx.report.quick_check.splitlines()[0]}")
+        spin_until(lambda: ctx.live.polls > 0 or ctx.live.state in ("static", "error"), 5000)
+        if ctx.live.state == "error":
+            failures.append(f"live: {ctx.live.detail}")
+    failures.extend(render_plot_check(window.theme))
+    try:
+        from philont_desktop import resources
+
+        failures.extend(f"resources: {e}" for e in resources.self_test())
+    except ImportError:
+        pass
+    QApplication.processEvents()
+    for f in failures:
+        print(f)
+    if not failures:
+        print(f"self-test passed ({window.tab_widget.count()} tabs)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The Audit tab (the trail of manual edits)."""

@@ -1,0 +1,322 @@
+"""``AppContext``: what every tab gets from the shell for one open database.
+
+A tab never opens connections, threads or dialogs of its own for database work; it asks the
+context::
+
+    ctx.run(core_fn, arg, on_result=self._show, key="notes:search")   # read, off the GUI thread
+    ctx.curate(self.tr("Edit note"), action="notes.update", target_type="note",
+               target_id=note_id, fn=change)                            # audited edit, undoable
+    ctx.dataChanged.connect(self.refresh)                              # another process wrote
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core.audit import default_actor
+from core.db import MemoryDB, OpenReport
+from core.errors import ReadOnlyError
+from philont_desktop.live import LiveMonitor
+from philont_desktop.qt import QApplication, QObject, Signal
+from philont_desktop.settings import Settings
+from philont_desktop.theme import Theme
+from philont_desktop.undo import UndoManager
+from philont_desktop.workers import Job, Workers
+
+
+class AppContext(QObject):
+    """One open database: its report, the workers, live refresh, editing mode and the undo stack."""
+
+    editingChanged = Signal(bool)
+    dataChanged = Signal()
+    reportChanged = Signal()  # the background quick_check finished (report.quick_check is set)
+    statusMessage = Signal(str)  # a short message for the status bar
+    errorShown = Signal(str, str)  # title, readable message
+
+    def __init__(
+        self,
+        db_path: str | Path,
+        report: OpenReport,
+        *,
+        settings: Settings | None = None,
+        theme: Theme | None = None,
+        read_only: bool = False,
+        interactive: bool = True,
+        live_interval_ms: int = 1000,
+        workers: Workers | None = None,
+        parent: QObject | None = None,
+    ):
+        super().__init__(parent)
+        self.db_path = Path(db_path)
+        self.report = report
+        self.settings = settings if settings is not None else Settings()
+        self.theme = theme if theme is not None else Theme("light")
+        self.forced_read_only = read_only
+        self.interactive = interactive
+        self.actor = default_actor()
+        self.errors: list[str] = []  # what show_error reported (kept for --self-test)
+        self.last_backup: Path | None = None
+        self.workers = workers if workers is not None else Workers(self.db_path, parent=self)
+        self.workers.unhandledError.connect(self._on_unhandled)
+        self.live = LiveMonitor(
+            self.workers, interval_ms=live_interval_ms, immutable=report.immutable, parent=self
+        )
+        self.live.changed.connect(self.dataChanged)
+        self.undo = UndoManager(self)
+        self._editing = False
+        self._editing_busy = False
+        self._closed = False
+        self.error_parent: Any = None  # the widget error dialogs are parented to (the main window)
+
+    @classmethod
+    def open(cls, path: str | Path, **kwargs: Any) -> AppContext:
+        """Open ``path`` read-only now (quick; no quick_check) and build a context for it (tests, tools)."""
+        db = MemoryDB.open(path, check=False)
+        try:
+            report = db.report
+        finally:
+            db.close()
+        return cls(path, report, **kwargs)
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+    def start(self, *, live: bool = True, quick_check: bool = True) -> None:
+        """Start live refresh and the one background ``quick_check`` (call after the first paint)."""
+        if live:
+            self.live.start()
+        if quick_check and self.report.quick_check is None:
+            self.run(
+                _quick_check,
+                on_result=self._on_quick_check,
+                on_error=self._on_quick_check_error,
+                lane="read",
+                label=self.tr("Checking database integrity"),
+            )
+
+    def close(self, timeout_ms: int = 5000) -> bool:
+        """Stop polling, drop the undo history, close the writer and every connection."""
+        if self._closed:
+            return True
+        self._closed = True
+        self.live.stop()
+        self.undo.stack.clear()
+        self._editing = False
+        return self.workers.shutdown(timeout_ms)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    # -- reading --------------------------------------------------------------------------------------
+    def run(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        key: str | None = None,
+        progress: bool = False,
+        on_progress: Callable[[int, int], Any] | None = None,
+        lane: str = "read",
+        label: str = "",
+    ) -> Job:
+        """Run ``fn(db, *args)`` on a read-only connection off the GUI thread; see :mod:`workers`."""
+        return self.workers.run(
+            fn,
+            *args,
+            on_result=on_result,
+            on_error=on_error,
+            on_progress=on_progress,
+            key=key,
+            progress=progress,
+            lane=lane,
+            label=label,
+        )
+
+    # -- writing --------------------------------------------------------------------------------------
+    @property
+    def editing(self) -> bool:
+        return self._editing
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why editing cannot be turned on (``None`` when it can)."""
+        if self.forced_read_only:
+            return self.tr("the app was started with --read-only")
+        return self.report.read_only_reason
+
+    @property
+    def can_edit(self) -> bool:
+        return self.read_only_reason is None
+
+    def write(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        label: str = "",
+    ) -> Job:
+        """Run ``fn(writer_db, *args)`` on the single writer (editing mode only).
+
+        ``fn`` should make one short change (``with db.write():``); after it succeeds the live monitor
+        probes at once, so ``dataChanged`` follows our own writes too.
+        """
+
+        def _done(value: Any) -> None:
+            self.live.check_now()
+            if on_result is not None:
+                on_result(value)
+
+        if not self._editing and not self.workers.writer_open:
+            exc = ReadOnlyError(self.tr("Editing mode is off: turn it on to change the database."))
+            return self.workers.run(_raise, exc, on_error=on_error, lane="task", label=label)
+        return self.workers.write(fn, *args, on_result=_done, on_error=on_error, label=label)
+
+    def curate(
+        self,
+        text: str,
+        *,
+        action: str,
+        target_type: str,
+        target_id: str | int | None,
+        fn: Callable[[Any], Any],
+        note: str | None = None,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> Job:
+        """An audited, undoable edit: ``fn(conn) -> (before, after)`` (see :mod:`core.curation`).
+
+        Runs ``core.curation.perform`` on the writer; when it succeeds the edit goes on the shared undo
+        stack as ``text`` and ``on_result(edit)`` is called with the audit entry.
+        """
+        return self.undo.perform(
+            text,
+            action=action,
+            target_type=target_type,
+            target_id=target_id,
+            fn=fn,
+            note=note,
+            on_result=on_result,
+            on_error=on_error,
+        )
+
+    @property
+    def undo_stack(self):
+        return self.undo.stack
+
+    def set_editing(
+        self,
+        on: bool,
+        *,
+        on_done: Callable[[bool], Any] | None = None,
+    ) -> Job | None:
+        """Turn editing mode on (backup first, then the writer opens) or off (the writer closes).
+
+        Emits ``editingChanged`` with the resulting state (also when turning on failed, so that toggles
+        resynchronise). ``on_done(state)`` is called when the change is complete.
+        """
+        if self._editing_busy:
+            return None
+        if not on:
+            if not self._editing and not self.workers.writer_open:
+                if on_done:
+                    on_done(False)
+                return None
+            self._editing = False
+            self.undo.stack.clear()
+            self._editing_busy = True
+
+            def _closed(_: Any) -> None:
+                self._editing_busy = False
+                self.editingChanged.emit(False)
+                self.statusMessage.emit(self.tr("Editing mode is off; the database is only read."))
+                if on_done:
+                    on_done(False)
+
+            return self.workers.close_writer(on_result=_closed)
+        if self._editing:
+            if on_done:
+                on_done(True)
+            return None
+        reason = self.read_only_reason
+        if reason is not None:
+            self.show_error(
+                self.tr("Editing is not possible"),
+                ReadOnlyError(self.tr("This database cannot be edited: {0}.").format(reason)),
+            )
+            self.editingChanged.emit(False)
+            if on_done:
+                on_done(False)
+            return None
+        self._editing_busy = True
+
+        def _opened(backup: Path | None) -> None:
+            self._editing_busy = False
+            self._editing = True
+            self.last_backup = backup
+            self.editingChanged.emit(True)
+            where = str(backup) if backup else self.tr("(new database: no backup needed)")
+            self.statusMessage.emit(self.tr("Editing mode is on. Backup taken first: {0}").format(where))
+            if on_done:
+                on_done(True)
+
+        def _failed(exc: BaseException) -> None:
+            self._editing_busy = False
+            self._editing = False
+            self.show_error(self.tr("Editing mode could not be turned on"), exc)
+            self.editingChanged.emit(False)
+            if on_done:
+                on_done(False)
+
+        return self.workers.open_writer(
+            check=self.report.quick_check is None,
+            on_result=_opened,
+            on_error=_failed,
+            progress=True,
+            label=self.tr("Backing up before editing"),
+        )
+
+    @property
+    def editing_busy(self) -> bool:
+        return self._editing_busy
+
+    # -- errors ---------------------------------------------------------------------------------------
+    def show_error(self, title: str, exc: BaseException | str) -> None:
+        """Tell the user: a non-blocking dialog (interactive) or a line on stderr (--self-test etc.)."""
+        from philont_desktop.widgets.error_dialog import readable_message, show_error
+
+        message = readable_message(exc)
+        self.errors.append(f"{title}: {message}")
+        self.errorShown.emit(title, message)
+        if self.interactive and QApplication.instance() is not None:
+            show_error(title, exc, self.error_parent)
+        else:
+            print(f"{title}: {message}", file=sys.stderr)
+
+    def _on_unhandled(self, job: Job, exc: BaseException) -> None:
+        title = job.label or self.tr("A background task failed")
+        self.show_error(title, exc)
+
+    # -- integrity check ------------------------------------------------------------------------------
+    def _on_quick_check(self, result: tuple[str, str | None]) -> None:
+        self.report.quick_check, reason = result
+        if reason and not self.report.read_only_reason:
+            self.report.read_only_reason = reason
+            self.report.writable = False
+        self.reportChanged.emit()
+
+    def _on_quick_check_error(self, exc: BaseException) -> None:
+        self.report.quick_check = f"quick_check failed: {exc}"
+        self.reportChanged.emit()
+
+
+def _quick_check(db: MemoryDB) -> tuple[str, str | None]:
+    result = db.run_quick_check()
+    return result, db.report.read_only_reason
+
+
+def _raise(exc: BaseException) -> Any:
+    raise exc

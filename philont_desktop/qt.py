@@ -1,0 +1,31 @@
+"""The one module of the application that imports PySide6.
+
+Everything Qt the application uses is re-exported from here, so the binding is named in one place::
+
+    from philont_desktop.qt import QtCore, QtWidgets, Qt, Signal, Slot, QObject
+
+pyqtgraph is imported only by :mod:`philont_desktop.widgets.plots`.
+"""
+
+# ruff: noqa: F401, F403
+from __future__ import annotations
+
+import shiboken6
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtCore import *
+from PySide6.QtCore import Property, QObject, Qt, Signal, Slot, qVersion
+from PySide6.QtGui import *
+from PySide6.QtWidgets import *
+
+try:  # pytest-qt's model tester and QTest live in QtTest (part of PySide6-Essentials)
+    from PySide6 import QtTest
+except ImportError:  # pragma: no cover - QtTest is always shipped with the Essentials wheel
+    QtTest = None  # type: ignore[assignment]
+
+QT_VERSION: str = qVersion()
+PYSIDE_VERSION: str = __import__("PySide6").__version__
+
+
+def is_valid(obj: object) -> bool:
+    """``True`` while the C++ object behind a Qt wrapper still exists."""
+    return shiboken6.isValid(obj)

@@ -1,0 +1,176 @@
+"""Undo and redo across tabs: one ``QUndoStack`` whose commands call :mod:`core.curation` on the writer.
+
+Flow of an edit: ``ctx.curate(...)`` runs ``curation.perform`` on the writer thread; when it has
+succeeded a :class:`CurationCommand` holding the audit entry is pushed (its first ``redo`` does
+nothing: the change is already made). Undo/redo run ``curation.undo`` / ``curation.redo`` on the writer,
+each audited. While one of them runs, the stack's actions are disabled; if it fails (the row changed
+since, for instance) the error is shown and the command is dropped from the stack so that the stack
+never claims a state the database does not have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from core import curation
+from core.audit import AuditEntry
+from philont_desktop.qt import QAction, QKeySequence, QObject, QUndoCommand, QUndoStack, Signal, is_valid
+
+if TYPE_CHECKING:
+    from philont_desktop.context import AppContext
+
+
+class CurationCommand(QUndoCommand):
+    """An edit already made and audited; ``undo``/``redo`` ask the core to reverse / re-apply it."""
+
+    def __init__(self, manager: UndoManager, edit: AuditEntry, text: str):
+        super().__init__(text)
+        self.manager = manager
+        self.edit = edit
+        self._skip_redo = True  # push() calls redo(): the change is already in the database
+
+    @property
+    def audit_id(self) -> int:
+        return self.edit.id
+
+    def redo(self) -> None:
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        self.manager._step(self, curation.REDO)
+
+    def undo(self) -> None:
+        self.manager._step(self, curation.UNDO)
+
+
+class UndoManager(QObject):
+    """The shared ``QUndoStack`` and the writer steps behind it (``ctx.undo``)."""
+
+    busyChanged = Signal(bool)
+    stepFinished = Signal(str, object)  # "perform" | "undo" | "redo", the new audit entry
+
+    def __init__(self, ctx: AppContext):
+        super().__init__(ctx)
+        self.ctx = ctx
+        self.stack = QUndoStack(self)
+        self._busy = 0
+
+    @property
+    def busy(self) -> bool:
+        return self._busy > 0
+
+    def _set_busy(self, delta: int) -> None:
+        was = self.busy
+        self._busy = max(0, self._busy + delta)
+        if was != self.busy:
+            self.busyChanged.emit(self.busy)
+
+    # -- actions for menus ----------------------------------------------------------------------------
+    def create_undo_action(self, parent: QObject) -> QAction:
+        """An Undo action that stays disabled while an undo/redo step is running."""
+        return self._make_action(parent, undo=True)
+
+    def create_redo_action(self, parent: QObject) -> QAction:
+        return self._make_action(parent, undo=False)
+
+    def _make_action(self, parent: QObject, *, undo: bool) -> QAction:
+        action = QAction(parent)
+        action.setShortcut(QKeySequence.StandardKey.Undo if undo else QKeySequence.StandardKey.Redo)
+
+        def _update(*_: object) -> None:
+            if not is_valid(action):
+                return
+            can = self.stack.canUndo() if undo else self.stack.canRedo()
+            text = self.stack.undoText() if undo else self.stack.redoText()
+            base = self.tr("&Undo") if undo else self.tr("&Redo")
+            action.setText(f"{base} {text}".strip() if can else base)
+            action.setEnabled(can and not self.busy)
+
+        action.triggered.connect(self.undo if undo else self.redo)
+        self.stack.indexChanged.connect(_update)
+        self.busyChanged.connect(_update)
+        _update()
+        return action
+
+    def undo(self) -> None:
+        if not self.busy and self.stack.canUndo():
+            self.stack.undo()
+
+    def redo(self) -> None:
+        if not self.busy and self.stack.canRedo():
+            self.stack.redo()
+
+    # -- perform ----------------------------------------------------------------------------------------
+    def perform(
+        self,
+        text: str,
+        *,
+        action: str,
+        target_type: str,
+        target_id: str | int | None,
+        fn: Callable[[Any], Any],
+        note: str | None = None,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ):
+        actor = self.ctx.actor
+
+        def _perform(db: Any) -> AuditEntry:
+            return curation.perform(
+                db, actor=actor, action=action, target_type=target_type, target_id=target_id, fn=fn, note=note
+            )
+
+        def _done(edit: AuditEntry) -> None:
+            self._set_busy(-1)
+            self.stack.push(CurationCommand(self, edit, text))
+            self.stepFinished.emit("perform", edit)
+            if on_result is not None:
+                on_result(edit)
+
+        def _failed(exc: BaseException) -> None:
+            self._set_busy(-1)
+            if on_error is not None:
+                on_error(exc)
+            else:
+                self.ctx.show_error(self.tr("The change was not made"), exc)
+
+        self._set_busy(+1)
+        return self.ctx.write(_perform, on_result=_done, on_error=_failed, label=text)
+
+    # -- undo / redo steps ----------------------------------------------------------------------------
+    def _step(self, cmd: CurationCommand, kind: str) -> None:
+        actor = self.ctx.actor
+        audit_id = cmd.audit_id
+        fn = curation.undo if kind == curation.UNDO else curation.redo
+
+        def _run(db: Any) -> AuditEntry:
+            return fn(db, audit_id, actor)
+
+        def _done(entry: AuditEntry) -> None:
+            self._set_busy(-1)
+            self.stepFinished.emit(kind, entry)
+
+        def _failed(exc: BaseException) -> None:
+            self._set_busy(-1)
+            self._drop(cmd, kind)
+            what = self.tr("Undo failed") if kind == curation.UNDO else self.tr("Redo failed")
+            self.ctx.show_error(what, exc)
+
+        self._set_busy(+1)
+        self.ctx.write(_run, on_result=_done, on_error=_failed, label=cmd.text())
+
+    def _drop(self, cmd: CurationCommand, kind: str) -> None:
+        """After a failed step: remove ``cmd`` from the stack, keeping the index truthful."""
+        if not is_valid(cmd):
+            return
+        idx = self.stack.index()
+        cmd.setObsolete(True)
+        if kind == curation.UNDO:
+            # The stack moved below cmd although the change is still applied; redo() on an obsolete
+            # command deletes it without running it.
+            if idx < self.stack.count() and self.stack.command(idx) is cmd:
+                self.stack.redo()
+        elif idx > 0 and self.stack.command(idx - 1) is cmd:
+            # A failed redo: undo() on an obsolete command deletes it without running it.
+            self.stack.undo()

@@ -1,0 +1,1 @@
+"""Widgets shared by several tabs (plots, error dialog, ...)."""

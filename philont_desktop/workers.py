@@ -1,0 +1,524 @@
+"""The one place that owns threads: every core call of the application runs here, off the GUI thread.
+
+Four lanes, each a ``QThreadPool`` whose threads never expire:
+
+* ``read`` (2-4 threads): ``fn(db, *args)`` on a read-only :class:`core.db.MemoryDB` owned by the thread
+  (opened on first use with ``check=False``, closed at shutdown). Autocommit: every query is its own
+  short read transaction, nothing pins a WAL snapshot.
+* ``monitor`` (1 thread): the same, for the cheap periodic probes (``PRAGMA data_version`` must always be
+  asked on the same connection, and a long search must not delay the live indicator).
+* ``write`` (1 thread): ``fn(db, *args)`` on the single writable ``MemoryDB`` (editing mode only).
+* ``task`` (1 thread): ``fn(*args)`` without a database (opening a file, generating a demo database).
+
+Results come back on the GUI thread: ``on_result(value)`` / ``on_error(exc)`` and the :class:`Job`'s
+signals. A job started with a ``key`` cancels the unfinished job with the same key (its result is
+dropped; a queued job never runs; a running read is interrupted with ``sqlite3_interrupt``). ``fn`` may
+take a keyword argument ``job`` to report ``job.progress(done, total)`` and to look at
+``job.cancelled``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core.db import MemoryDB
+from core.errors import ReadOnlyError
+from philont_desktop.qt import (
+    QCoreApplication,
+    QEventLoop,
+    QObject,
+    QRunnable,
+    Qt,
+    QThread,
+    QThreadPool,
+    QTimer,
+    Signal,
+    Slot,
+)
+
+LANES = ("read", "monitor", "write", "task")
+PROGRESS_INTERVAL_S = 0.05
+
+
+class JobCancelledError(Exception):
+    """Raised by :meth:`Job.raise_if_cancelled` inside a job that was cancelled."""
+
+
+def spin_until(predicate: Callable[[], bool], timeout_ms: int = 10_000) -> bool:
+    """Run the GUI event loop until ``predicate()`` is true or ``timeout_ms`` passed (tests, self-test).
+
+    Returns the final value of ``predicate()``. Never use it in reaction to user input.
+    """
+    if predicate():
+        return True
+    deadline = time.monotonic() + timeout_ms / 1000
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.setInterval(10)
+
+    def _tick() -> None:
+        if predicate() or time.monotonic() >= deadline:
+            loop.quit()
+
+    timer.timeout.connect(_tick)
+    timer.start()
+    loop.exec()
+    timer.stop()
+    QCoreApplication.processEvents()
+    return bool(predicate())
+
+
+def _wants_job(fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    p = params.get("job")
+    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+
+
+class Job(QObject):
+    """One unit of background work. Lives on the GUI thread; its signals are emitted there."""
+
+    finished = Signal(object)  # the result
+    failed = Signal(object)  # the exception
+    progressed = Signal(int, int)  # done, total
+    done = Signal()  # always, once, at the end (finished, failed or cancelled)
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        *,
+        lane: str,
+        key: str | None,
+        label: str,
+        show_progress: bool,
+        on_result: Callable[[Any], Any] | None,
+        on_error: Callable[[BaseException], Any] | None,
+        on_progress: Callable[[int, int], Any] | None = None,
+    ):
+        super().__init__()
+        self.fn = fn
+        self.args = args
+        self.lane = lane
+        self.key = key
+        self.label = label
+        self.show_progress = show_progress
+        self.on_result = on_result
+        self.on_error = on_error
+        self.on_progress = on_progress
+        self.wants_job = _wants_job(fn)
+        self.needs_writer = lane == "write"
+        self.state = "queued"  # queued, running, finished, failed, cancelled
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.last_progress: tuple[int, int] | None = None
+        self._cancel = False
+        self._lock = threading.Lock()
+        self._db: MemoryDB | None = None  # the reader connection while running (for interrupt)
+        self._workers: Workers | None = None
+        self._last_emit = 0.0
+
+    # -- state ------------------------------------------------------------------------------------------
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel
+
+    @property
+    def is_done(self) -> bool:
+        return self.state in ("finished", "failed", "cancelled")
+
+    def raise_if_cancelled(self) -> None:
+        if self._cancel:
+            raise JobCancelledError(self.label or "cancelled")
+
+    def cancel(self) -> None:
+        """Drop this job's result; a queued job never runs, a running read is interrupted."""
+        if self.is_done or self._cancel:
+            return
+        self._cancel = True
+        with self._lock:
+            db = self._db
+            if db is not None and self.lane in ("read", "monitor"):
+                with contextlib.suppress(Exception):
+                    db.conn.interrupt()
+        if self._workers is not None:
+            self._workers._take_requested.emit(self)
+
+    # -- from the worker thread ---------------------------------------------------------------------------
+    def progress(self, done: int, total: int) -> None:
+        """Report progress (thread-safe; throttled to about 20 updates a second)."""
+        now = time.monotonic()
+        if done < total and now - self._last_emit < PROGRESS_INTERVAL_S:
+            return
+        self._last_emit = now
+        self.last_progress = (int(done), int(total))
+        if self._workers is not None:
+            with contextlib.suppress(RuntimeError):
+                self._workers._progress.emit(self, int(done), int(total))
+
+    # -- waiting (tests, self-test, screenshots) ----------------------------------------------------------
+    def wait(self, timeout_ms: int = 30_000) -> bool:
+        """Spin the event loop until the job is done; ``True`` when it finished in time."""
+        return spin_until(lambda: self.is_done, timeout_ms)
+
+    def __repr__(self) -> str:
+        return f"<Job {self.label or getattr(self.fn, '__name__', 'fn')} lane={self.lane} {self.state}>"
+
+
+class _Runnable(QRunnable):
+    def __init__(self, workers: Workers, job: Job):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.workers = workers
+        self.job = job
+
+    def run(self) -> None:
+        self.workers._execute(self.job)
+
+
+class Workers(QObject):
+    """Thread pools, per-thread read-only connections and the writer of one database.
+
+    ``Workers(None)`` (no database) only runs ``task`` jobs.
+    """
+
+    jobStarted = Signal(object)  # a job started with progress=True (the shell shows it)
+    jobDone = Signal(object)
+    unhandledError = Signal(object, object)  # job, exception: a failed job without on_error
+    writerChanged = Signal(bool)
+
+    _delivered = Signal(object)
+    _progress = Signal(object, int, int)
+    _take_requested = Signal(object)
+
+    def __init__(self, db_path: str | Path | None = None, *, readers: int | None = None, parent=None):
+        super().__init__(parent)
+        self.db_path = Path(db_path) if db_path is not None else None
+        ideal = QThread.idealThreadCount()
+        n_readers = readers if readers is not None else max(2, min(4, ideal))
+        self._pools: dict[str, QThreadPool] = {}
+        for lane, n in (("read", n_readers), ("monitor", 1), ("write", 1), ("task", 1)):
+            pool = QThreadPool(self)
+            pool.setMaxThreadCount(n)
+            pool.setExpiryTimeout(-1)
+            pool.setObjectName(f"philont-{lane}")
+            self._pools[lane] = pool
+        self._local = threading.local()
+        self._connections: list[MemoryDB] = []
+        self._conn_lock = threading.Lock()
+        self._writer: MemoryDB | None = None
+        self._writer_open = False  # GUI-thread view of the writer state
+        self._runnables: dict[Job, _Runnable] = {}
+        self._keyed: dict[str, Job] = {}
+        self._closed = False
+        self._delivered.connect(self._on_delivered, Qt.ConnectionType.QueuedConnection)
+        self._progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
+        self._take_requested.connect(self._on_take_requested, Qt.ConnectionType.QueuedConnection)
+
+    # -- submitting ---------------------------------------------------------------------------------------
+    def run(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        on_progress: Callable[[int, int], Any] | None = None,
+        key: str | None = None,
+        progress: bool = False,
+        lane: str = "read",
+        label: str = "",
+    ) -> Job:
+        """Run ``fn(db, *args)`` (``fn(*args)`` on the ``task`` lane) off the GUI thread."""
+        if lane not in LANES:
+            raise ValueError(f"unknown lane {lane!r}")
+        if lane != "task" and self.db_path is None:
+            raise RuntimeError("no database: only task jobs can run")
+        job = Job(
+            fn,
+            args,
+            lane=lane,
+            key=key,
+            label=label,
+            show_progress=progress,
+            on_result=on_result,
+            on_error=on_error,
+            on_progress=on_progress,
+        )
+        return self._submit(job)
+
+    def _submit(self, job: Job) -> Job:
+        job._workers = self
+        key, lane = job.key, job.lane
+        if self._closed:
+            job._cancel = True
+            job.state = "cancelled"
+            return job
+        if key is not None:
+            old = self._keyed.get(key)
+            if old is not None and not old.is_done:
+                old.cancel()
+            self._keyed[key] = job
+        runnable = _Runnable(self, job)
+        self._runnables[job] = runnable
+        self._pools[lane].start(runnable)
+        if job.show_progress:
+            self.jobStarted.emit(job)
+        return job
+
+    def write(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        progress: bool = False,
+        label: str = "",
+    ) -> Job:
+        """Run ``fn(writer_db, *args)`` on the writer thread (fails with ReadOnlyError when it is closed)."""
+        return self.run(
+            fn, *args, on_result=on_result, on_error=on_error, progress=progress, lane="write", label=label
+        )
+
+    def task(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        progress: bool = False,
+        label: str = "",
+    ) -> Job:
+        """Run ``fn(*args)`` (no database) on the task thread."""
+        return self.run(
+            fn, *args, on_result=on_result, on_error=on_error, progress=progress, lane="task", label=label
+        )
+
+    # -- the writer ---------------------------------------------------------------------------------------
+    @property
+    def writer_open(self) -> bool:
+        return self._writer_open
+
+    def open_writer(
+        self,
+        *,
+        check: bool = False,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        progress: bool = True,
+        label: str = "",
+    ) -> Job:
+        """Take a backup, then open the writable connection and prepare the schema for writing.
+
+        The backup is copied through a read-only connection (with progress) before the writable
+        connection exists, so nothing of ours has touched the file when it is taken. Returns (by
+        ``on_result``) the path of the backup, or ``None`` for a database this project just created.
+        ``check`` runs ``quick_check`` first (when the background check has not finished yet).
+        """
+
+        def _open(db_unused: Any, job: Job) -> Path | None:
+            if self._writer is not None:
+                return self._writer.last_backup
+            assert self.db_path is not None
+            backup: Path | None = None
+            ro = MemoryDB.open(self.db_path, check=check)
+            try:
+                if ro.report.read_only_reason:
+                    raise ReadOnlyError(f"Writing is refused: {ro.report.read_only_reason}.")
+                job.raise_if_cancelled()
+                backup = ro.backup(progress=job.progress)
+            finally:
+                ro.close()
+            job.raise_if_cancelled()
+            db = MemoryDB.open(self.db_path, writable=True, check=False, backup_before_write=False)
+            db.last_backup = backup
+            try:
+                db.ensure_writable_schema()
+            except BaseException:
+                db.close()
+                raise
+            self._writer = db
+            return backup
+
+        def _done(value: Any) -> None:
+            self._writer_open = True
+            self.writerChanged.emit(True)
+            if on_result is not None:
+                on_result(value)
+
+        job = Job(
+            _open,
+            (),
+            lane="write",
+            key=None,
+            label=label,
+            show_progress=progress,
+            on_result=_done,
+            on_error=on_error,
+        )
+        job.needs_writer = False
+        return self._submit(job)
+
+    def close_writer(self, *, on_result: Callable[[Any], Any] | None = None) -> Job:
+        def _close(db: Any) -> None:
+            w, self._writer = self._writer, None
+            if w is not None:
+                w.close()
+
+        def _done(value: Any) -> None:
+            self._writer_open = False
+            self.writerChanged.emit(False)
+            if on_result is not None:
+                on_result(value)
+
+        job = Job(
+            _close,
+            (),
+            lane="write",
+            key=None,
+            label="close writer",
+            show_progress=False,
+            on_result=_done,
+            on_error=None,
+        )
+        job.needs_writer = False
+        return self._submit(job)
+
+    # -- waiting ------------------------------------------------------------------------------------------
+    def pending(self, lane: str | None = None) -> int:
+        return sum(1 for j in self._runnables if lane is None or j.lane == lane)
+
+    def active_jobs(self) -> list[Job]:
+        return list(self._runnables)
+
+    def wait_idle(self, timeout_ms: int = 30_000, lane: str | None = None) -> bool:
+        return spin_until(lambda: self.pending(lane) == 0, timeout_ms)
+
+    # -- shutting down ------------------------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel what is queued, interrupt reads, wait for the threads, close every connection.
+
+        Returns ``False`` when some job was still running after ``timeout_ms`` (its connection is then
+        left for the process exit to close).
+        """
+        if self._closed:
+            return True
+        self._closed = True
+        for job in list(self._runnables):
+            if job.lane != "write":
+                job._cancel = True
+                with job._lock:
+                    if job._db is not None:
+                        with contextlib.suppress(Exception):
+                            job._db.conn.interrupt()
+        for lane, pool in self._pools.items():
+            if lane != "write":
+                pool.clear()
+        deadline = time.monotonic() + timeout_ms / 1000
+        ok = True
+        for pool in self._pools.values():
+            left = max(0, int((deadline - time.monotonic()) * 1000))
+            ok = pool.waitForDone(left) and ok
+        if ok:
+            w, self._writer = self._writer, None
+            if w is not None:
+                w.close()
+            with self._conn_lock:
+                conns, self._connections = self._connections, []
+            for db in conns:
+                db.close()
+        self._writer_open = False
+        self._runnables.clear()
+        self._keyed.clear()
+        return ok
+
+    # -- worker-thread side ---------------------------------------------------------------------------------
+    def _reader_db(self) -> MemoryDB:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            assert self.db_path is not None
+            db = MemoryDB.open(self.db_path, check=False)
+            self._local.db = db
+            with self._conn_lock:
+                self._connections.append(db)
+        return db
+
+    def _execute(self, job: Job) -> None:
+        if not job._cancel:
+            job.state = "running"
+            try:
+                args: tuple[Any, ...]
+                if job.lane in ("read", "monitor"):
+                    db = self._reader_db()
+                    with job._lock:
+                        job._db = db
+                    args = (db, *job.args)
+                elif job.lane == "write":
+                    if self._writer is None and job.needs_writer:
+                        raise ReadOnlyError("Editing mode is off: turn it on to change the database.")
+                    args = (self._writer, *job.args)
+                else:
+                    args = job.args
+                kwargs = {"job": job} if job.wants_job else {}
+                job.result = job.fn(*args, **kwargs)
+            except BaseException as exc:
+                job.error = exc
+            finally:
+                with job._lock:
+                    job._db = None
+        with contextlib.suppress(RuntimeError):
+            self._delivered.emit(job)
+
+    # -- GUI-thread side ----------------------------------------------------------------------------------
+    @Slot(object)
+    def _on_take_requested(self, job: Job) -> None:
+        runnable = self._runnables.get(job)
+        if runnable is None or job.is_done:
+            return
+        if self._pools[job.lane].tryTake(runnable):
+            self._on_delivered(job)
+
+    @Slot(object, int, int)
+    def _on_progress(self, job: Job, done: int, total: int) -> None:
+        if job.is_done or job._cancel:
+            return
+        if job.on_progress is not None:
+            job.on_progress(done, total)
+        job.progressed.emit(done, total)
+
+    @Slot(object)
+    def _on_delivered(self, job: Job) -> None:
+        if job.is_done:
+            return
+        self._runnables.pop(job, None)
+        if job.key is not None and self._keyed.get(job.key) is job:
+            del self._keyed[job.key]
+        try:
+            if job._cancel or isinstance(job.error, JobCancelledError) or self._closed:
+                job.state = "cancelled"
+            elif job.error is None:
+                job.state = "finished"
+                if job.on_result is not None:
+                    job.on_result(job.result)
+                job.finished.emit(job.result)
+            else:
+                job.state = "failed"
+                if job.on_error is not None:
+                    job.on_error(job.error)
+                else:
+                    self.unhandledError.emit(job, job.error)
+                job.failed.emit(job.error)
+        finally:
+            job.done.emit()
+            self.jobDone.emit(job)
