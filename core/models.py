@@ -26,6 +26,9 @@ SkillKind = Literal["positive", "negative"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 
 
+_CONSTRUCT_PLANS: dict[type, list[tuple[str, bool, Any]]] = {}
+
+
 class _Row(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -37,6 +40,32 @@ class _Row(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The camelCase JSON-ready dict (NaN/Infinity kept as floats)."""
         return self.model_dump(by_alias=True)
+
+    @classmethod
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Any:  # type: ignore[override]
+        """Build a row without validation, several times faster than pydantic's own.
+
+        Rows come from the database and are read as they are (validation would reject the very
+        data a person needs to see, such as a NaN confidence); missing fields take their defaults.
+        """
+        plan = _CONSTRUCT_PLANS.get(cls)
+        if plan is None:
+            plan = _CONSTRUCT_PLANS[cls] = [
+                (name, field.default_factory is not None, field.default_factory or field.default)
+                for name, field in cls.model_fields.items()
+            ]
+        data: dict[str, Any] = {}
+        for name, is_factory, default in plan:
+            if name in values:
+                data[name] = values[name]
+            else:
+                data[name] = default() if is_factory else default
+        m = object.__new__(cls)
+        object.__setattr__(m, "__dict__", data)
+        object.__setattr__(m, "__pydantic_fields_set__", set(values) if _fields_set is None else _fields_set)
+        object.__setattr__(m, "__pydantic_extra__", None)
+        object.__setattr__(m, "__pydantic_private__", None)
+        return m
 
 
 def parse_json_lenient(text: str | None) -> tuple[Any, str | None]:
