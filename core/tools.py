@@ -48,7 +48,17 @@ from core.calendar import DAY_MS, CalendarStore, js_string_to_number
 from core.engine import sqlite3
 from core.errors import MemoryError_
 from core.facts import FactStore
-from core.jsutil import JS_WS, date_parse, iso_ms, js_number_str, js_slice, js_stringify, js_trim, utf16_len
+from core.jsutil import (
+    JS_WS,
+    date_parse,
+    iso_ms,
+    js_number_str,
+    js_slice,
+    js_stringify,
+    js_trim,
+    now_ms,
+    utf16_len,
+)
 from core.maturity import maturity_caveat
 from core.models import Fact, Schedule, Skill
 from core.notes import NotesStore
@@ -618,8 +628,6 @@ class _Ctx:
 
     @property
     def now(self) -> int:
-        from core.jsutil import now_ms
-
         return now_ms() if self._now is None else int(self._now)
 
     @property

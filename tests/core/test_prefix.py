@@ -539,6 +539,17 @@ def test_malformed_plan_or_missing_table(mem_db):
     assert r.text == OPEN + BASE + CLOSE and r.warnings == []
 
 
+def test_plans_table_without_persisted_to(mem_db):
+    with mem_db.write() as conn:
+        conn.execute("DROP TABLE memory_plans")
+        conn.execute(
+            "CREATE TABLE memory_plans (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, steps_json TEXT NOT NULL, "
+            "review_history_json TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)"
+        )
+        conn.execute("INSERT INTO memory_plans VALUES ('p', 'global', '[]', '[]', 1, 1)")
+    assert prefix(mem_db).text == OPEN + BASE + CLOSE
+
+
 def test_scheduled_session_injects_plan_md(mem_db, tmp_path, monkeypatch):
     monkeypatch.setenv("PHILONT_PROJECTS_DIR", str(tmp_path))
     ScheduleStore(mem_db).create(
