@@ -2248,7 +2248,9 @@ def generate(
     """Write a new demo memory database at ``path`` and return what it holds.
 
     ``messages`` raw messages spread over ``span_days`` days before ``now`` (default: the current time;
-    pass it to make the file reproducible). The other layers default to :func:`default_counts`.
+    pass it to make the file reproducible). The other layers default to :func:`default_counts`; the
+    action log holds at least one linked action per skill outcome, so ``actions`` is a minimum when it
+    is smaller than the skills' histories need.
     ``progress(phase, done, total)`` is called as the work proceeds (phases: ``plan``, ``schedules``,
     ``messages``, ``fts``, ``skills``, ``actions``, ``facts``, ``notes``, ``calendar``).
 
@@ -2258,7 +2260,9 @@ def generate(
     target = Path(path).expanduser()
     gc_was_enabled = gc.isenabled()
     if target.exists():
-        raise FileExistsError(errno.EEXIST, "A file already exists at this path; it was left alone", str(target))
+        raise FileExistsError(
+            errno.EEXIST, "A file already exists at this path; it was left alone", str(target)
+        )
     if messages < 0 or span_days < 1:
         raise ValueError("messages must be >= 0 and span_days >= 1")
     now = now_ms() if now is None else int(now)
