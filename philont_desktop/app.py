@@ -166,6 +166,7 @@ def _settle(window, tab, timeout_ms: int) -> bool:
     tab.ensure_activated()
     ok = tab.wait_idle(timeout_ms)
     spin_until(lambda: window.counts_loaded or window.ctx is None, 3000)
+    spin_until(lambda: window.ctx is None or window.ctx.report.quick_check is not None, 5000)
     for _ in range(3):
         QApplication.processEvents()
         time.sleep(0.02)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import html
-import inspect
 from pathlib import Path
-from typing import Any
 
 from core import SCHEMA_VERSION
 from core.db import MemoryDB, OpenReport
@@ -90,21 +88,22 @@ def _create_empty(path: Path) -> Path:
     return path
 
 
+DEMO_PHASES = 9  # plan, schedules, messages, fts, skills, actions, facts, notes, calendar
+
+
 def _generate_demo(path: Path, messages: int, job: Job) -> Path:
     from core import demo
 
-    kwargs: dict[str, Any] = {"messages": messages}
-    params = inspect.signature(demo.generate).parameters
-    if "progress" in params:
+    seen: list[str] = []
 
-        def _progress(*a: Any) -> None:
-            job.raise_if_cancelled()
-            nums = [x for x in a if isinstance(x, int)]
-            if len(nums) >= 2:
-                job.progress(nums[-2], nums[-1])
+    def _progress(phase: str, done: int, total: int) -> None:
+        job.raise_if_cancelled()
+        if phase not in seen:
+            seen.append(phase)
+        fraction = done / total if total else 1.0
+        job.progress(int(1000 * (len(seen) - 1 + fraction)), 1000 * max(DEMO_PHASES, len(seen)))
 
-        kwargs["progress"] = _progress
-    demo.generate(path, **kwargs)
+    demo.generate(path, messages=messages, progress=_progress)
     return path
 
 

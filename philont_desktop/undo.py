@@ -152,8 +152,8 @@ class UndoManager(QObject):
             self.stepFinished.emit(kind, entry)
 
         def _failed(exc: BaseException) -> None:
+            self._drop(cmd, kind)  # first: busyChanged then tells the actions about the new stack
             self._set_busy(-1)
-            self._drop(cmd, kind)
             what = self.tr("Undo failed") if kind == curation.UNDO else self.tr("Redo failed")
             self.ctx.show_error(what, exc)
 

@@ -211,8 +211,9 @@ class Workers(QObject):
             pool.setExpiryTimeout(-1)
             pool.setObjectName(f"philont-{lane}")
             self._pools[lane] = pool
-        self._local = threading.local()
-        self._connections: list[MemoryDB] = []
+        # Per-thread reader connections, keyed by the OS thread id: threading.local does not survive
+        # between runnables on pool threads (each run gets a fresh Python thread state).
+        self._readers: dict[int, MemoryDB] = {}
         self._conn_lock = threading.Lock()
         self._writer: MemoryDB | None = None
         self._writer_open = False  # GUI-thread view of the writer state
@@ -435,7 +436,7 @@ class Workers(QObject):
             if w is not None:
                 w.close()
             with self._conn_lock:
-                conns, self._connections = self._connections, []
+                conns, self._readers = list(self._readers.values()), {}
             for db in conns:
                 db.close()
         self._writer_open = False
@@ -445,14 +446,21 @@ class Workers(QObject):
 
     # -- worker-thread side ---------------------------------------------------------------------------------
     def _reader_db(self) -> MemoryDB:
-        db = getattr(self._local, "db", None)
+        tid = threading.get_ident()
+        with self._conn_lock:
+            db = self._readers.get(tid)
         if db is None:
             assert self.db_path is not None
             db = MemoryDB.open(self.db_path, check=False)
-            self._local.db = db
             with self._conn_lock:
-                self._connections.append(db)
+                self._readers[tid] = db
         return db
+
+    @property
+    def reader_connections(self) -> int:
+        """How many read-only connections the pool threads have opened."""
+        with self._conn_lock:
+            return len(self._readers)
 
     def _execute(self, job: Job) -> None:
         if not job._cancel:

@@ -1,0 +1,107 @@
+"""Typed settings over QSettings, stored only where PHILONT_DESKTOP_SETTINGS_DIR says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from philont_desktop import settings as settings_mod
+from philont_desktop.qt import QByteArray
+from philont_desktop.settings import MAX_RECENT, THEME, Settings
+
+
+@pytest.fixture
+def settings_dir(tmp_path, monkeypatch):
+    d = tmp_path / "settings"
+    monkeypatch.setenv(settings_mod.ENV_DIR, str(d))
+    return d
+
+
+def test_tests_never_use_the_real_settings(qapp):
+    # tests/conftest.py points the settings into the test sandbox for the whole run.
+    s = Settings()
+    sandbox = Path(settings_mod.settings_location())
+    assert Path(s.file_name).parent == sandbox
+    assert "philont-tests-" in str(sandbox)
+
+
+def test_file_lives_in_the_directory_of_the_environment_variable(qapp, settings_dir):
+    s = Settings()
+    s.theme = "dark"
+    s.sync()
+    assert Path(s.file_name) == settings_dir / "philont-desktop.ini"
+    assert (settings_dir / "philont-desktop.ini").read_text().count("dark") == 1
+
+
+def test_defaults(qapp, settings_dir):
+    s = Settings()
+    assert s.theme == "system"
+    assert s.language == ""
+    assert s.recent_files == []
+    assert s.last_database == ""
+    assert s.geometry == b""
+    assert s.window_state == b""
+    assert s.splitter_state("timeline/main") == b""
+
+
+def test_values_survive_a_new_settings_object(qapp, settings_dir):
+    s = Settings()
+    s.theme = "light"
+    s.language = "zh_CN"
+    s.last_database = "/data/memory.sqlite"
+    s.geometry = QByteArray(b"\x01\x02geometry")
+    s.window_state = b"\x00state"
+    s.set_splitter_state("notes/main", b"\x00\xffsplit")
+    s.set_header_state("audit/table", b"hdr")
+    s.current_tab = "audit"
+    s.sync()
+    t = Settings()
+    assert t.theme == "light"
+    assert t.language == "zh_CN"
+    assert t.last_database == "/data/memory.sqlite"
+    assert t.geometry == b"\x01\x02geometry"
+    assert t.window_state == b"\x00state"
+    assert t.splitter_state("notes/main") == b"\x00\xffsplit"
+    assert t.header_state("audit/table") == b"hdr"
+    assert t.current_tab == "audit"
+
+
+def test_recent_files_most_recent_first_without_duplicates_at_most_ten(qapp, settings_dir, tmp_path):
+    s = Settings()
+    paths = [tmp_path / f"db{i}.sqlite" for i in range(12)]
+    for p in paths:
+        s.add_recent_file(p)
+    s.add_recent_file(paths[5])
+    s.sync()
+    files = Settings().recent_files
+    assert len(files) == MAX_RECENT
+    assert files[0] == str(paths[5])
+    assert files[1:] == [str(p) for p in reversed(paths) if p != paths[5]][: MAX_RECENT - 1]
+    s.remove_recent_file(paths[5])
+    assert str(paths[5]) not in s.recent_files
+    s.clear_recent_files()
+    assert s.recent_files == []
+
+
+def test_a_single_recent_file_is_still_a_list(qapp, settings_dir, tmp_path):
+    s = Settings()
+    s.add_recent_file(tmp_path / "only.sqlite")
+    s.sync()
+    assert Settings().recent_files == [str(tmp_path / "only.sqlite")]
+
+
+def test_invalid_values_are_refused_and_bad_stored_values_read_as_default(qapp, settings_dir):
+    s = Settings()
+    with pytest.raises(ValueError):
+        s.theme = "purple"
+    s.q.setValue(THEME.name, "purple")
+    s.q.setValue(settings_mod.RECENT_FILES.name, "{not json")
+    assert s.theme == "system"
+    assert s.recent_files == []
+
+
+def test_registry_lists_every_key_once(qapp):
+    names = [k.name for k in settings_mod.KEYS]
+    assert len(names) == len(set(names))
+    assert {"window/geometry", "files/recent", "files/last_database", "appearance/theme"} <= set(names)

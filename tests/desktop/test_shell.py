@@ -1,0 +1,496 @@
+"""The application shell: opening, start page, status bar, editing mode, undo across tabs, backups,
+the command line (--version, --self-test, --screenshot), the error dialog and the tab registry."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from core import curation
+from core.db import MemoryDB
+from core.errors import ConflictError
+from core.paths import backups_dir
+from core.schema import AUDIT_TABLE
+from philont_desktop import app as app_mod
+from philont_desktop import tabs
+from philont_desktop.main_window import MainWindow
+from philont_desktop.qt import QApplication, QPalette
+from philont_desktop.settings import Settings
+from philont_desktop.tabs.base import BaseTab
+from philont_desktop.theme import Theme
+from philont_desktop.widgets.error_dialog import ErrorDialog, readable_message
+from philont_desktop.workers import spin_until
+
+FIXED_NOW = 1_781_524_800_000
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    path = tmp_path / "memory" / "memory.sqlite"
+    MemoryDB.create(path, now=FIXED_NOW).close()
+    return path
+
+
+@pytest.fixture
+def settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
+    return Settings()
+
+
+@pytest.fixture
+def make_window(qtbot, settings):
+    def make(path=None, **kwargs) -> MainWindow:
+        kwargs.setdefault("interactive", False)
+        window = MainWindow(settings, Theme("light"), live_interval_ms=200, **kwargs)
+        qtbot.addWidget(window)
+        window.show()
+        if path is not None:
+            window.open_database(path)
+            assert spin_until(lambda: window.ctx is not None, 10_000), window.open_error
+        return window
+
+    return make
+
+
+def _meta(path, key):
+    db = MemoryDB.open(path)
+    try:
+        row = db.conn.execute("SELECT value FROM memory_meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+    finally:
+        db.close()
+
+
+# -- opening and the status bar ------------------------------------------------------------------------
+
+
+def test_open_shows_path_schema_mode_live_and_counts(make_window, db_path):
+    w = make_window(db_path)
+    assert w.pages.currentWidget() is w.db_page
+    assert w.path_label.text() == str(db_path)
+    assert w.schema_label.text() == "schema 31"
+    assert w.mode_label.text() == "read-only"
+    assert w.windowTitle() == "memory.sqlite [read-only] — philont-desktop"
+    assert spin_until(lambda: w.counts_loaded, 5000)
+    assert "messages ~0" in w.counts_label.text()
+    assert spin_until(lambda: "live" in w.live_label.text(), 5000)
+    assert spin_until(lambda: w.integrity_label.text() == "integrity ok", 10_000)
+    assert not w.banner.isVisible()
+    assert w.ctx.report.quick_check == "ok"
+
+
+def test_tabs_come_from_the_registry_in_order(make_window, db_path):
+    w = make_window(db_path)
+    names = [w.tab_widget.widget(i).name for i in range(w.tab_widget.count())]
+    order = tabs.tab_names()
+    assert names == sorted(names, key=order.index)
+    assert names[-1] == "audit"
+    assert w.tab_errors == []
+
+
+def test_missing_database_shows_the_start_page(make_window, tmp_path):
+    w = make_window()
+    missing = tmp_path / "nothing" / "memory.sqlite"
+    job = w.open_database(missing)
+    assert job.wait(5000)
+    assert w.pages.currentWidget() is w.start_page
+    assert str(missing) in w.start_page.problem.text()
+    assert w.ctx is None
+    assert not w.action_backup.isEnabled()
+
+
+def test_a_file_that_is_not_a_database_is_explained(make_window, tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("hello")
+    w = make_window()
+    w.open_database(bad).wait(5000)
+    assert w.pages.currentWidget() is w.start_page
+    assert "not an SQLite database" in w.start_page.problem.text()
+
+
+def test_create_empty_database_then_open_it(make_window, tmp_path):
+    w = make_window()
+    target = tmp_path / "new" / "memory.sqlite"
+    w.create_empty(target)
+    assert spin_until(lambda: w.ctx is not None, 10_000)
+    assert target.exists()
+    assert w.ctx.db_path == target
+    assert w.ctx.report.schema_version == 31
+
+
+def test_create_demo_database_then_open_it(make_window, tmp_path):
+    w = make_window()
+    target = tmp_path / "demo" / "memory.sqlite"
+    job = w.create_demo(target, messages=300)
+    assert job is not None
+    assert spin_until(lambda: w.ctx is not None, 60_000), w.ctx
+    assert job.last_progress is not None and job.last_progress[0] == job.last_progress[1]
+    assert w.ctx.db_path == target
+    assert spin_until(lambda: w.counts_loaded, 5000)
+    assert "messages ~300" in w.counts_label.text()
+
+
+def test_create_demo_refuses_an_existing_file(make_window, db_path):
+    w = make_window()
+    assert w.create_demo(db_path) is None
+    assert w.ctx is None
+
+
+def test_recent_files_and_last_database_are_remembered(make_window, db_path, settings):
+    w = make_window(interactive=True)
+    w.open_database(db_path)
+    assert spin_until(lambda: w.ctx is not None, 10_000)
+    assert settings.recent_files[0] == str(db_path)
+    assert settings.last_database == str(db_path)
+    w.recent_menu.aboutToShow.emit()
+    assert w.recent_menu.actions()[0].text() == str(db_path)
+
+
+# -- editing mode --------------------------------------------------------------------------------------
+
+
+def test_editing_mode_takes_a_backup_first_and_says_where(make_window, db_path):
+    w = make_window(db_path)
+    assert w.action_editing.isEnabled()
+    w.action_editing.trigger()
+    assert spin_until(lambda: w.ctx.editing, 10_000)
+    backup = w.ctx.last_backup
+    assert backup is not None and backup.parent == backups_dir(db_path) and backup.exists()
+    assert w.banner.isVisible() and w.banner.kind == "editing"
+    assert str(backup) in w.banner.text()
+    assert "EDITING" in w.mode_label.text()
+    assert w.windowTitle() == "memory.sqlite [EDITING] — philont-desktop"
+    assert w.action_editing.isChecked()
+    assert w.ctx.workers.writer_open
+    w.action_editing.trigger()
+    assert spin_until(lambda: not w.ctx.workers.writer_open, 5000)
+    assert not w.ctx.editing
+    assert not w.banner.isVisible()
+    assert w.windowTitle() == "memory.sqlite [read-only] — philont-desktop"
+
+
+def test_a_newer_schema_is_read_only_with_a_banner_and_editing_is_refused(make_window, db_path):
+    db = MemoryDB.open(db_path, writable=True, backup_before_write=False)
+    with db.write() as conn:
+        conn.execute("UPDATE memory_meta SET value = '99' WHERE key = 'schema_version'")
+    db.close()
+    w = make_window(db_path)
+    assert w.banner.isVisible() and w.banner.kind == "readonly"
+    assert "schema version 99, newer than 31" in w.banner.text()
+    assert w.schema_label.text() == "schema 99 (newer)"
+    assert not w.action_editing.isEnabled()
+    w.ctx.set_editing(True)
+    assert not w.ctx.editing
+    assert w.ctx.errors[-1].startswith(
+        "Editing is not possible: This database cannot be edited: the database"
+    )
+    assert not backups_dir(db_path).exists()
+
+
+def test_read_only_flag_refuses_editing(make_window, db_path):
+    w = make_window(db_path, read_only=True)
+    assert not w.action_editing.isEnabled()
+    assert not w.action_open_edit.isEnabled()
+    w.ctx.set_editing(True)
+    assert not w.ctx.editing
+    assert w.ctx.errors[-1] == (
+        "Editing is not possible: This database cannot be edited: the app was started with --read-only."
+    )
+
+
+def test_writes_are_refused_outside_editing_mode(make_window, db_path):
+    w = make_window(db_path)
+    errors = []
+    w.ctx.write(lambda db: 1, on_error=errors.append).wait(5000)
+    assert str(errors[0]) == "Editing mode is off: turn it on to change the database."
+
+
+# -- undo and redo across tabs ---------------------------------------------------------------------------
+
+
+def _meta_state(conn, key):
+    row = conn.execute("SELECT key, value FROM memory_meta WHERE key = ?", (key,)).fetchone()
+    return dict(row) if row else None
+
+
+def _put(conn, key, value):
+    before = _meta_state(conn, key)
+    if value is None:
+        conn.execute("DELETE FROM memory_meta WHERE key = ?", (key,))
+    else:
+        conn.execute("INSERT OR REPLACE INTO memory_meta (key, value) VALUES (?, ?)", (key, value))
+    return before, _meta_state(conn, key)
+
+
+def _undo_put(conn, entry):
+    if _meta_state(conn, entry.target_id) != entry.after:
+        raise ConflictError("The value changed since this edit; it was left alone.")
+    return _put(conn, entry.target_id, (entry.before or {}).get("value"))
+
+
+def _redo_put(conn, entry):
+    if _meta_state(conn, entry.target_id) != entry.before:
+        raise ConflictError("The value changed since the undo; it was left alone.")
+    return _put(conn, entry.target_id, (entry.after or {}).get("value"))
+
+
+@pytest.fixture
+def toy_meta_action():
+    curation.register("shelltest.put", _undo_put, _redo_put)
+    yield "shelltest.put"
+    curation.unregister("shelltest.put")
+
+
+def _editing_window(make_window, db_path):
+    w = make_window(db_path)
+    w.set_editing(True)
+    assert spin_until(lambda: w.ctx.editing, 10_000)
+    return w
+
+
+def test_undo_and_redo_through_the_shared_stack(make_window, db_path, toy_meta_action):
+    w = _editing_window(make_window, db_path)
+    ctx = w.ctx
+    edits = []
+    job = ctx.curate(
+        "Set colour",
+        action=toy_meta_action,
+        target_type="meta",
+        target_id="colour",
+        fn=lambda conn: _put(conn, "colour", "blue"),
+        on_result=edits.append,
+    )
+    assert job.wait(5000) and job.state == "finished", job.error
+    assert _meta(db_path, "colour") == "blue"
+    assert ctx.undo_stack.count() == 1
+    assert w.action_undo.isEnabled() and w.action_undo.text() == "&Undo Set colour"
+    assert not w.action_redo.isEnabled()
+
+    w.action_undo.trigger()
+    assert ctx.undo.busy
+    assert spin_until(lambda: not ctx.undo.busy, 5000)
+    assert _meta(db_path, "colour") is None
+    assert w.action_redo.isEnabled() and w.action_redo.text() == "&Redo Set colour"
+
+    w.action_redo.trigger()
+    assert spin_until(lambda: not ctx.undo.busy, 5000)
+    assert _meta(db_path, "colour") == "blue"
+
+    db = MemoryDB.open(db_path)
+    try:
+        rows = db.conn.execute(f"SELECT action, undone_of, actor FROM {AUDIT_TABLE} ORDER BY id").fetchall()
+    finally:
+        db.close()
+    assert [tuple(r) for r in rows] == [
+        ("shelltest.put", None, ctx.actor),
+        ("undo", edits[0].id, ctx.actor),
+        ("redo", edits[0].id, ctx.actor),
+    ]
+    assert ctx.errors == []
+
+
+def test_a_failed_undo_is_reported_and_dropped_from_the_stack(make_window, db_path, toy_meta_action):
+    w = _editing_window(make_window, db_path)
+    ctx = w.ctx
+    assert ctx.curate(
+        "Set colour",
+        action=toy_meta_action,
+        target_type="meta",
+        target_id="colour",
+        fn=lambda conn: _put(conn, "colour", "blue"),
+    ).wait(5000)
+    other = MemoryDB.open(db_path, writable=True, backup_before_write=False)
+    with other.write() as conn:
+        conn.execute("UPDATE memory_meta SET value = 'green' WHERE key = 'colour'")
+    other.close()
+    ctx.undo.undo()
+    assert spin_until(lambda: not ctx.undo.busy, 5000)
+    assert ctx.errors == ["Undo failed: The value changed since this edit; it was left alone."]
+    assert ctx.undo_stack.count() == 0
+    assert not w.action_undo.isEnabled() and not w.action_redo.isEnabled()
+    assert _meta(db_path, "colour") == "green"
+
+
+def test_turning_editing_off_clears_the_undo_history(make_window, db_path, toy_meta_action):
+    w = _editing_window(make_window, db_path)
+    assert w.ctx.curate(
+        "Set colour",
+        action=toy_meta_action,
+        target_type="meta",
+        target_id="c",
+        fn=lambda conn: _put(conn, "c", "x"),
+    ).wait(5000)
+    assert w.ctx.undo_stack.count() == 1
+    w.set_editing(False)
+    assert spin_until(lambda: not w.ctx.workers.writer_open, 5000)
+    assert w.ctx.undo_stack.count() == 0
+
+
+# -- backups, theme, about ---------------------------------------------------------------------------------
+
+
+def test_backup_now_writes_a_file_and_says_where(make_window, db_path):
+    w = make_window(db_path)
+    job = w.backup_now()
+    assert job.wait(10_000) and job.state == "finished"
+    assert job.result.parent == backups_dir(db_path) and job.result.exists()
+    assert w.statusBar().currentMessage() == f"Backup written to {job.result}"
+
+
+def test_theme_switch_changes_the_palette(make_window, db_path, settings):
+    w = make_window(db_path)
+    w.set_theme("dark")
+    assert w.theme.is_dark
+    assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() < 80
+    assert w.theme_actions["dark"].isChecked()
+    w.set_theme("light")
+    assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() > 200
+
+
+def test_about_names_the_versions(make_window, db_path):
+    from core.engine import SQLITE_VERSION
+    from philont_desktop.qt import QT_VERSION
+
+    w = make_window(db_path)
+    text = w.about_text()
+    assert f"Qt</td><td>{QT_VERSION}" in text
+    assert f"SQLite</td><td>{SQLITE_VERSION}" in text
+    assert "Schema of this database</td><td>31" in text
+
+
+# -- error dialog ------------------------------------------------------------------------------------------
+
+
+def test_error_dialog_is_readable_and_copies_details(qapp):
+    try:
+        1 / 0  # noqa: B018
+    except ZeroDivisionError as exc:
+        error = exc
+    dlg = ErrorDialog("Loading failed", error)
+    assert dlg.message_label.text() == "Something went wrong: division by zero"
+    assert "Traceback" not in dlg.message_label.text()
+    assert "Traceback (most recent call last)" in dlg.details
+    assert "ZeroDivisionError: division by zero" in dlg.details
+    assert not dlg.details_view.isVisible()
+    dlg.copy_details()
+    assert (
+        QApplication.clipboard()
+        .text()
+        .startswith("Something went wrong: division by zero\n\nphilont-desktop ")
+    )
+    dlg.deleteLater()
+
+
+def test_core_errors_are_shown_as_they_are():
+    assert readable_message(ConflictError("The note changed since you opened it.")) == (
+        "The note changed since you opened it."
+    )
+    assert readable_message(FileNotFoundError(2, "No such file or directory", "/x")) == (
+        "The operating system reported: No such file or directory (/x)."
+    )
+
+
+# -- registry and BaseTab ---------------------------------------------------------------------------------
+
+
+def test_tab_registry_skips_modules_that_do_not_exist(monkeypatch):
+    monkeypatch.setattr(
+        tabs, "TAB_PATHS", ("philont_desktop.nonexistent.view:NopeTab", "philont_desktop.audit.view:AuditTab")
+    )
+    errors: list[str] = []
+    classes = tabs.available_tabs(errors)
+    assert [c.name for c in classes] == ["audit"]
+    assert errors == []
+
+
+def test_tab_registry_reports_a_broken_module(monkeypatch):
+    monkeypatch.setattr(tabs, "TAB_PATHS", ("philont_desktop.audit.view:NoSuchClassTab",))
+    errors: list[str] = []
+    # The module exists; its class is found by its BaseTab subclass even under another name.
+    assert [c.__name__ for c in tabs.available_tabs(errors)] == ["AuditTab"]
+    monkeypatch.setattr(tabs, "TAB_PATHS", ("philont_desktop.qt:Nothing",))
+    assert tabs.available_tabs(errors) == []
+    assert errors == ["philont_desktop.qt: no BaseTab subclass named Nothing"]
+
+
+def test_tab_names_in_display_order():
+    assert tabs.tab_names() == [
+        "timeline",
+        "actions",
+        "notes",
+        "facts",
+        "skills",
+        "context",
+        "calendar",
+        "backups",
+        "audit",
+    ]
+
+
+def test_base_tab_wait_idle_tracks_its_jobs(make_window, db_path):
+    import time
+
+    w = make_window(db_path)
+
+    class Probe(BaseTab):
+        name = "probe"
+
+    tab = Probe(w.ctx)
+    results = []
+    tab.run(lambda db: time.sleep(0.2) or "done", on_result=results.append)
+    assert tab.busy
+    assert tab.wait_idle(5000)
+    assert results == ["done"] and not tab.busy
+    tab.deleteLater()
+
+
+# -- the command line --------------------------------------------------------------------------------------
+
+
+def test_version(capsys):
+    assert app_mod.main(["--version"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert re.fullmatch(
+        r"philont-desktop \d+\.\d+\.\d+ \(Qt [\d.]+, PySide6 [\d.]+, SQLite [\d.]+ \w+, schema 31\)", out
+    )
+
+
+def test_self_test_passes_on_a_good_database(qapp, db_path, capsys, settings):
+    assert app_mod.main(["--db", str(db_path), "--self-test"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"self-test passed \(\d+ tabs\)", out)
+
+
+def test_self_test_fails_on_a_bad_file(qapp, tmp_path, capsys, settings):
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"x" * 200)
+    assert app_mod.main(["--db", str(bad), "--self-test"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"database: {bad}: This is not an SQLite database")
+
+
+def test_screenshot_writes_one_png_per_tab(qapp, db_path, tmp_path, capsys, settings):
+    out_dir = tmp_path / "shots"
+    assert app_mod.main(["--db", str(db_path), "--screenshot", str(out_dir), "--theme", "dark"]) == 0
+    names = {p.stem for p in out_dir.glob("*.png")}
+    assert "audit" in names
+    assert names <= set(tabs.tab_names())
+    assert all(p.stat().st_size > 5000 for p in out_dir.glob("*.png"))
+
+
+def test_screenshot_of_the_start_page_when_nothing_exists(qapp, tmp_path, capsys, settings):
+    out_dir = tmp_path / "shots"
+    assert app_mod.main(["--db", str(tmp_path / "none.sqlite"), "--screenshot", str(out_dir)]) == 0
+    assert [p.name for p in out_dir.iterdir()] == ["start.png"]
+
+
+def test_demo_flag_generates_the_demo_at_the_given_path(qapp, tmp_path, capsys, settings, monkeypatch):
+    import philont_desktop.main_window as mw
+
+    monkeypatch.setattr(mw, "DEMO_MESSAGES", 200)
+    target = tmp_path / "demo" / "memory.sqlite"
+    assert app_mod.main(["--demo", "--db", str(target), "--self-test"]) == 0
+    assert target.exists()
+    assert Path(target).stat().st_size > 0

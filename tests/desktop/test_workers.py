@@ -1,0 +1,240 @@
+"""The worker layer: results on the GUI thread, read-only thread-local connections, keyed cancellation,
+progress, the single writer, and a clean shutdown."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from core.db import MemoryDB
+from core.errors import ReadOnlyError
+from core.paths import backups_dir
+from philont_desktop.qt import QCoreApplication, QThread
+from philont_desktop.workers import JobCancelledError, Workers, spin_until
+
+FIXED_NOW = 1_781_524_800_000
+LONG_QUERY = (
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000000) SELECT count(*) FROM c"
+)
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    path = tmp_path / "memory" / "memory.sqlite"
+    MemoryDB.create(path, now=FIXED_NOW).close()
+    return path
+
+
+@pytest.fixture
+def workers(qapp, db_path):
+    w = Workers(db_path, readers=2)
+    yield w
+    w.shutdown(5000)
+
+
+def test_result_arrives_on_the_gui_thread_from_a_read_only_connection(workers):
+    seen = {}
+
+    def probe(db):
+        seen["worker_thread"] = threading.get_ident()
+        return db.read_only, db.report.path
+
+    def on_result(value):
+        seen["gui"] = QThread.currentThread() is QCoreApplication.instance().thread()
+        seen["value"] = value
+
+    job = workers.run(probe, on_result=on_result)
+    assert job.wait(5000)
+    assert job.state == "finished"
+    assert seen["gui"] is True
+    assert seen["value"] == (True, str(workers.db_path))
+    assert seen["worker_thread"] != threading.get_ident()
+
+
+def test_each_reader_thread_keeps_its_own_connection(workers):
+    ids = []
+    for _ in range(12):
+        workers.run(lambda db: (threading.get_ident(), id(db)), on_result=ids.append)
+    assert workers.wait_idle(5000)
+    by_thread: dict[int, set[int]] = {}
+    for tid, dbid in ids:
+        by_thread.setdefault(tid, set()).add(dbid)
+    assert 1 <= len(by_thread) <= 2
+    assert all(len(v) == 1 for v in by_thread.values())
+    assert workers.reader_connections == len(by_thread)
+
+
+def test_args_are_passed_after_the_database(workers):
+    out = []
+    workers.run(lambda db, a, b: (a, b), 1, "two", on_result=out.append).wait(5000)
+    assert out == [(1, "two")]
+
+
+def test_a_newer_job_with_the_same_key_cancels_the_older(workers):
+    results = []
+
+    def slow(db, n, job):
+        for _ in range(200):
+            if job.cancelled:
+                return "stopped"
+            time.sleep(0.005)
+        return n
+
+    jobs = [workers.run(slow, i, key="search", on_result=results.append) for i in range(4)]
+    assert workers.wait_idle(10_000)
+    assert [j.state for j in jobs] == ["cancelled", "cancelled", "cancelled", "finished"]
+    assert results == [3]
+
+
+def test_a_queued_job_that_is_cancelled_never_runs(qapp, db_path):
+    w = Workers(db_path, readers=1)
+    try:
+        ran = []
+        blocker = threading.Event()
+        first = w.run(lambda db: blocker.wait(5))
+        second = w.run(lambda db: ran.append(1), key="k")
+        third = w.run(lambda db: "third", key="k")
+        blocker.set()
+        assert w.wait_idle(5000)
+        assert first.state == "finished"
+        assert second.state == "cancelled"
+        assert third.state == "finished" and third.result == "third"
+        assert ran == []
+    finally:
+        w.shutdown()
+
+
+def test_a_running_query_is_interrupted_when_superseded(workers):
+    errors = []
+    t0 = time.monotonic()
+    long_job = workers.run(
+        lambda db: db.conn.execute(LONG_QUERY).fetchone()[0], key="q", on_error=errors.append
+    )
+    assert spin_until(lambda: long_job.state == "running", 5000)
+    quick = workers.run(lambda db: 42, key="q")
+    assert workers.wait_idle(10_000)
+    assert long_job.state == "cancelled"
+    assert quick.result == 42
+    assert errors == []  # a cancelled job reports nothing
+    assert time.monotonic() - t0 < 5
+
+
+def test_progress_is_reported_and_the_last_value_kept(workers, qtbot):
+    seen = []
+
+    def work(db, job):
+        for i in range(5):
+            job.progress(i + 1, 5)
+            time.sleep(0.06)
+        return "done"
+
+    job = workers.run(work, on_progress=lambda d, t: seen.append((d, t)), progress=True)
+    assert job.wait(5000)
+    assert seen[-1] == (5, 5)
+    assert job.last_progress == (5, 5)
+
+
+def test_progress_jobs_are_announced(workers, qtbot):
+    with qtbot.waitSignal(workers.jobStarted, timeout=1000) as blocker:
+        job = workers.run(lambda db: 1, progress=True, label="Counting")
+    assert blocker.args == [job]
+    job.wait(5000)
+
+
+def test_errors_go_to_on_error_or_to_unhandled(workers, qtbot):
+    got = []
+    job = workers.run(lambda db: 1 / 0, on_error=got.append)
+    job.wait(5000)
+    assert job.state == "failed"
+    assert isinstance(got[0], ZeroDivisionError)
+    with qtbot.waitSignal(workers.unhandledError, timeout=5000) as blocker:
+        workers.run(lambda db: {}["missing"])
+    assert isinstance(blocker.args[1], KeyError)
+
+
+def test_job_cancelled_error_counts_as_cancelled(workers):
+    def work(db, job):
+        job.cancel()
+        job.raise_if_cancelled()
+
+    job = workers.run(work, on_result=lambda v: pytest.fail("no result expected"))
+    job.wait(5000)
+    assert job.state == "cancelled"
+
+
+def test_job_cancelled_error_is_an_exception():
+    assert issubclass(JobCancelledError, Exception)
+
+
+def test_writing_needs_the_writer(workers):
+    errors = []
+    job = workers.write(lambda db: 1, on_error=errors.append)
+    job.wait(5000)
+    assert job.state == "failed"
+    assert isinstance(errors[0], ReadOnlyError)
+    assert str(errors[0]) == "Editing mode is off: turn it on to change the database."
+
+
+def test_open_writer_takes_a_backup_first_then_writes(workers, db_path):
+    backups = []
+    job = workers.open_writer(on_result=backups.append)
+    assert job.wait(10_000), job
+    assert job.state == "finished", job.error
+    assert workers.writer_open
+    backup = backups[0]
+    assert backup is not None and backup.parent == backups_dir(db_path)
+    assert backup.exists()
+    out = []
+    w = workers.write(lambda db: (db.read_only, threading.get_ident()), on_result=out.append)
+    w.wait(5000)
+    assert out[0][0] is False
+    closed = workers.close_writer()
+    closed.wait(5000)
+    assert not workers.writer_open
+
+
+def test_writes_run_one_after_the_other_on_one_thread(workers):
+    assert workers.open_writer().wait(10_000)
+    threads = []
+    for _ in range(6):
+        workers.write(lambda db: threads.append(threading.get_ident()))
+    assert workers.wait_idle(5000)
+    assert len(set(threads)) == 1
+
+
+def test_task_lane_runs_without_a_database(qapp):
+    w = Workers(None)
+    try:
+        out = []
+        w.task(lambda a: a * 2, 21, on_result=out.append).wait(5000)
+        assert out == [42]
+        with pytest.raises(RuntimeError):
+            w.run(lambda db: 1)
+    finally:
+        w.shutdown()
+
+
+def test_shutdown_closes_every_connection_and_refuses_new_jobs(qapp, db_path):
+    w = Workers(db_path, readers=2)
+    dbs = []
+    for _ in range(4):
+        w.run(lambda db: dbs.append(db))
+    assert w.wait_idle(5000)
+    assert w.open_writer().wait(10_000)
+    writer = w._writer
+    assert w.shutdown(5000) is True
+    assert all(db._closed for db in dbs)
+    assert writer is not None and writer._closed
+    late = w.run(lambda db: 1)
+    assert late.state == "cancelled"
+
+
+def test_shutdown_interrupts_a_long_read(qapp, db_path):
+    w = Workers(db_path, readers=1)
+    job = w.run(lambda db: db.conn.execute(LONG_QUERY).fetchone()[0])
+    assert spin_until(lambda: job.state == "running", 5000)
+    t0 = time.monotonic()
+    assert w.shutdown(5000) is True
+    assert time.monotonic() - t0 < 5
