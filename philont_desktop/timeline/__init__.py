@@ -1,0 +1,1 @@
+"""The Timeline tab: sessions, the lazily loaded conversation, activity chart and search."""

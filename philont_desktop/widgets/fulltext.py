@@ -1,0 +1,121 @@
+"""A viewer for texts of any size (a 10 MB message, a long tool result).
+
+The text is shown a page at a time (:data:`PAGE_CHARS` characters, cut at a line break near the end of
+the page when there is one), so laying it out never takes long; "Copy all" and "Save as…" work on the
+whole text.
+"""
+
+from __future__ import annotations
+
+from philont_desktop.qt import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFontDatabase,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTextOption,
+    QVBoxLayout,
+    QWidget,
+)
+
+PAGE_CHARS = 200_000
+
+
+def page_bounds(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
+    """``[(start, end)]`` of the pages of ``text``; a page ends after a newline near its end if any."""
+    n = len(text)
+    if n <= page_chars:
+        return [(0, n)]
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        end = min(n, start + page_chars)
+        if end < n:
+            nl = text.rfind("\n", start + page_chars // 2, end)
+            if nl >= 0:
+                end = nl + 1
+        out.append((start, end))
+        start = end
+    return out
+
+
+class FullTextDialog(QDialog):
+    """Shows ``text`` read-only, paged; non-modal."""
+
+    def __init__(self, title: str, text: str, parent: QWidget | None = None, *, monospace: bool = False):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName("fullTextDialog")
+        self.resize(820, 640)
+        self._text = text
+        self._pages = page_bounds(text)
+        self._page = 0
+        self.edit = QPlainTextEdit(self)
+        self.edit.setReadOnly(True)
+        self.edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        if monospace:
+            self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.info = QLabel(self)
+        self.prev_btn = QPushButton(self.tr("Previous page"), self)
+        self.next_btn = QPushButton(self.tr("Next page"), self)
+        self.prev_btn.clicked.connect(lambda: self.show_page(self._page - 1))
+        self.next_btn.clicked.connect(lambda: self.show_page(self._page + 1))
+        nav = QHBoxLayout()
+        nav.addWidget(self.info, 1)
+        nav.addWidget(self.prev_btn)
+        nav.addWidget(self.next_btn)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        copy_btn = buttons.addButton(self.tr("Copy all"), QDialogButtonBox.ButtonRole.ActionRole)
+        save_btn = buttons.addButton(self.tr("Save as…"), QDialogButtonBox.ButtonRole.ActionRole)
+        copy_btn.clicked.connect(self.copy_all)
+        save_btn.clicked.connect(self.save_as)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.edit, 1)
+        lay.addLayout(nav)
+        lay.addWidget(buttons)
+        self.show_page(0)
+
+    @property
+    def page_count(self) -> int:
+        return len(self._pages)
+
+    @property
+    def page(self) -> int:
+        return self._page
+
+    def show_page(self, page: int) -> None:
+        page = max(0, min(page, len(self._pages) - 1))
+        self._page = page
+        a, b = self._pages[page]
+        self.edit.setPlainText(self._text[a:b])
+        many = len(self._pages) > 1
+        self.prev_btn.setVisible(many)
+        self.next_btn.setVisible(many)
+        self.prev_btn.setEnabled(page > 0)
+        self.next_btn.setEnabled(page < len(self._pages) - 1)
+        total = f"{len(self._text):,}"
+        if many:
+            self.info.setText(
+                self.tr("Page %1 of %2 · characters %3–%4 of %5")
+                .replace("%1", str(page + 1))
+                .replace("%2", str(len(self._pages)))
+                .replace("%3", f"{a + 1:,}")
+                .replace("%4", f"{b:,}")
+                .replace("%5", total)
+            )
+        else:
+            self.info.setText(self.tr("%1 characters").replace("%1", total))
+
+    def copy_all(self) -> None:
+        QApplication.clipboard().setText(self._text)
+
+    def save_as(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save text"), "", self.tr("Text files (*.txt)"))
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self._text)

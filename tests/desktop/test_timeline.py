@@ -1,0 +1,477 @@
+"""The Timeline tab: lazy conversation model (both directions), sessions, search, chart range, live refresh."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from core.db import MemoryDB
+from core.timeline import RawStore
+from philont_desktop.qt import QApplication, QMessageBox, QModelIndex, Qt
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = 1_780_000_000_000  # 2026-05-28T20:26:40Z
+MIN = 60_000
+ROLES = ("user", "assistant", "tool", "system")
+
+
+def _content(i: int) -> str:
+    parts = [f"message {i}"]
+    if i % 10 == 0:
+        parts.append("deploy the gateway")
+    if i % 7 == 0:
+        parts.append("部署流水线")
+    if i == 5:
+        parts.append("try a-b testing")
+    return " ".join(parts)
+
+
+def build_db(path: Path, n: int = 300) -> Path:
+    """``n`` messages one minute apart, alternating between sessions ``global`` and ``s2``."""
+    db = MemoryDB.create(path, now=T0)
+    try:
+        raw = RawStore(db)
+        raw.start_session("s2", started_at=T0 - MIN, exist_ok=True)
+        rows = [("global" if i % 2 == 0 else "s2", ROLES[i % 4], _content(i), T0 + i * MIN) for i in range(n)]
+        raw.append_many(rows, create_sessions=True)
+    finally:
+        db.close()
+    return path
+
+
+@pytest.fixture
+def small_db(tmp_path) -> Path:
+    return build_db(tmp_path / "memory" / "memory.sqlite")
+
+
+@pytest.fixture
+def ctx_factory(qapp):
+    from philont_desktop.context import AppContext
+
+    made = []
+
+    def make(path: Path, **kw):
+        ctx = AppContext.open(path, interactive=False, **kw)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for c in made:
+        c.close()
+
+
+@pytest.fixture
+def tab_factory(qtbot, ctx_factory):
+    from philont_desktop.timeline.view import TimelineTab
+
+    def make(path: Path, **kw):
+        ctx = ctx_factory(path, **kw)
+        tab = TimelineTab(ctx)
+        qtbot.addWidget(tab)
+        tab.resize(1200, 800)
+        tab.show()
+        tab.ensure_activated()
+        assert tab.wait_idle(15_000)
+        return tab
+
+    return make
+
+
+def _ids(model) -> list[int]:
+    return [m.id for m in model.messages()]
+
+
+def _wait_model(qtbot, model) -> None:
+    qtbot.waitUntil(lambda: not model.loading, timeout=10_000)
+
+
+# -- the conversation model ------------------------------------------------------------------------------
+
+
+def test_messages_model_opens_at_newest_page_and_passes_modeltester(
+    qtbot, qtmodeltester, small_db, ctx_factory
+):
+    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+
+    ctx = ctx_factory(small_db)
+    model = MessagesModel(ctx.run, page_size=50, max_rows=120)
+    model.set_filter(TimelineFilter())
+    _wait_model(qtbot, model)
+    # the newest page, oldest at the top: ids 251..300 (rowid = i + 1)
+    assert _ids(model) == list(range(251, 301))
+    assert model.has_older and not model.has_newer
+    assert not model.canFetchMore(QModelIndex())
+    assert model.index(0, 0).data(Qt.ItemDataRole.DisplayRole) == "tool: message 250 deploy the gateway"
+    qtmodeltester.check(model)
+
+
+def test_messages_model_fetches_pages_in_both_directions(qtbot, small_db, ctx_factory):
+    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+
+    ctx = ctx_factory(small_db)
+    model = MessagesModel(ctx.run, page_size=50, max_rows=120)
+    model.set_filter(TimelineFilter())
+    _wait_model(qtbot, model)
+    assert model.fetch_older()
+    _wait_model(qtbot, model)
+    assert _ids(model) == list(range(201, 301))
+    assert model.fetch_older()
+    _wait_model(qtbot, model)
+    # 150 rows > max 120: the newest 30 were dropped and can be fetched again
+    assert _ids(model) == list(range(151, 271))
+    assert model.has_newer and model.canFetchMore(QModelIndex())
+    model.fetchMore(QModelIndex())
+    _wait_model(qtbot, model)
+    assert _ids(model) == list(range(181, 301))
+    assert not model.has_newer and model.has_older
+    # walk to the oldest end
+    while model.has_older:
+        assert model.fetch_older()
+        _wait_model(qtbot, model)
+    assert _ids(model)[0] == 1
+    assert _ids(model) == list(range(1, 121))
+
+
+def test_messages_model_session_and_range_filter(qtbot, small_db, ctx_factory):
+    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+
+    ctx = ctx_factory(small_db)
+    model = MessagesModel(ctx.run, page_size=40)
+    model.set_filter(TimelineFilter(session_ids=("s2",), since=T0 + 100 * MIN, until=T0 + 150 * MIN))
+    _wait_model(qtbot, model)
+    # odd i in [100, 150]: 101, 103, ..., 149 -> ids i + 1
+    assert _ids(model) == [i + 1 for i in range(101, 150, 2)]
+    assert not model.has_older and not model.has_newer
+
+
+def test_show_message_loads_the_page_around_it(qtbot, small_db, ctx_factory):
+    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+
+    ctx = ctx_factory(small_db)
+    model = MessagesModel(ctx.run, page_size=20)
+    model.set_filter(TimelineFilter())
+    _wait_model(qtbot, model)
+    with qtbot.waitSignal(model.anchorReady, timeout=10_000) as sig:
+        model.show_message(100)
+    row = sig.args[0]
+    assert model.message_at(row).id == 100
+    assert _ids(model) == list(range(90, 111))
+    assert model.has_older and model.has_newer
+
+
+def test_sessions_model(qtbot, qtmodeltester, small_db, ctx_factory):
+    from philont_desktop.timeline.model import SessionsModel
+
+    ctx = ctx_factory(small_db)
+    model = SessionsModel(ctx.run)
+    with qtbot.waitSignal(model.loaded, timeout=10_000):
+        model.reload()
+    qtmodeltester.check(model)
+    texts = [[model.index(r, c).data() for c in range(5)] for r in range(model.rowCount())]
+    assert texts[0][0] == "All sessions" and texts[0][4] == "300"
+    by_id = {t[0]: t for t in texts[1:]}
+    assert set(by_id) == {"global", "s2"}
+    assert by_id["global"][4] == "150" and by_id["s2"][4] == "150"
+    assert by_id["global"][1] == "shared timeline"
+    assert by_id["s2"][1] == "the web UI"
+
+
+def test_long_messages_are_previewed_not_laid_out_whole(qtbot, tmp_path, ctx_factory):
+    from philont_desktop.timeline.conversation import ConversationView
+    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+    from philont_desktop.timeline.textutil import COLLAPSED_CHARS, EXPANDED_CHARS
+    from philont_desktop.widgets.fulltext import FullTextDialog
+
+    path = tmp_path / "big.sqlite"
+    db = MemoryDB.create(path, now=T0)
+    huge = ("0123456789" * 99 + "\n") * 10_000  # 10 MB
+    RawStore(db).append_message("global", "tool", huge, timestamp=T0)
+    RawStore(db).append_message("global", "user", "short", timestamp=T0 + 1)
+    db.close()
+    ctx = ctx_factory(path)
+    model = MessagesModel(ctx.run)
+    view = ConversationView(model, ctx.theme)
+    qtbot.addWidget(view)
+    view.resize(700, 500)
+    view.show()
+    model.set_filter(TimelineFilter())
+    _wait_model(qtbot, model)
+    assert model.rowCount() == 2
+    card = view.delegate.card(model.index(0, 0))
+    assert card.truncated and len(card.layout.text()) <= COLLAPSED_CHARS + 2
+    assert card.footer.startswith("Show more")
+    model.toggle_expanded(0)
+    card = view.delegate.card(model.index(0, 0))
+    assert card.expanded and len(card.layout.text()) <= EXPANDED_CHARS
+    assert "double-click for the full text" in card.footer
+    dlg = FullTextDialog("m", huge)
+    qtbot.addWidget(dlg)
+    assert dlg.page_count == 50
+    assert len(dlg.edit.toPlainText()) <= 200_000
+    dlg.show_page(49)
+    assert dlg.edit.toPlainText().endswith("0123456789\n")
+
+
+# -- the tab: search -------------------------------------------------------------------------------------
+
+
+def _search(qtbot, tab, text: str) -> None:
+    tab.search(text)
+    qtbot.waitUntil(lambda: not tab.results.searching, timeout=10_000)
+    assert tab.wait_idle(10_000)
+
+
+def _no_error_dialog(tab) -> None:
+    assert tab.ctx.errors == []
+    assert not any(isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets())
+
+
+def test_search_english_fts(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    _search(qtbot, tab, "deploy")
+    assert tab.results.mode == "fts"
+    assert [h.message_id for h in tab.results.hits()] == [i + 1 for i in range(290, -1, -10)]
+    assert tab.hits_label.text() == "30 hits"
+    h = tab.results.hits()[0]
+    assert h.snippet == "message 290 deploy the gateway"
+    assert h.snippet_spans == ((12, 18),)
+    _no_error_dialog(tab)
+
+
+def test_search_chinese_two_characters_takes_the_like_path(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    tab.results.page_size = 20
+    _search(qtbot, tab, "部署")
+    assert tab.results.mode == "like"
+    expected = [i + 1 for i in range(299, -1, -1) if i % 7 == 0]
+    assert len(expected) == 43
+    assert [h.message_id for h in tab.results.hits()] == expected[:20]
+    assert tab.results.has_more
+    assert tab.hits_label.text() == "20+ hits"
+    # more pages on demand, in the same (LIKE) mode
+    while tab.results.canFetchMore(QModelIndex()):
+        tab.results.fetchMore(QModelIndex())
+        qtbot.waitUntil(lambda: not tab.results.busy, timeout=10_000)
+    assert tab.results.mode == "like"
+    assert [h.message_id for h in tab.results.hits()] == expected
+    assert tab.hits_label.text() == "43 hits"
+    _no_error_dialog(tab)
+
+
+@pytest.mark.parametrize(
+    ("text", "mode", "first_ids"),
+    [
+        ("a-b", "like", [6]),  # FTS5 raises "no such column": the LIKE fallback finds the literal text
+        ('"', "empty", []),  # nothing left after the sanitiser
+        ("role:user", "fts", [297, 293, 289]),  # a column filter of the FTS table: every user message
+        ("((", "empty", []),
+        ("AND", "like", []),  # FTS syntax error, then no literal match
+    ],
+)
+def test_search_odd_input_never_errors(qtbot, small_db, tab_factory, text, mode, first_ids):
+    tab = tab_factory(small_db)
+    _search(qtbot, tab, text)
+    assert tab.results.mode == mode
+    assert tab.results.error is None
+    assert [h.message_id for h in tab.results.hits()][: len(first_ids)] == first_ids
+    if not first_ids:
+        assert tab.results.rowCount() == 0
+        assert tab.hits_label.text() in ("No hits", "Nothing to search for")
+    _no_error_dialog(tab)
+
+
+def test_search_results_model_passes_modeltester(qtbot, qtmodeltester, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    _search(qtbot, tab, "message")
+    qtmodeltester.check(tab.results)
+
+
+def test_search_filters_role_session_and_dates(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    tab.role_combo.setCurrentIndex(tab.role_combo.findData("tool"))
+    _search(qtbot, tab, "deploy")
+    # i % 10 == 0 and role tool (i % 4 == 2): i = 10, 30, 50, ...
+    assert [h.message_id for h in tab.results.hits()] == [i + 1 for i in range(290, -1, -10) if i % 4 == 2]
+    assert {h.role for h in tab.results.hits()} == {"tool"}
+    tab.role_combo.setCurrentIndex(0)
+    # session scope: select s2 in the sessions list and search in the selected session only
+    row = tab.sessions.row_of("s2")
+    tab.sessions_view.setCurrentIndex(tab.sessions.index(row, 0))
+    tab.scope_combo.setCurrentIndex(tab.scope_combo.findData("selected"))
+    _search(qtbot, tab, "部署")
+    assert {h.session_id for h in tab.results.hits()} == {"s2"}
+    assert [h.message_id for h in tab.results.hits()] == [i + 1 for i in range(299, -1, -1) if i % 14 == 7]
+    # the date range applies to search and to the conversation
+    tab.scope_combo.setCurrentIndex(tab.scope_combo.findData("all"))
+    tab.sessions_view.setCurrentIndex(tab.sessions.index(0, 0))
+    tab.set_date_range(T0 + 100 * MIN, T0 + 199 * MIN)
+    _search(qtbot, tab, "deploy")
+    assert [h.message_id for h in tab.results.hits()] == [191, 181, 171, 161, 151, 141, 131, 121, 111, 101]
+    _wait_model(qtbot, tab.messages)
+    assert _ids(tab.messages)[0] == 101 and _ids(tab.messages)[-1] == 200
+
+
+def test_enter_goes_to_next_hit_and_shows_it_in_its_conversation(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    tab.search_edit.setFocus()
+    qtbot.keyClicks(tab.search_edit, "deploy")
+    qtbot.keyClick(tab.search_edit, Qt.Key.Key_Return)  # searches at once (no debounce wait) and shows hit 1
+    qtbot.waitUntil(lambda: tab._current_hit == 0, timeout=10_000)
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
+    cur = tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1)
+    assert cur.id == 291
+    qtbot.keyClick(tab.search_edit, Qt.Key.Key_Return)
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(
+        lambda: tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 281, timeout=5000
+    )
+    assert tab._current_hit == 1
+    assert tab.messages.data(tab.conversation.currentIndex(), Qt.ItemDataRole.UserRole + 6) == [(12, 18)]
+    # a hit in the old part of the timeline: the page around it is loaded
+    tab._choose_hit(25)  # message 41
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(
+        lambda: (
+            tab.conversation.currentIndex().isValid()
+            and tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 41
+        ),
+        timeout=5000,
+    )
+    assert 41 in _ids(tab.messages) and 300 not in _ids(tab.messages)
+    assert tab.results_header.text() == "30 hits  (full-text, 26/30)"
+
+
+def test_hit_in_another_session_switches_the_conversation(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    row = tab.sessions.row_of("global")
+    tab.sessions_view.setCurrentIndex(tab.sessions.index(row, 0))
+    _wait_model(qtbot, tab.messages)
+    _search(qtbot, tab, "a-b")  # message 6 is in s2
+    tab.next_hit()
+    assert tab.wait_idle(10_000)
+    assert tab.messages.filter.session_ids == ("s2",)
+    assert tab.sessions_view.currentIndex().row() == tab.sessions.row_of("s2")
+    qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
+    assert tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 6
+
+
+# -- chart -----------------------------------------------------------------------------------------------
+
+
+def test_chart_shows_daily_counts_and_a_dragged_range_filters_the_view(qtbot, small_db, tab_factory):
+    tab = tab_factory(
+        small_db,
+    )
+    counts = tab.chart.counts
+    assert sum(c for _, c in counts) == 300
+    # a range as the chart announces it after a drag (whole local days)
+    day = counts[0][0]
+    with qtbot.waitSignal(tab.chart.rangeSelected):
+        tab.chart.set_range(day, day + 86_400_000 - 1, emit=True)
+    assert tab.date_range == (day, day + 86_400_000 - 1)
+    _wait_model(qtbot, tab.messages)
+    assert all(day <= m.timestamp < day + 86_400_000 for m in tab.messages.messages())
+    assert tab.messages.rowCount() == min(counts[0][1], tab.messages.page_size)
+    assert tab.range_check.isChecked()
+    tab.chart.clear_range()
+    _wait_model(qtbot, tab.messages)
+    assert tab.date_range == (None, None)
+    assert _ids(tab.messages)[-1] == 300
+
+
+def test_chart_drag_builds_a_region(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    counts = tab.chart.counts
+    a = counts[0][0] / 1000 + 3600
+    with qtbot.waitSignal(tab.chart.rangeSelected) as sig:
+        tab.chart._dragged(a, a + 60, True)
+    since, until = sig.args
+    assert since <= a * 1000 <= until and (until - since + 1) % 86_400_000 == 0
+    assert tab.chart.region.isVisible()
+
+
+# -- live refresh with a second writer process -------------------------------------------------------------
+
+WRITER = r"""
+import sys
+sys.path.insert(0, {root!r})
+from core.db import MemoryDB
+from core.timeline import RawStore
+db = MemoryDB.open({path!r}, writable=True)
+raw = RawStore(db)
+start, n = int(sys.argv[1]), int(sys.argv[2])
+for i in range(start, start + n):
+    raw.append_message("global", "user", f"live message {{i}}", timestamp={t0} + i * {minute})
+db.close()
+"""
+
+
+def _second_writer(path: Path, start: int, n: int) -> None:
+    code = WRITER.format(root=str(ROOT), path=str(path), t0=T0, minute=MIN)
+    subprocess.run([sys.executable, "-c", code, str(start), str(n)], check=True, timeout=60)
+
+
+def test_live_refresh_appends_at_the_bottom_when_following(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db, live_interval_ms=100)
+    tab.ctx.dataChanged.connect(tab.refresh)
+    tab.ctx.start(live=True, quick_check=False)
+    qtbot.waitUntil(lambda: tab.conversation.at_bottom(), timeout=5000)
+    _second_writer(small_db, 300, 3)
+    qtbot.waitUntil(lambda: _ids(tab.messages)[-1] == 303, timeout=10_000)
+    assert tab.messages.message_at(tab.messages.rowCount() - 1).content == "live message 302"
+    qtbot.waitUntil(lambda: tab.conversation.at_bottom(), timeout=5000)
+    assert not tab.conversation.pill_visible
+
+
+def test_live_refresh_shows_n_new_and_keeps_selection_and_position(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db, live_interval_ms=100)
+    tab.ctx.dataChanged.connect(tab.refresh)
+    view = tab.conversation
+    # read something higher up: select a message and scroll away from the bottom
+    row = tab.messages.row_of(270)
+    view.setCurrentIndex(tab.messages.index(row, 0))
+    view.scrollTo(tab.messages.index(row, 0))
+    qtbot.waitUntil(lambda: not view.at_bottom(), timeout=5000)
+    sb = view.verticalScrollBar()
+    before_value = sb.value()
+    tab.ctx.start(live=True, quick_check=False)
+    _second_writer(small_db, 300, 4)
+    qtbot.waitUntil(lambda: _ids(tab.messages)[-1] == 304, timeout=10_000)
+    qtbot.waitUntil(lambda: view.pill_visible, timeout=5000)
+    assert view.pill.text() == "\u2193 4 new messages"
+    assert view.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 270
+    assert sb.value() == before_value
+    # a click on the pill jumps to the newest message
+    qtbot.mouseClick(view.pill, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.at_bottom(), timeout=5000)
+    assert not view.pill_visible
+
+
+def test_browsing_leaves_the_database_file_unchanged(qtbot, small_db, tab_factory):
+    digest = hashlib.sha256(small_db.read_bytes()).hexdigest()
+    tab = tab_factory(small_db)
+    _search(qtbot, tab, "deploy")
+    tab.next_hit()
+    tab.messages.fetch_older()
+    assert tab.wait_idle(10_000)
+    tab.ctx.close()
+    assert hashlib.sha256(small_db.read_bytes()).hexdigest() == digest
+    assert not Path(str(small_db) + "-wal").exists() or Path(str(small_db) + "-wal").stat().st_size == 0
+
+
+def test_demo_database_opens_and_searches(qtbot, demo_db_path, tab_factory):
+    tab = tab_factory(demo_db_path)
+    assert tab.messages.rowCount() == 100 and tab.messages.has_older
+    assert tab.sessions.rowCount() > 2
+    for q in ("deploy", "部署", "数据库", "a-b", '"', "role:user"):
+        _search(qtbot, tab, q)
+        assert tab.results.error is None
+    assert tab.self_test() == []
+    _no_error_dialog(tab)
