@@ -1,0 +1,310 @@
+"""Curation of notes: each manual change of ``memory_notes`` is ONE short audited transaction.
+
+Every function returns a :class:`Change` (what :func:`core.curation.perform` needs: action, target and
+``fn(conn)``); ``change.perform(db)`` runs it, and the desktop app hands the same pieces to its undo
+stack (``ctx.curate``). Undo and redo are registered for every action.
+
+Actions
+-------
+
+* ``notes.update`` (:func:`update`): new ``content`` and/or ``importance`` (a number in [0, 1]).
+* ``notes.forget`` (:func:`forget`): ``forgotten_at`` = the time of the change (a soft delete; the
+  reference's search still finds the note, the agent's prefix does not list it).
+* ``notes.unforget`` (:func:`unforget`): ``forgotten_at = NULL``.
+* ``notes.add`` (:func:`add`): a new note with a new UUID (content must not be blank).
+
+Audit entries store the whole row before and after (``null`` for "did not exist").
+
+Concurrent writers
+------------------
+
+The agent may write while a person curates. A change may carry the note as it was shown (``seen``):
+if the agent changed the fields the change touches meanwhile, it raises
+:class:`~core.errors.ConflictError` and writes nothing. Undo and redo check that every column they put
+back still holds the value the edit left, so they never overwrite somebody else's later change;
+``last_accessed_at`` is never compared and never put back.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from core import curation
+from core.audit import AuditEntry, default_actor
+from core.errors import ConflictError, NotFoundError, ValidationError_
+from core.jsutil import js_trim, now_ms
+from core.models import Note
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_ADD",
+    "ACTION_FORGET",
+    "ACTION_UNFORGET",
+    "ACTION_UPDATE",
+    "Change",
+    "add",
+    "forget",
+    "unforget",
+    "update",
+]
+
+TARGET = "note"
+TABLE = "memory_notes"
+ACTION_UPDATE = "notes.update"
+ACTION_FORGET = "notes.forget"
+ACTION_UNFORGET = "notes.unforget"
+ACTION_ADD = "notes.add"
+ACTIONS = (ACTION_UPDATE, ACTION_FORGET, ACTION_UNFORGET, ACTION_ADD)
+_IGNORED = frozenset({"last_accessed_at"})
+
+
+@dataclass
+class Change:
+    """One curation step, ready for :func:`core.curation.perform` (or ``ctx.curate`` in the app)."""
+
+    action: str
+    target_type: str
+    target_id: str | None
+    fn: Callable[[Any], tuple[Any, ...]]
+    description: str = ""
+
+    def perform(
+        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
+    ) -> AuditEntry:
+        return curation.perform(
+            db,
+            actor=actor or default_actor(),
+            action=self.action,
+            target_type=self.target_type,
+            target_id=self.target_id,
+            fn=self.fn,
+            note=note,
+            now=now,
+        )
+
+
+# -- helpers ----------------------------------------------------------------------------------------------
+
+
+def _state(row: Any) -> dict[str, Any] | None:
+    return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
+
+
+def _get(conn: Any, note_id: str) -> dict[str, Any] | None:
+    return _state(conn.execute(f"SELECT * FROM {TABLE} WHERE id = ?", (note_id,)).fetchone())
+
+
+def _require(conn: Any, note_id: str) -> dict[str, Any]:
+    row = _get(conn, note_id)
+    if row is None:
+        raise NotFoundError(f"No note {note_id!r}: it may have been deleted meanwhile.")
+    return row
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if a is None or b is None:
+        return a is None and b is None
+    return a == b
+
+
+def _seen_get(seen: Note | Mapping[str, Any], name: str) -> Any:
+    return getattr(seen, name) if isinstance(seen, Note) else seen.get(name)
+
+
+def _label(row: Mapping[str, Any]) -> str:
+    text = " ".join(str(row.get("content") or "").split())
+    if len(text) > 40:
+        text = text[:39] + "…"
+    return f"note {row.get('id')!s} ({text!r})" if text else f"note {row.get('id')!s}"
+
+
+def _check_seen(
+    cur: Mapping[str, Any], seen: Note | Mapping[str, Any] | None, fields: tuple[str, ...]
+) -> None:
+    if seen is None:
+        return
+    for f in fields:
+        if not _same(cur.get(f), _seen_get(seen, f)):
+            raise ConflictError(
+                f"The {_label(cur)} changed since it was shown ({f} is now {_fmt(cur.get(f))}). "
+                "Nothing was changed; look at it again.",
+                cur,
+            )
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "empty"
+    if isinstance(v, str):
+        s = " ".join(v.split())
+        return repr(s if len(s) <= 40 else s[:39] + "…")
+    return str(v)
+
+
+def _importance(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError_("Importance must be a number between 0 and 1.")
+    x = float(value)
+    if not math.isfinite(x) or x < 0 or x > 1:
+        raise ValidationError_("Importance must be a number between 0 and 1.")
+    return x
+
+
+def _content(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValidationError_("The note's text must be a string.")
+    if not js_trim(value):
+        raise ValidationError_("A note cannot be empty.")
+    return value
+
+
+# -- actions ----------------------------------------------------------------------------------------------
+
+
+def update(
+    note_id: str,
+    *,
+    content: str | None = None,
+    importance: float | None = None,
+    seen: Note | Mapping[str, Any] | None = None,
+) -> Change:
+    """Change the text and/or the importance of a note."""
+    new: dict[str, Any] = {}
+    if content is not None:
+        new["content"] = _content(content)
+    if importance is not None:
+        new["importance"] = _importance(importance)
+    if not new:
+        raise ValidationError_("Nothing to change: give a new text or a new importance.")
+
+    def fn(conn: Any) -> tuple[Any, Any]:
+        cur = _require(conn, note_id)
+        _check_seen(cur, seen, tuple(new))
+        fields = [k for k, v in new.items() if not _same(cur.get(k), v)]
+        if not fields:
+            raise ValidationError_(f"The {_label(cur)} already says that; nothing to change.")
+        sets = ", ".join(f"{f} = ?" for f in fields)
+        conn.execute(f"UPDATE {TABLE} SET {sets} WHERE id = ?", (*(new[f] for f in fields), note_id))
+        return cur, _get(conn, note_id)
+
+    what = " and ".join(k if k != "content" else "text" for k in new)
+    return Change(ACTION_UPDATE, TARGET, note_id, fn, f"edit {what}")
+
+
+def forget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None, now: int | None = None) -> Change:
+    """Soft-forget a note (``forgotten_at`` = ``now``)."""
+
+    def fn(conn: Any) -> tuple[Any, Any]:
+        cur = _require(conn, note_id)
+        _check_seen(cur, seen, ("forgotten_at",))
+        if cur["forgotten_at"] is not None:
+            raise ValidationError_(f"The {_label(cur)} is already forgotten; nothing to change.")
+        t = now_ms() if now is None else int(now)
+        conn.execute(f"UPDATE {TABLE} SET forgotten_at = ? WHERE id = ?", (t, note_id))
+        return cur, _get(conn, note_id)
+
+    return Change(ACTION_FORGET, TARGET, note_id, fn, "forget")
+
+
+def unforget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None) -> Change:
+    """Bring a forgotten note back (``forgotten_at = NULL``)."""
+
+    def fn(conn: Any) -> tuple[Any, Any]:
+        cur = _require(conn, note_id)
+        _check_seen(cur, seen, ("forgotten_at",))
+        if cur["forgotten_at"] is None:
+            raise ValidationError_(f"The {_label(cur)} is not forgotten; nothing to change.")
+        conn.execute(f"UPDATE {TABLE} SET forgotten_at = NULL WHERE id = ?", (note_id,))
+        return cur, _get(conn, note_id)
+
+    return Change(ACTION_UNFORGET, TARGET, note_id, fn, "unforget")
+
+
+def add(
+    content: str,
+    importance: float = 0.5,
+    *,
+    session_id: str | None = None,
+    note_id: str | None = None,
+    now: int | None = None,
+) -> Change:
+    """A new note (a new UUID unless ``note_id`` is given; an existing id is refused)."""
+    text = _content(content)
+    imp = _importance(importance)
+    nid = note_id if note_id is not None else str(uuid.uuid4())
+    if not isinstance(nid, str) or not nid:
+        raise ValidationError_("A note id must be a non-empty string.")
+
+    def fn(conn: Any) -> tuple[Any, Any, str]:
+        existing = _get(conn, nid)
+        if existing is not None:
+            raise ConflictError(f"A note with id {nid!r} already exists.", existing)
+        t = now_ms() if now is None else int(now)
+        conn.execute(
+            f"INSERT INTO {TABLE} (id, content, importance, session_id, created_at) VALUES (?, ?, ?, ?, ?)",
+            (nid, text, imp, session_id, t),
+        )
+        return None, _get(conn, nid), nid
+
+    return Change(ACTION_ADD, TARGET, nid, fn, "add")
+
+
+# -- undo / redo ------------------------------------------------------------------------------------------
+
+
+def _step_conflict(what: str, cur: Mapping[str, Any], fields: list[str]) -> ConflictError:
+    changed = ", ".join(f"{f} is now {_fmt(cur.get(f))}" for f in fields)
+    return ConflictError(
+        f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.", cur
+    )
+
+
+def _transition(conn: Any, src: Any, dst: Any, what: str) -> None:
+    """Move a note from state ``src`` (what the edit left / what was there) to ``dst``."""
+    if src is None and dst is None:
+        return
+    if src is None:  # re-create a row the step removed
+        if _get(conn, dst["id"]) is not None:
+            raise ConflictError(f"{what}: a note with id {dst['id']!r} exists again; nothing was changed.")
+        cols = [k for k in dst if k != "rowid"]
+        conn.execute(
+            f"INSERT INTO {TABLE} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+            tuple(dst[k] for k in cols),
+        )
+        return
+    cur = _get(conn, src["id"])
+    if cur is None:
+        raise ConflictError(f"{what}: the {_label(src)} no longer exists; nothing was changed.")
+    if dst is None:  # remove a row the edit created: it must be unchanged
+        diff = [k for k in src if k not in _IGNORED and not _same(cur.get(k), src[k])]
+        if diff:
+            raise _step_conflict(what, cur, diff)
+        conn.execute(f"DELETE FROM {TABLE} WHERE id = ?", (src["id"],))
+        return
+    fields = [k for k in dst if k not in _IGNORED and k != "id" and not _same(src.get(k), dst[k])]
+    diff = [f for f in fields if not _same(cur.get(f), src.get(f))]
+    if diff:
+        raise _step_conflict(what, cur, diff)
+    if fields:
+        sets = ", ".join(f"{f} = ?" for f in fields)
+        conn.execute(f"UPDATE {TABLE} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), src["id"]))
+
+
+def _undo(conn: Any, entry: AuditEntry) -> None:
+    _transition(conn, entry.after, entry.before, "Undoing it")
+    return None
+
+
+def _redo(conn: Any, entry: AuditEntry) -> None:
+    _transition(conn, entry.before, entry.after, "Redoing it")
+    return None
+
+
+for _action in ACTIONS:
+    curation.register(_action, _undo, _redo)
