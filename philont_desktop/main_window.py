@@ -628,6 +628,14 @@ class MainWindow(QMainWindow):
         self.counts_label = QLabel()
         self.integrity_label = QLabel()
         self.jobs = JobIndicator()
+        for w in (
+            self.schema_label,
+            self.mode_label,
+            self.live_label,
+            self.counts_label,
+            self.integrity_label,
+        ):
+            w.setContentsMargins(10, 0, 2, 0)
         sb.addWidget(self.path_label, 1)
         for w in (
             self.jobs,

@@ -22,6 +22,10 @@ try:  # pytest-qt's model tester and QTest live in QtTest (part of PySide6-Essen
 except ImportError:  # pragma: no cover - QtTest is always shipped with the Essentials wheel
     QtTest = None  # type: ignore[assignment]
 
+# PySide6 6.12 on CPython 3.11 over-releases None/True/False (item views, QTimer.singleShot); pin them
+# before any Qt object exists (see the module's docstring).
+from philont_desktop.widgets import pyside_compat
+
 QT_VERSION: str = qVersion()
 PYSIDE_VERSION: str = __import__("PySide6").__version__
 

@@ -337,7 +337,7 @@ class AuditTab(BaseTab):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
-        for col, width in enumerate((150, 170, 150, 130, 220, 110)):
+        for col, width in enumerate((150, 170, 150, 280, 200, 110)):
             self.table.setColumnWidth(col, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().currentRowChanged.connect(self._show_current)

@@ -494,3 +494,23 @@ def test_demo_flag_generates_the_demo_at_the_given_path(qapp, tmp_path, capsys, 
     assert app_mod.main(["--demo", "--db", str(target), "--self-test"]) == 0
     assert target.exists()
     assert Path(target).stat().st_size > 0
+
+
+# -- languages ----------------------------------------------------------------------------------------------
+
+
+def test_language_plumbing_installs_qt_catalogues_and_falls_back_to_english(qapp):
+    from philont_desktop import i18n
+    from philont_desktop.qt import QLocale
+
+    try:
+        assert i18n.resolve_language("zh_CN") == "zh_CN"
+        assert i18n.resolve_language("zh_TW") == "zh_CN"
+        assert i18n.resolve_language("fr_FR") == "en"
+        loaded = i18n.install("zh_CN")
+        assert any(Path(p).name == "qtbase_zh_CN.qm" for p in loaded)
+        assert i18n.current_language() == "zh_CN"
+        assert QLocale().name() == "zh_CN"
+    finally:
+        assert i18n.install("en") == []
+    assert QLocale().name() == "en_US"
