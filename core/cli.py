@@ -1,0 +1,839 @@
+"""``philont-memory``: the memory database from the command line.
+
+Usage: ``philont-memory [--db PATH] [--json] [--now T] COMMAND ...`` (the three global options may also
+follow the command). ``T`` and every ``--since``/``--until`` is an ISO 8601 time (read as the reference
+reads it: a date alone is UTC midnight, a date-time without an offset is local time) or epoch
+milliseconds. ``--now`` sets the time every time-dependent result is computed at (decay scores, skill
+ranking, upcoming events, the demo's time span).
+
+Every command but ``demo``, ``backup`` and ``tool --write`` opens the database **read-only**: the file
+and its ``-wal`` keep their bytes. ``tool NAME ARGS --write`` opens it writable (a backup is taken in
+``backups/`` before the first write). ``backup`` reads the database and writes only the new file in
+``backups/``. On an error the exit status is non-zero (2 for a usage error, 1 otherwise), stderr gets
+exactly one line ``philont-memory: error: ...`` and nothing is written.
+
+JSON output (``--json``), one object per command. Row objects use the reference's camelCase field names
+(the models' JSON form); the wrapping keys are snake_case. Numbers that are not finite (a tau of
+infinity, a NaN score) are written as ``null``. Message ids (integers), note ids and skill names
+identify rows as the database does.
+
+================== ================================================================================
+command            ``--json`` shape
+================== ================================================================================
+info               ``{path, engine, sqlite_version, schema_version, journal_mode, read_only, writable,
+                   read_only_reason, immutable, quick_check, complete, missing: {tables,
+                   peripheral_tables, fts, triggers, indexes, additive_columns}, row_counts: {<core
+                   table>: n | null}, warnings}``
+search             ``{layer, query, count, results}``; results are messages ``{id, sessionId, role,
+                   content, timestamp, originSessionId}``, notes ``{id, content, importance, sessionId,
+                   createdAt, lastAccessedAt, forgottenAt, rootPursuitId}`` or skills (as ``skills``)
+facts              ``{now, namespace, include_inactive, facts: [FACT]}``
+forget-candidates  ``{now, threshold, limit, namespace, candidates: [{fact: FACT, score}]}``
+history            ``{namespace, key, versions: [FACT]}`` (active version first, then newest first)
+skills             ``{now, skills: [SKILL]}``
+check              ``{path, quick_check, integrity_check, fts, ok}`` (``integrity_check`` is null with
+                   ``--quick``; ``fts`` lists FTS/content inconsistencies)
+backup             ``{path, backup, bytes}``
+demo               ``{path, seed, now, span_days, messages, sessions, actions, notes, facts, skills,
+                   calendar_events, schedules, seconds, phases}``
+context            ``{prefix, sections: [{name, text, chars, tokens}], recall_trigger: {hit, snippet,
+                   pattern} | null, timeline: {messages: [{id, role, content, timestamp, section}],
+                   totalTokens, recencyCount, recallCount, excluded: [{id, reason}]}}``
+recall-trigger     ``{hit, snippet, pattern}`` or ``null``
+tool               ``{success, output?, error?, data?}`` (the tool result; absent fields left out)
+tools              ``[{name, description, capability}]``; with ``--schema`` (JSON with or without
+                   ``--json``): ``[{type: "function", function: {name, description, parameters}}]``
+================== ================================================================================
+
+``FACT`` is the fact's JSON form (``id, namespace, key, value, valueJson, confidence, supersededBy,
+supersedes, createdAt, occurredAt, validFrom, validUntil, lastAccessedAt, decayTauDays, forgottenAt,
+factKind, rootPursuitId, jsonErrors``) plus ``status`` (``active``, ``superseded`` or ``forgotten``),
+``pinned``, ``tauDays`` (the effective tau; ``null`` when it never decays), ``tauSource`` (``pinned``,
+``custom`` or ``namespace``) and ``score`` (the decay score at ``--now``).
+
+``SKILL`` is ``{name, id, kind, maturity, source, description, triggerKeywords, whenToUse, useCount,
+successCount, failureCount, consecutiveFailures, lastUsedAt, lastSuccessAt, lastFailureAt, offeredCount,
+matchedCount, createdAt, callable, isRecipe, verification, toolPolicy, revisionCount, score}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from core import SCHEMA_VERSION, __version__
+from core.db import MemoryDB, quick_check
+from core.engine import sqlite3
+from core.errors import MemoryError_, ValidationError_
+from core.jsutil import date_parse, iso_ms, now_ms
+from core.paths import resolve_db_path
+
+PROG = "philont-memory"
+LAYERS = ("messages", "notes", "skills")
+HOST_OSES = ("linux", "windows", "darwin")
+
+
+class _UsageError(Exception):
+    """A bad command line: exit status 2."""
+
+
+class _Exit(Exception):
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class _CommandError(Exception):
+    """A command that ran and failed (its output may already be printed): exit status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _Exit(status)
+
+
+# --------------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------------
+
+_INT_RE = re.compile(r"[+-]?\d+")
+
+
+def parse_time(text: str, what: str = "time") -> int:
+    """An ISO 8601 time (reference ``Date.parse`` rules) or epoch milliseconds, as epoch ms."""
+    s = text.strip()
+    if _INT_RE.fullmatch(s):
+        return int(s)
+    value = date_parse(s)
+    if value is None or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _UsageError(f"{what}: not an ISO 8601 time or epoch milliseconds: {text!r}")
+    return int(value)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return n
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return n
+
+
+def _finite_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return x
+
+
+def _json_safe(value: Any) -> Any:
+    """Non-finite floats become None (JSON has no NaN or Infinity)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split()) or "unknown error"
+
+
+def _iso(ms: int | float | None) -> str:
+    if ms is None:
+        return "-"
+    try:
+        return iso_ms(ms)
+    except (ValueError, OverflowError):
+        return str(ms)
+
+
+def _fmt_num(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isnan(x):
+        return "NaN"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞"
+    return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+class _Out:
+    """Where a command prints: JSON (``--json``) or text."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        enc = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-")
+        self._ascii = enc not in ("utf-8", "utf8", "utf-16", "utf-32")
+
+    def json(self, value: Any) -> None:
+        sys.stdout.write(json.dumps(_json_safe(value), ensure_ascii=self._ascii, indent=2) + "\n")
+
+    def text(self, text: str = "") -> None:
+        if self._ascii:
+            enc = getattr(sys.stdout, "encoding", None) or "ascii"
+            text = text.encode(enc, "replace").decode(enc, "replace")
+        sys.stdout.write(text + "\n")
+
+
+# --------------------------------------------------------------------------------------------------
+# Row shapes
+# --------------------------------------------------------------------------------------------------
+
+
+def _fact_status(fact: Any) -> str:
+    if fact.forgotten_at is not None:
+        return "forgotten"
+    if fact.superseded_by is not None:
+        return "superseded"
+    return "active"
+
+
+def fact_json(fact: Any, now: int) -> dict[str, Any]:
+    """A fact's CLI shape: its JSON form plus status, pin, effective tau and score at ``now``."""
+    from core.decay import effective_tau, is_pinned, score_memory, tau_source
+
+    out = fact.to_json()
+    tau = effective_tau(fact.namespace, fact.decay_tau_days)
+    out["status"] = _fact_status(fact)
+    out["pinned"] = is_pinned(fact.decay_tau_days)
+    out["tauDays"] = tau if math.isfinite(tau) else None
+    out["tauSource"] = tau_source(fact.namespace, fact.decay_tau_days)
+    out["score"] = score_memory(
+        fact.namespace, fact.confidence, fact.created_at, fact.last_accessed_at, fact.decay_tau_days, now
+    )
+    return out
+
+
+def skill_json(skill: Any, now: int) -> dict[str, Any]:
+    """A skill's CLI shape (see the module docstring)."""
+    from core.maturity import is_callable_maturity
+    from core.skills import score_skill
+
+    return {
+        "name": skill.name,
+        "id": skill.id,
+        "kind": skill.kind,
+        "maturity": skill.maturity,
+        "source": skill.source,
+        "description": skill.description,
+        "triggerKeywords": skill.trigger_keywords,
+        "whenToUse": skill.when_to_use,
+        "useCount": skill.use_count,
+        "successCount": skill.success_count,
+        "failureCount": skill.failure_count,
+        "consecutiveFailures": skill.consecutive_failures,
+        "lastUsedAt": skill.last_used_at,
+        "lastSuccessAt": skill.last_success_at,
+        "lastFailureAt": skill.last_failure_at,
+        "offeredCount": skill.offered_count,
+        "matchedCount": skill.matched_count,
+        "createdAt": skill.created_at,
+        "callable": is_callable_maturity(skill.maturity),
+        "isRecipe": skill.is_recipe,
+        "verification": skill.verification,
+        "toolPolicy": skill.tool_policy,
+        "revisionCount": len(skill.revision_history),
+        "score": score_skill(skill, now),
+    }
+
+
+def _first_line(text: str, width: int = 100) -> str:
+    line = text.split("\n", 1)[0]
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+# --------------------------------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------------------------------
+
+
+class _Ctx:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.out = _Out(bool(args.json))
+        self.now = parse_time(args.now, "--now") if args.now is not None else now_ms()
+        self.path = resolve_db_path(args.db)
+
+    def open(self, *, writable: bool = False, check: bool = False) -> MemoryDB:
+        return MemoryDB.open(self.path, writable=writable, check=check)
+
+
+def cmd_info(ctx: _Ctx) -> int:
+    from core import schema
+
+    with ctx.open(check=True) as db:
+        r = db.report
+        counts: dict[str, int | None] = {}
+        for table in schema.CORE_TABLES:
+            if db.table_exists(table):
+                with db.lock:
+                    counts[table] = int(db.conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])
+            else:
+                counts[table] = None
+    info = {
+        "path": str(db.path),
+        "engine": r.engine,
+        "sqlite_version": r.sqlite_version,
+        "schema_version": r.schema_version,
+        "journal_mode": r.journal_mode,
+        "read_only": r.read_only,
+        "writable": r.writable,
+        "read_only_reason": r.read_only_reason,
+        "immutable": r.immutable,
+        "quick_check": r.quick_check,
+        "complete": r.complete,
+        "missing": {
+            "tables": r.missing_tables,
+            "peripheral_tables": r.missing_peripheral_tables,
+            "fts": r.missing_fts,
+            "triggers": r.missing_triggers,
+            "indexes": r.missing_indexes,
+            "additive_columns": r.missing_additive_columns,
+        },
+        "row_counts": counts,
+        "warnings": r.warnings,
+    }
+    if ctx.out.as_json:
+        ctx.out.json(info)
+        return 0
+    o = ctx.out.text
+    o(f"path            {info['path']}")
+    o(f"engine          {r.engine} (SQLite {r.sqlite_version})")
+    version = "none" if r.schema_version is None else str(r.schema_version)
+    if r.schema_version is not None and r.schema_version > SCHEMA_VERSION:
+        version += f" (newer than {SCHEMA_VERSION})"
+    o(f"schema version  {version}")
+    o(f"journal mode    {r.journal_mode}")
+    o(f"quick_check     {r.quick_check}")
+    o(f"writable        {'yes' if r.writable else 'no: ' + str(r.read_only_reason)}")
+    missing = [(k, v) for k, v in info["missing"].items() if v]
+    o(
+        "missing         "
+        + ("; ".join(f"{k.replace('_', ' ')}: {', '.join(v)}" for k, v in missing) or "nothing")
+    )
+    for w in r.warnings:
+        o(f"warning         {w}")
+    o("rows")
+    for table, n in counts.items():
+        o(f"  {table:<22} {'(missing)' if n is None else n}")
+    return 0
+
+
+def cmd_search(ctx: _Ctx) -> int:
+    a = ctx.args
+    since = parse_time(a.since, "--since") if a.since is not None else None
+    until = parse_time(a.until, "--until") if a.until is not None else None
+    if a.layer != "messages" and (a.session or since is not None or until is not None):
+        raise _UsageError("--session, --since and --until apply only to --layer messages")
+    with ctx.open() as db:
+        if a.layer == "messages":
+            from core.timeline import RawStore
+
+            rows = RawStore(db).search_messages(
+                a.query, since=since, until=until, session_ids=a.session or None, limit=a.limit
+            )
+            results = [m.to_json() for m in rows]
+        elif a.layer == "notes":
+            from core.notes import NotesStore
+
+            notes = NotesStore(db).search(a.query, limit=a.limit)
+            results = [n.to_json() for n in notes]
+        else:
+            from core.skills import SkillStore
+
+            skills = SkillStore(db).search(a.query, limit=a.limit, now=ctx.now)
+            results = [skill_json(s, ctx.now) for s in skills]
+    if ctx.out.as_json:
+        ctx.out.json({"layer": a.layer, "query": a.query, "count": len(results), "results": results})
+        return 0
+    o = ctx.out.text
+    for row in results:
+        if a.layer == "messages":
+            where = row["sessionId"] + (f" ← {row['originSessionId']}" if row.get("originSessionId") else "")
+            o(
+                f"#{row['id']}  {_iso(row['timestamp'])}  [{where}] {row['role']}: {_first_line(row['content'])}"
+            )
+        elif a.layer == "notes":
+            flag = " (forgotten)" if row.get("forgottenAt") is not None else ""
+            o(f"{row['id']}  importance {_fmt_num(row['importance'])}{flag}: {_first_line(row['content'])}")
+        else:
+            o(f"{row['name']}  [{row['maturity']}, {row['kind']}]  {_first_line(row['description'])}")
+    o(f"({len(results)} result{'s' if len(results) != 1 else ''})")
+    return 0
+
+
+def _print_fact_line(ctx: _Ctx, f: dict[str, Any]) -> None:
+    value = f["valueJson"]
+    if len(value) > 80:
+        value = value[:79] + "…"
+    tau = "∞" if f["tauDays"] is None else _fmt_num(f["tauDays"])
+    pin = " pinned" if f["pinned"] else ""
+    ctx.out.text(
+        f"{f['namespace']}.{f['key']} = {value}  [{f['status']}{pin}, tau {tau} ({f['tauSource']}), "
+        f"score {_fmt_num(f['score'])}, created {_iso(f['createdAt'])}]"
+    )
+
+
+def cmd_facts(ctx: _Ctx) -> int:
+    from core.facts import FactStore
+
+    a = ctx.args
+    with ctx.open() as db:
+        facts = FactStore(db).list_facts(a.namespace, include_inactive=a.include_inactive)
+    rows = [fact_json(f, ctx.now) for f in facts]
+    if ctx.out.as_json:
+        ctx.out.json(
+            {"now": ctx.now, "namespace": a.namespace, "include_inactive": a.include_inactive, "facts": rows}
+        )
+        return 0
+    for f in rows:
+        _print_fact_line(ctx, f)
+    ctx.out.text(f"({len(rows)} fact{'s' if len(rows) != 1 else ''} at {_iso(ctx.now)})")
+    return 0
+
+
+def cmd_forget_candidates(ctx: _Ctx) -> int:
+    from core.facts import FactStore
+
+    a = ctx.args
+    with ctx.open() as db:
+        pairs = FactStore(db).forget_candidates(
+            threshold=a.threshold, limit=a.limit, namespace=a.namespace, now=ctx.now
+        )
+    rows = [{"fact": fact_json(f, ctx.now), "score": s} for f, s in pairs]
+    if ctx.out.as_json:
+        ctx.out.json(
+            {
+                "now": ctx.now,
+                "threshold": a.threshold,
+                "limit": a.limit,
+                "namespace": a.namespace,
+                "candidates": rows,
+            }
+        )
+        return 0
+    for row in rows:
+        _print_fact_line(ctx, row["fact"])
+    ctx.out.text(
+        f"({len(rows)} candidate{'s' if len(rows) != 1 else ''} below {a.threshold:g} at {_iso(ctx.now)})"
+    )
+    return 0
+
+
+def cmd_history(ctx: _Ctx) -> int:
+    from core.facts import FactStore
+
+    a = ctx.args
+    with ctx.open() as db:
+        versions = FactStore(db).history(a.namespace, a.key)
+    if not versions:
+        raise _CommandError(f"no fact {a.namespace}.{a.key}")
+    rows = [fact_json(f, ctx.now) for f in versions]
+    if ctx.out.as_json:
+        ctx.out.json({"namespace": a.namespace, "key": a.key, "versions": rows})
+        return 0
+    for f in rows:
+        extra = f"  supersedes {f['supersedes']}" if f["supersedes"] else ""
+        ctx.out.text(f"{f['id']}  {f['status']:<10} {_iso(f['createdAt'])}  {f['valueJson']}{extra}")
+    return 0
+
+
+def cmd_skills(ctx: _Ctx) -> int:
+    from core.skills import SkillStore
+
+    with ctx.open() as db:
+        skills = SkillStore(db).list_every()
+    rows = [skill_json(s, ctx.now) for s in skills]
+    if ctx.out.as_json:
+        ctx.out.json({"now": ctx.now, "skills": rows})
+        return 0
+    for s in rows:
+        flags = [s["maturity"], s["kind"]]
+        if s["callable"]:
+            flags.append("callable")
+        if s["isRecipe"]:
+            flags.append(f"recipe r{s['revisionCount']}")
+        ctx.out.text(
+            f"{s['name']}  [{', '.join(flags)}]  used {s['useCount']}, "
+            f"{s['successCount']} ok / {s['failureCount']} failed (consecutive {s['consecutiveFailures']}), "
+            f"score {_fmt_num(s['score'])}"
+        )
+    ctx.out.text(f"({len(rows)} skill{'s' if len(rows) != 1 else ''})")
+    return 0
+
+
+def cmd_check(ctx: _Ctx) -> int:
+    from core import schema
+
+    a = ctx.args
+    with ctx.open() as db, db.lock:
+        qc = quick_check(db.conn)
+        integrity = None
+        if not a.quick:
+            rows = db.conn.execute("PRAGMA integrity_check").fetchall()
+            integrity = "\n".join(str(r[0]) for r in rows) or "ok"
+        fts = schema.fts_consistency(db.conn)
+    ok = qc == "ok" and integrity in (None, "ok") and not fts
+    result = {"path": str(ctx.path), "quick_check": qc, "integrity_check": integrity, "fts": fts, "ok": ok}
+    if ctx.out.as_json:
+        ctx.out.json(result)
+    else:
+        o = ctx.out.text
+        o(f"quick_check      {_one_line(qc) if qc != 'ok' else 'ok'}")
+        o(f"integrity_check  {'skipped (--quick)' if integrity is None else _one_line(integrity)}")
+        o(f"fts              {'consistent' if not fts else '; '.join(fts)}")
+        o("ok" if ok else "PROBLEMS FOUND")
+    if not ok:
+        first = qc if qc != "ok" else (integrity if integrity not in (None, "ok") else fts[0])
+        raise _CommandError(f"check failed: {_one_line(str(first))}")
+    return 0
+
+
+def cmd_backup(ctx: _Ctx) -> int:
+    with ctx.open() as db:
+        dest = db.backup()
+    size = dest.stat().st_size
+    if ctx.out.as_json:
+        ctx.out.json({"path": str(ctx.path), "backup": str(dest), "bytes": size})
+    else:
+        ctx.out.text(f"{dest} ({size} bytes)")
+    return 0
+
+
+def cmd_demo(ctx: _Ctx) -> int:
+    from core import demo
+
+    a = ctx.args
+    quiet = ctx.out.as_json or not sys.stderr.isatty()
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if not quiet:
+            sys.stderr.write(f"\r{phase}: {done}/{total}".ljust(40))
+            sys.stderr.flush()
+
+    report = demo.generate(
+        a.out,
+        messages=a.messages,
+        seed=a.seed,
+        now=ctx.now if ctx.args.now is not None else None,
+        progress=progress,
+    )
+    if not quiet:
+        sys.stderr.write("\r" + " " * 40 + "\r")
+    if ctx.out.as_json:
+        ctx.out.json(report.model_dump())
+        return 0
+    o = ctx.out.text
+    o(f"wrote {report.path} in {report.seconds:.1f} s (seed {report.seed}, now {_iso(report.now)})")
+    for key in (
+        "messages",
+        "sessions",
+        "actions",
+        "notes",
+        "facts",
+        "skills",
+        "calendar_events",
+        "schedules",
+    ):
+        o(f"  {key.replace('_', ' '):<16} {getattr(report, key)}")
+    return 0
+
+
+def cmd_context(ctx: _Ctx) -> int:
+    from core import recall_trigger
+    from core.prefix import build_memory_prefix
+    from core.recall import RetrieveOptions, TimelineRetriever
+    from core.timeline import RawStore
+
+    a = ctx.args
+    sessions = a.session or None
+    with ctx.open() as db:
+        prefix = build_memory_prefix(
+            db,
+            host_os=a.host_os,
+            session_id=sessions[0] if sessions and len(sessions) == 1 else "global",
+            bump_self=False,
+            now=ctx.now,
+        )
+        opts = RetrieveOptions(
+            recent_budget_tokens=a.recent_budget,
+            recall_budget_tokens=a.recall_budget,
+            recall_query=a.message,
+            recent_limit_messages=a.recent_limit,
+            recall_limit_candidates=a.recall_limit,
+            restrict_to_session_ids=sessions,
+            home_session_id=a.home_session,
+        )
+        result = TimelineRetriever(RawStore(db)).retrieve(opts)
+    hit = recall_trigger.detect(a.message)
+    trig = None if hit is None else {"hit": hit.hit, "snippet": hit.snippet, "pattern": hit.pattern}
+    data = {
+        "prefix": prefix.text,
+        "sections": [
+            {"name": s.name, "text": s.text, "chars": s.chars, "tokens": s.tokens} for s in prefix.sections
+        ],
+        "recall_trigger": trig,
+        "timeline": {
+            "messages": [
+                {
+                    "id": m.id,
+                    "role": m.role,
+                    "content": m.content,
+                    "timestamp": m.timestamp,
+                    "section": m.section,
+                }
+                for m in result.messages
+            ],
+            "totalTokens": result.total_tokens,
+            "recencyCount": result.recency_count,
+            "recallCount": result.recall_count,
+            "excluded": [{"id": e.id, "reason": e.reason} for e in result.excluded],
+        },
+    }
+    if ctx.out.as_json:
+        ctx.out.json(data)
+        return 0
+    o = ctx.out.text
+    o("=== memory prefix " + f"({len(prefix.sections)} sections) ===")
+    o(prefix.text)
+    o("")
+    if hit is None:
+        o("=== recall trigger: no hit ===")
+    else:
+        o(f"=== recall trigger: hit {hit.pattern} {hit.snippet!r} ===")
+        o(recall_trigger.injected_text(hit.snippet))
+    o("")
+    t = data["timeline"]
+    o(
+        f"=== timeline: {len(t['messages'])} messages, {t['totalTokens']} tokens "
+        f"(recent {t['recencyCount']}, recalled {t['recallCount']}) ==="
+    )
+    for m in result.messages:
+        ident = "" if m.id is None else f"#{m.id} "
+        o(f"[{m.section}] {ident}{_iso(m.timestamp)} {m.role}: {m.content}")
+    if result.excluded:
+        o("left out: " + ", ".join(f"#{e.id} ({e.reason})" for e in result.excluded))
+    return 0
+
+
+def cmd_recall_trigger(ctx: _Ctx) -> int:
+    from core import recall_trigger
+
+    hit = recall_trigger.detect(ctx.args.text)
+    if ctx.out.as_json:
+        ctx.out.json(
+            None if hit is None else {"hit": hit.hit, "snippet": hit.snippet, "pattern": hit.pattern}
+        )
+    elif hit is None:
+        ctx.out.text("no hit")
+    else:
+        ctx.out.text(f"hit {hit.pattern}: {hit.snippet}")
+    return 0
+
+
+def cmd_tool(ctx: _Ctx) -> int:
+    from core.tools import TOOL_NAMES, TOOLS, run_tool
+
+    a = ctx.args
+    spec = TOOLS.get(a.name)
+    if spec is None:
+        raise _UsageError(f"unknown tool {a.name!r} (known: {', '.join(TOOL_NAMES)})")
+    if spec.capability == "write" and not a.write:
+        raise _UsageError(f"{a.name} writes to the memory; run it with --write")
+    with ctx.open(writable=a.write) as db:
+        result = run_tool(db, a.name, a.args, now=ctx.now)
+    if ctx.out.as_json:
+        ctx.out.json(result.to_json())
+    elif result.success:
+        ctx.out.text(result.output or "")
+    if not result.success:
+        raise _CommandError(result.error or f"{a.name} failed")
+    return 0
+
+
+def cmd_tools(ctx: _Ctx) -> int:
+    from core.tools import TOOLS, tool_schemas
+
+    if ctx.args.schema:
+        ctx.out.json(tool_schemas())
+        return 0
+    rows = [
+        {"name": s.name, "description": s.description, "capability": s.capability} for s in TOOLS.values()
+    ]
+    if ctx.out.as_json:
+        ctx.out.json(rows)
+        return 0
+    for r in rows:
+        ctx.out.text(f"{r['name']:<22} {r['capability']:<6} {_first_line(r['description'], 80)}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# The parser
+# --------------------------------------------------------------------------------------------------
+
+
+def _global_options(p: argparse.ArgumentParser, *, defaults: bool) -> None:
+    d = (lambda v: v) if defaults else (lambda v: argparse.SUPPRESS)
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        default=d(None),
+        help="database file (default: $MEMORY_DB_PATH, then ~/.philont/memory/memory.sqlite)",
+    )
+    p.add_argument("--json", action="store_true", default=d(False), help="print JSON (stable shapes)")
+    p.add_argument(
+        "--now", metavar="T", default=d(None), help="the time results are computed at: ISO 8601 or epoch ms"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Inspect, search and check a Philont memory database. Read-only unless stated.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    _global_options(parser, defaults=True)
+    common = _Parser(add_help=False)
+    _global_options(common, defaults=False)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def add(name: str, fn: Callable[[_Ctx], int], help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_, parents=[common])
+        p.set_defaults(fn=fn)
+        return p
+
+    add("info", cmd_info, "path, schema version, journal mode, row counts, missing pieces, writability")
+
+    p = add("search", cmd_search, "full-text search of messages, notes or skills (the reference's search)")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--layer", choices=LAYERS, default="messages")
+    p.add_argument("--limit", type=_positive_int, default=20)
+    p.add_argument("--session", metavar="ID", action="append", help="only these sessions (repeatable)")
+    p.add_argument("--since", metavar="T")
+    p.add_argument("--until", metavar="T")
+
+    p = add("facts", cmd_facts, "facts with tau, pin, decay score at --now and status")
+    p.add_argument("--namespace", metavar="NS", help="exactly this namespace")
+    p.add_argument("--include-inactive", action="store_true", help="superseded and forgotten versions too")
+
+    p = add("forget-candidates", cmd_forget_candidates, "active unpinned facts scoring below the threshold")
+    p.add_argument("--threshold", type=_finite_float, default=0.05)
+    p.add_argument("--limit", type=_non_negative_int, default=50)
+    p.add_argument("--namespace", metavar="NS")
+
+    p = add("history", cmd_history, "every version of one fact")
+    p.add_argument("namespace", metavar="NS")
+    p.add_argument("key", metavar="KEY")
+
+    add("skills", cmd_skills, "every skill: maturity, kind, counters, callable, revisions")
+
+    p = add("check", cmd_check, "integrity_check (or quick_check) and FTS/content consistency")
+    p.add_argument("--quick", action="store_true", help="quick_check only (faster on big files)")
+
+    add("backup", cmd_backup, "write backups/memory-YYYYMMDDTHHmmss.sqlite (keeps the newest 28)")
+
+    p = add("demo", cmd_demo, "write a new bilingual demo database (same --seed and --now: same rows)")
+    p.add_argument("--out", metavar="PATH", required=True)
+    p.add_argument("--messages", type=_non_negative_int, default=3000)
+    p.add_argument("--seed", type=int, default=0)
+
+    p = add("context", cmd_context, "what the agent would be given next turn: prefix, trigger, timeline")
+    p.add_argument("message", metavar="MESSAGE")
+    p.add_argument("--session", metavar="ID", action="append", help="restrict the timeline (repeatable)")
+    p.add_argument("--home-session", metavar="ID", help="the conversation's own origin id (newer reference)")
+    p.add_argument("--recent-budget", type=_non_negative_int, default=8000)
+    p.add_argument("--recall-budget", type=_non_negative_int, default=4000)
+    p.add_argument("--recent-limit", type=_non_negative_int, default=30)
+    p.add_argument("--recall-limit", type=_non_negative_int, default=10)
+    p.add_argument("--host-os", choices=HOST_OSES, default=None)
+
+    p = add("recall-trigger", cmd_recall_trigger, "does this message refer to a past conversation?")
+    p.add_argument("text", metavar="TEXT")
+
+    p = add("tool", cmd_tool, "run one of the 11 memory tools with a JSON argument object")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("args", metavar="JSON-ARGS", nargs="?", default="{}")
+    p.add_argument("--write", action="store_true", help="allow a write tool (opens the database writable)")
+
+    p = add("tools", cmd_tools, "list the memory tools")
+    p.add_argument("--schema", action="store_true", help="every tool's JSON Schema in the function format")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        ctx = _Ctx(args)
+        return int(args.fn(ctx))
+    except _Exit as e:
+        return e.status
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, like other command-line tools.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except _UsageError as e:
+        return _fail(str(e), 2)
+    except _CommandError as e:
+        return _fail(str(e), 1)
+    except (MemoryError_, ValidationError_) as e:
+        return _fail(str(e), 1)
+    except sqlite3.Error as e:
+        return _fail(f"SQLite: {e}", 1)
+    except OSError as e:
+        return _fail(f"{e.strerror or e}{f': {e.filename}' if e.filename else ''}", 1)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Exception as e:
+        return _fail(f"{type(e).__name__}: {e}", 1)
+
+
+def _fail(message: str, status: int) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    sys.stderr.write(f"{PROG}: error: {_one_line(message)}\n")
+    return status
+
+
+def run() -> None:  # pragma: no cover - console entry point wrapper
+    raise SystemExit(main())
+
+
+__all__ = ["build_parser", "fact_json", "main", "parse_time", "skill_json"]
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
