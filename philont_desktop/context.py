@@ -177,12 +177,12 @@ class AppContext(QObject):
 
     def curate(
         self,
-        text: str,
+        text: Any,
         *,
-        action: str,
-        target_type: str,
-        target_id: str | int | None,
-        fn: Callable[[Any], Any],
+        action: str | None = None,
+        target_type: str | None = None,
+        target_id: str | int | None = None,
+        fn: Callable[[Any], Any] | None = None,
         note: str | None = None,
         on_result: Callable[[Any], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
@@ -190,8 +190,18 @@ class AppContext(QObject):
         """An audited, undoable edit: ``fn(conn) -> (before, after)`` (see :mod:`core.curation`).
 
         Runs ``core.curation.perform`` on the writer; when it succeeds the edit goes on the shared undo
-        stack as ``text`` and ``on_result(edit)`` is called with the audit entry.
+        stack as ``text`` and ``on_result(edit)`` is called with the audit entry. ``text`` may also be a
+        change object of a ``core.curation`` layer module (anything with ``action``, ``target_type``,
+        ``target_id`` and ``fn``; its ``description`` or action becomes the undo text).
         """
+        if not isinstance(text, str):
+            change = text
+            action, target_type, fn = change.action, change.target_type, change.fn
+            target_id = change.target_id
+            note = note if note is not None else getattr(change, "note", None)
+            text = getattr(change, "description", "") or change.action
+        if action is None or target_type is None or fn is None:
+            raise TypeError("curate() needs action, target_type and fn (or a change object)")
         return self.undo.perform(
             text,
             action=action,

@@ -119,8 +119,8 @@ class BaseTab(QWidget):
     ) -> Job:
         return self._track(self.ctx.write(fn, *args, on_result=on_result, on_error=on_error, label=label))
 
-    def curate(self, text: str, **kwargs: Any) -> Job:
-        """``ctx.curate`` (audited, undoable edit) tracked by :meth:`wait_idle`."""
+    def curate(self, text: Any, **kwargs: Any) -> Job:
+        """``ctx.curate`` (audited, undoable edit; ``text`` or a change object) tracked by :meth:`wait_idle`."""
         return self._track(self.ctx.curate(text, **kwargs))
 
     def register_splitter(self, splitter: QSplitter, key: str) -> None:

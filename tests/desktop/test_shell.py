@@ -514,3 +514,27 @@ def test_language_plumbing_installs_qt_catalogues_and_falls_back_to_english(qapp
     finally:
         assert i18n.install("en") == []
     assert QLocale().name() == "en_US"
+
+
+def test_curate_accepts_a_layer_change_object(make_window, db_path):
+    from core.curation import notes as note_curation
+
+    w = _editing_window(make_window, db_path)
+    change = note_curation.add("Remember the tea preference", importance=0.8)
+    job = w.ctx.curate(change)
+    assert job.wait(5000) and job.state == "finished", job.error
+    assert w.ctx.undo_stack.count() == 1
+    assert w.ctx.undo_stack.undoText() == (change.description or change.action)
+    w.ctx.undo.undo()
+    assert spin_until(lambda: not w.ctx.undo.busy, 5000)
+    assert w.ctx.errors == []
+
+
+def test_the_context_module_is_not_shadowed_by_a_tab_folder():
+    # A package "philont_desktop/context/" would hide philont_desktop/context.py (AppContext); the Context
+    # tab lives in philont_desktop/context_tab/ instead.
+    import philont_desktop.context as context_module
+
+    assert Path(context_module.__file__).name == "context.py"
+    assert not (Path(context_module.__file__).parent / "context").is_dir()
+    assert "philont_desktop.context_tab.view:ContextTab" in tabs.TAB_PATHS
