@@ -1,0 +1,1 @@
+"""The Notes tab: search, importance, forgotten state; audited edits in editing mode."""

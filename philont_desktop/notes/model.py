@@ -1,0 +1,236 @@
+"""The notes table: browse (newest first, lazily) or search (``NotesStore.search`` semantics).
+
+Browsing pages through ``NotesStore.list`` by keyset (``before=(created_at, id)``) or, sorted by
+importance, by offset; searching shows what the reference's ``NotesStore.search`` returns (FTS phrases,
+LIKE fallback, never an error) with a generous limit. Forgotten notes are greyed and can be hidden.
+A live refresh reloads the rows already loaded in one query and keeps selection and scroll position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core.models import Note
+from core.notes import NotesStore
+from philont_desktop.qt import QColor, QFont, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from philont_desktop.timeline.model import format_local
+from philont_desktop.timeline.textutil import first_line
+from philont_desktop.widgets.rows_model import KeyedRowsModel
+
+PAGE_SIZE = 200
+SEARCH_LIMIT = 1000
+
+COL_CONTENT, COL_IMPORTANCE, COL_CREATED, COL_ACCESSED, COL_FORGOTTEN, COL_SESSION = range(6)
+
+
+@dataclass(frozen=True)
+class NotesQuery:
+    text: str = ""
+    include_forgotten: bool = True
+    order: str = "created"  # "created" | "importance"
+
+
+@dataclass
+class NotesPage:
+    query: NotesQuery
+    rows: list[Note]
+    complete: bool  # no more rows after these
+
+
+def job_notes(
+    db: Any, q: NotesQuery, limit: int, after_row: tuple[int, str] | None, offset: int
+) -> NotesPage:
+    store = NotesStore(db)
+    if q.text.strip():
+        rows = store.search(q.text, limit=SEARCH_LIMIT)
+        if not q.include_forgotten:
+            rows = [n for n in rows if n.forgotten_at is None]
+        return NotesPage(q, rows, True)
+    if q.order == "importance":
+        rows = store.list(limit, offset, include_forgotten=q.include_forgotten, order="importance")
+    else:
+        rows = store.list(limit, before=after_row, include_forgotten=q.include_forgotten, order="created")
+    return NotesPage(q, rows, len(rows) < limit)
+
+
+class NotesModel(KeyedRowsModel):
+    """Notes; more pages through ``canFetchMore``/``fetchMore`` while browsing."""
+
+    loaded = Signal()
+    failed = Signal(object)
+
+    def __init__(self, run: Callable[..., Any], theme: Any = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._run = run
+        self._theme = theme
+        self.page_size = PAGE_SIZE
+        self._query = NotesQuery()
+        self._complete = True
+        self._fetching = False
+        self._loading = False
+        self._gen = 0
+        self._key = f"notes.{id(self):x}"
+
+    def headers(self) -> list[str]:
+        return [
+            self.tr("Note"),
+            self.tr("Importance"),
+            self.tr("Created"),
+            self.tr("Accessed"),
+            self.tr("Forgotten"),
+            self.tr("Session"),
+        ]
+
+    def key(self, row: Note) -> str:
+        return row.id
+
+    def display(self, n: Note, column: int) -> str:
+        if column == COL_CONTENT:
+            return first_line(n.content, 200) or self.tr("(empty)")
+        if column == COL_IMPORTANCE:
+            try:
+                return f"{float(n.importance):.2f}"
+            except (TypeError, ValueError):
+                return str(n.importance)
+        if column == COL_CREATED:
+            return format_local(n.created_at)[:10]
+        if column == COL_ACCESSED:
+            return format_local(n.last_accessed_at)[:10]
+        if column == COL_FORGOTTEN:
+            return format_local(n.forgotten_at)[:10]
+        if column == COL_SESSION:
+            return n.session_id or ""
+        return ""
+
+    def tooltip(self, n: Note, column: int) -> str:
+        if column == COL_CONTENT:
+            text = n.content if len(n.content) <= 600 else n.content[:600] + "…"
+            return text
+        if column == COL_CREATED:
+            return format_local(n.created_at)
+        if column == COL_ACCESSED:
+            return format_local(n.last_accessed_at) or self.tr("never")
+        if column == COL_FORGOTTEN:
+            return format_local(n.forgotten_at) or self.tr("not forgotten")
+        return f"{n.id}"
+
+    def foreground(self, n: Note, column: int) -> Any:
+        if n.forgotten_at is not None:
+            return QColor(self._theme.muted_text()) if self._theme is not None else QColor("#8c959f")
+        return None
+
+    def font(self, n: Note, column: int) -> Any:
+        if n.forgotten_at is not None:
+            f = QFont()
+            f.setItalic(True)
+            return f
+        return None
+
+    def alignment(self, column: int) -> Any:
+        if column == COL_IMPORTANCE:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    # -- loading ---------------------------------------------------------------------------------------------
+    @property
+    def query(self) -> NotesQuery:
+        return self._query
+
+    @property
+    def loading(self) -> bool:
+        return self._loading or self._fetching
+
+    @property
+    def complete(self) -> bool:
+        return self._complete
+
+    def set_query(self, q: NotesQuery) -> None:
+        """Show ``q`` from its first page."""
+        self._query = q
+        self._gen += 1
+        gen = self._gen
+        self._loading = True
+        self._fetching = False
+        self._run(
+            job_notes,
+            q,
+            self.page_size,
+            None,
+            0,
+            on_result=lambda page: self._on_first(gen, page),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=self._key,
+        )
+
+    def _on_first(self, gen: int, page: NotesPage) -> None:
+        if gen != self._gen:
+            return
+        self._loading = False
+        self._complete = page.complete
+        self.set_rows(page.rows)
+        self.loaded.emit()
+
+    def _on_error(self, gen: int, exc: BaseException) -> None:
+        if gen != self._gen:
+            return
+        self._loading = self._fetching = False
+        self.failed.emit(exc)
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        return not parent.isValid() and not self._complete and not self._fetching and not self._loading
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
+        if not self.canFetchMore(parent) or not self._rows:
+            return
+        self._fetching = True
+        gen = self._gen
+        last = self._rows[-1]
+        self._run(
+            job_notes,
+            self._query,
+            self.page_size,
+            (last.created_at, last.id),
+            len(self._rows),
+            on_result=lambda page: self._on_more(gen, page),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=f"{self._key}.more",
+        )
+
+    def _on_more(self, gen: int, page: NotesPage) -> None:
+        if gen != self._gen:
+            return
+        self._fetching = False
+        self._complete = page.complete
+        self.append_rows(page.rows)
+        self.loaded.emit()
+
+    def refresh(self) -> None:
+        """Reload what is loaded (same query, at least one page) keeping selection and position."""
+        if self._loading:
+            return
+        self._gen += 1
+        gen = self._gen
+        self._loading = True
+        self._fetching = False
+        limit = max(self.page_size, len(self._rows))
+
+        def _done(page: NotesPage) -> None:
+            if gen != self._gen:
+                return
+            self._loading = False
+            self._complete = page.complete
+            self.replace_rows(page.rows)
+            self.loaded.emit()
+
+        self._run(
+            job_notes,
+            self._query,
+            limit,
+            None,
+            0,
+            on_result=_done,
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=self._key,
+        )
