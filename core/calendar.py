@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 import re
-import uuid
 from typing import Any, NamedTuple
 
 from core.errors import ValidationError_
+from core.ids import new_id
 from core.jsutil import date_parse, js_slice, js_trim, now_ms, utf16_len
 from core.models import CalendarEvent
 
@@ -171,7 +171,7 @@ class CalendarStore:
             raise ValidationError_("CalendarEvent: timezone is required (IANA string)")
         if ends_at is not None and ends_at < starts_at:
             raise ValidationError_("CalendarEvent: ends_at cannot be earlier than starts_at")
-        event_id = str(uuid.uuid4())
+        event_id = new_id()
         with self.db.write() as conn:
             conn.execute(
                 "INSERT INTO memory_calendar (id, title, starts_at, ends_at, rrule, timezone, "

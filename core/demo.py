@@ -18,7 +18,7 @@ one FTS ``rebuild`` (:func:`_bulk_load_messages`), all inside the same transacti
 
 Determinism: the same ``seed`` and the same ``now`` give the same rows, byte for byte (every random
 choice comes from :class:`random.Random` streams derived from the seed, every time from ``now``, and
-row ids from a seeded stream, see :func:`_seeded_ids`). Without ``now`` the current time is used, so
+row ids from a seeded stream, see :func:`core.ids.seeded`). Without ``now`` the current time is used, so
 the content is the same but the times differ; ``philont-memory --now T demo ...`` is reproducible.
 
 Scale: the other layers grow with ``messages`` (:func:`default_counts`; 1,000,000 messages give
@@ -37,18 +37,15 @@ import gc
 import json
 import os
 import random
-import sys
-import threading
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core import schema
+from core import ids, schema
 from core.actions import ActionStore
 from core.calendar import CalendarStore
 from core.db import MemoryDB
@@ -2156,43 +2153,6 @@ def _create_schedules(
 # Writing
 # --------------------------------------------------------------------------------------------------
 
-_GEN_LOCK = threading.Lock()
-
-
-class _SeededUuid:
-    """Stands in for the ``uuid`` module inside the core stores: ``uuid4()`` from a seeded stream."""
-
-    def __init__(self, rng: random.Random):
-        self._rng = rng
-
-    def uuid4(self) -> uuid.UUID:
-        return uuid.UUID(int=self._rng.getrandbits(128), version=4)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(uuid, name)
-
-
-@contextlib.contextmanager
-def _seeded_ids(rng: random.Random) -> Iterator[None]:
-    """Make the row ids that the stores draw with ``uuid.uuid4()`` reproducible for one run.
-
-    The stores take no id for facts, skills, calendar events and schedules; for the duration of the
-    run their module-level ``uuid`` name points to a seeded stand-in (restored afterwards). Only the
-    ``core.*`` modules are touched, and :data:`_GEN_LOCK` keeps two runs from interleaving.
-    """
-    shim = _SeededUuid(rng)
-    patched = [
-        m
-        for name, m in list(sys.modules.items())
-        if name.startswith("core.") and name != __name__ and getattr(m, "uuid", None) is uuid
-    ]
-    for m in patched:
-        m.uuid = shim  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        for m in patched:
-            m.uuid = uuid  # type: ignore[attr-defined]
 
 
 def _bulk_load_messages(
@@ -2293,7 +2253,7 @@ def generate(
     # Millions of small tuples: the cyclic collector would walk them again and again for nothing.
     gc.disable()
     try:
-        with _GEN_LOCK, _seeded_ids(rng("ids")):
+        with ids.seeded(rng("ids")):
             db = MemoryDB.create(tmp, now=global_start)
             try:
                 db.conn.execute("PRAGMA cache_size=-262144")

@@ -25,7 +25,7 @@ class DatabaseOpenError(MemoryError_):
         msg = f"{self.path}: {detail}"
         if backup is not None:
             msg += f" The newest backup that passes quick_check is {backup}."
-        elif problem not in ("missing",):
+        elif problem not in ("missing", "exists"):
             msg += " No backup that passes quick_check was found in backups/."
         super().__init__(msg)
 

@@ -13,9 +13,9 @@ short ``BEGIN IMMEDIATE`` transaction through :meth:`core.db.MemoryDB.write`.
 from __future__ import annotations
 
 import math
-import uuid
 from typing import Any
 
+from core import ids
 from core.decay import PIN_SENTINEL, score_memory
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_number_str, js_stringify, now_ms
@@ -140,7 +140,7 @@ class FactStore:
         if err:
             raise ValidationError_(err)
         created_at = now_ms() if now is None else int(now)
-        new_id = str(uuid.uuid4())
+        new_id = ids.new_id()
         conf = 1.0 if confidence is None else confidence
         with self.db.write() as conn:
             old = conn.execute(
@@ -209,7 +209,7 @@ class FactStore:
         if expected_head is UNSET:
             expected_head = old_id
         t = now_ms() if now is None else int(now)
-        new_id = str(uuid.uuid4())
+        new_id = ids.new_id()
         with self.db.write() as conn:
             old_row = conn.execute("SELECT * FROM memory_facts WHERE id = ?", (old_id,)).fetchone()
             if old_row is None:

@@ -15,12 +15,12 @@ content table with the sanitised string as it is. It never raises.
 from __future__ import annotations
 
 import math
-import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from core.engine import sqlite3
 from core.errors import NotFoundError, ValidationError_
+from core.ids import new_id
 from core.jsutil import js_split_ws, now_ms, utf16_len
 from core.models import Note
 from core.timeline import sanitize_query
@@ -87,7 +87,7 @@ class NotesStore:
         if not isinstance(content, str):
             raise ValidationError_("content must be a string")
         imp = _check_importance(importance)
-        nid = str(uuid.uuid4()) if note_id is None else note_id
+        nid = new_id() if note_id is None else note_id
         if not isinstance(nid, str) or not nid:
             raise ValidationError_("note id must be a non-empty string")
         at = now_ms() if created_at is None else int(created_at)

@@ -11,10 +11,10 @@ Creation errors keep the reference's texts (they are what an agent has always be
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Any
 
 from core.errors import ValidationError_
+from core.ids import new_id
 from core.jsutil import js_stringify, now_ms
 from core.models import Schedule
 
@@ -76,7 +76,7 @@ class ScheduleStore:
             raise ValidationError_(f"Schedule: 未知 action_type {action_type}")
         if cron_expr and parse_interval(cron_expr) is None:
             raise ValidationError_(f"Schedule: 无法解析 cron_expr '{cron_expr}'")
-        sched_id = str(uuid.uuid4())
+        sched_id = new_id()
         payload_json = js_stringify({} if payload is None else payload)
         with self.db.write() as conn:
             conn.execute(

@@ -19,13 +19,13 @@ import contextlib
 import math
 import os
 import re
-import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET, FactStore
+from core.ids import new_id
 from core.jsutil import iso_ms, js_stringify, js_trim, now_ms, utf16_len
 from core.maturity import next_maturity, parse_maturity
 from core.models import MATURITIES, Skill, parse_json_lenient
@@ -225,7 +225,7 @@ class SkillStore:
         kws = list(trigger_keywords) if not isinstance(trigger_keywords, list) else trigger_keywords
         cols = ["id", "name", "description", "trigger_keywords", "action_template", "created_at", "kind"]
         vals: list[Any] = [
-            str(uuid.uuid4()),
+            new_id(),
             name,
             description,
             js_stringify(kws),
