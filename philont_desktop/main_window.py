@@ -370,21 +370,27 @@ class JobIndicator(QWidget):
         self._jobs: list[Job] = []
         self.setVisible(False)
 
+    def attach(self, workers: Workers) -> None:
+        """Follow the progress jobs of ``workers`` (connected once; jobs are passed, never captured)."""
+        workers.jobStarted.connect(self.track)
+        workers.jobProgress.connect(self.on_progress)
+        workers.jobDone.connect(self.on_done)
+
     def track(self, job: Job) -> None:
+        if job.is_done or job in self._jobs:
+            return
         self._jobs.append(job)
-        job.progressed.connect(lambda d, t, j=job: self._progress(j, d, t))
-        job.done.connect(lambda j=job: self._done(j))
         self._show()
 
-    def _progress(self, job: Job, done: int, total: int) -> None:
+    def on_progress(self, job: Job, done: int, total: int) -> None:
         if self._jobs and self._jobs[-1] is job and total > 0:
             self.bar.setRange(0, total)
             self.bar.setValue(min(done, total))
 
-    def _done(self, job: Job) -> None:
-        with contextlib.suppress(ValueError):
+    def on_done(self, job: Job) -> None:
+        if job in self._jobs:
             self._jobs.remove(job)
-        self._show()
+            self._show()
 
     def _show(self) -> None:
         if not self._jobs:
@@ -885,7 +891,7 @@ class MainWindow(QMainWindow):
         ctx.reportChanged.connect(self._on_report_changed)
         ctx.statusMessage.connect(lambda m: self.statusBar().showMessage(m, 8000))
         ctx.live.stateChanged.connect(lambda *_: self._update_status())
-        ctx.workers.jobStarted.connect(self._on_job_started)
+        self.jobs.attach(ctx.workers)
         ctx.undo.stack.indexChanged.connect(lambda *_: self._update_undo_actions())
         ctx.undo.busyChanged.connect(lambda *_: self._update_undo_actions())
         with contextlib.suppress(RuntimeError):
@@ -1128,6 +1134,7 @@ class MainWindow(QMainWindow):
         dlg.setWindowModality(Qt.WindowModality.WindowModal)
         dlg.setAutoClose(False)
         dlg.setAutoReset(False)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def _progress(done: int, total: int) -> None:
             if is_valid(dlg) and total > 0:
@@ -1137,9 +1144,6 @@ class MainWindow(QMainWindow):
         job.progressed.connect(_progress)
         job.done.connect(lambda: is_valid(dlg) and dlg.close())
         dlg.setValue(0)
-
-    def _on_job_started(self, job: Job) -> None:
-        self.jobs.track(job)
 
     # -- live refresh -----------------------------------------------------------------------------------
     def _on_data_changed(self) -> None:

@@ -84,7 +84,12 @@ def _wants_job(fn: Callable[..., Any]) -> bool:
 
 
 class Job(QObject):
-    """One unit of background work. Lives on the GUI thread; its signals are emitted there."""
+    """One unit of background work. Lives on the GUI thread; its signals are emitted there.
+
+    Do not connect a job's signals to a lambda that holds the job itself: the connection keeps the job
+    (and its result) alive for ever. Use ``on_result``/``on_error``, or ``Workers.jobDone`` /
+    ``Workers.jobProgress``, which pass the job.
+    """
 
     finished = Signal(object)  # the result
     failed = Signal(object)  # the exception
@@ -181,7 +186,14 @@ class _Runnable(QRunnable):
         self.job = job
 
     def run(self) -> None:
-        self.workers._execute(self.job)
+        workers, job = self.workers, self.job
+        # The pool keeps this wrapper alive; drop what it refers to so that jobs and results are freed.
+        self.workers = self.job = None
+        if workers is not None and job is not None:
+            workers._execute(job)
+
+    def release(self) -> None:
+        self.workers = self.job = None
 
 
 class Workers(QObject):
@@ -191,7 +203,8 @@ class Workers(QObject):
     """
 
     jobStarted = Signal(object)  # a job started with progress=True (the shell shows it)
-    jobDone = Signal(object)
+    jobDone = Signal(object)  # every job, once, after its own signals (finished/failed/cancelled)
+    jobProgress = Signal(object, int, int)  # job, done, total
     unhandledError = Signal(object, object)  # job, exception: a failed job without on_error
     writerChanged = Signal(bool)
 
@@ -495,6 +508,7 @@ class Workers(QObject):
         if runnable is None or job.is_done:
             return
         if self._pools[job.lane].tryTake(runnable):
+            runnable.release()
             self._on_delivered(job)
 
     @Slot(object, int, int)
@@ -504,6 +518,7 @@ class Workers(QObject):
         if job.on_progress is not None:
             job.on_progress(done, total)
         job.progressed.emit(done, total)
+        self.jobProgress.emit(job, done, total)
 
     @Slot(object)
     def _on_delivered(self, job: Job) -> None:

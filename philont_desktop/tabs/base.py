@@ -40,6 +40,7 @@ class BaseTab(QWidget):
         self._pending: set[Job] = set()
         self._activated = False
         self._splitters: list[tuple[QSplitter, str]] = []
+        ctx.workers.jobDone.connect(self._untrack)
 
     # -- hooks ----------------------------------------------------------------------------------------
     def title(self) -> str:
@@ -135,12 +136,12 @@ class BaseTab(QWidget):
             return job
         was = self.busy
         self._pending.add(job)
-        job.done.connect(lambda j=job: self._untrack(j))
         if not was:
             self.busyChanged.emit(True)
         return job
 
     def _untrack(self, job: Job) -> None:
-        self._pending.discard(job)
-        if not self._pending:
-            self.busyChanged.emit(False)
+        if job in self._pending:
+            self._pending.discard(job)
+            if not self._pending:
+                self.busyChanged.emit(False)

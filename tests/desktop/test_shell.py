@@ -3,7 +3,9 @@ the command line (--version, --self-test, --screenshot), the error dialog and th
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 from pathlib import Path
 
 import pytest
@@ -439,10 +441,14 @@ def test_base_tab_wait_idle_tracks_its_jobs(make_window, db_path):
 
     tab = Probe(w.ctx)
     results = []
-    tab.run(lambda db: time.sleep(0.2) or "done", on_result=results.append)
+    job = tab.run(lambda db: time.sleep(0.2) or "done", on_result=results.append)
     assert tab.busy
     assert tab.wait_idle(5000)
     assert results == ["done"] and not tab.busy
+    ref = weakref.ref(job)
+    del job
+    gc.collect()
+    assert ref() is None  # tracking does not keep finished jobs alive
     tab.deleteLater()
 
 

@@ -238,3 +238,18 @@ def test_shutdown_interrupts_a_long_read(qapp, db_path):
     t0 = time.monotonic()
     assert w.shutdown(5000) is True
     assert time.monotonic() - t0 < 5
+
+
+def test_finished_jobs_and_their_results_are_freed(workers):
+    import gc
+    import weakref
+
+    refs = []
+    for i in range(10):
+        job = workers.run(lambda db: [0] * 10_000, key=f"k{i % 3}", on_result=lambda v: None)
+        refs.append(weakref.ref(job))
+    assert workers.wait_idle(5000)
+    del job
+    QCoreApplication.processEvents()
+    gc.collect()
+    assert [r() for r in refs] == [None] * 10
