@@ -1,0 +1,1 @@
+"""The Actions tab: the tool-call log, its filters and failure rates."""

@@ -1,0 +1,97 @@
+"""Failure rate per tool: horizontal bars (pyqtgraph), the most-called tool on top.
+
+Each bar is ``failures / calls`` of one tool; the label at its end says ``12% (3 of 25)``. A click on
+a bar announces the tool (the tab filters the log by it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.actions import ToolStat
+from philont_desktop.qt import QColor, QVBoxLayout, QWidget, Signal
+from philont_desktop.widgets.plots import ThemedPlotWidget, pg
+
+
+class FailureRateChart(QWidget):
+    toolClicked = Signal(str)
+
+    def __init__(self, theme, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._theme = theme
+        self._stats: list[ToolStat] = []
+        self.plot = ThemedPlotWidget(theme, self)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.getPlotItem().setTitle(self.tr("Failure rate per tool"))
+        self.plot.getAxis("bottom").setLabel(self.tr("failed calls, % of calls"))
+        self.plot.showGrid(x=True, y=False, alpha=0.15)
+        self.plot.getAxis("left").setStyle(tickLength=0)
+        self._items: list[object] = []
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.plot)
+        if hasattr(theme, "changed"):
+            theme.changed.connect(lambda: self.set_stats(self._stats))
+
+    @property
+    def stats(self) -> list[ToolStat]:
+        return list(self._stats)
+
+    def _bar_color(self, rate: float) -> QColor:
+        c = QColor(self._theme.status_color("error"))
+        c.setAlpha(90 + int(150 * max(0.0, min(1.0, rate * 2))))  # 50% and more: full colour
+        return c
+
+    def preferred_height(self) -> int:
+        fm = self.fontMetrics()
+        return min(520, 70 + int(fm.height() * 1.5) * max(3, len(self._stats)))
+
+    def set_stats(self, stats: Sequence[ToolStat]) -> None:
+        self._stats = list(stats)
+        for it in self._items:
+            self.plot.removeItem(it)
+        self._items = []
+        n = len(self._stats)
+        ticks = []
+        fg = self._theme.plot_foreground()
+        for i, s in enumerate(self._stats):
+            y = n - 1 - i  # the first (most called) tool on top
+            pct = 100.0 * s.failure_rate
+            bar = pg.BarGraphItem(
+                x0=[0],
+                y=[y],
+                height=[0.7],
+                width=[max(pct, 0.0)],
+                brush=pg.mkBrush(self._bar_color(s.failure_rate)),
+                pen=None,
+            )
+            self.plot.addItem(bar)
+            self._items.append(bar)
+            label = pg.TextItem(
+                self.tr("%1% (%2 of %3)")
+                .replace("%1", f"{pct:.0f}")
+                .replace("%2", f"{s.failures:,}")
+                .replace("%3", f"{s.total:,}"),
+                color=fg,
+                anchor=(0, 0.5),
+            )
+            label.setPos(max(pct, 0.0) + 1.0, y)
+            self.plot.addItem(label)
+            self._items.append(label)
+            ticks.append((y, s.tool))
+        self.plot.getAxis("left").setTicks([ticks, []])
+        top = max([100.0 * s.failure_rate for s in self._stats] + [10.0])
+        self.plot.setXRange(0, min(100.0, top * 1.35 + 5), padding=0)
+        self.plot.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
+        self.setMinimumHeight(self.preferred_height())
+
+    def _clicked(self, ev) -> None:
+        if not self._stats:
+            return
+        vb = self.plot.getPlotItem().getViewBox()
+        p = vb.mapSceneToView(ev.scenePos())
+        n = len(self._stats)
+        i = n - 1 - round(p.y())
+        if 0 <= i < n and abs(p.y() - round(p.y())) <= 0.4:
+            self.toolClicked.emit(self._stats[i].tool)

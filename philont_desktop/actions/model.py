@@ -1,0 +1,245 @@
+"""The tool-call log as a table: newest first, more pages as the user scrolls, live rows on top.
+
+Pages come from ``ActionStore.list`` by keyset (``before=(timestamp, id)`` of the last row); a live
+refresh asks for what is newer than the first row (``after=``) and inserts it above, so what the user
+looks at does not move (the view compensates the scroll position).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core.actions import ActionStore, ToolStat
+from core.models import Action
+from core.skills import SkillStore
+from philont_desktop.qt import QColor, QModelIndex, QObject, QPersistentModelIndex, Signal
+from philont_desktop.timeline.model import format_local
+from philont_desktop.widgets.rows_model import KeyedRowsModel
+
+PAGE_SIZE = 200
+LIVE_LIMIT = 1000
+
+COL_TIME, COL_TOOL, COL_OUTCOME, COL_SKILL, COL_PARAMS, COL_RESULT = range(6)
+
+
+@dataclass(frozen=True)
+class ActionsFilter:
+    tool: str | None = None
+    success: bool | None = None
+    linked_skill: str | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"tool": self.tool, "success": self.success, "linked_skill": self.linked_skill}
+
+
+def job_actions(db: Any, flt: ActionsFilter, limit: int, before: tuple[int, int] | None) -> list[Action]:
+    return ActionStore(db).list(limit=limit, before=before, **flt.kwargs())
+
+
+def job_newer_actions(db: Any, flt: ActionsFilter, after: tuple[int, int], limit: int) -> list[Action]:
+    rows = ActionStore(db).list(limit=limit, after=after, order="asc", **flt.kwargs())
+    rows.reverse()
+    return rows
+
+
+@dataclass
+class ActionsMeta:
+    tools: list[str]
+    stats: list[ToolStat]
+    skills: list[str]
+
+
+def job_meta(db: Any) -> ActionsMeta:
+    store = ActionStore(db)
+    try:
+        skills = sorted({s.name for s in SkillStore(db).list_every()})
+    except Exception:  # an odd skills table must not hide the action log
+        skills = []
+    return ActionsMeta(tools=store.tools(), stats=store.tool_stats(), skills=skills)
+
+
+def compact_json(value: Any, text: str, limit: int = 160) -> str:
+    """A one-line form of the parameters for the table."""
+    s = text if isinstance(text, str) else json.dumps(value, ensure_ascii=False)
+    s = " ".join(s[: limit * 2].split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def pretty_json(action: Action) -> str:
+    """The parameters pretty-printed (the stored text as it is when it is not valid JSON)."""
+    if action.json_errors:
+        return action.params_json
+    try:
+        return json.dumps(action.params, ensure_ascii=False, indent=2)
+    except (TypeError, ValueError):
+        return action.params_json
+
+
+class ActionsModel(KeyedRowsModel):
+    """Actions newest first."""
+
+    loaded = Signal()
+    liveInserted = Signal(int)
+    failed = Signal(object)
+
+    def __init__(self, run: Callable[..., Any], theme: Any = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._run = run
+        self._theme = theme
+        self.page_size = PAGE_SIZE
+        self._filter = ActionsFilter()
+        self._complete = True
+        self._loading = False
+        self._fetching = False
+        self._live = False
+        self._gen = 0
+        self._key = f"actions.{id(self):x}"
+
+    def headers(self) -> list[str]:
+        return [
+            self.tr("Time"),
+            self.tr("Tool"),
+            self.tr("Outcome"),
+            self.tr("Linked skill"),
+            self.tr("Parameters"),
+            self.tr("Result"),
+        ]
+
+    def key(self, row: Action) -> int:
+        return row.id
+
+    def display(self, a: Action, column: int) -> str:
+        if column == COL_TIME:
+            return format_local(a.timestamp)
+        if column == COL_TOOL:
+            return a.tool_name
+        if column == COL_OUTCOME:
+            return ("\u2713 " + self.tr("success")) if a.success else ("\u2717 " + self.tr("failure"))
+        if column == COL_SKILL:
+            return a.linked_skill or ""
+        if column == COL_PARAMS:
+            return compact_json(a.params, a.params_json)
+        if column == COL_RESULT:
+            return compact_json(None, a.result or "")
+        return ""
+
+    def tooltip(self, a: Action, column: int) -> str:
+        if column == COL_PARAMS:
+            text = pretty_json(a)
+            return text if len(text) <= 2000 else text[:2000] + "…"
+        if column == COL_RESULT:
+            r = a.result or ""
+            return r if len(r) <= 2000 else r[:2000] + "…"
+        return f"#{a.id} · {a.session_id}"
+
+    def foreground(self, a: Action, column: int) -> Any:
+        if column == COL_OUTCOME:
+            if self._theme is not None:
+                return self._theme.status_color("live" if a.success else "error")
+            return QColor("#1a7f37" if a.success else "#cf222e")
+        return None
+
+    # -- loading ---------------------------------------------------------------------------------------------
+    @property
+    def filter(self) -> ActionsFilter:
+        return self._filter
+
+    @property
+    def loading(self) -> bool:
+        return self._loading or self._fetching or self._live
+
+    @property
+    def complete(self) -> bool:
+        return self._complete
+
+    def set_filter(self, flt: ActionsFilter) -> None:
+        self._filter = flt
+        self._gen += 1
+        gen = self._gen
+        self._loading = True
+        self._fetching = self._live = False
+        self._run(
+            job_actions,
+            flt,
+            self.page_size,
+            None,
+            on_result=lambda rows: self._on_first(gen, rows),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=self._key,
+        )
+
+    def _on_first(self, gen: int, rows: list[Action]) -> None:
+        if gen != self._gen:
+            return
+        self._loading = False
+        self._complete = len(rows) < self.page_size
+        self.set_rows(rows)
+        self.loaded.emit()
+
+    def _on_error(self, gen: int, exc: BaseException) -> None:
+        if gen != self._gen:
+            return
+        self._loading = self._fetching = self._live = False
+        self.failed.emit(exc)
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        return not parent.isValid() and not self._complete and not self._fetching and not self._loading
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
+        if not self.canFetchMore(parent) or not self._rows:
+            return
+        self._fetching = True
+        gen = self._gen
+        last = self._rows[-1]
+        self._run(
+            job_actions,
+            self._filter,
+            self.page_size,
+            (last.timestamp, last.id),
+            on_result=lambda rows: self._on_more(gen, rows),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=f"{self._key}.more",
+        )
+
+    def _on_more(self, gen: int, rows: list[Action]) -> None:
+        if gen != self._gen:
+            return
+        self._fetching = False
+        self._complete = len(rows) < self.page_size
+        self.append_rows(rows)
+        self.loaded.emit()
+
+    def refresh(self) -> None:
+        """Insert what was logged after the newest row shown (live refresh)."""
+        if self._loading or self._live:
+            return
+        if not self._rows:
+            self.set_filter(self._filter)
+            return
+        self._live = True
+        gen = self._gen
+        first = self._rows[0]
+        self._run(
+            job_newer_actions,
+            self._filter,
+            (first.timestamp, first.id),
+            LIVE_LIMIT,
+            on_result=lambda rows: self._on_live(gen, rows),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=f"{self._key}.live",
+        )
+
+    def _on_live(self, gen: int, rows: list[Action]) -> None:
+        if gen != self._gen:
+            return
+        self._live = False
+        if len(rows) >= LIVE_LIMIT:  # a burst: start again from the newest page
+            self.set_filter(self._filter)
+            return
+        n = self.prepend_rows(rows)
+        if n:
+            self.liveInserted.emit(n)
+        self.loaded.emit()

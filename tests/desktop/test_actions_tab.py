@@ -1,0 +1,249 @@
+"""The Actions tab: lazy log, filters, details, failure-rate chart, jump to the timeline, live refresh."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.actions import ActionStore
+from core.db import MemoryDB
+from core.engine import sqlite3
+from core.timeline import RawStore
+from philont_desktop.qt import QModelIndex, Qt, QTabWidget
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = 1_780_000_000_000
+MIN = 60_000
+TOOLS = ("shell", "readFile", "webFetch")
+
+
+def _spec(i: int) -> tuple[str, bool, str | None]:
+    tool = TOOLS[i % 3]
+    success = not (tool == "webFetch" and i % 2 == 1) and i % 10 != 0
+    skill = "deploy-web" if i % 4 == 0 else None
+    return tool, success, skill
+
+
+def build_db(path: Path, n: int = 60) -> Path:
+    """``n`` actions one minute apart (ids 1..n) and a message every minute around them."""
+    db = MemoryDB.create(path, now=T0)
+    try:
+        store = ActionStore(db)
+        for i in range(n):
+            tool, success, skill = _spec(i)
+            store.append(
+                "global",
+                tool,
+                {"step": i, "文本": "参数"},
+                result=f"result {i}",
+                success=success,
+                timestamp=T0 + i * MIN,
+                trigger="autonomous" if i % 2 else None,
+                linked_skill=skill,
+            )
+        RawStore(db).append_many(
+            [("global", "user", f"message at minute {i}", T0 + i * MIN + 1) for i in range(-5, n + 5)]
+        )
+    finally:
+        db.close()
+    # one row whose params are not valid JSON (written by hand, as an old file might hold)
+    conn = sqlite3.connect(str(path))
+    conn.execute(
+        "INSERT INTO memory_actions (session_id, tool_name, params_json, result, success, timestamp) "
+        "VALUES ('global', 'shell', '{not json', NULL, 0, ?)",
+        (T0 + n * MIN,),
+    )
+    conn.commit()
+    conn.close()
+    return path
+
+
+@pytest.fixture
+def actions_db(tmp_path) -> Path:
+    return build_db(tmp_path / "memory" / "memory.sqlite")
+
+
+@pytest.fixture
+def make_ctx(qapp):
+    from philont_desktop.context import AppContext
+
+    made = []
+
+    def make(path: Path, **kw):
+        ctx = AppContext.open(path, interactive=False, **kw)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for c in made:
+        c.close()
+
+
+@pytest.fixture
+def make_tab(qtbot, make_ctx):
+    from philont_desktop.actions.view import ActionsTab
+
+    def make(path: Path, **kw):
+        tab = ActionsTab(make_ctx(path, **kw))
+        qtbot.addWidget(tab)
+        tab.resize(1300, 800)
+        tab.show()
+        tab.ensure_activated()
+        assert tab.wait_idle(10_000)
+        return tab
+
+    return make
+
+
+def _ids(model) -> list[int]:
+    return [a.id for a in model.rows()]
+
+
+def _expected(pred) -> list[int]:
+    return [i + 1 for i in range(59, -1, -1) if pred(i)]
+
+
+def test_model_pages_newest_first_and_passes_modeltester(qtbot, qtmodeltester, actions_db, make_ctx):
+    from philont_desktop.actions.model import ActionsFilter, ActionsModel
+
+    ctx = make_ctx(actions_db)
+    model = ActionsModel(ctx.run, ctx.theme)
+    model.page_size = 25
+    with qtbot.waitSignal(model.loaded, timeout=10_000):
+        model.set_filter(ActionsFilter())
+    assert _ids(model) == [61, *range(60, 36, -1)]
+    assert model.canFetchMore(QModelIndex())
+    qtmodeltester.check(model)  # (the tester itself asks for one more page)
+    qtbot.waitUntil(lambda: not model.loading, timeout=10_000)
+    while model.canFetchMore(QModelIndex()):
+        with qtbot.waitSignal(model.loaded, timeout=10_000):
+            model.fetchMore(QModelIndex())
+    assert _ids(model) == [61, *range(60, 0, -1)]
+    from philont_desktop.timeline.model import format_local
+
+    row = [model.index(3, c).data() for c in range(6)]  # id 58: i = 57
+    assert row == [
+        format_local(T0 + 57 * MIN),
+        "shell",
+        "\u2713 success",
+        "",
+        '{"step":57,"文本":"参数"}',
+        "result 57",
+    ]
+    assert [model.index(1, c).data() for c in (1, 2)] == ["webFetch", "\u2717 failure"]
+    assert model.index(3, 2).data(Qt.ItemDataRole.ForegroundRole) == ctx.theme.status_color("live")
+    assert model.index(1, 2).data(Qt.ItemDataRole.ForegroundRole) == ctx.theme.status_color("error")
+    assert model.index(4, 3).data() == "deploy-web"  # id 57: i = 56
+
+
+def test_filters_by_tool_outcome_and_skill(qtbot, actions_db, make_tab):
+    tab = make_tab(actions_db)
+    tab.filter_tool("webFetch")
+    assert tab.wait_idle(10_000)
+    assert _ids(tab.model) == _expected(lambda i: _spec(i)[0] == "webFetch")
+    tab.filter_outcome(False)
+    assert tab.wait_idle(10_000)
+    assert _ids(tab.model) == _expected(lambda i: _spec(i)[0] == "webFetch" and not _spec(i)[1])
+    tab.filter_tool(None)
+    tab.filter_skill("deploy-web")
+    assert tab.wait_idle(10_000)
+    assert _ids(tab.model) == _expected(lambda i: not _spec(i)[1] and _spec(i)[2] == "deploy-web")
+    assert {a.linked_skill for a in tab.model.rows()} == {"deploy-web"}
+    tab.filter_outcome(None)
+    tab.filter_skill(None)
+    assert tab.wait_idle(10_000)
+    assert tab.model.rowCount() == 61
+    assert tab.count_label.text() == "61 actions"
+
+
+def test_detail_pane_pretty_json_and_invalid_json(qtbot, actions_db, make_tab):
+    tab = make_tab(actions_db)
+    tab.table.setCurrentIndex(tab.model.index(tab.model.row_of(5), 0))
+    assert tab.params_view.toPlainText() == '{\n  "step": 4,\n  "文本": "参数"\n}'
+    assert tab.result_view.toPlainText() == "result 4"
+    assert "<b>readFile</b>" in tab.header.text() and "Linked skill: deploy-web" in tab.header.text()
+    tab.table.setCurrentIndex(tab.model.index(tab.model.row_of(61), 0))
+    assert tab.params_view.toPlainText() == "{not json"
+    assert "not valid JSON" in tab.header.text()
+    assert tab.result_view.toPlainText() == "(no result recorded)"
+
+
+def test_failure_rate_chart(qtbot, actions_db, make_tab):
+    tab = make_tab(actions_db)
+    stats = {s.tool: (s.total, s.failures) for s in tab.chart.stats}
+    shell = [i for i in range(60) if _spec(i)[0] == "shell"]
+    web = [i for i in range(60) if _spec(i)[0] == "webFetch"]
+    assert stats["shell"] == (len(shell) + 1, sum(1 for i in shell if not _spec(i)[1]) + 1)
+    assert stats["webFetch"] == (len(web), sum(1 for i in web if not _spec(i)[1]))
+    assert tab.chart.plot.getAxis("left")._tickLevels[0][0][1] == tab.chart.stats[0].tool
+    img = tab.chart.plot.grab().toImage()
+    assert not img.isNull() and img.width() > 10
+    # a click on a bar filters the log by that tool
+    tab.chart.toolClicked.emit("readFile")
+    assert tab.wait_idle(10_000)
+    assert {a.tool_name for a in tab.model.rows()} == {"readFile"}
+
+
+def test_jump_to_the_messages_around_an_action(qtbot, actions_db, make_ctx):
+    from philont_desktop.actions.view import ActionsTab
+    from philont_desktop.timeline.view import TimelineTab
+
+    ctx = make_ctx(actions_db)
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    timeline = TimelineTab(ctx)
+    actions = ActionsTab(ctx)
+    tabs.addTab(timeline, timeline.title())
+    tabs.addTab(actions, actions.title())
+    tabs.resize(1300, 800)
+    tabs.show()
+    tabs.setCurrentWidget(actions)
+    actions.ensure_activated()
+    assert actions.wait_idle(10_000)
+    actions.table.setCurrentIndex(actions.model.index(actions.model.row_of(31), 0))  # minute 30
+    assert actions.show_in_timeline()
+    assert tabs.currentWidget() is timeline
+    assert timeline.wait_idle(10_000)
+    qtbot.waitUntil(lambda: timeline.conversation.currentIndex().isValid(), timeout=5000)
+    m = timeline.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1)
+    # the newest message at or before the action's time: "minute 29" (messages are 1 ms after)
+    assert m.content == "message at minute 29"
+    contents = [x.content for x in timeline.messages.messages()]
+    assert "message at minute 30" in contents and "message at minute 0" in contents
+
+
+WRITER = r"""
+import sys
+sys.path.insert(0, {root!r})
+from core.db import MemoryDB
+from core.actions import ActionStore
+db = MemoryDB.open({path!r}, writable=True)
+for k in range(3):
+    ActionStore(db).append("global", "shell", {{"live": k}}, result="ok", timestamp={t} + k)
+db.close()
+"""
+
+
+def test_live_refresh_inserts_on_top_and_keeps_selection_and_position(qtbot, actions_db, make_tab):
+    tab = make_tab(actions_db, live_interval_ms=100)
+    tab.ctx.dataChanged.connect(tab.refresh)
+    view = tab.table
+    tab.table.resize(900, 300)
+    row = tab.model.row_of(20)
+    view.setCurrentIndex(tab.model.index(row, 0))
+    view.scrollTo(tab.model.index(row, 0))
+    sb = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: sb.value() > 0, timeout=5000)
+    top_before = view.rowAt(0)
+    top_id = tab.model.row_at(top_before).id
+    tab.ctx.start(live=True, quick_check=False)
+    code = WRITER.format(root=str(ROOT), path=str(actions_db), t=T0 + 100 * MIN)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+    qtbot.waitUntil(lambda: tab.model.rowCount() == 64, timeout=10_000)
+    assert _ids(tab.model)[:3] == [64, 63, 62]
+    assert view.currentIndex().data(Qt.ItemDataRole.UserRole + 100).id == 20
+    assert tab.model.row_at(view.rowAt(0)).id == top_id
+    assert tab.params_view.toPlainText() == '{\n  "step": 19,\n  "文本": "参数"\n}'
