@@ -21,9 +21,10 @@ sorting, and the walk stops as soon as the page is provably the reference's firs
    walked has ``timestamp <= t_k`` and an id below every walked id, so it ranks below all ``k`` walked
    hits: the page is exact. When there are a few ("out of order" rows: an imported or clock-skewed
    message), those rows are checked against the query explicitly and merged; the rest still rank below.
-4. when that index range is large (a rare word whose ``k``-th newest hit is old) or the out-of-order
-   rows are many, the exact sort of the reference runs instead; it is cheap exactly then, because the
-   hits are few.
+4. when that index range is larger than what sorting the estimated number of hits would cost (a rare
+   word whose ``k``-th newest hit is old: few hits, cheap to sort) or the out-of-order rows are many,
+   the exact sort of the reference runs instead. The step-3 read is capped at that cost, so a page
+   costs at most about twice the cheaper of the two ways.
 
 In an append-only timeline ids grow with time, so step 3 reads a few index entries and a first page
 costs about as much as ``k`` row look-ups.
@@ -49,11 +50,20 @@ DAY_MS = 86_400_000
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
-# A session filter over fewer rows than this reads the session index (then sorts); a bigger one walks
-# the timestamp index and checks the session on each row (no sort, stops at the LIMIT).
+# Reading the newest rows of some sessions (timeline, LIKE search): fewer than SMALL_FILTER_ROWS rows
+# in those sessions read the session index (then sort); BIG_FILTER_ROWS or more walk the timestamp index
+# and check the session on each row (no sort, stops at the LIMIT); in between, the newest n rows (n = the
+# sessions' size) are tried first and the session index is read only when they hold too few matches,
+# so the cost stays within twice the session-index plan.
 SMALL_FILTER_ROWS = 5000
-# Fast-path bounds of the FTS search (see the module docstring, steps 3 and 4).
+BIG_FILTER_ROWS = 100_000
+# Fast-path bounds of the FTS search (see the module docstring, steps 3 and 4). The index range read in
+# step 3 is capped at about what the exact sort would cost: FAST_COST_RATIO index entries per estimated
+# hit (an index entry costs ~0.1 µs, a sorted hit ~2-3 µs), never fewer than FAST_SCAN_MIN nor more than
+# FAST_SCAN_CAP entries.
+FAST_SCAN_MIN = 4096
 FAST_SCAN_CAP = 200_000
+FAST_COST_RATIO = 20
 FAST_OUT_OF_ORDER_CAP = 500
 
 Keyset = tuple[int, int]
@@ -166,26 +176,64 @@ class RawStore:
         with self.db.lock:
             return [Message.from_row(r) for r in self.conn.execute(sql, tuple(args))]
 
-    def _small_session_filter(self, session_ids: Sequence[str]) -> bool:
-        """Whether the sessions hold fewer than :data:`SMALL_FILTER_ROWS` messages (a capped count)."""
+    def _session_rows_capped(self, session_ids: Sequence[str], cap: int) -> int:
         sql = (
             f"SELECT count(*) FROM (SELECT 1 FROM {MSG} WHERE session_id IN "
             f"({_placeholders(len(session_ids))}) LIMIT ?)"
         )
         with self.db.lock:
-            n = self.conn.execute(sql, (*session_ids, SMALL_FILTER_ROWS)).fetchone()[0]
-        return n < SMALL_FILTER_ROWS
+            return self.conn.execute(sql, (*session_ids, cap)).fetchone()[0]
 
-    def _session_cond(
-        self, w: _Where, alias: str, session_ids: Sequence[str] | None, *, planner: bool
-    ) -> None:
-        """``session_id IN (...)``; with ``planner`` the index is used only for a small selection."""
+    @staticmethod
+    def _session_cond(w: _Where, alias: str, session_ids: Sequence[str] | None) -> None:
+        """``+session_id IN (...)``: checked per row, never through the session index."""
         if not session_ids:
             return
         ids = list(dict.fromkeys(session_ids))
-        use_index = planner and self._small_session_filter(ids)
-        col = f"{alias}session_id" if use_index else f"+{alias}session_id"
-        w.add(f"{col} IN ({_placeholders(len(ids))})", *ids)
+        w.add(f"+{alias}session_id IN ({_placeholders(len(ids))})", *ids)
+
+    def _ordered(
+        self,
+        rng: _Where,
+        rest: _Where,
+        session_ids: Sequence[str] | None,
+        limit: Any,
+        order: str = "desc",
+    ) -> list[Message]:
+        """Rows of ``memory_raw_messages AS m`` matching ``rng`` (index-range conditions: timestamps,
+        keysets), ``rest`` (per-row conditions) and the sessions, ordered by ``(timestamp, id)``, with
+        the session strategy of :data:`SMALL_FILTER_ROWS` / :data:`BIG_FILTER_ROWS`. ``limit`` goes to
+        SQLite as given."""
+        d = "DESC" if order == "desc" else "ASC"
+        order_sql = f" ORDER BY m.timestamp {d}, m.id {d}"
+        conds = rng.parts + rest.parts
+        args = rng.args + rest.args
+        and_sql = "".join(f" AND {c}" for c in conds)
+        ids = list(dict.fromkeys(session_ids)) if session_ids else []
+        if not ids:
+            where = (" WHERE " + " AND ".join(conds)) if conds else ""
+            return self._rows(f"SELECT m.* FROM {MSG} AS m{where}{order_sql} LIMIT ?", (*args, limit))
+        ph = _placeholders(len(ids))
+        index_sql = f"SELECT m.* FROM {MSG} AS m WHERE m.session_id IN ({ph}){and_sql}{order_sql} LIMIT ?"
+        k = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0 else None
+        n = self._session_rows_capped(ids, BIG_FILTER_ROWS)
+        if n < SMALL_FILTER_ROWS or k is None:
+            return self._rows(index_sql, (*ids, *args, limit))
+        if n >= BIG_FILTER_ROWS:
+            return self._rows(
+                f"SELECT m.* FROM {MSG} AS m WHERE +m.session_id IN ({ph}){and_sql}{order_sql} LIMIT ?",
+                (*ids, *args, limit),
+            )
+        # The newest n rows of the range, whatever their session: if k of them pass, they are the
+        # answer (every other qualifying row comes later in the order).
+        window = f"SELECT * FROM {MSG} AS m{rng.where_sql()}{order_sql} LIMIT ?"
+        rows = self._rows(
+            f"SELECT m.* FROM ({window}) AS m WHERE +m.session_id IN ({ph}){rest.and_sql()}{order_sql} LIMIT ?",
+            (*rng.args, n, *ids, *rest.args, k),
+        )
+        if len(rows) >= k:
+            return rows
+        return self._rows(index_sql, (*ids, *args, limit))
 
     def _origin_cond(self, w: _Where, alias: str, origin_session_ids: Sequence[str] | None) -> None:
         """NULL-inclusive origin filter (Part B §1.3: NULL means "unknown origin, include it")."""
@@ -472,16 +520,12 @@ class RawStore:
         """
         if order not in ("asc", "desc"):
             raise ValidationError_("order must be 'asc' or 'desc'")
-        w = _Where()
-        self._session_cond(w, "", session_ids, planner=True)
-        self._origin_cond(w, "", origin_session_ids)
-        self._keyset_cond(w, "", before, after)
-        self._range_cond(w, "", since, until)
-        self._roles_cond(w, "", roles)
-        d = "DESC" if order == "desc" else "ASC"
-        lim = -1 if limit is None else limit
-        sql = f"SELECT * FROM {MSG}{w.where_sql()} ORDER BY timestamp {d}, id {d} LIMIT ?"
-        return self._rows(sql, (*w.args, lim))
+        rng, rest = _Where(), _Where()
+        self._keyset_cond(rng, "m.", before, after)
+        self._range_cond(rng, "m.", since, until)
+        self._origin_cond(rest, "m.", origin_session_ids)
+        self._roles_cond(rest, "m.", roles)
+        return self._ordered(rng, rest, session_ids, -1 if limit is None else limit, order)
 
     def messages_around(
         self, message_id: int, n: int = 5, *, session_ids: Sequence[str] | None = None
@@ -509,15 +553,11 @@ class RawStore:
 
     def last_message_at(self, session_id: str, role: str | None = None) -> int | None:
         """The newest timestamp of the session's messages (of ``role`` when given), or None."""
-        w = _Where()
-        self._session_cond(w, "", [session_id], planner=True)
+        rest = _Where()
         if role is not None:
-            w.add("role = ?", role)
-        with self.db.lock:
-            row = self.conn.execute(
-                f"SELECT timestamp FROM {MSG}{w.where_sql()} ORDER BY timestamp DESC LIMIT 1", w.args
-            ).fetchone()
-        return None if row is None else row[0]
+            rest.add("m.role = ?", role)
+        rows = self._ordered(_Where(), rest, [session_id], 1)
+        return rows[0].timestamp if rows else None
 
     def last_message_at_for_origin(self, origin_session_id: str, role: str | None = None) -> int | None:
         """Like :meth:`last_message_at` over the origin, NULL-inclusive (Part B §7 raw.ts)."""
@@ -680,9 +720,10 @@ class RawStore:
         the whole listing stays in one mode; without ``mode`` it is chosen again from the filters.
         ``roles`` is an extra filter of this view (not in the reference).
         """
+        query = query if isinstance(query, str) else ("" if query is None else str(query))
         safe = sanitize_query(query)
         if not safe:
-            return SearchPage(query=query if isinstance(query, str) else str(query), safe="", mode="empty")
+            return SearchPage(query=query, safe="", mode="empty")
         try:
             ids = resolve_session_filter(session_id, session_ids)
             if mode not in ("fts", "like"):
@@ -736,12 +777,10 @@ class RawStore:
         session_ids: list[str] | None,
         roles: Sequence[str] | None,
         before: Keyset | None,
-        *,
-        planner: bool,
     ) -> _Where:
         w = _Where()
         self._range_cond(w, "m.", since, until)
-        self._session_cond(w, "m.", session_ids, planner=planner)
+        self._session_cond(w, "m.", session_ids)
         self._roles_cond(w, "m.", roles)
         self._keyset_cond(w, "m.", before, None)
         return w
@@ -756,7 +795,7 @@ class RawStore:
     ) -> bool:
         if utf16_len(safe) < 3:
             return False
-        w = self._filters(since, until, session_ids, roles, None, planner=False)
+        w = self._filters(since, until, session_ids, roles, None)
         sql = (
             f"SELECT 1 FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
             f"WHERE {FTS} MATCH ?{w.and_sql()} LIMIT 1"
@@ -793,7 +832,7 @@ class RawStore:
         before: Keyset | None,
         k: int | None,
     ) -> list[Message]:
-        w = self._filters(since, until, session_ids, roles, before, planner=False)
+        w = self._filters(since, until, session_ids, roles, before)
         with self.db.lock:
             if k is None:
                 keys = self._fts_exact(safe, w, None)
@@ -828,18 +867,34 @@ class RawStore:
             upper = min(upper, int(before[0]))
         if t_k >= upper:
             return walked  # no row may be newer than the k-th hit and still pass the filters
+        cap = self._scan_cap(k, x_last)
         n, n_out, out_ids = self.conn.execute(
             "SELECT count(*), count(CASE WHEN id < :x THEN 1 END), group_concat(CASE WHEN id < :x THEN id END) "
             f"FROM (SELECT id FROM {MSG} WHERE timestamp > :tk AND timestamp <= :up LIMIT :cap)",
-            {"x": x_last, "tk": t_k, "up": upper, "cap": FAST_SCAN_CAP},
+            {"x": x_last, "tk": t_k, "up": upper, "cap": cap},
         ).fetchone()
-        if n >= FAST_SCAN_CAP or n_out > FAST_OUT_OF_ORDER_CAP:
+        if n >= cap or n_out > FAST_OUT_OF_ORDER_CAP:
             return self._fts_exact(safe, w, k)
         if n_out == 0:
             return walked
         extra = self._fts_check_ids(safe, w, [int(s) for s in out_ids.split(",")])
         merged = sorted(set(walked) | set(extra), reverse=True)
         return merged[:k]
+
+    def _scan_cap(self, k: int, x_last: int) -> int:
+        """How many timestamp-index entries step 3 may read before the exact sort is cheaper.
+
+        The walk found ``k`` hits among the ``span`` newest ids, so the query has about
+        ``k * rows / span`` hits in all (a uniform estimate); reading more index entries than
+        :data:`FAST_COST_RATIO` times that would cost more than sorting them.
+        """
+        hi = self.conn.execute(f"SELECT max(rowid) FROM {MSG}").fetchone()[0]
+        lo = self.conn.execute(f"SELECT min(rowid) FROM {MSG}").fetchone()[0]
+        if hi is None or lo is None:
+            return FAST_SCAN_MIN
+        span = max(1, int(hi) - x_last + 1)
+        est_hits = k * (int(hi) - int(lo) + 1) / span
+        return int(min(FAST_SCAN_CAP, max(FAST_SCAN_MIN, FAST_COST_RATIO * est_hits)))
 
     def _load_in_order(self, ids: list[int]) -> list[Message]:
         return self.get_messages(ids)
@@ -855,12 +910,12 @@ class RawStore:
         limit: Any,
     ) -> list[Message]:
         """``content LIKE '%'||safe||'%'`` on the content table, newest first, via the timestamp index."""
-        w = self._filters(since, until, session_ids, roles, before, planner=True)
-        sql = (
-            f"SELECT m.* FROM {MSG} AS m WHERE m.content LIKE '%' || ? || '%'{w.and_sql()} "
-            "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
-        )
-        return self._rows(sql, (safe, *w.args, 20 if limit is None else limit))
+        rng, rest = _Where(), _Where()
+        self._range_cond(rng, "m.", since, until)
+        self._keyset_cond(rng, "m.", before, None)
+        rest.add("m.content LIKE '%' || ? || '%'", safe)
+        self._roles_cond(rest, "m.", roles)
+        return self._ordered(rng, rest, session_ids, 20 if limit is None else limit)
 
 
 def _chunks(rows: Iterable[Any], size: int) -> Iterator[list[Any]]:

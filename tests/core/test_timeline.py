@@ -180,17 +180,42 @@ def test_query_timeline_filters(timeline_rows):
     assert ids(raw.query_timeline(origin_session_ids=["wechat:x"])) == [5, 3, 2, 1, 6]
 
 
-def test_big_session_filter_walks_the_time_index(raw, monkeypatch):
+@pytest.mark.parametrize("small,big", [(5000, 100_000), (2, 100_000), (2, 3), (1, 2)])
+def test_session_filter_strategies_agree(raw, monkeypatch, small, big):
+    # index plan (small sessions), newest-n window then index fallback (middle), time-index walk (big)
+    monkeypatch.setattr(timeline, "SMALL_FILTER_ROWS", small)
+    monkeypatch.setattr(timeline, "BIG_FILTER_ROWS", big)
+    raw.start_session("s2", T0)
+    for i in range(8):
+        add(
+            raw, f"m{i} {'旺财' if i in (0, 3) else ''}", T0 + i, session="s2" if i in (0, 1, 3) else "global"
+        )
+    assert ids(raw.query_timeline(session_ids=["s2"], limit=2)) == [4, 2]
+    assert ids(raw.query_timeline(session_ids=["s2"], limit=2, order="asc")) == [1, 2]
+    assert ids(raw.query_timeline(session_ids=["s2"], limit=None)) == [4, 2, 1]
+    assert ids(raw.search_messages("旺财", session_id="s2", limit=2)) == [4, 1]
+    assert ids(raw.search_messages("旺财", session_id="s2", limit=1)) == [4]
+    assert raw.last_message_at("s2") == T0 + 3
+
+
+def test_session_window_answers_when_the_session_is_recent(raw, monkeypatch):
     monkeypatch.setattr(timeline, "SMALL_FILTER_ROWS", 2)
     raw.start_session("s2", T0)
     for i in range(6):
-        add(raw, f"m{i}", T0 + i, session="s2" if i % 2 else "global")
-    assert ids(raw.query_timeline(session_ids=["s2"], limit=2)) == [6, 4]
+        add(raw, f"m{i}", T0 + i, session="s2" if i >= 3 else "global")
+    seen = []
+    real = RawStore._rows
+    monkeypatch.setattr(RawStore, "_rows", lambda self, sql, a=(): seen.append(sql) or real(self, sql, a))
+    assert ids(raw.query_timeline(session_ids=["s2"], limit=2)) == [6, 5]
+    assert len(seen) == 1 and "FROM (SELECT" in seen[0]  # the window sufficed; no session-index read
+
+
+def test_big_session_filter_walks_the_time_index(raw):
     plan = " ".join(
         r[3]
         for r in raw.conn.execute(
-            "EXPLAIN QUERY PLAN SELECT * FROM memory_raw_messages WHERE +session_id IN (?) "
-            "ORDER BY timestamp DESC, id DESC LIMIT 2",
+            "EXPLAIN QUERY PLAN SELECT m.* FROM memory_raw_messages AS m WHERE +m.session_id IN (?) "
+            "ORDER BY m.timestamp DESC, m.id DESC LIMIT 2",
             ("s2",),
         )
     )
@@ -519,6 +544,21 @@ def test_fast_path_stops_early_on_an_ordered_timeline(monkeypatch):
     )
     assert len(calls) == 1
     db.close()
+
+
+def test_sparse_recent_hits_take_the_exact_sort(raw, monkeypatch):
+    # A word only in the 5 oldest of 300 messages: proving the walk exact would read ~295 index
+    # entries, more than sorting the ~2 estimated hits costs, so the exact sort runs (same result).
+    raw.append_many([("global", "user", "rare word" if i < 5 else "filler", T0 + i) for i in range(300)])
+    monkeypatch.setattr(timeline, "FAST_SCAN_MIN", 10)
+    calls = []
+    real = RawStore._fts_exact
+    monkeypatch.setattr(RawStore, "_fts_exact", lambda self, *a: calls.append(a[2]) or real(self, *a))
+    assert ids(raw.search_messages("rare", limit=2)) == [5, 4] == reference_sql(raw.db, "rare", limit=2)
+    assert calls == [2]
+    # dense recent hits: the walk is proved exact with a short index read, no sort
+    assert ids(raw.search_messages("filler", limit=2)) == [300, 299]
+    assert calls == [2]
 
 
 def test_out_of_order_rows_are_checked_explicitly(raw, monkeypatch):
