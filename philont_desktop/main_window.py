@@ -108,24 +108,29 @@ def _generate_demo(path: Path, messages: int, job: Job) -> Path:
 
 
 def _estimate_counts(db: MemoryDB) -> dict[str, int | None]:
-    """Cheap row counts for the status bar (max(rowid)-based on the big tables; never a scan)."""
+    """Cheap row counts for the status bar (max(rowid)-based on the big tables; never a scan of them).
+
+    A layer whose table is missing or unreadable is left out.
+    """
+    from core.actions import ActionStore
+    from core.facts import FactStore
+    from core.notes import NotesStore
+    from core.skills import SkillStore
+    from core.timeline import RawStore
+
+    probes = {
+        "messages": lambda: RawStore(db).count_estimate(),
+        "actions": lambda: ActionStore(db).latest_id() or 0,
+        "notes": lambda: NotesStore(db).count(),
+        "facts": lambda: FactStore(db).count(),
+        "skills": lambda: SkillStore(db).count(),
+    }
     out: dict[str, int | None] = {}
-    with contextlib.suppress(ImportError):
-        from core.timeline import RawStore
-
-        out["messages"] = RawStore(db).count_estimate()
-    with contextlib.suppress(ImportError):
-        from core.actions import ActionStore
-
-        out["actions"] = ActionStore(db).latest_id() or 0
-    for key, module, cls in (
-        ("notes", "core.notes", "NotesStore"),
-        ("facts", "core.facts", "FactStore"),
-        ("skills", "core.skills", "SkillStore"),
-    ):
-        with contextlib.suppress(ImportError, AttributeError):
-            store = getattr(__import__(module, fromlist=[cls]), cls)(db)
-            out[key] = store.count()
+    for key, probe in probes.items():
+        try:
+            out[key] = int(probe())
+        except Exception:  # a damaged or partial database: show what can be counted
+            out[key] = None
     return out
 
 

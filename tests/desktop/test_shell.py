@@ -544,3 +544,19 @@ def test_the_context_module_is_not_shadowed_by_a_tab_folder():
     assert Path(context_module.__file__).name == "context.py"
     assert not (Path(context_module.__file__).parent / "context").is_dir()
     assert "philont_desktop.context_tab.view:ContextTab" in tabs.TAB_PATHS
+
+
+def test_a_missing_core_table_is_read_only_and_counts_leave_it_out(make_window, db_path):
+    from core.engine import sqlite3
+
+    conn = sqlite3.connect(str(db_path))
+    conn.execute("DROP TABLE memory_facts")
+    conn.commit()
+    conn.close()
+    w = make_window(db_path)
+    assert w.banner.isVisible() and w.banner.kind == "readonly"
+    assert "core tables are missing: memory_facts" in w.banner.text()
+    assert spin_until(lambda: w.counts_loaded, 5000)
+    assert w.counts["facts"] is None
+    assert "facts" not in w.counts_label.text()
+    assert "notes 0" in w.counts_label.text()
