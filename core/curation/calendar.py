@@ -1,0 +1,270 @@
+"""Curation of calendar events and scheduled tasks: audited, undoable, one short transaction each.
+
+Every function returns a :class:`Change` (what :func:`core.curation.perform` needs: action, target and
+``fn(conn)``); ``change.perform(db)`` runs it, and the desktop app hands it to its undo stack
+(``ctx.curate``). Undo and redo are registered for every action.
+
+Actions
+-------
+
+* ``calendar.schedule_enable`` / ``calendar.schedule_disable`` (:func:`enable_schedule`,
+  :func:`disable_schedule`): ``memory_schedules.enabled`` of one task. Nothing else changes (the
+  reference's scheduler keeps ``next_run_at``; a re-enabled overdue task fires at its next tick).
+* ``calendar.schedule_delete`` (:func:`delete_schedule`): removes the task, as ``cancel_schedule`` does.
+* ``calendar.event_delete`` (:func:`delete_event`): removes one event (all its occurrences).
+
+Audit entries store the whole row before and after (``null`` for "did not exist"), including its
+``rowid``. Undoing a delete puts the row back exactly: every column, and the same ``rowid`` (storage
+order breaks ties in ``list_upcoming``) unless another row took it meanwhile.
+
+Concurrent writers
+------------------
+
+The agent writes while a person curates: it fires tasks (``next_run_at``, ``last_run_at``,
+``consecutive_failures``), disables same-name tasks and cancels tasks. A change may carry the row as
+it was shown (``seen``); if the agent changed what the change touches meanwhile it raises
+:class:`~core.errors.ConflictError` and writes nothing. Undo and redo check that what they put back
+still holds the value the edit left: enabling/disabling compares ``enabled`` only (the scheduler's
+bookkeeping may move on), a delete's redo requires the re-created row to be unchanged, and a delete's
+undo refuses when a row with the same id exists again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from core import curation
+from core.audit import AuditEntry, default_actor
+from core.errors import ConflictError, NotFoundError, ValidationError_
+from core.jsutil import iso_ms
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_EVENT_DELETE",
+    "ACTION_SCHEDULE_DELETE",
+    "ACTION_SCHEDULE_DISABLE",
+    "ACTION_SCHEDULE_ENABLE",
+    "EVENT_TARGET",
+    "SCHEDULE_TARGET",
+    "Change",
+    "delete_event",
+    "delete_schedule",
+    "disable_schedule",
+    "enable_schedule",
+    "set_schedule_enabled",
+]
+
+EVENT_TARGET = "calendar_event"
+SCHEDULE_TARGET = "schedule"
+EVENTS = "memory_calendar"
+SCHEDULES = "memory_schedules"
+ACTION_SCHEDULE_ENABLE = "calendar.schedule_enable"
+ACTION_SCHEDULE_DISABLE = "calendar.schedule_disable"
+ACTION_SCHEDULE_DELETE = "calendar.schedule_delete"
+ACTION_EVENT_DELETE = "calendar.event_delete"
+ACTIONS = (ACTION_SCHEDULE_ENABLE, ACTION_SCHEDULE_DISABLE, ACTION_SCHEDULE_DELETE, ACTION_EVENT_DELETE)
+
+_TABLE_OF_TARGET = {EVENT_TARGET: EVENTS, SCHEDULE_TARGET: SCHEDULES}
+# Scheduler bookkeeping: the agent moves these on its own; a delete's redo does not insist on them.
+_VOLATILE = frozenset({"next_run_at", "last_run_at", "consecutive_failures", "paused_until"})
+
+
+@dataclass
+class Change:
+    """One curation step, ready for :func:`core.curation.perform` (or ``ctx.curate`` in the app)."""
+
+    action: str
+    target_type: str
+    target_id: str | None
+    fn: Callable[[Any], tuple[Any, ...]]
+    description: str = ""
+
+    def perform(
+        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
+    ) -> AuditEntry:
+        return curation.perform(
+            db,
+            actor=actor or default_actor(),
+            action=self.action,
+            target_type=self.target_type,
+            target_id=self.target_id,
+            fn=self.fn,
+            note=note,
+            now=now,
+        )
+
+
+# -- helpers ----------------------------------------------------------------------------------------------
+
+
+def _get(conn: Any, table: str, row_id: str) -> dict[str, Any] | None:
+    row = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?', (row_id,)).fetchone()
+    return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
+
+
+def _label(table: str, row: Mapping[str, Any]) -> str:
+    if table == SCHEDULES:
+        return f"task {row.get('name')!r} ({row.get('id')})"
+    when = row.get("starts_at")
+    at = f" @ {iso_ms(when)}" if isinstance(when, int) else ""
+    return f"event {row.get('title')!r}{at} ({row.get('id')})"
+
+
+def _require(conn: Any, table: str, row_id: str) -> dict[str, Any]:
+    row = _get(conn, table, row_id)
+    if row is None:
+        what = "task" if table == SCHEDULES else "calendar event"
+        raise NotFoundError(f"No {what} {row_id!r}: it may have been deleted meanwhile.")
+    return row
+
+
+def _seen_get(seen: Any, name: str) -> Any:
+    if isinstance(seen, Mapping):
+        return seen.get(name)
+    value = getattr(seen, name, None)
+    if name == "enabled" and isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _norm(name: str, v: Any) -> Any:
+    return int(v) if name == "enabled" and isinstance(v, bool) else v
+
+
+def _check_seen(table: str, cur: Mapping[str, Any], seen: Any, fields: tuple[str, ...]) -> None:
+    if seen is None:
+        return
+    for f in fields:
+        if _norm(f, cur.get(f)) != _norm(f, _seen_get(seen, f)):
+            raise ConflictError(
+                f"The {_label(table, cur)} changed since it was shown ({f} is now {cur.get(f)!r}). "
+                "Nothing was changed; look at it again.",
+                cur,
+            )
+
+
+def _insert(conn: Any, table: str, state: Mapping[str, Any], what: str) -> None:
+    """Put a deleted row back with all its columns, and its rowid when that is still free."""
+    if _get(conn, table, state["id"]) is not None:
+        raise ConflictError(
+            f"{what}: a row with id {state['id']!r} exists again; nothing was changed.",
+            _get(conn, table, state["id"]),
+        )
+    existing = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
+    cols = [k for k in state if k != "rowid" and k in existing]
+    lost = [k for k in state if k != "rowid" and k not in existing]
+    if lost:
+        raise ConflictError(f"{what}: the table no longer has the columns {', '.join(lost)}.")
+    rowid = state.get("rowid")
+    if isinstance(rowid, int) and conn.execute(f"SELECT 1 FROM {table} WHERE rowid = ?", (rowid,)).fetchone():
+        rowid = None
+    names = (["rowid"] if isinstance(rowid, int) else []) + cols
+    values = ([rowid] if isinstance(rowid, int) else []) + [state[k] for k in cols]
+    conn.execute(
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+        tuple(values),
+    )
+
+
+# -- actions ----------------------------------------------------------------------------------------------
+
+
+def set_schedule_enabled(sched_id: str, enabled: bool, *, seen: Any = None) -> Change:
+    """Enable or disable one scheduled task (``memory_schedules.enabled``)."""
+    want = 1 if enabled else 0
+    action = ACTION_SCHEDULE_ENABLE if enabled else ACTION_SCHEDULE_DISABLE
+
+    def fn(conn: Any) -> tuple[Any, Any]:
+        cur = _require(conn, SCHEDULES, sched_id)
+        _check_seen(SCHEDULES, cur, seen, ("enabled",))
+        if int(cur["enabled"] or 0) == want:
+            state = "enabled" if enabled else "disabled"
+            raise ValidationError_(f"The {_label(SCHEDULES, cur)} is already {state}; nothing to change.")
+        conn.execute(f"UPDATE {SCHEDULES} SET enabled = ? WHERE id = ?", (want, sched_id))
+        return cur, _get(conn, SCHEDULES, sched_id)
+
+    return Change(action, SCHEDULE_TARGET, sched_id, fn, "enable task" if enabled else "disable task")
+
+
+def enable_schedule(sched_id: str, *, seen: Any = None) -> Change:
+    return set_schedule_enabled(sched_id, True, seen=seen)
+
+
+def disable_schedule(sched_id: str, *, seen: Any = None) -> Change:
+    return set_schedule_enabled(sched_id, False, seen=seen)
+
+
+def delete_schedule(sched_id: str, *, seen: Any = None) -> Change:
+    """Delete one scheduled task (a hard delete, like ``cancel_schedule``; undo puts it back)."""
+
+    def fn(conn: Any) -> tuple[Any, Any]:
+        cur = _require(conn, SCHEDULES, sched_id)
+        _check_seen(SCHEDULES, cur, seen, ("name", "enabled", "cron_expr", "action_type", "payload_json"))
+        conn.execute(f"DELETE FROM {SCHEDULES} WHERE id = ?", (sched_id,))
+        return cur, None
+
+    return Change(ACTION_SCHEDULE_DELETE, SCHEDULE_TARGET, sched_id, fn, "delete task")
+
+
+def delete_event(event_id: str, *, seen: Any = None) -> Change:
+    """Delete one calendar event with all its occurrences (undo puts it back)."""
+
+    def fn(conn: Any) -> tuple[Any, Any]:
+        cur = _require(conn, EVENTS, event_id)
+        _check_seen(EVENTS, cur, seen, ("title", "starts_at", "ends_at", "rrule", "timezone"))
+        conn.execute(f"DELETE FROM {EVENTS} WHERE id = ?", (event_id,))
+        return cur, None
+
+    return Change(ACTION_EVENT_DELETE, EVENT_TARGET, event_id, fn, "delete event")
+
+
+# -- undo / redo ------------------------------------------------------------------------------------------
+
+
+def _transition(conn: Any, entry: AuditEntry, src: Any, dst: Any, what: str) -> None:
+    """Move the target from state ``src`` (what is expected now) to ``dst``."""
+    table = _TABLE_OF_TARGET.get(entry.target_type)
+    if table is None:
+        raise ValidationError_(f"Unknown target type {entry.target_type!r} for {entry.action}.")
+    if src is None and dst is None:
+        return
+    if src is None:  # re-create the deleted row
+        _insert(conn, table, dst, what)
+        return
+    cur = _get(conn, table, src["id"])
+    if cur is None:
+        raise ConflictError(f"{what}: the {_label(table, src)} no longer exists; nothing was changed.")
+    if dst is None:  # delete again: the row must be as the undo left it (scheduler bookkeeping aside)
+        diff = [k for k in src if k not in _VOLATILE and k != "rowid" and cur.get(k) != src[k]]
+        if diff:
+            changed = ", ".join(f"{k} is now {cur.get(k)!r}" for k in diff)
+            raise ConflictError(
+                f"{what} would delete a changed {_label(table, cur)} ({changed}). Nothing was changed.", cur
+            )
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (src["id"],))
+        return
+    # enable / disable: only ``enabled`` moves, and it must still hold the value the step expects.
+    if int(cur.get("enabled") or 0) != int(src.get("enabled") or 0):
+        state = "enabled" if cur.get("enabled") else "disabled"
+        raise ConflictError(
+            f"{what} would overwrite a later change: the {_label(table, cur)} is {state} now. "
+            "Nothing was changed.",
+            cur,
+        )
+    conn.execute(f"UPDATE {table} SET enabled = ? WHERE id = ?", (int(dst.get("enabled") or 0), src["id"]))
+
+
+def _undo(conn: Any, entry: AuditEntry) -> None:
+    _transition(conn, entry, entry.after, entry.before, "Undoing it")
+    return None
+
+
+def _redo(conn: Any, entry: AuditEntry) -> None:
+    _transition(conn, entry, entry.before, entry.after, "Redoing it")
+    return None
+
+
+for _action in ACTIONS:
+    curation.register(_action, _undo, _redo)
