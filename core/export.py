@@ -1,0 +1,419 @@
+"""Exporting memory to files: a whole layer or the rows of a view, as JSON, JSONL or CSV.
+
+* **Streaming.** A layer is read in keyset pages by ``rowid`` (each page its own short read, so a long
+  export never pins a WAL snapshot while the agent writes) and written as it is read: a million-row
+  table never sits in memory. Rows the agent appends during the export are included when they land
+  after the page being read.
+* **Safe files.** The output is written to a temporary name in the target directory, created 0600,
+  synced and renamed into place at the end. A cancelled or failed export removes the temporary file
+  and leaves no output (an existing file at the target stays as it was).
+* **Formats.** ``json``: one array of objects; ``jsonl``: one object per line; ``csv``: a header line,
+  then one line per row (RFC 4180 quoting, ``\\r\\n`` line ends). Text is UTF-8; ``bom=True`` writes a
+  byte-order mark so that Excel reads CSV as UTF-8. JSON-valued columns (``*_json``,
+  ``trigger_keywords``, ``revision_history``) are exported as their stored text in CSV, and as parsed
+  JSON values in JSON/JSONL unless ``parse_json=False`` (text that does not parse is kept as text).
+  NULL is ``null`` in JSON and an empty field in CSV; a BLOB becomes its hex string.
+* **Progress and cancel.** ``progress(done, total_estimate)`` after every page; ``cancel()`` is
+  asked between pages and rows and raises :class:`ExportCancelledError` when it returns true.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import MemoryError_, ValidationError_
+
+FORMATS: tuple[str, ...] = ("json", "jsonl", "csv")
+EXTENSIONS = {"json": ".json", "jsonl": ".jsonl", "csv": ".csv"}
+PAGE_SIZE = 2000
+BUFFER_BYTES = 1 << 18
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One exportable layer: its table and the column that orders it in time (for ``since``/``until``)."""
+
+    name: str
+    table: str
+    time_column: str | None
+    json_columns: tuple[str, ...] = ()
+
+
+LAYERS: dict[str, Layer] = {
+    "messages": Layer("messages", "memory_raw_messages", "timestamp"),
+    "actions": Layer("actions", "memory_actions", "timestamp", ("params_json",)),
+    "notes": Layer("notes", "memory_notes", "created_at"),
+    "facts": Layer("facts", "memory_facts", "created_at", ("value_json",)),
+    "skills": Layer("skills", "memory_skills", "created_at", ("trigger_keywords", "revision_history")),
+    "calendar": Layer("calendar", "memory_calendar", "starts_at"),
+    "schedules": Layer("schedules", "memory_schedules", "next_run_at", ("payload_json",)),
+}
+
+__all__ = [
+    "EXTENSIONS",
+    "FORMATS",
+    "LAYERS",
+    "ExportCancelledError",
+    "ExportResult",
+    "Layer",
+    "default_file_name",
+    "export_layer",
+    "export_rows",
+    "layer_columns",
+]
+
+
+class ExportCancelledError(MemoryError_):
+    """The export was cancelled; no output file was left behind."""
+
+
+@dataclass
+class ExportResult:
+    path: Path
+    rows: int
+    format: str
+    columns: list[str] = field(default_factory=list)
+    bytes: int = 0
+
+
+ProgressFn = Callable[[int, int], Any]
+CancelFn = Callable[[], bool]
+
+
+def default_file_name(name: str, fmt: str, stamp: str = "") -> str:
+    """``<name>[-<stamp>].<ext>`` (``stamp`` e.g. ``20260615-1200``)."""
+    _check_format(fmt)
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-.") or "export"
+    return f"{safe}{'-' + stamp if stamp else ''}{EXTENSIONS[fmt]}"
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ValidationError_(f"Unknown export format {fmt!r}: use one of {', '.join(FORMATS)}.")
+
+
+# -- values -------------------------------------------------------------------------------------------------
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, bytes | bytearray | memoryview):
+        return bytes(v).hex()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None  # as JSON.stringify writes Infinity / NaN
+    return v
+
+
+def _csv_value(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bytes | bytearray | memoryview):
+        return bytes(v).hex()
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else ""
+    if isinstance(v, dict | list):
+        return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+    return str(v)
+
+
+def _parsed(text: Any) -> Any:
+    if not isinstance(text, str):
+        return _json_value(text)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
+# -- writers -------------------------------------------------------------------------------------------------
+
+
+class _Writer:
+    """Writes rows in one format to a binary file handle, buffering into ~1 MB writes."""
+
+    def __init__(self, fh: Any, fmt: str, columns: Sequence[str], json_columns: Iterable[str], parse: bool):
+        self.fh = fh
+        self.fmt = fmt
+        self.columns = list(columns)
+        self.json_columns = frozenset(json_columns) if parse else frozenset()
+        self.rows = 0
+        self.bytes = 0
+        self._buf = io.StringIO()
+        self._csv = csv.writer(self._buf, lineterminator="\r\n") if fmt == "csv" else None
+
+    def _flush(self, force: bool = False) -> None:
+        if force or self._buf.tell() >= BUFFER_BYTES:
+            data = self._buf.getvalue().encode("utf-8")
+            self.fh.write(data)
+            self.bytes += len(data)
+            self._buf.seek(0)
+            self._buf.truncate()
+
+    def begin(self) -> None:
+        if self.fmt == "csv":
+            assert self._csv is not None
+            self._csv.writerow(self.columns)
+        elif self.fmt == "json":
+            self._buf.write("[")
+
+    def row(self, values: Mapping[str, Any]) -> None:
+        if self.fmt == "csv":
+            assert self._csv is not None
+            self._csv.writerow([_csv_value(values.get(c)) for c in self.columns])
+        else:
+            obj = {
+                c: (_parsed(values.get(c)) if c in self.json_columns else _json_value(values.get(c)))
+                for c in self.columns
+            }
+            text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+            if self.fmt == "json":
+                self._buf.write(("\n" if self.rows == 0 else ",\n") + text)
+            else:
+                self._buf.write(text + "\n")
+        self.rows += 1
+        self._flush()
+
+    def end(self) -> None:
+        if self.fmt == "json":
+            self._buf.write("\n]\n" if self.rows else "]\n")
+        self._flush(force=True)
+
+
+def _write_atomically(
+    path: str | os.PathLike[str],
+    fmt: str,
+    columns: Sequence[str],
+    json_columns: Iterable[str],
+    rows_fn: Callable[[_Writer], None],
+    *,
+    bom: bool,
+    parse_json: bool,
+) -> ExportResult:
+    _check_format(fmt)
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise ValidationError_(f"{target} is a folder; choose a file name to export to.")
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise ValidationError_(f"The folder {directory} does not exist.")
+    tmp = directory / f".{target.name}.partial-{os.getpid()}-{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    ok = False
+    owned = False
+    try:
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, 0o600)  # whatever the umask did
+        fh_raw = os.fdopen(fd, "wb")
+        owned = True
+        with fh_raw as fh:
+            if bom:
+                fh.write(b"\xef\xbb\xbf")
+            writer = _Writer(fh, fmt, columns, json_columns, parse_json)
+            writer.begin()
+            rows_fn(writer)
+            writer.end()
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        ok = True
+        with contextlib.suppress(OSError):
+            dfd = os.open(directory, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+        return ExportResult(target, writer.rows, fmt, list(columns), writer.bytes + (3 if bom else 0))
+    finally:
+        if not ok:
+            if not owned:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+# -- layers ----------------------------------------------------------------------------------------------------
+
+
+def layer_columns(db: Any, layer: str) -> list[str]:
+    """The columns of a layer's table, in table order."""
+    spec = _layer(layer)
+    with db.lock:
+        return [r[1] for r in db.conn.execute(f'PRAGMA table_info("{spec.table}")')]
+
+
+def _layer(layer: str) -> Layer:
+    spec = LAYERS.get(layer)
+    if spec is None:
+        raise ValidationError_(f"Unknown layer {layer!r}: use one of {', '.join(LAYERS)}.")
+    return spec
+
+
+def _where(
+    spec: Layer,
+    columns: Sequence[str],
+    filters: Mapping[str, Any] | None,
+    since: int | None,
+    until: int | None,
+) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    args: list[Any] = []
+    for col, value in (filters or {}).items():
+        if col not in columns:
+            raise ValidationError_(f"The {spec.name} layer has no column {col!r} to filter on.")
+        if value is None:
+            clauses.append(f'"{col}" IS NULL')
+        elif isinstance(value, list | tuple | set | frozenset):
+            values = list(value)
+            if not values:
+                clauses.append("0")
+            else:
+                clauses.append(f'"{col}" IN ({", ".join("?" * len(values))})')
+                args.extend(values)
+        else:
+            clauses.append(f'"{col}" = ?')
+            args.append(value)
+    if (since is not None or until is not None) and spec.time_column is None:
+        raise ValidationError_(f"The {spec.name} layer has no time column.")
+    if since is not None:
+        clauses.append(f'"{spec.time_column}" >= ?')
+        args.append(int(since))
+    if until is not None:
+        clauses.append(f'"{spec.time_column}" <= ?')
+        args.append(int(until))
+    return clauses, args
+
+
+def _estimate(db: Any, table: str, where: list[str], args: list[Any]) -> int:
+    """A cheap total: ``max(rowid) - min(rowid) + 1`` without filters (never a scan), else a count."""
+    with db.lock:
+        if where:
+            row = db.conn.execute(
+                f"SELECT count(*) FROM {table} WHERE {' AND '.join(where)}", args
+            ).fetchone()
+            return int(row[0] or 0)
+        row = db.conn.execute(f"SELECT min(rowid), max(rowid) FROM {table}").fetchone()
+    if row[0] is None:
+        return 0
+    return int(row[1]) - int(row[0]) + 1
+
+
+def export_layer(
+    db: Any,
+    layer: str,
+    path: str | os.PathLike[str],
+    fmt: str = "jsonl",
+    *,
+    filters: Mapping[str, Any] | None = None,
+    since: int | None = None,
+    until: int | None = None,
+    columns: Sequence[str] | None = None,
+    bom: bool = False,
+    parse_json: bool = True,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+    page_size: int = PAGE_SIZE,
+) -> ExportResult:
+    """Export the rows of ``layer`` (see :data:`LAYERS`) to ``path`` in storage order.
+
+    ``filters`` are column equalities (a list/tuple means "one of"; ``None`` means NULL); ``since`` /
+    ``until`` bound the layer's time column (both inclusive). ``columns`` picks and orders the columns
+    (default: all, in table order).
+    """
+    _check_format(fmt)
+    spec = _layer(layer)
+    all_columns = layer_columns(db, layer)
+    if not all_columns:
+        raise ValidationError_(f"This database has no {spec.table} table.")
+    cols = list(columns) if columns is not None else all_columns
+    unknown = [c for c in cols if c not in all_columns]
+    if unknown:
+        raise ValidationError_(f"The {spec.name} layer has no column(s) {', '.join(unknown)}.")
+    where, args = _where(spec, all_columns, filters, since, until)
+    total = _estimate(db, spec.table, where, args)
+    select = ", ".join(f'"{c}"' for c in cols)
+    page = max(1, int(page_size))
+
+    def _rows(writer: _Writer) -> None:
+        last: int | None = None
+        estimate = total
+        if progress is not None:
+            progress(0, estimate)
+        while True:
+            if cancel is not None and cancel():
+                raise ExportCancelledError("The export was cancelled; no file was written.")
+            clauses = list(where)
+            page_args = list(args)
+            if last is not None:
+                clauses.append("rowid > ?")
+                page_args.append(last)
+            sql = (
+                f'SELECT rowid AS "__rowid__", {select} FROM {spec.table}'
+                + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
+                + " ORDER BY rowid LIMIT ?"
+            )
+            with db.lock:
+                batch = db.conn.execute(sql, (*page_args, page)).fetchall()
+            for r in batch:
+                writer.row(dict(zip(cols, tuple(r)[1:], strict=True)))
+            if batch:
+                last = int(batch[-1][0])
+            estimate = max(estimate, writer.rows)
+            if progress is not None:
+                progress(writer.rows, estimate if len(batch) == page else writer.rows)
+            if len(batch) < page:
+                break
+
+    return _write_atomically(path, fmt, cols, spec.json_columns, _rows, bom=bom, parse_json=parse_json)
+
+
+def export_rows(
+    rows: Iterable[Mapping[str, Any]],
+    path: str | os.PathLike[str],
+    fmt: str = "jsonl",
+    *,
+    columns: Sequence[str],
+    json_columns: Iterable[str] = (),
+    total: int | None = None,
+    bom: bool = False,
+    parse_json: bool = True,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+    every: int = 500,
+) -> ExportResult:
+    """Export already-selected rows (a view: what a table shows) with the same file guarantees.
+
+    ``rows`` may be any iterable (a generator streams); ``total`` is the estimate given to
+    ``progress``. Missing keys are exported as NULL.
+    """
+    cols = list(columns)
+    if not cols:
+        raise ValidationError_("Nothing to export: the view has no columns.")
+    estimate = int(total) if total is not None else 0
+
+    def _rows(writer: _Writer) -> None:
+        if progress is not None:
+            progress(0, estimate)
+        for r in rows:
+            if cancel is not None and writer.rows % every == 0 and cancel():
+                raise ExportCancelledError("The export was cancelled; no file was written.")
+            writer.row(r)
+            if progress is not None and writer.rows % every == 0:
+                progress(writer.rows, max(estimate, writer.rows))
+        if cancel is not None and cancel():
+            raise ExportCancelledError("The export was cancelled; no file was written.")
+        if progress is not None:
+            progress(writer.rows, writer.rows)
+
+    return _write_atomically(path, fmt, cols, json_columns, _rows, bom=bom, parse_json=parse_json)
