@@ -1,0 +1,451 @@
+"""The Context tab shows what ``philont-memory context --json`` (core.context.build_context) returns."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from core.context import build_context
+from core.db import MemoryDB
+from core.facts import FactStore
+from core.skills import SkillStore
+from core.timeline import RawStore
+from philont_desktop.context_tab.diff import compute_diff
+from philont_desktop.qt import QApplication, QUrl
+
+NOW = 1_781_524_800_000  # tests/conftest.py FIXED_NOW (the demo database's "now")
+MIN = 60_000
+T0 = NOW - 10 * 86_400_000
+ROWS = [
+    ("global", "user", "我们上次讨论过数据库迁移的方案，你还记得吗", 1),
+    ("global", "assistant", "记得：数据库迁移分三步，先备份。", 2),
+    ("global", "user", "Let's deploy the gateway tomorrow.", 3),
+    ("global", "system", "[system] nightly summary", 4),
+    ("s2", "assistant", "Deploy plan: canary first, then everyone.", 5),
+    ("global", "tool", '{"tool":"shell","success":true}', 6),
+    ("global", "user", "好的，谢谢", 7),
+]
+
+
+def build_small(path: Path) -> Path:
+    with MemoryDB.create(path, now=T0) as db:
+        raw = RawStore(db)
+        raw.start_session("s2", T0)
+        for session, role, content, k in ROWS:
+            raw.append_message(session, role, content, T0 + k * MIN)
+        facts = FactStore(db)
+        facts.store_fact("user", "name", "Alice", now=T0)
+        facts.store_fact("user", "city", "Paris", now=T0 + MIN)
+        facts.store_fact("user", "city", "Berlin", now=T0 + 5 * MIN)
+        SkillStore(db).create_skill(
+            "deploy-gateway",
+            "Deploy the gateway safely",
+            ["deploy"],
+            "1. canary",
+            maturity="validated",
+            now=T0,
+        )
+    return path
+
+
+@pytest.fixture
+def small_db(tmp_path) -> Path:
+    return build_small(tmp_path / "memory" / "memory.sqlite")
+
+
+@pytest.fixture
+def tab_factory(qtbot, qapp):
+    from philont_desktop.context import AppContext
+    from philont_desktop.context_tab.view import ContextTab
+
+    made = []
+
+    def make(path: Path):
+        ctx = AppContext.open(path, interactive=False)
+        made.append(ctx)
+        tab = ContextTab(ctx)
+        qtbot.addWidget(tab)
+        tab.resize(1300, 900)
+        tab.show()
+        tab.set_fixed_now(NOW)
+        tab.set_host_os("linux")
+        tab.reset_defaults()
+        tab.set_sessions([])
+        tab.set_home_session(None)
+        tab.ensure_activated()
+        assert tab.wait_idle(20_000)
+        return tab
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def cli_json(path: Path, message: str, *extra: str) -> tuple[dict, str]:
+    from core.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(
+            ["--db", str(path), "--json", "--now", str(NOW), "context", message, "--host-os", "linux", *extra]
+        )
+    assert code == 0
+    return json.loads(out.getvalue()), out.getvalue()
+
+
+def show(tab, message: str) -> dict:
+    tab.set_message(message)
+    assert tab.wait_idle(30_000)
+    assert tab.error is None
+    assert tab.result is not None and tab.result.message == message
+    return tab.result.to_json()
+
+
+def plain(tab) -> str:
+    return tab.preview_text().replace("\xa0", " ").replace("\u2029", "\n")
+
+
+def assert_view_shows(tab, j: dict) -> None:
+    """The preview (every section expanded) shows the JSON, in the order the agent receives it."""
+    tab.expand_all(True)
+    text = plain(tab)
+    pos = 0
+    for s in j["sections"]:
+        i = text.find(s["text"].rstrip("\n"), pos)
+        assert i >= 0, f"section {s['name']} not shown in order"
+        pos = i + len(s["text"].rstrip("\n"))
+        assert f"{s['chars']:,} chars · {s['tokens']:,} tokens" in text
+    trig = j["recall_trigger"]
+    if trig is not None:
+        i = text.find(f"Recall trigger hit ({trig['pattern']}): “{trig['snippet']}”", pos)
+        assert i >= 0
+        pos = i
+        i = text.find("请**立即调用 recall_sessions**", pos)
+        assert i >= 0
+        pos = i
+    else:
+        i = text.find("no hit: nothing is injected", pos)
+        assert i >= 0
+        pos = i
+    for m in j["timeline"]["messages"]:
+        i = text.find(m["content"][:4000], pos)
+        assert i >= 0, f"message {m['id']} not shown in order"
+        if m["id"] is not None:
+            assert f"#{m['id']} " in text[max(0, i - 200) : i]
+        pos = i + 1
+    assert text.find(tab.result.message, pos) >= 0  # this turn, last
+    table = tab.budget_panel.table
+    rows = [
+        (table.item(r, 0).text(), table.item(r, 1).text(), table.item(r, 2).toolTip())
+        for r in range(table.rowCount())
+    ]
+    reasons = {
+        "over_budget": "over the token budget",
+        "already_recent": "already among the recent messages",
+        "system_message": "system message (counted, not shown)",
+        "candidate_limit": "beyond the candidate limit",
+    }
+    expected = [(f"#{e.id}", e.section, reasons[e.reason]) for e in tab.result.left_out]
+    assert rows == expected
+    assert [(f"#{e['id']}", reasons[e["reason"]]) for e in j["timeline"]["excluded"]] == [
+        (a, c) for a, _b, c in rows
+    ]
+    bars = tab.budget_panel.bars
+    r = tab.result
+    assert bars["recent_messages"].value_text == f"{j['timeline']['recencyCount']} / {r.recent_limit} messages"
+    assert bars["recent_tokens"].value_text == f"{r.recent_tokens:,} / {r.recent_budget:,} tokens"
+    assert bars["recall_tokens"].value_text == f"{r.recall_tokens:,} / {r.recall_budget:,} tokens"
+    assert tab.result.recent_tokens + tab.result.recall_tokens == j["timeline"]["totalTokens"]
+    assert bars["prefix_chars"].value_text == f"{len(j['prefix'].encode('utf-16-le')) // 2:,} / 40,000 chars"
+
+
+# -- the same answer as the command line ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "你还记得我们上次讨论的数据库迁移吗？",  # trigger hit (Z2), recall through LIKE
+        "数据库迁移",  # recall hits through FTS, no trigger
+        "Do you still remember the deployment plan?",  # trigger hit (E5)
+        "deployment rollback",  # English recall hits
+    ],
+)
+def test_demo_database_same_as_cli(tab_factory, demo_db_path, message):
+    tab = tab_factory(demo_db_path)
+    j = show(tab, message)
+    cli, cli_text = cli_json(demo_db_path, message)
+    assert j == cli
+    assert tab.result.to_json_text() == cli_text
+    with MemoryDB.open(demo_db_path) as db:
+        assert build_context(db, message, host_os="linux", now=NOW).to_json() == j
+    assert_view_shows(tab, j)
+    if tab.result.highlights:  # the recalled messages have their search hits marked
+        assert tab.preview.toHtml().count("#ffe066") >= len(tab.result.highlights)
+
+
+def test_small_database_budgets_sessions_and_home(tab_factory, small_db):
+    tab = tab_factory(small_db)
+    tab.set_budgets(recent_budget=30, recall_budget=5, recent_limit=3, recall_limit=1)
+    tab.set_home_session("global")
+    for message in ("还记得 数据库迁移", "Deploy"):
+        j = show(tab, message)
+        args = ("--recent-budget", "30", "--recall-budget", "5", "--recent-limit", "3", "--recall-limit", "1")
+        cli, _ = cli_json(small_db, message, *args, "--home-session", "global")
+        assert j == cli
+        assert_view_shows(tab, j)
+    tab.set_sessions(["s2"])
+    tab.set_home_session(None)
+    j = show(tab, "Deploy")
+    assert (
+        j
+        == cli_json(
+            small_db,
+            "Deploy",
+            "--session",
+            "s2",
+            "--recent-budget",
+            "30",
+            "--recall-budget",
+            "5",
+            "--recent-limit",
+            "3",
+            "--recall-limit",
+            "1",
+        )[0]
+    )
+    assert [m["id"] for m in j["timeline"]["messages"]] == [5]
+    assert tab.result.prefix_session_id == "s2"
+
+
+def test_chinese_trigger_banner_and_recall_highlights(tab_factory, small_db):
+    tab = tab_factory(small_db)
+    tab.set_budgets(recent_limit=2)
+    j = show(tab, "还记得 数据库迁移")
+    assert j == cli_json(small_db, "还记得 数据库迁移", "--recent-limit", "2")[0]
+    assert j["recall_trigger"] == {"hit": True, "snippet": "还记得", "pattern": "Z2"}
+    assert tab.result.highlights == {1: [(7, 12), (17, 20)]}
+    html = tab.preview.toHtml()
+    assert html.count("#ffe066") == 2
+    text = plain(tab)
+    assert "Recall trigger hit (Z2): “还记得”" in text
+    assert '## ⚠️ 用户在引用过去对话(命中"还记得")' in text
+    assert text.index(ROWS[0][2]) < text.index("[—— 旧记忆与近期对话之间 ——]") < text.index(ROWS[6][2])
+    j = show(tab, "Deploy")
+    assert j["recall_trigger"] is None and "no hit: nothing is injected" in plain(tab)
+
+
+# -- typing: debounce and stale results ------------------------------------------------------------------------
+
+
+def test_typing_is_debounced_into_one_computation(qtbot, tab_factory, small_db):
+    from philont_desktop.context_tab.view import DEBOUNCE_MS
+
+    tab = tab_factory(small_db)
+    assert DEBOUNCE_MS == 250 and tab._debounce.interval() == 250
+    started, shown = tab.computations_started, tab.results_shown
+    tab.message_edit.setFocus()
+    qtbot.keyClicks(tab.message_edit, "Deploy")
+    assert tab.computations_started == started  # nothing yet: the keystrokes came faster than 250 ms
+    assert tab._debounce.isActive()
+    qtbot.waitUntil(lambda: tab.results_shown == shown + 1, timeout=5000)
+    assert tab.computations_started == started + 1
+    assert tab.result.message == "Deploy"
+    assert tab.last_input_to_shown_ms is not None and tab.last_input_to_shown_ms >= 200
+
+
+def test_a_newer_input_cancels_the_running_computation(qtbot, tab_factory, small_db):
+    from philont_desktop.context_tab import model
+
+    tab = tab_factory(small_db)
+    gate = threading.Event()
+    entered = threading.Event()
+    seen: list[str] = []
+
+    def slow(db, inputs, prefix, job=None):
+        seen.append(inputs.message)
+        if inputs.message == "first":
+            entered.set()
+            gate.wait(10)
+        return model.job_build_context(db, inputs, prefix, job)
+
+    tab._job_fn = slow
+    shown = tab.results_shown
+    tab.set_message("first")
+    first = tab.compute_now()
+    assert entered.wait(5)
+    tab.set_message("second")
+    second = tab.compute_now()
+    qtbot.waitUntil(lambda: second.is_done, timeout=10_000)
+    assert tab.result.message == "second"
+    gate.set()
+    qtbot.waitUntil(lambda: first.is_done, timeout=10_000)
+    assert first.state == "cancelled" and second.state == "finished"
+    assert tab.wait_idle(5000)
+    assert tab.result.message == "second"
+    assert tab.results_shown == shown + 1
+    assert seen == ["first", "second"]
+
+
+def test_prefix_is_reused_while_typing_and_rebuilt_after_a_change(tab_factory, small_db):
+    tab = tab_factory(small_db)
+    show(tab, "Deploy")
+    p1 = tab.result.prefix
+    show(tab, "Deploy the")
+    assert tab.result.prefix is p1 and tab.result.timings_ms["prefix"] == 0.0
+    tab.set_host_os("windows")
+    assert tab.wait_idle(10_000)
+    assert tab.result.prefix is not p1 and "**Windows** (shell is cmd.exe)" in tab.result.prefix.text
+    tab.refresh()  # the database changed: rebuild
+    assert tab.wait_idle(10_000)
+    assert tab.result.timings_ms["prefix"] > 0.0
+
+
+# -- time travel -----------------------------------------------------------------------------------------------
+
+
+def test_pick_a_past_message_shows_what_existed_before_it(qtbot, tab_factory, small_db):
+    tab = tab_factory(small_db)
+    picker = tab.open_picker()
+    assert tab.wait_idle(10_000)
+    # user messages newest first: 7, 3, 1 (the tool message is not a user message)
+    assert [m.id for m in picker.messages] == [7, 3, 1]
+    picker.search.setText("deploy")
+    picker.load("deploy")
+    assert tab.wait_idle(10_000)
+    assert [m.id for m in picker.messages] == [3]
+    picker.list.setCurrentRow(0)
+    picker.accept()
+    assert tab.wait_idle(10_000)
+    r = tab.result
+    assert tab.as_of == (T0 + 3 * MIN, 3) and r.as_of_id == 3
+    assert tab.message_edit.toPlainText() == ROWS[2][2]
+    with MemoryDB.open(small_db) as db:
+        expected = build_context(db, ROWS[2][2], as_of_id=3, host_os="linux", now=NOW).to_json()
+    assert r.to_json() == expected
+    assert [m["id"] for m in expected["timeline"]["messages"]] == [1, 2]
+    assert '  user.city = "Paris"' in expected["prefix"] and "Berlin" not in expected["prefix"]
+    assert tab.travel_banner.isVisible() and "#3" in tab.travel_label.text()
+    assert "What cannot be rewound" in plain(tab)
+    tab.back_to_now()
+    assert tab.wait_idle(10_000)
+    assert tab.as_of is None and not tab.travel_banner.isVisible()
+    assert tab.result.as_of is None and "Berlin" in tab.result.prefix.text
+
+
+# -- compare, copy, export ----------------------------------------------------------------------------------------
+
+
+def test_pin_and_diff_before_and_after_editing_a_fact(tab_factory, small_db):
+    tab = tab_factory(small_db)
+    show(tab, "Deploy")
+    tab.pin()
+    assert tab.wait_idle(10_000)
+    assert tab.diff_view.diff is not None and tab.diff_view.diff.identical
+    assert "The two previews are identical." in tab.diff_view.browser.toPlainText()
+    with MemoryDB.open(small_db, writable=True) as w:
+        FactStore(w).store_fact("user", "city", "東京", now=NOW)
+    tab.refresh()
+    assert tab.wait_idle(10_000)
+    assert '  user.city = "東京"' in tab.result.prefix.text
+    d = tab.diff_view.diff
+    assert d is not None and not d.identical
+    removed = [u.text for u in d.unified() if u.kind == "delete"]
+    added = [u.text for u in d.unified() if u.kind == "insert"]
+    assert '  user.city = "Berlin"' in removed and '  user.city = "東京"' in added
+    assert any(line.startswith("=== Memory prefix:") for line in removed)  # the sizes changed too
+    text = tab.diff_view.browser.toPlainText().replace("\xa0", " ")
+    assert '−  user.city = "Berlin"' in text and '+  user.city = "東京"' in text
+    assert tab.diff_view.summary.text() == f"+{d.added} −{d.removed} lines"
+    tab.diff_view.mode.setCurrentIndex(1)  # side by side
+    assert tab.wait_idle(10_000)
+    side = tab.diff_view.browser.toPlainText().replace("\xa0", " ")
+    assert '  user.city = "Berlin"' in side and '  user.city = "東京"' in side and "−" not in side
+    tab.unpin()
+    assert tab.pinned is None and tab.diff_view.diff is None
+
+
+def test_copy_as_text_and_export_json_with_mode_0600(tab_factory, small_db, tmp_path):
+    tab = tab_factory(small_db)
+    j = show(tab, "还记得 数据库迁移")
+    tab.copy_text()
+    assert QApplication.clipboard().text() == tab.result.to_text()
+    target = tmp_path / "out" / "context.json"
+    target.parent.mkdir()
+    job = tab.export_to(target)
+    assert job is not None and job.wait(10_000) and job.state == "finished"
+    assert tab.last_export == target
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    text = target.read_text(encoding="utf-8")
+    assert json.loads(text) == j
+    assert text == cli_json(small_db, "还记得 数据库迁移")[1]
+
+
+def test_sections_collapse_and_expand_by_link(tab_factory, small_db):
+    tab = tab_factory(small_db)
+    show(tab, "Deploy")
+    tab.expand_all(False)
+    facts = next(s for s in tab.result.prefix.sections if s.name == "user_facts")
+    assert facts.text.rstrip("\n") not in plain(tab)
+    assert 'user.city = "Berlin"' in plain(tab)  # the collapsed gist: the first line after the heading
+    tab._on_link(QUrl("toggle:user_facts"))
+    assert tab.expanded_sections == {"user_facts"}
+    assert facts.text.rstrip("\n") in plain(tab)
+    tab._on_link(QUrl("toggle:user_facts"))
+    assert tab.expanded_sections == set()
+    tab._on_link(QUrl("expand:all"))
+    assert all(s.text.rstrip("\n") in plain(tab) for s in tab.result.prefix.sections)
+
+
+def test_self_test_and_registry(tab_factory, demo_db_path):
+    from philont_desktop.context_tab.view import ContextTab
+    from philont_desktop.tabs import available_tabs, tab_names
+
+    assert ContextTab in available_tabs()
+    assert "context" in tab_names()
+    tab = tab_factory(demo_db_path)
+    assert tab.title() == "Context"
+    assert tab.self_test() == []
+
+
+# -- the diff itself ----------------------------------------------------------------------------------------------
+
+
+def test_compute_diff_rows_intraline_and_folding():
+    old = "\n".join(f"line {i}" for i in range(20))
+    new = old.replace("line 10", "line ten").replace("line 19", "line 19\nextra")
+    d = compute_diff(old, new, context=2)
+    assert (d.added, d.removed) == (2, 1)
+    kinds = [r.kind for r in d.rows]
+    assert kinds == [
+        "skip",
+        "equal",
+        "equal",
+        "replace",
+        "equal",
+        "equal",
+        "skip",
+        "equal",
+        "equal",
+        "insert",
+    ]
+    rep = d.rows[3]
+    assert (rep.old.text, rep.new.text) == ("line 10", "line ten")
+    assert rep.old.spans == ((5, 7),) and rep.new.spans == ((5, 8),)
+    assert d.rows[0].skipped == 8 and d.rows[6].skipped == 5
+    uni = d.unified()
+    assert [(u.kind, u.text) for u in uni if u.kind in ("delete", "insert")] == [
+        ("delete", "line 10"),
+        ("insert", "line ten"),
+        ("insert", "extra"),
+    ]
+    assert compute_diff("a\nb", "a\nb").identical
+    assert len(compute_diff(old, new, context=-1).rows) == 21
