@@ -10,24 +10,27 @@ on the FTS table, see the platform notes). Ties in ``timestamp``, which the refe
 are broken by ``id`` descending here, so every page is deterministic.
 
 Speed on large timelines. The reference sorts every FTS hit before its ``LIMIT`` (about a second for a
-word in a quarter of a million rows). Here the hits are walked newest id first, which FTS5 does without
-sorting, and the walk stops as soon as the page is provably the reference's first page:
+word in a quarter of a million rows). Here the hits are walked in descending id order, which FTS5 does
+without sorting, and the walk stops as soon as the page is provably the reference's first page:
 
-1. take the first ``k`` hits in descending id order; if there are fewer, they are all the hits;
-2. let ``(t_k, id_k)`` be the lowest of them by ``(timestamp, id)`` and ``x`` the lowest id walked;
-   every hit not walked has an id below ``x``;
-3. list the rows (any rows, matching or not) with ``id < x`` and ``t_k < timestamp <= upper`` (upper is
-   ``until`` or the keyset bound) through the timestamp index. When there are none, every hit not
-   walked has ``timestamp <= t_k`` and an id below every walked id, so it ranks below all ``k`` walked
-   hits: the page is exact. When there are a few ("out of order" rows: an imported or clock-skewed
-   message), those rows are checked against the query explicitly and merged; the rest still rank below.
+1. let ``upper`` be the time bound (``until``, or the keyset's timestamp; none: +inf) and ``top`` the id
+   to start from: the newest id, or with a bound the id of the newest row (by time) at or before it;
+   take the first ``k`` hits with ``id <= top`` in descending id order. Without a bound, fewer than
+   ``k`` are all the hits; with one, the exact sort runs instead;
+2. let ``t_k`` be the lowest timestamp of those ``k`` and ``x`` the lowest id walked: every hit with an
+   id in ``[x, top]`` has been seen;
+3. list the rows (any rows, matching or not) with ``t_k <= timestamp <= upper`` whose id is outside
+   ``[x, top]``, through the timestamp index. When there are none, every hit not seen has a timestamp
+   below ``t_k`` (or above ``upper``, where the filter drops it), so it ranks below all ``k``: the page
+   is exact. When there are a few ("out of order" rows: an imported or clock-skewed message), those
+   rows are checked against the query and the filters explicitly and merged.
 4. when that index range is larger than what sorting the estimated number of hits would cost (a rare
    word whose ``k``-th newest hit is old: few hits, cheap to sort) or the out-of-order rows are many,
    the exact sort of the reference runs instead. The step-3 read is capped at that cost, so a page
    costs at most about twice the cheaper of the two ways.
 
 In an append-only timeline ids grow with time, so step 3 reads a few index entries and a first page
-costs about as much as ``k`` row look-ups.
+costs about as much as ``k`` row look-ups, with or without a time bound.
 """
 
 from __future__ import annotations
@@ -844,11 +847,27 @@ class RawStore:
 
     def _fts_fast(self, safe: str, w: _Where, k: int, until: int | None, before: Keyset | None) -> list:
         """Top ``k`` hits by ``(timestamp, id)`` descending; see the module docstring for the proof."""
+        upper = INT64_MAX
+        if until is not None:
+            upper = min(upper, int(until))
+        if before is not None:
+            upper = min(upper, int(before[0]))
+        if upper == INT64_MAX:
+            top = self.conn.execute(f"SELECT max(rowid) FROM {MSG}").fetchone()[0]
+        else:
+            # Start the walk at the newest row allowed by the time bound, not at the newest row.
+            row = self.conn.execute(
+                f"SELECT id FROM {MSG} WHERE timestamp <= ? ORDER BY timestamp DESC, id DESC LIMIT 1",
+                (upper,),
+            ).fetchone()
+            top = None if row is None else row[0]
+        if top is None:
+            return []  # no row at all within the time bound
         walk = (
             f"SELECT m.timestamp, m.id FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
-            f"WHERE {FTS} MATCH ?{w.and_sql()} ORDER BY {FTS}.rowid DESC"
+            f"WHERE {FTS} MATCH ? AND {FTS}.rowid <= ?{w.and_sql()} ORDER BY {FTS}.rowid DESC"
         )
-        cur = self.conn.execute(walk, (safe, *w.args))
+        cur = self.conn.execute(walk, (safe, top, *w.args))
         try:
             walked = [(r[0], r[1]) for r in cur.fetchmany(k)]
         finally:
@@ -857,21 +876,17 @@ class RawStore:
             return self._fts_exact(safe, w, k)  # non-integer timestamps: no shortcut
         walked.sort(reverse=True)
         if len(walked) < k:
-            return walked  # every hit
+            # Every hit up to ``top``: all of them when ``top`` is the newest id, else ask the index.
+            return walked if upper == INT64_MAX else self._fts_exact(safe, w, k)
         t_k = walked[-1][0]
         x_last = min(i for _t, i in walked)
-        upper = INT64_MAX
-        if until is not None:
-            upper = min(upper, int(until))
-        if before is not None:
-            upper = min(upper, int(before[0]))
-        if t_k >= upper:
-            return walked  # no row may be newer than the k-th hit and still pass the filters
-        cap = self._scan_cap(k, x_last)
+        cap = self._scan_cap(k, x_last, top)
+        # Rows outside the walked id interval [x_last, top] that could still rank in the page.
         n, n_out, out_ids = self.conn.execute(
-            "SELECT count(*), count(CASE WHEN id < :x THEN 1 END), group_concat(CASE WHEN id < :x THEN id END) "
-            f"FROM (SELECT id FROM {MSG} WHERE timestamp > :tk AND timestamp <= :up LIMIT :cap)",
-            {"x": x_last, "tk": t_k, "up": upper, "cap": cap},
+            "SELECT count(*), count(CASE WHEN id < :x OR id > :top THEN 1 END), "
+            "group_concat(CASE WHEN id < :x OR id > :top THEN id END) "
+            f"FROM (SELECT id FROM {MSG} WHERE timestamp >= :tk AND timestamp <= :up LIMIT :cap)",
+            {"x": x_last, "top": top, "tk": t_k, "up": upper, "cap": cap},
         ).fetchone()
         if n >= cap or n_out > FAST_OUT_OF_ORDER_CAP:
             return self._fts_exact(safe, w, k)
@@ -881,7 +896,7 @@ class RawStore:
         merged = sorted(set(walked) | set(extra), reverse=True)
         return merged[:k]
 
-    def _scan_cap(self, k: int, x_last: int) -> int:
+    def _scan_cap(self, k: int, x_last: int, top: int) -> int:
         """How many timestamp-index entries step 3 may read before the exact sort is cheaper.
 
         The walk found ``k`` hits among the ``span`` newest ids, so the query has about
@@ -892,7 +907,7 @@ class RawStore:
         lo = self.conn.execute(f"SELECT min(rowid) FROM {MSG}").fetchone()[0]
         if hi is None or lo is None:
             return FAST_SCAN_MIN
-        span = max(1, int(hi) - x_last + 1)
+        span = max(1, top - x_last + 1)
         est_hits = k * (int(hi) - int(lo) + 1) / span
         return int(min(FAST_SCAN_CAP, max(FAST_SCAN_MIN, FAST_COST_RATIO * est_hits)))
 

@@ -579,6 +579,50 @@ def test_out_of_order_rows_are_checked_explicitly(raw, monkeypatch):
     assert ids(raw.search_messages("alpha", limit=3)) == [1, 11, 10]
 
 
+def test_time_bound_walk_starts_below_the_bound_and_finds_late_old_rows(raw, monkeypatch):
+    for i in range(1, 11):
+        add(raw, f"alpha {i}", T0 + i)  # ids 1..10, in time order
+    add(raw, "alpha late", T0 + 5)  # id 11: appended last with an old timestamp
+    checked = []
+    real = RawStore._fts_check_ids
+    monkeypatch.setattr(
+        RawStore, "_fts_check_ids", lambda self, s, w, i: checked.append(i) or real(self, s, w, i)
+    )
+    got = ids(raw.search_messages("alpha", until=T0 + 7, limit=3))
+    assert got == [7, 6, 11] == reference_sql(raw.db, "alpha", until=T0 + 7, limit=3)
+    assert checked == [[11]]
+    page = raw.search_page("alpha", limit=2, before=(T0 + 6, 6), mode="fts")
+    assert [h.message.id for h in page.hits] == [11, 5]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    stamps=st.lists(st.integers(0, 30), min_size=1, max_size=40),
+    hits=st.lists(st.booleans(), min_size=40, max_size=40),
+    limit=st.integers(1, 12),
+    bound=st.tuples(st.integers(0, 31), st.integers(0, 41)),
+)
+def test_fast_path_property_with_keyset(stamps, hits, limit, bound):
+    db = MemoryDB.memory()
+    raw = RawStore(db)
+    raw.append_many(
+        [("global", "user", "needle here" if hits[i] else "hay", T0 + s) for i, s in enumerate(stamps)]
+    )
+    bt, bid = T0 + bound[0], bound[1]
+    expected = [
+        r[0]
+        for r in db.conn.execute(
+            "SELECT m.id FROM memory_raw_messages m JOIN memory_raw_messages_fts f ON f.rowid = m.rowid "
+            "WHERE memory_raw_messages_fts MATCH 'needle' AND (m.timestamp < ? OR (m.timestamp = ? AND m.id < ?)) "
+            "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
+            (bt, bt, bid, limit),
+        )
+    ]
+    page = raw.search_page("needle", limit=limit, before=(bt, bid), mode="fts")
+    assert [h.message.id for h in page.hits] == expected
+    db.close()
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     stamps=st.lists(st.integers(0, 30), min_size=1, max_size=40),
