@@ -97,6 +97,9 @@ class MessageDelegate(QStyledItemDelegate):
         self._theme = theme
         self.show_session = show_session
         self._cache: OrderedDict[tuple, _Card] = OrderedDict()
+        self._font_cache: dict[str, tuple] = {}
+        self._font_key = ""
+        self._vp_width = 0
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         if hasattr(theme, "changed"):
             theme.changed.connect(self.invalidate)
@@ -104,21 +107,42 @@ class MessageDelegate(QStyledItemDelegate):
     # -- geometry -------------------------------------------------------------------------------------
     def invalidate(self) -> None:
         self._cache.clear()
+        self._font_cache.clear()
+        self._font_key = ""
         if self._view is not None:
             self._view.viewport().update()
 
+    def set_width(self, width: int) -> None:
+        """The viewport width (kept by the view, so painting never asks the widget for it)."""
+        self._vp_width = width
+
     def _width(self, option: QStyleOptionViewItem | None = None) -> int:
-        w = self._view.viewport().width()
+        w = self._vp_width
+        if w <= 0:
+            w = self._view.viewport().width()
         if w <= 0 and option is not None:
             w = option.rect.width()
         return max(160, w)
 
     def _fonts(self, role: str) -> tuple[QFont, QFont]:
-        base = QFont(self._view.font())
-        body = QFont(self._mono) if role == "tool" else QFont(base)
-        if role == "tool":
-            body.setPointSizeF(max(6.0, base.pointSizeF() * 0.95))
-        return base, body
+        kind = "tool" if role == "tool" else "text"
+        got = self._font_cache.get(kind)
+        if got is None:
+            base = QFont(self._view.font())
+            body = QFont(self._mono) if kind == "tool" else QFont(base)
+            if kind == "tool":
+                body.setPointSizeF(max(6.0, base.pointSizeF() * 0.95))
+            bold = QFont(base)
+            bold.setBold(True)
+            got = (base, body, bold, QFontMetrics(base), QFontMetrics(bold))
+            self._font_cache[kind] = got
+            self._font_key = base.key()
+        return got[0], got[1]
+
+    def _metrics(self) -> tuple[QFont, QFontMetrics, QFont, QFontMetrics]:
+        self._fonts("text")
+        base, _body, bold, fm, bfm = self._font_cache["text"]
+        return base, fm, bold, bfm
 
     def card(self, index: QModelIndex, width: int | None = None) -> _Card | None:
         m = index.data(MessageRole)
@@ -127,7 +151,9 @@ class MessageDelegate(QStyledItemDelegate):
         width = width or self._width()
         expanded = bool(index.data(ExpandedRole))
         spans = index.data(HighlightRole) or None
-        key = (m.id, expanded, width, tuple(spans) if spans else None, self._view.font().key())
+        if not self._font_key:
+            self._fonts("text")
+        key = (m.id, expanded, width, tuple(spans) if spans else None, self._font_key)
         c = self._cache.get(key)
         if c is not None:
             self._cache.move_to_end(key)
@@ -139,7 +165,7 @@ class MessageDelegate(QStyledItemDelegate):
         return c
 
     def _build(self, m: Any, expanded: bool, spans: list[tuple[int, int]] | None, width: int) -> _Card:
-        base, body = self._fonts(m.role)
+        _base, body = self._fonts(m.role)
         content = m.content if isinstance(m.content, str) else str(m.content)
         pv = preview(content, expanded=expanded, focus=spans[0][0] if spans else None)
         text = pv.text
@@ -177,7 +203,7 @@ class MessageDelegate(QStyledItemDelegate):
             line.setPosition(QPointF(0, y))
             y += line.height()
         layout.endLayout()
-        fm = QFontMetrics(base)
+        fm = self._metrics()[1]
         header_h = fm.height() + GAP
         footer = ""
         if pv.truncated or pv.start > 0 or (expanded and len(content) > len(pv.text)):
@@ -259,18 +285,14 @@ class MessageDelegate(QStyledItemDelegate):
         clip.addRect(QRectF(r.left(), r.top(), BAR, r.height()))
         painter.fillPath(bar.intersected(clip), accent)
 
-        base, _body = self._fonts(m.role)
+        base, fm, bold, bfm = self._metrics()
         x = r.left() + BAR + PAD
         y = r.top() + PAD
         w = r.width() - BAR - 2 * PAD
-        fm = QFontMetrics(base)
         # header: role · session · #id ........ local time
-        bold = QFont(base)
-        bold.setBold(True)
         painter.setFont(bold)
         painter.setPen(accent)
         label = self._role_label(m.role)
-        bfm = QFontMetrics(bold)
         painter.drawText(
             QRect(x, y, w, fm.height()), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label
         )
@@ -354,6 +376,7 @@ class ConversationView(QListView):
 
     messageActivated = Signal(object)  # the Message double-clicked / opened
     newPillClicked = Signal()
+    firstRowsPainted = Signal()  # once: messages were painted for the first time
 
     def __init__(self, model: MessagesModel, theme: Any, parent=None):
         super().__init__(parent)
@@ -362,6 +385,8 @@ class ConversationView(QListView):
         self.setModel(model)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # always there: a scroll bar that appears would change the width and lay every card out again
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setUniformItemSizes(False)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -393,11 +418,20 @@ class ConversationView(QListView):
         model.newerPending.connect(self._on_newer_pending)
         self.verticalScrollBar().valueChanged.connect(self._on_scroll)
         self.verticalScrollBar().rangeChanged.connect(self._on_range)
+        self._bottom_timer = QTimer(self)
+        self._bottom_timer.setSingleShot(True)
+        self._bottom_timer.setInterval(0)
+        self._bottom_timer.timeout.connect(self.scrollToBottom)
+        self._anchor_timer = QTimer(self)
+        self._anchor_timer.setSingleShot(True)
+        self._anchor_timer.setInterval(0)
+        self._anchor_timer.timeout.connect(self._apply_anchor)
         self._fill_timer = QTimer(self)
         self._fill_timer.setSingleShot(True)
         self._fill_timer.setInterval(0)
         self._fill_timer.timeout.connect(self._maybe_fetch_older)
         self._anchor_row: int | None = None
+        self._rows_painted = False
 
     # -- position --------------------------------------------------------------------------------------
     def at_bottom(self) -> bool:
@@ -436,7 +470,7 @@ class ConversationView(QListView):
         if first == 0 and self._anchor is not None:
             self._restore_anchor()
         elif self._stick_bottom and first > 0:
-            QTimer.singleShot(0, self.scrollToBottom)
+            self._bottom_timer.start()
         self._fill_timer.start()
 
     def _before_remove(self, parent: QModelIndex, first: int, last: int) -> None:
@@ -451,19 +485,20 @@ class ConversationView(QListView):
         self.hide_pill()
 
     def _after_reset(self) -> None:
-        self.delegate.invalidate()
         if self._anchor_row is None:
-            QTimer.singleShot(0, self._settle_bottom)
+            self._settle_bottom()
         self._fill_timer.start()
 
     def _settle_bottom(self) -> None:
+        if self._model.rowCount():
+            self.doItemsLayout()
         self.scrollToBottom()
         self._stick_bottom = True
 
     def scroll_to_anchor(self, row: int) -> None:
         """Show ``row`` (a search hit, a time) in the middle of the view and select it."""
         self._anchor_row = row
-        QTimer.singleShot(0, self._apply_anchor)
+        self._anchor_timer.start()
 
     def _apply_anchor(self) -> None:
         row, self._anchor_row = self._anchor_row, None
@@ -500,7 +535,7 @@ class ConversationView(QListView):
     # -- live ----------------------------------------------------------------------------------------------
     def _on_live(self, n: int) -> None:
         if self._stick_bottom:
-            QTimer.singleShot(0, self.scrollToBottom)
+            self._bottom_timer.start()
             return
         self._pending_new += n
         self.show_pill(self._pending_new)
@@ -537,8 +572,21 @@ class ConversationView(QListView):
         self.pill.move((vp.width() - self.pill.width()) // 2, vp.height() - self.pill.height() - 12)
 
     def resizeEvent(self, event) -> None:
+        self.delegate.set_width(self.viewport().width())
         super().resizeEvent(event)
+        self.delegate.set_width(self.viewport().width())
         self._place_pill()
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if not self._rows_painted and self._model.rowCount() > 0:
+            self._rows_painted = True
+            self.firstRowsPainted.emit()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self.delegate.invalidate()
+        super().changeEvent(event)
 
     def _pill_clicked(self) -> None:
         self.hide_pill()

@@ -554,9 +554,9 @@ class SessionRow:
 class SessionsModel(QAbstractTableModel):
     """Sessions newest first, after a first row that stands for the whole timeline."""
 
-    COLUMNS = ("id", "origin", "started", "ended", "messages")
+    COLUMNS = ("id", "messages", "origin", "started", "ended")
+    COL_ID, COL_COUNT, COL_ORIGIN, COL_STARTED, COL_ENDED = range(5)
     SessionIdRole = _R + 20
-    SortRole = _R + 21
 
     loaded = Signal()
     failed = Signal(object)
@@ -571,10 +571,10 @@ class SessionsModel(QAbstractTableModel):
     def headers(self) -> list[str]:
         return [
             self.tr("Session"),
+            self.tr("Messages"),
             self.tr("Origin"),
             self.tr("Started"),
             self.tr("Ended"),
-            self.tr("Messages"),
         ]
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -617,35 +617,21 @@ class SessionsModel(QAbstractTableModel):
         if role == self.SessionIdRole:
             return s.id
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if col == 0:
+            if col == self.COL_ID:
                 return s.id if s.id is not None else self.tr("All sessions")
-            if col == 1:
-                if s.id is None:
-                    return self.tr("whole timeline")
-                return self.origin_text(s.id)
-            if col == 2:
+            if col == self.COL_COUNT:
+                return "" if s.message_count is None else f"{s.message_count:,}"
+            if col == self.COL_ORIGIN:
+                return self.tr("whole timeline") if s.id is None else self.origin_text(s.id)
+            if col == self.COL_STARTED:
                 return format_local(s.started_at, with_seconds=False)
-            if col == 3:
+            if col == self.COL_ENDED:
                 if s.id is None:
                     return ""
                 return format_local(s.ended_at, with_seconds=False) if s.ended_at else self.tr("open")
-            if col == 4:
-                return "" if s.message_count is None else f"{s.message_count:,}"
-        if role == self.SortRole:
-            return (
-                [
-                    s.id or "",
-                    self.origin_text(s.id),
-                    s.started_at or 0,
-                    s.ended_at or 0,
-                    s.message_count or 0,
-                ][col]
-                if 0 <= col < 5
-                else None
-            )
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == 4:
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_COUNT:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.FontRole and s.id is None:
+        if role == Qt.ItemDataRole.FontRole and s.id is None and col == self.COL_ID:
             f = QFont()
             f.setBold(True)
             return f

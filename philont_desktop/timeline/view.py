@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.timeline import RawStore
+from core.timeline import DAY_MS, RawStore
 from philont_desktop.qt import (
     QAbstractItemView,
     QCheckBox,
@@ -35,7 +35,6 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.tabs.base import BaseTab
-from philont_desktop.timeline.chart import DAY_MS, ActivityChart
 from philont_desktop.timeline.conversation import ConversationView
 from philont_desktop.timeline.model import (
     MessagesModel,
@@ -192,9 +191,14 @@ class TimelineTab(BaseTab):
         left.setStretchFactor(1, 3)
         left.setChildrenCollapsible(False)
 
-        # chart and conversation
-        self.chart = ActivityChart(theme, self, tz_offset_minutes=self._tz)
-        self.chart.rangeSelected.connect(self._on_chart_range)
+        # chart (built after the first page is shown: its first paint is not free) and conversation
+        self._chart: Any = None
+        self._counts: list[tuple[int, int]] = []
+        self.chart_box = QWidget(self)
+        self.chart_box.setObjectName("activityChartBox")
+        self.chart_box.setMinimumHeight(110)
+        self._chart_layout = QVBoxLayout(self.chart_box)
+        self._chart_layout.setContentsMargins(0, 0, 0, 0)
         self.conversation = ConversationView(self.messages, theme, self)
         self.conversation.setObjectName("conversation")
         self.conversation.messageActivated.connect(self._open_full_text)
@@ -208,7 +212,7 @@ class TimelineTab(BaseTab):
         cl.addWidget(self.conversation, 1)
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.setObjectName("timelineRight")
-        right.addWidget(self.chart)
+        right.addWidget(self.chart_box)
         right.addWidget(conv_box)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 4)
@@ -252,6 +256,9 @@ class TimelineTab(BaseTab):
         self.results.countChanged.connect(self._update_hits_label)
         self.messages.loadingChanged.connect(lambda _b: self._update_status())
         self.messages.pageLoaded.connect(lambda *_: self._update_status())
+        self.conversation.firstRowsPainted.connect(self._start_secondary)
+        self.conversation.firstRowsPainted.connect(self._build_chart_later)
+        self.messages.pageLoaded.connect(self._on_page_loaded)
         self.messages.failed.connect(
             lambda exc: self.ctx.show_error(self.tr("The timeline could not be read"), exc)
         )
@@ -260,6 +267,13 @@ class TimelineTab(BaseTab):
         )
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self.focus_search)
 
+        self._secondary_started = True
+        self._secondary_timer = QTimer(self)
+        self._secondary_timer.setSingleShot(True)
+        self._secondary_timer.timeout.connect(self._start_secondary)
+        self._chart_timer = QTimer(self)
+        self._chart_timer.setSingleShot(True)
+        self._chart_timer.timeout.connect(lambda: self.chart)
         self._sessions_timer = QTimer(self)
         self._sessions_timer.setSingleShot(True)
         self._sessions_timer.timeout.connect(self.sessions.reload)
@@ -275,7 +289,16 @@ class TimelineTab(BaseTab):
         return self.run(fn, *args, on_result=on_result, on_error=on_error, key=key)
 
     def activate(self) -> None:
+        # The newest page first, alone: the sessions (a scan of the session index) and the per-day
+        # counts follow once it is painted, so they do not compete with it for the interpreter.
+        self._secondary_started = False
         self.messages.set_filter(self._filter())
+        self._secondary_timer.start(1500)  # in case nothing is painted (a hidden window)
+
+    def _start_secondary(self, *_: object) -> None:
+        if getattr(self, "_secondary_started", True):
+            return
+        self._secondary_started = True
         self.sessions.reload()
         self._last_sessions_reload = QDateTime.currentMSecsSinceEpoch()
         self._load_counts()
@@ -395,10 +418,10 @@ class TimelineTab(BaseTab):
         stamp = fm.horizontalAdvance("2026-12-31 23:59") + 16
         widths = [
             fm.horizontalAdvance("sess-20260803-47d3") + 24,
+            fm.horizontalAdvance("1,000,000") + 16,
             fm.horizontalAdvance("scheduled task") + 16,
             stamp,
             stamp,
-            fm.horizontalAdvance("1,000,000") + 16,
         ]
         for c, w in enumerate(widths):
             hh.resizeSection(
@@ -423,7 +446,7 @@ class TimelineTab(BaseTab):
     # -- chart / date range ------------------------------------------------------------------------------
     def _load_counts(self, *, incremental: bool = False) -> None:
         since = None
-        counts = self.chart.counts
+        counts = self._counts
         if incremental and counts and self._counts_session == self._session_ids:
             since = counts[-1][0]
         self._counts_session = self._session_ids
@@ -439,13 +462,45 @@ class TimelineTab(BaseTab):
     def _on_counts(self, result: tuple[int | None, list[tuple[int, int]]]) -> None:
         since, counts = result
         if since is not None:
-            merged = [(d, c) for d, c in self.chart.counts if d < since] + list(counts)
-            if merged == self.chart.counts:
+            merged = [(d, c) for d, c in self._counts if d < since] + list(counts)
+            if merged == self._counts:
                 return
             counts = merged
-        self.chart.set_counts(counts)
-        if self._since is not None or self._until is not None:
-            self.chart.set_range(self._since, self._until)
+        self._counts = list(counts)
+        if self._chart is not None:
+            self._chart.set_counts(counts)
+            if self._since is not None or self._until is not None:
+                self._chart.set_range(self._since, self._until)
+        if counts and not self.range_check.isChecked():
+            last = QDateTime.fromMSecsSinceEpoch(counts[-1][0]).date()
+            for e, d in ((self.from_edit, last.addDays(-30)), (self.to_edit, last)):
+                e.blockSignals(True)
+                e.setDate(d)
+                e.blockSignals(False)
+
+    @property
+    def chart(self) -> Any:
+        """The activity chart (built on first use; normally right after the first page is shown)."""
+        if self._chart is None:
+            from philont_desktop.timeline.chart import ActivityChart
+
+            self._chart = ActivityChart(self.ctx.theme, self.chart_box, tz_offset_minutes=self._tz)
+            self._chart.rangeSelected.connect(self._on_chart_range)
+            self._chart_layout.addWidget(self._chart)
+            if self._counts:
+                self._chart.set_counts(self._counts)
+            if self._since is not None or self._until is not None:
+                self._chart.set_range(self._since, self._until)
+        return self._chart
+
+    def _on_page_loaded(self, kind: str, n: int) -> None:
+        if self.messages.rowCount() == 0:  # nothing to paint: start the rest now
+            self._start_secondary()
+            self._build_chart_later()
+
+    def _build_chart_later(self, *_: object) -> None:
+        if self._chart is None:
+            self._chart_timer.start(30)
 
     def _on_chart_range(self, since: int | None, until: int | None) -> None:
         self._set_range(since, until, from_chart=True)
@@ -471,8 +526,8 @@ class TimelineTab(BaseTab):
         if (since, until) == (self._since, self._until):
             return
         self._since, self._until = since, until
-        if not from_chart:
-            self.chart.set_range(since, until)
+        if not from_chart and self._chart is not None:
+            self._chart.set_range(since, until)
         # keep the date edits in step without re-entering
         for w in (self.range_check, self.from_edit, self.to_edit):
             w.blockSignals(True)
@@ -651,7 +706,8 @@ class TimelineTab(BaseTab):
             self._select_session_row(self.sessions.row_of(session_id))
         if (self._since is not None and ts < self._since) or (self._until is not None and ts > self._until):
             self._since = self._until = None
-            self.chart.set_range(None, None)
+            if self._chart is not None:
+                self._chart.set_range(None, None)
             self.range_check.blockSignals(True)
             self.range_check.setChecked(False)
             self.range_check.blockSignals(False)

@@ -174,12 +174,19 @@ def test_sessions_model(qtbot, qtmodeltester, small_db, ctx_factory):
         model.reload()
     qtmodeltester.check(model)
     texts = [[model.index(r, c).data() for c in range(5)] for r in range(model.rowCount())]
-    assert texts[0][0] == "All sessions" and texts[0][4] == "300"
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)] == [
+        "Session",
+        "Messages",
+        "Origin",
+        "Started",
+        "Ended",
+    ]
+    assert texts[0][:3] == ["All sessions", "300", "whole timeline"]
     by_id = {t[0]: t for t in texts[1:]}
     assert set(by_id) == {"global", "s2"}
-    assert by_id["global"][4] == "150" and by_id["s2"][4] == "150"
-    assert by_id["global"][1] == "shared timeline"
-    assert by_id["s2"][1] == "the web UI"
+    assert by_id["global"][1:3] == ["150", "shared timeline"]
+    assert by_id["s2"][1:3] == ["150", "the web UI"]
+    assert by_id["s2"][4] == "open"
 
 
 def test_long_messages_are_previewed_not_laid_out_whole(qtbot, tmp_path, ctx_factory):
