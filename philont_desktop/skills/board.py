@@ -387,6 +387,11 @@ class BoardWidget(QWidget):
         self.model = SkillBoardModel(self, now=now)
         self.model.historiesNeeded.connect(self.historiesNeeded)
         self.filter = BoardFilter()
+        self.model.set_filter(self.filter)
+        self._counts_timer = QTimer(self)
+        self._counts_timer.setSingleShot(True)
+        self._counts_timer.setInterval(0)
+        self._counts_timer.timeout.connect(self._update_counts)
         self.colors = Colors(dark)
         self.delegate = CardDelegate(self.colors, self)
         self.delegate.now_ms = now
@@ -459,7 +464,7 @@ class BoardWidget(QWidget):
         cols.setContentsMargins(0, 0, 0, 0)
         cols.setSpacing(6)
         for m in BOARD_COLUMNS:
-            proxy = ColumnProxy(self.model, m, self.filter, self)
+            proxy = ColumnProxy(self.model, m, self)
             view = ColumnView(m, self)
             view.setModel(proxy)
             view.setItemDelegate(self.delegate)
@@ -480,10 +485,8 @@ class BoardWidget(QWidget):
             self.proxies[m] = proxy
             self.views[m] = view
             self.headers[m] = header
-            proxy.rowsInserted.connect(self._update_counts)
-            proxy.rowsRemoved.connect(self._update_counts)
-            proxy.modelReset.connect(self._update_counts)
-            proxy.layoutChanged.connect(self._update_counts)
+            for signal in (proxy.rowsInserted, proxy.rowsRemoved, proxy.modelReset, proxy.layoutChanged):
+                signal.connect(self._counts_timer.start)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -563,6 +566,7 @@ class BoardWidget(QWidget):
         self._refilter()
 
     def _refilter(self) -> None:
+        self.model.set_filter(self.filter)
         for proxy in self.proxies.values():
             proxy.refilter()
         self._update_counts()
@@ -575,8 +579,6 @@ class BoardWidget(QWidget):
             self.sort_combo.blockSignals(True)
             self.sort_combo.setCurrentIndex(idx)
             self.sort_combo.blockSignals(False)
-        for proxy in self.proxies.values():
-            proxy.resort()
         self._reselect()
 
     def _update_counts(self, *_: Any) -> None:

@@ -133,27 +133,40 @@ def build_ladder(skill: Skill, outcomes: Iterable[OutcomePoint]) -> Ladder:
     events.sort(key=lambda e: (e[0], e[1], getattr(e[2], "action_id", 0)))
     m, s, f, c = "draft", 0, 0, 0
     steps: list[LadderStep] = []
+    run: list[OutcomePoint] = []
+
+    def flush() -> None:
+        # One replay per run of outcomes between two revisions (fast for long histories).
+        nonlocal m, s, f, c
+        if not run:
+            return
+        for p, st in zip(run, replay(m, [bool(p.success) for p in run], s, f, c), strict=True):
+            steps.append(
+                LadderStep(
+                    p.timestamp,
+                    "outcome",
+                    p.tool_name,
+                    p.action_id,
+                    bool(p.success),
+                    st.success_count,
+                    st.failure_count,
+                    st.consecutive_failures,
+                    st.maturity_before,
+                    st.maturity_after,
+                )
+            )
+        last = steps[-1]
+        m, s, f, c = last.after, last.success_count, last.failure_count, last.consecutive_failures
+        run.clear()
+
     for at, kind, ev in events:
         if kind == 0:
+            flush()
             steps.append(LadderStep(at, "revision", "", None, None, s, f, c, m, "draft", ev.reason))
             m = "draft"
-            continue
-        step = replay(m, [bool(ev.success)], s, f, c)[0]
-        steps.append(
-            LadderStep(
-                at,
-                "outcome",
-                ev.tool_name,
-                ev.action_id,
-                bool(ev.success),
-                step.success_count,
-                step.failure_count,
-                step.consecutive_failures,
-                step.maturity_before,
-                step.maturity_after,
-            )
-        )
-        m, s, f, c = step.maturity_after, step.success_count, step.failure_count, step.consecutive_failures
+        else:
+            run.append(ev)
+    flush()
     return Ladder(steps, m, s, f, c)
 
 
@@ -243,8 +256,22 @@ def _info(s: Skill) -> _RowInfo:
 
 
 def _state_key(s: Skill) -> tuple[Any, ...]:
+    """What the board shows of a skill: a changed key means the row is updated."""
+    last = s.revision_history[-1].at if s.revision_history else None
     return (
-        skill_version(s),
+        s.name,
+        s.description,
+        s.trigger_keywords_json,
+        s.action_template,
+        s.kind,
+        s.source,
+        s.when_to_use,
+        s.maturity_raw,
+        s.maturity,
+        s.verification,
+        s.tool_policy,
+        len(s.revision_history),
+        last,
         s.use_count,
         s.last_used_at,
         s.success_count,
@@ -252,12 +279,31 @@ def _state_key(s: Skill) -> tuple[Any, ...]:
         s.consecutive_failures,
         s.offered_count,
         s.matched_count,
+        s.from_disk,
         s.rowid,
     )
 
 
+def _passes(info: _RowInfo, f: BoardFilter) -> bool:
+    if f.kind != "all" and info.kind != f.kind:
+        return False
+    if f.source != "all" and info.source != f.source:
+        return False
+    if f.recipes_only and not info.recipe:
+        return False
+    blob = info.blob
+    return all(t in blob for t in f.terms)
+
+
 class SkillBoardModel(QAbstractListModel):
-    """All skills, one row each, in rowid order. Display role: the name."""
+    """All skills, one row each, kept in the order of the current sort mode. Display role: the name.
+
+    The model does the sorting and the filter matching in plain Python (one pass over the rows when the
+    sort mode or the filter changes); the column proxies only ask :meth:`accepts`, a list lookup, and keep
+    the model's order. A refresh merges: rows that are gone are removed, changed rows updated in place,
+    new rows appended, and the order restored with one layout change when needed, so views keep their
+    selection and scroll position.
+    """
 
     SkillRole = Qt.ItemDataRole.UserRole + 1
     HistoryRole = Qt.ItemDataRole.UserRole + 2
@@ -272,11 +318,14 @@ class SkillBoardModel(QAbstractListModel):
         self._skills: list[Skill] = []
         self._info: list[_RowInfo] = []
         self._keys: list[tuple[Any, ...]] = []
+        self._pass: list[bool] = []
         self._row_of: dict[str, int] = {}
         self._row_by_name: dict[str, int] = {}
         self._state: dict[str, tuple[Any, ...]] = {}
+        self._counts: dict[str, int] = dict.fromkeys(BOARD_COLUMNS, 0)
         self._sort = "name"
         self._now = now
+        self._filter = BoardFilter()
         self._hist: dict[str, tuple[int, list[bool]]] = {}
         self._hist_gen = 0
         self._wanted: set[str] = set()
@@ -333,8 +382,9 @@ class SkillBoardModel(QAbstractListModel):
     def info(self, row: int) -> _RowInfo:
         return self._info[row]
 
-    def sort_key(self, row: int) -> tuple[Any, ...]:
-        return self._keys[row]
+    def accepts(self, row: int, maturity: str) -> bool:
+        """Whether the source ``row`` belongs in the column ``maturity`` under the current filter."""
+        return self._pass[row] and self._info[row].maturity == maturity
 
     def row_of(self, skill_id: str) -> int | None:
         return self._row_of.get(skill_id)
@@ -348,10 +398,17 @@ class SkillBoardModel(QAbstractListModel):
         return None if row is None else self._skills[row]
 
     def count_by_maturity(self) -> dict[str, int]:
-        out = dict.fromkeys(BOARD_COLUMNS, 0)
-        for i in self._info:
-            out[i.maturity] = out.get(i.maturity, 0) + 1
-        return out
+        return dict(self._counts)
+
+    # -- filter -----------------------------------------------------------------------------------------
+    @property
+    def board_filter(self) -> BoardFilter:
+        return self._filter
+
+    def set_filter(self, board_filter: BoardFilter) -> None:
+        """Re-match every row (the proxies must then re-filter: :meth:`ColumnProxy.refilter`)."""
+        self._filter = board_filter
+        self._pass = [_passes(i, board_filter) for i in self._info]
 
     # -- sorting ----------------------------------------------------------------------------------------
     @property
@@ -359,114 +416,125 @@ class SkillBoardModel(QAbstractListModel):
         return self._sort
 
     def set_sort_mode(self, mode: str) -> None:
+        """Sort by ``mode`` (one of :data:`SORT_MODES`): one layout change, selections kept."""
         if mode not in SORT_MODES:
             raise ValueError(f"unknown sort mode {mode!r}")
         self._sort = mode
         self._keys = [self._key(s) for s in self._skills]
+        self._restore_order()
 
     def _key(self, s: Skill) -> tuple[Any, ...]:
         name = s.name.casefold()
         mode = self._sort
         if mode == "uses":
-            return (-s.use_count, name)
-        if mode == "recent":
-            return (-(s.last_used_at if s.last_used_at is not None else -1), name)
-        if mode == "successes":
-            return (-s.success_count, s.failure_count, name)
-        if mode == "failures":
-            return (-s.failure_count, -s.consecutive_failures, name)
-        if mode == "score":
+            head: tuple[Any, ...] = (-s.use_count,)
+        elif mode == "recent":
+            head = (-(s.last_used_at if s.last_used_at is not None else -1),)
+        elif mode == "successes":
+            head = (-s.success_count, s.failure_count)
+        elif mode == "failures":
+            head = (-s.failure_count, -s.consecutive_failures)
+        elif mode == "score":
             now = self._now if self._now is not None else int(time.time() * 1000)
-            return (-score_skill(s, now), name)
-        if mode == "newest":
-            return (-s.created_at, name)
-        return (name, s.name)
+            head = (-score_skill(s, now),)
+        elif mode == "newest":
+            head = (-s.created_at,)
+        else:
+            head = ()
+        return (*head, name, s.name, s.id)
+
+    def _restore_order(self) -> None:
+        order = sorted(range(len(self._skills)), key=self._keys.__getitem__)
+        if order == list(range(len(order))):
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        old_ids = [self._skills[p.row()].id if 0 <= p.row() < len(self._skills) else None for p in old]
+        for name in ("_skills", "_info", "_keys", "_pass"):
+            lst = getattr(self, name)
+            setattr(self, name, [lst[i] for i in order])
+        self._reindex()
+        new = [self.index(self._row_of[i]) if i in self._row_of else QModelIndex() for i in old_ids]
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
 
     # -- loading ----------------------------------------------------------------------------------------
     def set_skills(self, skills: Sequence[Skill]) -> list[str]:
-        """Merge a fresh list (rowid order) into the model; returns the ids whose row changed.
-
-        Rows that are gone are removed, new rows inserted at their place, changed rows updated in place,
-        so views keep their selection and scroll position.
-        """
+        """Merge a fresh list into the model; returns the ids whose row is new or changed."""
         if not self._skills or not skills:
             self.beginResetModel()
-            self._skills = list(skills)
+            keyed = sorted(((self._key(s), s) for s in skills), key=lambda ks: ks[0])
+            self._skills = [s for _, s in keyed]
+            self._keys = [k for k, _ in keyed]
             self._info = [_info(s) for s in self._skills]
-            self._keys = [self._key(s) for s in self._skills]
+            self._pass = [_passes(i, self._filter) for i in self._info]
             self._state = {s.id: _state_key(s) for s in self._skills}
             self._reindex()
             self.endResetModel()
             self.skillsChanged.emit()
             return [s.id for s in self._skills]
-        lists = (self._skills, self._info, self._keys)
-        new_ids = {s.id for s in skills}
-        # 1. removals: contiguous ranges, bottom up
+        fresh = {s.id: s for s in skills}
+        # 1. removals: contiguous runs, bottom up
         row = len(self._skills) - 1
         while row >= 0:
-            if self._skills[row].id in new_ids:
+            if self._skills[row].id in fresh:
                 row -= 1
                 continue
             end = row
-            while row - 1 >= 0 and self._skills[row - 1].id not in new_ids:
+            while row - 1 >= 0 and self._skills[row - 1].id not in fresh:
                 row -= 1
             self.beginRemoveRows(QModelIndex(), row, end)
             for gone in self._skills[row : end + 1]:
                 self._state.pop(gone.id, None)
-            for lst in lists:
+            for lst in (self._skills, self._info, self._keys, self._pass):
                 del lst[row : end + 1]
             self.endRemoveRows()
             row -= 1
-        # 2. insertions (in runs), moves and updates, in the order of ``skills``
-        old_ids = {s.id for s in self._skills}
+        # 2. updates in place
         changed: list[str] = []
-        row = i = 0
-        n = len(skills)
-        while i < n:
-            s = skills[i]
-            if s.id not in old_ids:
-                j = i
-                while j < n and skills[j].id not in old_ids:
-                    j += 1
-                batch = list(skills[i:j])
-                self.beginInsertRows(QModelIndex(), row, row + len(batch) - 1)
-                self._skills[row:row] = batch
-                self._info[row:row] = [_info(x) for x in batch]
-                self._keys[row:row] = [self._key(x) for x in batch]
-                for x in batch:
-                    self._state[x.id] = _state_key(x)
-                self.endInsertRows()
-                changed.extend(x.id for x in batch)
-                row += len(batch)
-                i = j
-                continue
-            if self._skills[row].id != s.id:  # order changed (a rowid reused): move the row up
-                at = next(k for k in range(row + 1, len(self._skills)) if self._skills[k].id == s.id)
-                self.beginMoveRows(QModelIndex(), at, at, QModelIndex(), row)
-                for lst in lists:
-                    lst.insert(row, lst.pop(at))
-                self.endMoveRows()
+        for row, old in enumerate(self._skills):
+            s = fresh[old.id]
             key = _state_key(s)
-            if self._state.get(s.id) != key:
-                old = self._skills[row]
-                self._skills[row] = s
-                self._info[row] = _info(s)
-                self._keys[row] = self._key(s)
-                self._state[s.id] = key
-                if old.name != s.name:
-                    self._hist.pop(old.name, None)
-                idx = self.index(row)
-                self.dataChanged.emit(idx, idx, [])
-                changed.append(s.id)
-            row += 1
-            i += 1
+            if self._state.get(s.id) == key:
+                continue
+            self._skills[row] = s
+            self._info[row] = _info(s)
+            self._keys[row] = self._key(s)
+            self._pass[row] = _passes(self._info[row], self._filter)
+            self._state[s.id] = key
+            if old.name != s.name:
+                self._hist.pop(old.name, None)
+            idx = self.index(row)
+            self.dataChanged.emit(idx, idx, [])
+            changed.append(s.id)
+        # 3. new rows, appended
+        have = {s.id for s in self._skills}
+        added = [s for s in skills if s.id not in have]
+        if added:
+            first = len(self._skills)
+            self.beginInsertRows(QModelIndex(), first, first + len(added) - 1)
+            for s in added:
+                info = _info(s)
+                self._skills.append(s)
+                self._info.append(info)
+                self._keys.append(self._key(s))
+                self._pass.append(_passes(info, self._filter))
+                self._state[s.id] = _state_key(s)
+            self.endInsertRows()
+            changed.extend(s.id for s in added)
         self._reindex()
+        # 4. the sort order
+        self._restore_order()
         self.skillsChanged.emit()
         return changed
 
     def _reindex(self) -> None:
         self._row_of = {s.id: i for i, s in enumerate(self._skills)}
         self._row_by_name = {s.name: i for i, s in enumerate(self._skills)}
+        counts = dict.fromkeys(BOARD_COLUMNS, 0)
+        for i in self._info:
+            counts[i.maturity] = counts.get(i.maturity, 0) + 1
+        self._counts = counts
 
     # -- sparkline histories ------------------------------------------------------------------------------
     def history(self, name: str) -> list[bool] | None:
@@ -528,41 +596,22 @@ class SkillBoardModel(QAbstractListModel):
 
 
 class ColumnProxy(QSortFilterProxyModel):
-    """The skills of one grade that pass the shared filter, in the model's sort order."""
+    """The skills of one grade that pass the shared filter, in the model's (sorted) order."""
 
-    def __init__(self, source: SkillBoardModel, maturity: str, board_filter: BoardFilter, parent=None):
+    def __init__(self, source: SkillBoardModel, maturity: str, parent: QObject | None = None):
         super().__init__(parent)
         self.maturity = maturity
         self._src = source
-        self._filter = board_filter
         self.setDynamicSortFilter(True)
         self.setSourceModel(source)
-        self.sort(0, Qt.SortOrder.AscendingOrder)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Invalid) -> bool:
-        info = self._src.info(source_row)
-        if info.maturity != self.maturity:
-            return False
-        f = self._filter
-        if f.kind != "all" and info.kind != f.kind:
-            return False
-        if f.source != "all" and info.source != f.source:
-            return False
-        if f.recipes_only and not info.recipe:
-            return False
-        blob = info.blob
-        return all(t in blob for t in f.terms)
-
-    def lessThan(self, left: Invalid, right: Invalid) -> bool:
-        return self._src.sort_key(left.row()) < self._src.sort_key(right.row())
+        return self._src.accepts(source_row, self.maturity)
 
     def refilter(self) -> None:
+        """After :meth:`SkillBoardModel.set_filter`."""
         self.beginFilterChange()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def resort(self) -> None:
-        self.invalidate()
-        self.sort(0, Qt.SortOrder.AscendingOrder)
 
 
 # ---------------------------------------------------------------------------------------------------

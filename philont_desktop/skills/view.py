@@ -69,6 +69,7 @@ class SkillsTab(BaseTab):
         self.load_error: BaseException | None = None
         self._detail_id = ""
         self._editing = False
+        self._selected_once = False
 
         self.board.currentSkillChanged.connect(self._on_current)
         self.board.historiesNeeded.connect(self._load_histories)
@@ -112,6 +113,13 @@ class SkillsTab(BaseTab):
         model.request_histories_now(self.board.visible_names())
         for view in self.board.views.values():
             view.viewport().update()
+        first = not self._selected_once
+        self._selected_once = True
+        if first and not self.board.current_id and skills:
+            # Start with the most recently used skill, so the pane below says something at once.
+            recent = max(skills, key=lambda s: (s.last_used_at or -1, s.created_at))
+            self.board.select_skill(recent.id)
+            return
         cur = self.board.current_id
         if cur and (cur in changed or self.detail_pane.detail is None or self._detail_id != cur):
             self._load_detail(cur)
