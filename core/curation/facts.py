@@ -21,8 +21,9 @@ Actions and what they write
 "Move namespace" precisely: for every selected active fact ``ns.key`` a new row is stored under
 ``new_ns.key`` with the same ``value_json`` (byte for byte), confidence, kind, occurred / valid times,
 custom tau or pin and ``root_pursuit_id``; its ``created_at`` is the time of the move and its
-``last_accessed_at`` is the old fact's decay anchor (``last_accessed_at ?? created_at``), so the move
-does not change the fact's score. If ``new_ns.key`` already has a version, the moved row supersedes it
+``last_accessed_at`` is the old fact's decay anchor (``last_accessed_at ?? created_at``), so its age
+is not reset by the move (the score then follows the new namespace's tau unless the fact has its own
+tau or pin, which is kept). If ``new_ns.key`` already has a version, the moved row supersedes it
 (the confirmation lists it). The old row is then soft-forgotten (``forgotten_at`` = time of the move),
 so its history stays readable. Facts already in ``new_ns`` and facts of ``self`` are left out; two
 selected facts with the same key are refused (a namespace holds one version per key).

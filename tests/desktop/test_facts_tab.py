@@ -1,0 +1,572 @@
+"""The Facts tab: model, filters and sorting, decay curves against the core, time control, overview
+selection, curation through the shared undo stack, and a concurrent writer (the agent)."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from core import audit
+from core.db import MemoryDB
+from core.decay import forget_crossing_time, score_memory
+from core.facts import FactStore
+from philont_desktop.qt import QDialog, QPointF, QRectF, Qt
+
+FIXED_NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
+DAY = 86_400_000
+
+
+def T(days_ago: float) -> int:
+    return FIXED_NOW - int(days_ago * DAY)
+
+
+def build_db(path: Path) -> dict[str, str]:
+    """A small memory with every kind of fact; returns ids by a short name."""
+    db = MemoryDB.create(path, now=T(200))
+    s = FactStore(db)
+    ids: dict[str, str] = {}
+    try:
+        ids["city"] = s.store_fact("user", "city", "杭州", now=T(100)).id
+        ids["editor"] = s.store_fact("user.preferences", "editor", "neovim", now=T(90)).id
+        ids["repo"] = s.store_fact("project", "repo", "github.com/x", confidence=0.9, now=T(30)).id
+        ids["deploy1"] = s.store_fact("project", "deploy_target", "fly.io", now=T(90)).id
+        ids["deploy2"] = s.store_fact("project", "deploy_target", "k8s (ACK 杭州)", now=T(20)).id
+        ids["mood"] = s.store_fact("context", "mood", "tired", confidence=0.6, now=T(5)).id
+        ids["location"] = s.store_fact("context", "location", "office", decay_tau_days=7, now=T(0.5)).id
+        ids["focus"] = s.store_fact("session", "focus", "deploy checklist", now=T(4)).id
+        ids["db"] = s.store_fact("decisions", "db", "PostgreSQL 16", now=T(150)).id
+        s.pin(ids["db"])
+        ids["trip"] = s.store_fact(
+            "travel",
+            "trip",
+            {"to": "LIS", "seat": "14C"},
+            fact_kind="event",
+            occurred_at=T(-5),
+            valid_from=T(-5),
+            valid_until=T(-10),
+            now=T(10),
+        ).id
+        ids["notes"] = s.store_fact("research", "notes", "trigram needs 3 chars", now=T(179)).id
+        s.mark_accessed(ids["notes"], at=T(10))
+        ids["old"] = s.store_fact("context", "old", "forgotten thing", now=T(50)).id
+        s.soft_forget(ids["old"], at=T(40))
+        ids["meeting"] = s.store_fact("工作", "周会时间", "周三下午 3 点", now=T(33)).id
+    finally:
+        db.close()
+    return ids
+
+
+@pytest.fixture
+def facts_db(tmp_path) -> tuple[Path, dict[str, str]]:
+    path = tmp_path / "memory" / "memory.sqlite"
+    ids = build_db(path)
+    return path, ids
+
+
+@pytest.fixture
+def make_tab(qtbot):
+    from philont_desktop.context import AppContext
+    from philont_desktop.facts.view import FactsTab
+
+    made = []
+
+    def make(path: Path, *, editing: bool = False):
+        ctx = AppContext.open(path, interactive=False)
+        made.append(ctx)
+        tab = FactsTab(ctx)
+        tab.now_fn = lambda: FIXED_NOW
+        ctx.dataChanged.connect(tab.refresh)
+        qtbot.addWidget(tab)
+        tab.resize(1400, 900)
+        tab.show()
+        tab.ensure_activated()
+        assert idle(tab)
+        if editing:
+            ctx.set_editing(True)
+            qtbot.waitUntil(lambda: ctx.editing, timeout=20_000)
+        return tab
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def row_by_name(tab, name: str, active: bool = True):
+    for r in tab.model.rows():
+        if r.name == name and (not active or r.fact.superseded_by is None):
+            return r
+    raise KeyError(name)
+
+
+def shown_names(tab) -> list[str]:
+    return [tab.proxy.fact_at(i).name for i in range(tab.proxy.rowCount())]
+
+
+def idle(tab, timeout_ms: int = 20_000) -> bool:
+    """Until no job of the tab is pending (a finished job may start the next one, e.g. load → pool)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        if tab.wait_idle(1000) and not tab.busy:
+            return True
+    return False
+
+
+def plain(html_text: str) -> str:
+    return re.sub(r"<[^>]+>", "", html_text).replace("&nbsp;", " ")
+
+
+def wait_undo(qtbot, tab):
+    qtbot.waitUntil(lambda: not tab.ctx.undo.busy, timeout=20_000)
+    assert idle(tab), [(j.label, j.state, j.lane) for j in tab._pending]
+
+
+# -- model ------------------------------------------------------------------------------------------------
+
+
+def test_model_and_proxy_pass_the_model_tester(qtmodeltester, facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    assert tab.model.rowCount() == 13
+    qtmodeltester.check(tab.model)
+    qtmodeltester.check(tab.proxy)
+    qtmodeltester.check(tab.pool_model)
+
+
+def test_columns_show_every_field_readably(facts_db, make_tab):
+    from philont_desktop.facts import model as m
+
+    tab = make_tab(facts_db[0])
+    d = tab.model.display
+    city, trip, db, loc = (
+        row_by_name(tab, n) for n in ("user.city", "travel.trip", "decisions.db", "context.location")
+    )
+    assert (d(city, m.C_NAMESPACE), d(city, m.C_KEY), d(city, m.C_VALUE)) == ("user", "city", "杭州")
+    assert (d(city, m.C_TAU), d(city, m.C_TAU_SOURCE), d(city, m.C_SCORE), d(city, m.C_CROSSES)) == (
+        "∞",
+        "namespace default",
+        "1.0000",
+        "never",
+    )
+    assert d(trip, m.C_VALUE) == '{"to": "LIS", "seat": "14C"}'
+    assert (d(trip, m.C_KIND), d(trip, m.C_STATUS)) == ("event", "outside validity window")
+    assert d(trip, m.C_VALID_FROM) == m.fmt_time(T(-5)) and d(trip, m.C_OCCURRED) == m.fmt_time(T(-5))
+    assert (d(db, m.C_TAU), d(db, m.C_TAU_SOURCE)) == ("∞", "pinned")
+    assert (d(loc, m.C_TAU), d(loc, m.C_TAU_SOURCE)) == ("7 d", "custom")
+    assert d(loc, m.C_SCORE) == f"{math.exp(-0.5 / 7):.4f}"
+    assert d(loc, m.C_CONFIDENCE) == "1" and d(row_by_name(tab, "project.repo"), m.C_CONFIDENCE) == "0.9"
+    assert d(loc, m.C_CREATED) == m.fmt_time(T(0.5))
+    # the crossing of context.location: 7 d × ln(1/0.05) after it was stored, to the millisecond
+    assert loc.crossing == forget_crossing_time("context", 1.0, T(0.5), T(0.5), 7)
+    assert abs(loc.crossing - (T(0.5) + 7 * math.log(20) * DAY)) < 2
+
+
+def test_superseded_and_forgotten_rows_are_hidden_until_asked_for(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    assert "context.old" not in shown_names(tab)
+    assert shown_names(tab).count("project.deploy_target") == 1
+    tab.superseded_check.setChecked(True)
+    assert shown_names(tab).count("project.deploy_target") == 2
+    tab.forgotten_check.setChecked(True)
+    assert "context.old" in shown_names(tab)
+    statuses = {tab.model.display(tab.proxy.fact_at(i), 4) for i in range(tab.proxy.rowCount())}
+    assert {"active", "superseded", "forgotten", "outside validity window"} <= statuses
+
+
+def test_sorting_by_every_column_follows_its_values(facts_db, make_tab):
+    from philont_desktop.facts.model import N_COLUMNS
+
+    tab = make_tab(facts_db[0])
+    tab.superseded_check.setChecked(True)
+    tab.forgotten_check.setChecked(True)
+    for col in range(N_COLUMNS):
+        for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
+            tab.table.sortByColumn(col, order)
+            vals = [tab.model.sort_value(tab.proxy.fact_at(i), col) for i in range(tab.proxy.rowCount())]
+            present = [v.casefold() if isinstance(v, str) else v for v in vals if v is not None and v == v]
+            assert present == sorted(present, reverse=order == Qt.SortOrder.DescendingOrder), col
+            # empty values always come last
+            k = len(present)
+            assert all(v is None or v != v for v in vals[k:]), col
+
+
+def test_text_filter_namespace_tree_and_column_filters(facts_db, make_tab):
+    from philont_desktop.facts import model as m
+
+    tab = make_tab(facts_db[0])
+    tab.filter_edit.setText("杭州")
+    tab._apply_filters()
+    assert sorted(shown_names(tab)) == ["project.deploy_target", "user.city"]
+    tab.filter_edit.setText("")
+    tab._apply_filters()
+    tab.select_namespace("user")
+    assert sorted(shown_names(tab)) == ["user.city", "user.preferences.editor"]
+    tab.select_namespace(None)
+    tab.set_column_filter(m.C_SCORE, "< 0.05")
+    assert sorted(shown_names(tab)) == ["context.mood", "session.focus"]
+    tab.set_column_filter(m.C_TAU_SOURCE, "pinned")
+    assert shown_names(tab) == ["decisions.db"]
+    tab.set_column_filter(m.C_CREATED, f">= {m.fmt_time(T(1))}")
+    assert shown_names(tab) == ["context.location"]
+    tab.set_column_filter(m.C_CONFIDENCE, "0.5 .. 0.95")
+    assert sorted(shown_names(tab)) == ["context.mood", "project.repo"]
+    tab.set_column_filter(m.C_KIND, "event")
+    assert shown_names(tab) == ["travel.trip"]
+    tab.set_column_filter(None, "")
+    assert len(shown_names(tab)) == 11
+
+
+def test_namespace_tree_has_counts_and_tau(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    top = tab.tree.topLevelItem(0)
+    assert (top.text(0), top.text(1)) == ("All namespaces", "11")
+    items = {}
+
+    def walk(item):
+        for i in range(item.childCount()):
+            c = item.child(i)
+            items[c.data(0, Qt.ItemDataRole.UserRole + 10)] = (c.text(0), c.text(1), c.text(2))
+            walk(c)
+
+    walk(top)
+    assert items["user"] == ("user", "1 (2)", "∞")
+    assert items["user.preferences"] == ("preferences", "1", "∞")
+    assert items["project"] == ("project", "2", "60 d")
+    assert items["context"] == ("context", "2", "1 d")
+    assert items["工作"] == ("工作", "1", "365 d")
+
+
+# -- curves ---------------------------------------------------------------------------------------------------
+
+
+def test_curve_values_are_the_cores_decay_at_fixed_times(facts_db, make_tab):
+    from philont_desktop.facts.plots import curve_xy, scores_over_time
+
+    tab = make_tab(facts_db[0])
+    notes = row_by_name(tab, "research.notes")  # stored 179 d ago, read 10 d ago (the anchor)
+    f = notes.fact
+    times = np.array([T(5), T(0), T(-30), T(-365)], dtype=float)
+    got = scores_over_time(f.confidence, notes.anchor, notes.tau_eff, times)
+    want = [
+        score_memory(f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, int(t))
+        for t in times
+    ]
+    assert got == pytest.approx(want, rel=1e-12, abs=0)
+    x, y = curve_xy(notes, T(200), T(-30))
+    assert x[0] == f.created_at and x[-1] == T(-30)
+    step = np.flatnonzero(x == f.last_accessed_at)  # the reset: two points at the last read
+    assert len(step) == 2 and y[step[1]] == f.confidence
+    after = slice(step[1], None)
+    want_after = [
+        score_memory(f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, t)
+        for t in x[after]
+    ]
+    assert y[after] == pytest.approx(want_after, rel=1e-12)
+    # before the last read the curve decays from creation (as the score was then)
+    before = slice(0, step[0] + 1)
+    want_before = [score_memory(f.namespace, f.confidence, f.created_at, None, None, t) for t in x[before]]
+    assert y[before] == pytest.approx(want_before, rel=1e-12)
+
+
+def test_selected_facts_get_curves_with_anchors_threshold_and_now(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    ids = facts_db[1]
+    tab.select_ids([ids["notes"], ids["location"], ids["db"], ids["city"]])
+    tab._on_selection()
+    curves = tab.curves
+    assert set(curves.curve_items) == {ids["notes"], ids["location"], ids["db"], ids["city"]}
+    past, future = curves.curve_items[ids["location"]]
+    fx, fy = future.getData()
+    loc = row_by_name(tab, "context.location").fact
+    for x, y in zip(fx[::40], fy[::40]):
+        assert y == pytest.approx(
+            score_memory("context", 1.0, loc.created_at, loc.last_accessed_at, 7, round(x * 1000)), rel=1e-9
+        )
+    assert fx[0] == FIXED_NOW / 1000 and past.getData()[0][-1] == FIXED_NOW / 1000
+    assert curves.threshold_line.value() == 0.05
+    assert curves.now_line.value() == FIXED_NOW / 1000
+    # pinned and user.* are flat and say so
+    _p, db_future = curves.curve_items[ids["db"]]
+    assert set(db_future.getData()[1]) == {1.0}
+    legend = plain(curves.legend.text())
+    assert "━━ decisions.db — pinned: never decays" in legend
+    assert "━━ user.city — user.*: never decays" in legend
+    assert sorted(lab.toPlainText() for lab in curves.labels) == [
+        "pinned · no decay",
+        "user.* · never decays",
+    ]
+    # the last read of research.notes is marked
+    tips = [s.data() for s in curves.anchors.points()]
+    assert any(t.startswith("research.notes: last read") for t in tips)
+    # the crossing of context.location is marked on the threshold
+    crosses = [(round(s.pos().x() * 1000), s.pos().y()) for s in curves.crossings.points()]
+    assert (row_by_name(tab, "context.location").crossing, 0.05) in crosses
+
+
+def test_now_line_moves_with_the_clock(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    tab.now_fn = lambda: FIXED_NOW + 5000
+    tab._tick()
+    assert tab.curves.now_line.value() == (FIXED_NOW + 5000) / 1000
+
+
+def test_time_control_moves_scores_pool_and_overview(qtbot, facts_db, make_tab):
+    from philont_desktop.facts.model import C_SCORE
+
+    tab = make_tab(facts_db[0])
+    assert sorted(f"{f.namespace}.{f.key}" for f in tab.pool_model.facts()) == [
+        "context.mood",
+        "session.focus",
+    ]
+    tab.time_spin.setValue(30)
+    assert tab.time_slider.value() == 30 and tab.view_time == FIXED_NOW + 30 * DAY
+    for r in tab.model.rows():
+        f = r.fact
+        assert r.score == score_memory(
+            f.namespace,
+            f.confidence,
+            f.created_at,
+            f.last_accessed_at,
+            f.decay_tau_days,
+            FIXED_NOW + 30 * DAY,
+        ) or (math.isnan(r.score))
+    loc = row_by_name(tab, "context.location")
+    src = tab.model.row_of(loc.fact.id)
+    assert tab.model.data(tab.model.index(src, C_SCORE)) == f"{math.exp(-30.5 / 7):.4f}"
+    assert tab.model.headerData(C_SCORE, Qt.Orientation.Horizontal) == "Score at view time"
+    assert idle(tab)
+    assert sorted(f"{f.namespace}.{f.key}" for f in tab.pool_model.facts()) == [
+        "context.location",
+        "context.mood",
+        "session.focus",
+    ]
+    assert "At " in tab.pool_label.text() and "(+30 d)" in tab.pool_label.text()
+    k = list(tab.overview.ids).index(loc.fact.id)
+    assert tab.overview.y[k] == pytest.approx(math.exp(-30.5 / 7), rel=1e-12)
+    assert tab.overview.x[k] == pytest.approx(30.5)
+    tab.set_offset_days(0)
+    assert tab.view_time == FIXED_NOW and tab.time_spin.value() == 0
+
+
+def test_overview_plots_active_facts_and_selection_selects_rows(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    tab.bottom.setCurrentWidget(tab.overview)
+    ov = tab.overview
+    assert ov.x.size == 11 and len(ov.namespaces) == 9
+    ids = facts_db[1]
+    # a rectangle around the low scores (the forget candidates)
+    ov.vb.sigRectSelected.emit(QRectF(0, 0, 100, 0.05), Qt.KeyboardModifier.NoModifier)
+    assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "session.focus"]
+    # a click next to a point selects its row; Ctrl adds
+    k = list(ov.ids).index(ids["repo"])
+    sx, sy = ov.vb.viewPixelSize()
+    ov.vb.sigPointClicked.emit(
+        QPointF(ov.x[k] + 2 * sx, ov.y[k] - 2 * sy), Qt.KeyboardModifier.ControlModifier
+    )
+    assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "project.repo", "session.focus"]
+    ov.vb.sigPointClicked.emit(QPointF(ov.x[k], ov.y[k]), Qt.KeyboardModifier.NoModifier)
+    assert [r.name for r in tab.selected_rows()] == ["project.repo"]
+    tab._on_selection()
+    assert ov.selected.getData()[0].tolist() == [ov.x[k]]
+
+
+def test_history_shows_versions_side_by_side(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    tab.select_ids([facts_db[1]["deploy2"]])
+    tab._on_selection()
+    assert idle(tab)
+    text = tab.history.toPlainText()
+    assert "project.deploy_target: 2 versions, newest first" in text
+    assert text.index("k8s (ACK 杭州)") < text.index("fly.io")
+
+
+# -- curation ------------------------------------------------------------------------------------------
+
+
+def test_pin_undo_and_redo_through_the_shared_stack(qtbot, facts_db, make_tab):
+    path, ids = facts_db
+    tab = make_tab(path, editing=True)
+    tab.select_ids([ids["repo"]])
+    tab._on_selection()
+    tab.pin_selected(True)
+    assert idle(tab)
+    qtbot.waitUntil(lambda: row_by_name(tab, "project.repo").tau_src == "pinned", timeout=10_000)
+    stack = tab.ctx.undo_stack
+    assert (stack.count(), stack.undoText()) == (1, "Pin project.repo")
+    stack.undo()
+    wait_undo(qtbot, tab)
+    qtbot.waitUntil(lambda: row_by_name(tab, "project.repo").tau_src == "namespace", timeout=10_000)
+    stack.redo()
+    wait_undo(qtbot, tab)
+    qtbot.waitUntil(lambda: row_by_name(tab, "project.repo").tau_src == "pinned", timeout=10_000)
+    db = MemoryDB.open(path)
+    try:
+        assert [e.action for e in reversed(audit.list_entries(db))] == ["facts.pin", "undo", "redo"]
+    finally:
+        db.close()
+
+
+def test_edit_makes_a_new_version_and_undo_restores_the_old_head(qtbot, facts_db, make_tab):
+    path, ids = facts_db
+    tab = make_tab(path, editing=True)
+    tab.edit_fact(row_by_name(tab, "user.city"), {"value": "Berlin", "confidence": 0.8})
+    assert idle(tab)
+    qtbot.waitUntil(lambda: row_by_name(tab, "user.city").fact.value == "Berlin", timeout=10_000)
+    assert [r.name for r in tab.selected_rows()] == ["user.city"]  # the selection follows the new version
+    assert row_by_name(tab, "user.city").fact.confidence == 0.8
+    tab.ctx.undo_stack.undo()
+    wait_undo(qtbot, tab)
+    qtbot.waitUntil(lambda: row_by_name(tab, "user.city").fact.id == ids["city"], timeout=10_000)
+    assert row_by_name(tab, "user.city").fact.value == "杭州"
+    assert not tab.ctx.errors
+
+
+def test_conflict_with_the_agent_shows_a_clear_message_and_keeps_its_version(qtbot, facts_db, make_tab):
+    path, _ids = facts_db
+    tab = make_tab(path, editing=True)
+    stale = row_by_name(tab, "user.city")
+    agent_db = MemoryDB.open(path, writable=True)
+    try:
+        agents = FactStore(agent_db).store_fact("user", "city", "Lisbon", now=FIXED_NOW)
+    finally:
+        agent_db.close()
+    tab.edit_fact(stale, {"value": "Berlin"})  # computed against the version the table still shows
+    assert idle(tab)
+    qtbot.waitUntil(lambda: bool(tab.ctx.errors), timeout=10_000)
+    assert tab.ctx.errors[-1] == (
+        "Not applied: the fact changed meanwhile: user.city has a newer version written meanwhile (stored "
+        "2026-06-15T12:00:00.000Z: Lisbon). Your edit was made against an older version and was not applied; "
+        "the newer version is kept. Look at it and edit again if needed."
+    )
+    qtbot.waitUntil(lambda: row_by_name(tab, "user.city").fact.id == agents.id, timeout=10_000)
+    assert tab.ctx.undo_stack.count() == 0
+    db = MemoryDB.open(path)
+    try:
+        assert FactStore(db).get_fact("user", "city", bump=False).value == "Lisbon"
+        assert audit.list_entries(db) == []
+    finally:
+        db.close()
+
+
+def test_bulk_forget_of_the_pool_lists_the_candidates_and_undoes_in_one_step(
+    qtbot, monkeypatch, facts_db, make_tab
+):
+    from philont_desktop.facts import view
+
+    path, _ids = facts_db
+    tab = make_tab(path, editing=True)
+    listed: list[list[str]] = []
+
+    def accept(dlg):
+        listed.extend(dlg.item_texts())
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(view.BulkConfirmDialog, "exec", accept)
+    tab.forget_pool_candidates()
+    assert idle(tab)
+    assert [(t[0], t[3]) for t in listed] == [("context.mood", "forgotten"), ("session.focus", "forgotten")]
+    qtbot.waitUntil(lambda: "context.mood" not in shown_names(tab), timeout=10_000)
+    assert "session.focus" not in shown_names(tab)
+    assert tab.ctx.undo_stack.undoText() == "Forget 2 facts"
+    tab.ctx.undo_stack.undo()
+    wait_undo(qtbot, tab)
+    qtbot.waitUntil(lambda: {"context.mood", "session.focus"} <= set(shown_names(tab)), timeout=10_000)
+
+
+def test_move_namespace_confirms_and_moves(qtbot, monkeypatch, facts_db, make_tab):
+    from philont_desktop.facts import view
+
+    path, ids = facts_db
+    tab = make_tab(path, editing=True)
+    monkeypatch.setattr(view.NamespaceDialog, "exec", lambda dlg: QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(view.NamespaceDialog, "namespace", lambda dlg: "archive")
+    seen: list[list[str]] = []
+    monkeypatch.setattr(
+        view.BulkConfirmDialog,
+        "exec",
+        lambda dlg: seen.extend(dlg.item_texts()) or QDialog.DialogCode.Accepted,
+    )
+    tab.select_ids([ids["repo"], ids["meeting"]])
+    tab.move_selected()
+    assert idle(tab)
+    assert sorted((t[0], t[3]) for t in seen) == [
+        ("project.repo", "→ archive.repo"),
+        ("工作.周会时间", "→ archive.周会时间"),
+    ]
+    qtbot.waitUntil(lambda: "archive.repo" in shown_names(tab), timeout=10_000)
+    assert "project.repo" not in shown_names(tab) and "archive.周会时间" in shown_names(tab)
+    moved = row_by_name(tab, "archive.repo").fact
+    assert moved.last_accessed_at == T(30)  # the age is kept; the new namespace's tau applies
+    assert row_by_name(tab, "archive.repo").score == score_memory(
+        "archive", 0.9, FIXED_NOW, T(30), None, FIXED_NOW
+    )
+
+
+def test_what_if_draws_the_curve_before_applying(qtbot, facts_db, make_tab):
+    path, ids = facts_db
+    tab = make_tab(path, editing=True)
+    tab.select_ids([ids["repo"]])
+    tab._on_selection()
+    assert tab.whatif_apply.isEnabled() is False
+    tab.whatif_mode.setCurrentIndex(tab.whatif_mode.findData("custom"))
+    tab.whatif_tau.setValue(100)
+    row, conf, tau = tab.curves.whatif
+    assert (row.name, conf, tau) == ("project.repo", 0.9, 100.0)
+    x, y = tab.curves.whatif_item.getData()
+    assert y[-1] == pytest.approx(0.9 * math.exp(-max(0, x[-1] * 1000 - T(30)) / DAY / 100), rel=1e-9)
+    assert "What if: falls below the threshold on" in tab.whatif_result.text()
+    assert row_by_name(tab, "project.repo").fact.decay_tau_days is None  # nothing applied yet
+    assert tab.whatif_apply.isEnabled()
+    tab.apply_whatif()
+    assert idle(tab)
+    qtbot.waitUntil(lambda: row_by_name(tab, "project.repo").fact.decay_tau_days == 100.0, timeout=10_000)
+    assert tab.ctx.undo_stack.undoText() == "Set tau of project.repo"
+
+
+def test_live_refresh_keeps_selection_and_merges_new_rows(qtbot, facts_db, make_tab):
+    path, ids = facts_db
+    tab = make_tab(path)
+    tab.select_ids([ids["repo"], ids["notes"]])
+    before_rows = tab.model.rowCount()
+    agent_db = MemoryDB.open(path, writable=True)
+    try:
+        FactStore(agent_db).store_fact("project", "new_thing", "added by the agent", now=FIXED_NOW)
+        FactStore(agent_db).mark_accessed(ids["repo"], at=FIXED_NOW)
+    finally:
+        agent_db.close()
+    tab.refresh()
+    assert idle(tab)
+    assert tab.model.rowCount() == before_rows + 1
+    assert sorted(r.name for r in tab.selected_rows()) == ["project.repo", "research.notes"]
+    assert row_by_name(tab, "project.repo").score == 0.9
+
+
+def test_edit_dialog_reports_only_what_changed(qtbot, facts_db, make_tab):
+    from philont_desktop.facts.dialogs import FactEditDialog
+
+    tab = make_tab(facts_db[0])
+    trip = row_by_name(tab, "travel.trip").fact
+    dlg = FactEditDialog(trip, ["travel"], tab)
+    qtbot.addWidget(dlg)
+    assert dlg.changes() == {}
+    dlg.value_edit.setPlainText('{"to": "OPO"')
+    assert dlg.problem().startswith("The value is not valid JSON")
+    dlg.value_edit.setPlainText('{"to": "OPO"}')
+    dlg.conf_spin.setValue(0.5)
+    assert dlg.changes() == {"value": {"to": "OPO"}, "confidence": 0.5}
+    add = FactEditDialog(None, ["user", "self"], tab, namespace="self")
+    qtbot.addWidget(add)
+    assert add.problem() == "Enter a namespace."
+    add.ns_combo.setCurrentText("self")
+    add.key_edit.setText("x")
+    assert add.problem() == "The self namespace is written by the agent's kernel only."
+
+
+def test_self_test_passes(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    assert tab.self_test() == []
