@@ -8,14 +8,11 @@ from pathlib import Path
 
 from core import SCHEMA_VERSION
 from core.db import MemoryDB, OpenReport
-from core.engine import ENGINE, SQLITE_VERSION
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
-from philont_desktop import APP_NAME, __version__, i18n
+from philont_desktop import APP_NAME, i18n
 from philont_desktop.context import AppContext
 from philont_desktop.qt import (
-    PYSIDE_VERSION,
-    QT_VERSION,
     QAction,
     QActionGroup,
     QApplication,
@@ -610,6 +607,12 @@ class MainWindow(QMainWindow):
         about.setMenuRole(QAction.MenuRole.AboutRole)
         about.triggered.connect(self.show_about)
         help_menu.addAction(about)
+        # Hook: File › Export… (export_dialog.py); Help › Keyboard shortcuts, Find, Ctrl+1..9 and the
+        # missing standard keys (help_dialog.py).
+        from philont_desktop import export_dialog, help_dialog
+
+        export_dialog.install(self, file_menu)
+        help_dialog.install(self, help_menu, view)
         self._update_actions()
 
     def _fill_recent_menu(self) -> None:
@@ -1219,36 +1222,18 @@ class MainWindow(QMainWindow):
             print(f"{title}: {readable_message(exc)}", file=sys.stderr)
 
     def about_text(self) -> str:
-        r = self.ctx.report if self.ctx else None
-        db_schema = r.schema_version if r and r.schema_version is not None else "—"
-        return self.tr(
-            "<h3>{app} {version}</h3>"
-            "<p>An inspector and curation tool for the memory of a Philont agent.</p>"
-            "<table>"
-            "<tr><td>Qt</td><td>{qt} (PySide6 {pyside})</td></tr>"
-            "<tr><td>SQLite</td><td>{sqlite} ({engine})</td></tr>"
-            "<tr><td>Schema understood</td><td>{schema}</td></tr>"
-            "<tr><td>Schema of this database</td><td>{db_schema}</td></tr>"
-            "</table>"
-        ).format(
-            app=APP_NAME,
-            version=__version__,
-            qt=QT_VERSION,
-            pyside=PYSIDE_VERSION,
-            sqlite=SQLITE_VERSION,
-            engine=ENGINE,
-            schema=SCHEMA_VERSION,
-            db_schema=db_schema,
+        """The About dialog's rich text (versions and the open database): see :mod:`about_dialog`."""
+        from philont_desktop.about_dialog import about_html
+
+        ctx = self.ctx
+        return about_html(
+            ctx.report if ctx else None, ctx.db_path if ctx else None, bool(ctx and ctx.editing)
         )
 
     def show_about(self) -> None:
-        box = QMessageBox(self)
-        box.setWindowTitle(self.tr("About {0}").format(APP_NAME))
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(self.about_text())
-        box.setIconPixmap(self.windowIcon().pixmap(64, 64))
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        from philont_desktop.about_dialog import show_about
+
+        show_about(self)
 
     # -- closing --------------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -1,0 +1,387 @@
+"""Keyboard shortcuts: the standard ones the main window lacks, and a help dialog that lists them all.
+
+:func:`install` (called once from the main window's menu construction) adds
+
+* Help › Keyboard shortcuts… (F1),
+* Edit › Find in this tab (Ctrl+F): focuses the current tab's search or filter field,
+* View › Go to tab › 1–9 (Ctrl+1 … Ctrl+9),
+* the missing standard keys: F5 for Refresh, Ctrl+Shift+Z (and the platform's other keys) for Redo,
+  Ctrl+Q for Quit where the platform has none.
+
+:func:`collect_shortcuts` reads the shortcuts from the live widgets (every ``QAction`` and
+``QShortcut`` of the window, its menus and its tabs), so the dialog can never drift from what the keys
+really do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from philont_desktop.qt import (
+    QAbstractItemView,
+    QAction,
+    QCoreApplication,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QKeySequence,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QShortcut,
+    Qt,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+TAB_KEYS = 9
+_NAMED_KEYS = {
+    "Esc",
+    "Escape",
+    "Del",
+    "Delete",
+    "Backspace",
+    "Return",
+    "Enter",
+    "Home",
+    "End",
+    "PgUp",
+    "PgDown",
+    "Tab",
+    "Space",
+    "Ins",
+    "Left",
+    "Right",
+    "Up",
+    "Down",
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("HelpDialog", text)
+
+
+def _plain(text: str) -> str:
+    """Menu text without mnemonics and trailing ellipsis: ``&Open…`` -> ``Open``."""
+    t = re.sub(r"&(?!&)", "", text).replace("&&", "&")
+    return t.removesuffix("…").removesuffix("...").strip()
+
+
+def key_text(seq: QKeySequence) -> str:
+    return seq.toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def typeable(seq: QKeySequence) -> bool:
+    """False for the media/special keys some platforms add (``Refresh``, ``Redo``, ``Find``…)."""
+    s = seq.toString(QKeySequence.SequenceFormat.PortableText)
+    if not s:
+        return False
+    if "+" in s or len(s) == 1 or re.fullmatch(r"F\d{1,2}", s):
+        return True
+    return s in _NAMED_KEYS
+
+
+def _bindings(key: QKeySequence.StandardKey) -> list[QKeySequence]:
+    return [s for s in QKeySequence.keyBindings(key) if typeable(s)]
+
+
+def _unique(seqs: list[QKeySequence]) -> list[QKeySequence]:
+    out: list[QKeySequence] = []
+    seen: set[str] = set()
+    for s in seqs:
+        k = s.toString(QKeySequence.SequenceFormat.PortableText)
+        if k and k not in seen:
+            seen.add(k)
+            out.append(s)
+    return out
+
+
+@dataclass(frozen=True)
+class ShortcutEntry:
+    group: str
+    text: str
+    keys: tuple[str, ...]
+    enabled: bool = True
+
+
+# --------------------------------------------------------------------------------------------------
+# Installing the shortcuts
+# --------------------------------------------------------------------------------------------------
+
+
+def _tab_has_own(tab: QWidget | None, seqs: list[QKeySequence]) -> bool:
+    """Whether ``tab`` registers one of ``seqs`` itself (then a window-wide one would be ambiguous)."""
+    if tab is None:
+        return False
+    wanted = {s.toString(QKeySequence.SequenceFormat.PortableText) for s in seqs}
+    for sc in tab.findChildren(QShortcut):
+        if sc.isEnabled() and sc.key().toString(QKeySequence.SequenceFormat.PortableText) in wanted:
+            return True
+    for a in tab.findChildren(QAction):
+        if any(k.toString(QKeySequence.SequenceFormat.PortableText) in wanted for k in a.shortcuts()):
+            return True
+    return False
+
+
+def focus_search(tab: QWidget | None) -> bool:
+    """Focus the search/filter field of ``tab``: its ``focus_search()``, else a line edit named like one."""
+    if tab is None:
+        return False
+    fn = getattr(tab, "focus_search", None)
+    if callable(fn):
+        fn()
+        return True
+    edits = [e for e in tab.findChildren(QLineEdit) if e.isVisible() and e.isEnabled() and not e.isReadOnly()]
+    if not edits:
+        return False
+
+    def score(e: QLineEdit) -> int:
+        hint = f"{e.objectName()} {e.placeholderText()}".lower()
+        return 0 if any(w in hint for w in ("search", "filter", "find", "搜索", "筛选")) else 1
+
+    edit = sorted(edits, key=score)[0]
+    edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    edit.selectAll()
+    return True
+
+
+def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> None:
+    """Add the help dialog, Find, tab switching and the missing standard keys to ``window``."""
+    # Standard keys the window's actions lack.
+    window.action_refresh.setShortcuts(
+        _unique([QKeySequence("F5"), *_bindings(QKeySequence.StandardKey.Refresh)])
+    )
+    window.action_undo.setShortcuts(
+        _unique([QKeySequence("Ctrl+Z"), *_bindings(QKeySequence.StandardKey.Undo)])
+    )
+    window.action_redo.setShortcuts(
+        _unique([QKeySequence("Ctrl+Shift+Z"), *_bindings(QKeySequence.StandardKey.Redo)])
+    )
+    if not window.action_quit.shortcuts():
+        window.action_quit.setShortcut(QKeySequence("Ctrl+Q"))
+
+    # Help › Keyboard shortcuts…
+    window.action_shortcuts = QAction(_tr("&Keyboard shortcuts…"), window)
+    window.action_shortcuts.setShortcuts(
+        _unique([QKeySequence("F1"), *_bindings(QKeySequence.StandardKey.HelpContents)])
+    )
+    window.action_shortcuts.triggered.connect(lambda: show_help(window))
+    first = help_menu.actions()[0] if help_menu.actions() else None
+    help_menu.insertAction(first, window.action_shortcuts)
+    if first is not None:
+        help_menu.insertSeparator(first)
+
+    # Edit › Find in this tab
+    find_keys = _unique([QKeySequence("Ctrl+F"), *_bindings(QKeySequence.StandardKey.Find)])
+    window.action_find = QAction(_tr("&Find in this tab"), window)
+    window.action_find.setShortcuts(find_keys)
+    window.action_find.triggered.connect(lambda: focus_search(window.tab_widget.currentWidget()))
+    window.edit_menu.addSeparator()
+    window.edit_menu.addAction(window.action_find)
+
+    # View › Go to tab › 1-9
+    window.tab_actions = []
+    go_menu = view_menu.addMenu(_tr("&Go to tab")) if view_menu is not None else None
+    for i in range(TAB_KEYS):
+        a = QAction(_tr("Tab {0}").format(i + 1), window)
+        a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+        a.triggered.connect(lambda _=False, n=i: _go_to_tab(window, n))
+        window.addAction(a)
+        if go_menu is not None:
+            go_menu.addAction(a)
+        window.tab_actions.append(a)
+
+    def _update(*_: Any) -> None:
+        has = window.ctx is not None
+        count = window.tab_widget.count() if has else 0
+        for i, a in enumerate(window.tab_actions):
+            title = window.tab_widget.tabText(i) if i < count else ""
+            a.setText(
+                _tr("Tab {0}: {1}").format(i + 1, _plain(title)) if title else _tr("Tab {0}").format(i + 1)
+            )
+            a.setEnabled(i < count)
+            a.setVisible(i < count or not has)
+        current = window.tab_widget.currentWidget() if has else None
+        own = _tab_has_own(current, find_keys)
+        # A tab with its own Find key keeps it; a window-wide one would make both ambiguous.
+        window.action_find.setShortcuts([] if own else find_keys)
+        window.action_find.setEnabled(has)
+
+    window.databaseOpened.connect(_update)
+    window.databaseClosed.connect(_update)
+    window.tab_widget.currentChanged.connect(_update)
+    _update()
+
+
+def _go_to_tab(window: Any, index: int) -> None:
+    if 0 <= index < window.tab_widget.count():
+        window.tab_widget.setCurrentIndex(index)
+
+
+# --------------------------------------------------------------------------------------------------
+# Collecting and showing them
+# --------------------------------------------------------------------------------------------------
+
+
+def _menu_path(action: QAction) -> str | None:
+    for obj in action.associatedObjects():
+        if isinstance(obj, QMenu):
+            titles = []
+            m: Any = obj
+            while isinstance(m, QMenu):
+                if m.title():
+                    titles.append(_plain(m.title()))
+                parent = m.menuAction().associatedObjects() if m.menuAction() else []
+                m = next((p for p in parent if isinstance(p, QMenu)), None)
+            return " › ".join(reversed(titles)) if titles else None
+    return None
+
+
+def _tab_of(widget: Any, window: Any) -> str | None:
+    from philont_desktop.tabs.base import BaseTab
+
+    w = widget
+    while w is not None and w is not window:
+        if isinstance(w, BaseTab):
+            return w.title()
+        w = w.parent()
+    return None
+
+
+def _shortcut_text(sc: QShortcut) -> str:
+    if sc.whatsThis():
+        return sc.whatsThis()
+    key = sc.key().toString(QKeySequence.SequenceFormat.PortableText)
+    known = {
+        QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.PortableText): _tr(
+            "Find in this tab"
+        ),
+        QKeySequence(QKeySequence.StandardKey.FindNext).toString(
+            QKeySequence.SequenceFormat.PortableText
+        ): _tr("Next match"),
+        QKeySequence(QKeySequence.StandardKey.FindPrevious).toString(
+            QKeySequence.SequenceFormat.PortableText
+        ): _tr("Previous match"),
+        "Esc": _tr("Clear / cancel"),
+    }
+    return known.get(key) or sc.objectName() or _tr("(unnamed shortcut)")
+
+
+def collect_shortcuts(window: Any) -> list[ShortcutEntry]:
+    """Every shortcut registered in ``window`` now: menu actions, window actions, tab shortcuts."""
+    out: list[ShortcutEntry] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(group: str, text: str, seqs: list[QKeySequence], enabled: bool) -> None:
+        keys = tuple(key_text(s) for s in _unique([s for s in seqs if typeable(s)]))
+        if not keys or not text:
+            return
+        sig = (text, keys[0])
+        if sig in seen:
+            return
+        seen.add(sig)
+        out.append(ShortcutEntry(group, text, keys, enabled))
+
+    menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
+    order: list[QAction] = []
+
+    def walk(menu: QMenu) -> None:
+        for a in menu.actions():
+            if a.menu() is not None:
+                walk(a.menu())
+            elif not a.isSeparator():
+                order.append(a)
+
+    for m in menus:
+        walk(m)
+    others = [a for a in window.findChildren(QAction) if a not in order]
+    for a in order + others:
+        if not a.shortcuts() or not a.isVisible():
+            continue
+        group = _tab_of(a.parent(), window) or _menu_path(a) or _tr("Window")
+        add(group, _plain(a.text()), a.shortcuts(), a.isEnabled())
+    for sc in window.findChildren(QShortcut):
+        group = _tab_of(sc.parent(), window) or _tr("Window")
+        add(group, _shortcut_text(sc), [sc.key()], sc.isEnabled())
+    return out
+
+
+class HelpDialog(QDialog):
+    """The keyboard shortcuts of the window, grouped by menu and tab, with a filter."""
+
+    def __init__(self, window: Any, parent: QWidget | None = None):
+        super().__init__(parent if parent is not None else window)
+        self.setObjectName("helpDialog")
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
+        self.window_ref = window
+        intro = QLabel(
+            self.tr(
+                "Shortcuts of the menus and of the tabs that are open. Keys of a tab work while that tab "
+                "is shown; greyed entries are not available right now."
+            )
+        )
+        intro.setWordWrap(True)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText(self.tr("Filter…"))
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._fill)
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels([self.tr("Action"), self.tr("Shortcut")])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setStretchLastSection(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(buttons)
+        self.resize(560, 620)
+        self.entries: list[ShortcutEntry] = []
+        self.reload()
+
+    def reload(self) -> None:
+        self.entries = collect_shortcuts(self.window_ref)
+        self._fill()
+
+    def _fill(self, *_: Any) -> None:
+        needle = self.filter_edit.text().strip().lower()
+        self.tree.clear()
+        groups: dict[str, QTreeWidgetItem] = {}
+        muted = self.palette().color(self.palette().ColorRole.PlaceholderText)
+        for e in self.entries:
+            keys = ", ".join(e.keys)
+            if needle and needle not in f"{e.group} {e.text} {keys}".lower():
+                continue
+            g = groups.get(e.group)
+            if g is None:
+                g = QTreeWidgetItem(self.tree, [e.group, ""])
+                f = g.font(0)
+                f.setBold(True)
+                g.setFont(0, f)
+                g.setFirstColumnSpanned(True)
+                groups[e.group] = g
+            item = QTreeWidgetItem(g, [e.text, keys])
+            if not e.enabled:
+                item.setForeground(0, muted)
+                item.setForeground(1, muted)
+        self.tree.expandAll()
+
+    def texts(self) -> list[tuple[str, str, str]]:
+        """``(group, action, keys)`` as listed (tests)."""
+        return [(e.group, e.text, ", ".join(e.keys)) for e in self.entries]
+
+
+def show_help(window: Any) -> HelpDialog:
+    dlg = HelpDialog(window)
+    dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dlg.open()
+    return dlg
