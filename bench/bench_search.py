@@ -3,9 +3,12 @@
     python bench/bench_search.py                 # 1,000,000 messages (built once, cached)
     python bench/bench_search.py --messages 50000
 
-The database is cached under ``bench/.cache/`` (keyed by size and seed) and reused. It is built with
-``core.demo.generate`` when that generator exists, otherwise with the small generator below through
-``RawStore.append_many``. Building 1M messages takes a few minutes (the FTS5 trigram index dominates).
+The database is cached under ``bench/.cache/`` (keyed by size, seed and generator) and reused: an
+existing cache of either generator is taken first. A new one is built with ``core.demo.generate`` when
+that generator exists (``--generator demo``), otherwise with the small generator below through
+``RawStore.append_many`` (``--generator bench``). Building 1M messages takes a few minutes (the FTS5
+trigram index dominates). The bench generator plants the query words at known rates; on demo data the
+words are picked from a sample of the messages (closest to the target rates).
 
 Each query is timed through ``search_messages`` and through the reference's SQL run raw on the same
 connection (``... JOIN fts ... WHERE fts MATCH ? ORDER BY m.timestamp DESC LIMIT ?``, then the ``LIKE``
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import time
@@ -94,13 +98,16 @@ def _rows(n: int, seed: int, start_ms: int):
         yield (sid, roles[i % 6] if rng.random() < 0.1 else roles[i % 2], text, ts, None)
 
 
-def build(path: Path, n: int, seed: int) -> None:
+def demo_generator():
     try:
-        from core import demo  # type: ignore[attr-defined]
-
-        gen = getattr(demo, "generate", None)
+        from core import demo
     except ImportError:
-        gen = None
+        return None
+    return getattr(demo, "generate", None)
+
+
+def build(path: Path, n: int, seed: int, generator: str) -> None:
+    gen = demo_generator() if generator == "demo" else None
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".building")
     for p in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
@@ -164,6 +171,48 @@ def reference(
     return [(r["timestamp"], r["id"]) for r in rows]
 
 
+def pick_queries(conn, seed: int) -> dict[str, str]:
+    """Words of the data at about the target rates, from a random sample of messages."""
+    hi = conn.execute("SELECT max(rowid) FROM memory_raw_messages").fetchone()[0] or 0
+    lo = conn.execute("SELECT min(rowid) FROM memory_raw_messages").fetchone()[0] or 0
+    rng = random.Random(seed)
+    ids = sorted({rng.randint(lo, hi) for _ in range(3000)}) if hi else []
+    docs = []
+    for i in range(0, len(ids), 500):
+        part = ids[i : i + 500]
+        docs += [
+            r[0]
+            for r in conn.execute(
+                f"SELECT content FROM memory_raw_messages WHERE id IN ({','.join('?' * len(part))})", part
+            )
+        ]
+    n = max(1, len(docs))
+    en: dict[str, int] = {}
+    zh2: dict[str, int] = {}
+    zh3: dict[str, int] = {}
+    for d in docs:
+        for w in set(re.findall(r"[A-Za-z]{5,}", d.lower())):
+            en[w] = en.get(w, 0) + 1
+        runs = re.findall(r"[\u4e00-\u9fff]+", d)
+        for size, table in ((2, zh2), (3, zh3)):
+            seen = {r[i : i + size] for r in runs for i in range(len(r) - size + 1)}
+            for g in seen:
+                table[g] = table.get(g, 0) + 1
+
+    def closest(table: dict[str, int], rate: float, fallback: str) -> str:
+        if not table:
+            return fallback
+        return min(sorted(table), key=lambda w: abs(table[w] / n - rate))
+
+    rare = sorted((w for w, c in en.items() if c == 1), key=lambda w: (-len(w), w))
+    return {
+        "rare": rare[0] if rare else RARE_EN,
+        "zh3": closest(zh3, 0.05, ZH3),
+        "zh2": closest(zh2, 0.02, ZH2),
+        "common": closest(en, 0.25, COMMON_EN),
+    }
+
+
 def same_page(ours: list, ref: list) -> bool:
     """Equal, treating runs of equal timestamps as sets (the reference has no tiebreak)."""
     if [t for t, _ in ours] != [t for t, _ in ref]:
@@ -194,31 +243,48 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--limit", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--generator", choices=("auto", "demo", "bench"), default="auto")
     ap.add_argument("--build-only", action="store_true")
     args = ap.parse_args(argv)
 
-    path = CACHE / f"bench-{args.messages}-s{args.seed}.sqlite"
+    def cached(gen: str) -> Path:
+        return CACHE / f"bench-{args.messages}-s{args.seed}-{gen}.sqlite"
+
+    generator = args.generator
+    if generator == "auto":
+        existing = [g for g in ("bench", "demo") if cached(g).exists()]
+        generator = existing[0] if existing else ("demo" if demo_generator() else "bench")
+    if generator == "demo" and demo_generator() is None:
+        generator = "bench"
+    path = cached(generator)
     if not path.exists():
-        build(path, args.messages, args.seed)
+        build(path, args.messages, args.seed, generator)
     if args.build_only:
         return 0
     db = MemoryDB.open(path)
     raw = RawStore(db)
     n = raw.count_estimate()
-    print(f"{path.name}: ~{n:,} messages, SQLite {db.report.sqlite_version}\n")
+    print(f"{path.name}: ~{n:,} messages ({generator} generator), SQLite {db.report.sqlite_version}\n")
+    if generator == "bench":
+        words = {"rare": RARE_EN, "zh3": ZH3, "zh2": ZH2, "common": COMMON_EN}
+    else:
+        words = pick_queries(db.conn, args.seed)
 
     lo, hi = raw.time_range() or (0, 0)
     mid = (lo + hi) // 2
     sched = ["system:scheduled:daily"]
     cases = [
-        ("rare English word", RARE_EN, {}),
-        ("3-char Chinese word", ZH3, {}),
-        ("2-char Chinese word", ZH2, {}),
-        ("common word (25%)", COMMON_EN, {}),
-        ("common, until=middle", COMMON_EN, {"until": mid}),
-        ("common, 1% session", COMMON_EN, {"sessions": sched}),
-        ("2-char zh, 1% session", ZH2, {"sessions": sched}),
+        ("rare English word", words["rare"], {}),
+        ("3-char Chinese word", words["zh3"], {}),
+        ("2-char Chinese word", words["zh2"], {}),
+        ("common word (25%)", words["common"], {}),
+        ("common, until=middle", words["common"], {"until": mid}),
     ]
+    if generator == "bench":
+        cases += [
+            ("common, 1% session", words["common"], {"sessions": sched}),
+            ("2-char zh, 1% session", words["zh2"], {"sessions": sched}),
+        ]
     head = f"{'query':<22} {'text':<12} {'hits':>8} {'ours ms':>9} {'ref ms':>9} {'ratio':>7}  same"
     print(head)
     print("-" * len(head))
@@ -247,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         ("list_sessions()", raw.list_sessions),
         ("daily_counts()", raw.daily_counts),
         ("query_timeline(limit=50)", lambda: raw.query_timeline(limit=50)),
-        ("search_page(common)", lambda: raw.search_page(COMMON_EN, limit=50)),
+        ("search_page(common)", lambda: raw.search_page(words["common"], limit=50)),
     ):
         print(f"{label:<28} {timeit(fn, args.repeat):>9.2f} ms")
     db.close()
