@@ -190,7 +190,7 @@ class DetailPane(QWidget):
         rh.setStretchLastSection(True)
         for col, width in enumerate((150, 90, 70, 250)):
             self.revision_table.setColumnWidth(col, width)
-        self.revision_table.itemSelectionChanged.connect(self._update_buttons)
+        self.revision_table.itemSelectionChanged.connect(self._on_revision_selected)
         self.left_combo = QComboBox(revisions)
         self.left_combo.setObjectName("skillsDiffLeft")
         self.right_combo = QComboBox(revisions)
@@ -608,6 +608,22 @@ class DetailPane(QWidget):
         if not isinstance(rev, int) or rev > len(d.skill.revision_history):
             return None
         return rev - 1
+
+    def _on_revision_selected(self) -> None:
+        """A version picked in the table is compared with the current one (the current one with the
+        version before it), which is what restoring it would change."""
+        self._update_buttons()
+        d = self.detail
+        rows = self.revision_table.selectionModel().selectedRows()
+        if d is None or not rows or not d.windows:
+            return
+        rev = self.revision_table.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole)
+        current = d.windows[-1].revision
+        if rev == current:
+            if current > 1:
+                self.compare(current - 1, current)
+        else:
+            self.compare(rev, current)
 
     def select_revision(self, index: int) -> None:
         for r in range(self.revision_table.rowCount()):

@@ -341,6 +341,11 @@ def test_revisions_pane_shows_the_side_by_side_diff(tab):
     rows = {table.item(r, 0).text(): (table.item(r, 1).text(), table.item(r, 2).text()) for r in range(2)}
     assert rows == {"Version 2 (current)": ("3 (75%)", "1"), "Version 1 (original)": ("2 (100%)", "0")}
 
+    # picking a version in the table compares it with the current one
+    pane.select_revision(0)
+    assert (pane.left_combo.currentData(), pane.right_combo.currentData()) == (1, 2)
+    assert pane.selected_revision_index() == 0
+
     assert tab.select_skill(ZH)
     tab.wait_idle(5000)
     _left, right = word_diff(pane.diff_view.fields[0].old, pane.diff_view.fields[0].new)
