@@ -87,11 +87,13 @@ class AppContext(QObject):
         if live:
             self.live.start()
         if quick_check and self.report.quick_check is None:
-            self.run(
+            # On the task lane with a connection of its own: seconds on a big file must not take a
+            # reader away from the tabs.
+            self.workers.task(
                 _quick_check,
+                self.db_path,
                 on_result=self._on_quick_check,
                 on_error=self._on_quick_check_error,
-                lane="read",
                 label=self.tr("Checking database integrity"),
             )
 
@@ -323,9 +325,13 @@ class AppContext(QObject):
         self.reportChanged.emit()
 
 
-def _quick_check(db: MemoryDB) -> tuple[str, str | None]:
-    result = db.run_quick_check()
-    return result, db.report.read_only_reason
+def _quick_check(path: Path) -> tuple[str, str | None]:
+    db = MemoryDB.open(path, check=False)
+    try:
+        result = db.run_quick_check()
+        return result, db.report.read_only_reason
+    finally:
+        db.close()
 
 
 def _raise(exc: BaseException) -> Any:
