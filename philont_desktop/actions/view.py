@@ -6,7 +6,6 @@ import html
 from typing import Any
 
 from core.models import Action
-from philont_desktop.actions.chart import FailureRateChart
 from philont_desktop.actions.model import (
     COL_PARAMS,
     COL_RESULT,
@@ -135,9 +134,13 @@ class ActionsTab(BaseTab):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.table.doubleClicked.connect(lambda _i: self.show_in_timeline())
 
-        # chart
-        self.chart = FailureRateChart(ctx.theme, self)
-        self.chart.toolClicked.connect(self.filter_tool)
+        # chart: built when the tab is first shown (pyqtgraph is not needed before)
+        self._chart: Any = None
+        self._stats: list[Any] = []
+        self.chart_box = QWidget(self)
+        self.chart_box.setObjectName("failureRateBox")
+        self._chart_layout = QVBoxLayout(self.chart_box)
+        self._chart_layout.setContentsMargins(0, 0, 0, 0)
 
         # details
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
@@ -171,7 +174,7 @@ class ActionsTab(BaseTab):
         left = QSplitter(Qt.Orientation.Vertical, self)
         left.setObjectName("actionsLeft")
         left.addWidget(self.table)
-        left.addWidget(self.chart)
+        left.addWidget(self.chart_box)
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 1)
         left.setSizes([560, 230])
@@ -209,6 +212,20 @@ class ActionsTab(BaseTab):
     def activate(self) -> None:
         self.reload()
         self._load_meta()
+        _ = self.chart
+
+    @property
+    def chart(self) -> Any:
+        """The failure-rate chart (built on first use)."""
+        if self._chart is None:
+            from philont_desktop.actions.chart import FailureRateChart
+
+            self._chart = FailureRateChart(self.ctx.theme, self.chart_box)
+            self._chart.toolClicked.connect(self.filter_tool)
+            self._chart_layout.addWidget(self._chart)
+            if self._stats:
+                self._chart.set_stats(self._stats)
+        return self._chart
 
     def refresh(self) -> None:
         if not self.activated:
@@ -271,7 +288,9 @@ class ActionsTab(BaseTab):
 
     def _on_meta(self, meta: ActionsMeta) -> None:
         self._meta = meta
-        self.chart.set_stats(meta.stats)
+        self._stats = list(meta.stats)
+        if self._chart is not None:
+            self._chart.set_stats(self._stats)
         current = self.tool_combo.currentData()
         self.tool_combo.blockSignals(True)
         while self.tool_combo.count() > 1:
