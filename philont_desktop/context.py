@@ -325,10 +325,12 @@ class AppContext(QObject):
         self.reportChanged.emit()
 
 
-def _quick_check(path: Path) -> tuple[str, str | None]:
+def _quick_check(path: Path, job: Job) -> tuple[str, str | None]:
     db = MemoryDB.open(path, check=False)
     try:
-        result = db.run_quick_check()
+        with job.interruptible(db):
+            result = db.run_quick_check()
+        job.raise_if_cancelled()
         return result, db.report.read_only_reason
     finally:
         db.close()

@@ -23,7 +23,7 @@ import contextlib
 import inspect
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,13 +151,24 @@ class Job(QObject):
         self._cancel = True
         with self._lock:
             db = self._db
-            if db is not None and self.lane in ("read", "monitor"):
+            if db is not None and self.lane != "write":
                 with contextlib.suppress(Exception):
                     db.conn.interrupt()
         if self._workers is not None:
             self._workers._take_requested.emit(self)
 
     # -- from the worker thread ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def interruptible(self, db: MemoryDB) -> Iterator[MemoryDB]:
+        """Let :meth:`cancel` interrupt the queries of ``db`` (a connection a task opened itself)."""
+        with self._lock:
+            self._db = db
+        try:
+            yield db
+        finally:
+            with self._lock:
+                self._db = None
+
     def progress(self, done: int, total: int) -> None:
         """Report progress (thread-safe; throttled to about 20 updates a second)."""
         now = time.monotonic()

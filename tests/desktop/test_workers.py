@@ -253,3 +253,27 @@ def test_finished_jobs_and_their_results_are_freed(workers):
     QCoreApplication.processEvents()
     gc.collect()
     assert [r() for r in refs] == [None] * 10
+
+
+def test_a_task_can_make_its_own_connection_interruptible(qapp, db_path):
+    w = Workers(db_path)
+    try:
+
+        def long_task(path, job):
+            db = MemoryDB.open(path, check=False)
+            try:
+                with job.interruptible(db):
+                    return db.conn.execute(LONG_QUERY).fetchone()[0]
+            finally:
+                db.close()
+
+        job = w.task(long_task, db_path, on_error=lambda exc: None)
+        assert spin_until(lambda: job.state == "running", 5000)
+        spin_until(lambda: False, 100)
+        t0 = time.monotonic()
+        job.cancel()
+        assert job.wait(5000)
+        assert job.state == "cancelled"
+        assert time.monotonic() - t0 < 3
+    finally:
+        w.shutdown()
