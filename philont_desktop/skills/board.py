@@ -8,7 +8,9 @@ cards are painted, and only they ask for their outcome sparkline.
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from core.maturity import maturity_caveat
@@ -567,13 +569,15 @@ class BoardWidget(QWidget):
 
     def _refilter(self) -> None:
         self.model.set_filter(self.filter)
-        for proxy in self.proxies.values():
-            proxy.refilter()
+        with self._quiet():
+            for proxy in self.proxies.values():
+                proxy.refilter()
         self._update_counts()
         self._reselect()
 
     def set_sort_mode(self, mode: str) -> None:
-        self.model.set_sort_mode(mode)
+        with self._quiet():
+            self.model.set_sort_mode(mode)
         idx = self.sort_combo.findData(mode)
         if idx >= 0 and idx != self.sort_combo.currentIndex():
             self.sort_combo.blockSignals(True)
@@ -621,6 +625,24 @@ class BoardWidget(QWidget):
                     names.append(name)
         return names
 
+    def set_skills(self, skills: list[Skill]) -> list[str]:
+        """Merge a fresh list into the model (see :meth:`SkillBoardModel.set_skills`), keeping the
+        selected skill selected, in whichever column it is now."""
+        with self._quiet():
+            changed = self.model.set_skills(skills)
+        self._after_model_change()
+        return changed
+
+    @contextlib.contextmanager
+    def _quiet(self) -> Iterator[None]:
+        """While rows move, views pick a neighbour as current on their own: not a user's choice."""
+        was = self._syncing
+        self._syncing = True
+        try:
+            yield
+        finally:
+            self._syncing = was
+
     # -- selection ------------------------------------------------------------------------------------------
     @property
     def current_id(self) -> str:
@@ -633,14 +655,13 @@ class BoardWidget(QWidget):
         if self._syncing or not cur.isValid():
             return
         sid = cur.data(SkillBoardModel.IdRole) or ""
-        self._syncing = True
-        for m, view in self.views.items():
-            if m != maturity:
-                view.selectionModel().clearSelection()
-                view.selectionModel().setCurrentIndex(
-                    QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate
-                )
-        self._syncing = False
+        with self._quiet():
+            for m, view in self.views.items():
+                if m != maturity:
+                    view.selectionModel().clearSelection()
+                    view.selectionModel().setCurrentIndex(
+                        QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate
+                    )
         if sid != self._current_id:
             self._current_id = sid
             self.currentSkillChanged.emit(sid)
@@ -649,8 +670,7 @@ class BoardWidget(QWidget):
         """Select the card of ``skill_id`` (in whichever column shows it); False when it is not shown."""
         row = self.model.row_of(skill_id)
         found = False
-        self._syncing = True
-        try:
+        with self._quiet():
             for view in self.views.values():
                 proxy = view.model()
                 pidx = proxy.mapFromSource(self.model.index(row)) if row is not None else QModelIndex()
@@ -663,8 +683,6 @@ class BoardWidget(QWidget):
                 else:
                     sm.clearSelection()
                     sm.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
-        finally:
-            self._syncing = False
         if skill_id != self._current_id:
             self._current_id = skill_id if row is not None else ""
             self.currentSkillChanged.emit(self._current_id)

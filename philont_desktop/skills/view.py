@@ -108,7 +108,7 @@ class SkillsTab(BaseTab):
         self.status.hide()
         model = self.board.model
         model.invalidate_histories()
-        changed = set(model.set_skills(skills))
+        changed = set(self.board.set_skills(skills))
         # The cards in view get their sparklines in the same round (the others when scrolled to).
         model.request_histories_now(self.board.visible_names())
         for view in self.board.views.values():

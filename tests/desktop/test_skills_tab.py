@@ -489,3 +489,38 @@ def test_dialog_values_carry_only_what_changed(qtbot, fixture_path):
 
 def test_self_test_passes(tab):
     assert tab.self_test() == []
+
+
+def test_live_refresh_keeps_the_selection_and_follows_a_grade_change(tab, fixture_path):
+    assert tab.select_skill("draft-only")
+    tab.wait_idle(5000)
+    sid = tab.board.current_id
+    agent = MemoryDB.open(fixture_path, writable=True)
+    store = SkillStore(agent)
+    store.record_usage("stable-one", FIXED_NOW)  # another skill changes
+    tab.refresh()
+    assert tab.wait_idle(5000)
+    assert tab.board.current_id == sid
+    assert tab.board.views["draft"].currentIndex().data() == "draft-only"
+    # the selected skill is promoted by the agent: it moves to its new column, still selected
+    store.record_skill_outcome("draft-only", True, FIXED_NOW)
+    store.record_skill_outcome("draft-only", True, FIXED_NOW + 1)
+    agent.close()
+    tab.refresh()
+    assert tab.wait_idle(5000)
+    assert tab.board.current_id == sid
+    assert tab.board.views["confirmed"].currentIndex().data() == "draft-only"
+    assert not tab.board.views["draft"].selectionModel().hasSelection()
+    assert tab.detail_pane.detail.skill.maturity == "confirmed"
+
+
+def test_arrow_keys_move_between_columns(tab, qtbot):
+    from philont_desktop.qt import Qt
+
+    assert tab.select_skill("draft-only")
+    view = tab.board.views["draft"]
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert tab.board.current_id == tab.board.model.skill_by_name(EN).id
+    qtbot.keyClick(tab.board.views["confirmed"], Qt.Key.Key_Left)
+    assert tab.board.model.skill_by_id(tab.board.current_id).maturity == "draft"
