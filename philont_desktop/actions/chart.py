@@ -12,6 +12,8 @@ from core.actions import ToolStat
 from philont_desktop.qt import QColor, QVBoxLayout, QWidget, Signal
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
+MAX_TOOLS = 12
+
 
 class FailureRateChart(QWidget):
     toolClicked = Signal(str)
@@ -20,6 +22,7 @@ class FailureRateChart(QWidget):
         super().__init__(parent)
         self._theme = theme
         self._stats: list[ToolStat] = []
+        self._all: list[ToolStat] = []
         self.plot = ThemedPlotWidget(theme, self)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getPlotItem().setTitle(self.tr("Failure rate per tool"))
@@ -32,11 +35,12 @@ class FailureRateChart(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.plot)
         if hasattr(theme, "changed"):
-            theme.changed.connect(lambda: self.set_stats(self._stats))
+            theme.changed.connect(lambda: self.set_stats(self._all))
 
     @property
     def stats(self) -> list[ToolStat]:
-        return list(self._stats)
+        """Every tool's numbers (the chart shows the most called of them)."""
+        return list(self._all)
 
     def _bar_color(self, rate: float) -> QColor:
         c = QColor(self._theme.status_color("error"))
@@ -45,10 +49,20 @@ class FailureRateChart(QWidget):
 
     def preferred_height(self) -> int:
         fm = self.fontMetrics()
-        return min(520, 70 + int(fm.height() * 1.5) * max(3, len(self._stats)))
+        return min(320, 60 + int(fm.height() * 1.3) * max(3, len(self._stats)))
 
     def set_stats(self, stats: Sequence[ToolStat]) -> None:
-        self._stats = list(stats)
+        """Show the :data:`MAX_TOOLS` most called tools (``stats`` come most called first)."""
+        self._all = list(stats)
+        self._stats = self._all[:MAX_TOOLS]
+        title = self.tr("Failure rate per tool")
+        if len(self._all) > len(self._stats):
+            title = (
+                self.tr("Failure rate per tool (the %1 most called of %2)")
+                .replace("%1", str(len(self._stats)))
+                .replace("%2", str(len(self._all)))
+            )
+        self.plot.getPlotItem().setTitle(title)
         for it in self._items:
             self.plot.removeItem(it)
         self._items = []

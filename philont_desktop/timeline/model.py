@@ -622,7 +622,11 @@ class SessionsModel(QAbstractTableModel):
             if col == self.COL_COUNT:
                 return "" if s.message_count is None else f"{s.message_count:,}"
             if col == self.COL_ORIGIN:
-                return self.tr("whole timeline") if s.id is None else self.origin_text(s.id)
+                if s.id is None:
+                    return self.tr("whole timeline")
+                if role == Qt.ItemDataRole.DisplayRole and origin_of(s.id)[0] == "scheduled":
+                    return self.tr("scheduled task")  # the task's name is in the session id and the tooltip
+                return self.origin_text(s.id)
             if col == self.COL_STARTED:
                 return format_local(s.started_at, with_seconds=False)
             if col == self.COL_ENDED:
