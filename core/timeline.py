@@ -26,7 +26,8 @@ without sorting, and the walk stops as soon as the page is provably the referenc
    rows are checked against the query and the filters explicitly and merged.
 4. when that index range is larger than what sorting the estimated number of hits would cost (a rare
    word whose ``k``-th newest hit is old: few hits, cheap to sort) or the out-of-order rows are many,
-   the exact sort of the reference runs instead. The step-3 read is capped at that cost, so a page
+   the page is computed exactly the slow way: without a time bound by finishing the walk (every hit)
+   and sorting, with one by the reference's sort. The step-3 read is capped at that cost, so a page
    costs at most about twice the cheaper of the two ways.
 
 In an append-only timeline ids grow with time, so step 3 reads a few index entries and a first page
@@ -869,9 +870,22 @@ class RawStore:
         )
         cur = self.conn.execute(walk, (safe, top, *w.args))
         try:
-            walked = [(r[0], r[1]) for r in cur.fetchmany(k)]
+            return self._fts_fast_walk(cur, safe, w, k, top, upper)
         finally:
             cur.close()
+
+    def _fts_fast_walk(self, cur: Any, safe: str, w: _Where, k: int, top: int, upper: int) -> list:
+        walked = [(r[0], r[1]) for r in cur.fetchmany(k)]
+
+        def exact() -> list:
+            if upper == INT64_MAX:
+                # The walk started at the newest id: the rest of it is every other hit. Few are
+                # expected here, so finishing the walk is cheaper than a second FTS query.
+                everything = walked + [(r[0], r[1]) for r in cur]
+                if all(type(t) is int for t, _ in everything):
+                    return sorted(everything, reverse=True)[:k]
+            return self._fts_exact(safe, w, k)
+
         if not all(type(t) is int for t, _ in walked):
             return self._fts_exact(safe, w, k)  # non-integer timestamps: no shortcut
         walked.sort(reverse=True)
@@ -889,7 +903,7 @@ class RawStore:
             {"x": x_last, "top": top, "tk": t_k, "up": upper, "cap": cap},
         ).fetchone()
         if n >= cap or n_out > FAST_OUT_OF_ORDER_CAP:
-            return self._fts_exact(safe, w, k)
+            return exact()
         if n_out == 0:
             return walked
         extra = self._fts_check_ids(safe, w, [int(s) for s in out_ids.split(",")])

@@ -548,13 +548,20 @@ def test_fast_path_stops_early_on_an_ordered_timeline(monkeypatch):
 
 def test_sparse_recent_hits_take_the_exact_sort(raw, monkeypatch):
     # A word only in the 5 oldest of 300 messages: proving the walk exact would read ~295 index
-    # entries, more than sorting the ~2 estimated hits costs, so the exact sort runs (same result).
+    # entries, more than sorting the ~2 estimated hits costs, so the walk is finished and sorted
+    # (or, with a time bound, the reference's sort runs); the result is the same.
     raw.append_many([("global", "user", "rare word" if i < 5 else "filler", T0 + i) for i in range(300)])
     monkeypatch.setattr(timeline, "FAST_SCAN_MIN", 10)
     calls = []
     real = RawStore._fts_exact
     monkeypatch.setattr(RawStore, "_fts_exact", lambda self, *a: calls.append(a[2]) or real(self, *a))
+    scans = []
+    real_cap = RawStore._scan_cap
+    monkeypatch.setattr(RawStore, "_scan_cap", lambda self, *a: scans.append(real_cap(self, *a)) or scans[-1])
     assert ids(raw.search_messages("rare", limit=2)) == [5, 4] == reference_sql(raw.db, "rare", limit=2)
+    assert calls == [] and scans == [40]  # ~2 hits estimated: 40 index entries at most, then the sort
+    until = T0 + 250
+    assert ids(raw.search_messages("rare", limit=2, until=until)) == [5, 4]
     assert calls == [2]
     # dense recent hits: the walk is proved exact with a short index read, no sort
     assert ids(raw.search_messages("filler", limit=2)) == [300, 299]
