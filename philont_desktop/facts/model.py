@@ -83,6 +83,27 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("FactsModel", text)
 
 
+_STATUS_RANK = {s: i for i, s in enumerate(STATUSES)}
+#: The value each column sorts and filters by (``None`` / NaN: empty, sorted last).
+SORT_KEYS: dict[int, Callable[[Any], Any]] = {
+    C_NAMESPACE: lambda r: r.fact.namespace,
+    C_KEY: lambda r: r.fact.key,
+    C_VALUE: lambda r: r.value_text,
+    C_CONFIDENCE: lambda r: r.fact.confidence,
+    C_KIND: lambda r: r.fact.fact_kind,
+    C_OCCURRED: lambda r: r.fact.occurred_at,
+    C_VALID_FROM: lambda r: r.fact.valid_from,
+    C_VALID_UNTIL: lambda r: r.fact.valid_until,
+    C_CREATED: lambda r: r.fact.created_at,
+    C_ACCESSED: lambda r: r.fact.last_accessed_at,
+    C_TAU: lambda r: r.tau_eff,
+    C_TAU_SOURCE: lambda r: r.tau_src,
+    C_SCORE: lambda r: r.score,
+    C_CROSSES: lambda r: r.crossing,
+    C_STATUS: lambda r: _STATUS_RANK[r.status],
+}
+
+
 # -- formatting (no Qt objects needed) ---------------------------------------------------------------------
 
 
@@ -156,6 +177,19 @@ def namespace_tau_text(ns: str) -> str:
     return fmt_tau(namespace_tau_days(ns))
 
 
+def compact_value(fact: Fact) -> str:
+    """The whole value on one line: a string as it is, other JSON compact with spaces."""
+    if fact.json_errors:
+        return fact.value_json or ""
+    v = fact.value
+    if isinstance(v, str):
+        return v
+    try:
+        return json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        return str(v)
+
+
 def readable_value(fact: Fact) -> tuple[str, str]:
     """``(one line, full text)``: strings as they are, other JSON compact with spaces / indented."""
     if fact.json_errors:
@@ -180,21 +214,44 @@ def _one_line(s: str) -> str:
 # -- prepared rows (built on the worker) -----------------------------------------------------------------
 
 
+_NOT_YET: Any = object()
+
+
 @dataclass(slots=True, eq=False)
 class FactRow:
+    """One fact as the table shows it; the threshold crossing and the pretty value are computed when
+    first asked for (most rows are never looked at)."""
+
     fact: Fact
+    fid: str
     name: str
     value_text: str
-    value_full: str
     search: str
     tau_eff: float
     tau_src: str
     anchor: int
-    crossing: int | None
     sig: tuple[Any, ...]
     order: int
+    sort_text: tuple[str, str, str]  # namespace, key, value casefolded (for sorting)
+    fast: tuple[float, float, float] | None  # (confidence, anchor, tau) when the plain formula applies
+    flat: float | None  # the constant score of a fact that does not decay (pinned, tau ∞)
     score: float = math.nan
     status: str = "active"
+    _crossing: Any = field(default=_NOT_YET, init=False, repr=False, compare=False)
+
+    @property
+    def crossing(self) -> int | None:
+        """When the score falls below the forget threshold without another read (``None``: never)."""
+        if self._crossing is _NOT_YET:
+            f = self.fact
+            self._crossing = forget_crossing_time(
+                f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days
+            )
+        return self._crossing
+
+    @property
+    def value_full(self) -> str:
+        return readable_value(self.fact)[1]
 
 
 def fact_signature(f: Fact) -> tuple[Any, ...]:
@@ -215,24 +272,47 @@ def fact_signature(f: Fact) -> tuple[Any, ...]:
 
 
 def build_row(fact: Fact, order: int = 0) -> FactRow:
-    one, full = readable_value(fact)
+    compact = compact_value(fact)
+    one = _one_line(compact)
     anchor = fact.last_accessed_at if fact.last_accessed_at is not None else fact.created_at
-    crossing = forget_crossing_time(
-        fact.namespace, fact.confidence, fact.created_at, fact.last_accessed_at, fact.decay_tau_days
-    )
+    tau_eff = effective_tau(fact.namespace, fact.decay_tau_days)
+    fast, flat = _score_plan(fact)
     return FactRow(
         fact=fact,
+        fid=fact.id,
         name=f"{fact.namespace}.{fact.key}",
         value_text=one,
-        value_full=full,
-        search=f"{fact.namespace}.{fact.key}\n{full[:SEARCH_MAX]}".casefold(),
-        tau_eff=effective_tau(fact.namespace, fact.decay_tau_days),
+        search=f"{fact.namespace}.{fact.key}\n{compact[:SEARCH_MAX]}".casefold(),
+        tau_eff=tau_eff,
         tau_src=tau_source(fact.namespace, fact.decay_tau_days),
         anchor=int(anchor) if anchor is not None else 0,
-        crossing=crossing,
         sig=fact_signature(fact),
         order=order,
+        sort_text=(fact.namespace.casefold(), fact.key.casefold(), one.casefold()),
+        fast=fast,
+        flat=flat,
     )
+
+
+def _score_plan(f: Fact) -> tuple[tuple[float, float, float] | None, float | None]:
+    """How :func:`row_score` computes this fact's score with the exact arithmetic of ``score_memory``.
+
+    ``(None, conf)``: it does not decay (pinned, or a tau that is not finite); ``((conf, anchor, tau),
+    None)``: ``conf × exp(−max(0, (t − anchor)/day)/tau)``; ``(None, None)``: an edge case (tau 0,
+    missing or non-finite anchor) left to ``score_memory`` itself.
+    """
+    c = f.confidence
+    conf = 0.0 if c is None else float(c)
+    tau_raw = f.decay_tau_days
+    if tau_raw is not None and tau_raw < 0:
+        return None, conf
+    tau = float(tau_raw) if tau_raw is not None else namespace_tau_days(f.namespace)
+    if not math.isfinite(tau):
+        return None, conf
+    anchor = f.last_accessed_at if f.last_accessed_at is not None else f.created_at
+    if tau == 0 or anchor is None or not math.isfinite(float(anchor)):
+        return None, None
+    return (conf, float(anchor), tau), None
 
 
 @dataclass
@@ -283,6 +363,15 @@ def status_at(f: Fact, at: int) -> str:
 
 
 def row_score(r: FactRow, at: int) -> float:
+    """``score_memory`` of the row at ``at``, bit for bit, without its per-call overhead."""
+    if r.fast is not None:
+        conf, anchor, tau = r.fast
+        age = (float(at) - anchor) / DAY_MS
+        if age < 0.0:
+            age = 0.0
+        return conf * math.exp(-age / tau)
+    if r.flat is not None:
+        return r.flat
     f = r.fact
     return score_memory(f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, at)
 
@@ -402,6 +491,8 @@ class FactsModel(QAbstractTableModel):
         self.real_now = self.view_time
         self.threshold = THRESHOLD
         self._sort: tuple[int, Qt.SortOrder] | None = None
+        self._gen = 0  # bumped whenever rows or their scores change
+        self._sorted_gen = -1
         self._display_cache: dict[tuple[int, int], str] = {}
 
     # -- Qt API ----------------------------------------------------------------------------------------
@@ -522,38 +613,8 @@ class FactsModel(QAbstractTableModel):
         return ""
 
     def sort_value(self, r: FactRow, c: int) -> Any:
-        f = r.fact
-        if c == C_NAMESPACE:
-            return f.namespace
-        if c == C_KEY:
-            return f.key
-        if c == C_VALUE:
-            return r.value_text
-        if c == C_CONFIDENCE:
-            return f.confidence
-        if c == C_KIND:
-            return f.fact_kind
-        if c == C_OCCURRED:
-            return f.occurred_at
-        if c == C_VALID_FROM:
-            return f.valid_from
-        if c == C_VALID_UNTIL:
-            return f.valid_until
-        if c == C_CREATED:
-            return f.created_at
-        if c == C_ACCESSED:
-            return f.last_accessed_at
-        if c == C_TAU:
-            return r.tau_eff
-        if c == C_TAU_SOURCE:
-            return r.tau_src
-        if c == C_SCORE:
-            return r.score
-        if c == C_CROSSES:
-            return r.crossing
-        if c == C_STATUS:
-            return STATUSES.index(r.status)
-        return None
+        key = SORT_KEYS.get(c)
+        return key(r) if key is not None else None
 
     def _tooltip(self, r: FactRow, c: int) -> str | None:
         f = r.fact
@@ -606,8 +667,11 @@ class FactsModel(QAbstractTableModel):
             r.score = row_score(r, t)
             r.status = status_at(r.fact, t)
 
-    def set_data(self, data: FactsData) -> None:
-        """Merge a fresh load: removed rows go, changed rows update in place, new rows are appended."""
+    def set_data(self, data: FactsData) -> bool:
+        """Merge a fresh load: removed rows go, changed rows update in place, new rows are appended.
+
+        Returns whether rows changed in place (a filtering proxy should then filter again)."""
+        self._gen += 1
         new = data.rows
         fresh = data.scored_at is not None and data.scored_at == self.view_time
         if not self._rows:
@@ -620,7 +684,7 @@ class FactsModel(QAbstractTableModel):
                 self._rows = [self._rows[i] for i in order]
             self._reindex()
             self.endResetModel()
-            return
+            return False
         new_by_id = {r.fact.id: r for r in new}
         gone = [i for i, r in enumerate(self._rows) if r.fact.id not in new_by_id]
         for start, end in reversed(_ranges(gone)):
@@ -660,6 +724,7 @@ class FactsModel(QAbstractTableModel):
             or (fresh and self._sort is not None and self._sort[0] in (C_SCORE, C_STATUS))
         ):
             self._resort()
+        return bool(changed)
 
     def clear(self) -> None:
         self.beginResetModel()
@@ -668,10 +733,11 @@ class FactsModel(QAbstractTableModel):
         self.endResetModel()
 
     def _reindex(self) -> None:
-        self._pos = {r.fact.id: i for i, r in enumerate(self._rows)}
+        self._pos = {r.fid: i for i, r in enumerate(self._rows)}
 
     def set_view_time(self, at: int, real_now: int | None = None) -> None:
         """Scores and status at ``at`` (the time control); ``real_now`` for relative texts."""
+        self._gen += 1
         self.view_time = int(at)
         if real_now is not None:
             self.real_now = int(real_now)
@@ -692,6 +758,8 @@ class FactsModel(QAbstractTableModel):
         if not 0 <= column < N_COLUMNS:
             self._sort = None
             return
+        if self._sort == (column, order) and self._sorted_gen == self._gen:
+            return  # QTableView.sortByColumn asks twice (directly and through the header's signal)
         self._sort = (column, order)
         self._resort()
 
@@ -701,15 +769,20 @@ class FactsModel(QAbstractTableModel):
             return None
         column, order = self._sort
         desc = order == Qt.SortOrder.DescendingOrder
-        keyed: list[tuple[Any, int]] = []
+        keyed: list[tuple[Any, int, int]] = []
         missing: list[int] = []
-        for i, r in enumerate(self._rows):
-            v = self.sort_value(r, column)
-            if v is None or _isnan(v):
-                missing.append(i)
-            else:
-                keyed.append((v.casefold() if isinstance(v, str) else v, r.order, i))  # type: ignore[arg-type]
-        keyed.sort(key=lambda t: (t[0], t[1]), reverse=desc)
+        text = {C_NAMESPACE: 0, C_KEY: 1, C_VALUE: 2}.get(column)
+        if text is not None:
+            keyed = [(r.sort_text[text], r.order, i) for i, r in enumerate(self._rows)]
+        else:
+            key = SORT_KEYS[column]
+            for i, r in enumerate(self._rows):
+                v = key(r)
+                if v is None or v != v:  # None and NaN go last
+                    missing.append(i)
+                else:
+                    keyed.append((v, r.order, i))
+        keyed.sort(reverse=desc)
         missing.sort(key=lambda i: self._rows[i].order)
         new_order = [t[2] for t in keyed] + missing
         if new_order == list(range(len(self._rows))):
@@ -717,6 +790,7 @@ class FactsModel(QAbstractTableModel):
         return new_order
 
     def _resort(self) -> None:
+        self._sorted_gen = self._gen
         new_order = self._sorted_order()
         if new_order is None:
             return
@@ -767,12 +841,29 @@ class FactsProxy(QSortFilterProxyModel):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.flt = FactsFilter()
+        self._src: FactsModel | None = None
+        # Rows are re-filtered when the filter or the rows change (refilter()), not on every score update.
+        self.setDynamicSortFilter(False)
+
+    @property
+    def time_dependent(self) -> bool:
+        """Whether the filter looks at values that move with the view time (score, status, crossing)."""
+        return self.flt._compiled is not None and self.flt.column in (C_SCORE, C_STATUS, C_CROSSES)
+
+    def refilter(self) -> None:
+        self.beginFilterChange()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def setSourceModel(self, model: Any) -> None:
+        self._src = model
+        super().setSourceModel(model)
 
     def source(self) -> FactsModel:
-        return self.sourceModel()  # type: ignore[return-value]
+        assert self._src is not None
+        return self._src
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return self.source().accepts(source_row, self.flt)
+        return self._src.accepts(source_row, self.flt)  # type: ignore[union-attr]
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.source().sort(column, order)

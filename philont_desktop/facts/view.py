@@ -339,6 +339,8 @@ class FactsTab(BaseTab):
         self.bottom.addTab(self.overview, self.tr("Overview"))
         self.bottom.addTab(self.history, self.tr("History"))
         self.bottom.addTab(pool_page, self.tr("Forget pool"))
+        self._overview_dirty = True
+        self.bottom.currentChanged.connect(lambda *_: self._sync_overview())
 
         self.right = QSplitter(Qt.Orientation.Vertical, self)
         self.right.setObjectName("factsRight")
@@ -373,6 +375,7 @@ class FactsTab(BaseTab):
 
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self.filter_edit.setFocus)
         del_sc = QShortcut(QKeySequence.StandardKey.Delete, self.table)
+        del_sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         del_sc.activated.connect(lambda: self.forget_selected() if self._editing else None)
 
         self.clock = QTimer(self)
@@ -511,7 +514,12 @@ class FactsTab(BaseTab):
         real = self.real_now
         view = real + self.offset_days * DAY_MS
         self.model.set_view_time(view, real)
-        self.overview.set_view_time(view)
+        if self.proxy.time_dependent:
+            self.proxy.refilter()
+        if self._overview_shown() and not self._overview_dirty:
+            self.overview.set_view_time(view)
+        else:
+            self._overview_dirty = True
         self.curves.set_times(real, view)
         self._update_time_label()
         self._update_status()
@@ -548,16 +556,28 @@ class FactsTab(BaseTab):
             real = self.real_now
             view = real + self.offset_days * DAY_MS
             self.model.set_view_time(view, real)
-        self.model.set_data(data)
+        if self.model.set_data(data) or self.proxy.time_dependent:
+            self.proxy.refilter()
         self.curves.set_times(real, view)
         self._rebuild_tree()
-        self.overview.set_rows(self.model.rows(), view)
+        self._overview_dirty = True
+        self._sync_overview()
         if self._select_after_load:
             ids, self._select_after_load = self._select_after_load, None
             self.select_ids(ids)
         self._on_selection()
         self._load_pool()
         self._update_status()
+
+    def _overview_shown(self) -> bool:
+        return self.bottom.currentWidget() is self.overview
+
+    def _sync_overview(self) -> None:
+        """Rebuild the overview when it is shown and out of date (10,000 points: only when seen)."""
+        if self._overview_dirty and self._overview_shown():
+            self._overview_dirty = False
+            self.overview.set_rows(self.model.rows(), self.view_time)
+            self.overview.set_selected({r.fact.id for r in self.selected_rows()})
 
     def _load_pool(self) -> None:
         at = self.real_now + self.offset_days * DAY_MS
@@ -1263,6 +1283,7 @@ class FactsTab(BaseTab):
             return ["facts: still loading after 30 s"]
         rows = self.model.rows()
         active = [r for r in rows if r.fact.active]
+        self.bottom.setCurrentWidget(self.overview)
         if self.overview.x.size != len(active):
             problems.append(
                 f"facts: overview shows {self.overview.x.size} points for {len(active)} active facts"

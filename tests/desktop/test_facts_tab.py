@@ -319,6 +319,7 @@ def test_time_control_moves_scores_pool_and_overview(qtbot, facts_db, make_tab):
     from philont_desktop.facts.model import C_SCORE
 
     tab = make_tab(facts_db[0])
+    tab.bottom.setCurrentWidget(tab.overview)
     assert sorted(f"{f.namespace}.{f.key}" for f in tab.pool_model.facts()) == [
         "context.mood",
         "session.focus",
@@ -542,6 +543,7 @@ def test_live_refresh_keeps_selection_and_merges_new_rows(qtbot, facts_db, make_
     tab.refresh()
     assert idle(tab)
     assert tab.model.rowCount() == before_rows + 1
+    assert "project.new_thing" in shown_names(tab)
     assert sorted(r.name for r in tab.selected_rows()) == ["project.repo", "research.notes"]
     assert row_by_name(tab, "project.repo").score == 0.9
 

@@ -1,0 +1,243 @@
+"""Benchmark of the Facts tab with many facts: load, overview redraw, time control, sort and filter.
+
+    python bench/bench_facts.py                  # 10,000 fact rows (built once, cached)
+    python bench/bench_facts.py --facts 50000 --repeat 7
+
+The database is built with ``core.demo.generate`` (facts in many namespaces, supersede chains, pins,
+forgotten ones) and cached under ``bench/.cache/``. Every number is printed beside a floor measured in
+the same run on the same machine:
+
+* loading: ``FactStore.all_rows()`` alone (the SQL and the row models) against the worker's
+  ``load_facts`` (rows prepared and scored) and the whole tab load (worker + GUI thread + first paint);
+* overview redraw: a bare ``pg.ScatterPlotItem.setData`` of the same number of points with one brush,
+  painted, against the tab's overview (one ScatterPlotItem, a brush per namespace), fully rebuilt and
+  moved in place when the view time changes;
+* time control, sort by score and the text filter are shown with the bare table repaint as the floor.
+
+Times are medians of ``--repeat`` runs, in milliseconds; Qt runs offscreen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from core.db import MemoryDB  # noqa: E402
+from core.facts import FactStore  # noqa: E402
+
+CACHE = Path(__file__).resolve().parent / ".cache"
+FIXED_NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
+DAY = 86_400_000
+
+
+def build(path: Path, facts: int, seed: int) -> None:
+    from core import demo
+
+    print(f"building a demo database with {facts:,} fact rows ...", flush=True)
+    t = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    demo.generate(path, messages=500, facts=facts, seed=seed, now=FIXED_NOW)
+    print(f"  built in {time.perf_counter() - t:.1f} s", flush=True)
+
+
+def median_ms(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def line(name: str, ms: float, floor_name: str, floor_ms: float) -> None:
+    ratio = ms / floor_ms if floor_ms > 0 else float("inf")
+    print(f"  {name:<46} {ms:9.1f} ms   floor {floor_name:<34} {floor_ms:8.1f} ms   ×{ratio:5.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--facts", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+
+    path = CACHE / f"facts-{args.facts}-{args.seed}.sqlite"
+    if not path.exists():
+        build(path, args.facts, args.seed)
+
+    from philont_desktop.qt import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    from philont_desktop.context import AppContext
+    from philont_desktop.facts.model import C_SCORE, load_facts
+    from philont_desktop.facts.view import FactsTab
+    from philont_desktop.qt import Qt
+    from philont_desktop.theme import Theme
+    from philont_desktop.widgets.plots import ThemedPlotWidget, pg
+    from philont_desktop.workers import spin_until
+
+    theme = Theme("light")
+    theme.apply()
+    now = FIXED_NOW + 30 * DAY  # a month after the data was made: a realistic mix of scores
+
+    db = MemoryDB.open(path)
+    store = FactStore(db)
+    rows = store.all_rows()
+    active = sum(1 for f in rows if f.active)
+    print(
+        f"{path.name}: {len(rows):,} fact rows, {active:,} active, {len(store.list_namespaces())} namespaces"
+    )
+    print(f"Qt offscreen, {args.repeat} runs each, medians\n")
+
+    # -- loading ------------------------------------------------------------------------------------------
+    print("loading")
+    floor_rows = median_ms(store.all_rows, args.repeat)
+    worker = median_ms(lambda: load_facts(db, now, now), args.repeat)
+    line("load_facts on the worker (prepare + score)", worker, "FactStore.all_rows()", floor_rows)
+
+    def tab_load() -> float:
+        ctx = AppContext.open(path, interactive=False, theme=theme)
+        tab = FactsTab(ctx)
+        tab.now_fn = lambda: now
+        tab.resize(1500, 950)
+        tab.show()
+        app.processEvents()
+        t = time.perf_counter()
+        tab.ensure_activated()
+        spin_until(lambda: tab.model.rowCount() == len(rows), 120_000)
+        tab.grab()  # the first complete paint of table, tree and plots
+        elapsed = (time.perf_counter() - t) * 1000
+        spin_until(lambda: not tab.busy, 60_000)
+        tab.close()
+        ctx.close()
+        tab.deleteLater()
+        app.processEvents()
+        return elapsed
+
+    tab_load()  # warm up (imports, fonts, caches)
+    whole = statistics.median(tab_load() for _ in range(args.repeat))
+    line("facts tab load, until painted (worker + GUI)", whole, "FactStore.all_rows()", floor_rows)
+
+    # GUI-thread share of the load, with the data already prepared
+    data = load_facts(db, now, now)
+    ctx = AppContext.open(path, interactive=False, theme=theme)
+    tab = FactsTab(ctx)
+    tab.now_fn = lambda: now
+    tab.resize(1500, 950)
+    tab.show()
+    app.processEvents()
+
+    def gui_share() -> None:
+        tab.model.clear()
+        tab._on_loaded(data)
+        tab.grab()
+
+    gui = median_ms(gui_share, args.repeat)
+    bare_paint = median_ms(tab.grab, args.repeat)
+    line(
+        "  of which the GUI thread (model, tree, plots, paint)", gui, "repaint of the loaded tab", bare_paint
+    )
+    spin_until(lambda: not tab.busy, 60_000)
+
+    # -- overview -------------------------------------------------------------------------------------------
+    print("\noverview redraw")
+    tab.bottom.setCurrentWidget(tab.overview)
+    app.processEvents()
+    ov = tab.overview
+    n_points = int(ov.x.size)
+    w, h = ov.plot.width(), ov.plot.height()
+    bare = ThemedPlotWidget(theme)
+    bare.resize(w, h)
+    bare.show()
+    sp = pg.ScatterPlotItem(pxMode=True, size=5, pen=None)
+    bare.addItem(sp)
+    bare.setXRange(0, float(ov.x.max()) * 1.03 + 0.5, padding=0)
+    bare.setYRange(0, 1.05, padding=0)
+    bx, by = ov.x.copy(), ov.y.copy()
+    brush = pg.mkBrush("#1f77b4")
+
+    def bare_redraw() -> None:
+        sp.setData(x=bx, y=by, brush=brush)
+        bare.grab()
+
+    floor_scatter = median_ms(bare_redraw, args.repeat)
+    print(f"  ({n_points:,} points, {len(ov.namespaces)} namespace colours, plot {w}×{h} px)")
+
+    def full() -> None:
+        ov.set_rows(tab.model.rows(), tab.view_time)
+        ov.plot.grab()
+
+    line(
+        "overview rebuilt (new data: points + brushes)",
+        median_ms(full, args.repeat),
+        "bare ScatterPlotItem.setData",
+        floor_scatter,
+    )
+    days = iter(range(1, 10_000))
+
+    def moved() -> None:
+        ov.set_view_time(now + next(days) * DAY)
+        ov.plot.grab()
+
+    line(
+        "overview at a new view time (points moved)",
+        median_ms(moved, args.repeat),
+        "bare ScatterPlotItem.setData",
+        floor_scatter,
+    )
+    ov.set_view_time(now)
+
+    # -- time control, sort, filter ---------------------------------------------------------------------------
+    print("\ntable")
+    tab.bottom.setCurrentIndex(0)
+    app.processEvents()
+    table_paint = median_ms(tab.table.grab, args.repeat)
+    offsets = iter(list(range(1, 366, 7)) * 10)
+
+    def time_control() -> None:
+        tab.offset_days = 0
+        tab.set_offset_days(next(offsets))  # table rescored, overview moved, curves, pool reloaded
+        tab.table.grab()
+
+    line(
+        "time control step (rescore 10k, move points)",
+        median_ms(time_control, args.repeat),
+        "table repaint",
+        table_paint,
+    )
+    spin_until(lambda: not tab.busy, 60_000)
+    orders = iter([Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder] * 100)
+
+    def sort_score() -> None:
+        tab.table.sortByColumn(C_SCORE, next(orders))
+        tab.table.grab()
+
+    line("sort by score", median_ms(sort_score, args.repeat), "table repaint", table_paint)
+    texts = iter(["deploy", "", "旺财", "", "berlin", ""] * 20)
+
+    def text_filter() -> None:
+        tab.proxy.set_filter(text=next(texts))
+        tab.table.grab()
+
+    line(
+        "text filter over keys and values", median_ms(text_filter, args.repeat), "table repaint", table_paint
+    )
+    tab.proxy.set_filter(text="")
+
+    ctx.close()
+    db.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
