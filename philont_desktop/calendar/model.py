@@ -1,0 +1,458 @@
+"""Table models of the Calendar tab: upcoming occurrences and tasks, all events, all schedules.
+
+The models hold rows the tab loaded in a worker (plain core objects); they never touch the database.
+Each row has a stable key (``kind:id[:occurrence]``) so that the view can keep the selection across a
+live refresh.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from core.calendar import DAY_MS
+from core.jsutil import iso_ms
+from core.models import CalendarEvent, Schedule
+from core.schedules import parse_interval
+from core.upcoming import UpcomingItem
+from philont_desktop.qt import (
+    QAbstractTableModel,
+    QColor,
+    QCoreApplication,
+    QDateTime,
+    QFont,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimeZone,
+)
+
+MINUTE_MS = 60_000
+HOUR_MS = 3_600_000
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CalendarTab", text)
+
+
+def fmt_local(ms: int | None, *, seconds: bool = False) -> str:
+    """``2026-06-15 14:00`` in the computer's time zone (empty for ``None``)."""
+    if ms is None:
+        return ""
+    fmt = "yyyy-MM-dd HH:mm:ss" if seconds else "yyyy-MM-dd HH:mm"
+    return QDateTime.fromMSecsSinceEpoch(int(ms)).toLocalTime().toString(fmt)
+
+
+def fmt_in_zone(ms: int, zone: str | None) -> str | None:
+    """The time in an IANA zone (``2026-06-15 20:00 Asia/Shanghai``), or ``None`` when Qt does not know it."""
+    if not zone:
+        return None
+    tz = QTimeZone(zone.encode("utf-8"))
+    if not tz.isValid():
+        return None
+    dt = QDateTime.fromMSecsSinceEpoch(int(ms), tz)
+    return f"{dt.toString('yyyy-MM-dd HH:mm')} {zone}"
+
+
+def fmt_relative(ms: int, now: int) -> str:
+    """``in 3 h``, ``2 d ago``, ``now`` (rounded down to the largest whole unit)."""
+    delta = int(ms) - int(now)
+    ahead = delta >= 0
+    d = abs(delta)
+    if d < MINUTE_MS:
+        return _tr("now")
+    if d < HOUR_MS:
+        n, unit = d // MINUTE_MS, "min"
+    elif d < 2 * DAY_MS:
+        n, unit = d // HOUR_MS, "h"
+    else:
+        n, unit = d // DAY_MS, "d"
+    if unit == "min":
+        return (_tr("in {0} min") if ahead else _tr("{0} min ago")).format(n)
+    if unit == "h":
+        return (_tr("in {0} h") if ahead else _tr("{0} h ago")).format(n)
+    return (_tr("in {0} d") if ahead else _tr("{0} d ago")).format(n)
+
+
+def fmt_duration(ms: int) -> str:
+    """``every 1 d``-style step text for ``interval:<ms>``."""
+    if ms % DAY_MS == 0:
+        return _tr("{0} d").format(ms // DAY_MS)
+    if ms % HOUR_MS == 0:
+        return _tr("{0} h").format(ms // HOUR_MS)
+    if ms % MINUTE_MS == 0:
+        return _tr("{0} min").format(ms // MINUTE_MS)
+    return _tr("{0} s").format(round(ms / 1000, 3))
+
+
+def repeats_text(cron_expr: str | None) -> str:
+    step = parse_interval(cron_expr)
+    if step is not None:
+        return _tr("every {0}").format(fmt_duration(step))
+    if cron_expr:
+        return _tr("not understood: {0}").format(cron_expr)
+    return _tr("once")
+
+
+def payload_message(s: Schedule) -> str:
+    p = s.payload if isinstance(s.payload, dict) else {}
+    for key in ("message", "prompt"):
+        v = p.get(key)
+        if isinstance(v, str):
+            return v
+    if s.json_errors:
+        return _tr("(payload is not valid JSON)")
+    return json.dumps(s.payload, ensure_ascii=False) if s.payload not in (None, {}) else ""
+
+
+class _Table(QAbstractTableModel):
+    """A read-only table of loaded rows with per-column text; subclasses define the columns."""
+
+    COLUMNS: tuple[str, ...] = ()
+    RowRole = Qt.ItemDataRole.UserRole + 1
+    KeyRole = Qt.ItemDataRole.UserRole + 2
+    SortRole = Qt.ItemDataRole.UserRole + 3
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._rows: list[Any] = []
+        self.now = 0
+        self.colors: dict[str, QColor] = {}
+
+    # -- Qt API ---------------------------------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.header(self.COLUMNS[section])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        if not 0 <= index.column() < len(self.COLUMNS):
+            return None
+        row = self._rows[index.row()]
+        col = self.COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(row, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row, col)
+        if role == self.RowRole:
+            return row
+        if role == self.KeyRole:
+            return self.key(row)
+        if role == self.SortRole:
+            return self.sort_value(row, col)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self.foreground(row, col)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self.background(row, col)
+        if role == Qt.ItemDataRole.FontRole:
+            return self.font(row, col)
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    # -- content --------------------------------------------------------------------------------------
+    def set_rows(self, rows: list[Any], now: int) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.now = now
+        self.endResetModel()
+
+    def set_colors(self, colors: dict[str, QColor]) -> None:
+        self.colors = dict(colors)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(self.COLUMNS) - 1))
+
+    @property
+    def rows(self) -> list[Any]:
+        return list(self._rows)
+
+    def row_at(self, row: int) -> Any:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of_key(self, key: str) -> int | None:
+        for i, r in enumerate(self._rows):
+            if self.key(r) == key:
+                return i
+        return None
+
+    def export_columns(self) -> list[tuple[str, str]]:
+        """``(key, header)`` of the columns, for exporting what the table shows."""
+        return [(c, self.header(c)) for c in self.COLUMNS]
+
+    def export_row(self, row: Any) -> dict[str, Any]:
+        return {c: self.text(row, c) for c in self.COLUMNS}
+
+    # -- per-subclass ------------------------------------------------------------------------------------
+    def header(self, col: str) -> str:
+        return col
+
+    def key(self, row: Any) -> str:
+        return ""
+
+    def text(self, row: Any, col: str) -> str:
+        return ""
+
+    def tooltip(self, row: Any, col: str) -> str | None:
+        return None
+
+    def sort_value(self, row: Any, col: str) -> Any:
+        return self.text(row, col)
+
+    def foreground(self, row: Any, col: str) -> QColor | None:
+        return None
+
+    def background(self, row: Any, col: str) -> QColor | None:
+        return None
+
+    def font(self, row: Any, col: str) -> QFont | None:
+        return None
+
+
+class UpcomingModel(_Table):
+    """``list_upcoming`` items: events (by occurrence), then tasks (by next run)."""
+
+    COLUMNS = ("when", "relative", "kind", "title", "repeats", "detail", "status")
+
+    def header(self, col: str) -> str:
+        return {
+            "when": self.tr("When"),
+            "relative": self.tr("In"),
+            "kind": self.tr("Kind"),
+            "title": self.tr("Title / task"),
+            "repeats": self.tr("Repeats"),
+            "detail": self.tr("Zone / action"),
+            "status": self.tr("Status"),
+        }[col]
+
+    def key(self, row: UpcomingItem) -> str:
+        return f"{row.kind}:{row.source_id}:{row.at}"
+
+    def text(self, row: UpcomingItem, col: str) -> str:
+        if col == "when":
+            return fmt_local(row.at)
+        if col == "relative":
+            return fmt_relative(row.at, self.now)
+        if col == "kind":
+            return self.tr("event") if row.kind == "event" else self.tr("task")
+        if col == "title":
+            return row.title
+        if col == "repeats":
+            if row.kind == "event":
+                return row.rrule or self.tr("once")
+            return repeats_text(row.cron_expr)
+        if col == "detail":
+            return (row.timezone or "") if row.kind == "event" else (row.action_type or "")
+        if col == "status":
+            if row.overdue:
+                return self.tr("overdue")
+            if row.payload_error:
+                return self.tr("payload broken")
+            return ""
+        return ""
+
+    def tooltip(self, row: UpcomingItem, col: str) -> str | None:
+        if col in ("when", "relative"):
+            parts = [self.tr("UTC: {0}").format(iso_ms(row.at))]
+            zoned = fmt_in_zone(row.at, row.timezone) if row.kind == "event" else None
+            if zoned:
+                parts.append(self.tr("In the event's zone: {0}").format(zoned))
+            return "\n".join(parts)
+        if col == "status" and row.overdue:
+            return self.tr("The task's next run is in the past: the agent has not run it yet.")
+        if col == "title":
+            return row.line
+        return None
+
+    def sort_value(self, row: UpcomingItem, col: str) -> Any:
+        if col in ("when", "relative"):
+            return row.at
+        return self.text(row, col)
+
+    def foreground(self, row: UpcomingItem, col: str) -> QColor | None:
+        if row.overdue:
+            return self.colors.get("overdue_fg")
+        return None
+
+    def background(self, row: UpcomingItem, col: str) -> QColor | None:
+        if row.overdue:
+            return self.colors.get("overdue_bg")
+        return None
+
+    def font(self, row: UpcomingItem, col: str) -> QFont | None:
+        if row.overdue and col in ("status", "relative"):
+            f = QFont()
+            f.setBold(True)
+            return f
+        return None
+
+
+class EventsModel(_Table):
+    """Every row of ``memory_calendar`` (base start order)."""
+
+    COLUMNS = ("title", "starts", "ends", "repeats", "timezone", "related", "external", "created")
+
+    def header(self, col: str) -> str:
+        return {
+            "title": self.tr("Title"),
+            "starts": self.tr("Starts"),
+            "ends": self.tr("Ends"),
+            "repeats": self.tr("Repeats"),
+            "timezone": self.tr("Time zone"),
+            "related": self.tr("Related fact"),
+            "external": self.tr("External ref"),
+            "created": self.tr("Created"),
+        }[col]
+
+    def key(self, row: CalendarEvent) -> str:
+        return f"event:{row.id}"
+
+    def text(self, row: CalendarEvent, col: str) -> str:
+        if col == "title":
+            return row.title
+        if col == "starts":
+            return fmt_local(row.starts_at)
+        if col == "ends":
+            return fmt_local(row.ends_at)
+        if col == "repeats":
+            return row.rrule or self.tr("once")
+        if col == "timezone":
+            return row.timezone
+        if col == "related":
+            return row.related_fact_id or ""
+        if col == "external":
+            return row.external_ref or ""
+        if col == "created":
+            return fmt_local(row.created_at)
+        return ""
+
+    def tooltip(self, row: CalendarEvent, col: str) -> str | None:
+        if col in ("starts", "ends"):
+            ms = row.starts_at if col == "starts" else row.ends_at
+            if ms is None:
+                return None
+            zoned = fmt_in_zone(ms, row.timezone)
+            return "\n".join(
+                [self.tr("UTC: {0}").format(iso_ms(ms))]
+                + ([self.tr("In the event's zone: {0}").format(zoned)] if zoned else [])
+            )
+        return None
+
+    def sort_value(self, row: CalendarEvent, col: str) -> Any:
+        if col == "starts":
+            return row.starts_at
+        if col == "ends":
+            return row.ends_at if row.ends_at is not None else -1
+        if col == "created":
+            return row.created_at
+        return self.text(row, col)
+
+    def foreground(self, row: CalendarEvent, col: str) -> QColor | None:
+        # One-time events in the past are history: muted.
+        if not row.rrule and row.starts_at < self.now:
+            return self.colors.get("muted")
+        return None
+
+
+class SchedulesModel(_Table):
+    """Every row of ``memory_schedules``, enabled or not (next run order)."""
+
+    COLUMNS = ("name", "state", "next", "repeats", "action", "last", "failures", "project", "message")
+
+    def header(self, col: str) -> str:
+        return {
+            "name": self.tr("Name"),
+            "state": self.tr("State"),
+            "next": self.tr("Next run"),
+            "repeats": self.tr("Repeats"),
+            "action": self.tr("Action"),
+            "last": self.tr("Last run"),
+            "failures": self.tr("Failures"),
+            "project": self.tr("Project"),
+            "message": self.tr("Message"),
+        }[col]
+
+    def key(self, row: Schedule) -> str:
+        return f"task:{row.id}"
+
+    def overdue(self, row: Schedule) -> bool:
+        return bool(row.enabled) and row.next_run_at < self.now
+
+    def text(self, row: Schedule, col: str) -> str:
+        if col == "name":
+            return row.name
+        if col == "state":
+            if not row.enabled:
+                return self.tr("disabled")
+            return self.tr("overdue") if self.overdue(row) else self.tr("enabled")
+        if col == "next":
+            return f"{fmt_local(row.next_run_at)}  ({fmt_relative(row.next_run_at, self.now)})"
+        if col == "repeats":
+            return repeats_text(row.cron_expr)
+        if col == "action":
+            return row.action_type
+        if col == "last":
+            return fmt_local(row.last_run_at)
+        if col == "failures":
+            return str(row.consecutive_failures or 0)
+        if col == "project":
+            return row.project or ""
+        if col == "message":
+            return " ".join(payload_message(row).split())
+        return ""
+
+    def tooltip(self, row: Schedule, col: str) -> str | None:
+        if col == "next":
+            return self.tr("UTC: {0}").format(iso_ms(row.next_run_at))
+        if col == "message":
+            return payload_message(row) or None
+        if col == "state" and row.paused_until:
+            return self.tr("Paused until {0} (the agent's list_upcoming ignores pauses)").format(
+                fmt_local(row.paused_until)
+            )
+        return None
+
+    def sort_value(self, row: Schedule, col: str) -> Any:
+        if col == "next":
+            return row.next_run_at
+        if col == "last":
+            return row.last_run_at if row.last_run_at is not None else -1
+        if col == "failures":
+            return row.consecutive_failures or 0
+        return self.text(row, col)
+
+    def foreground(self, row: Schedule, col: str) -> QColor | None:
+        if not row.enabled:
+            return self.colors.get("muted")
+        if self.overdue(row):
+            return self.colors.get("overdue_fg")
+        return None
+
+    def background(self, row: Schedule, col: str) -> QColor | None:
+        if self.overdue(row):
+            return self.colors.get("overdue_bg")
+        return None
+
+    def font(self, row: Schedule, col: str) -> QFont | None:
+        if col == "state" and self.overdue(row):
+            f = QFont()
+            f.setBold(True)
+            return f
+        if not row.enabled and col == "name":
+            f = QFont()
+            f.setItalic(True)
+            return f
+        return None

@@ -1,0 +1,266 @@
+"""The Calendar tab: list_upcoming's semantics, all events and tasks, audited and undoable curation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from core import audit
+from core.calendar import DAY_MS, CalendarStore
+from core.db import MemoryDB
+from core.schedules import ScheduleStore
+from core.upcoming import upcoming_items
+from philont_desktop.qt import Qt
+from philont_desktop.workers import spin_until
+
+T0 = 1_781_524_800_000  # 2026-06-15T12:00:00.000Z
+HOUR = 3_600_000
+
+
+def build_db(path: Path) -> Path:
+    db = MemoryDB.create(path, now=T0)
+    try:
+        cal = CalendarStore(db)
+        sch = ScheduleStore(db)
+        cal.create("Dentist", T0 + 2 * DAY_MS, T0 + 2 * DAY_MS + HOUR, None, "Europe/Berlin", now=T0)
+        cal.create("周会", T0 - 3 * DAY_MS, None, "FREQ=WEEKLY", "Asia/Shanghai", now=T0)
+        cal.create("Standup", T0 - DAY_MS + HOUR, None, "FREQ=DAILY;COUNT=4", "UTC", now=T0)
+        cal.create("Long ago", T0 - 40 * DAY_MS, None, None, "UTC", now=T0)
+        sch.create("交房租", T0 - 2 * HOUR, "prompt", {"message": "交房租，别忘了"}, now=T0)
+        sch.create(
+            "daily-digest", T0 + 5 * HOUR, "prompt", {"message": "digest"}, "interval:86400000", now=T0
+        )
+        sch.create("paused-one", T0 + HOUR, "reflect", {}, enabled=False, now=T0)
+        sch.create("far-away", T0 + 60 * DAY_MS, "prompt", {"message": "later"}, now=T0)
+    finally:
+        db.close()
+    return path
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    return build_db(tmp_path / "memory" / "memory.sqlite")
+
+
+@pytest.fixture
+def make_tab(qtbot, qapp):
+    from philont_desktop.calendar.view import CalendarTab
+    from philont_desktop.context import AppContext
+
+    made = []
+
+    def make(path: Path, *, editing: bool = False):
+        ctx = AppContext.open(path, interactive=False, live_interval_ms=200)
+        made.append(ctx)
+        tab = CalendarTab(ctx)
+        tab.fixed_now = T0
+        ctx.dataChanged.connect(tab.refresh)  # what the main window does for the visible tab
+        ctx.start(quick_check=False)
+        qtbot.addWidget(tab)
+        tab.resize(1200, 700)
+        tab.show()
+        tab.ensure_activated()
+        assert tab.wait_idle(15_000)
+        if editing:
+            ctx.set_editing(True)
+            assert spin_until(lambda: ctx.editing, 10_000)
+            tab.set_editing(True)
+        return tab
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def _texts(tab, view_name, col):
+    view = tab.views[view_name]
+    proxy = view.model()
+    model = proxy.sourceModel()
+    c = model.COLUMNS.index(col)
+    return [proxy.index(r, c).data() for r in range(proxy.rowCount())]
+
+
+def _wait_rows(tab, view_name, n):
+    return spin_until(lambda: tab.views[view_name].model().rowCount() == n and tab.wait_idle(100), 10_000)
+
+
+def test_models_pass_the_model_tester(make_tab, db_path, qtmodeltester):
+    tab = make_tab(db_path)
+    for m in (tab.upcoming_model, tab.events_model, tab.schedules_model):
+        qtmodeltester.check(m)
+    for view in tab.views.values():
+        qtmodeltester.check(view.model())
+
+
+def test_upcoming_follows_list_upcoming(make_tab, db_path):
+    tab = make_tab(db_path)
+    db = MemoryDB.open(db_path)
+    try:
+        expected = upcoming_items(db, 7, now=T0)
+    finally:
+        db.close()
+    assert [i.line for i in tab.upcoming_model.rows] == [i.line for i in expected]
+    assert _texts(tab, "upcoming", "title") == [
+        "Standup",
+        "Standup",
+        "Dentist",
+        "Standup",
+        "周会",
+        "交房租",
+        "daily-digest",
+    ]
+    assert _texts(tab, "upcoming", "status")[5] == "overdue"
+    assert tab.inner.tabText(0) == "Upcoming (7)"
+    assert tab.inner.tabText(1) == "All events (4)"
+    assert tab.inner.tabText(2) == "All tasks (4)"
+    assert "1 overdue" in tab.summary.text() and "1 disabled task(s) not listed" in tab.summary.text()
+    assert tab.self_test() == []
+
+
+def test_overdue_rows_are_highlighted(make_tab, db_path):
+    tab = make_tab(db_path)
+    bg, fg, _ = tab.ctx.theme.banner_colors("error")
+    model = tab.upcoming_model
+    row = [i.title for i in model.rows].index("交房租")
+    idx = model.index(row, model.COLUMNS.index("when"))
+    assert idx.data(Qt.ItemDataRole.BackgroundRole) == bg
+    assert idx.data(Qt.ItemDataRole.ForegroundRole) == fg
+    other = model.index(0, 0)
+    assert other.data(Qt.ItemDataRole.BackgroundRole) is None
+    smodel = tab.schedules_model
+    srow = [s.name for s in smodel.rows].index("交房租")
+    assert smodel.index(srow, smodel.COLUMNS.index("state")).data() == "overdue"
+    drow = [s.name for s in smodel.rows].index("paused-one")
+    assert smodel.index(drow, smodel.COLUMNS.index("state")).data() == "disabled"
+
+
+def test_window_of_days_is_clamped_and_reloads(make_tab, db_path):
+    tab = make_tab(db_path)
+    assert (tab.days_spin.minimum(), tab.days_spin.maximum()) == (1, 90)
+    tab.days_spin.setValue(1)
+    assert _wait_rows(tab, "upcoming", 3)  # tomorrow's standup (13:00) is past the window's end
+    assert _texts(tab, "upcoming", "title") == ["Standup", "交房租", "daily-digest"]
+    tab.days_spin.setValue(90)
+    assert spin_until(lambda: "far-away" in _texts(tab, "upcoming", "title"), 10_000)
+    assert tab.result.days == 90
+
+
+def test_filter_applies_to_every_table(make_tab, db_path):
+    tab = make_tab(db_path)
+    tab.filter_edit.setText("standup")
+    assert _texts(tab, "upcoming", "title") == ["Standup", "Standup", "Standup"]
+    assert _texts(tab, "events", "title") == ["Standup"]
+    assert _texts(tab, "tasks", "name") == []
+    tab.filter_edit.clear()
+    assert len(_texts(tab, "tasks", "name")) == 4
+
+
+def test_details_show_what_the_agent_is_told(make_tab, db_path):
+    tab = make_tab(db_path)
+    tab.select("upcoming", tab.upcoming_model.key(tab.upcoming_model.rows[4]))
+    html = tab.details.toHtml()
+    assert "- [event] 周会 @ 2026-06-19T12:00:00.000Z (Asia/Shanghai, FREQ=WEEKLY)" in html
+    assert "Asia/Shanghai" in html
+
+
+def test_editing_controls_only_in_editing_mode(make_tab, db_path):
+    tab = make_tab(db_path)
+    assert not tab.edit_box.isVisible()
+    assert tab.set_selected_enabled(False) is None
+    assert tab.delete_selected(confirm=False) is None
+
+
+def _select_task(tab, name):
+    s = next(s for s in tab.schedules_model.rows if s.name == name)
+    assert tab.select("tasks", f"task:{s.id}")
+    return s
+
+
+def test_disable_enable_are_audited_and_undoable(make_tab, db_path):
+    tab = make_tab(db_path, editing=True)
+    assert tab.edit_box.isVisible()
+    s = _select_task(tab, "daily-digest")
+    assert tab.disable_button.isEnabled() and not tab.enable_button.isEnabled()
+    job = tab.set_selected_enabled(False)
+    assert job.wait(10_000) and job.state == "finished", job.error
+    assert spin_until(lambda: not next(x for x in tab.schedules_model.rows if x.id == s.id).enabled, 10_000)
+    assert tab.selected_target()[1].id == s.id  # the selection survived the reload
+    assert "daily-digest" not in _texts(tab, "upcoming", "title")
+    with MemoryDB.open(db_path) as db:
+        entry = audit.list_entries(db)[0]
+    assert (entry.action, entry.target_type, entry.target_id) == (
+        "calendar.schedule_disable",
+        "schedule",
+        s.id,
+    )
+    assert tab.ctx.undo_stack.undoText() == "Disable task “daily-digest”"
+    tab.ctx.undo.undo()
+    assert spin_until(lambda: next(x for x in tab.schedules_model.rows if x.id == s.id).enabled, 10_000)
+    with MemoryDB.open(db_path) as db:
+        assert ScheduleStore(db).get(s.id).enabled is True
+        assert [e.action for e in audit.list_entries(db)][:2] == ["undo", "calendar.schedule_disable"]
+
+
+def test_delete_task_asks_first_and_undo_restores_it(make_tab, db_path):
+    tab = make_tab(db_path, editing=True)
+    s = _select_task(tab, "交房租")
+    asked = []
+    tab._ask = lambda title, text: asked.append(text) or False
+    assert tab.delete_selected() is None
+    assert "交房租" in asked[0]
+    with MemoryDB.open(db_path) as db:
+        before = db.conn.execute(
+            'SELECT rowid AS "rowid", * FROM memory_schedules WHERE id=?', (s.id,)
+        ).fetchone()
+        before = dict(zip(before.keys(), tuple(before), strict=True))
+    tab._ask = lambda title, text: True
+    job = tab.delete_selected()
+    assert job.wait(10_000) and job.state == "finished", job.error
+    assert spin_until(lambda: all(x.id != s.id for x in tab.schedules_model.rows), 10_000)
+    tab.ctx.undo.undo()
+    assert spin_until(lambda: any(x.id == s.id for x in tab.schedules_model.rows), 10_000)
+    with MemoryDB.open(db_path) as db:
+        after = db.conn.execute(
+            'SELECT rowid AS "rowid", * FROM memory_schedules WHERE id=?', (s.id,)
+        ).fetchone()
+        assert dict(zip(after.keys(), tuple(after), strict=True)) == before
+
+
+def test_delete_event_from_the_upcoming_list(make_tab, db_path):
+    tab = make_tab(db_path, editing=True)
+    item = next(i for i in tab.upcoming_model.rows if i.title == "Dentist")
+    tab.select("upcoming", tab.upcoming_model.key(item))
+    assert tab.selected_target()[0] == "event"
+    assert tab.delete_button.text() == "Delete event…"
+    job = tab.delete_selected(confirm=False)
+    assert job.wait(10_000) and job.state == "finished", job.error
+    assert spin_until(lambda: "Dentist" not in _texts(tab, "events", "title"), 10_000)
+    with MemoryDB.open(db_path) as db:
+        assert CalendarStore(db).get(item.source_id) is None
+        assert audit.list_entries(db)[0].action == "calendar.event_delete"
+    tab.ctx.undo.undo()
+    assert spin_until(lambda: "Dentist" in _texts(tab, "events", "title"), 10_000)
+
+
+def test_live_refresh_keeps_the_selection(make_tab, db_path):
+    tab = make_tab(db_path)
+    s = _select_task(tab, "daily-digest")
+    db = MemoryDB.open(db_path, writable=True, backup_before_write=False)
+    try:
+        ScheduleStore(db).create("new-task", T0 + HOUR, "prompt", {"message": "n"}, now=T0)
+    finally:
+        db.close()
+    tab.refresh()
+    assert _wait_rows(tab, "tasks", 5)
+    assert tab.selected_target()[1].id == s.id
+
+
+def test_export_view_lists_the_shown_rows(make_tab, db_path):
+    tab = make_tab(db_path)
+    spec = tab.export_view()
+    assert spec["name"] == "calendar-upcoming"
+    assert spec["columns"] == list(tab.upcoming_model.COLUMNS)
+    assert [r["title"] for r in spec["rows"]][:2] == ["Standup", "Standup"]
