@@ -1,0 +1,1 @@
+"""The Backups tab: list ``backups/``, back up now, restore one, browse one read-only."""
