@@ -36,6 +36,7 @@ from philont_desktop.qt import (
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
+    is_valid,
 )
 
 TAB_KEYS = 9
@@ -252,23 +253,38 @@ def _tab_of(widget: Any, window: Any) -> str | None:
     return None
 
 
+def _standard_names() -> dict[str, str]:
+    """Readable names of the standard keys, for tab shortcuts that do not describe themselves."""
+    sk = QKeySequence.StandardKey
+    names = {
+        sk.Find: _tr("Find in this tab"),
+        sk.FindNext: _tr("Next match"),
+        sk.FindPrevious: _tr("Previous match"),
+        sk.Save: _tr("Save the edit"),
+        sk.Delete: _tr("Delete the selection"),
+        sk.Copy: _tr("Copy"),
+        sk.Cancel: _tr("Cancel"),
+        sk.Refresh: _tr("Refresh"),
+        sk.SelectAll: _tr("Select all"),
+        sk.ZoomIn: _tr("Zoom in"),
+        sk.ZoomOut: _tr("Zoom out"),
+        sk.InsertParagraphSeparator: _tr("Open / confirm"),
+    }
+    out: dict[str, str] = {}
+    for key, text in names.items():
+        for seq in QKeySequence.keyBindings(key):
+            out.setdefault(seq.toString(QKeySequence.SequenceFormat.PortableText), text)
+    out.setdefault("Esc", _tr("Cancel"))
+    out.setdefault("Del", _tr("Delete the selection"))
+    return out
+
+
 def _shortcut_text(sc: QShortcut) -> str:
+    """A tab shortcut's description: its ``whatsThis``, else the standard key's name, else its key."""
     if sc.whatsThis():
         return sc.whatsThis()
     key = sc.key().toString(QKeySequence.SequenceFormat.PortableText)
-    known = {
-        QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.PortableText): _tr(
-            "Find in this tab"
-        ),
-        QKeySequence(QKeySequence.StandardKey.FindNext).toString(
-            QKeySequence.SequenceFormat.PortableText
-        ): _tr("Next match"),
-        QKeySequence(QKeySequence.StandardKey.FindPrevious).toString(
-            QKeySequence.SequenceFormat.PortableText
-        ): _tr("Previous match"),
-        "Esc": _tr("Clear / cancel"),
-    }
-    return known.get(key) or sc.objectName() or _tr("(unnamed shortcut)")
+    return _standard_names().get(key) or sc.objectName() or _tr("Shortcut of this tab")
 
 
 def collect_shortcuts(window: Any) -> list[ShortcutEntry]:
@@ -298,13 +314,15 @@ def collect_shortcuts(window: Any) -> list[ShortcutEntry]:
 
     for m in menus:
         walk(m)
-    others = [a for a in window.findChildren(QAction) if a not in order]
+    others = [a for a in window.findChildren(QAction) if is_valid(a) and a not in order]
     for a in order + others:
-        if not a.shortcuts() or not a.isVisible():
+        if not is_valid(a) or not a.shortcuts() or not a.isVisible():
             continue
         group = _tab_of(a.parent(), window) or _menu_path(a) or _tr("Window")
         add(group, _plain(a.text()), a.shortcuts(), a.isEnabled())
     for sc in window.findChildren(QShortcut):
+        if not is_valid(sc):
+            continue
         group = _tab_of(sc.parent(), window) or _tr("Window")
         add(group, _shortcut_text(sc), [sc.key()], sc.isEnabled())
     return out
