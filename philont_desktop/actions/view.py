@@ -22,6 +22,7 @@ from philont_desktop.qt import (
     QAbstractItemView,
     QComboBox,
     QDateTime,
+    QEvent,
     QFontDatabase,
     QHBoxLayout,
     QHeaderView,
@@ -40,6 +41,8 @@ from philont_desktop.qt import (
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.timeline.model import format_local
 from philont_desktop.widgets.rows_model import RowRole
+
+SHOWN_CHARS = 200_000
 
 
 class ActionsTable(QTableView):
@@ -157,6 +160,8 @@ class ActionsTab(BaseTab):
         self.result_view.setObjectName("actionResult")
         self.result_view.setReadOnly(True)
         self.result_view.setFont(mono)
+        for edit in (self.params_view, self.result_view):
+            edit.viewport().installEventFilter(self)
         self.jump_btn = QPushButton(self.tr("Show the messages around this action"), self)
         self.jump_btn.setObjectName("jumpToTimeline")
         self.jump_btn.clicked.connect(self.show_in_timeline)
@@ -363,8 +368,50 @@ class ActionsTab(BaseTab):
         if a.json_errors:
             rows.append(html.escape(self.tr("The parameters are not valid JSON; shown as stored.")))
         self.header.setText("<br>".join(rows))
-        self.params_view.setPlainText(pretty_json(a))
-        self.result_view.setPlainText(a.result if a.result is not None else self.tr("(no result recorded)"))
+        self._set_bounded(self.params_view, pretty_json(a), self.tr("Parameters"))
+        self._set_bounded(
+            self.result_view,
+            a.result if a.result is not None else self.tr("(no result recorded)"),
+            self.tr("Result"),
+        )
+
+    def _set_bounded(self, edit: QPlainTextEdit, text: str, what: str) -> None:
+        """Show at most :data:`SHOWN_CHARS` characters; the whole text opens in a viewer on demand."""
+        from philont_desktop.widgets.fulltext import break_long_lines
+
+        shown, broken = break_long_lines(text[:SHOWN_CHARS])
+        edit.setProperty("fullText", text if (broken or len(text) > SHOWN_CHARS) else None)
+        edit.setProperty("fullTitle", what)
+        notes = []
+        if len(text) > SHOWN_CHARS:
+            notes.append(
+                self.tr("[… %1 more characters: double-click to see the whole text]").replace(
+                    "%1", f"{len(text) - SHOWN_CHARS:,}"
+                )
+            )
+        if broken:
+            notes.append(
+                self.tr("[long lines are broken for display: double-click to see the text as it is]")
+            )
+        edit.setPlainText(shown + ("\n" + "\n".join(notes) if notes else ""))
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:
+        if event.type() == QEvent.Type.MouseButtonDblClick:
+            for edit in (self.params_view, self.result_view):
+                if obj is edit.viewport() and edit.property("fullText"):
+                    self.open_full_text(edit)
+                    return True
+        return super().eventFilter(obj, event)
+
+    def open_full_text(self, edit: QPlainTextEdit) -> None:
+        from philont_desktop.widgets.fulltext import FullTextDialog
+
+        text = edit.property("fullText")
+        if not text:
+            return
+        dlg = FullTextDialog(str(edit.property("fullTitle") or ""), text, self, monospace=True)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        dlg.show()
 
     # -- to the timeline --------------------------------------------------------------------------------------
     def _timeline_tab(self) -> Any:

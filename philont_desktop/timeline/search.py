@@ -307,6 +307,15 @@ class HitDelegate(QStyledItemDelegate):
         dark = bool(getattr(self._theme, "is_dark", False))
         return (QColor("#7a5d00"), QColor("#fff6d5")) if dark else (QColor("#ffe066"), QColor("#1f2328"))
 
+    def _role_label(self, role: str) -> str:
+        labels = {
+            "user": self.tr("User"),
+            "assistant": self.tr("Assistant"),
+            "tool": self.tr("Tool"),
+            "system": self.tr("System"),
+        }
+        return labels.get(role, role or "?")
+
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         fm = QFontMetrics(self._view.font())
         return QSize(200, fm.height() * 2 + 14)
@@ -333,8 +342,9 @@ class HitDelegate(QStyledItemDelegate):
         bold.setBold(True)
         painter.setFont(bold)
         painter.setPen(pal.color(QPalette.ColorRole.HighlightedText) if selected else accent)
-        role_w = QFontMetrics(bold).horizontalAdvance(h.role) + 8
-        painter.drawText(QRect(x, y, role_w, fm.height()), Qt.AlignmentFlag.AlignVCenter, h.role)
+        role = self._role_label(h.role)
+        role_w = QFontMetrics(bold).horizontalAdvance(role) + 8
+        painter.drawText(QRect(x, y, role_w, fm.height()), Qt.AlignmentFlag.AlignVCenter, role)
         painter.setFont(font)
         muted = (
             pal.color(QPalette.ColorRole.HighlightedText) if selected else QColor(self._theme.muted_text())

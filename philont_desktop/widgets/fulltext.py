@@ -23,6 +23,24 @@ from philont_desktop.qt import (
 )
 
 PAGE_CHARS = 200_000
+# Qt lays out one unbroken line in time that grows with the square of its length (a 200,000-character
+# line takes seconds to wrap); lines longer than LONG_LINE are shown broken every CHUNK characters.
+LONG_LINE = 2000
+CHUNK = 1000
+
+
+def break_long_lines(text: str, long_line: int = LONG_LINE, chunk: int = CHUNK) -> tuple[str, bool]:
+    """``text`` with every line longer than ``long_line`` cut into ``chunk``-character lines (for display
+    only); the flag says whether anything was cut."""
+    if len(text) <= long_line or not any(len(line) > long_line for line in text.split("\n")):
+        return text, False
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) > long_line:
+            out.extend(line[i : i + chunk] for i in range(0, len(line), chunk))
+        else:
+            out.append(line)
+    return "\n".join(out), True
 
 
 def page_bounds(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]]:
@@ -92,7 +110,8 @@ class FullTextDialog(QDialog):
         page = max(0, min(page, len(self._pages) - 1))
         self._page = page
         a, b = self._pages[page]
-        self.edit.setPlainText(self._text[a:b])
+        shown, broken = break_long_lines(self._text[a:b])
+        self.edit.setPlainText(shown)
         many = len(self._pages) > 1
         self.prev_btn.setVisible(many)
         self.next_btn.setVisible(many)
@@ -110,6 +129,12 @@ class FullTextDialog(QDialog):
             )
         else:
             self.info.setText(self.tr("%1 characters").replace("%1", total))
+        if broken:
+            self.info.setText(
+                self.info.text()
+                + " · "
+                + self.tr("long lines are broken for display; Copy all copies the text as it is")
+            )
 
     def copy_all(self) -> None:
         QApplication.clipboard().setText(self._text)

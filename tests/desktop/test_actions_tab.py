@@ -247,3 +247,27 @@ def test_live_refresh_inserts_on_top_and_keeps_selection_and_position(qtbot, act
     assert view.currentIndex().data(Qt.ItemDataRole.UserRole + 100).id == 20
     assert tab.model.row_at(view.rowAt(0)).id == top_id
     assert tab.params_view.toPlainText() == '{\n  "step": 19,\n  "文本": "参数"\n}'
+
+
+def test_huge_result_is_shown_in_part_and_whole_on_demand(qtbot, tmp_path, make_tab):
+    from philont_desktop.actions.view import SHOWN_CHARS
+    from philont_desktop.widgets.fulltext import FullTextDialog
+
+    path = tmp_path / "huge.sqlite"
+    db = MemoryDB.create(path, now=T0)
+    huge = "x" * 3_000_000  # 3 MB in one line
+    ActionStore(db).append("global", "readFile", {"path": "big.log"}, result=huge, timestamp=T0)
+    db.close()
+    tab = make_tab(path)
+    assert tab.model.rowCount() == 1
+    shown = tab.result_view.toPlainText().split("\n")
+    # the first 200,000 characters in lines of 1,000 (one unbroken line would take seconds to lay out)
+    assert shown[: SHOWN_CHARS // 1000] == ["x" * 1000] * (SHOWN_CHARS // 1000)
+    assert shown[SHOWN_CHARS // 1000 :] == [
+        "[… 2,800,000 more characters: double-click to see the whole text]",
+        "[long lines are broken for display: double-click to see the text as it is]",
+    ]
+    assert tab.model.index(0, 5).data() == "x" * 159 + "…"
+    tab.open_full_text(tab.result_view)
+    dialogs = [w for w in tab.findChildren(FullTextDialog)]
+    assert len(dialogs) == 1 and dialogs[0].page_count == 15
