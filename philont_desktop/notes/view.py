@@ -277,6 +277,13 @@ class NotesTab(BaseTab):
 
     def reload(self) -> None:
         self._debounce.stop()
+        searching = bool(self.search_edit.text().strip())
+        self.order_combo.setEnabled(not searching)
+        self.order_combo.setToolTip(
+            self.tr("Search results come as the agent's search orders them: most important first")
+            if searching
+            else ""
+        )
         keep = self._shown.id if self._shown is not None else None
         self._select_after_load = keep
         self.model.set_query(self.query())
