@@ -195,7 +195,11 @@ class PreviewRenderer(QObject):
         }
 
     # -- the document ------------------------------------------------------------------------------------
-    def render(self, r: ContextResult, expanded: Iterable[str], *, clip: int = CLIP_CHARS) -> str:
+    def render(
+        self, r: ContextResult, expanded: Iterable[str], *, clip: int = CLIP_CHARS, provisional: bool = False
+    ) -> str:
+        """The preview document. ``provisional``: ``r`` was computed without recall (shown while the
+        recall search, which can take a while on a big timeline, is still running)."""
         c = self._c()
         open_ = set(expanded)
         p = r.prefix
@@ -312,11 +316,19 @@ class PreviewRenderer(QObject):
         recall = r.messages_in("recall")
         recent = r.messages_in("recent")
         recall_note = self.tr("%1 messages · %2 tokens · %3").replace("%1", str(len(recall)))
+        if provisional:
+            recall_note = self.tr("searching…")
         recall_note = recall_note.replace("%2", fmt_int(r.recall_tokens)).replace(
             "%3", self.search_mode_text(r.search_mode)
         )
         h.append(self._heading("3", self.tr("Recalled messages"), recall_note, "", c))
-        if not recall:
+        if provisional:
+            h.append(
+                f"<p style='color:{c['muted']}'>"
+                + esc(self.tr("Searching the timeline for recall candidates…"))
+                + "</p>"
+            )
+        elif not recall:
             h.append(f"<p style='color:{c['muted']}'>{esc(self.tr('Nothing recalled.'))}</p>")
         for m in recall:
             h.append(self._message(m, r.highlights.get(m.id or -1, []), c, clip))

@@ -10,6 +10,7 @@ keystrokes until the database, the session, the host OS or the moment changes.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,9 @@ from philont_desktop.settings import Key
 from philont_desktop.tabs.base import BaseTab
 
 DEBOUNCE_MS = 250
+# When the recall search runs, the rest of the preview (prefix, trigger, recent messages; no search) is
+# computed alongside and shown if the full result has not arrived this long after the computation began.
+PROVISIONAL_AFTER_MS = 150
 SESSIONS_REFRESH_MIN_MS = 10_000
 
 K_RECENT_BUDGET: Key[int] = Key("context/recent_budget", int, DEFAULTS["recent_budget"])
@@ -89,6 +93,7 @@ class ContextTab(BaseTab):
         self._generation = 0
         self._seq = 0
         self._input_at: float | None = None
+        self._first_paint_done = False
         self._last_sessions_reload = 0
         self.sessions: list[SessionChoice] = []
         # measurements (tests, benchmark)
@@ -97,6 +102,12 @@ class ContextTab(BaseTab):
         self.last_compute_ms: float | None = None  # submit -> shown
         self.last_input_to_shown_ms: float | None = None  # last input change -> shown (includes debounce)
         self.last_render_ms: float | None = None
+        self.last_input_to_first_paint_ms: float | None = None  # provisional or full, whichever came first
+        self.provisional: ContextResult | None = None  # shown while the recall search still runs
+        self._provisional_timer = QTimer(self)
+        self._provisional_timer.setSingleShot(True)
+        self._provisional_timer.timeout.connect(self._show_provisional)
+        self._pending_provisional: tuple[int, float | None, ContextResult] | None = None
         self.last_export: Path | None = None
 
         # -- inputs --------------------------------------------------------------------------------------
@@ -468,25 +479,72 @@ class ContextTab(BaseTab):
         self._seq += 1
         seq, gen = self._seq, self._generation
         submitted = time.perf_counter()
+        input_at = self._input_at  # the last input change this computation reflects
         self.computations_started += 1
         self._set_status(self.tr("Computing…"))
-        return self.run(
+        self._provisional_timer.stop()
+        self._pending_provisional = None
+        self._first_paint_done = False
+        job = self.run(
             self._job_fn,
             inputs,
             prefix,
-            on_result=lambda r: self._on_result(seq, gen, pkey, submitted, r),
+            on_result=lambda r: self._on_result(seq, gen, pkey, submitted, input_at, r),
             on_error=lambda e: self._on_error(seq, e),
             key="preview",
             label=self.tr("Computing the context preview"),
         )
+        if inputs.recall_budget > 0 and len(inputs.message.strip()) >= 2:
+            fast = replace(inputs, recall_budget=0)  # no recall search: the rest of the preview at once
+            self.run(
+                self._job_fn,
+                fast,
+                prefix,
+                on_result=lambda r: self._on_fast(seq, submitted, input_at, r),
+                on_error=lambda _e: None,
+                key="preview-fast",
+            )
+        return job
+
+    def _on_fast(self, seq: int, submitted: float, input_at: float | None, r: ContextResult) -> None:
+        if seq != self._seq or self._first_paint_done:
+            return
+        self._pending_provisional = (seq, input_at, r)
+        wait = PROVISIONAL_AFTER_MS - (time.perf_counter() - submitted) * 1000
+        self._provisional_timer.start(max(0, int(wait)))
+
+    def _show_provisional(self) -> None:
+        pending, self._pending_provisional = self._pending_provisional, None
+        if pending is None or pending[0] != self._seq or self._first_paint_done:
+            return
+        _seq, input_at, r = pending
+        self.provisional = r
+        self._first_paint_done = True
+        if input_at is not None:
+            self.last_input_to_first_paint_ms = (time.perf_counter() - input_at) * 1000
+        for b in (self.copy_button, self.export_button, self.pin_button):
+            b.setEnabled(False)  # they act on the full preview only
+        self._render()
+        self._set_status(self.tr("Searching the timeline for recall candidates…"))
 
     def _on_result(
-        self, seq: int, gen: int, pkey: tuple[Any, ...], submitted: float, r: ContextResult
+        self,
+        seq: int,
+        gen: int,
+        pkey: tuple[Any, ...],
+        submitted: float,
+        input_at: float | None,
+        r: ContextResult,
     ) -> None:
         if seq != self._seq:
             return  # a newer computation was started after this one
         if gen == self._generation:
             self._prefix_cache = {pkey: (gen, r.prefix)}
+        self._provisional_timer.stop()
+        self._pending_provisional = None
+        self.provisional = None
+        first = not self._first_paint_done
+        self._first_paint_done = True
         self.result = r
         self.error = None
         t = time.perf_counter()
@@ -495,8 +553,9 @@ class ContextTab(BaseTab):
         shown = time.perf_counter()
         self.last_render_ms = (shown - t) * 1000
         self.last_compute_ms = (shown - submitted) * 1000
-        self.last_input_to_shown_ms = (shown - self._input_at) * 1000 if self._input_at is not None else None
-        self._input_at = None
+        self.last_input_to_shown_ms = (shown - input_at) * 1000 if input_at is not None else None
+        if first:
+            self.last_input_to_first_paint_ms = self.last_input_to_shown_ms
         self.results_shown += 1
         for b in (self.copy_button, self.export_button, self.pin_button):
             b.setEnabled(True)
@@ -507,6 +566,9 @@ class ContextTab(BaseTab):
     def _on_error(self, seq: int, exc: BaseException) -> None:
         if seq != self._seq or isinstance(exc, ContextCancelledError):
             return
+        self._provisional_timer.stop()
+        self._pending_provisional = None
+        self.provisional = None
         self.error = f"{type(exc).__name__}: {exc}"
         if isinstance(exc, NotFoundError) and self._as_of is not None:
             self._set_status(self.tr("The picked message no longer exists."))
@@ -538,11 +600,12 @@ class ContextTab(BaseTab):
 
     # -- rendering ---------------------------------------------------------------------------------------------
     def _render(self) -> None:
-        if self.result is None:
+        r = self.provisional or self.result
+        if r is None:
             return
         sb = self.preview.verticalScrollBar()
         pos = sb.value()
-        self.preview.setHtml(self.renderer.render(self.result, self._expanded))
+        self.preview.setHtml(self.renderer.render(r, self._expanded, provisional=r is self.provisional))
         sb.setValue(pos)
 
     def _restyle(self) -> None:

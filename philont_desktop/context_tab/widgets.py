@@ -214,6 +214,8 @@ class BudgetPanel(QWidget):
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         lay.addWidget(self.table, 1)
+        self._filler = QWidget(self)  # takes the table's room while nothing is left out
+        lay.addWidget(self._filler, 1)
         self.left_out: list[LeftOut] = []
 
     def _colors(self) -> tuple[str, ...]:
@@ -261,6 +263,8 @@ class BudgetPanel(QWidget):
             else self.tr("Nothing was left out.")
         )
         self.table.setRowCount(len(rows))
+        self.table.setVisible(bool(rows))
+        self._filler.setVisible(not rows)
         sections = {"recent": self.tr("recent"), "recall": self.tr("recall")}
         for i, e in enumerate(rows):
             cells = [

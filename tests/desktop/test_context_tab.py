@@ -160,7 +160,9 @@ def assert_view_shows(tab, j: dict) -> None:
     ]
     bars = tab.budget_panel.bars
     r = tab.result
-    assert bars["recent_messages"].value_text == f"{j['timeline']['recencyCount']} / {r.recent_limit} messages"
+    assert (
+        bars["recent_messages"].value_text == f"{j['timeline']['recencyCount']} / {r.recent_limit} messages"
+    )
     assert bars["recent_tokens"].value_text == f"{r.recent_tokens:,} / {r.recent_budget:,} tokens"
     assert bars["recall_tokens"].value_text == f"{r.recall_tokens:,} / {r.recall_budget:,} tokens"
     assert tab.result.recent_tokens + tab.result.recall_tokens == j["timeline"]["totalTokens"]
@@ -271,10 +273,11 @@ def test_a_newer_input_cancels_the_running_computation(qtbot, tab_factory, small
     seen: list[str] = []
 
     def slow(db, inputs, prefix, job=None):
-        seen.append(inputs.message)
-        if inputs.message == "first":
-            entered.set()
-            gate.wait(10)
+        if inputs.recall_budget > 0:  # not the quick pass without recall
+            seen.append(inputs.message)
+            if inputs.message == "first":
+                entered.set()
+                gate.wait(10)
         return model.job_build_context(db, inputs, prefix, job)
 
     tab._job_fn = slow
@@ -293,6 +296,35 @@ def test_a_newer_input_cancels_the_running_computation(qtbot, tab_factory, small
     assert tab.result.message == "second"
     assert tab.results_shown == shown + 1
     assert seen == ["first", "second"]
+
+
+def test_a_slow_recall_search_shows_the_rest_first(qtbot, tab_factory, small_db):
+    from philont_desktop.context_tab import model
+    from philont_desktop.context_tab.view import PROVISIONAL_AFTER_MS
+
+    tab = tab_factory(small_db)
+    gate = threading.Event()
+
+    def slow(db, inputs, prefix, job=None):
+        if inputs.recall_budget > 0:
+            gate.wait(10)
+        return model.job_build_context(db, inputs, prefix, job)
+
+    tab._job_fn = slow
+    assert PROVISIONAL_AFTER_MS == 150
+    tab.set_message("还记得 数据库迁移")
+    job = tab.compute_now()
+    qtbot.waitUntil(lambda: tab.provisional is not None, timeout=5000)
+    assert not job.is_done and tab.result.message == ""
+    text = plain(tab)
+    assert "Searching the timeline for recall candidates…" in text
+    assert "Recall trigger hit (Z2): “还记得”" in text and ROWS[6][2] in text
+    assert not tab.copy_button.isEnabled() and not tab.pin_button.isEnabled()
+    gate.set()
+    assert tab.wait_idle(10_000)
+    assert tab.provisional is None and tab.result.message == "还记得 数据库迁移"
+    assert "Searching the timeline" not in plain(tab) and tab.copy_button.isEnabled()
+    assert tab.result.to_json() == cli_json(small_db, "还记得 数据库迁移")[0]
 
 
 def test_prefix_is_reused_while_typing_and_rebuilt_after_a_change(tab_factory, small_db):
