@@ -547,7 +547,7 @@ def _plan(
                 continue
             if not score < threshold:
                 plan.skipped.append(
-                    (fact, fid, f"no longer a forget candidate (score {_fmt_score(score)} at {_when(now)})")
+                    (fact, fid, f"not a forget candidate (score {_fmt_score(score)} at {_when(now)})")
                 )
                 continue
         if op == "pin" and is_pinned(row["decay_tau_days"]):

@@ -175,6 +175,7 @@ class FactEditDialog(QDialog):
             sig.connect(self._validate)
         self.resize(520, 520)
         self._validate()
+        (self.value_edit if fact is not None else self.ns_combo).setFocus()
 
     # -- values --------------------------------------------------------------------------------------------
     def _value(self) -> tuple[Any, str | None]:
@@ -362,16 +363,17 @@ class BulkConfirmDialog(QDialog):
         self.tree.setHeaderLabels([self.tr("Fact"), self.tr("Value"), self.tr("Score"), self.tr("Change")])
         for it in plan.items:
             f = it.fact
-            self.tree.addTopLevelItem(
-                QTreeWidgetItem(
-                    [
-                        f"{f.namespace}.{f.key}",
-                        readable_value(f)[0],
-                        fmt_score(it.score) if it.score is not None else "",
-                        self._change(it),
-                    ]
-                )
+            item = QTreeWidgetItem(
+                [
+                    f"{f.namespace}.{f.key}",
+                    readable_value(f)[0],
+                    fmt_score(it.score) if it.score is not None else "",
+                    self._change(it),
+                ]
             )
+            item.setToolTip(1, readable_value(f)[1])
+            item.setToolTip(3, item.text(3))
+            self.tree.addTopLevelItem(item)
         hh = self.tree.header()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)

@@ -281,6 +281,7 @@ class DecayCurvePlot(QWidget):
     # -- inputs ----------------------------------------------------------------------------------------------
     def set_times(self, real_now: float, view_time: float) -> None:
         moved_view = view_time != self.view_time
+        first = not self.real_now
         self.real_now, self.view_time = float(real_now), float(view_time)
         self.now_line.setPos(self.real_now / 1000)
         if self.view_time > self.real_now + 1000:
@@ -292,7 +293,9 @@ class DecayCurvePlot(QWidget):
         else:
             self.view_line.hide()
         self.view_line.setBounds([self.real_now / 1000, (self.real_now + 366 * DAY_MS) / 1000])
-        if moved_view and self.rows and self.view_time > self.x_range[1] * 1000 - 5 * DAY_MS:
+        if (moved_view and self.rows and self.view_time > self.x_range[1] * 1000 - 5 * DAY_MS) or (
+            first and not self.rows
+        ):
             self._redraw()
 
     def tick(self, real_now: float) -> None:
@@ -358,6 +361,13 @@ class DecayCurvePlot(QWidget):
             self.anchors.setData([], [])
             self.crossings.setData([], [])
             self.legend.setText(self.tr("Select facts in the table to see how their scores fade."))
+            if self.real_now:
+                self.plot.setXRange(
+                    (self.real_now - 60 * DAY_MS) / 1000,
+                    (max(self.real_now, self.view_time) + 30 * DAY_MS) / 1000,
+                    padding=0,
+                )
+                self.plot.setYRange(0, 1.08, padding=0)
             return
         start, end = self._span()
         self.x_range = (start / 1000, end / 1000)

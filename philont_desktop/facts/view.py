@@ -435,7 +435,9 @@ class FactsTab(BaseTab):
         self.whatif_apply.setObjectName("whatifApply")
         self.whatif_reset.clicked.connect(lambda *_: self._load_whatif(self._current_row(), force=True))
         self.whatif_apply.clicked.connect(lambda *_: self.apply_whatif())
-        form = QFormLayout()
+        self.whatif_form = QWidget(box)
+        form = QFormLayout(self.whatif_form)
+        form.setContentsMargins(0, 0, 0, 0)
         form.addRow(self.tr("Tau"), self.whatif_mode)
         form.addRow("", self.whatif_tau)
         form.addRow(self.tr("Confidence"), self.whatif_conf)
@@ -444,7 +446,7 @@ class FactsTab(BaseTab):
         buttons.addWidget(self.whatif_apply)
         lay = QVBoxLayout(box)
         lay.addWidget(self.whatif_fact)
-        lay.addLayout(form)
+        lay.addWidget(self.whatif_form)
         lay.addWidget(self.whatif_result)
         lay.addStretch(1)
         lay.addLayout(buttons)
@@ -479,8 +481,10 @@ class FactsTab(BaseTab):
     def set_editing(self, on: bool) -> None:
         self._editing = bool(on)
         self.edit_bar.setVisible(self._editing)
-        for b in (self.pool_pin, self.pool_forget, self.pool_forget_all, self.whatif_apply):
+        for b in (self.pool_pin, self.pool_forget, self.pool_forget_all):
             b.setVisible(self._editing)
+        self.whatif_apply.setVisible(self._editing and self._whatif_row is not None)
+        self._whatif_changed()
         self._update_actions()
 
     # -- time ---------------------------------------------------------------------------------------------------------
@@ -556,8 +560,11 @@ class FactsTab(BaseTab):
             real = self.real_now
             view = real + self.offset_days * DAY_MS
             self.model.set_view_time(view, real)
+        selected_before = [r.fid for r in self.selected_rows()]
         if self.model.set_data(data) or self.proxy.time_dependent:
             self.proxy.refilter()
+        if selected_before and self._select_after_load is None:
+            self._follow_new_versions(selected_before)
         self.curves.set_times(real, view)
         self._rebuild_tree()
         self._overview_dirty = True
@@ -568,6 +575,20 @@ class FactsTab(BaseTab):
         self._on_selection()
         self._load_pool()
         self._update_status()
+
+    def _follow_new_versions(self, ids: list[str]) -> None:
+        """Selected facts that were superseded meanwhile (and are hidden now): select their new head."""
+        heads: list[str] = []
+        for fid in ids:
+            row = self.model.fact_row(fid)
+            seen: set[str] = set()
+            while row is not None and row.fact.superseded_by is not None and row.fid not in seen:
+                seen.add(row.fid)
+                row = self.model.fact_row(row.fact.superseded_by)
+            if row is not None and row.fid != fid:
+                heads.append(row.fid)
+        if heads:
+            self.select_ids(heads, add=True)
 
     def _overview_shown(self) -> bool:
         return self.bottom.currentWidget() is self.overview
@@ -845,6 +866,9 @@ class FactsTab(BaseTab):
     def _set_whatif_enabled(self, on: bool) -> None:
         for w in (self.whatif_mode, self.whatif_tau, self.whatif_conf, self.whatif_reset, self.whatif_apply):
             w.setEnabled(on)
+        self.whatif_form.setVisible(on)
+        self.whatif_reset.setVisible(on)
+        self.whatif_apply.setVisible(on and self._editing)
 
     def _load_whatif(self, row: FactRow | None, force: bool = False) -> None:
         old = self._whatif_row

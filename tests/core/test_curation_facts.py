@@ -338,7 +338,7 @@ def test_plan_lists_what_a_bulk_forget_of_candidates_changes(store, mem_db):
     plan = cf.plan_bulk(mem_db, "forget", [a.id, b.id, c.id, d.id], candidates_only=True, now=FIXED_NOW)
     assert [it.fact.id for it in plan.items] == [a.id, b.id]
     assert [(f.id, r) for f, _i, r in plan.skipped] == [
-        (c.id, "no longer a forget candidate (score 0.8465 at 2026-06-15T12:00:00.000Z)"),
+        (c.id, "not a forget candidate (score 0.8465 at 2026-06-15T12:00:00.000Z)"),
         (d.id, "pinned: not a forget candidate"),
     ]
     assert plan.signature == ((a.id, None), (b.id, None))
@@ -377,7 +377,7 @@ def test_bulk_forget_refuses_when_the_agent_used_a_candidate_meanwhile(file_db, 
     assert str(ei.value) == (
         "The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was "
         "changed. Look at the list again:\n"
-        "session.b: no longer a forget candidate (score 1.0000 at 2026-06-15T12:00:00.000Z)"
+        "session.b: not a forget candidate (score 1.0000 at 2026-06-15T12:00:00.000Z)"
     )
     assert [r["forgotten_at"] for r in all_rows(file_db)] == [None, None, None, None]
 

@@ -548,6 +548,20 @@ def test_live_refresh_keeps_selection_and_merges_new_rows(qtbot, facts_db, make_
     assert row_by_name(tab, "project.repo").score == 0.9
 
 
+def test_a_selected_fact_the_agent_supersedes_stays_selected_as_its_new_version(qtbot, facts_db, make_tab):
+    path, ids = facts_db
+    tab = make_tab(path)
+    tab.select_ids([ids["city"]])
+    agent_db = MemoryDB.open(path, writable=True)
+    try:
+        newer = FactStore(agent_db).store_fact("user", "city", "Lisbon", now=FIXED_NOW)
+    finally:
+        agent_db.close()
+    tab.refresh()
+    assert idle(tab)
+    assert [r.fid for r in tab.selected_rows()] == [newer.id]
+
+
 def test_edit_dialog_reports_only_what_changed(qtbot, facts_db, make_tab):
     from philont_desktop.facts.dialogs import FactEditDialog
 
@@ -572,3 +586,37 @@ def test_edit_dialog_reports_only_what_changed(qtbot, facts_db, make_tab):
 def test_self_test_passes(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     assert tab.self_test() == []
+
+
+def test_row_scores_are_score_memory_bit_for_bit():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from core.models import Fact
+    from philont_desktop.facts.model import build_row, row_score
+
+    namespaces = st.sampled_from(["user", "user.x", "project", "context", "session", "decisions", "", "USER"])
+    times = st.integers(min_value=0, max_value=4_000_000_000_000)
+    taus = st.one_of(
+        st.none(), st.just(-1.0), st.just(0.0), st.floats(min_value=1e-6, max_value=1e6), st.just(math.inf)
+    )
+
+    @settings(max_examples=400, deadline=None)
+    @given(namespaces, st.floats(min_value=0, max_value=1), times, st.one_of(st.none(), times), taus, times)
+    def check(ns, conf, created, accessed, tau, at):
+        f = Fact.model_construct(
+            id="x",
+            namespace=ns,
+            key="k",
+            value=1,
+            value_json="1",
+            confidence=conf,
+            created_at=created,
+            last_accessed_at=accessed,
+            decay_tau_days=tau,
+        )
+        want = score_memory(ns, conf, created, accessed, tau, at)
+        got = row_score(build_row(f), at)
+        assert (math.isnan(got) and math.isnan(want)) or got == want
+
+    check()
