@@ -485,7 +485,7 @@ class ConversationView(QListView):
         self.hide_pill()
 
     def _after_reset(self) -> None:
-        if self._anchor_row is None:
+        if self._anchor_row is None and self._model.anchor_pending is None:
             self._settle_bottom()
         self._fill_timer.start()
 
@@ -503,12 +503,17 @@ class ConversationView(QListView):
     def _apply_anchor(self) -> None:
         row, self._anchor_row = self._anchor_row, None
         if row is None or not 0 <= row < self._model.rowCount():
+            self._model.release_hold()
             return
         idx = self._model.index(row, 0)
         self.doItemsLayout()
         self.scrollTo(idx, QAbstractItemView.ScrollHint.PositionAtCenter)
         self.setCurrentIndex(idx)
         self._stick_bottom = self.at_bottom() and not self._model.has_newer
+        self._model.release_hold()
+        if self.at_bottom() and self._model.canFetchMore(QModelIndex()):
+            self._model.fetchMore(QModelIndex())
+        self._fill_timer.start()
 
     def _on_range(self, _lo: int, _hi: int) -> None:
         self._fill_timer.start()

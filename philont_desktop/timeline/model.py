@@ -187,6 +187,8 @@ class MessagesModel(QAbstractListModel):
         self._highlights: dict[int, list[tuple[int, int]]] = {}
         self._newest_known: Keyset | None = None  # the newest key ever loaded for this filter
         self._loaded_once = False
+        self.anchor_pending: int | None = None
+        self._hold = False
 
     # -- Qt model API ----------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -244,8 +246,12 @@ class MessagesModel(QAbstractListModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        """Newer rows below the window (the end Qt's views fetch at)."""
-        return not parent.isValid() and self._has_newer and "newer" not in self._fetching
+        """Newer rows below the window (the end Qt's views fetch at).
+
+        ``False`` while a window just loaded around a message or time waits for the view to scroll to
+        it (:meth:`release_hold`): before that, the view would see its last row on screen and ask.
+        """
+        return not parent.isValid() and self._has_newer and "newer" not in self._fetching and not self._hold
 
     def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
         if not parent.isValid():
@@ -361,6 +367,7 @@ class MessagesModel(QAbstractListModel):
 
     def load_newest(self) -> None:
         """Replace the window by the newest page of the current filter."""
+        self._hold = False
         self._new_generation()
         self._start("reset", job_newest, self._filter, self.page_size, done=self._on_newest)
 
@@ -392,15 +399,23 @@ class MessagesModel(QAbstractListModel):
 
     def _on_around(self, res: AroundResult) -> None:
         rows = [*res.older, *res.newer]
-        newer_part = len(res.newer) - (
-            1 if res.anchor_id is not None and res.newer and res.newer[0].id == res.anchor_id else 0
-        )
-        self._reset_rows(rows, has_older=len(res.older) >= res.half, has_newer=newer_part >= res.half)
-        self.pageLoaded.emit("reset", len(rows))
-        if res.anchor_id is not None:
-            r = self.row_of(res.anchor_id)
-            if r >= 0:
-                self.anchorReady.emit(r)
+        anchored = res.anchor_id is not None and bool(res.newer) and res.newer[0].id == res.anchor_id
+        newer_part = len(res.newer) - (1 if anchored else 0)
+        self.anchor_pending = res.anchor_id  # the view must not settle at the bottom after this reset
+        self._hold = res.anchor_id is not None
+        try:
+            self._reset_rows(rows, has_older=len(res.older) >= res.half, has_newer=newer_part >= res.half)
+            self.pageLoaded.emit("reset", len(rows))
+            if res.anchor_id is not None:
+                r = self.row_of(res.anchor_id)
+                if r >= 0:
+                    self.anchorReady.emit(r)
+        finally:
+            self.anchor_pending = None
+
+    def release_hold(self) -> None:
+        """The view shows the anchor: Qt may ask for newer rows again."""
+        self._hold = False
 
     def _reset_rows(self, rows: list[Message], *, has_older: bool, has_newer: bool) -> None:
         self.beginResetModel()

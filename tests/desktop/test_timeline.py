@@ -482,3 +482,31 @@ def test_demo_database_opens_and_searches(qtbot, demo_db_path, tab_factory):
         assert tab.results.error is None
     assert tab.self_test() == []
     _no_error_dialog(tab)
+
+
+def test_scrolling_up_loads_older_pages_and_keeps_the_reading_position(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    view = tab.conversation
+    model = tab.messages
+    n0 = model.rowCount()
+    first_id = model.message_at(0).id
+    # scroll to the very top: the view asks for the page before, the message that was on top stays put
+    view.verticalScrollBar().setValue(0)
+    qtbot.waitUntil(lambda: model.rowCount() > n0, timeout=10_000)
+    assert tab.wait_idle(10_000)
+    row = model.row_of(first_id)
+    assert row > 0 and model.message_at(row - 1).id == first_id - 1
+    # the rows arrived above: the former first message is no longer at the top of the scroll range
+    assert view.visualRect(model.index(row, 0)).top() >= -view.viewport().height()
+    assert view.verticalScrollBar().value() > 0
+
+
+def test_show_time_loads_the_page_around_a_time(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    tab.show_time(T0 + 42 * MIN + 30_000)  # between message 42 (id 43) and 43 (id 44)
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
+    assert tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 43
+    # 43 messages up to that time (fewer than half a page): the window starts at the oldest message
+    assert tab.messages.has_newer and not tab.messages.has_older
+    assert tab.messages.message_at(0).id == 1 and tab.messages.rowCount() == 43 + 50
