@@ -560,6 +560,8 @@ class MainWindow(QMainWindow):
         self.action_redo = QAction(ui_icon("redo"), self.tr("&Redo"), self)
         self.action_redo.setShortcut(QKeySequence.StandardKey.Redo)
         self.action_redo.setEnabled(False)
+        self.action_undo.triggered.connect(lambda: self.ctx is not None and self.ctx.undo.undo())
+        self.action_redo.triggered.connect(lambda: self.ctx is not None and self.ctx.undo.redo())
         self.edit_menu.addAction(self.action_undo)
         self.edit_menu.addAction(self.action_redo)
         self.edit_menu.addSeparator()
@@ -902,11 +904,6 @@ class MainWindow(QMainWindow):
         self.jobs.attach(ctx.workers)
         ctx.undo.stack.indexChanged.connect(lambda *_: self._update_undo_actions())
         ctx.undo.busyChanged.connect(lambda *_: self._update_undo_actions())
-        with contextlib.suppress(RuntimeError):
-            self.action_undo.triggered.disconnect()
-            self.action_redo.triggered.disconnect()
-        self.action_undo.triggered.connect(ctx.undo.undo)
-        self.action_redo.triggered.connect(ctx.undo.redo)
 
         self._build_tabs(ctx)
         self.pages.setCurrentWidget(self.db_page)
