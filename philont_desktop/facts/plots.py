@@ -596,6 +596,13 @@ class SelectViewBox(pg.ViewBox):
         self.autoRange()
 
 
+class _PassiveScatter(pg.ScatterPlotItem):
+    """Points that leave clicks to the view box, which picks the nearest point itself (numpy)."""
+
+    def mouseClickEvent(self, ev: Any) -> None:
+        ev.ignore()
+
+
 class OverviewPlot(QWidget):
     """All active facts as points: score at the view time against days since their decay anchor."""
 
@@ -610,9 +617,9 @@ class OverviewPlot(QWidget):
         pi = self.plot.getPlotItem()
         pi.setLabel("left", self.tr("score"))
         pi.setLabel("bottom", self.tr("days since last read (or since stored)"))
-        self.scatter = pg.ScatterPlotItem(pxMode=True, size=5, pen=None, hoverable=False)
+        self.scatter = _PassiveScatter(pxMode=True, size=5, pen=None, hoverable=False)
         self.scatter.opts["useCache"] = True
-        self.selected = pg.ScatterPlotItem(pxMode=True, size=10, brush=None)
+        self.selected = _PassiveScatter(pxMode=True, size=10, brush=None)
         self.selected.setZValue(3)
         self.threshold_line = pg.InfiniteLine(pos=DEFAULT_FORGET_THRESHOLD, angle=0, movable=False)
         self.plot.addItem(self.scatter)

@@ -17,7 +17,7 @@ from core import audit
 from core.db import MemoryDB
 from core.decay import forget_crossing_time, score_memory
 from core.facts import FactStore
-from philont_desktop.qt import QDialog, QPointF, QRectF, Qt
+from philont_desktop.qt import QDialog, QPoint, QPointF, QRectF, Qt
 
 FIXED_NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
 DAY = 86_400_000
@@ -352,28 +352,44 @@ def test_time_control_moves_scores_pool_and_overview(qtbot, facts_db, make_tab):
     assert tab.overview.x[k] == pytest.approx(30.5)
     tab.set_offset_days(0)
     assert tab.view_time == FIXED_NOW and tab.time_spin.value() == 0
+    tab.curves.viewTimeDragged.emit(float(FIXED_NOW + 45 * DAY + 3_600_000))  # dragging the view line
+    assert tab.time_slider.value() == 45 and tab.view_time == FIXED_NOW + 45 * DAY
 
 
-def test_overview_plots_active_facts_and_selection_selects_rows(facts_db, make_tab):
+def test_overview_plots_active_facts_and_selection_selects_rows(qtbot, facts_db, make_tab):
+    from philont_desktop.qt import QtTest
+
     tab = make_tab(facts_db[0])
     tab.bottom.setCurrentWidget(tab.overview)
+    qtbot.wait(50)
     ov = tab.overview
     assert ov.x.size == 11 and len(ov.namespaces) == 9
     ids = facts_db[1]
-    # a rectangle around the low scores (the forget candidates)
-    ov.vb.sigRectSelected.emit(QRectF(0, 0, 100, 0.05), Qt.KeyboardModifier.NoModifier)
+    vp = ov.plot.viewport()
+
+    def at(x: float, y: float):
+        return ov.plot.mapFromScene(ov.vb.mapViewToScene(QPointF(x, y)))
+
+    left = Qt.MouseButton.LeftButton
+    # drag a rectangle with the mouse around the low scores (the forget candidates)
+    p0, p1 = at(0.0, 0.06), at(100.0, -0.01)
+    QtTest.QTest.mousePress(vp, left, Qt.KeyboardModifier.NoModifier, p0)
+    for k in range(1, 11):
+        QtTest.QTest.mouseMove(vp, p0 + (p1 - p0) * (k / 10))
+    QtTest.QTest.mouseRelease(vp, left, Qt.KeyboardModifier.NoModifier, p1)
     assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "session.focus"]
-    # a click next to a point selects its row; Ctrl adds
+    # Ctrl+click next to a point adds its row; a plain click on a point selects only it
     k = list(ov.ids).index(ids["repo"])
-    sx, sy = ov.vb.viewPixelSize()
-    ov.vb.sigPointClicked.emit(
-        QPointF(ov.x[k] + 2 * sx, ov.y[k] - 2 * sy), Qt.KeyboardModifier.ControlModifier
-    )
+    near = at(ov.x[k], ov.y[k]) + QPoint(3, -2)
+    QtTest.QTest.mouseClick(vp, left, Qt.KeyboardModifier.ControlModifier, near)
     assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "project.repo", "session.focus"]
-    ov.vb.sigPointClicked.emit(QPointF(ov.x[k], ov.y[k]), Qt.KeyboardModifier.NoModifier)
+    QtTest.QTest.mouseClick(vp, left, Qt.KeyboardModifier.NoModifier, at(ov.x[k], ov.y[k]))
     assert [r.name for r in tab.selected_rows()] == ["project.repo"]
     tab._on_selection()
     assert ov.selected.getData()[0].tolist() == [ov.x[k]]
+    # the same through the view box's signals (what the mouse handlers emit)
+    ov.vb.sigRectSelected.emit(QRectF(0, 0, 100, 0.05), Qt.KeyboardModifier.NoModifier)
+    assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "session.focus"]
 
 
 def test_history_shows_versions_side_by_side(facts_db, make_tab):
