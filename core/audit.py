@@ -23,19 +23,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from core import schema
+from core.jsutil import js_stringify, now_ms
 from core.models import parse_json_lenient
-
-try:
-    from core.jsutil import js_stringify, now_ms
-except ImportError:  # pragma: no cover - only while the helper module is absent
-    import time
-
-    def js_stringify(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-    def now_ms() -> int:
-        return time.time_ns() // 1_000_000
-
 
 AUDIT_TABLE = schema.AUDIT_TABLE
 UNDO = "undo"
