@@ -68,10 +68,18 @@ def spin_until(predicate: Callable[[], bool], timeout_ms: int = 10_000) -> bool:
 
     timer.timeout.connect(_tick)
     timer.start()
-    loop.exec()
-    timer.stop()
-    QCoreApplication.processEvents()
-    return bool(predicate())
+    try:
+        while True:
+            loop.exec()
+            # Posted results may start follow-up work (a page load after the first page): spin on
+            # until the predicate holds after the queue is drained, or the time is up.
+            QCoreApplication.processEvents()
+            if predicate():
+                return True
+            if time.monotonic() >= deadline:
+                return False
+    finally:
+        timer.stop()
 
 
 def _wants_job(fn: Callable[..., Any]) -> bool:
