@@ -74,13 +74,17 @@ def _tr(text: str) -> str:
 
 
 def palette(n: int, dark: bool) -> list[QColor]:
-    """``n`` distinguishable colours (a fixed palette first, then evenly spaced hues)."""
+    """``n`` distinguishable colours: a fixed palette up to 12; beyond, evenly spaced hues whose
+    neighbours alternate in brightness and saturation (adjacent hues stay apart)."""
     base = _PALETTE_DARK if dark else _PALETTE_LIGHT
-    out = [QColor(c) for c in base[:n]]
-    extra = n - len(out)
-    for i in range(extra):
-        c = QColor.fromHsvF(((i * 0.618034) + 0.11) % 1.0, 0.55 if dark else 0.75, 0.95 if dark else 0.7)
-        out.append(c)
+    if n <= len(base):
+        return [QColor(c) for c in base[:n]]
+    out = []
+    for i in range(n):
+        level = i % 3
+        sat = (0.5, 0.75, 0.35)[level] if dark else (0.85, 0.6, 0.95)[level]
+        val = (0.98, 0.8, 0.9)[level] if dark else (0.8, 0.55, 0.65)[level]
+        out.append(QColor.fromHsvF((0.58 + i * 0.618034) % 1.0, sat, val))
     return out
 
 
@@ -658,6 +662,7 @@ class OverviewPlot(QWidget):
         self.view_time = 0.0
         self._selected_ids: set[str] = set()
         self._drawn_ok: np.ndarray | None = None
+        self.focus: str | None = None
         self._fitted = False
         theme.changed.connect(self._restyle)
         self._restyle()
@@ -677,11 +682,37 @@ class OverviewPlot(QWidget):
         table = np.empty(len(self._brushes), dtype=object)
         for i, b in enumerate(self._brushes):
             table[i] = b
-        self._point_brushes = table[self.ns_index] if len(table) else np.empty(0, dtype=object)
+        focus = self.focus
+        muted = QColor(self._theme.muted_text())
+        muted.setAlpha(90)
+        other = pg.mkBrush(muted)
         items = []
-        for ns, c in zip(self.namespaces, colors):
-            items.append(f'<span style="color:{c.name()}">●</span>&nbsp;{html.escape(ns)}')
+        for i, (ns, c) in enumerate(zip(self.namespaces, colors)):
+            inside = focus is None or ns == focus or ns.startswith(focus + ".")
+            if not inside:
+                table[i] = other
+            color = c.name() if inside else muted.name()
+            items.append(f'<span style="color:{color}">●</span>&nbsp;{html.escape(ns)}')
+        if focus is not None and self.ids.size:
+            # draw the focused namespace last, on top of the grey points
+            inside_ns = np.array(
+                [ns == focus or ns.startswith(focus + ".") for ns in self.namespaces], dtype=bool
+            )
+            order = np.argsort(inside_ns[self.ns_index], kind="stable")
+            for name in ("ids", "conf", "anchor", "tau", "ns_index"):
+                setattr(self, name, getattr(self, name)[order])
+        self._point_brushes = table[self.ns_index] if len(table) else np.empty(0, dtype=object)
+        self._drawn_ok = None  # the point order may have changed: the next draw is a full one
         self.legend.setText("&nbsp;&nbsp; ".join(items))
+
+    def set_focus(self, namespace: str | None) -> None:
+        """Colour only ``namespace`` (and its sub-namespaces); the other points turn grey."""
+        if namespace == self.focus:
+            return
+        self.focus = namespace
+        if self.namespaces:
+            self._make_brushes()
+            self._draw(refit=False)
 
     def set_rows(self, rows: Sequence[FactRow], view_time: float) -> None:
         """The points: active facts (not superseded, not forgotten) of ``rows``."""

@@ -701,6 +701,7 @@ class FactsTab(BaseTab):
     def _on_namespace(self, item: QTreeWidgetItem | None, _prev: Any = None) -> None:
         ns = item.data(0, NsRole) if item is not None else None
         self.proxy.set_filter(namespace=ns)
+        self.overview.set_focus(ns)
         self._update_status()
 
     def select_namespace(self, ns: str | None) -> None:
