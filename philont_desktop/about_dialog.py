@@ -31,10 +31,6 @@ from philont_desktop.qt import (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("AboutDialog", text)
-
-
 def pyqtgraph_version() -> str:
     """The installed pyqtgraph's version, read from its metadata (pyqtgraph itself is not imported here)."""
     try:
@@ -45,7 +41,7 @@ def pyqtgraph_version() -> str:
 
             return str(getattr(pg, "__version__", "?"))
         except Exception:  # no plots in this build
-            return _tr("not installed")
+            return QCoreApplication.translate("AboutDialog", "not installed")
 
 
 def about_rows(
@@ -58,42 +54,57 @@ def about_rows(
         ("pyqtgraph", pyqtgraph_version()),
         ("Python", f"{platform.python_version()} ({sys.implementation.name}, {platform.machine()})"),
         ("SQLite", f"{SQLITE_VERSION} ({ENGINE})"),
-        (_tr("Schema understood"), str(SCHEMA_VERSION)),
-        (_tr("System"), platform.platform(terse=True)),
+        (QCoreApplication.translate("AboutDialog", "Schema understood"), str(SCHEMA_VERSION)),
+        (QCoreApplication.translate("AboutDialog", "System"), platform.platform(terse=True)),
     ]
     if report is None:
-        rows.append((_tr("Database"), _tr("none open")))
+        rows.append(
+            (
+                QCoreApplication.translate("AboutDialog", "Database"),
+                QCoreApplication.translate("AboutDialog", "none open"),
+            )
+        )
         return rows
     path = str(db_path) if db_path is not None else report.path
     v = report.schema_version
     schema = "—" if v is None else str(v)
     if v is not None and v > SCHEMA_VERSION:
-        schema += " " + _tr("(newer than this version understands: read-only)")
+        schema += " " + QCoreApplication.translate(
+            "AboutDialog", "(newer than this version understands: read-only)"
+        )
     rows += [
-        (_tr("Database"), path),
-        (_tr("Schema of this database"), schema),
-        (_tr("Journal mode"), report.journal_mode or "?"),
-        (_tr("Integrity (quick_check)"), (report.quick_check or _tr("not checked yet")).splitlines()[0]),
-        (_tr("Access"), _access(report, editing)),
+        (QCoreApplication.translate("AboutDialog", "Database"), path),
+        (QCoreApplication.translate("AboutDialog", "Schema of this database"), schema),
+        (QCoreApplication.translate("AboutDialog", "Journal mode"), report.journal_mode or "?"),
+        (
+            QCoreApplication.translate("AboutDialog", "Integrity (quick_check)"),
+            (report.quick_check or QCoreApplication.translate("AboutDialog", "not checked yet")).splitlines()[
+                0
+            ],
+        ),
+        (QCoreApplication.translate("AboutDialog", "Access"), _access(report, editing)),
     ]
     return rows
 
 
 def _access(report: OpenReport, editing: bool) -> str:
     if editing:
-        return _tr("editing mode: changes are written and audited")
+        return QCoreApplication.translate("AboutDialog", "editing mode: changes are written and audited")
     if report.read_only_reason:
-        return _tr("read-only: {0}").format(report.read_only_reason)
-    return _tr("read-only until editing mode is turned on")
+        return QCoreApplication.translate("AboutDialog", "read-only: {0}").format(report.read_only_reason)
+    return QCoreApplication.translate("AboutDialog", "read-only until editing mode is turned on")
 
 
 def about_html(report: OpenReport | None, db_path: str | Path | None = None, editing: bool = False) -> str:
     """The dialog's rich text: a heading, a sentence and the table of :func:`about_rows`."""
     rows = about_rows(report, db_path, editing)
     body = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    blurb = QCoreApplication.translate(
+        "AboutDialog", "An inspector and curation tool for the memory of a Philont agent."
+    )
     return (
         f"<h3>{html.escape(APP_NAME)} {html.escape(__version__)}</h3>"
-        f"<p>{html.escape(_tr('An inspector and curation tool for the memory of a Philont agent.'))}</p>"
+        f"<p>{html.escape(blurb)}</p>"
         f"<table cellspacing='0' cellpadding='3'>{body}</table>"
     )
 

@@ -51,27 +51,23 @@ EXPORT_FORMAT: Key[str] = Key("export/format", str, "jsonl", ("json", "jsonl", "
 MAX_VIEW_ROWS = 1_000_000
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ExportDialog", text)
-
-
 def layer_titles() -> dict[str, str]:
     return {
-        "messages": _tr("Messages (timeline)"),
-        "actions": _tr("Actions (tool calls)"),
-        "notes": _tr("Notes"),
-        "facts": _tr("Facts (every version)"),
-        "skills": _tr("Skills"),
-        "calendar": _tr("Calendar events"),
-        "schedules": _tr("Scheduled tasks"),
+        "messages": QCoreApplication.translate("ExportDialog", "Messages (timeline)"),
+        "actions": QCoreApplication.translate("ExportDialog", "Actions (tool calls)"),
+        "notes": QCoreApplication.translate("ExportDialog", "Notes"),
+        "facts": QCoreApplication.translate("ExportDialog", "Facts (every version)"),
+        "skills": QCoreApplication.translate("ExportDialog", "Skills"),
+        "calendar": QCoreApplication.translate("ExportDialog", "Calendar events"),
+        "schedules": QCoreApplication.translate("ExportDialog", "Scheduled tasks"),
     }
 
 
 def format_titles() -> dict[str, str]:
     return {
-        "jsonl": _tr("JSON Lines (.jsonl): one object per line"),
-        "json": _tr("JSON (.json): one array"),
-        "csv": _tr("CSV (.csv): a header line, JSON as text"),
+        "jsonl": QCoreApplication.translate("ExportDialog", "JSON Lines (.jsonl): one object per line"),
+        "json": QCoreApplication.translate("ExportDialog", "JSON (.json): one array"),
+        "csv": QCoreApplication.translate("ExportDialog", "CSV (.csv): a header line, JSON as text"),
     }
 
 
@@ -142,7 +138,9 @@ def current_view_spec(tab: QWidget | None) -> dict[str, Any] | None:
     if not snap or not snap["columns"]:
         return None
     snap["name"] = getattr(tab, "name", "") or "view"
-    snap["description"] = _tr("the table shown in {0} ({1} rows loaded)").format(title, len(snap["rows"]))
+    snap["description"] = QCoreApplication.translate(
+        "ExportDialog", "the table shown in {0} ({1} rows loaded)"
+    ).format(title, len(snap["rows"]))
     return snap
 
 
@@ -462,7 +460,7 @@ def show_export_dialog(window: Any) -> ExportDialog | None:
 
 def install(window: Any, file_menu: QMenu) -> QAction:
     """Add File › Export… (Ctrl+Shift+E) before "Close database"; enabled while a database is open."""
-    action = QAction(_tr("&Export…"), window)
+    action = QAction(QCoreApplication.translate("ExportDialog", "&Export…"), window)
     with contextlib.suppress(Exception):
         from philont_desktop.resources import icon
 

@@ -62,10 +62,6 @@ _NAMED_KEYS = {
 }
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("HelpDialog", text)
-
-
 def _plain(text: str) -> str:
     """Menu text without mnemonics and trailing ellipsis: ``&Open…`` -> ``Open``."""
     t = re.sub(r"&(?!&)", "", text).replace("&&", "&")
@@ -166,7 +162,9 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
         window.action_quit.setShortcut(QKeySequence("Ctrl+Q"))
 
     # Help › Keyboard shortcuts…
-    window.action_shortcuts = QAction(_tr("&Keyboard shortcuts…"), window)
+    window.action_shortcuts = QAction(
+        QCoreApplication.translate("HelpDialog", "&Keyboard shortcuts…"), window
+    )
     window.action_shortcuts.setShortcuts(
         _unique([QKeySequence("F1"), *_bindings(QKeySequence.StandardKey.HelpContents)])
     )
@@ -178,7 +176,7 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
 
     # Edit › Find in this tab
     find_keys = _unique([QKeySequence("Ctrl+F"), *_bindings(QKeySequence.StandardKey.Find)])
-    window.action_find = QAction(_tr("&Find in this tab"), window)
+    window.action_find = QAction(QCoreApplication.translate("HelpDialog", "&Find in this tab"), window)
     window.action_find.setShortcuts(find_keys)
     window.action_find.triggered.connect(lambda: focus_search(window.tab_widget.currentWidget()))
     window.edit_menu.addSeparator()
@@ -186,9 +184,13 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
 
     # View › Go to tab › 1-9
     window.tab_actions = []
-    go_menu = view_menu.addMenu(_tr("&Go to tab")) if view_menu is not None else None
+    go_menu = (
+        view_menu.addMenu(QCoreApplication.translate("HelpDialog", "&Go to tab"))
+        if view_menu is not None
+        else None
+    )
     for i in range(TAB_KEYS):
-        a = QAction(_tr("Tab {0}").format(i + 1), window)
+        a = QAction(QCoreApplication.translate("HelpDialog", "Tab {0}").format(i + 1), window)
         a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
         a.triggered.connect(lambda _=False, n=i: _go_to_tab(window, n))
         window.addAction(a)
@@ -202,7 +204,9 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
         for i, a in enumerate(window.tab_actions):
             title = window.tab_widget.tabText(i) if i < count else ""
             a.setText(
-                _tr("Tab {0}: {1}").format(i + 1, _plain(title)) if title else _tr("Tab {0}").format(i + 1)
+                QCoreApplication.translate("HelpDialog", "Tab {0}: {1}").format(i + 1, _plain(title))
+                if title
+                else QCoreApplication.translate("HelpDialog", "Tab {0}").format(i + 1)
             )
             a.setEnabled(i < count)
             a.setVisible(i < count or not has)
@@ -257,25 +261,25 @@ def _standard_names() -> dict[str, str]:
     """Readable names of the standard keys, for tab shortcuts that do not describe themselves."""
     sk = QKeySequence.StandardKey
     names = {
-        sk.Find: _tr("Find in this tab"),
-        sk.FindNext: _tr("Next match"),
-        sk.FindPrevious: _tr("Previous match"),
-        sk.Save: _tr("Save the edit"),
-        sk.Delete: _tr("Delete the selection"),
-        sk.Copy: _tr("Copy"),
-        sk.Cancel: _tr("Cancel"),
-        sk.Refresh: _tr("Refresh"),
-        sk.SelectAll: _tr("Select all"),
-        sk.ZoomIn: _tr("Zoom in"),
-        sk.ZoomOut: _tr("Zoom out"),
-        sk.InsertParagraphSeparator: _tr("Open / confirm"),
+        sk.Find: QCoreApplication.translate("HelpDialog", "Find in this tab"),
+        sk.FindNext: QCoreApplication.translate("HelpDialog", "Next match"),
+        sk.FindPrevious: QCoreApplication.translate("HelpDialog", "Previous match"),
+        sk.Save: QCoreApplication.translate("HelpDialog", "Save the edit"),
+        sk.Delete: QCoreApplication.translate("HelpDialog", "Delete the selection"),
+        sk.Copy: QCoreApplication.translate("HelpDialog", "Copy"),
+        sk.Cancel: QCoreApplication.translate("HelpDialog", "Cancel"),
+        sk.Refresh: QCoreApplication.translate("HelpDialog", "Refresh"),
+        sk.SelectAll: QCoreApplication.translate("HelpDialog", "Select all"),
+        sk.ZoomIn: QCoreApplication.translate("HelpDialog", "Zoom in"),
+        sk.ZoomOut: QCoreApplication.translate("HelpDialog", "Zoom out"),
+        sk.InsertParagraphSeparator: QCoreApplication.translate("HelpDialog", "Open / confirm"),
     }
     out: dict[str, str] = {}
     for key, text in names.items():
         for seq in QKeySequence.keyBindings(key):
             out.setdefault(seq.toString(QKeySequence.SequenceFormat.PortableText), text)
-    out.setdefault("Esc", _tr("Cancel"))
-    out.setdefault("Del", _tr("Delete the selection"))
+    out.setdefault("Esc", QCoreApplication.translate("HelpDialog", "Cancel"))
+    out.setdefault("Del", QCoreApplication.translate("HelpDialog", "Delete the selection"))
     return out
 
 
@@ -284,7 +288,11 @@ def _shortcut_text(sc: QShortcut) -> str:
     if sc.whatsThis():
         return sc.whatsThis()
     key = sc.key().toString(QKeySequence.SequenceFormat.PortableText)
-    return _standard_names().get(key) or sc.objectName() or _tr("Shortcut of this tab")
+    return (
+        _standard_names().get(key)
+        or sc.objectName()
+        or QCoreApplication.translate("HelpDialog", "Shortcut of this tab")
+    )
 
 
 def collect_shortcuts(window: Any) -> list[ShortcutEntry]:
@@ -318,12 +326,14 @@ def collect_shortcuts(window: Any) -> list[ShortcutEntry]:
     for a in order + others:
         if not is_valid(a) or not a.shortcuts() or not a.isVisible():
             continue
-        group = _tab_of(a.parent(), window) or _menu_path(a) or _tr("Window")
+        group = (
+            _tab_of(a.parent(), window) or _menu_path(a) or QCoreApplication.translate("HelpDialog", "Window")
+        )
         add(group, _plain(a.text()), a.shortcuts(), a.isEnabled())
     for sc in window.findChildren(QShortcut):
         if not is_valid(sc):
             continue
-        group = _tab_of(sc.parent(), window) or _tr("Window")
+        group = _tab_of(sc.parent(), window) or QCoreApplication.translate("HelpDialog", "Window")
         add(group, _shortcut_text(sc), [sc.key()], sc.isEnabled())
     return out
 

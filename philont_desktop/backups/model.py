@@ -23,22 +23,18 @@ HOUR_MS = 3_600_000
 DAY_MS = 86_400_000
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BackupsTab", text)
-
-
 def fmt_age(age_ms: int | None) -> str:
     """``12 min``, ``5 h``, ``3 d`` (whole units, rounded down)."""
     if age_ms is None:
         return "?"
     a = max(0, int(age_ms))
     if a < MINUTE_MS:
-        return _tr("just now")
+        return QCoreApplication.translate("BackupsTab", "just now")
     if a < HOUR_MS:
-        return _tr("{0} min ago").format(a // MINUTE_MS)
+        return QCoreApplication.translate("BackupsTab", "{0} min ago").format(a // MINUTE_MS)
     if a < 2 * DAY_MS:
-        return _tr("{0} h ago").format(a // HOUR_MS)
-    return _tr("{0} d ago").format(a // DAY_MS)
+        return QCoreApplication.translate("BackupsTab", "{0} h ago").format(a // HOUR_MS)
+    return QCoreApplication.translate("BackupsTab", "{0} d ago").format(a // DAY_MS)
 
 
 def fmt_size(n: int) -> str:

@@ -57,10 +57,6 @@ BROWSING_PROPERTY = "philontBrowsingBackup"
 _BROWSE_WINDOWS: dict[int, Any] = {}
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BackupsTab", text)
-
-
 def _list(db: Any, db_path: str) -> tuple[list[BackupInfo], float | None]:
     """The backups (unchecked) and when the database was last written (mtime of the file or its -wal)."""
     infos = list_backups_info(db_path, check=False)
@@ -105,7 +101,9 @@ def restore_in_window(window: Any, backup_path: str | Path, *, on_done: Callable
     db_path = Path(ctx.db_path)
     backup = Path(backup_path)
     window.close_database()
-    window.loading_page.setText(_tr("Restoring {0} from {1}…").format(db_path, backup.name))
+    window.loading_page.setText(
+        QCoreApplication.translate("BackupsTab", "Restoring {0} from {1}…").format(db_path, backup.name)
+    )
     window.pages.setCurrentWidget(window.loading_page)
 
     def _run(db_path: Path, backup: Path, job: Any) -> RestoreResult:
@@ -123,12 +121,17 @@ def restore_in_window(window: Any, backup_path: str | Path, *, on_done: Callable
         window.open_database(db_path)
 
     def _done(result: RestoreResult) -> None:
-        msg = _tr("Restored {0} from {1}. The replaced content was backed up to {2}.").format(
-            result.db_path, result.restored_from.name, result.safety_backup
-        )
+        msg = QCoreApplication.translate(
+            "BackupsTab", "Restored {0} from {1}. The replaced content was backed up to {2}."
+        ).format(result.db_path, result.restored_from.name, result.safety_backup)
         _reopen(msg)
         if window.interactive:
-            box = QMessageBox(QMessageBox.Icon.Information, _tr("Backup restored"), msg, parent=window)
+            box = QMessageBox(
+                QMessageBox.Icon.Information,
+                QCoreApplication.translate("BackupsTab", "Backup restored"),
+                msg,
+                parent=window,
+            )
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             box.open()
         if on_done is not None:
@@ -136,7 +139,7 @@ def restore_in_window(window: Any, backup_path: str | Path, *, on_done: Callable
 
     def _failed(exc: BaseException) -> None:
         _reopen(None)
-        window.show_error(_tr("The backup was not restored"), exc)
+        window.show_error(QCoreApplication.translate("BackupsTab", "The backup was not restored"), exc)
         if on_done is not None:
             on_done(exc)
 
@@ -147,7 +150,7 @@ def restore_in_window(window: Any, backup_path: str | Path, *, on_done: Callable
         on_result=_done,
         on_error=_failed,
         progress=True,
-        label=_tr("Restoring a backup"),
+        label=QCoreApplication.translate("BackupsTab", "Restoring a backup"),
     )
 
 
@@ -181,14 +184,24 @@ def open_backup_window(window: Any, backup_path: str | Path):
         where = (
             ""
             if Path(ctx.db_path) == path
-            else " " + _tr("(browsed through a private copy: {0})").format(ctx.db_path)
+            else " "
+            + QCoreApplication.translate("BackupsTab", "(browsed through a private copy: {0})").format(
+                ctx.db_path
+            )
         )
         ctx.report.warnings.insert(
-            0, _tr("This is the backup {0}, shown read-only for comparing.{1}").format(path, where)
+            0,
+            QCoreApplication.translate(
+                "BackupsTab", "This is the backup {0}, shown read-only for comparing.{1}"
+            ).format(path, where),
         )
         ctx.reportChanged.emit()
         of = f" ({source.name})" if source is not None else ""
-        w.setWindowTitle(_tr("Backup {0}{1} [read-only] — {2}").format(path.name, of, APP_NAME))
+        w.setWindowTitle(
+            QCoreApplication.translate("BackupsTab", "Backup {0}{1} [read-only] — {2}").format(
+                path.name, of, APP_NAME
+            )
+        )
 
     w.databaseOpened.connect(_opened)
     key = id(w)
@@ -199,7 +212,11 @@ def open_backup_window(window: Any, backup_path: str | Path):
     if browse_copy_needed(path):
         tmp = tempfile.mkdtemp(prefix="philont-browse-")
         w.destroyed.connect(lambda *_: shutil.rmtree(tmp, ignore_errors=True))
-        w.loading_page.setText(_tr("Copying {0} to a private folder to browse it…").format(path.name))
+        w.loading_page.setText(
+            QCoreApplication.translate("BackupsTab", "Copying {0} to a private folder to browse it…").format(
+                path.name
+            )
+        )
         w.pages.setCurrentWidget(w.loading_page)
 
         def _copy(src: Path, dest: str, job: Any) -> Path:
@@ -210,9 +227,11 @@ def open_backup_window(window: Any, backup_path: str | Path):
             path,
             tmp,
             on_result=lambda p: w.open_database(p),
-            on_error=lambda exc: w.show_error(_tr("The backup cannot be opened"), exc),
+            on_error=lambda exc: w.show_error(
+                QCoreApplication.translate("BackupsTab", "The backup cannot be opened"), exc
+            ),
             progress=True,
-            label=_tr("Copying the backup"),
+            label=QCoreApplication.translate("BackupsTab", "Copying the backup"),
         )
     else:
         w.browse_job = w.open_database(path)

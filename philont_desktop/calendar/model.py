@@ -32,10 +32,6 @@ MINUTE_MS = 60_000
 HOUR_MS = 3_600_000
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("CalendarTab", text)
-
-
 def fmt_local(ms: int | None, *, seconds: bool = False) -> str:
     """``2026-06-15 14:00`` in the computer's time zone (empty for ``None``)."""
     if ms is None:
@@ -61,7 +57,7 @@ def fmt_relative(ms: int, now: int) -> str:
     ahead = delta >= 0
     d = abs(delta)
     if d < MINUTE_MS:
-        return _tr("now")
+        return QCoreApplication.translate("CalendarTab", "now")
     if d < HOUR_MS:
         n, unit = d // MINUTE_MS, "min"
     elif d < 2 * DAY_MS:
@@ -69,30 +65,42 @@ def fmt_relative(ms: int, now: int) -> str:
     else:
         n, unit = d // DAY_MS, "d"
     if unit == "min":
-        return (_tr("in {0} min") if ahead else _tr("{0} min ago")).format(n)
+        return (
+            QCoreApplication.translate("CalendarTab", "in {0} min")
+            if ahead
+            else QCoreApplication.translate("CalendarTab", "{0} min ago")
+        ).format(n)
     if unit == "h":
-        return (_tr("in {0} h") if ahead else _tr("{0} h ago")).format(n)
-    return (_tr("in {0} d") if ahead else _tr("{0} d ago")).format(n)
+        return (
+            QCoreApplication.translate("CalendarTab", "in {0} h")
+            if ahead
+            else QCoreApplication.translate("CalendarTab", "{0} h ago")
+        ).format(n)
+    return (
+        QCoreApplication.translate("CalendarTab", "in {0} d")
+        if ahead
+        else QCoreApplication.translate("CalendarTab", "{0} d ago")
+    ).format(n)
 
 
 def fmt_duration(ms: int) -> str:
     """``every 1 d``-style step text for ``interval:<ms>``."""
     if ms % DAY_MS == 0:
-        return _tr("{0} d").format(ms // DAY_MS)
+        return QCoreApplication.translate("CalendarTab", "{0} d").format(ms // DAY_MS)
     if ms % HOUR_MS == 0:
-        return _tr("{0} h").format(ms // HOUR_MS)
+        return QCoreApplication.translate("CalendarTab", "{0} h").format(ms // HOUR_MS)
     if ms % MINUTE_MS == 0:
-        return _tr("{0} min").format(ms // MINUTE_MS)
-    return _tr("{0} s").format(round(ms / 1000, 3))
+        return QCoreApplication.translate("CalendarTab", "{0} min").format(ms // MINUTE_MS)
+    return QCoreApplication.translate("CalendarTab", "{0} s").format(round(ms / 1000, 3))
 
 
 def repeats_text(cron_expr: str | None) -> str:
     step = parse_interval(cron_expr)
     if step is not None:
-        return _tr("every {0}").format(fmt_duration(step))
+        return QCoreApplication.translate("CalendarTab", "every {0}").format(fmt_duration(step))
     if cron_expr:
-        return _tr("not understood: {0}").format(cron_expr)
-    return _tr("once")
+        return QCoreApplication.translate("CalendarTab", "not understood: {0}").format(cron_expr)
+    return QCoreApplication.translate("CalendarTab", "once")
 
 
 def payload_message(s: Schedule) -> str:
@@ -102,7 +110,7 @@ def payload_message(s: Schedule) -> str:
         if isinstance(v, str):
             return v
     if s.json_errors:
-        return _tr("(payload is not valid JSON)")
+        return QCoreApplication.translate("CalendarTab", "(payload is not valid JSON)")
     return json.dumps(s.payload, ensure_ascii=False) if s.payload not in (None, {}) else ""
 
 
