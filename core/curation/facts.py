@@ -623,6 +623,7 @@ def bulk(
     threshold: float = DEFAULT_FORGET_THRESHOLD,
     expected: Sequence[tuple[str, str | None]] | None = None,
     now: int | None = None,
+    score_at: int | None = None,
 ) -> Change:
     """One audited edit (one undo) over many facts: ``op`` is ``forget``, ``pin``, ``unpin`` or ``move``.
 
@@ -630,13 +631,22 @@ def bulk(
     :attr:`BulkPlan.signature` that was confirmed: if the plan computed inside the transaction differs
     (the agent wrote meanwhile), :class:`ConflictError` lists what changed and nothing is written.
     With ``candidates_only`` (forget), a fact is forgotten only while it is still an unpinned candidate
-    scoring below ``threshold`` at ``now``.
+    scoring below ``threshold`` at ``score_at`` (default ``now``; pass the plan's time so that only a
+    write, not the seconds spent in the confirmation, can change the plan).
     """
     id_list = list(ids)
 
     def fn(conn: Any) -> tuple[Any, Any, str]:
         t = now_ms() if now is None else int(now)
-        plan = _plan(conn, op, id_list, new_namespace, candidates_only, threshold, t)
+        plan = _plan(
+            conn,
+            op,
+            id_list,
+            new_namespace,
+            candidates_only,
+            threshold,
+            t if score_at is None else int(score_at),
+        )
         if expected is not None and plan.signature != tuple(tuple(x) for x in expected):
             raise ConflictError(
                 "The facts changed since the confirmation was shown (the agent wrote meanwhile); "

@@ -1252,6 +1252,7 @@ class FactsTab(BaseTab):
             threshold=plan.threshold,
             expected=plan.signature,
             now=self.real_now,
+            score_at=plan.now,
         )
         n = len(plan.items)
         texts = {

@@ -460,3 +460,18 @@ def test_move_namespace_undo_refuses_when_the_agent_superseded_the_moved_fact(fi
         curation.undo(file_db, e.id, ACTOR)
     assert mine.get_fact("team", "owner", bump=False).value == "Bob"
     assert mine.get_by_id(x.id).forgotten_at == FIXED_NOW - DAY
+
+
+def test_bulk_forget_scores_at_the_plans_time_so_waiting_in_the_dialog_is_no_conflict(store, mem_db):
+    a, b, _c, _d = _pool(store)
+    late = store.store_fact("context", "late", 5, now=FIXED_NOW - int(2.9 * DAY))  # crosses at ~3.0 d
+    ids = [a.id, b.id, late.id]
+    plan = cf.plan_bulk(mem_db, "forget", ids, candidates_only=True, now=FIXED_NOW)
+    assert [it.fact.id for it in plan.items] == [a.id, b.id]
+    later = FIXED_NOW + DAY  # the person waited: "late" is a candidate by now, but was not confirmed
+    e = cf.bulk(
+        "forget", ids, candidates_only=True, expected=plan.signature, now=later, score_at=plan.now
+    ).perform(mem_db, ACTOR)
+    assert [r["id"] for r in e.after["rows"]] == [a.id, b.id]
+    assert [r["forgotten_at"] for r in e.after["rows"]] == [later, later]
+    assert row(mem_db, late.id)["forgotten_at"] is None
