@@ -503,6 +503,9 @@ class BackupsTab(BaseTab):
         self.model.set_rows(infos, checks)
         if first and infos:
             self.view.resizeColumnsToContents()
+            h = self.view.horizontalHeader()
+            h.setStretchLastSection(False)  # re-apply: sizing to contents can leave the last section narrow
+            h.setStretchLastSection(True)
         if (keep is None or not self.select_path(keep)) and infos:
             self.view.selectRow(0)
         self._check_queue = queue

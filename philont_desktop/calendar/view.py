@@ -288,6 +288,8 @@ class CalendarTab(BaseTab):
         for i in range(h.count()):
             if h.sectionSize(i) > cap:
                 h.resizeSection(i, cap)
+        h.setStretchLastSection(False)  # re-apply: sizing to contents can leave the last section narrow
+        h.setStretchLastSection(True)
 
     def _update_summary(self) -> None:
         r = self.result
