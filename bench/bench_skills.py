@@ -146,14 +146,66 @@ def main(argv: list[str] | None = None) -> int:
     return measure(path, args.repeat)
 
 
-def measure(path: Path, repeat: int) -> int:
+def tab_loads(path: Path, repeat: int, n_skills: int, now: int = NOW) -> tuple[list[float], list[float]]:
+    """End to end: the tab through the worker layer, from activation until the board is filled, and until
+    the sparklines in view and the detail of the selected skill are shown too (ms, one per run)."""
     from philont_desktop.context import AppContext
     from philont_desktop.qt import QApplication
-    from philont_desktop.skills.board import BoardWidget
-    from philont_desktop.skills.model import load_board, load_detail, load_histories
     from philont_desktop.skills.view import SkillsTab
     from philont_desktop.theme import Theme
     from philont_desktop.workers import spin_until
+
+    app = QApplication.instance() or QApplication([])
+    theme = Theme("light")
+    theme.apply()
+    shown: list[float] = []
+    ends: list[float] = []
+    for _ in range(repeat):
+        ctx = AppContext.open(path, theme=theme, interactive=False)
+        tab = SkillsTab(ctx, now=now)
+        tab.resize(1280, 820)
+        tab.show()
+        app.processEvents()
+        gc.collect()
+        t = time.perf_counter()
+        tab.ensure_activated()
+        spin_until(lambda tab=tab: tab.loaded, 60_000)
+        shown.append((time.perf_counter() - t) * 1000)
+        ok = tab.wait_idle(60_000)
+        ends.append((time.perf_counter() - t) * 1000)
+        assert ok and tab.board.model.rowCount() == n_skills
+        tab.close()
+        ctx.close()
+    return shown, ends
+
+
+def measure_board(path: Path, repeat: int = 7, now: int = NOW) -> list[dict]:
+    """Board load beside ``SkillStore.list_every()``, as result rows for ``bench/run.py`` (one warm-up,
+    then medians of ``repeat`` runs)."""
+    with MemoryDB.open(path) as db:
+        store = SkillStore(db)
+        n = len(store.list_every())
+        store.list_every()  # warm-up
+        floor = median_ms(store.list_every, repeat)
+    tab_loads(path, 1, n, now)  # warm-up
+    shown, _ends = tab_loads(path, repeat, n, now)
+    return [
+        {
+            "name": f"skills board load ({n:,} skills)",
+            "value": statistics.median(shown),
+            "unit": "ms",
+            "floor_name": "SkillStore.list_every()",
+            "floor_value": floor,
+            "runs": repeat,
+        }
+    ]
+
+
+def measure(path: Path, repeat: int) -> int:
+    from philont_desktop.qt import QApplication
+    from philont_desktop.skills.board import BoardWidget
+    from philont_desktop.skills.model import load_board, load_detail, load_histories
+    from philont_desktop.theme import Theme
 
     app = QApplication.instance() or QApplication([])
     theme = Theme("light")
@@ -231,26 +283,7 @@ def measure(path: Path, repeat: int) -> int:
     )
     board.close()
 
-    # End to end: the tab through the worker layer, from activation until the board is filled, and until
-    # the sparklines in view and the detail of the selected skill are shown too.
-    shown: list[float] = []
-    ends: list[float] = []
-    for _ in range(repeat):
-        ctx = AppContext.open(path, theme=theme, interactive=False)
-        tab = SkillsTab(ctx, now=NOW)
-        tab.resize(1280, 820)
-        tab.show()
-        app.processEvents()
-        gc.collect()
-        t = time.perf_counter()
-        tab.ensure_activated()
-        spin_until(lambda tab=tab: tab.loaded, 60_000)
-        shown.append((time.perf_counter() - t) * 1000)
-        ok = tab.wait_idle(60_000)
-        ends.append((time.perf_counter() - t) * 1000)
-        assert ok and tab.board.model.rowCount() == len(skills)
-        tab.close()
-        ctx.close()
+    shown, ends = tab_loads(path, repeat, len(skills))
     board_ms = statistics.median(shown)
     end = statistics.median(ends)
     rows.insert(0, ("BOARD LOAD (tab: activation until the cards are in the model)", board_ms))
