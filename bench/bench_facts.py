@@ -64,6 +64,126 @@ def line(name: str, ms: float, floor_name: str, floor_ms: float) -> None:
     print(f"  {name:<46} {ms:9.1f} ms   floor {floor_name:<34} {floor_ms:8.1f} ms   ×{ratio:5.2f}")
 
 
+def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> float:
+    """One load of the Facts tab, from activation until it holds ``n_rows`` rows and has painted."""
+    from philont_desktop.context import AppContext
+    from philont_desktop.facts.view import FactsTab
+    from philont_desktop.qt import QApplication
+    from philont_desktop.workers import spin_until
+
+    app = QApplication.instance()
+    ctx = AppContext.open(path, interactive=False, theme=theme)
+    tab = FactsTab(ctx)
+    tab.now_fn = lambda: now
+    tab.resize(1500, 950)
+    tab.show()
+    app.processEvents()
+    t = time.perf_counter()
+    tab.ensure_activated()
+    spin_until(lambda: tab.model.rowCount() == n_rows, 120_000)
+    tab.grab()  # the first complete paint of table, tree and plots
+    elapsed = (time.perf_counter() - t) * 1000
+    spin_until(lambda: not tab.busy, 60_000)
+    tab.close()
+    ctx.close()
+    tab.deleteLater()
+    app.processEvents()
+    return elapsed
+
+
+def bare_scatter_redraw(ov, theme) -> Callable[[], None]:
+    """The floor of an overview redraw: a bare ScatterPlotItem of the same points, one brush, painted."""
+    from philont_desktop.widgets.plots import ThemedPlotWidget, pg
+
+    bare = ThemedPlotWidget(theme)
+    bare.resize(ov.plot.width(), ov.plot.height())
+    bare.show()
+    sp = pg.ScatterPlotItem(pxMode=True, size=5, pen=None)
+    bare.addItem(sp)
+    bare.setXRange(0, float(ov.x.max()) * 1.03 + 0.5, padding=0)
+    bare.setYRange(0, 1.05, padding=0)
+    bx, by = ov.x.copy(), ov.y.copy()
+    brush = pg.mkBrush("#1f77b4")
+
+    def bare_redraw() -> None:
+        sp.setData(x=bx, y=by, brush=brush)
+        bare.grab()
+
+    return bare_redraw
+
+
+def overview_moved(ov, now: int) -> Callable[[], None]:
+    """The decay redraw: the overview at a new view time (every point moves), painted."""
+    days = iter(range(1, 10_000))
+
+    def moved() -> None:
+        ov.set_view_time(now + next(days) * DAY)
+        ov.plot.grab()
+
+    return moved
+
+
+def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) -> list[dict]:
+    """Facts tab load beside ``FactStore.all_rows()`` and the overview's decay redraw beside a bare
+    ``ScatterPlotItem.setData``, as result rows for ``bench/run.py`` (a warm-up, then medians)."""
+    from philont_desktop.qt import QApplication
+    from philont_desktop.theme import Theme
+    from philont_desktop.workers import spin_until
+
+    app = QApplication.instance() or QApplication([])
+    theme = Theme("light")
+    theme.apply()
+    with MemoryDB.open(path) as db:
+        store = FactStore(db)
+        n_rows = len(store.all_rows())
+        store.all_rows()  # warm-up
+        floor_rows = median_ms(store.all_rows, repeat)
+    tab_load_ms(path, theme, now, n_rows)  # warm-up
+    whole = statistics.median(tab_load_ms(path, theme, now, n_rows) for _ in range(repeat))
+
+    from philont_desktop.context import AppContext
+    from philont_desktop.facts.view import FactsTab
+
+    ctx = AppContext.open(path, interactive=False, theme=theme)
+    tab = FactsTab(ctx)
+    tab.now_fn = lambda: now
+    tab.resize(1500, 950)
+    tab.show()
+    tab.ensure_activated()
+    spin_until(lambda: tab.model.rowCount() == n_rows, 120_000)
+    spin_until(lambda: not tab.busy, 60_000)
+    tab.bottom.setCurrentWidget(tab.overview)
+    app.processEvents()
+    ov = tab.overview
+    n_points = int(ov.x.size)
+    bare = bare_scatter_redraw(ov, theme)
+    bare()  # warm-up
+    floor_scatter = median_ms(bare, repeat)
+    moved = overview_moved(ov, now)
+    moved()  # warm-up
+    redraw = median_ms(moved, repeat)
+    ov.set_view_time(now)
+    ctx.close()
+    return [
+        {
+            "name": f"facts tab load ({n_rows:,} facts, until painted)",
+            "value": whole,
+            "unit": "ms",
+            "floor_name": "FactStore.all_rows()",
+            "floor_value": floor_rows,
+            "runs": repeat,
+        },
+        {
+            "name": f"facts decay redraw (overview, {n_points:,} points at a new time)",
+            "value": redraw,
+            "unit": "ms",
+            "floor_name": "bare ScatterPlotItem.setData, painted",
+            "floor_value": floor_scatter,
+            "runs": repeat,
+        },
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--facts", type=int, default=10_000)
@@ -83,7 +203,6 @@ def main(argv: list[str] | None = None) -> int:
     from philont_desktop.facts.view import FactsTab
     from philont_desktop.qt import Qt
     from philont_desktop.theme import Theme
-    from philont_desktop.widgets.plots import ThemedPlotWidget, pg
     from philont_desktop.workers import spin_until
 
     theme = Theme("light")
@@ -105,27 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     worker = median_ms(lambda: load_facts(db, now, now), args.repeat)
     line("load_facts on the worker (prepare + score)", worker, "FactStore.all_rows()", floor_rows)
 
-    def tab_load() -> float:
-        ctx = AppContext.open(path, interactive=False, theme=theme)
-        tab = FactsTab(ctx)
-        tab.now_fn = lambda: now
-        tab.resize(1500, 950)
-        tab.show()
-        app.processEvents()
-        t = time.perf_counter()
-        tab.ensure_activated()
-        spin_until(lambda: tab.model.rowCount() == len(rows), 120_000)
-        tab.grab()  # the first complete paint of table, tree and plots
-        elapsed = (time.perf_counter() - t) * 1000
-        spin_until(lambda: not tab.busy, 60_000)
-        tab.close()
-        ctx.close()
-        tab.deleteLater()
-        app.processEvents()
-        return elapsed
-
-    tab_load()  # warm up (imports, fonts, caches)
-    whole = statistics.median(tab_load() for _ in range(args.repeat))
+    tab_load_ms(path, theme, now, len(rows))  # warm up (imports, fonts, caches)
+    whole = statistics.median(tab_load_ms(path, theme, now, len(rows)) for _ in range(args.repeat))
     line("facts tab load, until painted (worker + GUI)", whole, "FactStore.all_rows()", floor_rows)
 
     # GUI-thread share of the load, with the data already prepared
@@ -156,21 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     ov = tab.overview
     n_points = int(ov.x.size)
     w, h = ov.plot.width(), ov.plot.height()
-    bare = ThemedPlotWidget(theme)
-    bare.resize(w, h)
-    bare.show()
-    sp = pg.ScatterPlotItem(pxMode=True, size=5, pen=None)
-    bare.addItem(sp)
-    bare.setXRange(0, float(ov.x.max()) * 1.03 + 0.5, padding=0)
-    bare.setYRange(0, 1.05, padding=0)
-    bx, by = ov.x.copy(), ov.y.copy()
-    brush = pg.mkBrush("#1f77b4")
-
-    def bare_redraw() -> None:
-        sp.setData(x=bx, y=by, brush=brush)
-        bare.grab()
-
-    floor_scatter = median_ms(bare_redraw, args.repeat)
+    floor_scatter = median_ms(bare_scatter_redraw(ov, theme), args.repeat)
     print(f"  ({n_points:,} points, {len(ov.namespaces)} namespace colours, plot {w}×{h} px)")
 
     def full() -> None:
@@ -183,15 +269,9 @@ def main(argv: list[str] | None = None) -> int:
         "bare ScatterPlotItem.setData",
         floor_scatter,
     )
-    days = iter(range(1, 10_000))
-
-    def moved() -> None:
-        ov.set_view_time(now + next(days) * DAY)
-        ov.plot.grab()
-
     line(
         "overview at a new view time (points moved)",
-        median_ms(moved, args.repeat),
+        median_ms(overview_moved(ov, now), args.repeat),
         "bare ScatterPlotItem.setData",
         floor_scatter,
     )
