@@ -507,7 +507,8 @@ class FactsModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             if section == C_SCORE and self.view_time != self.real_now:
-                return self.tr("Score at view time")
+                days = round((self.view_time - self.real_now) / DAY_MS)
+                return self.tr("Score (+{0} d)").format(days)
             return self.headers()[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._header_tip(section)

@@ -262,7 +262,7 @@ class FactsTab(BaseTab):
             C_KIND: 60,
             C_TAU: 64,
             C_TAU_SOURCE: 130,
-            C_SCORE: 96,
+            C_SCORE: fm.horizontalAdvance("Score (+365 d)") + 24,
             C_CROSSES: time_w + fm.horizontalAdvance(" · in 365 d") + 6,
             C_STATUS: 150,
         }

@@ -339,7 +339,7 @@ def test_time_control_moves_scores_pool_and_overview(qtbot, facts_db, make_tab):
     loc = row_by_name(tab, "context.location")
     src = tab.model.row_of(loc.fact.id)
     assert tab.model.data(tab.model.index(src, C_SCORE)) == f"{math.exp(-30.5 / 7):.4f}"
-    assert tab.model.headerData(C_SCORE, Qt.Orientation.Horizontal) == "Score at view time"
+    assert tab.model.headerData(C_SCORE, Qt.Orientation.Horizontal) == "Score (+30 d)"
     assert idle(tab)
     assert sorted(f"{f.namespace}.{f.key}" for f in tab.pool_model.facts()) == [
         "context.location",
