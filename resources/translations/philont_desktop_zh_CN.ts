@@ -1,0 +1,5797 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name></name>
+    <message>
+        <location filename="../../philont_desktop/audit/view.py" line="+259"/>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Who</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Refers to</source>
+        <translation>对应条目</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Note</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/facts/model.py" line="+135"/>
+        <source>{0} y</source>
+        <extracomment>The value each column sorts and filters by (``None`` / NaN: empty, sorted last).</extracomment>
+        <translation>{0} 年</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+36"/>
+        <source>{0} d</source>
+        <translation>{0} 天</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <source>{0} h</source>
+        <translation>{0} 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} min</source>
+        <translation>{0} 分钟</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>in {0}</source>
+        <translation>{0}后</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>{0} ago</source>
+        <translation>{0}前</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/skills/board.py" line="+108"/>
+        <source>never used</source>
+        <translation>从未使用</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>used just now</source>
+        <translation>刚刚使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>used {0} min ago</source>
+        <translation>{0} 分钟前使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>used {0} h ago</source>
+        <translation>{0} 小时前使用</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>used {0} d ago</source>
+        <translation>{0} 天前使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>used {0} mo ago</source>
+        <translation>{0} 个月前使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>used {0} y ago</source>
+        <translation>{0} 年前使用</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/skills/diff.py" line="+218"/>
+        <source>unchanged</source>
+        <translation>未改变</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/timeline/search.py" line="+389"/>
+        <source>full-text</source>
+        <translation>全文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>substring</source>
+        <translation>子串</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/widgets/error_dialog.py" line="+38"/>
+        <source>The operating system reported: {0}{1}.</source>
+        <translation>操作系统报告：{0}{1}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Something went wrong: {0}</source>
+        <translation>出错了：{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something went wrong ({0}).</source>
+        <translation>出错了（{0}）。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <location line="+17"/>
+        <source>Show details</source>
+        <translation>显示详情</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Copy details</source>
+        <translation>复制详情</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Hide details</source>
+        <translation>隐藏详情</translation>
+    </message>
+</context>
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../philont_desktop/about_dialog.py" line="+44"/>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Schema understood</source>
+        <translation>支持的架构版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+13"/>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>none open</source>
+        <translation>未打开</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>(newer than this version understands: read-only)</source>
+        <translation>（比本版本支持的更新：只读）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Schema of this database</source>
+        <translation>此数据库的架构版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Journal mode</source>
+        <translation>日志模式</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Integrity (quick_check)</source>
+        <translation>完整性（quick_check）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Access</source>
+        <translation>访问方式</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>editing mode: changes are written and audited</source>
+        <translation>编辑模式：更改会被写入并记入审计</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>read-only: {0}</source>
+        <translation>只读：{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read-only until editing mode is turned on</source>
+        <translation>只读，直到开启编辑模式</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>An inspector and curation tool for the memory of a Philont agent.</source>
+        <translation>用于查看和整理 Philont 智能体记忆的工具。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>About {0}</source>
+        <translation>关于 {0}</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the versions as text (for a bug report)</source>
+        <translation>以文本形式复制版本信息（用于报告问题）</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsModel</name>
+    <message>
+        <location filename="../../philont_desktop/actions/model.py" line="+103"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Linked skill</source>
+        <translation>关联技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Result</source>
+        <translation>返回结果</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsTab</name>
+    <message>
+        <location filename="../../philont_desktop/actions/view.py" line="+95"/>
+        <source>All tools</source>
+        <translation>全部工具</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Any outcome</source>
+        <translation>任意结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Any linked skill</source>
+        <translation>任意关联技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Linked skill</source>
+        <translation>关联技能</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Show the messages around this action</source>
+        <translation>显示此操作前后的消息</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+198"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="-196"/>
+        <location line="+200"/>
+        <source>Result</source>
+        <translation>返回结果</translation>
+    </message>
+    <message>
+        <location line="-169"/>
+        <source>The action log could not be read</source>
+        <translation>无法读取操作记录</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>No actions</source>
+        <translation>没有操作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 action</source>
+        <translation>1 个操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 actions</source>
+        <translation>%1 个操作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1+ actions (more as you scroll)</source>
+        <translation>%1+ 个操作（滚动加载更多）</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Select an action to see its parameters and result.</source>
+        <translation>选择一个操作以查看其参数和返回结果。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Time: %1</source>
+        <translation>时间：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Linked skill: %1</source>
+        <translation>关联技能：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trigger: %1</source>
+        <translation>触发：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The parameters are not valid JSON; shown as stored.</source>
+        <translation>参数不是有效的 JSON，按存储原样显示。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>(no result recorded)</source>
+        <translation>（未记录返回结果）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>[… %1 more characters: double-click to see the whole text]</source>
+        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>[long lines are broken for display: double-click to see the text as it is]</source>
+        <translation>[长行已为显示而折断：双击查看原文]</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>The Timeline tab is not available.</source>
+        <translation>时间线标签页不可用。</translation>
+    </message>
+</context>
+<context>
+    <name>ActivityChart</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/chart.py" line="+69"/>
+        <source>Clear range</source>
+        <translation>清除范围</translation>
+    </message>
+    <message>
+        <location line="+109"/>
+        <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
+        <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Messages per day · %1 messages on %2 days · drag across the chart to filter by date</source>
+        <translation>每日消息数 · %2 天共 %1 条消息 · 在图上拖动可按日期筛选</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Messages per day</source>
+        <translation>每日消息数</translation>
+    </message>
+</context>
+<context>
+    <name>AddNoteDialog</name>
+    <message>
+        <location filename="../../philont_desktop/notes/view.py" line="+60"/>
+        <source>Add a note</source>
+        <translation>添加笔记</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What should be remembered?</source>
+        <translation>需要记住什么？</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+</context>
+<context>
+    <name>AppContext</name>
+    <message>
+        <location filename="../../philont_desktop/context.py" line="+97"/>
+        <source>Checking database integrity</source>
+        <translation>正在检查数据库完整性</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>the app was started with --read-only</source>
+        <translation>程序以 --read-only 启动</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Editing mode is off: turn it on to change the database.</source>
+        <translation>编辑模式已关闭：开启后才能修改数据库。</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Editing mode is off; the database is only read.</source>
+        <translation>编辑模式已关闭；数据库仅被读取。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Editing is not possible</source>
+        <translation>无法编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This database cannot be edited: {0}.</source>
+        <translation>此数据库无法编辑：{0}。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>(new database: no backup needed)</source>
+        <translation>（新数据库：无需备份）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Editing mode is on. Backup taken first: {0}</source>
+        <translation>编辑模式已开启。已先行备份：{0}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Editing mode could not be turned on</source>
+        <translation>无法开启编辑模式</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Backing up before editing</source>
+        <translation>编辑前备份中</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>A background task failed</source>
+        <translation>后台任务失败</translation>
+    </message>
+</context>
+<context>
+    <name>AuditModel</name>
+    <message>
+        <location filename="../../philont_desktop/audit/view.py" line="-189"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Who</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>undo {0}</source>
+        <translation>撤销 {0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>redo {0}</source>
+        <translation>重做 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>created</source>
+        <translation>已创建</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>undo of #{0}</source>
+        <translation>撤销 #{0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>redo of #{0}</source>
+        <translation>重做 #{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
+</context>
+<context>
+    <name>AuditTab</name>
+    <message>
+        <location line="+180"/>
+        <source>The audit trail cannot be read</source>
+        <translation>无法读取审计记录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All targets</source>
+        <translation>全部对象</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+166"/>
+        <source>Undo this change</source>
+        <translation>撤销此变更</translation>
+    </message>
+    <message>
+        <location line="-165"/>
+        <location line="+165"/>
+        <source>Redo this change</source>
+        <translation>重做此变更</translation>
+    </message>
+    <message>
+        <location line="-159"/>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>No manual edits are recorded in this database yet. Edits made in editing mode appear here: who, when, what, and the state before and after.</source>
+        <translation>此数据库中尚无手动编辑记录。在编辑模式下所做的修改会显示在这里：由谁、何时、改了什么，以及修改前后的状态。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Audit</source>
+        <translation>审计</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>{0} new ↑</source>
+        <translation>{0} 条新记录 ↑</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>{0}{1} entries</source>
+        <translation>{0}{1} 条记录</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Undo failed</source>
+        <translation>撤销失败</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Redo failed</source>
+        <translation>重做失败</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsModel</name>
+    <message>
+        <location filename="../../philont_desktop/backups/model.py" line="+74"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Age</source>
+        <translation>距今</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>quick_check</source>
+        <translation>quick_check</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>UTC: {0}</source>
+        <translation>UTC：{0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copied by the agent from its WAL database: browsing it uses a private copy.</source>
+        <translation>由智能体从其 WAL 数据库复制：浏览时使用一份私有副本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A self-contained copy: it can be browsed in place.</source>
+        <translation>独立完整的副本：可以直接浏览。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} bytes</source>
+        <translation>{0} 字节</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>agent (WAL)</source>
+        <translation>智能体（WAL）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>self-contained</source>
+        <translation>独立副本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsTab</name>
+    <message>
+        <location line="-115"/>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} min ago</source>
+        <translation>{0} 分钟前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} h ago</source>
+        <translation>{0} 小时前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} d ago</source>
+        <translation>{0} 天前</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/backups/view.py" line="+105"/>
+        <source>Restoring {0} from {1}…</source>
+        <translation>正在从 {1} 恢复 {0}…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Restored {0} from {1}. The replaced content was backed up to {2}.</source>
+        <translation>已从 {1} 恢复 {0}。被替换的内容已备份到 {2}。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Backup restored</source>
+        <translation>备份已恢复</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+458"/>
+        <source>The backup was not restored</source>
+        <translation>备份未恢复</translation>
+    </message>
+    <message>
+        <location line="-447"/>
+        <source>Restoring a backup</source>
+        <translation>正在恢复备份</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>(browsed through a private copy: {0})</source>
+        <translation>（通过私有副本浏览：{0}）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This is the backup {0}, shown read-only for comparing.{1}</source>
+        <translation>这是备份 {0}，以只读方式显示以便对比。{1}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Backup {0}{1} [read-only] — {2}</source>
+        <translation>备份 {0}{1} [只读] — {2}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Copying {0} to a private folder to browse it…</source>
+        <translation>正在将 {0} 复制到私有文件夹以便浏览…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The backup cannot be opened</source>
+        <translation>无法打开该备份</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copying the backup</source>
+        <translation>正在复制备份</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open read-only to compare</source>
+        <translation>以只读方式打开对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup. Browsing a backup never writes anything into the backups folder.</source>
+        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回。浏览备份不会向备份文件夹写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The backups could not be listed</source>
+        <translation>无法列出备份</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Listing backups</source>
+        <translation>正在列出备份</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>This window shows the backup {0} read-only, for comparing. Its own backups are not listed, and nothing can be backed up or restored here.</source>
+        <translation>此窗口以只读方式显示备份 {0}，用于对比。这里不列出它自己的备份，也不能进行备份或恢复。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Backups of {0} are kept in {1}.</source>
+        <translation>{0} 的备份保存在 {1}。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No backups yet. “Back up now” writes the first one.</source>
+        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} backup(s), {1} in all; newest {2}.</source>
+        <translation>共 {0} 份备份，总计 {1}；最新的是 {2}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} fail quick_check.</source>
+        <translation>{0} 份未通过 quick_check。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The database was last written {0}.</source>
+        <translation>数据库最后写入于 {0}。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Not possible: the app was started read-only.</source>
+        <translation>无法进行：程序以只读方式启动。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This backup fails quick_check.</source>
+        <translation>此备份未通过 quick_check。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replace the database&apos;s content with the selected backup.</source>
+        <translation>用所选备份替换数据库的内容。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} — {1} bytes — quick_check: {2}</source>
+        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Checking backups</source>
+        <translation>正在检查备份</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Backup written to {0}</source>
+        <translation>备份已写入 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The backup failed</source>
+        <translation>备份失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Backing up</source>
+        <translation>正在备份</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Replace the content of the open database
+
+    {0}
+
+with the backup
+
+    {1}
+    (created {2}, {3})?
+
+The current file is backed up first into {4}. The agent must not be running: the restore is refused while another program has the database open. The database is closed during the restore and opened again afterwards; the undo history is cleared.</source>
+        <translation>用备份
+
+    {1}
+    （创建于 {2}，{3}）
+
+替换当前打开的数据库
+
+    {0}
+
+的内容吗？
+
+当前文件会先备份到 {4}。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Restore a backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Restoring needs the main window to close and reopen the database.</source>
+        <translation>恢复需要主窗口关闭并重新打开数据库。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the list of backups</source>
+        <translation>备份列表</translation>
+    </message>
+</context>
+<context>
+    <name>BoardWidget</name>
+    <message>
+        <location filename="../../philont_desktop/skills/board.py" line="+286"/>
+        <source>Filter by name, description, keywords, source…</source>
+        <translation>按名称、描述、关键词、来源筛选…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive</source>
+        <translation>正面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Avoid (negative)</source>
+        <translation>避免（负面）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All sources</source>
+        <translation>全部来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Learned (self:…)</source>
+        <translation>自学（self:…）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Imported</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No source</source>
+        <translation>无来源</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recipes only</source>
+        <translation>仅流程</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sort: name</source>
+        <translation>排序：名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most used</source>
+        <translation>排序：最常用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: recently used</source>
+        <translation>排序：最近使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most successes</source>
+        <translation>排序：成功最多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most failures</source>
+        <translation>排序：失败最多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: ranking score</source>
+        <translation>排序：排名得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: newest</source>
+        <translation>排序：最新</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>Playbook</source>
+        <translation>手册</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stable</source>
+        <translation>稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deprecated</source>
+        <translation>已弃用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A lesson shown as a hint; use_skill does not run it.</source>
+        <translation>作为提示展示的经验；use_skill 不会执行它。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not yet validated: returned with a caveat, verify before use.</source>
+        <translation>尚未验证：返回时附带提醒，使用前请核实。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>At least 2 successes without a failure.</source>
+        <translation>至少成功 2 次且没有失败。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>At least 5 successes with failures under 10% of them.</source>
+        <translation>至少成功 5 次，且失败次数低于成功次数的 10%。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verified unreliable: kept as a counter-example, no longer callable.</source>
+        <translation>已证实不可靠：作为反例保留，不再可调用。</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>{0} of {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No skill matches the filter.</source>
+        <translation>没有符合筛选条件的技能。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>No skills.</source>
+        <translation>没有技能。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} skills</source>
+        <translation>{0} 个技能</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} of {1} skills</source>
+        <translation>{0} / {1} 个技能</translation>
+    </message>
+</context>
+<context>
+    <name>BudgetPanel</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets.py" line="+169"/>
+        <source>Budgets</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Section</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Recent messages: tokens</source>
+        <translation>近期消息：token</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+1"/>
+        <source>tokens</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Recalled messages: tokens</source>
+        <translation>召回消息：token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recent messages: count</source>
+        <translation>近期消息：条数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>messages</source>
+        <translation>条消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recall candidates</source>
+        <translation>召回候选</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>candidates</source>
+        <translation>个候选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory prefix: characters (cap)</source>
+        <translation>记忆前缀：字符数（上限）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>chars</source>
+        <translation>字符</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>shown</source>
+        <translation>已显示</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>system messages (counted, not shown)</source>
+        <translation>系统消息（计入，不显示）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>recalled</source>
+        <translation>已召回</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>skipped (already recent or over budget)</source>
+        <translation>已跳过（已在近期消息中或超出预算）</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Left out: %1</source>
+        <translation>未纳入：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing was left out.</source>
+        <translation>没有遗漏任何内容。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>recent</source>
+        <translation>近期</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>recall</source>
+        <translation>召回</translation>
+    </message>
+</context>
+<context>
+    <name>BulkConfirmDialog</name>
+    <message>
+        <location filename="../../philont_desktop/facts/dialogs.py" line="+363"/>
+        <location line="+27"/>
+        <source>Fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="-27"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Left out ({0}):</source>
+        <translation>未纳入（{0}）：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This is one change: one Undo reverts all of it.</source>
+        <translation>这是一次变更：撤销一次即可全部还原。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>{0} facts will be forgotten (soft: they stay in the history and can be unforgotten).</source>
+        <translation>将遗忘 {0} 条事实（软遗忘：它们仍保留在历史中，可以取消遗忘）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} facts will be pinned: they stop decaying.</source>
+        <translation>将固定 {0} 条事实：它们将停止衰减。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} facts will be unpinned: their namespace&apos;s tau applies again.</source>
+        <translation>将取消固定 {0} 条事实：重新使用其命名空间的 τ。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} facts will be stored under namespace &quot;{1}&quot; with the same key and value; the old ones are forgotten.</source>
+        <translation>将以相同的键和值把 {0} 条事实存入命名空间“{1}”；旧的条目会被遗忘。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pinned (tau was {0})</source>
+        <translation>已固定（原 τ 为 {0}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unpinned → namespace default {0}</source>
+        <translation>取消固定 → 命名空间默认值 {0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>→ {0}</source>
+        <translation>→ {0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(supersedes the version stored {0}: {1})</source>
+        <translation>（取代 {0} 存储的版本：{1}）</translation>
+    </message>
+</context>
+<context>
+    <name>CalendarTab</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/model.py" line="+60"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>in {0} min</source>
+        <translation>{0} 分钟后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} min ago</source>
+        <translation>{0} 分钟前</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in {0} h</source>
+        <translation>{0} 小时后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} h ago</source>
+        <translation>{0} 小时前</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>in {0} d</source>
+        <translation>{0} 天后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} d ago</source>
+        <translation>{0} 天前</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{0} d</source>
+        <translation>{0} 天</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} h</source>
+        <translation>{0} 小时</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} min</source>
+        <translation>{0} 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} s</source>
+        <translation>{0} 秒</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>every {0}</source>
+        <translation>每 {0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not understood: {0}</source>
+        <translation>无法解析：{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+432"/>
+        <source>once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>(payload is not valid JSON)</source>
+        <translation>（负载不是有效的 JSON）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/calendar/view.py" line="-336"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many days ahead, as the agent&apos;s list_upcoming window (1–90).</source>
+        <translation>向前查看多少天，与智能体 list_upcoming 的时间窗口一致（1–90）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Filter by title, task, zone, message…</source>
+        <translation>按标题、任务、时区、消息筛选…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Enable task</source>
+        <translation>启用任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Disable task</source>
+        <translation>停用任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+286"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="-275"/>
+        <source>Coming up in the next</source>
+        <translation>显示未来</translation>
+    </message>
+    <message>
+        <location line="+84"/>
+        <source>Upcoming ({0})</source>
+        <translation>即将到来（{0}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All events ({0})</source>
+        <translation>全部事件（{0}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All tasks ({0})</source>
+        <translation>全部任务（{0}）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The calendar could not be loaded</source>
+        <translation>无法加载日历</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loading the calendar</source>
+        <translation>正在加载日历</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>{0} event occurrence(s)</source>
+        <translation>{0} 次事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} task(s)</source>
+        <translation>{0} 个任务</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next {0} days: {1}</source>
+        <translation>未来 {0} 天：{1}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{0} overdue</source>
+        <translation>{0} 个已逾期</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{0} disabled task(s) not listed</source>
+        <translation>{0} 个已停用的任务未列出</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Delete task…</source>
+        <translation>删除任务…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete event…</source>
+        <translation>删除事件…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Select a row to see its details.</source>
+        <translation>选择一行以查看详情。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>This occurrence</source>
+        <translation>本次发生</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>First start</source>
+        <translation>首次开始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+21"/>
+        <source>Repeats</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Related fact</source>
+        <translation>相关事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>External ref</source>
+        <translation>外部引用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+27"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="-26"/>
+        <location line="+27"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>enabled, overdue</source>
+        <translation>已启用，已逾期</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last run</source>
+        <translation>上次运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures in a row</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Paused until</source>
+        <translation>暂停至</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created by</source>
+        <translation>创建者</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Payload</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>What list_upcoming tells the agent:</source>
+        <translation>list_upcoming 告诉智能体的内容：</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>UTC {0}</source>
+        <translation>UTC {0}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+49"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Enable task “{0}”</source>
+        <translation>启用任务“{0}”</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Disable task “{0}”</source>
+        <translation>停用任务“{0}”</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Delete the task “{0}” (next run {1})?
+
+The agent will not run it any more. You can undo this with Edit › Undo.</source>
+        <translation>删除任务“{0}”（下次运行 {1}）吗？
+
+智能体将不再运行它。可以通过“编辑 › 撤销”撤回。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Delete task “{0}”</source>
+        <translation>删除任务“{0}”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> and all its repetitions</source>
+        <translation>及其所有重复</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete the event “{0}” ({1}){2}?
+
+You can undo this with Edit › Undo.</source>
+        <translation>删除事件“{0}”（{1}）{2}吗？
+
+可以通过“编辑 › 撤销”撤回。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete event “{0}”</source>
+        <translation>删除事件“{0}”</translation>
+    </message>
+</context>
+<context>
+    <name>CardDelegate</name>
+    <message>
+        <location filename="../../philont_desktop/skills/board.py" line="-385"/>
+        <source>avoid</source>
+        <translation>避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>recipe</source>
+        <translation>流程</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>{0} in a row</source>
+        <translation>连续 {0} 次</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>{0} uses</source>
+        <translation>使用 {0} 次</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>from disk</source>
+        <translation>来自磁盘</translation>
+    </message>
+</context>
+<context>
+    <name>ContextTab</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+117"/>
+        <source>Type a message as the user would send it; the preview follows as you type.</source>
+        <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Pick a past message…</source>
+        <translation>选择过去的消息…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What did the agent see here? Choose a user message from the timeline: the preview uses only what existed before it.</source>
+        <translation>智能体当时看到了什么？从时间线中选择一条用户消息：预览只使用在它之前已存在的内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All sessions (comma-separated ids restrict the timeline)</source>
+        <translation>全部会话（用逗号分隔的 ID 可限定时间线）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No home conversation</source>
+        <translation>无所属对话</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The conversation&apos;s own id (newer reference): recent messages from other conversations are left out, recalled ones are labelled.</source>
+        <translation>对话自身的 ID（较新的参考实现）：其他对话的近期消息不纳入，召回的消息会加上标注。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This machine (%1)</source>
+        <translation>本机（%1）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Defaults</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>8,000 / 4,000 tokens, 30 recent messages, 10 recall candidates</source>
+        <translation>8,000 / 4,000 token，30 条近期消息，10 个召回候选</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Home conversation</source>
+        <translation>所属对话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Host OS</source>
+        <translation>主机操作系统</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recent tokens</source>
+        <translation>近期 token</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recall tokens</source>
+        <translation>召回 token</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recent messages</source>
+        <translation>近期消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recall candidates</source>
+        <translation>召回候选</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Back to now</source>
+        <translation>回到现在</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+572"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location line="-557"/>
+        <source>Copy as text</source>
+        <translation>复制为文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The same JSON as “philont-memory context --json” (file readable only by you)</source>
+        <translation>与“philont-memory context --json”相同的 JSON（文件仅你本人可读）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pin for comparison</source>
+        <translation>固定以便对比</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Type a message, or pick a past one.</source>
+        <translation>输入一条消息，或选择一条过去的消息。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <location line="+139"/>
+        <source>%1 messages, since %2</source>
+        <translation>%1 条消息，自 %2 起</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Computing the context preview</source>
+        <translation>正在计算上下文预览</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Searching the timeline for recall candidates…</source>
+        <translation>正在时间线中搜索召回候选…</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>The picked message no longer exists.</source>
+        <translation>所选消息已不存在。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The context could not be computed.</source>
+        <translation>无法计算上下文。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The context could not be computed</source>
+        <translation>无法计算上下文</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 prefix tokens</source>
+        <translation>前缀 %1 token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 timeline tokens (%2 recent, %3 recalled)</source>
+        <translation>时间线 %1 token（近期 %2，召回 %3）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 left out</source>
+        <translation>%1 条未纳入</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>computed in %1 ms</source>
+        <translation>用时 %1 毫秒</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>This turn</source>
+        <translation>本轮</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Message #%1 · %2 · %3</source>
+        <translation>消息 #%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>the timeline is restricted to its scheduled session, as the agent does</source>
+        <translation>时间线限定为其计划任务会话，与智能体的做法一致</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its conversation is the home conversation</source>
+        <translation>其所在对话即为所属对话</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>What the agent saw before message #%1 (%2, session %3): only messages, facts and skills that existed then.</source>
+        <translation>智能体在消息 #%1（%2，会话 %3）之前看到的内容：只包含当时已存在的消息、事实和技能。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Set from the message: %1.</source>
+        <translation>根据该消息设置：%1。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The whole context was copied as text.</source>
+        <translation>已将完整上下文复制为文本。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Export the context as JSON</source>
+        <translation>将上下文导出为 JSON</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The JSON could not be written</source>
+        <translation>无法写入 JSON</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Exporting the context</source>
+        <translation>正在导出上下文</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>(empty message)</source>
+        <translation>（空消息）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pinned at %1: “%2”. Compared with the current preview (− pinned, + current).</source>
+        <translation>于 %1 固定：“%2”。与当前预览对比（− 固定的，+ 当前的）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Compare (pinned)</source>
+        <translation>对比（已固定）</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationView</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/conversation.py" line="+555"/>
+        <source>1 new message</source>
+        <translation>1 条新消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 new messages</source>
+        <translation>%1 条新消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>999+ new messages</source>
+        <translation>999+ 条新消息</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>Collapse</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open full text…</source>
+        <translation>打开全文…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>DecayCurvePlot</name>
+    <message>
+        <location filename="../../philont_desktop/facts/plots.py" line="+208"/>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+99"/>
+        <source>forget threshold {0}</source>
+        <translation>遗忘阈值 {0}</translation>
+    </message>
+    <message>
+        <location line="-95"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>view: {0}</source>
+        <translation>查看时间：{0}</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Select facts in the table to see how their scores fade.</source>
+        <translation>在表格中选择事实，查看其得分如何衰减。</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>{0}: last read {1} (the score restarts here)</source>
+        <translation>{0}：最后读取于 {1}（得分从此处重新计算）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{0}: stored {1}</source>
+        <translation>{0}：存储于 {1}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{0}: below {1} from {2}</source>
+        <translation>{0}：自 {2} 起低于 {1}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>pinned · no decay</source>
+        <translation>已固定 · 不衰减</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>user.* · never decays</source>
+        <translation>user.* · 永不衰减</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>what if: tau {0}, confidence {1}</source>
+        <translation>假设：τ {0}，置信度 {1}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Showing the first {0} of {1} selected facts.</source>
+        <translation>显示所选 {1} 条事实中的前 {0} 条。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>pinned: never decays</source>
+        <translation>已固定：永不衰减</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>user.*: never decays</source>
+        <translation>user.*：永不衰减</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stays above the threshold</source>
+        <translation>始终高于阈值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>below the threshold since {0}</source>
+        <translation>自 {0} 起低于阈值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>below the threshold {0} ({1})</source>
+        <translation>{0}低于阈值（{1}）</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>{0} facts</source>
+        <translation>{0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} never decay (pinned or user.*)</source>
+        <translation>{0} 条永不衰减（已固定或 user.*）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} already below the threshold</source>
+        <translation>{0} 条已低于阈值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>next crossing {0}</source>
+        <translation>下次跌破阈值：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <location filename="../../philont_desktop/skills/detail.py" line="+110"/>
+        <source>Edit recipe…</source>
+        <translation>编辑流程…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit details…</source>
+        <translation>编辑详情…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set grade…</source>
+        <translation>设置等级…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+160"/>
+        <source>Mark as avoid</source>
+        <translation>标记为避免</translation>
+    </message>
+    <message>
+        <location line="-159"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show every outcome, not only grade changes</source>
+        <translation>显示每次结果，而不仅是等级变化</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Ladder history</source>
+        <translation>等级历史</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+190"/>
+        <source>Successes</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="-189"/>
+        <location line="+190"/>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="-189"/>
+        <source>In effect</source>
+        <translation>生效期间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replaced because</source>
+        <translation>替换原因</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Restore this version…</source>
+        <translation>恢复此版本…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Revisions</source>
+        <translation>修订</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Select a skill on the board to see why it has its grade.</source>
+        <translation>在看板上选择一个技能，查看它为何处于当前等级。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Rewrite the recipe; the current version is kept in its revision history.</source>
+        <translation>重写流程；当前版本会保留在修订历史中。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only a recipe (a skill with a verification) has versions to revise.</source>
+        <translation>只有流程（带验证的技能）才有可修订的版本。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Mark as positive</source>
+        <translation>标记为正面</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>avoid</source>
+        <translation>避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>recipe</source>
+        <translation>流程</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Why this grade</source>
+        <translation>为何处于此等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What would move it next</source>
+        <translation>什么会改变它的等级</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The database holds the unknown grade {0}; it is read as draft.</source>
+        <translation>数据库中存有未知等级 {0}；按草稿处理。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A replay of its {0} linked actions from draft also ends on {1}.</source>
+        <translation>从草稿开始重放其 {0} 个关联操作，结果同样是{1}。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: see Ladder history.</source>
+        <translation>从草稿开始重放其 {0} 个关联操作，结果是{1}，但数据库中为{2}：请查看等级历史。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Uses</source>
+        <translation>使用次数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Consecutive failures</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Offered in the skill index</source>
+        <translation>在技能索引中提供的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Matched when offered</source>
+        <translation>提供时匹配的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last success</source>
+        <translation>上次成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last failure</source>
+        <translation>上次失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revisions kept</source>
+        <translation>保留的修订数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Linked actions</source>
+        <translation>关联操作</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Counters</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When to use</source>
+        <translation>使用时机</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+2"/>
+        <source>Trigger keywords</source>
+        <translation>触发关键词</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+150"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="-145"/>
+        <location line="+148"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="-147"/>
+        <location line="+153"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <location line="-150"/>
+        <source>(installed from disk)</source>
+        <translation>（从磁盘安装）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Unreadable JSON in this row: {0}</source>
+        <translation>此行中有无法读取的 JSON：{0}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
+        <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0} linked actions in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{1}&lt;/b&gt; with {2} successes and {3} failures. The database says &lt;b&gt;{4}&lt;/b&gt; with {5} successes and {6} failures.</source>
+        <translation>按时间顺序将 {0} 个关联操作从草稿、计数为零开始经状态机重放（流程的每次修订都会把等级重置为草稿）：重放结果为 &lt;b&gt;{1}&lt;/b&gt;，成功 {2} 次，失败 {3} 次。数据库中为 &lt;b&gt;{4}&lt;/b&gt;，成功 {5} 次，失败 {6} 次。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
+        <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Version {0} (current)</source>
+        <translation>版本 {0}（当前）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version 1 (original)</source>
+        <translation>版本 1（原始）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Version {0}</source>
+        <translation>版本 {0}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Never revised: only the current version exists.</source>
+        <translation>从未修订：只有当前版本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not a recipe (no verification): its rewrites are not versioned.</source>
+        <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current.</source>
+        <translation>保留了 {0} 个较早的版本。成功和失败次数是各版本生效期间记录的关联操作。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>creation</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsDialog</name>
+    <message>
+        <location filename="../../philont_desktop/skills/dialogs.py" line="+122"/>
+        <source>Edit {0}</source>
+        <translation>编辑 {0}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>keywords, separated by commas</source>
+        <translation>关键词，用逗号分隔</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When to use</source>
+        <translation>使用时机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Trigger keywords</source>
+        <translation>触发关键词</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>These fields keep no history; the audit trail records the change and Undo reverts it.</source>
+        <translation>这些字段不保留历史；审计记录会记下此次变更，撤销可以还原。</translation>
+    </message>
+</context>
+<context>
+    <name>DiffView</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets.py" line="+230"/>
+        <source>Unified</source>
+        <translation>合并视图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Side by side</source>
+        <translation>并排</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 lines of context</source>
+        <translation>%1 行上下文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole text</source>
+        <translation>全文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Nothing is pinned. Pin a preview, change something (a fact, the message, a budget), and compare here.</source>
+        <translation>没有固定任何内容。先固定一个预览，再修改某些内容（一条事实、消息或预算），然后在这里对比。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>identical</source>
+        <translation>完全相同</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>+%1 −%2 lines</source>
+        <translation>+%1 −%2 行</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>⋯ %1 unchanged lines</source>
+        <translation>⋯ %1 行未改变</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorTab</name>
+    <message>
+        <location filename="../../philont_desktop/main_window.py" line="+424"/>
+        <source>This tab could not be loaded:
+
+{0}</source>
+        <translation>无法加载此标签页：
+
+{0}</translation>
+    </message>
+</context>
+<context>
+    <name>EventsModel</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/model.py" line="+205"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Starts</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeats</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Related fact</source>
+        <translation>相关事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>External ref</source>
+        <translation>外部引用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>UTC: {0}</source>
+        <translation>UTC：{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In the event&apos;s zone: {0}</source>
+        <translation>事件所在时区：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../../philont_desktop/export_dialog.py" line="+56"/>
+        <source>Messages (timeline)</source>
+        <translation>消息（时间线）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Actions (tool calls)</source>
+        <translation>操作（工具调用）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Facts (every version)</source>
+        <translation>事实（所有版本）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calendar events</source>
+        <translation>日历事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scheduled tasks</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>JSON Lines (.jsonl): one object per line</source>
+        <translation>JSON Lines（.jsonl）：每行一个对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON (.json): one array</source>
+        <translation>JSON（.json）：一个数组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (.csv): a header line, JSON as text</source>
+        <translation>CSV（.csv）：一行表头，JSON 作为文本</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>the table shown in {0} ({1} rows loaded)</source>
+        <translation>{0}中显示的表格（已加载 {1} 行）</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <location line="+71"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location line="-57"/>
+        <source>A whole layer:</source>
+        <translation>整个层：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The current view: {0}</source>
+        <translation>当前视图：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The current view (this tab has nothing to export)</source>
+        <translation>当前视图（此标签页没有可导出的内容）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Add a byte-order mark (Excel then reads the file as UTF-8)</source>
+        <translation>添加字节顺序标记（Excel 才能按 UTF-8 读取文件）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write JSON columns as JSON values (else as their text)</source>
+        <translation>将 JSON 列写为 JSON 值（否则写为文本）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file is readable only by you (0600). It appears when the export is complete.</source>
+        <translation>文件仅你本人可读（0600）。导出完成后文件才会出现。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export to</source>
+        <translation>导出到</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Choose a file to export to.</source>
+        <translation>请选择要导出到的文件。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The folder {0} does not exist.</source>
+        <translation>文件夹 {0} 不存在。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <location line="+13"/>
+        <location line="+10"/>
+        <source>Exporting</source>
+        <translation>导出中</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Exporting to {0}…</source>
+        <translation>正在导出到 {0}…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{0} of about {1} rows…</source>
+        <translation>{0} / 约 {1} 行…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Exported {0} rows to {1} ({2} bytes).</source>
+        <translation>已将 {0} 行导出到 {1}（{2} 字节）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancelled: no file was written.</source>
+        <translation>已取消：未写入任何文件。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The export failed: {0}</source>
+        <translation>导出失败：{0}</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+</context>
+<context>
+    <name>FactEditDialog</name>
+    <message>
+        <location filename="../../philont_desktop/facts/dialogs.py" line="-346"/>
+        <source>Edit {0}</source>
+        <translation>编辑 {0}</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Add a fact</source>
+        <translation>添加事实</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Saving stores a new version; the current one stays in the history.</source>
+        <translation>保存会存储一个新版本；当前版本保留在历史中。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Text (stored as a JSON string)</source>
+        <translation>文本（存储为 JSON 字符串）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>state (ongoing)</source>
+        <translation>状态（持续）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>event (happened once)</source>
+        <translation>事件（发生一次）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Occurred</source>
+        <translation>发生时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid from</source>
+        <translation>生效自</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid until</source>
+        <translation>有效至</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Save new version</source>
+        <translation>保存新版本</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The value is not valid JSON ({0}). Tick &quot;Text&quot; to store it as text.</source>
+        <translation>该值不是有效的 JSON（{0}）。勾选“文本”可将其作为文本存储。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Enter a namespace.</source>
+        <translation>请输入命名空间。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The self namespace is written by the agent&apos;s kernel only.</source>
+        <translation>self 命名空间只能由智能体内核写入。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enter a key.</source>
+        <translation>请输入键。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;Valid until&apos; is before &apos;valid from&apos;.</source>
+        <translation>“有效至”早于“生效自”。</translation>
+    </message>
+</context>
+<context>
+    <name>FactsModel</name>
+    <message>
+        <location filename="../../philont_desktop/facts/model.py" line="+321"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occurred</source>
+        <translation>发生时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid from</source>
+        <translation>生效自</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid until</source>
+        <translation>有效至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last accessed</source>
+        <translation>最后访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tau</source>
+        <translation>τ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tau from</source>
+        <translation>τ 来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Below threshold from</source>
+        <translation>低于阈值时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Score (+{0} d)</source>
+        <translation>得分（+{0} 天）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Decay time constant in days (∞: never decays)</source>
+        <translation>衰减时间常数，单位为天（∞：永不衰减）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where tau comes from: the namespace default, a custom value, or a pin</source>
+        <translation>τ 的来源：命名空间默认值、自定义值或固定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>confidence × exp(−age / tau) at the view time; below the threshold = forget candidate</source>
+        <translation>查看时间的 置信度 × exp(−时长 / τ)；低于阈值即为遗忘候选</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>When the score drops below the forget threshold if the fact is not read again</source>
+        <translation>如果该事实不再被读取，得分何时跌破遗忘阈值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>active, superseded by a newer version, forgotten, or outside its validity window</source>
+        <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>outside validity window</source>
+        <translation>不在有效期内</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>namespace default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Not valid JSON; shown as stored:</source>
+        <translation>不是有效的 JSON；按存储原样显示：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Pinned: never decays and never enters the forget pool</source>
+        <translation>已固定：永不衰减，也不会进入遗忘池</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Custom tau {0} (namespace default: {1})</source>
+        <translation>自定义 τ {0}（命名空间默认值：{1}）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>user.* facts never decay</source>
+        <translation>user.* 事实永不衰减</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default of namespace root &apos;{0}&apos;</source>
+        <translation>命名空间根“{0}”的默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Score at {0}: {1}</source>
+        <translation>{0} 时的得分：{1}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Confidence outside 0…1 as stored</source>
+        <translation>存储的置信度超出 0…1 范围</translation>
+    </message>
+</context>
+<context>
+    <name>FactsTab</name>
+    <message>
+        <location filename="../../philont_desktop/facts/view.py" line="+125"/>
+        <source>Filter keys and values</source>
+        <translation>筛选键和值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Column filter: off</source>
+        <translation>列筛选：关</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>text, or &lt; 0.05, &gt;= 2026-05-01, 0.2 .. 0.8</source>
+        <translation>文本，或 &lt; 0.05、&gt;= 2026-05-01、0.2 .. 0.8</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+266"/>
+        <source> d</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="-261"/>
+        <source>Now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>View at</source>
+        <translation>查看时间</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+133"/>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location line="-132"/>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tau…</source>
+        <translation>τ…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unforget</source>
+        <translation>取消遗忘</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Bulk</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forget all forget-pool candidates…</source>
+        <translation>遗忘遗忘池中的全部候选…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+122"/>
+        <source>Forget selected…</source>
+        <translation>遗忘所选…</translation>
+    </message>
+    <message>
+        <location line="-120"/>
+        <source>Pin selected…</source>
+        <translation>固定所选…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unpin selected…</source>
+        <translation>取消固定所选…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Move selected to namespace…</source>
+        <translation>将所选移到命名空间…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Every change is audited and can be undone (Ctrl+Z).</source>
+        <translation>每次变更都会记入审计，并且可以撤销（Ctrl+Z）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+163"/>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="-163"/>
+        <location line="+213"/>
+        <location line="+384"/>
+        <source>Tau</source>
+        <translation>τ</translation>
+    </message>
+    <message>
+        <location line="-500"/>
+        <source>Forget all candidates…</source>
+        <translation>遗忘全部候选…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show in table</source>
+        <translation>在表格中显示</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Decay curves</source>
+        <translation>衰减曲线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+266"/>
+        <location line="+565"/>
+        <source>Forget pool</source>
+        <translation>遗忘池</translation>
+    </message>
+    <message>
+        <location line="-763"/>
+        <source>What if</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select one fact.</source>
+        <translation>请选择一条事实。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>namespace default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+377"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="-346"/>
+        <source>Loading facts</source>
+        <translation>正在加载事实</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now.</source>
+        <translation>在 {0}（+{1} 天）：{2} 个遗忘候选（得分低于 {3}，未固定）；其中 {4} 个现在就是候选。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} forget candidates now: active facts scoring below {1} that are not pinned.</source>
+        <translation>当前有 {0} 个遗忘候选：得分低于 {1} 且未固定的有效事实。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forget pool ({0})</source>
+        <translation>遗忘池（{0}）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>All namespaces</source>
+        <translation>全部命名空间</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0}: {1} active facts here, {2} with sub-namespaces, {3} rows in all.</source>
+        <translation>{0}：此处有 {1} 条有效事实，含子命名空间共 {2} 条，总计 {3} 行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tau ∞: facts of user.* never decay.</source>
+        <translation>τ ∞：user.* 的事实永不衰减。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tau {0} (namespace default).</source>
+        <translation>τ {0}（命名空间默认值）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No facts in this namespace itself.</source>
+        <translation>此命名空间本身没有事实。</translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <source>{0} of the chosen facts are hidden by the current filter.</source>
+        <translation>所选事实中有 {0} 条被当前筛选条件隐藏。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Select one fact to see its versions side by side.</source>
+        <translation>选择一条事实，并排查看其各个版本。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Fact history</source>
+        <translation>事实历史</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No versions.</source>
+        <translation>没有版本。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occurred</source>
+        <translation>发生时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid from</source>
+        <translation>生效自</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid until</source>
+        <translation>有效至</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+30"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <location line="+29"/>
+        <source>Last accessed</source>
+        <translation>最后访问</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <location line="+28"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>{0}: {1} versions, newest first</source>
+        <translation>{0}：{1} 个版本，最新的在前</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>v{0}</source>
+        <translation>v{0}</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Select one fact to try another tau or confidence.</source>
+        <translation>选择一条事实，尝试其他 τ 或置信度。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>default ({0})</source>
+        <translation>默认（{0}）</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>Now: {0}</source>
+        <translation>当前：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Now: {0}
+What if: {1}</source>
+        <translation>当前：{0}
+假设：{1}</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>pinned, never decays</source>
+        <translation>已固定，永不衰减</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>never decays</source>
+        <translation>永不衰减</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>below the threshold (confidence)</source>
+        <translation>低于阈值（置信度）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>stays above the threshold</source>
+        <translation>始终高于阈值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>below the threshold since {0}</source>
+        <translation>自 {0} 起低于阈值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>falls below the threshold on {0} (in {1})</source>
+        <translation>将于 {0} 跌破阈值（{1}）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Change confidence of {0}</source>
+        <translation>修改 {0} 的置信度</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+115"/>
+        <source>Set tau of {0}</source>
+        <translation>设置 {0} 的 τ</translation>
+    </message>
+    <message>
+        <location line="-93"/>
+        <source>Done: {0}</source>
+        <translation>已完成：{0}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Not applied: the fact changed meanwhile</source>
+        <translation>未应用：该事实在此期间已被修改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The change was not made</source>
+        <translation>未能进行此变更</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Add {0}</source>
+        <translation>添加 {0}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Edit {0}</source>
+        <translation>编辑 {0}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+80"/>
+        <source>Pin {0}</source>
+        <translation>固定 {0}</translation>
+    </message>
+    <message>
+        <location line="-80"/>
+        <source>Unpin {0}</source>
+        <translation>取消固定 {0}</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Forget {0}</source>
+        <translation>遗忘 {0}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Unforget {0}</source>
+        <translation>取消遗忘 {0}</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Nothing to change.</source>
+        <translation>没有需要变更的内容。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Preparing the change</source>
+        <translation>正在准备变更</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Forget facts</source>
+        <translation>遗忘事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+30"/>
+        <source>Forget {0} facts</source>
+        <translation>遗忘 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Pin facts</source>
+        <translation>固定事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+30"/>
+        <source>Pin {0} facts</source>
+        <translation>固定 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>Unpin facts</source>
+        <translation>取消固定事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+30"/>
+        <source>Unpin {0} facts</source>
+        <translation>取消固定 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>Move facts to {0}</source>
+        <translation>将事实移到 {0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move {0} facts</source>
+        <translation>移动 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Move {0} facts to {1}</source>
+        <translation>将 {0} 条事实移到 {1}</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Loading facts…</source>
+        <translation>正在加载事实…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{0} active facts</source>
+        <translation>{0} 条有效事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} rows in all</source>
+        <translation>共 {0} 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} shown</source>
+        <translation>显示 {0} 行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} selected</source>
+        <translation>已选 {0} 行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>scores at {0} (+{1} d)</source>
+        <translation>{0} 时的得分（+{1} 天）</translation>
+    </message>
+</context>
+<context>
+    <name>FailureRateChart</name>
+    <message>
+        <location filename="../../philont_desktop/actions/chart.py" line="+28"/>
+        <location line="+30"/>
+        <source>Failure rate per tool</source>
+        <translation>各工具失败率</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source>failed calls, % of calls</source>
+        <translation>失败调用占比（%）</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Failure rate per tool (the %1 most called of %2)</source>
+        <translation>各工具失败率（%2 个工具中调用最多的 %1 个）</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1% (%2 of %3)</source>
+        <translation>%1%（%3 次中 %2 次）</translation>
+    </message>
+</context>
+<context>
+    <name>FullTextDialog</name>
+    <message>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+81"/>
+        <source>Previous page</source>
+        <translation>上一页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next page</source>
+        <translation>下一页</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Copy all</source>
+        <translation>全部复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Page %1 of %2 · characters %3–%4 of %5</source>
+        <translation>第 %1 / %2 页 · 字符 %3–%4，共 %5</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 characters</source>
+        <translation>%1 个字符</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>long lines are broken for display; Copy all copies the text as it is</source>
+        <translation>长行已为显示而折断；“全部复制”会复制原文</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save text</source>
+        <translation>保存文本</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Text files (*.txt)</source>
+        <translation>文本文件 (*.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>GradeDialog</name>
+    <message>
+        <location filename="../../philont_desktop/skills/dialogs.py" line="+49"/>
+        <source>Set the grade of {0} by hand</source>
+        <translation>手动设置 {0} 的等级</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>why (required; kept in the audit trail)</source>
+        <translation>原因（必填；保存在审计记录中）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New grade</source>
+        <translation>新等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set grade</source>
+        <translation>设置等级</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Move {0} from {1} to {2}? This overrides the state machine: its counters stay as they are, and later outcomes move it on from the new grade.</source>
+        <translation>将 {0} 从{1}改为{2}？这会越过状态机：计数保持不变，之后的结果将从新等级开始继续变化。</translation>
+    </message>
+</context>
+<context>
+    <name>HelpDialog</name>
+    <message>
+        <location filename="../../philont_desktop/help_dialog.py" line="+166"/>
+        <source>&amp;Keyboard shortcuts…</source>
+        <translation>键盘快捷键(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;Find in this tab</source>
+        <translation>在此标签页中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Go to tab</source>
+        <translation>转到标签页(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+16"/>
+        <source>Tab {0}</source>
+        <translation>标签页 {0}</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Tab {0}: {1}</source>
+        <translation>标签页 {0}：{1}</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Find in this tab</source>
+        <translation>在此标签页中查找</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the edit</source>
+        <translation>保存编辑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+14"/>
+        <source>Delete the selection</source>
+        <translation>删除所选内容</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+11"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Select all</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open / confirm</source>
+        <translation>打开 / 确认</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Shortcut of this tab</source>
+        <translation>本标签页的快捷键</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <location line="+6"/>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Shortcuts of the menus and of the tabs that are open. Keys of a tab work while that tab is shown; greyed entries are not available right now.</source>
+        <translation>菜单和已打开标签页的快捷键。标签页的快捷键仅在该标签页显示时有效；灰色条目当前不可用。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Filter…</source>
+        <translation>筛选…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>HitDelegate</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/search.py" line="-79"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+</context>
+<context>
+    <name>JobIndicator</name>
+    <message>
+        <location filename="../../philont_desktop/main_window.py" line="-59"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Working…</source>
+        <translation>处理中…</translation>
+    </message>
+</context>
+<context>
+    <name>LadderModel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/model.py" line="+654"/>
+        <source>When</source>
+        <extracomment>The board&apos;s columns, in ladder order (playbook first: a lesson that is not callable). Outcomes shown in a card&apos;s sparkline (the newest ones).</extracomment>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>After it</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>recipe revised: {0}</source>
+        <translation>流程已修订：{0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>recipe revised</source>
+        <translation>流程已修订</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} (action #{1})</source>
+        <translation>{0}（操作 #{1}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>back to draft</source>
+        <translation>退回草稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} ✓ · {1} ✗ · {2} in a row</source>
+        <translation>{0} ✓ · {1} ✗ · 连续 {2}</translation>
+    </message>
+</context>
+<context>
+    <name>LiveMonitor</name>
+    <message>
+        <location filename="../../philont_desktop/live.py" line="+77"/>
+        <source>Opened as an immutable file: changes are not seen.</source>
+        <translation>以不可变文件方式打开：看不到后续更改。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Live refresh is paused.</source>
+        <translation>实时刷新已暂停。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The database changed just now.</source>
+        <translation>数据库刚刚发生了变化。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Watching the database for changes (every second).</source>
+        <translation>正在监视数据库的更改（每秒一次）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot check the database for changes: {0}</source>
+        <translation>无法检查数据库的更改：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../philont_desktop/main_window.py" line="+126"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open (read-only)…</source>
+        <translation>打开（只读）(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open for &amp;editing…</source>
+        <translation>打开以编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Recent files</source>
+        <translation>最近的文件(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Backup now</source>
+        <translation>立即备份(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Close database</source>
+        <translation>关闭数据库(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+533"/>
+        <location line="+7"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="-537"/>
+        <location line="+530"/>
+        <location line="+8"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="-530"/>
+        <source>&amp;Editing mode</source>
+        <translation>编辑模式(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Follow &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Audit log</source>
+        <translation>审计记录(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About {0}</source>
+        <translation>关于 {0}(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>schema {0}</source>
+        <translation>架构 {0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(newer)</source>
+        <translation>（较新）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Schema version of the file; this version understands {0}. Journal: {1}.</source>
+        <translation>文件的架构版本；本版本支持 {0}。日志模式：{1}。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Changes are written to the database and audited.</source>
+        <translation>更改会写入数据库并记入审计。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+108"/>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location line="-106"/>
+        <source>Turn on editing mode to make changes.</source>
+        <translation>开启编辑模式后才能进行更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+2"/>
+        <source>live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>changed</source>
+        <translation>已变化</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not live</source>
+        <translation>非实时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>live: error</source>
+        <translation>实时：出错</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>quick_check is running in the background.</source>
+        <translation>quick_check 正在后台运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>integrity ok</source>
+        <translation>完整性正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PRAGMA quick_check: ok</source>
+        <translation>PRAGMA quick_check：正常</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
+        <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>not needed (new file)</source>
+        <translation>不需要（新文件）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;Editing mode.&lt;/b&gt; Changes are written to this database and recorded in its audit log. A backup was taken first: {0}</source>
+        <translation>&lt;b&gt;编辑模式。&lt;/b&gt;更改会写入此数据库并记入其审计记录。已先行备份：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop editing</source>
+        <translation>停止编辑</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
+        <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>EDITING</source>
+        <translation>编辑中</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Editing mode</source>
+        <translation>编辑模式</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No database is open.</source>
+        <translation>没有打开数据库。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+6"/>
+        <source>No memory database exists at &lt;b&gt;{0}&lt;/b&gt; yet.</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; 处还没有记忆数据库。</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>&lt;b&gt;This file cannot be opened.&lt;/b&gt;&lt;br&gt;{0}</source>
+        <translation>&lt;b&gt;无法打开此文件。&lt;/b&gt;&lt;br&gt;{0}</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Open for editing</source>
+        <translation>打开以编辑</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Open (read-only)</source>
+        <translation>打开（只读）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Opening {0}…</source>
+        <translation>正在打开 {0}…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Opening {0}</source>
+        <translation>正在打开 {0}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+5"/>
+        <source>The database cannot be opened</source>
+        <translation>无法打开数据库</translation>
+    </message>
+    <message>
+        <location line="+113"/>
+        <source>Create demo database</source>
+        <translation>创建演示数据库</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Create empty database</source>
+        <translation>创建空数据库</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+18"/>
+        <source>The demo database was not created</source>
+        <translation>未能创建演示数据库</translation>
+    </message>
+    <message>
+        <location line="-16"/>
+        <source>A file already exists at this path; it was left alone.</source>
+        <translation>此路径已存在文件；未做任何改动。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Generating a demo database at {0}…</source>
+        <translation>正在 {0} 生成演示数据库…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Generating demo database</source>
+        <translation>正在生成演示数据库</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The database was not created</source>
+        <translation>未能创建数据库</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Creating database</source>
+        <translation>正在创建数据库</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Taking a backup before editing…</source>
+        <translation>编辑前正在备份…</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Backup written to {0}</source>
+        <translation>备份已写入 {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Backup now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The backup failed</source>
+        <translation>备份失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Backing up</source>
+        <translation>正在备份</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Writing a backup of {0}…</source>
+        <translation>正在写入 {0} 的备份…</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>The language is fully applied after a restart.</source>
+        <translation>重启后语言才会完全生效。</translation>
+    </message>
+</context>
+<context>
+    <name>MessageDelegate</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/conversation.py" line="-430"/>
+        <source>Show more</source>
+        <translation>显示更多</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>characters</source>
+        <translation>个字符</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+5"/>
+        <location line="+2"/>
+        <source>Show less</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>more characters: double-click for the full text</source>
+        <translation>个字符未显示：双击查看全文</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+</context>
+<context>
+    <name>MessagePicker</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets.py" line="-236"/>
+        <source>What did the agent see here? Pick a user message</source>
+        <translation>智能体当时看到了什么？选择一条用户消息</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Search user messages (3+ characters full-text)</source>
+        <translation>搜索用户消息（3 个以上字符进行全文搜索）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Load older</source>
+        <translation>加载更早的</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Show what the agent saw</source>
+        <translation>显示智能体看到的内容</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The messages could not be read: %1</source>
+        <translation>无法读取消息：%1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The search could not run: %1</source>
+        <translation>无法执行搜索：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No user messages found.</source>
+        <translation>未找到用户消息。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 user messages, newest first</source>
+        <translation>%1 条用户消息，最新的在前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(more below)</source>
+        <translation>（下方还有更多）</translation>
+    </message>
+</context>
+<context>
+    <name>NamespaceDialog</name>
+    <message>
+        <location filename="../../philont_desktop/facts/dialogs.py" line="+106"/>
+        <source>Move to namespace</source>
+        <translation>移到命名空间</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Each of the {0} selected facts is stored under the new namespace with the same key and value, and the old one is forgotten (it stays in the history). The decay restarts from the same last read, now with the new namespace&apos;s tau.</source>
+        <translation>所选的 {0} 条事实将以相同的键和值存入新的命名空间，旧条目会被遗忘（仍保留在历史中）。衰减从同一个最后读取时间重新开始，改用新命名空间的 τ。</translation>
+    </message>
+</context>
+<context>
+    <name>NotesModel</name>
+    <message>
+        <location filename="../../philont_desktop/notes/model.py" line="+78"/>
+        <source>Note</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accessed</source>
+        <translation>访问时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not forgotten</source>
+        <translation>未遗忘</translation>
+    </message>
+</context>
+<context>
+    <name>NotesTab</name>
+    <message>
+        <location filename="../../philont_desktop/notes/view.py" line="+34"/>
+        <source>Search notes (the agent&apos;s search: 3+ characters full-text)</source>
+        <translation>搜索笔记（与智能体的搜索相同：3 个以上字符进行全文搜索）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hide forgotten</source>
+        <translation>隐藏已遗忘</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Newest first</source>
+        <translation>最新的在前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Most important first</source>
+        <translation>最重要的在前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add note…</source>
+        <translation>添加笔记…</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Save changes</source>
+        <translation>保存更改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+253"/>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <location line="-247"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Notes could not be read</source>
+        <translation>无法读取笔记</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Search results come as the agent&apos;s search orders them: most important first</source>
+        <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>1 note found</source>
+        <translation>找到 1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 notes found</source>
+        <translation>找到 %1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 note</source>
+        <translation>1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 notes</source>
+        <translation>%1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1+ notes</source>
+        <translation>%1+ 条笔记</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The note you were editing has unsaved changes. Discard them?</source>
+        <translation>正在编辑的笔记有未保存的更改。要放弃这些更改吗？</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>This note was changed in the database while you were editing it. Saving will be refused; revert to see the new text.</source>
+        <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Select a note to see it.</source>
+        <translation>选择一条笔记进行查看。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Id: %1</source>
+        <translation>ID：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created: %1</source>
+        <translation>创建时间：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accessed: %1</source>
+        <translation>访问时间：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Forgotten: %1</source>
+        <translation>遗忘时间：%1</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Unforget</source>
+        <translation>取消遗忘</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+1"/>
+        <source>Turn on editing mode to change, forget or add notes.</source>
+        <translation>开启编辑模式后才能修改、遗忘或添加笔记。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The note was not changed</source>
+        <translation>笔记未被修改</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Edit note</source>
+        <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unforget note</source>
+        <translation>取消遗忘笔记</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Add note</source>
+        <translation>添加笔记</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPlot</name>
+    <message>
+        <location filename="../../philont_desktop/facts/plots.py" line="+84"/>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>days since last read (or since stored)</source>
+        <translation>距最后读取（或存储）的天数</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Drag: select a rectangle · Click: one point · Ctrl/Shift: add · Wheel: zoom · Double-click: fit</source>
+        <translation>拖动：框选 · 单击：选一个点 · Ctrl/Shift：追加 · 滚轮：缩放 · 双击：适应窗口</translation>
+    </message>
+</context>
+<context>
+    <name>PoolModel</name>
+    <message>
+        <location filename="../../philont_desktop/facts/model.py" line="+305"/>
+        <source>Fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Below threshold from</source>
+        <translation>低于阈值时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last accessed</source>
+        <translation>最后访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tau</source>
+        <translation>τ</translation>
+    </message>
+    <message>
+        <location line="+84"/>
+        <source>Not a candidate yet: it falls below the threshold at the chosen future time</source>
+        <translation>目前还不是候选：在所选的未来时间会跌破阈值</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewRenderer</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/render.py" line="+96"/>
+        <source>Runtime environment</source>
+        <translation>运行环境</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Project plan.md</source>
+        <translation>项目 plan.md</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Active project plan</source>
+        <translation>当前项目计划</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task mode (fast)</source>
+        <translation>任务模式（快速）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Known user information</source>
+        <translation>已知用户信息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Known project information</source>
+        <translation>已知项目信息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Extended capabilities</source>
+        <translation>扩展能力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skill index</source>
+        <translation>技能索引</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Past failure patterns</source>
+        <translation>过往失败模式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lessons learned</source>
+        <translation>经验教训</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Corrected behaviours (negative skills)</source>
+        <translation>已纠正的行为（负面技能）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Who I am now</source>
+        <translation>当前的自我</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recent runs of this schedule</source>
+        <translation>此计划任务最近的运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recently uploaded files</source>
+        <translation>最近上传的文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resources fetched earlier</source>
+        <translation>之前获取的资源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Signals and interrupts</source>
+        <translation>信号与中断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Autonomous self-correction review</source>
+        <translation>自主纠错回顾</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Autonomous research progress</source>
+        <translation>自主研究进展</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending research approvals</source>
+        <translation>待批准的研究</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deep-reasoning progress</source>
+        <translation>深度推理进展</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User-pattern observations</source>
+        <translation>用户模式观察</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>over the token budget</source>
+        <translation>超出 token 预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already among the recent messages</source>
+        <translation>已在近期消息中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>system message (counted, not shown)</source>
+        <translation>系统消息（计入，不显示）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>beyond the candidate limit</source>
+        <translation>超出候选数量上限</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>over budget</source>
+        <translation>超出预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already recent</source>
+        <translation>已在近期中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>system message</source>
+        <translation>系统消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>candidate limit</source>
+        <translation>候选上限</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Skills are shown with today&apos;s counters, maturity and descriptions; only skills created later are left out, and deleted skills are missing.</source>
+        <translation>技能显示的是今天的计数、等级和描述；只排除之后才创建的技能，已删除的技能则不会出现。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Facts read after that moment are ordered by their creation time (their last access then is not recorded).</source>
+        <translation>在那之后被读取过的事实按创建时间排序（当时的最后访问时间没有记录）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A fact forgotten and restored since, or a row edited in place, shows its current state.</source>
+        <translation>之后被遗忘又恢复的事实，或被原地编辑的行，显示的是其当前状态。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Scheduled tasks are read as they are now.</source>
+        <translation>计划任务按其当前状态读取。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>full-text (trigram) search</source>
+        <translation>全文（三元组）搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring (LIKE) search</source>
+        <translation>子串（LIKE）搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing to search for</source>
+        <translation>没有可搜索的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no search (fewer than 2 characters)</source>
+        <translation>未搜索（少于 2 个字符）</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>before message #%1</source>
+        <translation>消息 #%1 之前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>before %1</source>
+        <translation>%1 之前</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Rebuilt as of %1 (%2) from what the database records. What cannot be rewound:</source>
+        <translation>根据数据库的记录重建为 %1（%2）时的状态。无法回溯的部分：</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Memory prefix</source>
+        <translation>记忆前缀</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 sections · %2 characters · %3 tokens</source>
+        <translation>%1 个部分 · %2 个字符 · %3 token</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The prefix is over 40,000 characters (%1): the agent gets it truncated.</source>
+        <translation>前缀超过 40,000 个字符（%1）：智能体收到的是截断后的版本。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 chars · %2 tokens</source>
+        <translation>%1 字符 · %2 token</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Not reproduced here (only the agent&apos;s running server fills them): %1.</source>
+        <translation>此处未重现（只有智能体运行中的服务器才会填写）：%1。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Recall trigger hit (%1): “%2”</source>
+        <translation>命中召回触发（%1）：“%2”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The server appends this to the system message:</source>
+        <translation>服务器会把以下内容追加到系统消息中：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+9"/>
+        <source>Recall trigger</source>
+        <translation>召回触发</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no hit: nothing is injected</source>
+        <translation>未命中：不注入任何内容</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 messages · %2 tokens · %3</source>
+        <translation>%1 条消息 · %2 token · %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>searching…</source>
+        <translation>搜索中…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recalled messages</source>
+        <translation>召回的消息</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Searching the timeline for recall candidates…</source>
+        <translation>正在时间线中搜索召回候选…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 messages · %2 tokens</source>
+        <translation>%1 条消息 · %2 token</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recent messages</source>
+        <translation>近期消息</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This turn</source>
+        <translation>本轮</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the message being answered</source>
+        <translation>正在回复的消息</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>(stored as %1)</source>
+        <translation>（存储为 %1）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this turn</source>
+        <translation>本轮</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 tokens</source>
+        <translation>%1 token</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>… %1 more characters: show the full text</source>
+        <translation>… 还有 %1 个字符：显示全文</translation>
+    </message>
+</context>
+<context>
+    <name>RecipeDialog</name>
+    <message>
+        <location filename="../../philont_desktop/skills/dialogs.py" line="-182"/>
+        <source>Revise recipe {0}</source>
+        <translation>修订流程 {0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The current version is kept in the revision history with your reason. Revising resets the grade to draft; the counters are kept.</source>
+        <translation>当前版本会连同你填写的原因保留在修订历史中。修订会把等级重置为草稿；计数保持不变。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>none: make it an advisory lesson</source>
+        <translation>无：改为建议性的经验</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>tool names, separated by commas</source>
+        <translation>工具名称，用逗号分隔</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>why this rewrite (required)</source>
+        <translation>为何重写（必填）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save as new version</source>
+        <translation>保存为新版本</translation>
+    </message>
+</context>
+<context>
+    <name>SchedulesModel</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/model.py" line="+27"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeats</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last run</source>
+        <translation>上次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>overdue</source>
+        <translation>已逾期</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>UTC: {0}</source>
+        <translation>UTC：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Paused until {0} (the agent&apos;s list_upcoming ignores pauses)</source>
+        <translation>暂停至 {0}（智能体的 list_upcoming 会忽略暂停）</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsModel</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/model.py" line="+588"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ended</source>
+        <translation>结束时间</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>shared timeline</source>
+        <translation>共享时间线</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>WeChat</source>
+        <translation>微信</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Telegram</source>
+        <translation>Telegram</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>scheduled task %1</source>
+        <translation>计划任务 %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>(unnamed)</source>
+        <translation>（未命名）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a background run</source>
+        <translation>后台运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the web UI</source>
+        <translation>网页界面</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>All sessions</source>
+        <translation>全部会话</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>whole timeline</source>
+        <translation>整个时间线</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>scheduled task</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>open</source>
+        <translation>进行中</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsTab</name>
+    <message>
+        <location filename="../../philont_desktop/skills/view.py" line="+90"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Loading skills</source>
+        <translation>正在加载技能</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>The skills could not be read: {0}</source>
+        <translation>无法读取技能：{0}</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Loading skill {0}</source>
+        <translation>正在加载技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <location line="+10"/>
+        <source>The change was not made</source>
+        <translation>未能进行此变更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revise recipe {0}</source>
+        <translation>修订流程 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Restore version {0} of {1}</source>
+        <translation>恢复 {1} 的版本 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Edit skill {0}</source>
+        <translation>编辑技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Set {0} to {1}</source>
+        <translation>将 {0} 设为{1}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Mark {0} as avoid</source>
+        <translation>将 {0} 标记为避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark {0} as positive</source>
+        <translation>将 {0} 标记为正面</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Delete skill {0}</source>
+        <translation>删除技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Restore an earlier version</source>
+        <translation>恢复较早的版本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore version {0} of {1} as a new version? The current version is kept in the revision history and the grade goes back to draft.
+
+Reason (optional):</source>
+        <translation>将 {1} 的版本 {0} 恢复为一个新版本吗？当前版本会保留在修订历史中，等级退回草稿。
+
+原因（可选）：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Delete skill</source>
+        <translation>删除技能</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete {0} ({1}, {2} uses, {3} successes, {4} failures)? The agent will no longer find it. Undo restores it with every field as it was.</source>
+        <translation>删除 {0}（{1}，使用 {2} 次，成功 {3} 次，失败 {4} 次）吗？智能体将再也找不到它。撤销会按原样恢复所有字段。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Edit recipe…</source>
+        <translation>编辑流程…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit details…</source>
+        <translation>编辑详情…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set grade</source>
+        <translation>设置等级</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Mark as positive</source>
+        <translation>标记为正面</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mark as avoid</source>
+        <translation>标记为避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Turn on editing mode to change skills</source>
+        <translation>开启编辑模式后才能修改技能</translation>
+    </message>
+</context>
+<context>
+    <name>StartPage</name>
+    <message>
+        <location filename="../../philont_desktop/main_window.py" line="-999"/>
+        <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
+        <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create demo database…</source>
+        <translation>创建演示数据库…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Create empty database…</source>
+        <translation>创建空数据库…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Browse an existing memory database. Nothing in it changes until you turn on editing mode.</source>
+        <translation>浏览现有的记忆数据库。在开启编辑模式之前，不会对它做任何改动。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A new memory database with the full schema, for the agent to fill.</source>
+        <translation>一个具有完整架构的新记忆数据库，供智能体填充。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>A generated memory of a few months of English and Chinese conversations, to try the app (default location: {0}).</source>
+        <translation>生成一份包含几个月中英文对话的记忆，用来试用本程序（默认位置：{0}）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Open the newest good backup (read-only): {0}</source>
+        <translation>打开最新的完好备份（只读）：{0}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This file does not exist any more.</source>
+        <translation>此文件已不存在。</translation>
+    </message>
+</context>
+<context>
+    <name>TauDialog</name>
+    <message>
+        <location filename="../../philont_desktop/facts/dialogs.py" line="-60"/>
+        <source>Decay of {0}</source>
+        <translation>{0} 的衰减</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Namespace default ({0})</source>
+        <translation>命名空间默认值（{0}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Custom tau (days)</source>
+        <translation>自定义 τ（天）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pinned: never decays, never a forget candidate</source>
+        <translation>固定：永不衰减，永远不会成为遗忘候选</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineTab</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/view.py" line="+112"/>
+        <source>Search messages (3+ characters full-text; Enter: next hit)</source>
+        <translation>搜索消息（3 个以上字符进行全文搜索；回车：下一个结果）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All roles</source>
+        <translation>全部角色</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+242"/>
+        <source>All sessions</source>
+        <translation>全部会话</translation>
+    </message>
+    <message>
+        <location line="-241"/>
+        <source>Selected session</source>
+        <translation>所选会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dates</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>The timeline could not be read</source>
+        <translation>无法读取时间线</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sessions could not be read</source>
+        <translation>无法读取会话</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Session %1</source>
+        <translation>会话 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no messages</source>
+        <translation>没有消息</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 loaded</source>
+        <translation>已加载 %1 条</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(more load as you scroll)</source>
+        <translation>（滚动时加载更多）</translation>
+    </message>
+    <message>
+        <location line="+240"/>
+        <source>Searching…</source>
+        <translation>搜索中…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No results (the search could not run: %1)</source>
+        <translation>没有结果（无法执行搜索：%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to search for</source>
+        <translation>没有可搜索的内容</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No hits</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1+ hits</source>
+        <translation>%1+ 个结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 hit</source>
+        <translation>1 个结果</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 hits</source>
+        <translation>%1 个结果</translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>Message #%1 · %2 · %3</source>
+        <translation>消息 #%1 · %2 · %3</translation>
+    </message>
+</context>
+<context>
+    <name>UndoManager</name>
+    <message>
+        <location filename="../../philont_desktop/undo.py" line="+86"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>The change was not made</source>
+        <translation>未能进行此变更</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Undo failed</source>
+        <translation>撤销失败</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Redo failed</source>
+        <translation>重做失败</translation>
+    </message>
+</context>
+<context>
+    <name>UpcomingModel</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/model.py" line="-191"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In</source>
+        <translation>距现在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Title / task</source>
+        <translation>标题 / 任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repeats</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zone / action</source>
+        <translation>时区 / 操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>overdue</source>
+        <translation>已逾期</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>payload broken</source>
+        <translation>负载已损坏</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>UTC: {0}</source>
+        <translation>UTC：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>In the event&apos;s zone: {0}</source>
+        <translation>事件所在时区：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The task&apos;s next run is in the past: the agent has not run it yet.</source>
+        <translation>该任务的下次运行时间已过：智能体尚未运行它。</translation>
+    </message>
+</context>
+</TS>
