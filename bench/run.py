@@ -1,15 +1,16 @@
 """The performance table: the benchmarks of ``bench/`` on one large database, each beside a floor.
 
     python bench/run.py               # 1M messages, 200k actions, 20k notes, 10k facts, 2k skills
-    python bench/run.py --quick       # a tenth of every size, a few minutes
+    python bench/run.py --quick       # a tenth of every size
     python bench/run.py --build-only  # only build (or find) the cached database
     python bench/run.py --only search,timeline --runs 3   # some groups, nothing written
     python bench/run.py --markdown bench/results.json     # the table of a results file, as Markdown
 
 The database is made by the project's generator (:func:`core.demo.generate`, English and Chinese, seed
 0, a fixed ``now``) and cached under ``bench/.cache/``, keyed by size, seed and a hash of the generator
-and schema sources: a changed generator builds a new one. Building 1M messages takes a few minutes and
-prints a progress line every few seconds.
+and schema sources: a changed generator builds a new one. On a 2-core machine building 1M messages
+takes about 3 minutes (a progress line every few seconds) and the full table about 5 more; ``--quick``
+takes about 10 seconds to build and 2-3 minutes in all.
 
 Every figure is measured beside a floor measured in the same run on the same machine, and ``ratio`` is
 figure / floor (below 1: faster than the floor). Each group of figures runs in a fresh process (one
@@ -126,6 +127,8 @@ def _num(x: float, unit: str) -> str:
 def _ratio(r: float | None) -> str:
     if r is None:
         return "-"
+    if r < 0.1:
+        return f"{r:.3f}x"
     return f"{r:.2f}x" if r < 100 else f"{r:,.0f}x"
 
 
@@ -577,12 +580,12 @@ def measure_memory(db_path: Path, runs: int) -> list[dict]:
 
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
-    "search": (measure_search, 7),
+    "search": (measure_search, 9),
     "context": (measure_context, 7),
-    "timeline": (measure_timeline, 9),
-    "facts": (measure_facts, 5),
-    "skills": (measure_skills, 5),
-    "start": (measure_start, 5),
+    "timeline": (measure_timeline, 15),
+    "facts": (measure_facts, 7),
+    "skills": (measure_skills, 7),
+    "start": (measure_start, 7),
     "memory": (measure_memory, 3),
 }
 

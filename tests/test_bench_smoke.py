@@ -1,0 +1,97 @@
+"""bench/run.py: the table and results.json on made-up measurements (no database, nothing timed)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+RUN_PY = Path(__file__).resolve().parent.parent / "bench" / "run.py"
+KEYS = {"name", "value", "unit", "floor_name", "floor_value", "ratio", "scale"}
+
+
+@pytest.fixture(scope="module")
+def run():
+    spec = importlib.util.spec_from_file_location("bench_run_under_test", RUN_PY)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.modules.pop(spec.name, None)
+
+
+@pytest.fixture
+def fake(run):
+    return [
+        run.Result("search 'plan' (English, 4 letters)", 0.5, "ms", "reference SQL, raw", 50.0, "quick", 7),
+        run.Result(
+            "search '数据库' (Chinese, 3 characters)", 12.26, "ms", "reference SQL, raw", 4.9, "quick", 7
+        ),
+        run.Result(
+            "app cold start: first paint of the window", 1500.0, "ms", "bare QMainWindow", 600.0, "quick", 5
+        ),
+        run.Result(
+            "peak memory (RSS) after visiting every tab", 250.0, "MiB", "bare QMainWindow", 0.0, "quick", 3
+        ),
+    ]
+
+
+def test_results_json_shape(run, fake, tmp_path):
+    path = run.write_results(fake, tmp_path / "out" / "results.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, list) and len(data) == 4
+    for item in data:
+        assert set(item) == KEYS
+        assert item["scale"] == "quick"
+        assert isinstance(item["value"], float) and isinstance(item["floor_value"], float)
+    assert data[0] == {
+        "name": "search 'plan' (English, 4 letters)",
+        "value": 0.5,
+        "unit": "ms",
+        "floor_name": "reference SQL, raw",
+        "floor_value": 50.0,
+        "ratio": 0.01,
+        "scale": "quick",
+    }
+    assert data[1]["name"] == "search '数据库' (Chinese, 3 characters)"  # kept as text, not escaped
+    assert "数据库" in path.read_text(encoding="utf-8")
+    assert data[1]["value"] == 12.26 and data[1]["ratio"] == 2.502
+    assert data[2]["ratio"] == 2.5
+    assert data[3]["ratio"] is None  # no floor: no ratio
+    assert not list((tmp_path / "out").glob("*.tmp"))
+
+
+def test_results_round_trip(run, fake, tmp_path):
+    path = run.write_results(fake, tmp_path / "results.json")
+    back = run.read_results(path)
+    assert [r.to_json() for r in back] == [r.to_json() for r in fake]
+
+
+def test_table(run, fake):
+    lines = run.format_table(fake).splitlines()
+    assert len(lines) == 2 + len(fake)
+    assert lines[0].split() == ["figure", "value", "floor", "(same", "run)", "floor", "ratio", "N"]
+    assert set(lines[1]) == {"-", " "}
+    assert lines[2].endswith("0.50 ms  reference SQL, raw  50.0 ms  0.010x  7")
+    assert lines[3].endswith("12.3 ms  reference SQL, raw  4.90 ms   2.50x  7")
+    assert lines[4].endswith("1,500 ms  bare QMainWindow     600 ms   2.50x  5")
+    assert lines[5].endswith("250 MiB  bare QMainWindow      0 MiB       -  3")
+    # columns line up in terminal cells (a CJK character takes two)
+    assert len({run._width(line) for line in lines}) == 1
+
+
+def test_markdown(run, fake, tmp_path):
+    md = run.format_markdown(fake).splitlines()
+    assert md[0] == "| figure | value | floor (same run) | floor | ratio | N |"
+    assert md[1] == "|---|---:|---|---:|---:|---:|"
+    assert (
+        md[2]
+        == "| search 'plan' (English, 4 letters) | 0.50 ms | reference SQL, raw | 50.0 ms | 0.010x | 7 |"
+    )
+    path = run.write_results(fake, tmp_path / "results.json")
+    assert run.main(["--markdown", str(path)]) == 0
