@@ -56,6 +56,7 @@ from philont_desktop.qt import (
     QLineEdit,
     QListWidget,
     QLocale,
+    QModelIndex,
     QObject,
     QPlainTextEdit,
     QStandardPaths,
@@ -497,12 +498,20 @@ def _retranslate_view(view: QAbstractItemView) -> None:
     model = view.model()
     if model is None:
         return
-    cols, rows = model.columnCount(), model.rowCount()
+    cols, rows = _count(model.columnCount), _count(model.rowCount)
     if cols > 0:
         model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, cols - 1)
     if rows > 0:
         model.headerDataChanged.emit(Qt.Orientation.Vertical, 0, rows - 1)
     view.viewport().update()
+
+
+def _count(method: Callable[..., int]) -> int:
+    """A model's row or column count; list models hide ``columnCount`` (it is always 1 there)."""
+    try:
+        return int(method(QModelIndex()))
+    except (TypeError, AttributeError):
+        return 1
 
 
 def retranslate_tree(root: QWidget) -> None:
