@@ -13,6 +13,9 @@ The shell calls, on the GUI thread:
   problems found, one readable line each (empty: all good).
 * ``wait_idle(timeout_ms)`` for screenshots and tests: returns when the loads started through
   ``self.run`` / ``self.write`` / ``self.curate`` are done.
+* ``retranslate()`` after a language switch (``changeEvent(LanguageChange)``): texts set once with
+  ``self.tr("...")`` are already switched by then; rebuild those made with ``tr(...).format(...)``.
+  The default reloads the tab when it was shown (``refresh()``), which rebuilds them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from philont_desktop.i18n import Retranslatable
 from philont_desktop.qt import QSplitter, QWidget, Signal
 from philont_desktop.workers import Job, spin_until
 
@@ -27,7 +31,7 @@ if TYPE_CHECKING:
     from philont_desktop.context import AppContext
 
 
-class BaseTab(QWidget):
+class BaseTab(Retranslatable, QWidget):
     """Base class of the tabs. Subclasses set ``name`` and override ``title`` and the hooks."""
 
     name: str = ""
@@ -60,6 +64,11 @@ class BaseTab(QWidget):
     def self_test(self) -> list[str]:
         """Exercise the tab for ``--self-test``; return the problems found (empty: all good)."""
         return []
+
+    def retranslate(self) -> None:
+        """The language changed: rebuild texts made at run time (default: ``refresh()`` if shown once)."""
+        if self._activated:
+            self.refresh()
 
     def save_state(self) -> None:
         """Persist view state (splitters registered with :meth:`register_splitter` are saved here)."""
