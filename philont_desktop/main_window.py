@@ -13,10 +13,12 @@ from core.paths import resolve_db_path
 from philont_desktop import APP_NAME, i18n
 from philont_desktop.context import AppContext
 from philont_desktop.qt import (
+    QT_TRANSLATE_NOOP,
     QAction,
     QActionGroup,
     QApplication,
     QCloseEvent,
+    QEvent,
     QFileDialog,
     QFrame,
     QGridLayout,
@@ -51,7 +53,7 @@ from philont_desktop.workers import Job, Workers
 
 DEMO_MESSAGES = 20_000
 COUNTS_MIN_INTERVAL_MS = 5000
-DB_FILTER = "SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)"
+DB_FILTER = QT_TRANSLATE_NOOP("MainWindow", "SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)")
 
 
 def ui_icon(name: str) -> QIcon:
@@ -301,6 +303,12 @@ class StartPage(QWidget):
         outer.addStretch(1)
         outer.setContentsMargins(24, 32, 24, 24)
 
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.recent_label.setText(f"<b>{self.tr('Recent files')}</b>")
+            self.set_demo_path(self._demo_path)
+        super().changeEvent(event)
+
     def _big_button(self, text: str, icon: str, signal) -> QPushButton:
         b = QPushButton(ui_icon(icon), text)
         b.setMinimumHeight(36)
@@ -310,6 +318,7 @@ class StartPage(QWidget):
         return b
 
     def set_demo_path(self, path: Path | None) -> None:
+        self._demo_path = path
         where = str(path or demo_default_path())
         self.demo_hint.setText(
             self.tr(
@@ -469,6 +478,7 @@ class MainWindow(QMainWindow):
         self.tab_errors: list[str] = []
         self.open_error: BaseException | None = None
         self.opening: Path | None = None
+        self._start_problem: tuple[Path | None, BaseException | None] = (None, None)
         self.counts: dict[str, int | None] = {}
         self._stale: set[BaseTab] = set()
         self._counts_pending = False
@@ -521,6 +531,25 @@ class MainWindow(QMainWindow):
         if self.persist and settings.window_state:
             self.restoreState(settings.window_state)
         self.show_start_page()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """The language changed: rebuild the texts made at run time (menus and labels switch by themselves)."""
+        for tab in self.tabs_by_name.values():
+            index = self.tab_widget.indexOf(tab)
+            if index >= 0:
+                self.tab_widget.setTabText(index, tab.title())
+        self._update_status()
+        self._update_banners()
+        self._update_title()
+        self._update_actions()
+        self._update_undo_actions()
+        if self.pages.currentWidget() is self.start_page:
+            self.show_start_page(*self._start_problem)
 
     # -- menus ----------------------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -588,12 +617,14 @@ class MainWindow(QMainWindow):
             self.theme_actions[mode] = a
         lang_menu = view.addMenu(self.tr("&Language"))
         lang_group = QActionGroup(self)
+        self.language_actions: dict[str, QAction] = {}
         for code, text in (("", self.tr("Follow system")), *i18n.LANGUAGES.items()):
             a = QAction(text, self, checkable=True)
             a.setChecked(self.settings.language == code)
             a.triggered.connect(lambda _=False, c=code: self.set_language(c))
             lang_group.addAction(a)
             lang_menu.addAction(a)
+            self.language_actions[code] = a
         view.addSeparator()
         self.action_audit = QAction(self.tr("&Audit log"), self)
         self.action_audit.setShortcut(QKeySequence("Ctrl+Shift+A"))
@@ -825,6 +856,7 @@ class MainWindow(QMainWindow):
 
     # -- start page -----------------------------------------------------------------------------------
     def show_start_page(self, path: Path | None = None, problem: BaseException | None = None) -> None:
+        self._start_problem = (path, problem)
         self.start_page.set_recent(self.settings.recent_files)
         backup = None
         if problem is None and path is None:
@@ -1202,7 +1234,8 @@ class MainWindow(QMainWindow):
         if self.persist:
             self.settings.language = code
         i18n.install(code)
-        self.statusBar().showMessage(self.tr("The language is fully applied after a restart."), 8000)
+        if code in self.language_actions:
+            self.language_actions[code].setChecked(True)
 
     # -- dialogs --------------------------------------------------------------------------------------
     def show_error(self, title: str, exc: BaseException | str) -> None:
