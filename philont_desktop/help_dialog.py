@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from philont_desktop import i18n
 from philont_desktop.qt import (
     QAbstractItemView,
     QAction,
@@ -219,6 +220,7 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     window.databaseOpened.connect(_update)
     window.databaseClosed.connect(_update)
     window.tab_widget.currentChanged.connect(_update)
+    i18n.on_language_changed(window, _update)
     _update()
 
 
