@@ -589,7 +589,7 @@ class ConversationView(QListView):
             self.firstRowsPainted.emit()
 
     def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.FontChange:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.LanguageChange):
             self.delegate.invalidate()
         super().changeEvent(event)
 
