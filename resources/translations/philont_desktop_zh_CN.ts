@@ -166,6 +166,361 @@
         <source>Hide details</source>
         <translation>隐藏详情</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/core_strings.py" line="+43"/>
+        <source>draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stable</source>
+        <translation>稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>playbook</source>
+        <translation>手册</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>deprecated</source>
+        <translation>已弃用</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>[lesson-only, no use_skill]</source>
+        <translation>[仅作经验，不可 use_skill]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[draft · not fully validated, verify before use]</source>
+        <translation>[草稿 · 尚未充分验证，使用前请核实]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[confirmed]</source>
+        <translation>[已确认]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[stable]</source>
+        <translation>[稳定]</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>[deprecated · verified unreliable, use as a counter-example]</source>
+        <translation>[已弃用 · 已证实不可靠，请作为反例参考]</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>no success</source>
+        <translation>没有成功</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>{0} success(es)</source>
+        <translation>成功 {0} 次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no failure</source>
+        <translation>没有失败</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>{0} failure(s)</source>
+        <translation>失败 {0} 次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} and {1}</source>
+        <translation>{0}，{1}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (the last one)</source>
+        <translation>（最近一次为失败）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (the last {0} in a row)</source>
+        <translation>（最近连续 {0} 次）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source> (a recorded failure rules out confirmation)</source>
+        <translation>（已有失败记录，无法升为已确认）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (reset to draft with its counters kept; the next success confirms it)</source>
+        <translation>（已重置为草稿，计数保留；下一次成功即升为已确认）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> (not yet validated; confirmation needs 2 successes and no failure)</source>
+        <translation>（尚未验证；升为已确认需要成功 2 次且没有失败）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (the next success makes it stable)</source>
+        <translation>（下一次成功即升为稳定）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (stable needs 5 successes and failures under 10% of them)</source>
+        <translation>（升为稳定需要成功 5 次，且失败少于成功次数的 10%）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (the highest grade successes can reach)</source>
+        <translation>（仅靠成功所能达到的最高等级）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, a lesson shown as a hint that use_skill does not run</source>
+        <translation>，作为提示展示的经验，use_skill 不会执行它</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{0} failures in a row</source>
+        <translation>连续失败 {0} 次</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failures above 30% of its successes</source>
+        <translation>失败超过成功次数的 30%</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>set by hand, or by failures its counters no longer show</source>
+        <translation>手动设置，或由计数中已不再体现的失败导致</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> ({0})</source>
+        <translation>（{0}）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>no run of successes can promote it, as confirmation needs zero failures</source>
+        <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>successes keep it stable</source>
+        <translation>成功会使其保持稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the next failure deprecates it</source>
+        <translation>下一次失败将使其被弃用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>set by hand or by reflection, and successes never change it</source>
+        <translation>由手动或反思设定，成功不会改变它</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>final for outcomes: no success or failure changes it</source>
+        <translation>结果已无法改变它：成功或失败都不会影响</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>only setting the grade by hand or revising the recipe (which restarts it as draft) brings it back</source>
+        <translation>只有手动设置等级或修订流程（会从草稿重新开始）才能使其恢复</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{0} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
+        <translation>再成功 {0} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0} more successes in a row: stable</source>
+        <translation>再连续成功 {0} 次：升为稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} more success(es): stable</source>
+        <translation>再成功 {0} 次：升为稳定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>1 failure: back to {0}</source>
+        <translation>失败 1 次：退回{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} failures in a row: deprecated</source>
+        <translation>连续失败 {0} 次：弃用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} failure(s): deprecated</source>
+        <translation>失败 {0} 次：弃用</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} more failures in a row deprecate it</source>
+        <translation>再连续失败 {0} 次将使其被弃用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} more failure(s) deprecate it</source>
+        <translation>再失败 {0} 次将使其被弃用</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>unrecognised grade {0}, read as draft; </source>
+        <translation>无法识别的等级 {0}，按草稿处理；</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{0}: {1}{2}</source>
+        <translation>{0}：{1}{2}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>the database directory cannot be written</source>
+        <translation>数据库所在目录不可写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file is not writable</source>
+        <translation>文件不可写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the directory is not writable</source>
+        <translation>目录不可写</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No database file exists at this path.</source>
+        <translation>此路径下没有数据库文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This path is a directory, not a database file.</source>
+        <translation>此路径是一个目录，而不是数据库文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The file cannot be read: permission denied.</source>
+        <translation>无法读取文件：权限不足。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The file is empty (0 bytes): it holds no database.</source>
+        <translation>文件为空（0 字节）：其中没有数据库。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This is not an SQLite database (the file does not start with the SQLite header).</source>
+        <translation>这不是 SQLite 数据库（文件开头没有 SQLite 文件头）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file is truncated: its SQLite header is incomplete.</source>
+        <translation>文件被截断：其 SQLite 文件头不完整。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A file already exists at this path; it was left alone.</source>
+        <translation>此路径已存在文件；未做任何改动。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> No backup that passes quick_check was found in backups/.</source>
+        <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
+        <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>the database has schema version {0}, newer than {1}, which this version understands; it is shown read-only and never re-stamped</source>
+        <translation>数据库的架构版本为 {0}，比本版本支持的 {1} 更新；将以只读方式显示，且不会改写版本标记</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>core tables are missing: {0}</source>
+        <translation>缺少核心表：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>core columns are missing: {0}</source>
+        <translation>缺少核心列：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>full-text tables are missing: {0}</source>
+        <translation>缺少全文索引表：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the database is damaged (quick_check: {0})</source>
+        <translation>数据库已损坏（quick_check：{0}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>quick_check failed: {0}</source>
+        <translation>quick_check 失败：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The file cannot be read: {0}.</source>
+        <translation>无法读取文件：{0}。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The file is truncated: the header declares {0} pages of {1} bytes ({2} bytes) but the file has {3} bytes.</source>
+        <translation>文件被截断：文件头声明有 {0} 页、每页 {1} 字节（共 {2} 字节），但文件只有 {3} 字节。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This is not an SQLite database ({0}).</source>
+        <translation>这不是 SQLite 数据库（{0}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The database is damaged ({0}).</source>
+        <translation>数据库已损坏（{0}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The database cannot be opened ({0}).</source>
+        <translation>无法打开数据库（{0}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The database cannot be read ({0}).</source>
+        <translation>无法读取数据库（{0}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> The newest backup that passes quick_check is {0}.</source>
+        <translation>最新的通过 quick_check 的备份是 {0}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Writing is refused: {0}.</source>
+        <translation>写入被拒绝：{0}。</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -462,12 +817,12 @@
 <context>
     <name>ActivityChart</name>
     <message>
-        <location filename="../../philont_desktop/timeline/chart.py" line="+69"/>
+        <location filename="../../philont_desktop/timeline/chart.py" line="+70"/>
         <source>Clear range</source>
         <translation>清除范围</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+110"/>
         <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
         <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
     </message>
@@ -2574,7 +2929,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+424"/>
+        <location filename="../../philont_desktop/main_window.py" line="+433"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -3783,7 +4138,7 @@ What if: {1}</source>
 <context>
     <name>HelpDialog</name>
     <message>
-        <location filename="../../philont_desktop/help_dialog.py" line="+166"/>
+        <location filename="../../philont_desktop/help_dialog.py" line="+167"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -3809,7 +4164,7 @@ What if: {1}</source>
         <translation>标签页 {0}：{1}</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>Find in this tab</source>
         <translation>在此标签页中查找</translation>
     </message>
@@ -3946,7 +4301,7 @@ What if: {1}</source>
 <context>
     <name>LadderModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+654"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+655"/>
         <source>When</source>
         <extracomment>The board&apos;s columns, in ladder order (playbook first: a lesson that is not callable). Outcomes shown in a card&apos;s sparkline (the newest ones).</extracomment>
         <translation>时间</translation>
@@ -4038,7 +4393,12 @@ What if: {1}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+126"/>
+        <location filename="../../philont_desktop/main_window.py" line="-355"/>
+        <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
+        <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+501"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -4079,20 +4439,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+533"/>
+        <location line="+536"/>
         <location line="+7"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-537"/>
-        <location line="+530"/>
+        <location line="-540"/>
+        <location line="+533"/>
         <location line="+8"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-530"/>
+        <location line="-533"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -4127,12 +4487,12 @@ What if: {1}</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Audit log</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -4299,7 +4659,7 @@ What if: {1}</source>
         <translation>编辑模式</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>No database is open.</source>
         <translation>没有打开数据库。</translation>
     </message>
@@ -4410,11 +4770,6 @@ What if: {1}</source>
         <location line="+2"/>
         <source>Writing a backup of {0}…</source>
         <translation>正在写入 {0} 的备份…</translation>
-    </message>
-    <message>
-        <location line="+75"/>
-        <source>The language is fully applied after a restart.</source>
-        <translation>重启后语言才会完全生效。</translation>
     </message>
 </context>
 <context>
@@ -5373,7 +5728,7 @@ What if: {1}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+56"/>
         <location line="+10"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
@@ -5486,7 +5841,7 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-999"/>
+        <location filename="../../philont_desktop/main_window.py" line="-954"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
@@ -5521,7 +5876,7 @@ Reason (optional):</source>
         <translation>一个具有完整架构的新记忆数据库，供智能体填充。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>A generated memory of a few months of English and Chinese conversations, to try the app (default location: {0}).</source>
         <translation>生成一份包含几个月中英文对话的记忆，用来试用本程序（默认位置：{0}）。</translation>
     </message>
