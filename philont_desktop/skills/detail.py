@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 from core.jsutil import js_stringify
-from core.maturity import maturity_caveat
 from core.models import Skill
 from core.skills import RevisionWindow
+from philont_desktop.core_strings import explanation, maturity_caveat
 from philont_desktop.qt import (
     QAbstractItemView,
     QCheckBox,
@@ -339,8 +339,8 @@ class DetailPane(QWidget):
             return f"<p style='margin-top:0'>{_esc(text)}</p>" if text else none
 
         # grade side
-        g = [self._section(self.tr("Why this grade"), para(d.explanation.why))]
-        g.append(self._section(self.tr("What would move it next"), para(d.explanation.next)))
+        g = [self._section(self.tr("Why this grade"), para(explanation(d.explanation.why)))]
+        g.append(self._section(self.tr("What would move it next"), para(explanation(d.explanation.next))))
         if s.maturity_raw is not None and s.maturity_raw != s.maturity:
             g.append(
                 f"<p style='color:{c.failure.name()}'>"
