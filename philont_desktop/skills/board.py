@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from core.maturity import maturity_caveat
 from core.models import Skill
+from philont_desktop.core_strings import maturity_caveat
 from philont_desktop.qt import (
     QAbstractItemView,
     QCheckBox,
