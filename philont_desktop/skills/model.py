@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from core.curation.skills import skill_version
-from core.maturity import Explanation, explain_maturity, maturity_caveat, replay
+from core.maturity import Explanation, explain_maturity, replay
 from core.models import MATURITIES, Skill
 from core.skills import OutcomePoint, RevisionWindow, SkillStore, score_skill
+from philont_desktop.core_strings import maturity_caveat
 from philont_desktop.qt import (
     QAbstractListModel,
     QAbstractTableModel,
