@@ -195,6 +195,10 @@ class SkillsTab(BaseTab):
         return self.board.current_skill()
 
     # -- appearance and mode --------------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._on_theme()  # repaints the cards and re-renders the detail in the new language
+
     def _on_theme(self) -> None:
         self.board.apply_colors(bool(self.ctx.theme.is_dark))
         self.detail_pane.set_colors(self.board.colors)
