@@ -6,11 +6,22 @@ reads it: a date alone is UTC midnight, a date-time without an offset is local t
 milliseconds. ``--now`` sets the time every time-dependent result is computed at (decay scores, skill
 ranking, upcoming events, the demo's time span).
 
-Every command but ``demo``, ``backup`` and ``tool --write`` opens the database **read-only**: the file
-and its ``-wal`` keep their bytes. ``tool NAME ARGS --write`` opens it writable (a backup is taken in
-``backups/`` before the first write). ``backup`` reads the database and writes only the new file in
-``backups/``. On an error the exit status is non-zero (2 for a usage error, 1 otherwise), stderr gets
-exactly one line ``philont-memory: error: ...`` and nothing is written.
+Every command but ``demo``, ``backup``, ``restore`` and the editing commands opens the database
+**read-only**: the file and its ``-wal`` keep their bytes. ``export`` writes only its output file;
+``backups`` reads only the files in ``backups/`` (it never opens the database, so it also works when
+the database cannot be opened). ``backup`` reads the database and writes only the new file in
+``backups/``. The editing commands (``tool NAME ARGS --write``, ``undo``, ``redo``, ``task``, ``event``)
+open it writable; a backup is taken in ``backups/`` before the first write. ``undo``, ``redo``, ``task``
+and ``event`` are the desktop app's audited edits (each change and its audit row in one transaction,
+actor ``<user>@philont-desktop``); they check what they would change on a read-only connection first,
+so that an unknown id or a change already made is refused before anything (even the backup) is
+written; a conflict found only inside the transaction (another writer changed the row meanwhile)
+leaves the database as it was, with the backup already taken. ``restore`` backs up the current file,
+then replaces its content with the backup.
+
+On an error the exit status is non-zero (2 for a usage error, 3 when ``restore`` finds the database in
+use by another program, probably the agent, 1 otherwise), stderr gets exactly one line
+``philont-memory: error: ...`` and nothing is written.
 
 JSON output (``--json``), one object per command. Row objects use the reference's camelCase field names
 (the models' JSON form); the wrapping keys are snake_case. Numbers that are not finite (a tau of
@@ -43,6 +54,19 @@ recall-trigger     ``{hit, snippet, pattern}`` or ``null``
 tool               ``{success, output?, error?, data?}`` (the tool result; absent fields left out)
 tools              ``[{name, description, capability}]``; with ``--schema`` (JSON with or without
                    ``--json``): ``[{type: "function", function: {name, description, parameters}}]``
+upcoming           ``{now, window_days, items: [UPCOMING]}`` (``window_days`` clamped to 1..90 as the
+                   ``list_upcoming`` tool does; text mode prints exactly what the tool prints)
+export             ``{path, layer, format, rows, bytes, columns}``
+backups            ``{path, backups_dir, now, checked, backups: [{name, path, createdAt, age, size,
+                   kind, quickCheck}]}`` (newest first; ``age`` is ms before ``--now``; ``kind`` is
+                   ``wal`` (copied by the agent) or ``rollback`` (self-contained), ``null`` when
+                   unreadable; ``quickCheck`` is ``null`` with ``--no-check``)
+restore            ``{path, restored_from, safety_backup, pages}``
+audit              ``{limit, target_type, target_id, entries: [AUDIT]}`` (newest first; ``entries`` is
+                   empty when the database has no audit table)
+undo, redo         ``{entry: AUDIT, backup}`` (the new ``undo``/``redo`` row; ``backup`` is the
+                   pre-write backup, ``null`` when none was needed)
+task, event        ``{entry: AUDIT, backup}`` (as ``undo``)
 ================== ================================================================================
 
 ``FACT`` is the fact's JSON form (``id, namespace, key, value, valueJson, confidence, supersededBy,
@@ -54,6 +78,32 @@ factKind, rootPursuitId, jsonErrors``) plus ``status`` (``active``, ``superseded
 ``SKILL`` is ``{name, id, kind, maturity, source, description, triggerKeywords, whenToUse, useCount,
 successCount, failureCount, consecutiveFailures, lastUsedAt, lastSuccessAt, lastFailureAt, offeredCount,
 matchedCount, createdAt, callable, isRecipe, verification, toolPolicy, revisionCount, score}``.
+
+``UPCOMING`` is ``{kind, title, at, atIso, timezone, rrule, actionType, overdue, sourceId, endsAt,
+cronExpr, project, message, payloadError}``: ``kind`` is ``event`` (``at`` is the occurrence start) or
+``task`` (``at`` is its next run; ``overdue`` when that is before ``--now``); ``payloadError`` says why
+a task's ``payload_json`` does not parse (the tool fails as a whole then; here the task is listed).
+
+``AUDIT`` is ``{id, at, actor, action, targetType, targetId, before, after, undoneOf, note, undone,
+originalAction, summary, jsonErrors}``: ``before``/``after`` are the target's states (``null`` for "did
+not exist"); ``undoneOf`` and ``originalAction`` name the edit an ``undo``/``redo`` row refers to;
+``undone`` is true for an edit that is currently undone; ``summary`` is ``created``, ``deleted`` or the
+changed fields.
+
+Commands in short (``T`` as above)::
+
+    upcoming [--days N]                   events and tasks of the next N days (default 7)
+    export LAYER OUT [--format json|jsonl|csv] [--bom] [--since T] [--until T] [--session ID]...
+           [--force]                      one layer to a 0600 file (LAYER: messages, actions, notes,
+                                          facts, skills, calendar, schedules; the format defaults to
+                                          OUT's extension, else jsonl; an existing OUT is kept unless
+                                          --force; progress on stderr when it is a terminal)
+    backups [--no-check]                  the files in backups/: age, size, kind, quick_check
+    restore BACKUP --yes                  BACKUP is a path or a file name in backups/
+    audit [--limit N] [--target TYPE[:ID]]  the trail of manual edits
+    undo AUDIT_ID / redo AUDIT_ID         undo or redo one audited edit
+    task enable|disable|delete ID         a scheduled task (memory_schedules.id)
+    event delete ID                       a calendar event with all its occurrences
 """
 
 from __future__ import annotations
@@ -66,18 +116,22 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from core import SCHEMA_VERSION, __version__
 from core.db import MemoryDB, quick_check
 from core.engine import sqlite3
 from core.errors import MemoryError_, ValidationError_
+from core.export import FORMATS as EXPORT_FORMATS
+from core.export import LAYERS as _EXPORT_LAYER_SPECS
 from core.jsutil import date_parse, iso_ms, now_ms
 from core.paths import resolve_db_path
 
 PROG = "philont-memory"
 LAYERS = ("messages", "notes", "skills")
 HOST_OSES = ("linux", "windows", "darwin")
+EXPORT_LAYERS = tuple(_EXPORT_LAYER_SPECS)
 
 
 class _UsageError(Exception):
@@ -91,7 +145,11 @@ class _Exit(Exception):
 
 
 class _CommandError(Exception):
-    """A command that ran and failed (its output may already be printed): exit status 1."""
+    """A command that ran and failed (its output may already be printed): exit status 1 by default."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
 
 
 class _Parser(argparse.ArgumentParser):
@@ -697,6 +755,333 @@ def cmd_tools(ctx: _Ctx) -> int:
     return 0
 
 
+def cmd_upcoming(ctx: _Ctx) -> int:
+    from core.upcoming import upcoming
+
+    with ctx.open() as db:
+        result = upcoming(db, ctx.args.days, now=ctx.now)
+    if ctx.out.as_json:
+        items = [{**i.to_json(), "payloadError": i.payload_error} for i in result.items]
+        ctx.out.json({"now": result.now, "window_days": result.days, "items": items})
+    else:
+        ctx.out.text(result.text())
+    return 0
+
+
+_FORMAT_OF_SUFFIX = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+
+
+def _is_database_file(ctx: _Ctx, out: Path) -> bool:
+    """Whether ``out`` names the database or one of its ``-wal``/``-shm`` files."""
+    for suffix in ("", "-wal", "-shm"):
+        f = Path(str(ctx.path) + suffix)
+        try:
+            if os.path.samefile(out, f):
+                return True
+        except OSError:
+            if out.expanduser().resolve() == f.expanduser().resolve():
+                return True
+    return False
+
+
+def cmd_export(ctx: _Ctx) -> int:
+    from core.export import export_layer, layer_columns
+
+    a = ctx.args
+    out = Path(a.out).expanduser()
+    fmt = a.format or _FORMAT_OF_SUFFIX.get(out.suffix.lower(), "jsonl")
+    since = parse_time(a.since, "--since") if a.since is not None else None
+    until = parse_time(a.until, "--until") if a.until is not None else None
+    if _is_database_file(ctx, out):
+        raise _UsageError(f"{out} is the database itself; choose another file to export to")
+    if os.path.lexists(out) and not out.is_dir() and not a.force:
+        raise _CommandError(f"{out} already exists; it was left alone (--force replaces it)")
+    quiet = ctx.out.as_json or not sys.stderr.isatty()
+    shown = [False]
+
+    def progress(done: int, total: int) -> None:
+        if not quiet:
+            shown[0] = True
+            sys.stderr.write(f"\rexporting {a.layer}: {done}/{total}".ljust(40))
+            sys.stderr.flush()
+
+    with ctx.open() as db:
+        filters = None
+        if a.session:
+            if "session_id" not in layer_columns(db, a.layer):
+                raise _UsageError(f"--session does not apply to the {a.layer} layer (it has no sessions)")
+            filters = {"session_id": list(dict.fromkeys(a.session))}
+        try:
+            result = export_layer(
+                db, a.layer, out, fmt, filters=filters, since=since, until=until, bom=a.bom, progress=progress
+            )
+        finally:
+            if shown[0]:
+                sys.stderr.write("\r" + " " * 40 + "\r")
+                sys.stderr.flush()
+    data = {
+        "path": str(result.path),
+        "layer": a.layer,
+        "format": result.format,
+        "rows": result.rows,
+        "bytes": result.bytes,
+        "columns": result.columns,
+    }
+    if ctx.out.as_json:
+        ctx.out.json(data)
+    else:
+        ctx.out.text(
+            f"wrote {result.rows} row{'s' if result.rows != 1 else ''} of {a.layer} to {result.path} "
+            f"({result.format}, {result.bytes} bytes)"
+        )
+    return 0
+
+
+def _fmt_age(age: int | None) -> str:
+    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down)."""
+    if age is None:
+        return "?"
+    a = max(0, int(age))
+    if a < 60_000:
+        return "just now"
+    if a < 3_600_000:
+        return f"{a // 60_000} min ago"
+    if a < 2 * 86_400_000:
+        return f"{a // 3_600_000} h ago"
+    return f"{a // 86_400_000} d ago"
+
+
+def _fmt_size(n: int) -> str:
+    x = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if x < 1024 or unit == "GiB":
+            return f"{n} bytes" if unit == "bytes" else f"{x:.1f} {unit}"
+        x /= 1024
+    return f"{n} bytes"  # pragma: no cover
+
+
+_KIND_TEXT = {"wal": "agent (WAL)", "rollback": "self-contained", None: "unreadable"}
+
+
+def cmd_backups(ctx: _Ctx) -> int:
+    from core.backups import list_backups_info
+    from core.paths import backups_dir
+
+    checked = not ctx.args.no_check
+    infos = list_backups_info(ctx.path, check=checked, now=ctx.now)
+    rows = [
+        {
+            "name": b.name,
+            "path": str(b.path),
+            "createdAt": b.created_at,
+            "age": b.age,
+            "size": b.size,
+            "kind": b.journal,
+            "quickCheck": b.quick_check,
+        }
+        for b in infos
+    ]
+    folder = backups_dir(ctx.path)
+    if ctx.out.as_json:
+        data = {"path": str(ctx.path), "backups_dir": str(folder), "now": ctx.now, "checked": checked}
+        ctx.out.json({**data, "backups": rows})
+        return 0
+    for r in rows:
+        check = "not checked" if r["quickCheck"] is None else _first_line(r["quickCheck"], 80)
+        ctx.out.text(
+            f"{r['name']}  {_iso(r['createdAt'])}  {_fmt_age(r['age']):<11} {_fmt_size(r['size']):>11}  "
+            f"{_KIND_TEXT.get(r['kind'], str(r['kind'])):<14}  {check}"
+        )
+    ctx.out.text(f"({len(rows)} backup{'s' if len(rows) != 1 else ''} in {folder})")
+    return 0
+
+
+def cmd_restore(ctx: _Ctx) -> int:
+    from core.backups import AgentRunningError, restore_backup
+    from core.paths import backups_dir
+
+    a = ctx.args
+    backup = Path(a.backup).expanduser()
+    bare = backup.name == a.backup
+    if not backup.exists() and bare:  # a bare name: a file of backups/
+        candidate = backups_dir(ctx.path) / a.backup
+        if candidate.exists():
+            backup = candidate
+    if not backup.exists():
+        where = f" (nor in {backups_dir(ctx.path)})" if bare else ""
+        raise _CommandError(f"the backup {backup} does not exist{where}")
+    if not backup.is_file():
+        raise _CommandError(f"the backup {backup} is not a file")
+    if not a.yes:
+        raise _UsageError(
+            f"restore replaces the content of {ctx.path} with {backup}; the current file is backed up to "
+            f"{backups_dir(ctx.path)} first. Stop the agent, then run it again with --yes"
+        )
+    try:
+        result = restore_backup(ctx.path, backup)
+    except AgentRunningError as e:
+        raise _CommandError(str(e), status=3) from None
+    if ctx.out.as_json:
+        ctx.out.json(
+            {
+                "path": str(result.db_path),
+                "restored_from": str(result.restored_from),
+                "safety_backup": str(result.safety_backup),
+                "pages": result.pages,
+            }
+        )
+    else:
+        ctx.out.text(f"restored {result.db_path} from {result.restored_from}")
+        ctx.out.text(f"the replaced content is in {result.safety_backup}")
+    return 0
+
+
+def audit_json(entry: Any) -> dict[str, Any]:
+    """An audit entry's CLI shape (``AUDIT`` in the module docstring)."""
+    from core.audit import summarize
+
+    return {
+        "id": entry.id,
+        "at": entry.at,
+        "actor": entry.actor,
+        "action": entry.action,
+        "targetType": entry.target_type,
+        "targetId": entry.target_id,
+        "before": entry.before,
+        "after": entry.after,
+        "undoneOf": entry.undone_of,
+        "note": entry.note,
+        "undone": entry.undone,
+        "originalAction": entry.original_action,
+        "summary": summarize(entry.before, entry.after),
+        "jsonErrors": entry.json_errors,
+    }
+
+
+def _audit_line(e: dict[str, Any]) -> str:
+    if e["undoneOf"] is not None and e["action"] in ("undo", "redo"):
+        what = f"{e['action']} of #{e['undoneOf']} ({e['originalAction'] or '?'})"
+    else:
+        what = e["action"]
+    flag = "  (undone)" if e["undone"] else ""
+    return (
+        f"#{e['id']}  {_iso(e['at'])}  {e['actor']}  {what}  {e['targetType']}:{e['targetId']}  "
+        f"{e['summary']}{flag}"
+    )
+
+
+def cmd_audit(ctx: _Ctx) -> int:
+    from core.audit import list_entries
+
+    a = ctx.args
+    target_type: str | None = None
+    target_id: str | None = None
+    if a.target is not None:
+        target_type, sep, rest = a.target.partition(":")
+        if not target_type or (sep and not rest):
+            raise _UsageError(f"--target: expected TYPE or TYPE:ID, e.g. schedule:<id>: {a.target!r}")
+        target_id = rest if sep else None
+    with ctx.open() as db:
+        entries = list_entries(db, limit=a.limit, target_type=target_type, target_id=target_id)
+    rows = [audit_json(e) for e in entries]
+    if ctx.out.as_json:
+        ctx.out.json({"limit": a.limit, "target_type": target_type, "target_id": target_id, "entries": rows})
+        return 0
+    for e in rows:
+        ctx.out.text(_audit_line(e))
+    ctx.out.text(f"({len(rows)} audit entr{'ies' if len(rows) != 1 else 'y'})")
+    return 0
+
+
+def _report_edit(ctx: _Ctx, entry: Any, backup: Path | None, done: str) -> int:
+    """Print the outcome of an audited edit (``{entry, backup}``)."""
+    if ctx.out.as_json:
+        ctx.out.json({"entry": audit_json(entry), "backup": None if backup is None else str(backup)})
+        return 0
+    ctx.out.text(f"{done}: audit entry #{entry.id}")
+    if backup is not None:
+        ctx.out.text(f"backup before the first write: {backup}")
+    return 0
+
+
+def _undo_or_redo(ctx: _Ctx, kind: str) -> int:
+    from core import curation
+    from core.audit import get_entry
+    from core.errors import ConflictError, NotFoundError
+
+    audit_id = ctx.args.audit_id
+    # Refuse on a read-only connection what the transaction would refuse, before anything is written.
+    with ctx.open() as db:
+        entry = get_entry(db, audit_id)
+        if entry is None:
+            raise NotFoundError(f"There is no audit entry #{audit_id}.")
+        orig = entry if entry.is_original else get_entry(db, entry.original_id)
+    if orig is None:
+        raise NotFoundError(f"The edit that audit entry #{audit_id} refers to is missing.")
+    if kind == curation.UNDO and orig.undone:
+        raise ConflictError(f"Edit #{orig.id} ({orig.action}) is already undone.")
+    if kind == curation.REDO and not orig.undone:
+        raise ConflictError(f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.")
+    curation.handler(orig.action)
+    step = curation.undo if kind == curation.UNDO else curation.redo
+    with ctx.open(writable=True) as db:
+        new = step(db, orig.id, curation.default_actor(), now=ctx.now)
+        backup = db.last_backup
+    verb = "undid" if kind == curation.UNDO else "redid"
+    return _report_edit(ctx, new, backup, f"{verb} edit #{orig.id} ({orig.action} of {orig.target})")
+
+
+def cmd_undo(ctx: _Ctx) -> int:
+    return _undo_or_redo(ctx, "undo")
+
+
+def cmd_redo(ctx: _Ctx) -> int:
+    return _undo_or_redo(ctx, "redo")
+
+
+def cmd_task(ctx: _Ctx) -> int:
+    from core.curation import calendar as curate
+    from core.schedules import ScheduleStore
+
+    a = ctx.args
+    with ctx.open() as db:
+        task = ScheduleStore(db).get(a.id)
+    if task is None:
+        raise _CommandError(f"no task {a.id!r}")
+    label = f"task {task.name!r} ({task.id})"
+    if a.action == "delete":
+        change = curate.delete_schedule(task.id, seen=task)
+        done = f"deleted {label}"
+    else:
+        enable = a.action == "enable"
+        if task.enabled == enable:
+            raise _CommandError(f"{label} is already {a.action}d; nothing to change")
+        change = curate.set_schedule_enabled(task.id, enable, seen=task)
+        done = f"{a.action}d {label}"
+    with ctx.open(writable=True) as db:
+        entry = change.perform(db, now=ctx.now)
+        backup = db.last_backup
+    return _report_edit(ctx, entry, backup, done)
+
+
+def cmd_event(ctx: _Ctx) -> int:
+    from core.calendar import CalendarStore
+    from core.curation import calendar as curate
+
+    a = ctx.args
+    with ctx.open() as db:
+        event = CalendarStore(db).get(a.id)
+    if event is None:
+        raise _CommandError(f"no calendar event {a.id!r}")
+    change = curate.delete_event(event.id, seen=event)
+    with ctx.open(writable=True) as db:
+        entry = change.perform(db, now=ctx.now)
+        backup = db.last_backup
+    return _report_edit(
+        ctx, entry, backup, f"deleted event {event.title!r} @ {_iso(event.starts_at)} ({event.id})"
+    )
+
+
 # --------------------------------------------------------------------------------------------------
 # The parser
 # --------------------------------------------------------------------------------------------------
@@ -788,6 +1173,52 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("tools", cmd_tools, "list the memory tools")
     p.add_argument("--schema", action="store_true", help="every tool's JSON Schema in the function format")
+
+    p = add(
+        "upcoming", cmd_upcoming, "events and scheduled tasks of the next days, as list_upcoming lists them"
+    )
+    p.add_argument("--days", type=_finite_float, default=None, help="the window in days (1 to 90; default 7)")
+
+    p = add("export", cmd_export, "export one layer to a JSON, JSONL or CSV file (0600)")
+    p.add_argument("layer", metavar="LAYER", choices=EXPORT_LAYERS, help=", ".join(EXPORT_LAYERS))
+    p.add_argument("out", metavar="OUT", help="the file to write")
+    p.add_argument("--format", choices=EXPORT_FORMATS, help="default: from OUT's extension, else jsonl")
+    p.add_argument("--bom", action="store_true", help="start with a UTF-8 byte-order mark (Excel and CSV)")
+    p.add_argument("--since", metavar="T", help="rows at or after T (the layer's time column)")
+    p.add_argument("--until", metavar="T", help="rows at or before T")
+    p.add_argument("--session", metavar="ID", action="append", help="only these sessions (repeatable)")
+    p.add_argument("--force", action="store_true", help="replace OUT when it exists")
+
+    p = add("backups", cmd_backups, "the files in backups/ with age, size, kind and quick_check")
+    p.add_argument("--no-check", action="store_true", help="skip the quick_check of every backup")
+
+    p = add(
+        "restore",
+        cmd_restore,
+        "replace the database's content with a backup (the current file is backed up first)",
+    )
+    p.add_argument("backup", metavar="BACKUP", help="a backup file, or the name of a file in backups/")
+    p.add_argument("--yes", "-y", action="store_true", help="go ahead (without it, restore only explains)")
+
+    p = add("audit", cmd_audit, "the audit trail of manual edits, newest first")
+    p.add_argument("--limit", type=_positive_int, default=100)
+    p.add_argument("--target", metavar="TYPE[:ID]", help="only edits of this target, e.g. schedule:<id>")
+
+    p = add("undo", cmd_undo, "undo one audited edit (writes; backup first)")
+    p.add_argument("audit_id", metavar="AUDIT_ID", type=_positive_int)
+
+    p = add("redo", cmd_redo, "redo one undone audited edit (writes; backup first)")
+    p.add_argument("audit_id", metavar="AUDIT_ID", type=_positive_int)
+
+    p = add("task", cmd_task, "enable, disable or delete a scheduled task, audited (writes; backup first)")
+    p.add_argument("action", choices=("enable", "disable", "delete"))
+    p.add_argument("id", metavar="ID")
+
+    p = add(
+        "event", cmd_event, "delete a calendar event with all its occurrences, audited (writes; backup first)"
+    )
+    p.add_argument("action", choices=("delete",))
+    p.add_argument("id", metavar="ID")
     return parser
 
 
@@ -809,7 +1240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as e:
         return _fail(str(e), 2)
     except _CommandError as e:
-        return _fail(str(e), 1)
+        return _fail(str(e), e.status)
     except (MemoryError_, ValidationError_) as e:
         return _fail(str(e), 1)
     except sqlite3.Error as e:
@@ -833,7 +1264,7 @@ def run() -> None:  # pragma: no cover - console entry point wrapper
     raise SystemExit(main())
 
 
-__all__ = ["build_parser", "fact_json", "main", "parse_time", "skill_json"]
+__all__ = ["audit_json", "build_parser", "fact_json", "main", "parse_time", "skill_json"]
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())

@@ -576,3 +576,514 @@ def test_read_only_with_a_live_wal(capsys, db_copy):
             assert _fingerprint(db_copy) == before
     finally:
         writer.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# upcoming, export, backups, restore, audit, undo/redo, task, event
+# --------------------------------------------------------------------------------------------------
+
+UPCOMING_KEYS = {
+    "kind", "title", "at", "atIso", "timezone", "rrule", "actionType", "overdue", "sourceId", "endsAt",
+    "cronExpr", "project", "message", "payloadError",
+}  # fmt: skip
+AUDIT_KEYS = {
+    "id", "at", "actor", "action", "targetType", "targetId", "before", "after", "undoneOf", "note", "undone",
+    "originalAction", "summary", "jsonErrors",
+}  # fmt: skip
+BACKUP_KEYS = {"name", "path", "createdAt", "age", "size", "kind", "quickCheck"}
+
+
+def _row_id(db: Path, sql: str) -> str:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _task_id(db: Path, name: str = "backup-check") -> str:
+    return _row_id(db, f"SELECT id FROM memory_schedules WHERE name = '{name}' AND enabled = 1")
+
+
+def _event_id(db: Path, title: str = "Dentist") -> str:
+    return _row_id(db, f"SELECT id FROM memory_calendar WHERE title = '{title}'")
+
+
+def _enabled(db: Path, sched_id: str) -> int | None:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        row = conn.execute("SELECT enabled FROM memory_schedules WHERE id = ?", (sched_id,)).fetchone()
+    finally:
+        conn.close()
+    return None if row is None else row[0]
+
+
+def _backups(db: Path) -> list[str]:
+    d = db.parent / "backups"
+    return sorted(p.name for p in d.iterdir()) if d.exists() else []
+
+
+def _mode(p: Path) -> int:
+    return p.stat().st_mode & 0o777
+
+
+def test_upcoming_text_is_what_list_upcoming_prints(capsys, demo_db_path):
+    from core.db import MemoryDB
+    from core.tools import run_tool
+
+    with MemoryDB.open(demo_db_path) as db:
+        week = run_tool(db, "list_upcoming", {}, now=NOW).output
+        two_days = run_tool(db, "list_upcoming", {"window_days": 2}, now=NOW).output
+    code, out, err = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming")
+    assert (code, err) == (0, "") and out == week + "\n"
+    code, out, _ = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming", "--days", "2")
+    assert out == two_days + "\n"
+    lines = out.splitlines()
+    assert lines[0] == (
+        "- [event] Daily standup @ 2026-06-16T01:00:00.000Z (Asia/Shanghai, FREQ=DAILY;INTERVAL=1;COUNT=200)"
+    )
+    assert "- [task] 交房租 @ 2026-06-14T12:00:00.000Z (prompt)" in lines
+
+
+def test_upcoming_json(capsys, demo_db_path):
+    res = run_json(capsys, demo_db_path, "upcoming", "--days", "2")
+    assert set(res) == {"now", "window_days", "items"}
+    assert (res["now"], res["window_days"]) == (NOW, 2)
+    items = res["items"]
+    assert items and all(set(i) == UPCOMING_KEYS for i in items)
+    kinds = [i["kind"] for i in items]
+    assert kinds == sorted(kinds)  # events first, then tasks
+    assert all(i["at"] <= NOW + 2 * 86_400_000 for i in items)
+    rent = next(i for i in items if i["title"] == "交房租")
+    assert (rent["kind"], rent["overdue"], rent["atIso"], rent["actionType"]) == (
+        "task",
+        True,
+        "2026-06-14T12:00:00.000Z",
+        "prompt",
+    )
+    standup = items[0]
+    assert (standup["title"], standup["at"], standup["overdue"]) == ("Daily standup", 1781571600000, False)
+    assert run_json(capsys, demo_db_path, "upcoming")["window_days"] == 7
+    assert run_json(capsys, demo_db_path, "upcoming", "--days", "500")["window_days"] == 90
+    assert run_json(capsys, demo_db_path, "upcoming", "--days", "0")["window_days"] == 1
+
+
+def test_upcoming_on_an_empty_database(capsys, tmp_path):
+    from core.db import MemoryDB
+
+    path = tmp_path / "memory.sqlite"
+    MemoryDB.create(path, now=NOW).close()
+    code, out, _ = run(capsys, "--db", str(path), *NOW_ARGS, "upcoming", "--days", "3")
+    assert code == 0 and out == "No events in the next 3 days\n"
+    assert run_json(capsys, path, "upcoming")["items"] == []
+
+
+def test_export_formats_and_0600(capsys, demo_db_path, tmp_path):
+    jsonl = tmp_path / "messages.jsonl"
+    res = run_json(capsys, demo_db_path, "export", "messages", str(jsonl))
+    assert set(res) == {"path", "layer", "format", "rows", "bytes", "columns"}
+    assert (res["path"], res["layer"], res["format"], res["rows"]) == (str(jsonl), "messages", "jsonl", 3000)
+    assert res["columns"] == ["id", "session_id", "role", "content", "timestamp", "origin_session_id"]
+    assert _mode(jsonl) == 0o600 and res["bytes"] == jsonl.stat().st_size
+    rows = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 3000 and set(rows[0]) == set(res["columns"])
+    # The format follows OUT's extension unless --format says otherwise.
+    csv_path = tmp_path / "facts.csv"
+    res = run_json(capsys, demo_db_path, "export", "facts", str(csv_path), "--bom")
+    data = csv_path.read_bytes()
+    assert res["format"] == "csv" and data.startswith(b"\xef\xbb\xbfid,namespace,key,")
+    assert _mode(csv_path) == 0o600 and res["bytes"] == len(data)
+    as_json = tmp_path / "skills.txt"
+    res = run_json(capsys, demo_db_path, "export", "skills", str(as_json), "--format", "json")
+    skills = json.loads(as_json.read_text(encoding="utf-8"))
+    assert res["format"] == "json" and len(skills) == res["rows"] > 0
+    assert isinstance(skills[0]["trigger_keywords"], list)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["facts.csv", "messages.jsonl", "skills.txt"]
+    code, out, err = run(capsys, "--db", str(demo_db_path), "export", "notes", str(tmp_path / "n.jsonl"))
+    assert (
+        code == 0
+        and err == ""
+        and re.fullmatch(r"wrote \d+ rows of notes to .*n\.jsonl \(jsonl, \d+ bytes\)\n", out)
+    )
+
+
+def test_export_filters(capsys, demo_db_path, tmp_path):
+    conn = sqlite3.connect(f"file:{demo_db_path}?mode=ro", uri=True)
+    sid = conn.execute(
+        "SELECT session_id FROM memory_raw_messages WHERE session_id LIKE 'sess-%' LIMIT 1"
+    ).fetchone()[0]
+    in_session = conn.execute(
+        "SELECT count(*) FROM memory_raw_messages WHERE session_id = ?", (sid,)
+    ).fetchone()
+    since, until = parse_time("2026-05-01T00:00:00Z"), parse_time("2026-05-15T00:00:00Z")
+    in_window = conn.execute(
+        "SELECT count(*) FROM memory_raw_messages WHERE timestamp BETWEEN ? AND ?", (since, until)
+    ).fetchone()
+    conn.close()
+    out = tmp_path / "s.jsonl"
+    res = run_json(
+        capsys, demo_db_path, "export", "messages", str(out), "--session", sid, "--session", "nope"
+    )
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert res["rows"] == in_session[0] == len(rows) > 0 and {r["session_id"] for r in rows} == {sid}
+    out = tmp_path / "w.jsonl"
+    res = run_json(
+        capsys,
+        demo_db_path,
+        "export",
+        "messages",
+        str(out),
+        "--since",
+        "2026-05-01T00:00:00Z",
+        "--until",
+        str(until),
+    )
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert res["rows"] == in_window[0] == len(rows) > 0
+    assert all(since <= r["timestamp"] <= until for r in rows)
+
+
+def test_export_refusals(capsys, demo_db_path, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"keep me")
+    code, stdout, err = run(capsys, "--db", str(demo_db_path), "export", "notes", str(out))
+    assert code == 1 and stdout == ""
+    assert_one_error_line(err, "already exists; it was left alone (--force replaces it)")
+    assert out.read_bytes() == b"keep me"
+    res = run_json(capsys, demo_db_path, "export", "notes", str(out), "--force")
+    assert res["rows"] > 0 and out.read_bytes() != b"keep me" and _mode(out) == 0o600
+    for argv, text in (
+        (["export", "notes", str(demo_db_path), "--force"], "is the database itself"),
+        (["export", "facts", str(tmp_path / "f.jsonl"), "--session", "s"], "--session does not apply to the facts layer"),
+        (["export", "bogus", str(tmp_path / "b.jsonl")], "argument LAYER: invalid choice: 'bogus'"),
+        (["export", "notes", str(tmp_path / "b.jsonl"), "--format", "xml"], "argument --format: invalid choice"),
+        (["export", "notes", str(tmp_path / "b.jsonl"), "--since", "whenever"], "--since: not an ISO 8601 time"),
+    ):  # fmt: skip
+        code, stdout, err = run(capsys, "--db", str(demo_db_path), *argv)
+        assert code == 2 and stdout == ""
+        assert_one_error_line(err, text)
+    code, stdout, err = run(
+        capsys, "--db", str(demo_db_path), "export", "notes", str(tmp_path / "no" / "x.csv")
+    )
+    assert code == 1 and stdout == ""
+    assert_one_error_line(err, "does not exist")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+
+
+def test_export_from_an_unusable_file_writes_nothing(capsys, tmp_path):
+    bad = tmp_path / "memory.sqlite"
+    bad.write_bytes(b"hello, not a database at all" * 10)
+    code, out, err = run(capsys, "--db", str(bad), "export", "messages", str(tmp_path / "m.jsonl"))
+    assert code == 1 and out == ""
+    assert_one_error_line(err, "This is not an SQLite database")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memory.sqlite"]
+
+
+def test_backups(capsys, db_copy):
+    res = run_json(capsys, db_copy, "backups")
+    assert res == {
+        "path": str(db_copy),
+        "backups_dir": str(db_copy.parent / "backups"),
+        "now": NOW,
+        "checked": True,
+        "backups": [],
+    }
+    made = Path(run_json(capsys, db_copy, "backup")["backup"])
+    # A backup as the agent writes it: a copy whose header still says WAL, one second older.
+    agent_name = f"memory-{int(made.name[7:15]) - 1:08d}T000000.sqlite"
+    shutil.copyfile(db_copy, made.parent / agent_name)
+    listing = sorted(p.name for p in made.parent.iterdir())
+    res = run_json(capsys, db_copy, "backups")
+    rows = res["backups"]
+    assert [r["name"] for r in rows] == [made.name, agent_name]  # newest first
+    assert all(set(r) == BACKUP_KEYS for r in rows)
+    assert [(r["kind"], r["quickCheck"]) for r in rows] == [("rollback", "ok"), ("wal", "ok")]
+    mine = rows[0]
+    assert mine["path"] == str(made) and mine["size"] == made.stat().st_size
+    assert mine["createdAt"] == parse_time(
+        f"{made.name[7:11]}-{made.name[11:13]}-{made.name[13:15]}T{made.name[16:18]}:{made.name[18:20]}:{made.name[20:22]}Z"
+    )
+    assert mine["age"] == NOW - mine["createdAt"]
+    assert sorted(p.name for p in made.parent.iterdir()) == listing  # nothing written beside the backups
+    res = run_json(capsys, db_copy, "backups", "--no-check")
+    assert res["checked"] is False and [r["quickCheck"] for r in res["backups"]] == [None, None]
+    code, out, _ = run(capsys, "--db", str(db_copy), "backups", "--no-check")
+    lines = out.splitlines()
+    assert code == 0 and lines[-1] == f"(2 backups in {made.parent})"
+    assert (
+        lines[0].startswith(f"{made.name}  ") and "self-contained" in lines[0] and "not checked" in lines[0]
+    )
+    assert "agent (WAL)" in lines[1]
+
+
+def test_backups_work_when_the_database_cannot_be_opened(capsys, db_copy):
+    run_json(capsys, db_copy, "backup")
+    db_copy.write_bytes(b"")
+    res = run_json(capsys, db_copy, "backups")
+    assert len(res["backups"]) == 1 and res["backups"][0]["quickCheck"] == "ok"
+
+
+def test_restore(capsys, db_copy):
+    sched = _task_id(db_copy)
+    backup = Path(run_json(capsys, db_copy, "backup")["backup"])
+    run_json(capsys, db_copy, "task", "disable", sched)
+    assert _enabled(db_copy, sched) == 0
+    before = _fingerprint(db_copy)
+    listing = _backups(db_copy)
+    # Without --yes: a usage error that says what would happen; nothing is written.
+    code, out, err = run(capsys, "--db", str(db_copy), "restore", backup.name)
+    assert code == 2 and out == ""
+    assert_one_error_line(err, f"restore replaces the content of {db_copy} with {backup}")
+    assert "the current file is backed up to" in err and "--yes" in err
+    assert _fingerprint(db_copy) == before and _backups(db_copy) == listing
+    code, out, err = run(capsys, "--db", str(db_copy), "restore", "memory-20000101T000000.sqlite", "--yes")
+    assert code == 1 and out == ""
+    assert_one_error_line(err, "does not exist")
+    res = run_json(capsys, db_copy, "restore", backup.name, "--yes")
+    assert set(res) == {"path", "restored_from", "safety_backup", "pages"}
+    assert (res["path"], res["restored_from"]) == (str(db_copy), str(backup))
+    safety = Path(res["safety_backup"])
+    assert safety.parent == backup.parent and safety != backup and _mode(safety) == 0o600
+    assert _enabled(db_copy, sched) == 1 and _enabled(safety, sched) == 0
+    assert _mode(db_copy) == 0o600
+    # Text mode prints both paths (a path to the backup works as well as its name).
+    code, out, err = run(capsys, "--db", str(db_copy), "restore", str(safety), "-y")
+    assert code == 0 and err == ""
+    first, second = out.splitlines()
+    assert first == f"restored {db_copy} from {safety}"
+    assert second.startswith(f"the replaced content is in {backup.parent}{os.sep}memory-")
+    assert _enabled(db_copy, sched) == 0
+
+
+def test_restore_while_the_database_is_held_open_exits_3(capsys, db_copy):
+    from core.db import MemoryDB
+
+    backup = Path(run_json(capsys, db_copy, "backup")["backup"])
+    listing = _backups(db_copy)
+    agent = MemoryDB.open(db_copy)
+    agent.conn.execute("SELECT count(*) FROM memory_notes").fetchone()
+    try:
+        before = _fingerprint(db_copy)
+        code, out, err = run(capsys, "--db", str(db_copy), "--json", "restore", backup.name, "--yes")
+        assert code == 3 and out == ""
+        assert_one_error_line(err, "is open in another program (probably the agent)")
+        assert "Nothing was changed." in err
+        assert _fingerprint(db_copy) == before
+    finally:
+        agent.close()
+    assert _backups(db_copy) == listing  # no safety backup either
+
+
+def test_audit_without_an_audit_table(capsys, db_copy):
+    conn = sqlite3.connect(db_copy, isolation_level=None)
+    conn.execute("DROP TABLE philont_desktop_audit")
+    conn.close()
+    before = _fingerprint(db_copy)
+    res = run_json(capsys, db_copy, "audit")
+    assert res == {"limit": 100, "target_type": None, "target_id": None, "entries": []}
+    code, out, _ = run(capsys, "--db", str(db_copy), "audit", "--target", "schedule:x")
+    assert code == 0 and out == "(0 audit entries)\n"
+    assert _fingerprint(db_copy) == before
+    # The first audited edit creates the table (after the backup).
+    run_json(capsys, db_copy, "task", "disable", _task_id(db_copy))
+    assert [e["action"] for e in run_json(capsys, db_copy, "audit")["entries"]] == [
+        "calendar.schedule_disable"
+    ]
+
+
+def test_task_disable_enable_delete_are_audited(capsys, db_copy):
+    sched = _task_id(db_copy)
+    res = run_json(capsys, db_copy, "task", "disable", sched)
+    assert set(res) == {"entry", "backup"}
+    entry = res["entry"]
+    assert set(entry) == AUDIT_KEYS
+    assert (entry["action"], entry["targetType"], entry["targetId"], entry["at"]) == (
+        "calendar.schedule_disable",
+        "schedule",
+        sched,
+        NOW,
+    )
+    assert entry["actor"].endswith("@philont-desktop")
+    assert (entry["before"]["enabled"], entry["after"]["enabled"], entry["summary"]) == (1, 0, "enabled")
+    assert (entry["undoneOf"], entry["undone"], entry["note"]) == (None, False, None)
+    assert _enabled(db_copy, sched) == 0
+    assert res["backup"] is not None and _backups(db_copy) == [Path(res["backup"]).name]
+    assert _mode(Path(res["backup"])) == 0o600 and _enabled(Path(res["backup"]), sched) == 1
+    res = run_json(capsys, db_copy, "task", "enable", sched)
+    assert res["entry"]["action"] == "calendar.schedule_enable" and _enabled(db_copy, sched) == 1
+    code, out, err = run(capsys, "--db", str(db_copy), *NOW_ARGS, "task", "delete", sched)
+    assert code == 0 and err == ""
+    assert re.fullmatch(
+        rf"deleted task 'backup-check' \({sched}\): audit entry #3\nbackup before the first write: .*\n", out
+    )
+    assert _enabled(db_copy, sched) is None
+    trail = run_json(capsys, db_copy, "audit", "--target", f"schedule:{sched}")["entries"]
+    assert [(e["id"], e["action"], e["summary"]) for e in trail] == [
+        (3, "calendar.schedule_delete", "deleted"),
+        (2, "calendar.schedule_enable", "enabled"),
+        (1, "calendar.schedule_disable", "enabled"),
+    ]
+    assert [e["id"] for e in run_json(capsys, db_copy, "audit", "--limit", "1")["entries"]] == [3]
+    assert run_json(capsys, db_copy, "audit", "--target", "calendar_event")["entries"] == []
+
+
+def test_task_and_event_refusals_write_nothing(capsys, db_copy):
+    sched = _task_id(db_copy)
+    disabled = _row_id(db_copy, "SELECT id FROM memory_schedules WHERE enabled = 0 LIMIT 1")
+    before = _fingerprint(db_copy)
+    for argv, status, text in (
+        (["task", "enable", "nope"], 1, "no task 'nope'"),
+        (["task", "disable", disabled], 1, f"({disabled}) is already disabled; nothing to change"),
+        (["task", "enable", sched], 1, "is already enabled; nothing to change"),
+        (["event", "delete", "nope"], 1, "no calendar event 'nope'"),
+        (["task", "pause", sched], 2, "argument action: invalid choice: 'pause'"),
+        (["event", "disable", "x"], 2, "argument action: invalid choice: 'disable'"),
+        (["task", "delete"], 2, "the following arguments are required: ID"),
+        (["undo", "99"], 1, "There is no audit entry #99."),
+        (["redo", "99"], 1, "There is no audit entry #99."),
+        (["undo", "zero"], 2, "argument AUDIT_ID: not an integer: 'zero'"),
+        (["audit", "--target", "schedule:"], 2, "--target: expected TYPE or TYPE:ID"),
+        (["audit", "--limit", "0"], 2, "argument --limit: must be at least 1: '0'"),
+    ):
+        code, out, err = run(capsys, "--db", str(db_copy), "--json", *argv)
+        assert code == status and out == "", argv
+        assert_one_error_line(err, text)
+        assert _fingerprint(db_copy) == before
+    assert not (db_copy.parent / "backups").exists()
+
+
+def test_undo_and_redo(capsys, db_copy):
+    sched = _task_id(db_copy)
+    run_json(capsys, db_copy, "task", "disable", sched)
+    res = run_json(capsys, db_copy, "undo", "1")
+    assert set(res) == {"entry", "backup"} and res["backup"] is not None
+    undo = res["entry"]
+    assert (undo["id"], undo["action"], undo["undoneOf"], undo["originalAction"]) == (
+        2,
+        "undo",
+        1,
+        "calendar.schedule_disable",
+    )
+    assert (undo["before"]["enabled"], undo["after"]["enabled"]) == (0, 1)
+    assert _enabled(db_copy, sched) == 1
+    assert run_json(capsys, db_copy, "audit", "--limit", "5")["entries"][1]["undone"] is True
+    # Undoing it again is refused before anything is written.
+    before, listing = _fingerprint(db_copy), _backups(db_copy)
+    code, out, err = run(capsys, "--db", str(db_copy), "undo", "1")
+    assert code == 1 and out == ""
+    assert_one_error_line(err, "Edit #1 (calendar.schedule_disable) is already undone.")
+    assert _fingerprint(db_copy) == before and _backups(db_copy) == listing
+    # Redo through the id of the undo row (it names the same edit).
+    code, out, err = run(capsys, "--db", str(db_copy), *NOW_ARGS, "redo", "2")
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == (
+        f"redid edit #1 (calendar.schedule_disable of schedule:{sched}): audit entry #3"
+    )
+    assert _enabled(db_copy, sched) == 0
+    before = _fingerprint(db_copy)
+    code, out, err = run(capsys, "--db", str(db_copy), "redo", "1")
+    assert code == 1 and out == ""
+    assert_one_error_line(
+        err, "Edit #1 (calendar.schedule_disable) is not undone, so there is nothing to redo."
+    )
+    assert _fingerprint(db_copy) == before
+    code, out, _ = run(capsys, "--db", str(db_copy), "audit")
+    assert out.splitlines() == [
+        f"#3  2026-06-15T12:00:00.000Z  {undo['actor']}  redo of #1 (calendar.schedule_disable)  "
+        f"schedule:{sched}  enabled",
+        f"#2  2026-06-15T12:00:00.000Z  {undo['actor']}  undo of #1 (calendar.schedule_disable)  "
+        f"schedule:{sched}  enabled",
+        f"#1  2026-06-15T12:00:00.000Z  {undo['actor']}  calendar.schedule_disable  schedule:{sched}  enabled",
+        "(3 audit entries)",
+    ]
+
+
+def test_event_delete_and_undo(capsys, db_copy):
+    event = _event_id(db_copy)
+    res = run_json(capsys, db_copy, "event", "delete", event)
+    entry = res["entry"]
+    assert (entry["action"], entry["targetType"], entry["targetId"], entry["summary"]) == (
+        "calendar.event_delete",
+        "calendar_event",
+        event,
+        "deleted",
+    )
+    assert entry["before"]["title"] == "Dentist" and entry["after"] is None
+    conn = sqlite3.connect(f"file:{db_copy}?mode=ro", uri=True)
+    assert conn.execute("SELECT count(*) FROM memory_calendar WHERE id = ?", (event,)).fetchone()[0] == 0
+    conn.close()
+    code, out, err = run(capsys, "--db", str(db_copy), "event", "delete", event)
+    assert code == 1 and out == ""
+    assert_one_error_line(err, f"no calendar event '{event}'")
+    run_json(capsys, db_copy, "undo", str(entry["id"]))
+    assert _event_id(db_copy) == event
+
+
+def _export_target(db: Path) -> str:
+    return str(db.parent.parent / "export.jsonl")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["upcoming"],
+        ["upcoming", "--days", "90"],
+        ["export", "messages", "{out}"],
+        ["export", "facts", "{out}", "--format", "csv", "--since", "2026-01-01"],
+        ["backups"],
+        ["audit"],
+        ["audit", "--target", "schedule:x", "--limit", "3"],
+    ],
+)
+def test_new_read_commands_leave_the_files_unchanged(capsys, db_copy, argv):
+    argv = [_export_target(db_copy) if a == "{out}" else a for a in argv]
+    before = _fingerprint(db_copy)
+    mtime = db_copy.stat().st_mtime_ns
+    code, _out, err = run(capsys, "--db", str(db_copy), "--json", *NOW_ARGS, *argv)
+    assert code == 0, err
+    assert _fingerprint(db_copy) == before
+    assert db_copy.stat().st_mtime_ns == mtime
+    assert not (db_copy.parent / "backups").exists()
+    assert sorted(p.name for p in db_copy.parent.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [
+        "memory.sqlite"
+    ]
+
+
+def test_new_read_commands_with_a_live_wal(capsys, db_copy):
+    """Committed pages still in the -wal (a running agent): read, and both files keep their bytes."""
+    writer = sqlite3.connect(db_copy, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("UPDATE memory_calendar SET title = 'Dentist (moved)' WHERE title = 'Dentist'")
+    try:
+        before = _fingerprint(db_copy)
+        assert Path(str(db_copy) + "-wal").stat().st_size > 0
+        out_path = _export_target(db_copy)
+        for argv in (["upcoming", "--days", "90"], ["export", "calendar", out_path], ["backups"], ["audit"]):
+            code, _out, err = run(capsys, "--db", str(db_copy), "--json", *NOW_ARGS, *argv)
+            assert code == 0, err
+            assert _fingerprint(db_copy) == before
+        exported = [json.loads(line)["title"] for line in Path(out_path).read_text("utf-8").splitlines()]
+        assert "Dentist (moved)" in exported and "Dentist" not in exported
+    finally:
+        writer.close()
+
+
+def test_export_progress_only_on_a_terminal(capsys, monkeypatch, demo_db_path, tmp_path):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, "--db", str(demo_db_path), "export", "messages", str(tmp_path / "m.jsonl"))
+    assert code == 0 and out.startswith("wrote 3000 rows of messages")
+    assert "\rexporting messages: 0/3000" in err and "\rexporting messages: 3000/3000" in err
+    assert err.endswith("\r" + " " * 40 + "\r") and "\n" not in err
+    code, out, err = run(
+        capsys, "--db", str(demo_db_path), "--json", "export", "notes", str(tmp_path / "n.jsonl")
+    )
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv", [["upcoming"], ["audit"], ["undo", "1"], ["task", "enable", "x"]])
+def test_new_commands_on_a_missing_file(capsys, tmp_path, argv):
+    path = tmp_path / "memory.sqlite"
+    code, out, err = run(capsys, "--db", str(path), *argv)
+    assert code == 1 and out == ""
+    assert_one_error_line(err, "No database file exists at this path.")
+    assert list(tmp_path.iterdir()) == []
