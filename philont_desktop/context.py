@@ -19,6 +19,7 @@ from typing import Any
 from core.audit import default_actor
 from core.db import MemoryDB, OpenReport
 from core.errors import ReadOnlyError
+from philont_desktop import core_strings
 from philont_desktop.live import LiveMonitor
 from philont_desktop.qt import QApplication, QObject, Signal
 from philont_desktop.settings import Settings
@@ -147,7 +148,7 @@ class AppContext(QObject):
         """Why editing cannot be turned on (``None`` when it can)."""
         if self.forced_read_only:
             return self.tr("the app was started with --read-only")
-        return self.report.read_only_reason
+        return core_strings.read_only_reason(self.report.read_only_reason)
 
     @property
     def can_edit(self) -> bool:
@@ -321,7 +322,7 @@ class AppContext(QObject):
         self.reportChanged.emit()
 
     def _on_quick_check_error(self, exc: BaseException) -> None:
-        self.report.quick_check = f"quick_check failed: {exc}"
+        self.report.quick_check = self.tr("quick_check failed: {0}").format(exc)
         self.reportChanged.emit()
 
 
