@@ -10,7 +10,7 @@ from core import SCHEMA_VERSION
 from core.db import MemoryDB, OpenReport
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
-from philont_desktop import APP_NAME, i18n
+from philont_desktop import APP_NAME, core_strings, i18n
 from philont_desktop.context import AppContext
 from philont_desktop.qt import (
     QT_TRANSLATE_NOOP,
@@ -822,13 +822,15 @@ class MainWindow(QMainWindow):
             self.banner.show_message(
                 "readonly",
                 self.tr("<b>Read-only.</b> This database cannot be edited here: {0}.").format(
-                    html.escape(ctx.report.read_only_reason)
+                    html.escape(core_strings.read_only_reason(ctx.report.read_only_reason) or "")
                 ),
             )
         else:
             self.banner.setVisible(False)
         if ctx.report.warnings:
-            self.notice.show_message("info", "<br>".join(html.escape(w) for w in ctx.report.warnings))
+            self.notice.show_message(
+                "info", "<br>".join(html.escape(core_strings.message(w)) for w in ctx.report.warnings)
+            )
         else:
             self.notice.setVisible(False)
 
@@ -864,7 +866,9 @@ class MainWindow(QMainWindow):
         elif isinstance(problem, DatabaseOpenError) and problem.problem == "missing":
             text = self.tr("No memory database exists at <b>{0}</b> yet.").format(html.escape(str(path)))
         elif problem is not None:
-            text = self.tr("<b>This file cannot be opened.</b><br>{0}").format(html.escape(str(problem)))
+            text = self.tr("<b>This file cannot be opened.</b><br>{0}").format(
+                html.escape(core_strings.message(str(problem)))
+            )
             if isinstance(problem, DatabaseOpenError) and problem.backup is not None:
                 backup = str(problem.backup)
         else:
