@@ -540,7 +540,7 @@ class BackupsTab(BaseTab):
             self._check_next()
 
         def _failed(exc: BaseException, path: str = path) -> None:
-            self.model.set_check(path, f"cannot be checked: {exc}")
+            self.model.set_check(path, self.tr("cannot be checked: {0}").format(exc))
             self._check_next()
 
         self._check_job = self.ctx.run(
