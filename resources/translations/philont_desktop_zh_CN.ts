@@ -136,7 +136,7 @@
         <translation>子串</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/widgets/error_dialog.py" line="+38"/>
+        <location filename="../../philont_desktop/widgets/error_dialog.py" line="+40"/>
         <source>The operating system reported: {0}{1}.</source>
         <translation>操作系统报告：{0}{1}。</translation>
     </message>
@@ -591,7 +591,7 @@
         <translation>只读：{0}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>read-only until editing mode is turned on</source>
         <translation>只读，直到开启编辑模式</translation>
     </message>
@@ -863,7 +863,7 @@
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../../philont_desktop/context.py" line="+97"/>
+        <location filename="../../philont_desktop/context.py" line="+98"/>
         <source>Checking database integrity</source>
         <translation>正在检查数据库完整性</translation>
     </message>
@@ -916,6 +916,11 @@
         <location line="+21"/>
         <source>A background task failed</source>
         <translation>后台任务失败</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>quick_check failed: {0}</source>
+        <translation>quick_check 失败：{0}</translation>
     </message>
 </context>
 <context>
@@ -1298,7 +1303,12 @@
         <translation>{0} — {1} 字节 — quick_check：{2}</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+59"/>
+        <source>cannot be checked: {0}</source>
+        <translation>无法检查：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Checking backups</source>
         <translation>正在检查备份</translation>
     </message>
@@ -4439,20 +4449,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+536"/>
+        <location line="+540"/>
         <location line="+7"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-540"/>
-        <location line="+533"/>
+        <location line="-544"/>
+        <location line="+537"/>
         <location line="+8"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-533"/>
+        <location line="-537"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -4543,12 +4553,12 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+108"/>
+        <location line="+110"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location line="-106"/>
+        <location line="-108"/>
         <source>Turn on editing mode to make changes.</source>
         <translation>开启编辑模式后才能进行更改。</translation>
     </message>
@@ -4649,7 +4659,7 @@ What if: {1}</source>
         <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>EDITING</source>
         <translation>编辑中</translation>
     </message>
@@ -4665,17 +4675,17 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>No memory database exists at &lt;b&gt;{0}&lt;/b&gt; yet.</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; 处还没有记忆数据库。</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-6"/>
         <source>&lt;b&gt;This file cannot be opened.&lt;/b&gt;&lt;br&gt;{0}</source>
         <translation>&lt;b&gt;无法打开此文件。&lt;/b&gt;&lt;br&gt;{0}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Open for editing</source>
         <translation>打开以编辑</translation>
     </message>
@@ -5841,7 +5851,7 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-954"/>
+        <location filename="../../philont_desktop/main_window.py" line="-958"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
