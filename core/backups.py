@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from core import SCHEMA_VERSION
-from core.db import BACKUP_NAME_RE, SQLITE_MAGIC, backup_file_name, check_file_header, list_backups
+from core.db import BACKUP_NAME_RE, SQLITE_MAGIC, check_file_header, list_backups, unused_backup_path
 from core.engine import sqlite3
 from core.errors import DatabaseOpenError, MemoryError_, NotFoundError, ValidationError_
 from core.jsutil import now_ms
@@ -332,15 +332,12 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def _safety_backup(conn: sqlite3.Connection, db_path: Path, avoid: Path) -> Path:
+def _safety_backup(conn: sqlite3.Connection, db_path: Path) -> Path:
     """Back up the live file through ``conn`` (which holds the lock) into ``backups/`` (0600)."""
     d = backups_dir(db_path)
     ensure_private_dir(d)
-    name = backup_file_name()
-    while (d / name) == avoid or (d / name).resolve() == avoid.resolve():
-        time.sleep(0.05)  # never overwrite the backup being restored (same second)
-        name = backup_file_name()
-    final = d / name
+    final = unused_backup_path(d)  # never the backup being restored, nor any other
+    name = final.name
     tmp = d / (name + f".partial-{os.getpid()}-{threading.get_ident()}")
     dst = sqlite3.connect(str(tmp), isolation_level=None)
     chmod_private(tmp)
@@ -427,7 +424,7 @@ def restore_backup(
         source = src
         done = [0]
         try:
-            safety = _safety_backup(dest, db, src_path)
+            safety = _safety_backup(dest, db)
             src_ps = int(src.execute("PRAGMA page_size").fetchone()[0])
             dst_ps = int(dest.execute("PRAGMA page_size").fetchone()[0])
             dest_wal = str(dest.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"

@@ -19,6 +19,7 @@ import contextlib
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -176,6 +177,20 @@ def backup_file_name(now: datetime | None = None) -> str:
     """``memory-YYYYMMDDTHHmmss.sqlite`` from the UTC time (the reference's naming)."""
     now = now or datetime.now(UTC)
     return f"memory-{now.strftime('%Y%m%dT%H%M%S')}.sqlite"
+
+
+def unused_backup_path(d: Path, *, timeout_s: float = 2.0) -> Path:
+    """``d/memory-<UTC second>.sqlite`` for a second whose name is not taken yet.
+
+    The reference's names only go down to the second; a second backup within the same second would
+    replace the first (and with it the state it saved), so this waits for the next free second.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        candidate = d / backup_file_name()
+        if not candidate.exists() or time.monotonic() >= deadline:
+            return candidate
+        time.sleep(0.05)
 
 
 class MemoryDB:
@@ -488,7 +503,7 @@ class MemoryDB:
             raise ReadOnlyError("An in-memory database has no backups.")
         d = Path(dest_dir) if dest_dir is not None else backups_dir(self.path)
         ensure_private_dir(d)
-        final = d / backup_file_name()
+        final = unused_backup_path(d)
         tmp = d / (final.name + f".partial-{os.getpid()}-{threading.get_ident()}")
         dst = sqlite3.connect(str(tmp), isolation_level=None)
         chmod_private(tmp)

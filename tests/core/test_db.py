@@ -233,3 +233,14 @@ def test_backup_rotation_keeps_newest(tmp_path):
     assert kept[0] == made
     assert (d / "unrelated.txt").exists()
     assert not any(".partial" in x.name for x in d.iterdir())
+
+
+def test_two_backups_in_one_second_keep_both(tmp_path):
+    p = _make_db(tmp_path / "memory.sqlite")
+    db = MemoryDB.open(p)
+    first = db.backup()
+    second = db.backup()
+    db.close()
+    assert first != second
+    assert first.exists() and second.exists()
+    assert list_backups(p) == [second, first]
