@@ -72,7 +72,7 @@ from core.prefix import (
 )
 from core.recall import RetrievedMessage, RetrieveOptions, RetrieveResult, TimelineRetriever, origin_prefix
 from core.skills import SkillStore
-from core.timeline import RawStore, _span_finder, resolve_session_filter, sanitize_query
+from core.timeline import RawStore, sanitize_query, span_finder
 
 __all__ = [
     "DEFAULTS",
@@ -350,7 +350,8 @@ class _ContextRawStore(RawStore):
         session_ids: Sequence[str] | None = None,
         limit: int = 20,
     ) -> list[Message]:
-        """``RawStore.search_messages`` (the same steps) with the time bound and the mode recorded."""
+        """``RawStore.search_messages`` with the time bound, the mode recorded and a cancellation check
+        before the ``LIKE`` fallback."""
         self._check()
         t = time.perf_counter()
         safe = sanitize_query(query)
@@ -359,22 +360,20 @@ class _ContextRawStore(RawStore):
             self.last_mode = "empty"
             return []
         try:
-            rows, mode = self._search(
-                safe,
+            rows, mode = self.search_with_mode(
+                query,
                 since=since,
                 until=until,
-                session_ids=resolve_session_filter(session_id, session_ids),
+                session_id=session_id,
+                session_ids=session_ids,
                 limit=limit,
                 before=self.before,
+                on_like=self._check,
             )
         finally:
             self.times["recall_query"] = self.times.get("recall_query", 0.0) + time.perf_counter() - t
         self.last_mode = mode
         return rows
-
-    def _like_search(self, *args: Any, **kwargs: Any) -> list[Message]:
-        self._check()
-        return super()._like_search(*args, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -660,7 +659,7 @@ def build_context(
     t = time.perf_counter()
     highlights: dict[int, list[tuple[int, int]]] = {}
     if raw.last_mode in ("fts", "like") and raw.last_safe:
-        spans = _span_finder(raw.last_safe, raw.last_mode)
+        spans = span_finder(raw.last_safe, raw.last_mode)
         for m in result.messages:
             if m.section != "recall" or m.id is None:
                 continue

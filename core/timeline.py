@@ -37,7 +37,7 @@ costs about as much as ``k`` row look-ups, with or without a time bound.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -692,17 +692,39 @@ class RawStore:
         the reference. Errors of the fallback itself propagate (e.g. a fractional ``limit``: SQLite's
         ``datatype mismatch``), as in the reference.
         """
+        return self.search_with_mode(query, since, until, session_id, session_ids, limit)[0]
+
+    def search_with_mode(
+        self,
+        query: str,
+        since: int | None = None,
+        until: int | None = None,
+        session_id: str | None = None,
+        session_ids: Sequence[str] | None = None,
+        limit: int = 20,
+        *,
+        before: Keyset | None = None,
+        on_like: Callable[[], None] | None = None,
+    ) -> tuple[list[Message], SearchMode]:
+        """:meth:`search_messages` that also tells how it ran: ``"fts"``, ``"like"`` (the fallback) or
+        ``"empty"`` (nothing left after sanitising; no query ran).
+
+        ``before`` (an exclusive ``(timestamp, id)`` bound) searches only the messages before that
+        position. ``on_like`` is called just before the ``LIKE`` scan, the slow step; it may raise to
+        abandon the search.
+        """
         safe = sanitize_query(query)
         if not safe:
-            return []
-        rows, _mode = self._search(
+            return [], "empty"
+        return self._search(
             safe,
             since=since,
             until=until,
             session_ids=resolve_session_filter(session_id, session_ids),
             limit=limit,
+            before=before,
+            on_like=on_like,
         )
-        return rows
 
     def search_page(
         self,
@@ -746,7 +768,7 @@ class RawStore:
             )
         except Exception as exc:  # the GUI's search must never crash
             return SearchPage(query=query, safe=safe, mode="empty", error=f"{type(exc).__name__}: {exc}")
-        spans = _span_finder(safe, used)
+        spans = span_finder(safe, used)
         hits = [SearchHit.model_construct(message=m, match_spans=spans(m.content)) for m in rows]
         nb = None
         if rows and isinstance(limit, int) and limit > 0 and len(rows) == limit:
@@ -764,6 +786,7 @@ class RawStore:
         roles: Sequence[str] | None = None,
         before: Keyset | None = None,
         mode: SearchMode | None = None,
+        on_like: Callable[[], None] | None = None,
     ) -> tuple[list[Message], SearchMode]:
         if mode != "like" and utf16_len(safe) >= 3:
             try:
@@ -772,6 +795,8 @@ class RawStore:
                 rows = []  # the reference: any error counts as zero rows
             if rows or mode == "fts":
                 return rows, "fts"
+        if on_like is not None:
+            on_like()
         return self._like_search(safe, since, until, session_ids, roles, before, limit), "like"
 
     def _filters(
@@ -1020,8 +1045,9 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _span_finder(safe: str, mode: str) -> Any:
-    """``content -> [(start, end)]`` spans of what the query matched (merged, sorted)."""
+def span_finder(safe: str, mode: str) -> Callable[[str], list[tuple[int, int]]]:
+    """``content -> [(start, end)]`` spans of what the sanitised query ``safe`` matched in ``mode``
+    (``"fts"`` or ``"like"``, as :meth:`RawStore.search_with_mode` reports it), merged and sorted."""
     if mode == "like":
         rx = _like_regex(safe.strip("%") or safe)
         regs = [rx]
