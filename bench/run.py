@@ -594,9 +594,13 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
 
 
 def _child_env() -> dict[str, str]:
+    """The measuring processes' environment: offscreen Qt, and byte-code caching on (in a cache of
+    our own), as an installed application has it: a start never pays for compiling the sources."""
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     env["PYTHONUNBUFFERED"] = "1"
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(CACHE / "pycache")
     return env
 
 
@@ -665,8 +669,17 @@ def environment_line(db: Path) -> str:
     return (
         f"{db.name} ({db.stat().st_size / 2**20:,.0f} MiB): {sizes}\n"
         f"Python {platform.python_version()}, SQLite {SQLITE_VERSION}, {qt}, {os.cpu_count()} CPUs, "
-        f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}"
+        f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, {load_average()}"
     )
+
+
+def load_average() -> str:
+    """The machine's load (other work running beside the benchmark makes every figure slower)."""
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return "load average unknown"
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -727,7 +740,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         log(f"[{g}] {time.perf_counter() - t:.0f} s")
     log(
-        f"\n{scale} run, {time.perf_counter() - t_all:.0f} s; value and floor are medians of N runs after a warm-up"
+        f"\n{scale} run, {time.perf_counter() - t_all:.0f} s, {load_average()} at the end; "
+        "value and floor are medians of N runs after a warm-up"
     )
     log(format_table(results))
     if args.only or args.db:
