@@ -281,21 +281,27 @@ class _Origin:
     contexts: list[str] = field(default_factory=list)
 
 
-_origins: dict[str, _Origin] = {}
+_origins: dict[str, list[_Origin]] = {}
 _origins_lock = threading.Lock()
+_MAX_SOURCES_PER_TEXT = 8  # "得分" comes from "Score" and "score": keep every source, up to a few
 
 
 def _remember(text: str, context: str, source: str, disambiguation: str | None, n: int) -> None:
     if not text or len(text) > 2000:
         return
-    origin = _origins.get(text)
-    if origin is None:
-        if len(_origins) >= _MAX_REMEMBERED:
-            return
-        with _origins_lock:
-            origin = _origins.setdefault(text, _Origin(source, disambiguation, n))
-    if origin.source == source and context not in origin.contexts:
-        origin.contexts.append(context)
+    found = _origins.get(text)
+    if found is None and len(_origins) >= _MAX_REMEMBERED:
+        return
+    with _origins_lock:
+        found = _origins.setdefault(text, [])
+        origin = next((o for o in found if o.source == source and o.disambiguation == disambiguation), None)
+        if origin is None:
+            if len(found) >= _MAX_SOURCES_PER_TEXT:
+                return
+            origin = _Origin(source, disambiguation, n)
+            found.append(origin)
+        if context not in origin.contexts:
+            origin.contexts.append(context)
 
 
 def _is_qt_context(context: str) -> bool:
@@ -317,14 +323,39 @@ class AppTranslator(QTranslator):
         return result or None
 
 
-def retranslate_text(text: str) -> str | None:
+_hints: tuple[str, ...] = ()  # class names around the text being retranslated, nearest first
+
+
+def class_hints(obj: QObject | None) -> tuple[str, ...]:
+    """Class names of ``obj`` and its parents (nearest first): the contexts its texts likely came from."""
+    names: list[str] = []
+    while obj is not None:
+        for cls in type(obj).__mro__:
+            name = cls.__name__
+            if name in ("QObject", "Object", "object") or _is_qt_context(name):
+                continue
+            if name not in names:
+                names.append(name)
+        obj = obj.parent()
+    return tuple(names)
+
+
+def retranslate_text(text: str, hints: tuple[str, ...] | None = None) -> str | None:
     """``text`` (shown in the previous language) in the current language; ``None`` when it was not made
-    by ``tr()`` in this run or does not change."""
+    by ``tr()`` in this run or does not change.
+
+    When several sources gave the same text (Chinese has no capitals or plurals: "Score" and "score"
+    are both "得分"), the one whose context is nearest in ``hints`` (class names, nearest first) wins.
+    """
     if not text:
         return None
-    origin = _origins.get(text)
-    if origin is None:
+    found = _origins.get(text)
+    if not found:
         return None
+    origin = found[0]
+    if len(found) > 1:
+        ranked = hints if hints is not None else _hints
+        origin = next((o for h in ranked for o in found if h in o.contexts), found[0])
     result = origin.source
     for context in origin.contexts or [""]:
         r = QCoreApplication.translate(context, origin.source, origin.disambiguation, origin.n)
@@ -421,8 +452,10 @@ def _swap(getter: Callable[[], str], setter: Callable[[str], object]) -> bool:
 
 def retranslate_action(action: QAction) -> None:
     """The text, tool tip and status tip of ``action`` (a menu's title is its menu action's text)."""
+    global _hints
     if not is_valid(action):
         return
+    _hints = class_hints(action)
     _swap(action.text, action.setText)
     _swap(action.toolTip, action.setToolTip)
     _swap(action.statusTip, action.setStatusTip)
@@ -431,6 +464,8 @@ def retranslate_action(action: QAction) -> None:
 
 def retranslate_widget(w: QWidget) -> None:
     """The static texts of one widget (not its children)."""
+    global _hints
+    _hints = class_hints(w)
     _swap(w.toolTip, w.setToolTip)
     _swap(w.statusTip, w.setStatusTip)
     _swap(w.whatsThis, w.setWhatsThis)
@@ -469,7 +504,7 @@ def _retranslate_combo(combo: QComboBox) -> None:
     if combo.isEditable() and combo.lineEdit() is not None:
         _swap(combo.lineEdit().placeholderText, combo.lineEdit().setPlaceholderText)
     n = combo.count()
-    if n == 0 or any(_origins.get(combo.itemText(i)) is None for i in range(n)):
+    if n == 0 or any(not _origins.get(combo.itemText(i)) for i in range(n)):
         _swap(combo.placeholderText, combo.setPlaceholderText)
         return
     for i in range(n):
@@ -516,8 +551,16 @@ def _count(method: Callable[..., int]) -> int:
 
 def retranslate_tree(root: QWidget) -> None:
     """Retranslate the static texts of ``root``, every widget and every action inside it."""
+    global _hints
     if not is_valid(root):
         return
+    try:
+        _retranslate_tree(root)
+    finally:
+        _hints = ()
+
+
+def _retranslate_tree(root: QWidget) -> None:
     widgets = [root, *root.findChildren(QWidget)]
     for w in widgets:
         if is_valid(w):
