@@ -130,17 +130,18 @@ class ThemedPlotWidget(pg.PlotWidget):
 
     def retranslate(self) -> None:
         """Axis labels and the title set with ``tr()`` in the new language; ticks redrawn (dates)."""
-        from philont_desktop.i18n import retranslate_text
+        from philont_desktop.i18n import class_hints, retranslate_text
 
         item = self.getPlotItem()
+        hints = class_hints(self)
         for name in AXES:
             axis = self.getAxis(name)
-            new = retranslate_text(axis.labelText) if axis.labelText else None
+            new = retranslate_text(axis.labelText, hints) if axis.labelText else None
             if new is not None:
                 axis.setLabel(new, axis.labelUnits or None, axis.labelUnitPrefix or None)
             axis.picture = None  # tick strings (month names) are cached in the picture
             axis.update()
-        title = retranslate_text(item.titleLabel.text) if item.titleLabel.text else None
+        title = retranslate_text(item.titleLabel.text, hints) if item.titleLabel.text else None
         if title is not None:
             item.setTitle(title)
 
