@@ -214,6 +214,13 @@ class ActionsTab(BaseTab):
     def _run_job(self, fn, *args, on_result=None, on_error=None, key=None):
         return self.run(fn, *args, on_result=on_result, on_error=on_error, key=key)
 
+    def retranslate(self) -> None:
+        self.tool_combo.setItemText(0, self.tr("All tools"))
+        self.skill_combo.setItemText(0, self.tr("Any linked skill"))
+        super().retranslate()
+        self._show(self._shown)
+        self._on_loaded()
+
     def activate(self) -> None:
         self.reload()
         self._load_meta()
