@@ -235,6 +235,11 @@ class NotesTab(BaseTab):
         if self.activated:
             self.model.refresh()
 
+    def retranslate(self) -> None:
+        super().retranslate()
+        if not self._dirty():  # an edit in progress keeps its text; the labels follow on the next show
+            self._show(self._shown)
+
     def set_editing(self, on: bool) -> None:
         self._editing = bool(on)
         self.add_btn.setVisible(self._editing)
