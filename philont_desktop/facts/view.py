@@ -474,6 +474,12 @@ class FactsTab(BaseTab):
             label=self.tr("Loading facts"),
         )
 
+    def retranslate(self) -> None:
+        super().retranslate()
+        self._update_time_label()
+        if self.activated:
+            self._on_selection()  # curves, what-if and history in the new language
+
     def save_state(self) -> None:
         super().save_state()
         self.ctx.settings.set_header_state("facts/table", self.table.horizontalHeader().saveState())
