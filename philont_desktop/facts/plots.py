@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from core.decay import DEFAULT_FORGET_THRESHOLD, effective_tau, forget_crossing_time
+from philont_desktop import i18n
 from philont_desktop.facts.model import DAY_MS, FactRow, fmt_number, fmt_relative, fmt_tau, fmt_time
 from philont_desktop.qt import (
     QColor,
@@ -256,6 +257,11 @@ class DecayCurvePlot(QWidget):
         self.x_range: tuple[float, float] = (0.0, 1.0)
         theme.changed.connect(self._restyle)
         self._restyle()
+        i18n.on_language_changed(self, self._retranslate_lines)
+
+    def _retranslate_lines(self) -> None:
+        self.threshold_line.label.setFormat(self.tr("forget threshold {0}").format(self.threshold))
+        self.now_line.label.setFormat(self.tr("now"))
 
     def _on_view_dragged(self, line: Any) -> None:
         self.viewTimeDragged.emit(float(line.value()) * 1000)
