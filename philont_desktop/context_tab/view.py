@@ -326,6 +326,12 @@ class ContextTab(BaseTab):
         self._load_sessions()
         self.compute_now()
 
+    def retranslate(self) -> None:
+        """Re-render the last result in the new language (nothing is recomputed)."""
+        self.host_combo.setItemText(0, self.tr("This machine (%1)").replace("%1", agent_platform(None)))
+        self._restyle()
+        self._update_status()
+
     def refresh(self) -> None:
         """The database changed: the prefix cache is stale; recompute (a pinned preview stays)."""
         self._generation += 1
