@@ -13,6 +13,7 @@ from typing import Any
 
 from core import audit, curation
 from core.audit import AuditEntry
+from philont_desktop import i18n
 from philont_desktop.qt import (
     QAbstractItemView,
     QAbstractTableModel,
@@ -373,6 +374,12 @@ class AuditTab(BaseTab):
 
     def title(self) -> str:
         return self.tr("Audit")
+
+    def retranslate(self) -> None:
+        self.empty_text = i18n.retranslate_text(self.empty_text) or self.empty_text
+        super().retranslate()
+        self._restyle()
+        self._update_labels()
 
     # -- hooks ----------------------------------------------------------------------------------------
     def activate(self) -> None:
