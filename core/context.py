@@ -22,7 +22,8 @@ context as plain text, in the order the agent receives it).
 Time travel (``as_of``): "what did the agent see here?". Only messages before ``as_of`` exist then
 (``timestamp < as_of``; with ``as_of_id`` the bound is the ``(timestamp, id)`` position of that
 message, so messages of the same millisecond stored before it count). The memory prefix is rebuilt
-from what the database can tell about that moment:
+(:func:`core.prefix.build_memory_prefix` with ``as_of``) from what the database can tell about that
+moment:
 
 * facts created before ``as_of``, not forgotten before it and not superseded by a version created
   before it (a superseded version is active again if its successor is newer);
@@ -50,28 +51,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core import recall_trigger
-from core.engine import sqlite3
 from core.errors import NotFoundError
-from core.facts import FactStore
-from core.jsutil import estimate_tokens, iso_ms, js_slice, js_trim, now_ms, utf16_len
-from core.models import Fact, Message, Skill, parse_json_lenient
+from core.jsutil import estimate_tokens, iso_ms, js_trim, now_ms, utf16_len
+from core.models import Message
 from core.prefix import (
     MEMORY_PREFIX_TOTAL_CAP,
-    PROJECT_FACTS_TOP_N,
-    SCHEDULED_SESSION_PREFIX,
     SERVER_ONLY_SECTIONS,
-    TASK_MODE_FAST,
-    USER_FACTS_SAFETY_CAP,
-    WRAPPER_CLOSE,
-    WRAPPER_OPEN,
     PrefixResult,
-    PrefixSection,
-    _Builder,
     build_memory_prefix,
-    runtime_line,
 )
 from core.recall import RetrievedMessage, RetrieveOptions, RetrieveResult, TimelineRetriever, origin_prefix
-from core.skills import SkillStore
 from core.timeline import RawStore, sanitize_query, span_finder
 
 __all__ = [
@@ -377,158 +366,6 @@ class _ContextRawStore(RawStore):
 
 
 # --------------------------------------------------------------------------------------------------
-# The memory prefix at a past moment
-# --------------------------------------------------------------------------------------------------
-
-_FACT_AS_OF = (
-    "created_at < :t AND (forgotten_at IS NULL OR forgotten_at >= :t) AND (superseded_by IS NULL OR "
-    "EXISTS (SELECT 1 FROM memory_facts AS nx WHERE nx.id = memory_facts.superseded_by AND nx.created_at >= :t))"
-)
-
-
-class _AsOfFactStore(FactStore):
-    """Facts as they were at ``t`` (see the module docstring for what cannot be rewound)."""
-
-    def __init__(self, db: Any, t: int):
-        super().__init__(db)
-        self.t = int(t)
-
-    def _rewind(self, facts: list[Fact]) -> list[Fact]:
-        for f in facts:
-            if f.last_accessed_at is not None and not (
-                isinstance(f.last_accessed_at, int | float) and f.last_accessed_at < self.t
-            ):
-                f.last_accessed_at = None  # read after t: its access time at t is not recorded
-            if f.forgotten_at is not None:
-                f.forgotten_at = None  # forgotten at or after t (the query kept only those)
-            if f.superseded_by is not None:
-                f.superseded_by = None  # its successor was created at or after t
-        return facts
-
-    def list_facts(self, namespace: str | None = None, include_inactive: bool = False) -> list[Fact]:
-        if include_inactive:
-            return super().list_facts(namespace, include_inactive)
-        where = _FACT_AS_OF
-        params: dict[str, Any] = {"t": self.t}
-        if namespace is not None:
-            where = "namespace = :ns AND " + where
-            params["ns"] = namespace
-        order = "key" if namespace is not None else "namespace, key"
-        with self.db.lock:
-            rows = self.db.conn.execute(
-                f"SELECT * FROM memory_facts WHERE {where} ORDER BY {order}, rowid", params
-            ).fetchall()
-        return self._rewind([Fact.from_row(r) for r in rows])
-
-    def get_fact(self, namespace: str, key: str, now: int | None = None, bump: bool = True) -> Fact | None:
-        with self.db.lock:
-            row = self.db.conn.execute(
-                f"SELECT * FROM memory_facts WHERE namespace = :ns AND key = :k AND {_FACT_AS_OF} "
-                "ORDER BY rowid DESC LIMIT 1",
-                {"ns": namespace, "k": key, "t": self.t},
-            ).fetchone()
-        return None if row is None else self._rewind([Fact.from_row(row)])[0]
-
-
-class _AsOfSkillStore(SkillStore):
-    """Skills created before ``t`` (their counters and maturity are today's)."""
-
-    def __init__(self, db: Any, t: int):
-        super().__init__(db)
-        self.t = int(t)
-
-    def _rows(self, where: str = "", params: tuple[Any, ...] = (), tail: str = "") -> list[Skill]:
-        cond = f"created_at < {self.t}"
-        return super()._rows(f"({where}) AND {cond}" if where else cond, params, tail)
-
-    def get_by_name(self, name: str) -> Skill | None:
-        s = super().get_by_name(name)
-        if s is None or not (isinstance(s.created_at, int | float) and s.created_at < self.t):
-            return None
-        return s
-
-
-class _AsOfBuilder(_Builder):
-    def __init__(self, db: Any, session_id: str, now: int | None, t: int):
-        super().__init__(db, session_id, False, now)
-        self.t = int(t)
-        self.facts = _AsOfFactStore(db, t)
-        self.skills = _AsOfSkillStore(db, t)
-
-    def _latest_plan_project(self) -> str | None:
-        """``_Builder._latest_plan_project`` over the plans created before ``t``."""
-        try:
-            with self.db.lock:
-                row = self.db.conn.execute(
-                    "SELECT * FROM memory_plans WHERE session_id = ? AND created_at < ? "
-                    "ORDER BY created_at DESC LIMIT 1",
-                    (self.session_id, self.t),
-                ).fetchone()
-        except sqlite3.Error:
-            return None
-        if row is None:
-            return None
-        keys = row.keys()
-        steps, err1 = parse_json_lenient(row["steps_json"]) if "steps_json" in keys else ([], None)
-        _, err2 = (
-            parse_json_lenient(row["review_history_json"]) if "review_history_json" in keys else (None, None)
-        )
-        if err1 or err2 or not isinstance(steps, list) or any(s is None for s in steps):
-            self.warnings.append(
-                f"The newest plan of session {self.session_id!r} cannot be read by the agent "
-                "(malformed steps or review history); its project plan section is skipped."
-            )
-            return None
-        persisted = row["persisted_to"] if "persisted_to" in keys else None
-        return persisted if isinstance(persisted, str) and persisted else None
-
-
-def _prefix_as_of(db: Any, *, host_os: str | None, session_id: str, now: int, t: int) -> PrefixResult:
-    """``build_memory_prefix`` assembled over :class:`_AsOfBuilder` (the same sections, order, wrapper
-    and cap; a test checks that with ``t`` after every row it equals ``build_memory_prefix``)."""
-    b = _AsOfBuilder(db, session_id, now, t)
-    parts: list[tuple[str, list[str]]] = [("runtime", [runtime_line(host_os), ""])]
-    parts.append(b.project_plan())
-    parts.append(("task_mode", [*TASK_MODE_FAST, ""]))
-    parts.append(("user_facts", b.facts_section("user", "Known user information", USER_FACTS_SAFETY_CAP)))
-    parts.append(
-        ("project_facts", b.facts_section("project", "Known project information", PROJECT_FACTS_TOP_N))
-    )
-    parts.append(("extended_capabilities", b.extended_capabilities()))
-    parts.append(("skill_index", b.skill_index()))
-    failures = b.failure_playbooks()
-    parts.append(("failure_patterns", b.failure_section(failures)))
-    parts.append(("lessons", b.lessons_section(failures)))
-    parts.append(("negative_skills", b.negatives()))
-    parts.append(("self_knowledge", b.self_knowledge()))
-    lines: list[str] = []
-    sections: list[PrefixSection] = []
-    for name, elements in parts:
-        if elements:
-            lines.extend(elements)
-            text = "\n".join(elements)
-            sections.append(
-                PrefixSection(name=name, text=text, chars=utf16_len(text), tokens=estimate_tokens(text))
-            )
-    raw = WRAPPER_OPEN + "\n".join(lines) + WRAPPER_CLOSE
-    n = utf16_len(raw)
-    truncated = n > MEMORY_PREFIX_TOTAL_CAP
-    text = (
-        js_slice(raw, 0, MEMORY_PREFIX_TOTAL_CAP)
-        + f"\n...[memory prefix too long, truncated. Original {n} chars]\n[End of memory layer]"
-        if truncated
-        else raw
-    )
-    scheduled = session_id.startswith(SCHEDULED_SESSION_PREFIX) and len(session_id) > len(
-        SCHEDULED_SESSION_PREFIX
-    )
-    omitted = [k for k in SERVER_ONLY_SECTIONS if k != "schedule_outcomes" or scheduled]
-    return PrefixResult(
-        text=text, sections=sections, omitted=omitted, truncated=truncated, raw_chars=n, warnings=b.warnings
-    )
-
-
-# --------------------------------------------------------------------------------------------------
 # The computation
 # --------------------------------------------------------------------------------------------------
 
@@ -612,10 +449,9 @@ def build_context(
     check()
     t = time.perf_counter()
     if prefix is None:
-        if as_of is None:
-            prefix = build_memory_prefix(db, host_os=host_os, session_id=psid, bump_self=False, now=now)
-        else:
-            prefix = _prefix_as_of(db, host_os=host_os, session_id=psid, now=now, t=as_of)
+        prefix = build_memory_prefix(
+            db, host_os=host_os, session_id=psid, bump_self=False, now=now, as_of=as_of
+        )
         timings["prefix"] = (time.perf_counter() - t) * 1000
     else:
         timings["prefix"] = 0.0

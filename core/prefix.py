@@ -208,29 +208,89 @@ def _fact_sort_key(f: Fact) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------------
+# Facts at a past moment (``as_of``)
+# ---------------------------------------------------------------------------------------------------
+
+_FACT_AS_OF = (
+    "created_at < :t AND (forgotten_at IS NULL OR forgotten_at >= :t) AND (superseded_by IS NULL OR "
+    "EXISTS (SELECT 1 FROM memory_facts AS nx WHERE nx.id = memory_facts.superseded_by AND nx.created_at >= :t))"
+)
+
+
+class _FactsAsOf(FactStore):
+    """Facts as they were at ``t``: created before it, not forgotten before it and not superseded by a
+    version created before it. A ``last_accessed_at`` at or after ``t`` is unknown then and is cleared
+    (the facts sections fall back to ``created_at``). Reading never bumps."""
+
+    def __init__(self, db: Any, t: int):
+        super().__init__(db)
+        self.t = int(t)
+
+    def _rewind(self, facts: list[Fact]) -> list[Fact]:
+        for f in facts:
+            if f.last_accessed_at is not None and not (
+                isinstance(f.last_accessed_at, int | float) and f.last_accessed_at < self.t
+            ):
+                f.last_accessed_at = None  # read after t: its access time at t is not recorded
+            if f.forgotten_at is not None:
+                f.forgotten_at = None  # forgotten at or after t (the query kept only those)
+            if f.superseded_by is not None:
+                f.superseded_by = None  # its successor was created at or after t
+        return facts
+
+    def list_facts(self, namespace: str | None = None, include_inactive: bool = False) -> list[Fact]:
+        if include_inactive:
+            return super().list_facts(namespace, include_inactive)
+        where = _FACT_AS_OF
+        params: dict[str, Any] = {"t": self.t}
+        if namespace is not None:
+            where = "namespace = :ns AND " + where
+            params["ns"] = namespace
+        order = "key" if namespace is not None else "namespace, key"
+        with self.db.lock:
+            rows = self.db.conn.execute(
+                f"SELECT * FROM memory_facts WHERE {where} ORDER BY {order}, rowid", params
+            ).fetchall()
+        return self._rewind([Fact.from_row(r) for r in rows])
+
+    def get_fact(self, namespace: str, key: str, now: int | None = None, bump: bool = True) -> Fact | None:
+        with self.db.lock:
+            row = self.db.conn.execute(
+                f"SELECT * FROM memory_facts WHERE namespace = :ns AND key = :k AND {_FACT_AS_OF} "
+                "ORDER BY rowid DESC LIMIT 1",
+                {"ns": namespace, "k": key, "t": self.t},
+            ).fetchone()
+        return None if row is None else self._rewind([Fact.from_row(row)])[0]
+
+
+# ---------------------------------------------------------------------------------------------------
 # Section builders: each returns the section's elements (possibly empty)
 # ---------------------------------------------------------------------------------------------------
 
 
 class _Builder:
-    def __init__(self, db: Any, session_id: str, bump_self: bool, now: int | None):
+    def __init__(self, db: Any, session_id: str, bump_self: bool, now: int | None, as_of: int | None = None):
         self.db = db
         self.session_id = session_id
         self.bump_self = bump_self
         self.now = now
-        self.facts = FactStore(db)
-        self.skills = SkillStore(db)
+        self.as_of = None if as_of is None else int(as_of)
+        self.facts = FactStore(db) if self.as_of is None else _FactsAsOf(db, self.as_of)
+        self.skills = SkillStore(db, created_before=self.as_of)
         self.warnings: list[str] = []
 
     # -- project plan --------------------------------------------------------------------------------
     def _latest_plan_project(self) -> str | None:
-        """``persisted_to`` of the session's newest plan (``None`` when absent or unreadable)."""
+        """``persisted_to`` of the session's newest plan (``None`` when absent or unreadable); with
+        ``as_of``, of its newest plan created before then."""
+        sql = "SELECT * FROM memory_plans WHERE session_id = ?"
+        params: tuple[Any, ...] = (self.session_id,)
+        if self.as_of is not None:
+            sql += " AND created_at < ?"
+            params += (self.as_of,)
         try:
             with self.db.lock:
-                row = self.db.conn.execute(
-                    "SELECT * FROM memory_plans WHERE session_id = ? ORDER BY created_at DESC LIMIT 1",
-                    (self.session_id,),
-                ).fetchone()
+                row = self.db.conn.execute(sql + " ORDER BY created_at DESC LIMIT 1", params).fetchone()
         except sqlite3.Error:
             return None  # no plans table in this database
         if row is None:
@@ -488,14 +548,21 @@ def build_memory_prefix(
     session_id: str = "global",
     bump_self: bool = False,
     now: int | None = None,
+    as_of: int | None = None,
 ) -> PrefixResult:
     """The memory prefix the agent would build for ``session_id`` (see the module docstring).
 
     ``host_os`` is the agent host's platform (``None``: this machine; ``linux``, ``darwin``, ``windows``,
     ``win32`` and other ``sys.platform`` values are accepted). ``now`` only affects skill ranking (and the
     access time written when ``bump_self`` is set).
+
+    ``as_of`` (epoch ms) rebuilds the prefix from what the database can tell about that moment: facts
+    created before it, not forgotten before it and not superseded by a version created before it (an
+    access time at or after it is unknown and falls back to ``created_at``); skills and plans created
+    before it (skills with today's counters and maturity); schedules as they are now. Nothing is bumped
+    then. Looking from after every row gives exactly the live prefix.
     """
-    b = _Builder(db, session_id, bump_self, now)
+    b = _Builder(db, session_id, bump_self, now, as_of)
     parts: list[tuple[str, list[str]]] = [("runtime", [runtime_line(host_os), ""])]
     parts.append(b.project_plan())
     parts.append(("task_mode", [*TASK_MODE_FAST, ""]))

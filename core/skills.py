@@ -159,10 +159,16 @@ def recipe_decay_text(skill_name: str) -> str:
 
 
 class SkillStore:
-    """Skills of one memory database (``memory_skills``)."""
+    """Skills of one memory database (``memory_skills``).
 
-    def __init__(self, db: Any):
+    ``created_before`` (epoch ms) makes a view for looking back in time: the listings,
+    :meth:`get_by_name`, :meth:`search` and :meth:`count` see only skills created before that moment
+    (with today's counters and maturity: they change in place). Writes are not restricted.
+    """
+
+    def __init__(self, db: Any, *, created_before: int | None = None):
         self.db = db
+        self.created_before = None if created_before is None else int(created_before)
         self._cols: frozenset[str] | None = None
 
     # -- columns -----------------------------------------------------------------------------------
@@ -178,7 +184,20 @@ class SkillStore:
         return name in self.columns()
 
     # -- reading helpers ---------------------------------------------------------------------------
+    def _created_cond(self, alias: str = "") -> str:
+        """`` AND <alias>created_at < created_before`` (a literal: it precedes ``LIMIT ?`` parameters)."""
+        return "" if self.created_before is None else f" AND {alias}created_at < {self.created_before}"
+
+    def _visible(self, skill: Skill | None) -> Skill | None:
+        t = self.created_before
+        if skill is None or t is None:
+            return skill
+        return skill if isinstance(skill.created_at, int | float) and skill.created_at < t else None
+
     def _rows(self, where: str = "", params: tuple[Any, ...] = (), tail: str = "") -> list[Skill]:
+        if self.created_before is not None:
+            cond = f"created_at < {self.created_before}"
+            where = f"({where}) AND {cond}" if where else cond
         sql = "SELECT rowid AS rowid, * FROM memory_skills"
         if where:
             sql += " WHERE " + where
@@ -198,11 +217,12 @@ class SkillStore:
         """Exact lookup; deprecated skills included."""
         with self.db.lock:
             row = self._read(self.db.conn, name)
-        return Skill.from_row(row) if row is not None else None
+        return self._visible(Skill.from_row(row) if row is not None else None)
 
     def count(self) -> int:
+        where = "" if self.created_before is None else f" WHERE created_at < {self.created_before}"
         with self.db.lock:
-            return int(self.db.conn.execute("SELECT COUNT(*) FROM memory_skills").fetchone()[0])
+            return int(self.db.conn.execute(f"SELECT COUNT(*) FROM memory_skills{where}").fetchone()[0])
 
     # -- creating and editing ----------------------------------------------------------------------
     def create_skill(
@@ -496,7 +516,7 @@ class SkillStore:
                     rows = self.db.conn.execute(
                         "SELECT s.rowid AS rowid, s.* FROM memory_skills_fts f "
                         "JOIN memory_skills s ON s.rowid = f.rowid "
-                        "WHERE memory_skills_fts MATCH ? AND s.maturity != 'deprecated' "
+                        f"WHERE memory_skills_fts MATCH ? AND s.maturity != 'deprecated'{self._created_cond('s.')} "
                         "ORDER BY f.rowid LIMIT ?",
                         (safe, cap),
                     ).fetchall()
@@ -508,7 +528,7 @@ class SkillStore:
                 rows = self.db.conn.execute(
                     "SELECT rowid AS rowid, * FROM memory_skills "
                     "WHERE (name LIKE ? OR description LIKE ? OR trigger_keywords LIKE ?) "
-                    "AND maturity != 'deprecated' ORDER BY rowid LIMIT ?",
+                    f"AND maturity != 'deprecated'{self._created_cond()} ORDER BY rowid LIMIT ?",
                     (pattern, pattern, pattern, cap),
                 ).fetchall()
         return _rank([Skill.from_row(r) for r in rows], limit, now)

@@ -13,7 +13,6 @@ import pytest
 from core.context import (
     TIME_TRAVEL_LIMITS,
     ContextCancelledError,
-    _prefix_as_of,
     build_context,
     export_json,
     prefix_session_id,
@@ -276,14 +275,14 @@ def test_as_of_facts_forgotten_and_superseded_later_are_active_then(db):
     name = facts.get_fact("user", "name", bump=False)
     facts.soft_forget(name.id, at=T0 + 3 * MIN)
     facts.mark_accessed(name.id, at=T0 + 9 * MIN)
-    at2 = _prefix_as_of(db, host_os="linux", session_id="global", now=NOW, t=T0 + 2 * MIN)
-    at4 = _prefix_as_of(db, host_os="linux", session_id="global", now=NOW, t=T0 + 4 * MIN)
+    at2 = build_memory_prefix(db, host_os="linux", session_id="global", now=NOW, as_of=T0 + 2 * MIN)
+    at4 = build_memory_prefix(db, host_os="linux", session_id="global", now=NOW, as_of=T0 + 4 * MIN)
     text = {s.name: s.text for s in at2.sections}
     assert text["user_facts"] == USER_FACTS_BEFORE_BERLIN
     assert {s.name: s.text for s in at4.sections}[
         "user_facts"
     ] == '## Known user information\n  user.city = "Paris"\n'
-    at0 = _prefix_as_of(db, host_os="linux", session_id="global", now=NOW, t=T0)
+    at0 = build_memory_prefix(db, host_os="linux", session_id="global", now=NOW, as_of=T0)
     assert [s.name for s in at0.sections] == ["runtime", "task_mode"]
 
 
@@ -293,7 +292,7 @@ def test_as_of_after_everything_equals_the_live_prefix(demo_db_path):
     with MemoryDB.open(demo_db_path) as demo:
         for sid in ("global", "system:scheduled:daily-report"):
             live = build_memory_prefix(demo, host_os="darwin", session_id=sid, now=NOW)
-            past = _prefix_as_of(demo, host_os="darwin", session_id=sid, now=NOW, t=NOW + 10**12)
+            past = build_memory_prefix(demo, host_os="darwin", session_id=sid, now=NOW, as_of=NOW + 10**12)
             assert past == live
 
 
