@@ -7,7 +7,10 @@ CLI's ``--json`` output look like what the reference agent produces. Times are e
 Rows are built with :meth:`_Row.from_row` from ``sqlite3.Row`` objects. Reading never fails on
 bad data: invalid JSON is kept verbatim in the ``*_json`` field and reported in ``json_errors``,
 an unknown enumeration value is kept as read (``kind``/``maturity`` are normalised the way the
-reference normalises them, see each field).
+reference normalises them, see each field). No column has a type constraint, so a number column may
+hold text SQLite could not read as a number (``'NaN'``, ``'high'``): the values that feed arithmetic
+(confidence, tau, importance, the skill counters) are read as numbers then, NaN (or 0 for a counter)
+standing for the text, so that scoring and sorting never meet a string.
 """
 
 from __future__ import annotations
@@ -76,6 +79,32 @@ def parse_json_lenient(text: str | None) -> tuple[Any, str | None]:
         return json.loads(text), None
     except (ValueError, TypeError) as exc:
         return None, f"invalid JSON: {exc}"
+
+
+def _real(v: Any) -> Any:
+    """A REAL column as a number: ``None`` and numbers as stored, text by ``float()`` (``'NaN'``,
+    ``'1e3'``), anything else NaN."""
+    if v is None or type(v) is float or type(v) is int:
+        return v
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+def _count(v: Any) -> Any:
+    """A counter column (INTEGER NOT NULL DEFAULT 0): numbers as stored, ``None`` and text 0."""
+    if type(v) is int or type(v) is float:
+        return v
+    if isinstance(v, str):
+        try:
+            x = float(v)
+        except ValueError:
+            return 0
+        return int(x) if x.is_integer() else x
+    return 0
 
 
 def _get(row: Any, name: str, default: Any = None) -> Any:
@@ -168,7 +197,7 @@ class Note(_Row):
         return cls.model_construct(
             id=row["id"],
             content=row["content"],
-            importance=row["importance"],
+            importance=_real(row["importance"]),
             session_id=row["session_id"],
             created_at=row["created_at"],
             last_accessed_at=_get(row, "last_accessed_at"),
@@ -214,7 +243,7 @@ class Fact(_Row):
     def from_row(cls, row: Any) -> Fact:
         value, err = parse_json_lenient(row["value_json"])
         kind = _get(row, "fact_kind", "state")
-        conf = row["confidence"]
+        conf = _real(row["confidence"])
         return cls.model_construct(
             id=row["id"],
             namespace=row["namespace"],
@@ -229,7 +258,7 @@ class Fact(_Row):
             valid_from=_get(row, "valid_from"),
             valid_until=_get(row, "valid_until"),
             last_accessed_at=_get(row, "last_accessed_at"),
-            decay_tau_days=_get(row, "decay_tau_days"),
+            decay_tau_days=_real(_get(row, "decay_tau_days")),
             forgotten_at=_get(row, "forgotten_at"),
             fact_kind="event" if kind == "event" else "state",
             root_pursuit_id=_get(row, "root_pursuit_id"),
@@ -333,11 +362,11 @@ class Skill(_Row):
             trigger_keywords=kws,
             trigger_keywords_json=kw_json,
             action_template=row["action_template"],
-            use_count=row["use_count"],
+            use_count=_count(row["use_count"]),
             last_used_at=row["last_used_at"],
             created_at=row["created_at"],
-            success_count=_get(row, "success_count", 0) or 0,
-            failure_count=_get(row, "failure_count", 0) or 0,
+            success_count=_count(_get(row, "success_count", 0)),
+            failure_count=_count(_get(row, "failure_count", 0)),
             last_failure_at=_get(row, "last_failure_at"),
             kind="negative" if _get(row, "kind") == "negative" else "positive",
             source=_get(row, "source"),
@@ -345,14 +374,14 @@ class Skill(_Row):
             maturity=mat,
             maturity_raw=raw_mat,
             last_success_at=_get(row, "last_success_at"),
-            consecutive_failures=_get(row, "consecutive_failures", 0) or 0,
+            consecutive_failures=_count(_get(row, "consecutive_failures", 0)),
             when_to_use=_get(row, "when_to_use") or "",
             verification=_safe_json_or_none(_get(row, "verification")),
             tool_policy=tp if isinstance(tp, list) else None,
             revision_history=parse_revision_history(_get(row, "revision_history")),
-            offered_count=_get(row, "offered_count", 0) or 0,
-            from_disk=_get(row, "from_disk", 0) or 0,
-            matched_count=_get(row, "matched_count", 0) or 0,
+            offered_count=_count(_get(row, "offered_count", 0)),
+            from_disk=_count(_get(row, "from_disk", 0)),
+            matched_count=_count(_get(row, "matched_count", 0)),
             rowid=_get(row, "rowid"),
             json_errors=errors,
         )
