@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from typing import Any
 
 from core import curation
 from core.curation import facts as fact_curation
 from core.curation import notes as note_curation
 from core.curation import skills as skill_curation
-from core.db import MemoryDB
+from core.db import MemoryDB, backup_file_name
+from core.paths import backups_dir
 from core.skills import SkillStore
 
 KILL_NAMESPACE = "kill_test"
@@ -84,13 +86,21 @@ def curation_loop(db_path: str, log_path: str, seed: int, note_ids: list[str], s
 
 
 def backup_loop(db_path: str, log_path: str, seed: int) -> None:
-    """``MemoryDB.backup`` in a loop on a read-only connection, as the app's "Backup now" runs it."""
+    """``MemoryDB.backup`` in a loop on a read-only connection, as the app's "Backup now" runs it.
+
+    Backup names go down to the second and a backup waits for a second whose name is free: when the
+    current second's name is taken the loop waits for the next second itself, so that ``start`` is
+    the moment the copy begins.
+    """
     log = Log(log_path)
     db = MemoryDB.open(db_path, check=False)
+    folder = backups_dir(db_path)
     log("ready")
     n = 0
     while True:
         n += 1
+        if (folder / backup_file_name()).exists():
+            time.sleep(1.002 - time.time() % 1.0)
         log(f"start {n}")
         path = db.backup(retain=1000)
         log(f"done {path.name}")

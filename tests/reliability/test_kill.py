@@ -44,15 +44,17 @@ def _lines(log: Path) -> list[str]:
     return log.read_text().splitlines() if log.exists() else []
 
 
-def _run_and_kill(forks, target, args: tuple[Any, ...], log: Path, delay_s: float) -> list[str]:
-    """Start ``target`` in a child, let it work ``delay_s`` after it is ready, SIGKILL it."""
+def _run_and_kill(
+    forks, target, args: tuple[Any, ...], log: Path, delay_s: float, after: str = "ready"
+) -> list[str]:
+    """Start ``target`` in a child, let it work ``delay_s`` after it logged ``after``, SIGKILL it."""
     proc = forks.Process(target=target, args=args, daemon=True)
     proc.start()
     try:
         deadline = time.monotonic() + READY_TIMEOUT_S
-        while "ready" not in _lines(log) and proc.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert "ready" in _lines(log), f"the child did not start (exit code {proc.exitcode})"
+        while after not in _lines(log) and proc.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        assert after in _lines(log), f"the child did not start (exit code {proc.exitcode})"
         time.sleep(delay_s)
         assert proc.is_alive(), f"the child stopped by itself (exit code {proc.exitcode}): {_lines(log)[-3:]}"
         proc.kill()
@@ -172,11 +174,19 @@ def test_sigkill_during_curation_never_leaves_a_half_edit(forks, live_copy, tmp_
 # -- backups ---------------------------------------------------------------------------------------------
 
 
-def _check_backups(path: Path, messages: int) -> tuple[int, int]:
-    """(complete backups, leftover partial files); fails on any other file or a bad backup."""
+def _check_backups(path: Path, messages: int, checked: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """(complete backups, leftover partial files); fails on any other file or a bad backup.
+
+    ``checked`` remembers (size, mtime) of the backups already verified, so each is read once.
+    """
     good = partial = 0
     for p in sorted(backups_dir(path).iterdir()):
         if BACKUP_NAME_RE.match(p.name):
+            st = p.stat()
+            if checked.get(p.name) == (st.st_size, st.st_mtime_ns):
+                good += 1
+                continue
+            checked[p.name] = (st.st_size, st.st_mtime_ns)
             assert check_backup(p) == "ok", f"{p.name} is incomplete"
             b = MemoryDB.open(p, check=False)
             try:
@@ -205,14 +215,20 @@ def test_sigkill_during_backup_never_leaves_a_partial_file_under_the_backup_name
     before = live_copy.read_bytes()
     rng = random.Random(1129)
     mid_backup = 0
+    checked: dict[str, tuple[int, int]] = {}
     for round_ in range(KILLS):
         log = tmp_path / f"backup-{round_}.log"
         lines = _run_and_kill(
-            forks, kill_child.backup_loop, (str(live_copy), str(log), round_), log, rng.uniform(0.0, 0.3)
+            forks,
+            kill_child.backup_loop,
+            (str(live_copy), str(log), round_),
+            log,
+            rng.uniform(0.0, 0.15),
+            after="start 1",
         )
-        if lines and lines[-1].startswith("start "):
+        if lines and lines[-1] == "start 1":
             mid_backup += 1
-        _check_backups(live_copy, messages)
+        _check_backups(live_copy, messages, checked)
         assert integrity(live_copy) == "ok"
     assert live_copy.read_bytes() == before  # backing up never wrote to the database
     assert mid_backup >= KILLS // 4, f"only {mid_backup} of {KILLS} kills hit a backup in progress"
@@ -223,5 +239,5 @@ def test_sigkill_during_backup_never_leaves_a_partial_file_under_the_backup_name
     finally:
         db.close()
     assert check_backup(fresh) == "ok"
-    good, _partial = _check_backups(live_copy, messages)
+    good, _partial = _check_backups(live_copy, messages, checked)
     assert good >= 1 and fresh in list_backups(live_copy)
