@@ -61,6 +61,7 @@ __all__ = [
     "REDO",
     "UNDO",
     "AuditEntry",
+    "Change",
     "Edit",
     "UndoUnavailableError",
     "current_db",
@@ -185,6 +186,32 @@ def perform(
             target_id=tid,
             before=before,
             after=after,
+            note=note,
+            now=now,
+        )
+
+
+@dataclass(frozen=True)
+class Change:
+    """One curation step, ready for :func:`perform` (or ``ctx.curate`` in the app); the layer modules
+    (``notes``, ``facts``, ``calendar``) build these."""
+
+    action: str
+    target_type: str
+    target_id: str | None
+    fn: Callable[[Any], tuple[Any, ...]]
+    description: str = ""
+
+    def perform(
+        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
+    ) -> Edit:
+        return perform(
+            db,
+            actor=actor or default_actor(),
+            action=self.action,
+            target_type=self.target_type,
+            target_id=self.target_id,
+            fn=self.fn,
             note=note,
             now=now,
         )

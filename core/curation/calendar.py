@@ -31,12 +31,12 @@ undo refuses when a row with the same id exists again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from core import curation
-from core.audit import AuditEntry, default_actor
+from core.audit import AuditEntry
+from core.curation import Change
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import iso_ms
 
@@ -69,31 +69,6 @@ ACTIONS = (ACTION_SCHEDULE_ENABLE, ACTION_SCHEDULE_DISABLE, ACTION_SCHEDULE_DELE
 _TABLE_OF_TARGET = {EVENT_TARGET: EVENTS, SCHEDULE_TARGET: SCHEDULES}
 # Scheduler bookkeeping: the agent moves these on its own; a delete's redo does not insist on them.
 _VOLATILE = frozenset({"next_run_at", "last_run_at", "consecutive_failures", "paused_until"})
-
-
-@dataclass
-class Change:
-    """One curation step, ready for :func:`core.curation.perform` (or ``ctx.curate`` in the app)."""
-
-    action: str
-    target_type: str
-    target_id: str | None
-    fn: Callable[[Any], tuple[Any, ...]]
-    description: str = ""
-
-    def perform(
-        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
-    ) -> AuditEntry:
-        return curation.perform(
-            db,
-            actor=actor or default_actor(),
-            action=self.action,
-            target_type=self.target_type,
-            target_id=self.target_id,
-            fn=self.fn,
-            note=note,
-            now=now,
-        )
 
 
 # -- helpers ----------------------------------------------------------------------------------------------

@@ -49,12 +49,13 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from core import curation
-from core.audit import AuditEntry, default_actor
+from core.audit import AuditEntry
+from core.curation import Change
 from core.decay import DEFAULT_FORGET_THRESHOLD, PIN_SENTINEL, is_pinned, score_memory
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import SELF_NAMESPACE, UNSET, FactStore, SelfDescriptionWriteForbiddenError
@@ -232,31 +233,6 @@ def _check_tau(tau: Any) -> float | None:
 
 
 # -- the change object ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Change:
-    """One curation step, ready for :func:`core.curation.perform` (or ``ctx.curate`` in the app)."""
-
-    action: str
-    target_type: str
-    target_id: str | None
-    fn: Callable[[Any], tuple[Any, ...]]
-    description: str = ""
-
-    def perform(
-        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
-    ) -> AuditEntry:
-        return curation.perform(
-            db,
-            actor=actor or default_actor(),
-            action=self.action,
-            target_type=self.target_type,
-            target_id=self.target_id,
-            fn=self.fn,
-            note=note,
-            now=now,
-        )
 
 
 # -- single-row field actions -----------------------------------------------------------------------------

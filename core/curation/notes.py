@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from core import curation
-from core.audit import AuditEntry, default_actor
+from core.audit import AuditEntry
+from core.curation import Change
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_trim, now_ms
 from core.models import Note
@@ -60,31 +60,6 @@ ACTION_UNFORGET = "notes.unforget"
 ACTION_ADD = "notes.add"
 ACTIONS = (ACTION_UPDATE, ACTION_FORGET, ACTION_UNFORGET, ACTION_ADD)
 _IGNORED = frozenset({"last_accessed_at"})
-
-
-@dataclass
-class Change:
-    """One curation step, ready for :func:`core.curation.perform` (or ``ctx.curate`` in the app)."""
-
-    action: str
-    target_type: str
-    target_id: str | None
-    fn: Callable[[Any], tuple[Any, ...]]
-    description: str = ""
-
-    def perform(
-        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
-    ) -> AuditEntry:
-        return curation.perform(
-            db,
-            actor=actor or default_actor(),
-            action=self.action,
-            target_type=self.target_type,
-            target_id=self.target_id,
-            fn=self.fn,
-            note=note,
-            now=now,
-        )
 
 
 # -- helpers ----------------------------------------------------------------------------------------------

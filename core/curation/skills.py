@@ -235,16 +235,7 @@ class SkillEdit:
 
     def perform(self, db: Any, actor: str | None = None, *, now: int | None = None) -> AuditEntry:
         """Run and audit the edit in one transaction (``actor`` defaults to the OS user)."""
-        return curation.perform(
-            db,
-            actor=actor or default_actor(),
-            action=self.action,
-            target_type=self.target_type,
-            target_id=self.target_id,
-            fn=self.fn,
-            note=self.note,
-            now=now,
-        )
+        return curation.perform(db, actor=actor or default_actor(), now=now, **self.curate_kwargs())
 
 
 def _store() -> SkillStore:
