@@ -171,28 +171,31 @@ def disable_schedule(sched_id: str, *, seen: Any = None) -> Change:
     return set_schedule_enabled(sched_id, False, seen=seen)
 
 
-def delete_schedule(sched_id: str, *, seen: Any = None) -> Change:
-    """Delete one scheduled task (a hard delete, like ``cancel_schedule``; undo puts it back)."""
+def _delete(
+    target_type: str, row_id: str, seen: Any, fields: tuple[str, ...], action: str, what: str
+) -> Change:
+    """Delete one row of the target's table after checking ``fields`` against ``seen``."""
+    table = _TABLE_OF_TARGET[target_type]
 
     def fn(conn: Any) -> tuple[Any, Any]:
-        cur = _require(conn, SCHEDULES, sched_id)
-        _check_seen(SCHEDULES, cur, seen, ("name", "enabled", "cron_expr", "action_type", "payload_json"))
-        conn.execute(f"DELETE FROM {SCHEDULES} WHERE id = ?", (sched_id,))
+        cur = _require(conn, table, row_id)
+        _check_seen(table, cur, seen, fields)
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
         return cur, None
 
-    return Change(ACTION_SCHEDULE_DELETE, SCHEDULE_TARGET, sched_id, fn, "delete task")
+    return Change(action, target_type, row_id, fn, what)
+
+
+def delete_schedule(sched_id: str, *, seen: Any = None) -> Change:
+    """Delete one scheduled task (a hard delete, like ``cancel_schedule``; undo puts it back)."""
+    fields = ("name", "enabled", "cron_expr", "action_type", "payload_json")
+    return _delete(SCHEDULE_TARGET, sched_id, seen, fields, ACTION_SCHEDULE_DELETE, "delete task")
 
 
 def delete_event(event_id: str, *, seen: Any = None) -> Change:
     """Delete one calendar event with all its occurrences (undo puts it back)."""
-
-    def fn(conn: Any) -> tuple[Any, Any]:
-        cur = _require(conn, EVENTS, event_id)
-        _check_seen(EVENTS, cur, seen, ("title", "starts_at", "ends_at", "rrule", "timezone"))
-        conn.execute(f"DELETE FROM {EVENTS} WHERE id = ?", (event_id,))
-        return cur, None
-
-    return Change(ACTION_EVENT_DELETE, EVENT_TARGET, event_id, fn, "delete event")
+    fields = ("title", "starts_at", "ends_at", "rrule", "timezone")
+    return _delete(EVENT_TARGET, event_id, seen, fields, ACTION_EVENT_DELETE, "delete event")
 
 
 # -- undo / redo ------------------------------------------------------------------------------------------
