@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from core import SCHEMA_VERSION
 from core.engine import ENGINE, SQLITE_VERSION, sqlite3
 from core.errors import DatabaseOpenError, ReadOnlyError
-from core.paths import backups_dir, chmod_private, ensure_private_dir
+from core.paths import backups_dir, chmod_private, ensure_private_dir, fsync_dir
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
@@ -523,12 +523,7 @@ class MemoryDB:
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, final)
-        with contextlib.suppress(OSError):
-            dfd = os.open(d, os.O_RDONLY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+        fsync_dir(d)
         self._rotate(d, retain)
         return final
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import MemoryError_, ValidationError_
+from core.paths import fsync_dir
 
 FORMATS: tuple[str, ...] = ("json", "jsonl", "csv")
 EXTENSIONS = {"json": ".json", "jsonl": ".jsonl", "csv": ".csv"}
@@ -227,12 +228,7 @@ def _write_atomically(
             os.fsync(fh.fileno())
         os.replace(tmp, target)
         ok = True
-        with contextlib.suppress(OSError):
-            dfd = os.open(directory, os.O_RDONLY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+        fsync_dir(directory)
         return ExportResult(target, writer.rows, fmt, list(columns), writer.bytes + (3 if bom else 0))
     finally:
         if not ok:

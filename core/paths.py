@@ -54,3 +54,13 @@ def chmod_private(path: str | os.PathLike[str]) -> None:
     """Set mode 0600 on a file this project created (ignored where unsupported)."""
     with contextlib.suppress(OSError):
         os.chmod(path, 0o600)
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """Flush a directory entry to disk after a file was renamed into it (ignored where unsupported)."""
+    with contextlib.suppress(OSError):
+        dfd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
