@@ -86,10 +86,14 @@ def sanitize_query(query: Any) -> str:
 
 
 def resolve_session_filter(session_id: str | None, session_ids: Sequence[str] | None) -> list[str] | None:
-    """A non-empty ``session_ids`` wins over ``session_id``; either becomes ``session_id IN (...)``."""
+    """A non-empty ``session_ids`` wins over ``session_id``; either becomes ``session_id IN (...)``.
+
+    As in the reference, any given ``session_id`` filters, the empty string included (it matches
+    no message); only ``None`` means "all sessions".
+    """
     if session_ids:
         return list(session_ids)
-    if session_id:
+    if session_id is not None:
         return [session_id]
     return None
 

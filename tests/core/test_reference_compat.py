@@ -44,13 +44,6 @@ EXPECTED: dict[str, Any] = json.loads((REF_DIR / "expected_hits.json").read_text
 PROBES: list[dict[str, Any]] = EXPECTED["probes"]
 BAD_ACTION_IDS: set[int] = set(EXPECTED["deliberately_bad_json"]["memory_actions"])
 
-# The one probe where core and the reference disagree (see the xfail reason).
-EMPTY_SESSION_ID_XFAIL = (
-    "core.timeline.resolve_session_filter treats session_id='' as 'no session filter'; the reference "
-    "filters whenever sessionId !== undefined, i.e. m.session_id IN (''), and so returns no hits"
-)
-
-
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -348,10 +341,7 @@ def _params(layer: str) -> list[Any]:
     for p in PROBES:
         if p["layer"] != layer:
             continue
-        marks = ()
-        if p["layer"] == "messages" and p["options"].get("sessionId") == "":
-            marks = (pytest.mark.xfail(strict=True, reason=EMPTY_SESSION_ID_XFAIL),)
-        out.append(pytest.param(p, id=_probe_id(p), marks=marks))
+        out.append(pytest.param(p, id=_probe_id(p)))
     return out
 
 
