@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../philont_desktop/audit/view.py" line="+259"/>
+        <location filename="../../philont_desktop/audit/view.py" line="+260"/>
         <source>Entry</source>
         <translation>条目</translation>
     </message>
@@ -521,6 +521,14 @@
         <source>Writing is refused: {0}.</source>
         <translation>写入被拒绝：{0}。</translation>
     </message>
+    <message>
+        <source>No difference recorded.</source>
+        <translation>未记录任何差异。</translation>
+    </message>
+    <message>
+        <source>Before → after</source>
+        <translation>修改前 → 修改后</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -663,11 +671,12 @@
     <name>ActionsTab</name>
     <message>
         <location filename="../../philont_desktop/actions/view.py" line="+95"/>
+        <location line="+123"/>
         <source>All tools</source>
         <translation>全部工具</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-120"/>
         <source>Any outcome</source>
         <translation>任意结果</translation>
     </message>
@@ -683,11 +692,12 @@
     </message>
     <message>
         <location line="+5"/>
+        <location line="+114"/>
         <source>Any linked skill</source>
         <translation>任意关联技能</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-113"/>
         <source>Linked skill</source>
         <translation>关联技能</translation>
     </message>
@@ -713,18 +723,18 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+198"/>
+        <location line="+205"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="-196"/>
-        <location line="+200"/>
+        <location line="-203"/>
+        <location line="+207"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-176"/>
         <source>The action log could not be read</source>
         <translation>无法读取操作记录</translation>
     </message>
@@ -734,7 +744,7 @@
         <translation>操作</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+122"/>
         <source>No actions</source>
         <translation>没有操作</translation>
     </message>
@@ -1005,18 +1015,18 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+166"/>
+        <location line="+172"/>
         <source>Undo this change</source>
         <translation>撤销此变更</translation>
     </message>
     <message>
-        <location line="-165"/>
-        <location line="+165"/>
+        <location line="-171"/>
+        <location line="+171"/>
         <source>Redo this change</source>
         <translation>重做此变更</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-165"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
@@ -1031,7 +1041,7 @@
         <translation>审计</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+65"/>
         <source>{0} new ↑</source>
         <translation>{0} 条新记录 ↑</translation>
     </message>
@@ -1339,16 +1349,14 @@ with the backup
     (created {2}, {3})?
 
 The current file is backed up first into {4}. The agent must not be running: the restore is refused while another program has the database open. The database is closed during the restore and opened again afterwards; the undo history is cleared.</source>
-        <translation>用备份
-
-    {1}
-    （创建于 {2}，{3}）
-
-替换当前打开的数据库
+        <translation>将当前打开的数据库
 
     {0}
 
-的内容吗？
+的内容替换为备份
+
+    {1}
+    （创建于 {2}，{3}）吗？
 
 当前文件会先备份到 {4}。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
     </message>
@@ -2168,11 +2176,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+5"/>
+        <location line="+187"/>
         <source>This machine (%1)</source>
         <translation>本机（%1）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="-169"/>
         <source>Defaults</source>
         <translation>默认值</translation>
     </message>
@@ -2233,12 +2242,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+572"/>
+        <location line="+578"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="-557"/>
+        <location line="-563"/>
         <source>Copy as text</source>
         <translation>复制为文本</translation>
     </message>
@@ -2268,7 +2277,7 @@ You can undo this with Edit › Undo.</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+145"/>
         <source>%1 messages, since %2</source>
         <translation>%1 条消息，自 %2 起</translation>
     </message>
@@ -2439,23 +2448,25 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+208"/>
+        <location filename="../../philont_desktop/facts/plots.py" line="+209"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
     <message>
         <location line="+18"/>
-        <location line="+99"/>
+        <location line="+36"/>
+        <location line="+68"/>
         <source>forget threshold {0}</source>
         <translation>遗忘阈值 {0}</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-100"/>
+        <location line="+33"/>
         <source>now</source>
         <translation>现在</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+37"/>
         <source>view: {0}</source>
         <translation>查看时间：{0}</translation>
     </message>
@@ -2849,6 +2860,14 @@ You can undo this with Edit › Undo.</source>
         <source>now</source>
         <translation>现在</translation>
     </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>none: an advisory lesson, not a callable recipe</source>
+        <translation>无：建议性的经验，不是可调用的流程</translation>
+    </message>
 </context>
 <context>
     <name>DetailsDialog</name>
@@ -2934,6 +2953,10 @@ You can undo this with Edit › Undo.</source>
         <location line="+49"/>
         <source>⋯ %1 unchanged lines</source>
         <translation>⋯ %1 行未改变</translation>
+    </message>
+    <message>
+        <source>The two previews are identical.</source>
+        <translation>两个预览完全相同。</translation>
     </message>
 </context>
 <context>
@@ -3622,12 +3645,12 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="-163"/>
         <location line="+213"/>
-        <location line="+384"/>
+        <location line="+390"/>
         <source>Tau</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="-500"/>
+        <location line="-506"/>
         <source>Forget all candidates…</source>
         <translation>遗忘全部候选…</translation>
     </message>
@@ -3653,13 +3676,13 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+266"/>
+        <location line="+272"/>
         <location line="+565"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="-763"/>
+        <location line="-769"/>
         <source>What if</source>
         <translation>假设</translation>
     </message>
@@ -3695,17 +3718,17 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+9"/>
-        <location line="+377"/>
+        <location line="+383"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location line="-346"/>
+        <location line="-352"/>
         <source>Loading facts</source>
         <translation>正在加载事实</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+77"/>
         <source>now</source>
         <translation>现在</translation>
     </message>
@@ -4781,6 +4804,10 @@ What if: {1}</source>
         <source>Writing a backup of {0}…</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
+    <message>
+        <source>damaged</source>
+        <translation>已损坏</translation>
+    </message>
 </context>
 <context>
     <name>MessageDelegate</name>
@@ -4980,12 +5007,12 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+253"/>
+        <location line="+258"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
-        <location line="-247"/>
+        <location line="-252"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -5000,7 +5027,7 @@ What if: {1}</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+62"/>
         <source>Search results come as the agent&apos;s search orders them: most important first</source>
         <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
     </message>
@@ -5500,6 +5527,22 @@ What if: {1}</source>
         <source>… %1 more characters: show the full text</source>
         <translation>… 还有 %1 个字符：显示全文</translation>
     </message>
+    <message>
+        <source>Expand all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Collapse all</source>
+        <translation>全部收起</translation>
+    </message>
+    <message>
+        <source>Nothing recalled.</source>
+        <translation>没有召回任何内容。</translation>
+    </message>
+    <message>
+        <source>No recent messages.</source>
+        <translation>没有近期消息。</translation>
+    </message>
 </context>
 <context>
     <name>RecipeDialog</name>
@@ -5899,6 +5942,10 @@ Reason (optional):</source>
         <location line="+8"/>
         <source>This file does not exist any more.</source>
         <translation>此文件已不存在。</translation>
+    </message>
+    <message>
+        <source>Recent files</source>
+        <translation>最近的文件</translation>
     </message>
 </context>
 <context>
