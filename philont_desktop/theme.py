@@ -1,8 +1,11 @@
 """Light and dark appearance: Fusion palettes, role colours, banner and plot colours.
 
 ``Theme.mode`` is ``"system"`` (follow ``QStyleHints.colorScheme()`` and its changes), ``"light"`` or
-``"dark"``. Tabs read colours from the theme (``ctx.theme.role_color("user")``) and listen to
-``Theme.changed`` to repaint; :mod:`philont_desktop.widgets.plots` makes pyqtgraph follow it.
+``"dark"``. ``apply()`` sets the Fusion style and the palette on the application (widgets repaint from
+it: delegates read ``option.palette`` or the theme at paint time) and then emits ``Theme.changed``, the
+theme-changed signal: tabs recolour what they draw themselves (``ctx.theme.role_color("user")``,
+banners, HTML views) and :class:`philont_desktop.widgets.plots.ThemedPlotWidget` re-styles pyqtgraph
+(background, axes, grid), then emits its own ``themeChanged`` for the owner's items.
 """
 
 from __future__ import annotations
@@ -125,6 +128,23 @@ def light_palette() -> QPalette:
     return p
 
 
+# Fusion outlines check boxes and radio buttons in the window colour made darker, which vanishes on a
+# dark window; those two classes get a palette whose window colour yields a visible outline.
+_INDICATOR_CLASSES = ("QCheckBox", "QRadioButton")
+_DARK_INDICATOR_WINDOW = QColor("#a7b0bd")
+
+
+def indicator_palette(base: QPalette, dark: bool) -> QPalette:
+    """The palette for check boxes and radio buttons: ``base``, with a window colour whose darker shade
+    (Fusion's outline) stands out on a dark window."""
+    p = QPalette(base)
+    if dark:
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+            p.setColor(group, QPalette.ColorRole.Window, _DARK_INDICATOR_WINDOW)
+        p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Window, QColor("#6e7681"))
+    return p
+
+
 def system_prefers_dark() -> bool:
     app = QGuiApplication.instance()
     if app is None:
@@ -171,7 +191,10 @@ class Theme(QObject):
         if app is not None:
             if isinstance(app, QApplication) and app.style().name().lower() != "fusion":
                 app.setStyle("Fusion")
-            app.setPalette(dark_palette() if dark else light_palette())
+            palette = dark_palette() if dark else light_palette()
+            app.setPalette(palette)
+            for cls in _INDICATOR_CLASSES:
+                app.setPalette(indicator_palette(palette, dark), cls)
             if not self._hooked:
                 hints = QGuiApplication.styleHints()
                 if hasattr(hints, "colorSchemeChanged"):
