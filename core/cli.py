@@ -627,59 +627,26 @@ def cmd_demo(ctx: _Ctx) -> int:
 
 
 def cmd_context(ctx: _Ctx) -> int:
-    from core import recall_trigger
-    from core.prefix import build_memory_prefix
-    from core.recall import RetrieveOptions, TimelineRetriever
-    from core.timeline import RawStore
+    from core.context import build_context
 
     a = ctx.args
-    sessions = a.session or None
     with ctx.open() as db:
-        prefix = build_memory_prefix(
+        r = build_context(
             db,
+            a.message,
+            session_ids=a.session or (),
+            recent_budget=a.recent_budget,
+            recall_budget=a.recall_budget,
+            recent_limit=a.recent_limit,
+            recall_limit=a.recall_limit,
             host_os=a.host_os,
-            session_id=sessions[0] if sessions and len(sessions) == 1 else "global",
-            bump_self=False,
+            home_session_id=a.home_session,
             now=ctx.now,
         )
-        opts = RetrieveOptions(
-            recent_budget_tokens=a.recent_budget,
-            recall_budget_tokens=a.recall_budget,
-            recall_query=a.message,
-            recent_limit_messages=a.recent_limit,
-            recall_limit_candidates=a.recall_limit,
-            restrict_to_session_ids=sessions,
-            home_session_id=a.home_session,
-        )
-        result = TimelineRetriever(RawStore(db)).retrieve(opts)
-    hit = recall_trigger.detect(a.message)
-    trig = None if hit is None else {"hit": hit.hit, "snippet": hit.snippet, "pattern": hit.pattern}
-    data = {
-        "prefix": prefix.text,
-        "sections": [
-            {"name": s.name, "text": s.text, "chars": s.chars, "tokens": s.tokens} for s in prefix.sections
-        ],
-        "recall_trigger": trig,
-        "timeline": {
-            "messages": [
-                {
-                    "id": m.id,
-                    "role": m.role,
-                    "content": m.content,
-                    "timestamp": m.timestamp,
-                    "section": m.section,
-                }
-                for m in result.messages
-            ],
-            "totalTokens": result.total_tokens,
-            "recencyCount": result.recency_count,
-            "recallCount": result.recall_count,
-            "excluded": [{"id": e.id, "reason": e.reason} for e in result.excluded],
-        },
-    }
     if ctx.out.as_json:
-        ctx.out.json(data)
+        ctx.out.json(r.to_json())
         return 0
+    prefix, hit, result = r.prefix, r.trigger, r.timeline
     o = ctx.out.text
     o("=== memory prefix " + f"({len(prefix.sections)} sections) ===")
     o(prefix.text)
@@ -688,12 +655,11 @@ def cmd_context(ctx: _Ctx) -> int:
         o("=== recall trigger: no hit ===")
     else:
         o(f"=== recall trigger: hit {hit.pattern} {hit.snippet!r} ===")
-        o(recall_trigger.injected_text(hit.snippet))
+        o(hit.injected)
     o("")
-    t = data["timeline"]
     o(
-        f"=== timeline: {len(t['messages'])} messages, {t['totalTokens']} tokens "
-        f"(recent {t['recencyCount']}, recalled {t['recallCount']}) ==="
+        f"=== timeline: {len(result.messages)} messages, {result.total_tokens} tokens "
+        f"(recent {result.recency_count}, recalled {result.recall_count}) ==="
     )
     for m in result.messages:
         ident = "" if m.id is None else f"#{m.id} "

@@ -424,7 +424,7 @@ def build_context(
     """
     t_start = time.perf_counter()
     message = message if isinstance(message, str) else str(message)
-    ids = [s for s in dict.fromkeys(session_ids or ()) if s]
+    ids = list(dict.fromkeys(session_ids or ()))  # as given, de-duplicated; "" filters like any id
     as_of_msg: Message | None = None
     if as_of_id is not None:
         as_of_msg = RawStore(db).get_message(int(as_of_id))
