@@ -188,6 +188,20 @@ def test_command_line(case_file, capsys):
         assert _dir_state(path) == before, f"{where} changed the files"
 
 
+def test_command_line_search_with_bytes_that_are_not_utf8(tmp_path, capsys):
+    """A shell hands over argument bytes that are not UTF-8 as lone surrogates (``\\udcff``,
+    Python's surrogateescape): every search layer answers normally (decision 6), never with
+    ``UnicodeEncodeError``."""
+    path = tmp_path / "memory.sqlite"
+    badfiles.base(path)
+    problems = []
+    for layer in ("messages", "notes", "skills"):
+        rc, _out, err = _run_cli(capsys, path, ["search", "dep\udcffloy", "--layer", layer])
+        if rc != 0:
+            problems.append(f"--layer {layer}: exit {rc}: {err.strip()}")
+    assert not problems, "\n".join(problems)
+
+
 # -- the app ----------------------------------------------------------------------------------------------
 
 
