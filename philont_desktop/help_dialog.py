@@ -64,8 +64,9 @@ _NAMED_KEYS = {
 
 
 def _plain(text: str) -> str:
-    """Menu text without mnemonics and trailing ellipsis: ``&Open…`` -> ``Open``."""
-    t = re.sub(r"&(?!&)", "", text).replace("&&", "&")
+    """Menu text without mnemonics and trailing ellipsis: ``&Open…`` -> ``Open``, ``打开(&O)…`` -> ``打开``."""
+    t = re.sub(r"\s*\(&[^&)]\)", "", text)  # the CJK style: the mnemonic letter in parentheses
+    t = re.sub(r"&(?!&)", "", t).replace("&&", "&")
     return t.removesuffix("…").removesuffix("...").strip()
 
 
