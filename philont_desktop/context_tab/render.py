@@ -283,7 +283,7 @@ class PreviewRenderer(QObject):
             )
         h.append(f"<p style='color:{c['muted']}; margin:2px 0px'><tt>{esc(_wrapper_close())}</tt></p>")
         if r.omitted:
-            names = ", ".join(self.omitted_title(k) for k in r.omitted)
+            names = self.tr(", ").join(self.omitted_title(k) for k in r.omitted)
             h.append(
                 f"<p style='color:{c['muted']}; margin-top:4px'>"
                 + esc(
