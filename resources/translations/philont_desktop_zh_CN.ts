@@ -3519,7 +3519,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTab</name>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+125"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+124"/>
         <source>Filter keys and values</source>
         <translation>筛选键和值</translation>
     </message>
@@ -3545,12 +3545,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+21"/>
-        <location line="+266"/>
+        <location line="+270"/>
         <source> d</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location line="-261"/>
+        <location line="-265"/>
         <source>Now</source>
         <translation>现在</translation>
     </message>
@@ -3571,12 +3571,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+133"/>
+        <location line="+137"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location line="-132"/>
+        <location line="-136"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
@@ -3607,12 +3607,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+122"/>
+        <location line="+126"/>
         <source>Forget selected…</source>
         <translation>遗忘所选…</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-124"/>
         <source>Pin selected…</source>
         <translation>固定所选…</translation>
     </message>
@@ -3638,13 +3638,13 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+163"/>
+        <location line="+167"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+213"/>
+        <location line="-167"/>
+        <location line="+217"/>
         <location line="+390"/>
         <source>Tau</source>
         <translation>τ</translation>
@@ -3677,12 +3677,12 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="+1"/>
         <location line="+272"/>
-        <location line="+565"/>
+        <location line="+569"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="-769"/>
+        <location line="-773"/>
         <source>What if</source>
         <translation>假设</translation>
     </message>
@@ -3876,12 +3876,12 @@ You can undo this with Edit › Undo.</source>
         <translation>默认（{0}）</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+70"/>
         <source>Now: {0}</source>
         <translation>当前：{0}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Now: {0}
 What if: {1}</source>
         <translation>当前：{0}
@@ -4171,7 +4171,7 @@ What if: {1}</source>
 <context>
     <name>HelpDialog</name>
     <message>
-        <location filename="../../philont_desktop/help_dialog.py" line="+167"/>
+        <location filename="../../philont_desktop/help_dialog.py" line="+168"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -5442,7 +5442,12 @@ What if: {1}</source>
         <translation>%1 字符 · %2 token</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+18"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Not reproduced here (only the agent&apos;s running server fills them): %1.</source>
         <translation>此处未重现（只有智能体运行中的服务器才会填写）：%1。</translation>
     </message>
