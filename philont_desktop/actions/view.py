@@ -18,12 +18,12 @@ from philont_desktop.actions.model import (
     job_meta,
     pretty_json,
 )
+from philont_desktop.i18n import monospace_font
 from philont_desktop.qt import (
     QAbstractItemView,
     QComboBox,
     QDateTime,
     QEvent,
-    QFontDatabase,
     QHBoxLayout,
     QHeaderView,
     QItemSelectionModel,
@@ -146,7 +146,7 @@ class ActionsTab(BaseTab):
         self._chart_layout.setContentsMargins(0, 0, 0, 0)
 
         # details
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono = monospace_font()
         self.header = QLabel(self)
         self.header.setObjectName("actionHeader")
         self.header.setWordWrap(True)
