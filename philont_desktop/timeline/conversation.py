@@ -16,13 +16,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from philont_desktop.i18n import monospace_font
 from philont_desktop.qt import (
     QAbstractItemView,
     QApplication,
     QColor,
     QEvent,
     QFont,
-    QFontDatabase,
     QFontMetrics,
     QKeySequence,
     QListView,
@@ -100,7 +100,7 @@ class MessageDelegate(QStyledItemDelegate):
         self._font_cache: dict[str, tuple] = {}
         self._font_key = ""
         self._vp_width = 0
-        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._mono = monospace_font()
         if hasattr(theme, "changed"):
             theme.changed.connect(self.invalidate)
 
