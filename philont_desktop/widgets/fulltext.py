@@ -7,12 +7,12 @@ whole text.
 
 from __future__ import annotations
 
+from philont_desktop.i18n import monospace_font
 from philont_desktop.qt import (
     QApplication,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QFontDatabase,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -76,7 +76,7 @@ class FullTextDialog(QDialog):
         self.edit.setReadOnly(True)
         self.edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         if monospace:
-            self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            self.edit.setFont(monospace_font())
         self.info = QLabel(self)
         self.prev_btn = QPushButton(self.tr("Previous page"), self)
         self.next_btn = QPushButton(self.tr("Next page"), self)
