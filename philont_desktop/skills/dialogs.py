@@ -7,12 +7,12 @@ from typing import Any
 from core.curation.skills import VERIFICATION_KINDS
 from core.maturity import MATURITIES
 from core.models import Skill
+from philont_desktop.i18n import monospace_font
 from philont_desktop.qt import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFont,
-    QFontDatabase,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -32,7 +32,7 @@ def split_list(text: str) -> list[str]:
 
 
 def _mono(widget: QWidget) -> None:
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font = monospace_font()
     font.setPointSizeF(max(8.0, widget.font().pointSizeF()))
     widget.setFont(QFont(font))
 
