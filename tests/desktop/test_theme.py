@@ -223,3 +223,38 @@ def test_facts_and_actions_plots_repaint_in_the_new_theme(window, theme) -> None
                 name,
                 plot.objectName(),
             )
+
+
+# -- icons -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 3.0])
+def test_ui_icons_are_sharp_at_every_scale_and_follow_the_theme(theme, scale) -> None:
+    from philont_desktop.qt import QSize
+    from philont_desktop.resources import icon
+
+    def opaque_colours(mode: str) -> set[str]:
+        theme.set_mode(mode)
+        pixmap = icon("open").pixmap(QSize(16, 16), scale)
+        assert pixmap.width() == round(16 * scale)  # drawn for the device pixels, not scaled up
+        assert pixmap.devicePixelRatio() == scale
+        image = pixmap.toImage()
+        return {
+            QColor(image.pixel(x, y)).name()
+            for x in range(image.width())
+            for y in range(image.height())
+            if QColor.fromRgba(image.pixel(x, y)).alpha() == 255
+        }
+
+    light, dark = opaque_colours("light"), opaque_colours("dark")
+    assert light == {light_palette().color(QPalette.ColorRole.ButtonText).name()}
+    assert dark == {dark_palette().color(QPalette.ColorRole.ButtonText).name()}
+
+
+def test_application_icon_has_large_sizes_for_hidpi(qapp) -> None:
+    from philont_desktop.qt import QSize
+    from philont_desktop.resources import app_icon
+
+    ic = app_icon()
+    assert QSize(512, 512) in ic.availableSizes()
+    assert ic.pixmap(QSize(64, 64), 2.0).size() == QSize(128, 128)
