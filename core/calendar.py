@@ -19,46 +19,16 @@ yields only the first occurrence and ``COUNT=abc`` means no count limit, as in t
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, NamedTuple
 
 from core.errors import ValidationError_
 from core.ids import new_id
-from core.jsutil import date_parse, js_slice, js_trim, now_ms, utf16_len
+from core.jsutil import date_parse, js_slice, js_string_to_number, js_trim, now_ms, utf16_len
 from core.models import CalendarEvent
 
 DAY_MS = 86_400_000
 WEEK_MS = 7 * DAY_MS
 MAX_EXPANSIONS = 10_000
-
-_JS_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_JS_RADIX = {"0x": (16, "0-9a-fA-F"), "0o": (8, "0-7"), "0b": (2, "01")}
-
-
-def js_string_to_number(s: str) -> float | int:
-    """JavaScript ``Number(s)`` for a string: whitespace-trimmed, ``''`` is 0, anything else NaN.
-
-    Accepts decimal literals, ``Infinity`` with an optional sign and ``0x``/``0o``/``0b`` integers (no
-    sign), like V8. Integral results are returned as ``int``.
-    """
-    t = js_trim(s)
-    if t == "":
-        return 0
-    if t in ("Infinity", "+Infinity"):
-        return math.inf
-    if t == "-Infinity":
-        return -math.inf
-    prefix = t[:2].lower()
-    if prefix in _JS_RADIX:
-        base, digits = _JS_RADIX[prefix]
-        body = t[2:]
-        if body and re.fullmatch(f"[{digits}]+", body):
-            return int(body, base)
-        return math.nan
-    if not _JS_DECIMAL.fullmatch(t):
-        return math.nan
-    value = float(t)
-    return int(value) if math.isfinite(value) and value.is_integer() else value
 
 
 class ParsedRrule(NamedTuple):

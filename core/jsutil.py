@@ -941,3 +941,33 @@ def date_parse(value: Any) -> int | float | None:
     if abs(utc) > MAX_TIME_MS:
         return None
     return utc
+
+
+_JS_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_JS_RADIX = {"0x": (16, "0-9a-fA-F"), "0o": (8, "0-7"), "0b": (2, "01")}
+
+
+def js_string_to_number(s: str) -> float | int:
+    """JavaScript ``Number(s)`` for a string: whitespace-trimmed, ``''`` is 0, anything else NaN.
+
+    Accepts decimal literals, ``Infinity`` with an optional sign and ``0x``/``0o``/``0b`` integers (no
+    sign), like V8. Integral results are returned as ``int``.
+    """
+    t = js_trim(s)
+    if t == "":
+        return 0
+    if t in ("Infinity", "+Infinity"):
+        return math.inf
+    if t == "-Infinity":
+        return -math.inf
+    prefix = t[:2].lower()
+    if prefix in _JS_RADIX:
+        base, digits = _JS_RADIX[prefix]
+        body = t[2:]
+        if body and re.fullmatch(f"[{digits}]+", body):
+            return int(body, base)
+        return math.nan
+    if not _JS_DECIMAL.fullmatch(t):
+        return math.nan
+    value = float(t)
+    return int(value) if math.isfinite(value) and value.is_integer() else value

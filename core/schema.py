@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -29,6 +28,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel, Field
 
 from core.engine import sqlite3
+from core.jsutil import js_string_to_number
 
 SCHEMA_VERSION = 31
 GLOBAL_SESSION_ID = "global"
@@ -863,15 +863,6 @@ class SchemaInfo(BaseModel):
     has_core: bool = False
 
 
-# The characters JS trims (WhiteSpace and LineTerminator) before Number() parses a string.
-_JS_WS = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-_JS_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_JS_RADIX = re.compile(r"0(?:[xX](?P<hex>[0-9a-fA-F]+)|[oO](?P<oct>[0-7]+)|[bB](?P<bin>[01]+))")
-
-
 def js_number(value: Any) -> float | None:
     """``Number(value)`` as JavaScript computes it for a stored version; None where JS gives NaN."""
     if value is None:
@@ -882,23 +873,8 @@ def js_number(value: Any) -> float | None:
         return None if isinstance(value, float) and math.isnan(value) else float(value)
     if not isinstance(value, str):
         return None
-    text = value.strip(_JS_WS)
-    if text == "":
-        return 0.0
-    if text in ("Infinity", "+Infinity"):
-        return math.inf
-    if text == "-Infinity":
-        return -math.inf
-    if _JS_DECIMAL.fullmatch(text):
-        return float(text)
-    m = _JS_RADIX.fullmatch(text)
-    if m:
-        if m["hex"]:
-            return float(int(m["hex"], 16))
-        if m["oct"]:
-            return float(int(m["oct"], 8))
-        return float(int(m["bin"], 2))
-    return None
+    number = js_string_to_number(value)
+    return None if isinstance(number, float) and math.isnan(number) else float(number)
 
 
 def parse_schema_version(value: Any) -> int | None:

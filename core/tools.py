@@ -44,7 +44,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
-from core.calendar import DAY_MS, CalendarStore, js_string_to_number
+from core.calendar import DAY_MS, CalendarStore
 from core.engine import sqlite3
 from core.errors import MemoryError_
 from core.facts import FactStore
@@ -54,6 +54,7 @@ from core.jsutil import (
     iso_ms,
     js_number_str,
     js_slice,
+    js_string_to_number,
     js_stringify,
     js_trim,
     now_ms,
