@@ -58,6 +58,13 @@ TEXT_SETTERS: dict[str, tuple[int, ...]] = {
     "addRow": (0,),
     "addButton": (0,),
     "setLabel": (1,),  # pyqtgraph: setLabel(axis, text)
+    "setHtml": (0,),
+    "setPlainText": (0,),
+    "setMarkdown": (0,),
+    "setWindowIconText": (0,),
+    "setItemData": (),
+    "drawText": (-1,),  # painter.drawText(..., text): the last argument
+    "setToolTipText": (0,),
 }
 # Constructors whose text arguments are shown: class -> positions.
 TEXT_CONSTRUCTORS: dict[str, tuple[int, ...]] = {
@@ -224,7 +231,8 @@ def scan_source(source: str, path: str = "<string>") -> list[Finding]:
     findings: list[Finding] = []
 
     def check(call: ast.Call, label: str, positions: tuple[int, ...], keywords: bool = True) -> None:
-        args = [a for i, a in enumerate(call.args) if i in positions]
+        n = len(call.args)
+        args = [a for i, a in enumerate(call.args) if i in positions or (i - n) in positions]
         if keywords:
             args += [k.value for k in call.keywords if k.arg in TEXT_KEYWORDS]
         for arg in args:
@@ -290,6 +298,10 @@ def scan_package() -> list[Finding]:
         ("combo.addItem('macOS', 'darwin')", []),
         ("plot.setLabel('left', 'score')", ["score"]),
         ("plot.setLabel('left', self.tr('score'))", []),
+        ("painter.drawText(rect, flags, 'No data')", ["No data"]),
+        ("painter.drawText(rect, flags, self.tr('No data'))", []),
+        ("view.setHtml(f'<p>{html.escape(text)}</p>')", []),
+        ("view.setHtml('<p>Nothing here</p>')", ["<p>Nothing here</p>"]),
     ],
 )
 def test_scanner_finds_unwrapped_literals(code: str, expected: list[str]) -> None:
