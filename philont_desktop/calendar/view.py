@@ -301,7 +301,7 @@ class CalendarTab(BaseTab):
             self.tr("{0} event occurrence(s)").format(events),
             self.tr("{0} task(s)").format(tasks),
         ]
-        text = self.tr("Next {0} days: {1}").format(self.days_spin.value(), ", ".join(parts))
+        text = self.tr("Next {0} days: {1}").format(self.days_spin.value(), self.tr(", ").join(parts))
         if overdue:
             c = self.ctx.theme.status_color("error").name()
             text = (
