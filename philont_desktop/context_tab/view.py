@@ -716,7 +716,7 @@ class ContextTab(BaseTab):
             .replace("%3", m.session_id)
         )
         if notes:
-            text += " " + self.tr("Set from the message: %1.").replace("%1", "; ".join(notes))
+            text += " " + self.tr("Set from the message: %1.").replace("%1", self.tr("; ").join(notes))
         self.travel_label.setText(text)
         self.travel_banner.show()
         self._input_at = time.perf_counter()
