@@ -1907,6 +1907,11 @@ The current file is backed up first into {4}. The agent must not be running: the
         <translation>未来 {0} 天：{1}</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>{0} overdue</source>
         <translation>{0} 个已逾期</translation>
@@ -2360,6 +2365,11 @@ You can undo this with Edit › Undo.</source>
         <location line="+7"/>
         <source>Set from the message: %1.</source>
         <translation>根据该消息设置：%1。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>; </source>
+        <translation>；</translation>
     </message>
     <message>
         <location line="+23"/>
