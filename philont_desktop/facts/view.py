@@ -55,7 +55,6 @@ from philont_desktop.facts.model import (
     readable_value,
     status_at,
 )
-from philont_desktop.facts.plots import DecayCurvePlot, OverviewPlot, whatif_crossing, whatif_tau
 from philont_desktop.qt import (
     QAbstractItemView,
     QCheckBox,
@@ -281,6 +280,10 @@ class FactsTab(BaseTab):
         self._sel_timer.timeout.connect(self._on_selection)
 
         # -- bottom: curves, overview, history, pool -----------------------------------------------------------
+        # Imported here: the plots pull in pyqtgraph and numpy, which the window does not need until this
+        # tab is built.
+        from philont_desktop.facts.plots import DecayCurvePlot, OverviewPlot
+
         self.curves = DecayCurvePlot(theme, self)
         self.curves.viewTimeDragged.connect(self._on_view_dragged)
         self.whatif_box = self._build_whatif()
@@ -955,6 +958,8 @@ class FactsTab(BaseTab):
             return
         changes = self.whatif_changed_fields()
         if changes:
+            from philont_desktop.facts.plots import whatif_tau
+
             conf, tau = self.whatif_values()
             self.curves.set_whatif(row, conf, whatif_tau(row, tau))
         else:
@@ -972,6 +977,8 @@ class FactsTab(BaseTab):
         if not self.whatif_changed_fields():
             self.whatif_result.setText(self.tr("Now: {0}").format(actual))
             return
+        from philont_desktop.facts.plots import whatif_crossing
+
         cross = whatif_crossing(row, conf, tau)
         self.whatif_result.setText(
             self.tr("Now: {0}\nWhat if: {1}").format(
