@@ -740,6 +740,7 @@
     </message>
     <message>
         <location line="+6"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+39"/>
         <source>Actions</source>
         <translation>操作</translation>
     </message>
@@ -1037,6 +1038,7 @@
     </message>
     <message>
         <location line="+27"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+7"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
@@ -1244,6 +1246,7 @@
     </message>
     <message>
         <location line="+31"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -1878,6 +1881,7 @@ The current file is backed up first into {4}. The agent must not be running: the
     </message>
     <message>
         <location line="+4"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
@@ -2278,6 +2282,7 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+38"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
@@ -2922,7 +2927,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location filename="../../philont_desktop/context_tab/widgets.py" line="+230"/>
         <source>Unified</source>
-        <translation>合并视图</translation>
+        <translation>统一视图</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3649,6 +3654,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="+0"/>
         <location line="+167"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
@@ -3694,7 +3700,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="-773"/>
         <source>What if</source>
-        <translation>假设</translation>
+        <translation>假设分析</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5033,6 +5039,7 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+10"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
@@ -5777,6 +5784,7 @@ What if: {1}</source>
     <name>SkillsTab</name>
     <message>
         <location filename="../../philont_desktop/skills/view.py" line="+90"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+2"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
@@ -6025,12 +6033,14 @@ Reason (optional):</source>
         <translation>无法读取会话</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+20"/>
         <source>Timeline</source>
+        <extracomment>Each tab&apos;s title before its module is imported, in the translation context of its class; the same text as the class&apos;s ``title()`` (a test checks that they agree).</extracomment>
         <translation>时间线</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+60"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
