@@ -171,12 +171,30 @@ def format_table(results: Sequence[Result]) -> str:
 
 
 def format_markdown(results: Sequence[Result]) -> str:
-    """The same table in Markdown (for the READMEs)."""
-    out = ["| " + " | ".join(HEADERS) + " |"]
-    out.append("|" + "|".join("---:" if i in RIGHT else "---" for i in range(len(HEADERS))) + "|")
+    """The same table in Markdown (for the READMEs); without the N column when N is unknown (a table
+    read back from a results file)."""
+    n = len(HEADERS) if any(r.runs for r in results) else len(HEADERS) - 1
+    out = ["| " + " | ".join(HEADERS[:n]) + " |"]
+    out.append("|" + "|".join("---:" if i in RIGHT else "---" for i in range(n)) + "|")
     for row in _rows(results):
-        out.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in row[:n]) + " |")
     return "\n".join(out)
+
+
+README = BENCH / "README.md"
+
+
+def update_readme(results: Sequence[Result], scale: str, header: str, path: Path = README) -> bool:
+    """Replace the table between ``<!-- table:<scale>:start -->`` and ``<!-- table:<scale>:end -->``
+    in ``path`` with ``header`` and the Markdown table. ``False`` (nothing written) without the markers."""
+    start, end = f"<!-- table:{scale}:start -->", f"<!-- table:{scale}:end -->"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    i, j = text.find(start), text.find(end)
+    if i < 0 or j < i:
+        return False
+    body = f"{start}\n{header}\n\n{format_markdown(results)}\n"
+    path.write_text(text[:i] + body + text[j:], encoding="utf-8")
+    return True
 
 
 def write_results(results: Iterable[Result], path: Path) -> Path:
@@ -667,9 +685,9 @@ def environment_line(db: Path) -> str:
         qt = "no PySide6"
     sizes = ", ".join(f"{v:,} {k.removeprefix('memory_').replace('raw_', '')}" for k, v in counts.items())
     return (
-        f"{db.name} ({db.stat().st_size / 2**20:,.0f} MiB): {sizes}\n"
-        f"Python {platform.python_version()}, SQLite {SQLITE_VERSION}, {qt}, {os.cpu_count()} CPUs, "
-        f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}, {load_average()}"
+        f"{sizes} ({db.stat().st_size / 2**20:,.0f} MiB); Python {platform.python_version()}, "
+        f"SQLite {SQLITE_VERSION}, {qt}, {os.cpu_count()} CPUs, "
+        f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}"
     )
 
 
@@ -718,7 +736,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
         ap.error(f"unknown group(s): {', '.join(unknown)}")
-    log(environment_line(db))
+    env_line = environment_line(db)
+    load_start = load_average()
+    log(f"{db}\n{env_line}\n{load_start} at the start")
     t_all = time.perf_counter()
     results: list[Result] = []
     failed: list[str] = []
@@ -749,7 +769,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for p in (BENCH / "results.json", BENCH / f"results-{scale}.json"):
             write_results(results, p)
+        header = (
+            f"{time.strftime('%Y-%m-%d')}, {scale} scale: {env_line}; {load_start} at the start, "
+            f"{load_average()} at the end."
+        )
+        shown = not failed and update_readme(results, scale, header)
         log(f"\nwrote {BENCH / 'results.json'} and {BENCH / f'results-{scale}.json'}")
+        if shown:
+            log(f"updated the {scale} table in {README}")
+        log("\n" + format_markdown(results))
     if failed:
         log(f"FAILED groups: {', '.join(failed)}")
         return 1
