@@ -740,7 +740,7 @@
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+39"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+40"/>
         <source>Actions</source>
         <translation>操作</translation>
     </message>
@@ -1278,7 +1278,7 @@
     <message>
         <location line="+4"/>
         <source>{0} backup(s), {1} in all; newest {2}.</source>
-        <translation>共 {0} 份备份，总计 {1}；最新的是 {2}。</translation>
+        <translation>共 {0} 份备份，总计 {1}；最新一份：{2}。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1288,7 +1288,7 @@
     <message>
         <location line="+5"/>
         <source>The database was last written {0}.</source>
-        <translation>数据库最后写入于 {0}。</translation>
+        <translation>数据库最后写入：{0}。</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -2977,7 +2977,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+433"/>
+        <location filename="../../philont_desktop/main_window.py" line="+434"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -4447,7 +4447,7 @@ What if: {1}</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+501"/>
+        <location line="+544"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -4488,20 +4488,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+540"/>
+        <location line="+618"/>
         <location line="+7"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-544"/>
-        <location line="+537"/>
+        <location line="-622"/>
+        <location line="+615"/>
         <location line="+8"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-537"/>
+        <location line="-615"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -4750,7 +4750,7 @@ What if: {1}</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+191"/>
         <source>Create demo database</source>
         <translation>创建演示数据库</translation>
     </message>
@@ -5917,7 +5917,7 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-958"/>
+        <location filename="../../philont_desktop/main_window.py" line="-1079"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
@@ -6036,7 +6036,6 @@ Reason (optional):</source>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
         <location filename="../../philont_desktop/timeline/view.py" line="+20"/>
         <source>Timeline</source>
-        <extracomment>Each tab&apos;s title before its module is imported, in the translation context of its class; the same text as the class&apos;s ``title()`` (a test checks that they agree).</extracomment>
         <translation>时间线</translation>
     </message>
     <message>
