@@ -3433,7 +3433,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="+2"/>
         <source>confidence × exp(−age / tau) at the view time; below the threshold = forget candidate</source>
-        <translation>查看时间的 置信度 × exp(−时长 / τ)；低于阈值即为遗忘候选</translation>
+        <translation>查看时间下的 置信度 × exp(−时长 / τ)；低于阈值即为遗忘候选</translation>
     </message>
     <message>
         <location line="+3"/>
