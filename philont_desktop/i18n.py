@@ -635,9 +635,21 @@ class Retranslatable:
         """Rebuild texts built at run time in the current language (default: nothing)."""
 
 
+class _Relay(QObject):
+    """A child of the receiver: the connection goes away with it (no dangling closures)."""
+
+    def __init__(self, parent: QObject, slot: Callable[[], object]):
+        super().__init__(parent)
+        self._slot = slot
+
+    def fire(self, _code: str) -> None:
+        self._slot()
+
+
 def on_language_changed(receiver: QObject, slot: Callable[[], object]) -> None:
-    """Call ``slot()`` after every language switch while ``receiver`` exists (for non-widgets)."""
-    notifier().languageChanged.connect(lambda _code: is_valid(receiver) and slot())
+    """Call ``slot()`` after every language switch while ``receiver`` exists (a one-liner for widgets
+    that rebuild a text or two; bigger ones derive from :class:`Retranslatable`)."""
+    notifier().languageChanged.connect(_Relay(receiver, slot).fire)
 
 
 # --------------------------------------------------------------------------------------------------
