@@ -210,8 +210,15 @@ def test_sigkill_during_backup_never_leaves_a_partial_file_under_the_backup_name
     db = MemoryDB.open(live_copy)
     try:
         messages = db.conn.execute("SELECT count(*) FROM memory_raw_messages").fetchone()[0]
+        # How long one backup takes here: the kills land within that time after a backup starts.
+        took = []
+        for i in range(3):  # each into a folder of its own: no wait for a free second's name
+            t = time.monotonic()
+            db.backup(tmp_path / f"probe-{i}")
+            took.append(time.monotonic() - t)
     finally:
         db.close()
+    window = max(0.005, 0.9 * sorted(took)[1])
     before = live_copy.read_bytes()
     rng = random.Random(1129)
     mid_backup = 0
@@ -223,7 +230,7 @@ def test_sigkill_during_backup_never_leaves_a_partial_file_under_the_backup_name
             kill_child.backup_loop,
             (str(live_copy), str(log), round_),
             log,
-            rng.uniform(0.0, 0.15),
+            rng.uniform(0.0, window),
             after="start 1",
         )
         if lines and lines[-1] == "start 1":
