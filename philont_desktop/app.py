@@ -192,8 +192,8 @@ def run_screenshots(window, out_dir: Path) -> int:
         return 0
     code = 0
     for i in range(window.tab_widget.count()):
-        tab = window.tab_widget.widget(i)
         window.tab_widget.setCurrentIndex(i)
+        tab = window.tab_at(i)
         name = getattr(tab, "name", f"tab{i}")
         if not _settle(window, tab, LOAD_TIMEOUT_MS):
             print(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s", file=sys.stderr)
@@ -220,14 +220,13 @@ def run_self_test(window) -> int:
         failures.append(f"database: {err}" if err is not None else "database: none could be opened")
     else:
         ctx = window.ctx
-        failures.extend(f"tab {e}" for e in window.tab_errors)
         if window.tab_widget.count() == 0:
             failures.append("tabs: no tab is available")
         for i in range(window.tab_widget.count()):
-            tab = window.tab_widget.widget(i)
-            name = getattr(tab, "name", f"tab{i}")
-            window.tab_widget.setCurrentIndex(i)
             before = len(ctx.errors)
+            window.tab_widget.setCurrentIndex(i)
+            tab = window.tab_at(i)  # built on first selection; a tab that cannot be built is an ErrorTab
+            name = getattr(tab, "name", f"tab{i}")
             try:
                 if not _settle(window, tab, LOAD_TIMEOUT_MS):
                     failures.append(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s")
@@ -237,6 +236,7 @@ def run_self_test(window) -> int:
             except Exception as exc:
                 failures.append(f"{name}: self-test raised {type(exc).__name__}: {exc}")
             failures.extend(f"{name}: error shown: {e}" for e in ctx.errors[before:])
+        failures[:0] = [f"tab {e}" for e in window.tab_errors]
         spin_until(lambda: ctx.report.quick_check is not None, LOAD_TIMEOUT_MS)
         if ctx.report.quick_check is None:
             failures.append("database: quick_check did not finish")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from core import SCHEMA_VERSION
@@ -46,7 +47,7 @@ from philont_desktop.qt import (
     is_valid,
 )
 from philont_desktop.settings import Settings
-from philont_desktop.tabs import available_tabs
+from philont_desktop.tabs import TabSpec, load_tab_class, tab_specs
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.theme import Theme
 from philont_desktop.workers import Job, Workers
@@ -444,6 +445,44 @@ class ErrorTab(BaseTab):
         return [f"{self.name}: {self._message}"]
 
 
+class TabSlot(QWidget):
+    """Holds a tab's place (and title) in the tab bar until the tab is built (:meth:`MainWindow.tab`)."""
+
+    def __init__(self, spec: TabSpec, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.spec = spec
+        self.name = spec.name
+        self.setObjectName(f"{spec.name}Slot")
+
+    def title(self) -> str:
+        return self.spec.title()
+
+
+class TabsByName(Mapping):
+    """``MainWindow.tabs_by_name``: every tab by name; looking one up builds it when it is not built yet.
+
+    Iterating gives the names in display order without building anything; ``values()`` builds them all.
+    """
+
+    def __init__(self, window: MainWindow):
+        self._window = window
+
+    def __getitem__(self, name: str) -> BaseTab:
+        tab = self._window.tab(name)
+        if tab is None:
+            raise KeyError(name)
+        return tab
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._window.tab_names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._window.tab_names())
+
+    def __len__(self) -> int:
+        return len(self._window.tab_names())
+
+
 # --------------------------------------------------------------------------------------------------
 # The window
 # --------------------------------------------------------------------------------------------------
@@ -474,8 +513,13 @@ class MainWindow(QMainWindow):
         self.persist = interactive  # save geometry & co. on close
         self.live_interval_ms = live_interval_ms
         self.ctx: AppContext | None = None
-        self.tabs_by_name: dict[str, BaseTab] = {}
+        self._tabs: dict[str, BaseTab] = {}  # the tabs built so far (the others are TabSlots)
         self.tab_errors: list[str] = []
+        # Build the tabs not shown yet in idle time, one per event-loop turn, once the shown tab is idle.
+        self.prebuild_tabs = interactive
+        self._prebuild_timer = QTimer(self)
+        self._prebuild_timer.setSingleShot(True)
+        self._prebuild_timer.timeout.connect(self._prebuild_next)
         self.open_error: BaseException | None = None
         self.opening: Path | None = None
         self._start_problem: tuple[Path | None, BaseException | None] = (None, None)
@@ -539,10 +583,10 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         """The language changed: rebuild the texts made at run time (menus and labels switch by themselves)."""
-        for tab in self.tabs_by_name.values():
-            index = self.tab_widget.indexOf(tab)
-            if index >= 0:
-                self.tab_widget.setTabText(index, tab.title())
+        for index in range(self.tab_widget.count()):
+            page = self.tab_widget.widget(index)
+            if isinstance(page, BaseTab | TabSlot):
+                self.tab_widget.setTabText(index, page.title())
         self._update_status()
         self._update_banners()
         self._update_title()
@@ -965,29 +1009,106 @@ class MainWindow(QMainWindow):
         self._load_counts()
         if editing:
             self.set_editing(True)
+        if self.prebuild_tabs:
+            self._prebuild_timer.start(0)
 
     def _build_tabs(self, ctx: AppContext) -> None:
+        """Put every tab's title in the tab bar and build the tab shown first (the others when needed)."""
         self.tab_widget.blockSignals(True)
         self.tab_errors = []
-        classes = available_tabs(self.tab_errors)
-        for err in self.tab_errors:
-            self.tab_widget.addTab(ErrorTab(ctx, err.split(":", 1)[0].split(".")[-2], err), "⚠")
-        for cls in classes:
+        for spec in tab_specs():
+            slot = TabSlot(spec)
+            self.tab_widget.addTab(slot, slot.title())
+        wanted = self.settings.current_tab if self.persist else ""
+        names = self.tab_names()
+        self.tab_widget.setCurrentIndex(names.index(wanted) if wanted in names else 0)
+        self.tab_widget.blockSignals(False)
+        self.tab_at(self.tab_widget.currentIndex())
+
+    def tab_names(self) -> list[str]:
+        """The names of the tabs in display order, built or not."""
+        names = []
+        for i in range(self.tab_widget.count()):
+            page = self.tab_widget.widget(i)
+            if isinstance(page, BaseTab | TabSlot):
+                names.append(page.name)
+        return names
+
+    @property
+    def tabs_by_name(self) -> TabsByName:
+        """Every tab by name; looking a tab up builds it (see :meth:`tab`)."""
+        return TabsByName(self)
+
+    def built_tabs(self) -> list[BaseTab]:
+        """The tabs built so far, in display order."""
+        return [t for t in self._tabs.values() if is_valid(t)]
+
+    def tab(self, name: str) -> BaseTab | None:
+        """The tab called ``name``, built now if it was not yet (``None``: no such tab or no database)."""
+        tab = self._tabs.get(name)
+        if tab is not None:
+            return tab
+        for i in range(self.tab_widget.count()):
+            page = self.tab_widget.widget(i)
+            if isinstance(page, TabSlot) and page.name == name:
+                return self._build_tab(page)
+        return None
+
+    def tab_at(self, index: int) -> BaseTab | None:
+        """The tab at ``index`` of the tab bar, built now if it was not yet."""
+        page = self.tab_widget.widget(index)
+        if isinstance(page, TabSlot):
+            return self._build_tab(page)
+        return page if isinstance(page, BaseTab) else None
+
+    def _build_tab(self, slot: TabSlot) -> BaseTab:
+        """Import and construct the tab ``slot`` stands for and put it in the slot's place."""
+        ctx = self.ctx
+        assert ctx is not None
+        errors: list[str] = []
+        tab: BaseTab | None = None
+        cls = load_tab_class(slot.spec, errors)
+        if cls is not None:
             try:
                 tab = cls(ctx)
             except Exception as exc:  # one broken tab must not take the window down
-                msg = f"{cls.name}: {type(exc).__name__}: {exc}"
-                self.tab_errors.append(msg)
-                tab = ErrorTab(ctx, cls.name or cls.__name__, msg)
-            tab.set_editing(ctx.editing)
-            self.tab_widget.addTab(tab, tab.title())
-            self.tabs_by_name[tab.name] = tab
-        wanted = self.settings.current_tab if self.persist else ""
-        if wanted in self.tabs_by_name:
-            self.tab_widget.setCurrentWidget(self.tabs_by_name[wanted])
-        else:
-            self.tab_widget.setCurrentIndex(0)
-        self.tab_widget.blockSignals(False)
+                errors.append(f"{cls.name}: {type(exc).__name__}: {exc}")
+        if tab is None:
+            tab = ErrorTab(ctx, slot.name, errors[-1])
+        self.tab_errors.extend(errors)
+        tab.set_editing(ctx.editing)
+        self._tabs[slot.name] = tab
+        # Insert the tab before its slot, then remove the slot selecting the tab on its left (the new
+        # one): the current page never changes on the way.
+        bar = self.tab_widget.tabBar()
+        behaviour = bar.selectionBehaviorOnRemove()
+        blocked = self.tab_widget.blockSignals(True)
+        try:
+            index = self.tab_widget.indexOf(slot)
+            current = self.tab_widget.currentIndex()
+            bar.setSelectionBehaviorOnRemove(bar.SelectionBehavior.SelectLeftTab)
+            self.tab_widget.insertTab(index, tab, tab.title())
+            self.tab_widget.removeTab(index + 1)
+            self.tab_widget.setCurrentIndex(current)
+        finally:
+            bar.setSelectionBehaviorOnRemove(behaviour)
+            self.tab_widget.blockSignals(blocked)
+        slot.deleteLater()
+        return tab
+
+    def _prebuild_next(self) -> None:
+        """Build one tab that is not built yet, when the shown tab has finished loading."""
+        if self.ctx is None or self.ctx.closed:
+            return
+        current = self.tab_widget.currentWidget()
+        if isinstance(current, BaseTab) and current.busy:
+            self._prebuild_timer.start(100)
+            return
+        for i in range(self.tab_widget.count()):
+            if isinstance(self.tab_widget.widget(i), TabSlot):
+                self.tab_at(i)
+                self._prebuild_timer.start(0)
+                return
 
     def close_database(self) -> None:
         """Close the open database (if any): save tab state, stop the workers, remove the tabs."""
@@ -997,13 +1118,14 @@ class MainWindow(QMainWindow):
         if self.persist:
             self._save_tab_states()
         self.ctx = None
+        self._prebuild_timer.stop()
         self.tab_widget.blockSignals(True)
         while self.tab_widget.count():
             w = self.tab_widget.widget(0)
             self.tab_widget.removeTab(0)
             w.deleteLater()
         self.tab_widget.blockSignals(False)
-        self.tabs_by_name = {}
+        self._tabs = {}
         self._stale.clear()
         self.counts = {}
         ctx.close()
@@ -1016,7 +1138,7 @@ class MainWindow(QMainWindow):
         self.show_start_page()
 
     def _save_tab_states(self) -> None:
-        for tab in self.tabs_by_name.values():
+        for tab in self.built_tabs():
             with contextlib.suppress(Exception):
                 tab.save_state()
         current = self.tab_widget.currentWidget()
@@ -1113,7 +1235,7 @@ class MainWindow(QMainWindow):
         self.set_editing(checked)
 
     def _on_editing_changed(self, on: bool) -> None:
-        for tab in self.tabs_by_name.values():
+        for tab in self.built_tabs():
             tab.set_editing(on)
         self._update_status()
         self._update_banners()
@@ -1189,7 +1311,7 @@ class MainWindow(QMainWindow):
     # -- live refresh -----------------------------------------------------------------------------------
     def _on_data_changed(self) -> None:
         current = self.tab_widget.currentWidget()
-        for tab in self.tabs_by_name.values():
+        for tab in self.built_tabs():
             if not tab.activated:
                 continue
             if tab is current:
@@ -1204,7 +1326,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _on_tab_changed(self, index: int) -> None:
-        tab = self.tab_widget.widget(index)
+        tab = self.tab_at(index) if index >= 0 else None
         if not isinstance(tab, BaseTab):
             return
         if not tab.activated:
@@ -1221,7 +1343,7 @@ class MainWindow(QMainWindow):
         self._load_counts()
 
     def show_tab(self, name: str) -> BaseTab | None:
-        tab = self.tabs_by_name.get(name)
+        tab = self.tab(name)
         if tab is not None:
             self.tab_widget.setCurrentWidget(tab)
         return tab

@@ -92,6 +92,57 @@ def test_tabs_come_from_the_registry_in_order(make_window, db_path):
     assert w.tab_errors == []
 
 
+def test_only_the_shown_tab_is_built_when_a_database_opens(make_window, db_path):
+    w = make_window(db_path)
+    order = tabs.tab_names()
+    assert [w.tab_widget.tabText(i) for i in range(w.tab_widget.count())] == [
+        tabs.tab_titles()[n] for n in order
+    ]
+    assert [t.name for t in w.built_tabs()] == ["timeline"]
+    assert list(w.tabs_by_name) == order and "facts" in w.tabs_by_name and "nope" not in w.tabs_by_name
+    assert [t.name for t in w.built_tabs()] == ["timeline"]
+
+    facts = w.tabs_by_name["facts"]  # looking a tab up builds it in its place, without selecting it
+    assert isinstance(facts, BaseTab) and facts.name == "facts" and not facts.activated
+    assert w.tab_widget.widget(order.index("facts")) is facts
+    assert w.tab_widget.currentIndex() == 0 and w.tab_widget.tabText(order.index("facts")) == "Facts"
+    assert w.tab(order[1]) is w.tab_at(1) and w.tab("nope") is None
+
+    w.tab_widget.setCurrentIndex(order.index("notes"))  # selecting a tab builds and activates it
+    notes = w.tab_widget.currentWidget()
+    assert isinstance(notes, BaseTab) and notes.name == "notes" and notes.activated
+    assert w.show_tab("skills") is w.tab_widget.currentWidget() is w.tabs_by_name["skills"]
+    assert [t.name for t in w.built_tabs()] == ["timeline", "facts", "actions", "notes", "skills"]
+    assert w.tab_errors == []
+
+
+def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_path):
+    w = make_window()
+    w.prebuild_tabs = True
+    w.open_database(db_path)
+    assert spin_until(lambda: len(w.built_tabs()) == len(tabs.tab_names()), 20_000)
+    assert [w.tab_widget.widget(i) for i in range(w.tab_widget.count())] == w.built_tabs()
+    assert w.tab_widget.currentIndex() == 0
+    assert [t.name for t in w.built_tabs() if t.activated] == ["timeline"]
+
+
+def test_registered_titles_are_the_tab_classes_titles(qapp):
+    from philont_desktop import i18n
+
+    font = qapp.font()
+    try:
+        for code, audit in (("en", "Audit"), ("zh_CN", "审计")):
+            i18n.install(code)
+            titles = tabs.tab_titles()
+            assert titles["audit"] == audit
+            classes = tabs.available_tabs()
+            assert {c.name: titles[c.name] for c in classes} == {c.name: c.title(c) for c in classes}
+    finally:
+        i18n.uninstall()
+        qapp.setFont(font)
+        i18n._fonts_applied = False
+
+
 def test_missing_database_shows_the_start_page(make_window, tmp_path):
     w = make_window()
     missing = tmp_path / "nothing" / "memory.sqlite"
