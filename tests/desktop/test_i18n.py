@@ -454,6 +454,15 @@ def test_no_compiled_catalogue_is_committed() -> None:
 # --------------------------------------------------------------------------------------------------
 
 
+def _has_lrelease() -> bool:
+    from philont_desktop.i18n import find_lrelease
+
+    return find_lrelease() is not None
+
+
+needs_lrelease = pytest.mark.skipif(not _has_lrelease(), reason="no lrelease (PySide6-Essentials ships one)")
+
+
 @pytest.fixture
 def lang(qapp):
     """Switch languages in a test; English and the original font come back afterwards."""
@@ -494,6 +503,7 @@ def test_empty_language_means_the_systems(monkeypatch) -> None:
     assert i18n.resolve_language("system") == "zh_CN"
 
 
+@needs_lrelease
 def test_switching_translates_widgets_and_qts_own_dialogs_without_restart(lang, qtbot) -> None:
     from philont_desktop import i18n
     from philont_desktop.qt import (
@@ -553,6 +563,7 @@ def test_switching_translates_widgets_and_qts_own_dialogs_without_restart(lang, 
     assert [b.text() for b in w.buttons.buttons()] == ["OK", "Cancel"]
 
 
+@needs_lrelease
 def test_same_chinese_text_goes_back_to_the_right_english_source(lang, qtbot) -> None:
     from philont_desktop.qt import QLabel, QVBoxLayout, QWidget
 
@@ -578,6 +589,7 @@ def test_same_chinese_text_goes_back_to_the_right_english_source(lang, qtbot) ->
     assert (a.header.text(), b.axis.text()) == ("Score", "score")
 
 
+@needs_lrelease
 def test_main_window_switches_language_with_a_database_open(lang, qtbot, demo_db_path, tmp_path, monkeypatch):
     from philont_desktop.main_window import MainWindow
     from philont_desktop.settings import Settings
@@ -645,6 +657,7 @@ def _fake_checkout(tmp_path: Path, monkeypatch, qm: bool = False) -> Path:
     return ts
 
 
+@needs_lrelease
 def test_missing_qm_is_compiled_into_the_cache(tmp_path, monkeypatch) -> None:
     from philont_desktop import i18n
 
@@ -655,6 +668,7 @@ def test_missing_qm_is_compiled_into_the_cache(tmp_path, monkeypatch) -> None:
     assert i18n.catalogue_file("zh_CN") == qm  # reused, not compiled again
 
 
+@needs_lrelease
 def test_qm_older_than_its_ts_is_not_used(tmp_path, monkeypatch) -> None:
     import os
 
@@ -725,6 +739,7 @@ def test_monospace_families_cover_chinese(platform, system, cjk) -> None:
     assert has_cjk(families, platform)
 
 
+@needs_lrelease
 def test_application_font_renders_chinese(lang, qapp) -> None:
     from philont_desktop.i18n import monospace_font
     from philont_desktop.qt import QTextLayout
@@ -748,6 +763,7 @@ def test_application_font_renders_chinese(lang, qapp) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
+@needs_lrelease
 def test_every_grade_explanation_is_translated(lang) -> None:
     from core.maturity import MATURITIES, explain_maturity
     from philont_desktop import core_strings
@@ -777,6 +793,7 @@ def test_every_grade_explanation_is_translated(lang) -> None:
     )
 
 
+@needs_lrelease
 def test_core_strings_stay_english_in_english_and_unknown_sentences_pass_through(lang) -> None:
     from core.maturity import explain_maturity, maturity_caveat
     from philont_desktop import core_strings
@@ -792,6 +809,7 @@ def test_core_strings_stay_english_in_english_and_unknown_sentences_pass_through
     )
 
 
+@needs_lrelease
 def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
     from core.errors import DatabaseOpenError
     from philont_desktop import core_strings
