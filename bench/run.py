@@ -263,6 +263,10 @@ def ensure_db(messages: int, seed: int = SEED, *, log: Callable[[str], None] = p
 
     demo.generate(path, messages=messages, seed=seed, now=FIXED_NOW, progress=progress)
     log(f"built {path} in {time.perf_counter() - t0:.0f} s ({path.stat().st_size / 2**20:,.0f} MiB)")
+    for old in CACHE.glob(f"run-{messages}-s{seed}-g*.sqlite*"):  # made by an older generator
+        if not old.name.startswith(path.name):
+            old.unlink(missing_ok=True)
+            log(f"removed {old.name} (an older generator's)")
     return path
 
 

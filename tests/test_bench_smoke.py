@@ -95,3 +95,28 @@ def test_markdown(run, fake, tmp_path):
     )
     path = run.write_results(fake, tmp_path / "results.json")
     assert run.main(["--markdown", str(path)]) == 0
+
+
+def test_markdown_of_a_results_file_has_no_n(run, fake, tmp_path):
+    back = run.read_results(run.write_results(fake, tmp_path / "results.json"))
+    md = run.format_markdown(back).splitlines()
+    assert md[0] == "| figure | value | floor (same run) | floor | ratio |"
+    assert md[2] == "| search 'plan' (English, 4 letters) | 0.50 ms | reference SQL, raw | 50.0 ms | 0.010x |"
+
+
+def test_readme_table_is_replaced_between_its_markers(run, fake, tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "# Bench\n\n<!-- table:quick:start -->\nold table\n<!-- table:quick:end -->\n\nafter\n",
+        encoding="utf-8",
+    )
+    assert run.update_readme(fake, "quick", "2026-06-15, quick scale.", readme)
+    text = readme.read_text(encoding="utf-8")
+    assert "old table" not in text
+    assert text.startswith("# Bench\n\n<!-- table:quick:start -->\n2026-06-15, quick scale.\n\n| figure |")
+    assert text.count("| search '数据库' (Chinese, 3 characters) | 12.3 ms |") == 1
+    assert text.endswith("<!-- table:quick:end -->\n\nafter\n")
+    assert run.update_readme(fake, "quick", "again", readme)
+    assert readme.read_text(encoding="utf-8").count("<!-- table:quick:start -->") == 1
+    assert not run.update_readme(fake, "full", "no markers for this scale", readme)
+    assert "no markers" not in readme.read_text(encoding="utf-8")
