@@ -5,8 +5,9 @@
 
 Without ``--db`` the database is found as the core finds it (``$MEMORY_DB_PATH``, else
 ``~/.philont/memory/memory.sqlite``); when none exists, a start page offers to open a file or to create
-a demo or an empty database. ``--demo`` opens the demo database in the user data folder (or at
-``--db``), generating it first when it is missing.
+a demo or an empty database. ``--demo`` makes that choice up front: when no database exists, the
+demo database in the user data folder (or at ``--db``) is opened, generated first when missing; an
+existing database is opened as usual.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--db", metavar="PATH", help="the memory database (default: as the core finds it)")
     p.add_argument(
-        "--demo", action="store_true", help="open the demo database (generated first when missing)"
+        "--demo",
+        action="store_true",
+        help="when you have no database, open the demo database (generated first when missing)",
     )
     p.add_argument("--read-only", action="store_true", help="never allow editing in this run")
     p.add_argument("--screenshot", metavar="DIR", help="save every tab to DIR/<tab>.png and exit")
@@ -114,10 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.persist = False
         window.resize(1280, 820)
 
-    if args.demo:
-        path = Path(args.db).expanduser() if args.db else demo_default_path()
-    else:
-        path = resolve_db_path(args.db)
+    path = resolve_db_path(args.db)
+    if args.demo and not path.exists() and not args.db:
+        path = demo_default_path()
     window.show()
 
     if args.demo and not path.exists():

@@ -553,6 +553,38 @@ def test_demo_flag_generates_the_demo_at_the_given_path(qapp, tmp_path, capsys, 
     assert Path(target).stat().st_size > 0
 
 
+def test_demo_flag_uses_the_demo_only_when_there_is_no_database(
+    qapp, tmp_path, capsys, settings, monkeypatch
+):
+    import philont_desktop.main_window as mw
+
+    monkeypatch.setattr(mw, "DEMO_MESSAGES", 200)
+    demo_path = tmp_path / "data" / "demo.sqlite"
+    monkeypatch.setattr(mw, "demo_default_path", lambda: demo_path)
+    own = tmp_path / "own" / "memory.sqlite"
+    monkeypatch.setenv("MEMORY_DB_PATH", str(own))
+
+    # No database of one's own: the demo is generated and opened.
+    assert app_mod.main(["--demo", "--self-test"]) == 0
+    assert demo_path.exists()
+
+    # With a database of one's own, --demo opens it and leaves the demo alone.
+    from core.db import MemoryDB
+
+    MemoryDB.create(own).close()
+    demo_bytes = demo_path.read_bytes()
+    opened: list[Path] = []
+    real_open = mw.MainWindow.open_database
+    monkeypatch.setattr(
+        mw.MainWindow,
+        "open_database",
+        lambda self, p, *a, **k: (opened.append(Path(p)), real_open(self, p, *a, **k))[1],
+    )
+    assert app_mod.main(["--demo", "--self-test"]) == 0
+    assert opened == [own]
+    assert demo_path.read_bytes() == demo_bytes
+
+
 # -- languages ----------------------------------------------------------------------------------------------
 
 
