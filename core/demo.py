@@ -2154,7 +2154,6 @@ def _create_schedules(
 # --------------------------------------------------------------------------------------------------
 
 
-
 def _bulk_load_messages(
     db: MemoryDB, raw: RawStore, rows: list[MsgRow], progress: ProgressFn | None = None, batch: int = 100_000
 ) -> int:

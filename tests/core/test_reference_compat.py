@@ -44,6 +44,7 @@ EXPECTED: dict[str, Any] = json.loads((REF_DIR / "expected_hits.json").read_text
 PROBES: list[dict[str, Any]] = EXPECTED["probes"]
 BAD_ACTION_IDS: set[int] = set(EXPECTED["deliberately_bad_json"]["memory_actions"])
 
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
