@@ -248,3 +248,64 @@ def test_sigkill_during_backup_never_leaves_a_partial_file_under_the_backup_name
     assert check_backup(fresh) == "ok"
     good, _partial = _check_backups(live_copy, messages, checked)
     assert good >= 1 and fresh in list_backups(live_copy)
+
+
+# -- a writer killed in the middle of a checkpoint -----------------------------------------------------------
+
+
+def _newest_page_one(wal: bytes, page_size: int) -> bytes:
+    """The last copy of page 1 in a -wal file (32-byte header, then 24-byte frame headers + pages)."""
+    found = None
+    pos = 32
+    while pos + 24 + page_size <= len(wal):
+        if int.from_bytes(wal[pos : pos + 4], "big") == 1:
+            found = wal[pos + 24 : pos + 24 + page_size]
+        pos += 24 + page_size
+    assert found is not None, "page 1 is not in the -wal"
+    return found
+
+
+def test_a_file_left_by_a_writer_killed_mid_checkpoint_opens(tmp_path):
+    """A checkpoint copies page 1 (holding the new page count) before the pages that extend the file.
+    Killed in between, the agent leaves a main file shorter than its header says while every page is
+    still in the -wal: the database is whole (SQLite reads it, quick_check ok) and must open, not be
+    refused as truncated. Without its -wal the same short file is a truncation."""
+    from core import cli
+    from core.db import check_file_header
+    from core.errors import DatabaseOpenError
+    from core.notes import NotesStore
+
+    src = tmp_path / "agent" / "memory.sqlite"
+    db = MemoryDB.create(src)
+    try:
+        db.conn.execute("PRAGMA wal_autocheckpoint=0")
+        notes = NotesStore(db)
+        for i in range(300):  # grow the database by many pages, all of them in the -wal
+            notes.upsert(f"n{i}", f"note {i} " + "z" * 2000)
+        # The crash image: the main file and the -wal as they are while the writer still runs.
+        crashed = tmp_path / "crashed" / "memory.sqlite"
+        crashed.parent.mkdir()
+        main = bytearray(src.read_bytes())
+        wal = Path(str(src) + "-wal").read_bytes()
+    finally:
+        db.close()
+    page_size = int.from_bytes(main[16:18], "big")
+    main[:page_size] = _newest_page_one(wal, page_size)  # the checkpoint's first write, then the kill
+    crashed.write_bytes(bytes(main))
+    Path(str(crashed) + "-wal").write_bytes(wal)
+    declared = int.from_bytes(main[28:32], "big")
+    assert len(main) < declared * page_size  # shorter than its header says
+
+    opened = MemoryDB.open(crashed, check=True)
+    try:
+        assert opened.report.quick_check == "ok"
+        assert opened.conn.execute("SELECT count(*) FROM memory_notes").fetchone()[0] == 300
+    finally:
+        opened.close()
+    assert cli.main(["--db", str(crashed), "info"]) == 0
+
+    Path(str(crashed) + "-wal").unlink()
+    Path(str(crashed) + "-shm").unlink(missing_ok=True)
+    with pytest.raises(DatabaseOpenError) as err:
+        check_file_header(crashed)
+    assert err.value.problem == "truncated"
