@@ -14,6 +14,7 @@ This file is loaded by setuptools from its path; it must not import anything fro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -52,6 +53,19 @@ def resource_files(source: Path = SOURCE) -> list[Path]:
     return sorted(out)
 
 
+def _tool_env() -> dict[str, str]:
+    """The environment for an external tool: without the isolated build environment's Python paths.
+
+    pip builds a wheel with ``PYTHONPATH``/``PYTHONNOUSERSITE`` pointing at a private environment; a
+    ``pyside6-lrelease`` script found on PATH belongs to the machine's Python and needs its own
+    site-packages (where PySide6 is) to start.
+    """
+    env = dict(os.environ)
+    for var in ("PYTHONPATH", "PYTHONNOUSERSITE", "PYTHONHOME", "PYTHONSAFEPATH"):
+        env.pop(var, None)
+    return env
+
+
 def compile_translations(source: Path, dest: Path, log=print) -> list[Path]:
     """Compile each ``source/**/*.ts`` into ``dest`` (same relative path, ``.qm``); returns the files made.
 
@@ -73,9 +87,17 @@ def compile_translations(source: Path, dest: Path, log=print) -> list[Path]:
         if tool is None:
             log(f"warning: no lrelease tool found; {ts.name} is not compiled (the UI falls back to English)")
             continue
-        proc = subprocess.run([*tool, "-silent", str(ts), "-qm", str(out)], capture_output=True, text=True)
+        proc = subprocess.run(
+            [*tool, "-silent", str(ts), "-qm", str(out)], capture_output=True, text=True, env=_tool_env()
+        )
         if proc.returncode != 0 or not out.is_file():
-            raise RuntimeError(f"lrelease failed on {ts}: {proc.stderr.strip() or proc.stdout.strip()}")
+            # An lrelease found on PATH may belong to another Python (an isolated build environment
+            # has no PySide6). The app compiles the catalogue at run time then, or stays in English.
+            detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or ["no output"]
+            log(f"warning: lrelease failed on {ts.name} ({detail[0]}); it is not compiled into this build")
+            with contextlib.suppress(OSError):
+                out.unlink()
+            continue
         made.append(out)
     return made
 

@@ -160,39 +160,29 @@ def catalogue_source(lang: str) -> Path | None:
     return None
 
 
-def find_lrelease() -> list[str] | None:
-    """The Qt Linguist release tool: the one inside PySide6, else ``pyside6-lrelease``/``lrelease``."""
-    try:
-        import PySide6
+def _find_tool(stem: str, on_path: tuple[str, ...]) -> list[str] | None:
+    """A Qt Linguist tool: the one inside PySide6, else the first of ``on_path`` found on PATH."""
+    from philont_desktop.qt import PYSIDE_DIR
 
-        base = Path(PySide6.__file__).parent
-        for name in ("lrelease", "lrelease.exe", "Qt/bin/lrelease", "Qt/libexec/lrelease"):
-            candidate = base / name
-            if candidate.is_file() and os.access(candidate, os.X_OK):
-                return [str(candidate)]
-    except ImportError:  # pragma: no cover - PySide6 is a dependency
-        pass
-    for name in ("pyside6-lrelease", "lrelease", "lrelease-qt6"):
+    for name in (stem, f"{stem}.exe", f"Qt/bin/{stem}", f"Qt/libexec/{stem}"):
+        candidate = PYSIDE_DIR / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return [str(candidate)]
+    for name in on_path:
         found = shutil.which(name)
         if found:
             return [found]
     return None
 
 
-def find_lupdate() -> list[str] | None:
-    """``pyside6-lupdate`` (the lupdate PySide6-Essentials ships; it reads Python sources)."""
-    try:
-        import PySide6
+def find_lrelease() -> list[str] | None:
+    """The Qt Linguist release tool: the one inside PySide6, else ``pyside6-lrelease``/``lrelease``."""
+    return _find_tool("lrelease", ("pyside6-lrelease", "lrelease", "lrelease-qt6"))
 
-        base = Path(PySide6.__file__).parent
-        for name in ("lupdate", "lupdate.exe", "Qt/bin/lupdate", "Qt/libexec/lupdate"):
-            candidate = base / name
-            if candidate.is_file() and os.access(candidate, os.X_OK):
-                return [str(candidate)]
-    except ImportError:  # pragma: no cover
-        pass
-    found = shutil.which("pyside6-lupdate")
-    return [found] if found else None
+
+def find_lupdate() -> list[str] | None:
+    """``lupdate`` as PySide6-Essentials ships it (it reads Python sources)."""
+    return _find_tool("lupdate", ("pyside6-lupdate",))
 
 
 def cache_dir() -> Path:

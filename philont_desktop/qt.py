@@ -10,6 +10,8 @@ pyqtgraph is imported only by :mod:`philont_desktop.widgets.plots`.
 # ruff: noqa: F401, F403
 from __future__ import annotations
 
+from pathlib import Path
+
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import *
@@ -28,6 +30,8 @@ from philont_desktop.widgets import pyside_compat
 
 QT_VERSION: str = qVersion()
 PYSIDE_VERSION: str = __import__("PySide6").__version__
+# Where PySide6 is installed (its Qt tools such as lrelease live there).
+PYSIDE_DIR: Path = Path(QtCore.__file__).resolve().parent
 
 
 def is_valid(obj: object) -> bool:
