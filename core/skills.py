@@ -26,9 +26,10 @@ from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET, FactStore
 from core.ids import new_id
-from core.jsutil import iso_ms, js_stringify, js_trim, now_ms, utf16_len
+from core.jsutil import iso_ms, js_stringify, now_ms, utf16_len
 from core.maturity import next_maturity, parse_maturity
 from core.models import MATURITIES, Skill, parse_json_lenient
+from core.timeline import sanitize_query
 
 DAY_MS = 86_400_000
 POSITIVE_RECENCY_DAYS = 30
@@ -37,7 +38,6 @@ NEVER_USED_RECENCY = 0.1
 RECIPE_REUSE_ENV = "PHILONT_RECIPE_REUSE_VERIFY"
 RECIPE_DECAY_KEY = "obs.recipe-decay"
 
-_SANITISE_RE = re.compile(r"['\"*()]")
 _TOKEN_RE = re.compile(r"[a-z0-9]+|[\u4e00-\u9fa5]")
 _UPDATABLE = ("description", "trigger_keywords", "action_template", "kind", "source", "when_to_use")
 
@@ -505,7 +505,7 @@ class SkillStore:
     def search(self, q: str, limit: int = 5, now: int | None = None) -> list[Skill]:
         """Part A §4.4 and Part C g: FTS (errors caught) else LIKE, deprecated filtered in SQL, the cap
         ``max(4×limit, 20)`` applied in ascending rowid order before ranking by score."""
-        safe = js_trim(_SANITISE_RE.sub(" ", q))
+        safe = sanitize_query(q)
         if not safe:
             return []
         cap = max(limit * 4, 20)

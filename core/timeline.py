@@ -76,13 +76,20 @@ SearchMode = Literal["fts", "like", "empty"]
 _SANITIZE = re.compile(r"['\"*()]")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def sanitize_query(query: Any) -> str:
-    """The reference's sanitiser: ``query.replace(/['"*()]/g, ' ').trim()`` (JS whitespace)."""
+    """The reference's sanitiser: ``query.replace(/['"*()]/g, ' ').trim()`` (JS whitespace).
+
+    A lone surrogate (possible in a JS string, and in Python from undecodable bytes) becomes U+FFFD, as
+    the JS runtime's UTF-8 conversion does on its way to SQLite; it could not be bound otherwise.
+    """
     if query is None:
         return ""
     if not isinstance(query, str):
         query = str(query)
-    return js_trim(_SANITIZE.sub(" ", query))
+    return js_trim(_SANITIZE.sub(" ", _LONE_SURROGATE.sub("\ufffd", query)))
 
 
 def resolve_session_filter(session_id: str | None, session_ids: Sequence[str] | None) -> list[str] | None:

@@ -65,7 +65,7 @@ from core.models import Fact, Schedule, Skill
 from core.notes import NotesStore
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
-from core.timeline import RawStore
+from core.timeline import RawStore, sanitize_query
 
 Capability = Literal["read", "write"]
 
@@ -201,14 +201,6 @@ def _slice_end(x: int | float) -> int | None:
     if isinstance(x, float) and math.isinf(x):
         return None if x > 0 else 0
     return math.trunc(x)
-
-
-_SANITISE_RE = re.compile("['\"*()]")
-
-
-def _sanitised(q: str) -> str:
-    """The search sanitiser of the stores: ``' " * ( )`` become spaces, then JS trim."""
-    return js_trim(_SANITISE_RE.sub(" ", q))
 
 
 def _date_parse_string(v: Any) -> int | float | None:
@@ -688,7 +680,7 @@ def _list_facts(ctx: _Ctx, p: ListFactsParams) -> ToolResult:
 
 def _search_notes(ctx: _Ctx, p: SearchNotesParams) -> ToolResult:
     limit = 5 if p.limit is None else _int_if_integral(js_to_number(p.limit))
-    if not _sanitised(p.query):
+    if not sanitize_query(p.query):
         return _ok("", [])
     if not _sql_int_ok(limit):
         return _fail("SqliteError: datatype mismatch")
@@ -708,7 +700,7 @@ def _skill_keywords(s: Skill) -> str | ToolResult:
 def _search_skills(ctx: _Ctx, p: SearchSkillsParams) -> ToolResult:
     limit = 5 if p.limit is None else _int_if_integral(js_to_number(p.limit))
     results: list[Skill] = []
-    if _sanitised(p.query):
+    if sanitize_query(p.query):
         if not _sql_int_ok(js_max(limit * 4, 20)):
             return _fail("SqliteError: datatype mismatch")
         results = SkillStore(ctx.db).search(p.query, limit, now=ctx.now)
@@ -983,7 +975,7 @@ def _recall_sessions(ctx: _Ctx, p: RecallSessionsParams) -> ToolResult:
     lim = js_max(1, js_min(20, 5 if p.limit is None else js_to_number(p.limit)))
     search_limit = _int_if_integral(lim * 6)
     hits = []
-    if _sanitised(q):
+    if sanitize_query(q):
         if not _sql_int_ok(search_limit):
             return _fail("SqliteError: datatype mismatch")
         hits = RawStore(ctx.db).search_messages(q, since=since, until=until, limit=search_limit)
