@@ -10,7 +10,8 @@ an unknown enumeration value is kept as read (``kind``/``maturity`` are normalis
 reference normalises them, see each field). No column has a type constraint, so a number column may
 hold text SQLite could not read as a number (``'NaN'``, ``'high'``): the values that feed arithmetic
 (confidence, tau, importance, the skill counters) are read as numbers then, NaN (or 0 for a counter)
-standing for the text, so that scoring and sorting never meet a string.
+standing for the text, and times as integers (``None``, or 0 where the column is NOT NULL), so that
+scoring, sorting and time labels never meet a string.
 """
 
 from __future__ import annotations
@@ -107,6 +108,20 @@ def _count(v: Any) -> Any:
     return 0
 
 
+def _ms(v: Any, required: bool = False) -> Any:
+    """A time column (epoch ms) as an int: numbers as stored (a fraction truncated), numeric text
+    converted; anything else ``None`` — or 0 for a NOT NULL time, which then shows as 1970 instead of
+    breaking every sort and label of its table."""
+    if type(v) is int:
+        return v
+    x = _real(v) if v is not None and not isinstance(v, bool) else v
+    if isinstance(x, float) and math.isfinite(x) and abs(x) < 2**63:
+        return int(x)
+    if isinstance(v, bool):
+        return int(v)
+    return 0 if required else None
+
+
 def _get(row: Any, name: str, default: Any = None) -> Any:
     """Column ``name`` of a ``sqlite3.Row`` (or dict), ``default`` when the column is absent."""
     try:
@@ -125,8 +140,8 @@ class Session(_Row):
     def from_row(cls, row: Any) -> Session:
         return cls.model_construct(
             id=row["id"],
-            started_at=row["started_at"],
-            ended_at=row["ended_at"],
+            started_at=_ms(row["started_at"], required=True),
+            ended_at=_ms(row["ended_at"]),
             message_count=_get(row, "message_count"),
         )
 
@@ -146,7 +161,7 @@ class Message(_Row):
             session_id=row["session_id"],
             role=row["role"],
             content=row["content"],
-            timestamp=row["timestamp"],
+            timestamp=_ms(row["timestamp"], required=True),
             origin_session_id=_get(row, "origin_session_id"),
         )
 
@@ -176,7 +191,7 @@ class Action(_Row):
             params=params,
             result=row["result"],
             success=bool(row["success"]),
-            timestamp=row["timestamp"],
+            timestamp=_ms(row["timestamp"], required=True),
             linked_skill=_get(row, "linked_skill"),
             json_errors=[f"params_json: {err}"] if err else [],
         )
@@ -199,9 +214,9 @@ class Note(_Row):
             content=row["content"],
             importance=_real(row["importance"]),
             session_id=row["session_id"],
-            created_at=row["created_at"],
-            last_accessed_at=_get(row, "last_accessed_at"),
-            forgotten_at=_get(row, "forgotten_at"),
+            created_at=_ms(row["created_at"], required=True),
+            last_accessed_at=_ms(_get(row, "last_accessed_at")),
+            forgotten_at=_ms(_get(row, "forgotten_at")),
             root_pursuit_id=_get(row, "root_pursuit_id"),
         )
 
@@ -253,13 +268,13 @@ class Fact(_Row):
             confidence=float("nan") if conf is None else conf,
             superseded_by=row["superseded_by"],
             supersedes=row["supersedes"],
-            created_at=row["created_at"],
-            occurred_at=_get(row, "occurred_at"),
-            valid_from=_get(row, "valid_from"),
-            valid_until=_get(row, "valid_until"),
-            last_accessed_at=_get(row, "last_accessed_at"),
+            created_at=_ms(row["created_at"], required=True),
+            occurred_at=_ms(_get(row, "occurred_at")),
+            valid_from=_ms(_get(row, "valid_from")),
+            valid_until=_ms(_get(row, "valid_until")),
+            last_accessed_at=_ms(_get(row, "last_accessed_at")),
             decay_tau_days=_real(_get(row, "decay_tau_days")),
-            forgotten_at=_get(row, "forgotten_at"),
+            forgotten_at=_ms(_get(row, "forgotten_at")),
             fact_kind="event" if kind == "event" else "state",
             root_pursuit_id=_get(row, "root_pursuit_id"),
             json_errors=[f"value_json: {err}"] if err else [],
@@ -363,17 +378,17 @@ class Skill(_Row):
             trigger_keywords_json=kw_json,
             action_template=row["action_template"],
             use_count=_count(row["use_count"]),
-            last_used_at=row["last_used_at"],
-            created_at=row["created_at"],
+            last_used_at=_ms(row["last_used_at"]),
+            created_at=_ms(row["created_at"], required=True),
             success_count=_count(_get(row, "success_count", 0)),
             failure_count=_count(_get(row, "failure_count", 0)),
-            last_failure_at=_get(row, "last_failure_at"),
+            last_failure_at=_ms(_get(row, "last_failure_at")),
             kind="negative" if _get(row, "kind") == "negative" else "positive",
             source=_get(row, "source"),
             root_pursuit_id=_get(row, "root_pursuit_id"),
             maturity=mat,
             maturity_raw=raw_mat,
-            last_success_at=_get(row, "last_success_at"),
+            last_success_at=_ms(_get(row, "last_success_at")),
             consecutive_failures=_count(_get(row, "consecutive_failures", 0)),
             when_to_use=_get(row, "when_to_use") or "",
             verification=_safe_json_or_none(_get(row, "verification")),
@@ -404,13 +419,13 @@ class CalendarEvent(_Row):
         return cls.model_construct(
             id=row["id"],
             title=row["title"],
-            starts_at=row["starts_at"],
-            ends_at=row["ends_at"],
+            starts_at=_ms(row["starts_at"], required=True),
+            ends_at=_ms(row["ends_at"]),
             rrule=row["rrule"],
             timezone=row["timezone"],
             related_fact_id=row["related_fact_id"],
             external_ref=row["external_ref"],
-            created_at=row["created_at"],
+            created_at=_ms(row["created_at"], required=True),
             root_pursuit_id=_get(row, "root_pursuit_id"),
         )
 
@@ -440,16 +455,16 @@ class Schedule(_Row):
             id=row["id"],
             name=row["name"],
             cron_expr=row["cron_expr"],
-            next_run_at=row["next_run_at"],
-            last_run_at=row["last_run_at"],
+            next_run_at=_ms(row["next_run_at"], required=True),
+            last_run_at=_ms(row["last_run_at"]),
             action_type=row["action_type"],
             payload_json=row["payload_json"],
             payload=payload,
             enabled=bool(row["enabled"]),
-            created_at=row["created_at"],
+            created_at=_ms(row["created_at"], required=True),
             created_by=_get(row, "created_by", "llm_external"),
             consecutive_failures=_get(row, "consecutive_failures", 0) or 0,
-            paused_until=_get(row, "paused_until"),
+            paused_until=_ms(_get(row, "paused_until")),
             project=_get(row, "project"),
             root_pursuit_id=_get(row, "root_pursuit_id"),
             json_errors=[f"payload_json: {err}"] if err else [],
