@@ -26,7 +26,6 @@ import contextlib
 import os
 import shutil
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from core import SCHEMA_VERSION
-from core.db import BACKUP_NAME_RE, SQLITE_MAGIC, check_file_header, list_backups, unused_backup_path
+from core.db import BACKUP_NAME_RE, SQLITE_MAGIC, check_file_header, copy_to_backup, list_backups
 from core.engine import sqlite3
 from core.errors import DatabaseOpenError, MemoryError_, NotFoundError, ValidationError_
 from core.jsutil import now_ms
@@ -334,26 +333,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def _safety_backup(conn: sqlite3.Connection, db_path: Path) -> Path:
     """Back up the live file through ``conn`` (which holds the lock) into ``backups/`` (0600)."""
-    d = backups_dir(db_path)
-    ensure_private_dir(d)
-    final = unused_backup_path(d)  # never the backup being restored, nor any other
-    name = final.name
-    tmp = d / (name + f".partial-{os.getpid()}-{threading.get_ident()}")
-    dst = sqlite3.connect(str(tmp), isolation_level=None)
-    chmod_private(tmp)
-    try:
-        conn.backup(dst, pages=-1)
-        dst.execute("PRAGMA journal_mode=DELETE")
-    except BaseException:
-        dst.close()
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    dst.close()
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-    return final
+    return copy_to_backup(conn, backups_dir(db_path))  # a new name: never the backup being restored
 
 
 def _stage_rollback_copy(src: sqlite3.Connection, where: Path) -> tuple[sqlite3.Connection, Path]:

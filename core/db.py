@@ -200,6 +200,92 @@ def unused_backup_path(d: Path, *, timeout_s: float = 2.0) -> Path:
         time.sleep(0.05)
 
 
+PARTIAL_RE = re.compile(r"^memory-\d{8}T\d{6}\.sqlite\.partial-(\d+)-\d+(?:-journal)?$")
+STALE_PARTIAL_S = 3600
+
+
+def _process_alive(pid: int) -> bool:
+    if os.name != "posix":  # no harmless liveness probe there: age decides
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_partials(d: Path) -> list[Path]:
+    """Delete temporary backup files left by a process that died while backing up.
+
+    Only ``memory-<time>.sqlite.partial-<pid>-<thread>`` files (and their ``-journal``) are touched:
+    those of a process that no longer runs, or older than an hour. Backups proper never match.
+    """
+    removed: list[Path] = []
+    if not d.is_dir():
+        return removed
+    now = time.time()
+    for p in d.iterdir():
+        m = PARTIAL_RE.match(p.name)
+        if not m or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            old = now - p.stat().st_mtime > STALE_PARTIAL_S
+        except OSError:
+            continue
+        if old or not _process_alive(int(m.group(1))):
+            with contextlib.suppress(OSError):
+                p.unlink()
+                removed.append(p)
+    return removed
+
+
+def new_backup_target(d: Path) -> tuple[Path, Path]:
+    """``(final, partial)``: a free backup name in ``d`` and a new empty 0600 file to write it under.
+
+    The partial file is private from its first byte; stale partials of dead processes go first.
+    """
+    ensure_private_dir(d)
+    remove_stale_partials(d)
+    final = unused_backup_path(d)
+    tmp = d / f"{final.name}.partial-{os.getpid()}-{threading.get_ident()}"
+    os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    return final, tmp
+
+
+def copy_to_backup(
+    conn: sqlite3.Connection, d: Path, *, progress: Callable[[int, int], None] | None = None
+) -> Path:
+    """Copy the database behind ``conn`` into a new reference-named backup in ``d`` and return it.
+
+    SQLite's online backup API in one step (a consistent snapshot even while the agent writes; a
+    stepwise copy restarts on every write from another process), into a private temporary file that
+    is synced and renamed into place: an interrupted backup never leaves a file under a backup name.
+    """
+    final, tmp = new_backup_target(d)
+    dst = sqlite3.connect(str(tmp), isolation_level=None)
+    try:
+
+        def _cb(status: int, remaining: int, total: int) -> None:
+            if progress is not None:
+                progress(total - remaining, total)
+
+        conn.backup(dst, pages=-1, progress=_cb)
+        dst.execute("PRAGMA journal_mode=DELETE")
+    except BaseException:
+        dst.close()
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    dst.close()
+    with open(tmp, "rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, final)
+    fsync_dir(d)
+    return final
+
+
 class MemoryDB:
     """One connection to one memory file. Thread-safe through :attr:`lock`."""
 
@@ -509,28 +595,8 @@ class MemoryDB:
         if self.path is None:
             raise ReadOnlyError("An in-memory database has no backups.")
         d = Path(dest_dir) if dest_dir is not None else backups_dir(self.path)
-        ensure_private_dir(d)
-        final = unused_backup_path(d)
-        tmp = d / (final.name + f".partial-{os.getpid()}-{threading.get_ident()}")
-        dst = sqlite3.connect(str(tmp), isolation_level=None)
-        chmod_private(tmp)
-        try:
-
-            def _cb(status: int, remaining: int, total: int) -> None:
-                if progress is not None:
-                    progress(total - remaining, total)
-
-            with self.lock:
-                # One step: a consistent snapshot even while the agent writes (a stepwise copy
-                # restarts on every write from another process).
-                self.conn.backup(dst, pages=-1, progress=_cb)
-            dst.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            dst.close()
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, final)
-        fsync_dir(d)
+        with self.lock:
+            final = copy_to_backup(self.conn, d, progress=progress)
         self._rotate(d, retain)
         return final
 

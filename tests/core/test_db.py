@@ -244,3 +244,27 @@ def test_two_backups_in_one_second_keep_both(tmp_path):
     assert first != second
     assert first.exists() and second.exists()
     assert list_backups(p) == [second, first]
+
+
+def test_stale_partial_backups_of_dead_processes_are_removed(tmp_path):
+    import subprocess
+    import sys
+
+    p = _make_db(tmp_path / "memory.sqlite")
+    d = paths.backups_dir(p)
+    d.mkdir(mode=0o700)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead_pid = int(dead.stdout)
+    stale = d / f"memory-20260101T000000.sqlite.partial-{dead_pid}-1"
+    stale_journal = d / f"memory-20260101T000000.sqlite.partial-{dead_pid}-1-journal"
+    alive = d / f"memory-20260101T000001.sqlite.partial-{os.getppid()}-1"
+    for f in (stale, stale_journal, alive):
+        f.write_bytes(b"half a copy")
+    db = MemoryDB.open(p)
+    made = db.backup()
+    db.close()
+    assert not stale.exists() and not stale_journal.exists()
+    assert alive.exists()  # its process still runs: it may be writing
+    assert made.exists() and stat.S_IMODE(made.stat().st_mode) == 0o600
