@@ -62,10 +62,123 @@ def _can_write(db: Any) -> bool:
     return not report.read_only and report.read_only_reason is None
 
 
-def _window_error(valid_from: int | None, valid_until: int | None) -> str | None:
-    if valid_from is not None and valid_until is not None and valid_until < valid_from:
+def _window_error(valid_from: Any, valid_until: Any) -> str | None:
+    if valid_from is None or valid_until is None:
+        return None
+    try:
+        inverted = valid_until < valid_from
+    except TypeError:
+        return (
+            f"valid_from and valid_until must be epoch milliseconds, not {valid_from!r} and {valid_until!r}"
+        )
+    if inverted:
         return f"storeFact: valid_until ({js_number_str(valid_until)}) 早于 valid_from ({js_number_str(valid_from)})"
     return None
+
+
+# -- validation of the manual editor's input (the store_fact tool keeps the reference's semantics) ----------
+
+MAX_SAFE_INTEGER = 2**53  # beyond it a JavaScript reader (JSON.parse) rounds an integer
+_SQLITE_INT_MIN, _SQLITE_INT_MAX = -(2**63), 2**63 - 1
+TIME_FIELDS = ("occurred_at", "valid_from", "valid_until")
+
+
+def check_epoch_ms(name: str, value: Any) -> int | None:
+    """``value`` as epoch milliseconds for a time column (``None`` stays ``None``).
+
+    An integer that SQLite's INTEGER holds passes, an integral finite float becomes that integer;
+    everything else (text, a fraction, NaN, a bool, a value beyond 64 bits) raises
+    :class:`~core.errors.ValidationError_`. Dates are converted to milliseconds by the caller.
+    """
+    if value is None:
+        return None
+    what = f"{name} must be a time in epoch milliseconds (an integer)"
+    if isinstance(value, bool):
+        raise ValidationError_(f"{what}, not the boolean {str(value).lower()}")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValidationError_(f"{what}, not {js_number_str(value)}")
+        if not value.is_integer():
+            raise ValidationError_(f"{what}, not a fraction ({js_number_str(value)})")
+        value = int(value)
+    if not isinstance(value, int):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
+        kind = "the text" if isinstance(value, str) else f"a {type(value).__name__}:"
+        raise ValidationError_(f"{what}, not {kind} {shown}")
+    if not _SQLITE_INT_MIN <= value <= _SQLITE_INT_MAX:
+        raise ValidationError_(f"{what} between -2^63 and 2^63-1; {value} is out of range")
+    return int(value)
+
+
+def check_name(label: str, name: Any) -> str:
+    """A namespace or key that can be stored as UTF-8: a surrogate pair becomes its character, a lone
+    surrogate (half a character, not representable in UTF-8) raises :class:`~core.errors.ValidationError_`."""
+    if not isinstance(name, str):
+        raise ValidationError_(f"The {label} must be text.")
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        pass
+    try:
+        return name.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        pos = next(i for i, ch in enumerate(name) if 0xD800 <= ord(ch) <= 0xDFFF)
+        raise ValidationError_(
+            f"The {label} contains a lone surrogate (U+{ord(name[pos]):04X} at position {pos}), half of a "
+            "character that cannot be stored; remove it or complete the character."
+        ) from None
+
+
+def _check_json_node(v: Any, where: str, ancestors: set[int]) -> None:
+    if v is None or isinstance(v, bool | str):
+        return
+    if isinstance(v, int):
+        if abs(v) > MAX_SAFE_INTEGER:
+            shown = str(v) if v.bit_length() <= 256 else f"of {v.bit_length()} bits"
+            raise ValidationError_(
+                f"{where}: the integer {shown} is beyond ±2^53 ({MAX_SAFE_INTEGER}); JSON readers "
+                "(JavaScript) would round it to a different number. Store it as text instead."
+            )
+        return
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValidationError_(
+                f"{where}: {js_number_str(v)} cannot be stored in JSON (it would become null). "
+                "Use a finite number, null or text."
+            )
+        return
+    if not isinstance(v, list | tuple | dict):
+        raise ValidationError_(f"{where}: a value of type {type(v).__name__} cannot be stored as JSON.")
+    if id(v) in ancestors:
+        raise ValidationError_(f"{where}: the value contains itself and cannot be stored as JSON.")
+    ancestors.add(id(v))
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise ValidationError_(f"{where}: object keys must be text, not {k!r}")
+            _check_json_node(x, f"{where}.{k}", ancestors)
+    else:
+        for i, x in enumerate(v):
+            _check_json_node(x, f"{where}[{i}]", ancestors)
+    ancestors.discard(id(v))
+
+
+def check_exact_json(value: Any) -> str:
+    """``js_stringify(value)`` when that JSON reads back as exactly ``value``.
+
+    Refused with :class:`~core.errors.ValidationError_` (JSON would carry something else): NaN and
+    ±Infinity (``JSON.stringify`` writes ``null``), integers beyond ±2^53 (a JavaScript reader rounds
+    them), object keys that are not text, and values JSON has no form for.
+    """
+    try:
+        _check_json_node(value, "value", set())
+    except RecursionError:
+        raise ValidationError_("The value is nested too deeply to be stored as JSON.") from None
+    try:
+        return js_stringify(value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValidationError_(f"The value cannot be stored as JSON: {exc}") from None
 
 
 def _norm_kind(kind: Any) -> str:
@@ -229,15 +342,15 @@ class FactStore:
                     f"{head.id if head else 'missing'}, not {expected_head}.",
                     head,
                 )
-            vf = old.valid_from if valid_from is UNSET else valid_from
-            vu = old.valid_until if valid_until is UNSET else valid_until
+            vf = old.valid_from if valid_from is UNSET else check_epoch_ms("valid_from", valid_from)
+            vu = old.valid_until if valid_until is UNSET else check_epoch_ms("valid_until", valid_until)
             err = _window_error(vf, vu)
             if err:
                 raise ValidationError_(err)
-            value_json = old_row["value_json"] if value is UNSET else js_stringify(value)
+            value_json = old_row["value_json"] if value is UNSET else check_exact_json(value)
             conf = old_row["confidence"] if confidence is UNSET else confidence
             kind = old.fact_kind if fact_kind is UNSET else _norm_kind(fact_kind)
-            occ = old.occurred_at if occurred_at is UNSET else occurred_at
+            occ = old.occurred_at if occurred_at is UNSET else check_epoch_ms("occurred_at", occurred_at)
             tau = old.decay_tau_days if decay_tau_days is UNSET else decay_tau_days
             if tau is not None and isinstance(tau, float) and math.isnan(tau):
                 raise ValidationError_("decay_tau_days must be a number or null, not NaN")
@@ -418,4 +531,13 @@ class FactStore:
         return out[:limit]  # JS slice(0, limit)
 
 
-__all__ = ["UNSET", "FactStore", "SelfDescriptionWriteForbiddenError"]
+__all__ = [
+    "MAX_SAFE_INTEGER",
+    "TIME_FIELDS",
+    "UNSET",
+    "FactStore",
+    "SelfDescriptionWriteForbiddenError",
+    "check_epoch_ms",
+    "check_exact_json",
+    "check_name",
+]

@@ -13,6 +13,14 @@ Actions and what they write
 * ``facts.add`` (:func:`add`): :meth:`~core.facts.FactStore.store_fact` with the core's validation
   (namespace ``self`` refused, inverted validity window refused) plus non-empty namespace and key and a
   confidence in [0, 1]. When the key already has a version, the new one supersedes it (undo as edit).
+
+``add`` and ``edit`` refuse (:class:`~core.errors.ValidationError_`, nothing written) what would be
+stored as something else than was typed, where the agent's ``store_fact`` tool keeps the reference's
+behaviour: a value JSON cannot carry exactly (NaN, ±Infinity, integers beyond ±2^53; see
+:func:`core.facts.check_exact_json`), a confidence that is not a finite number in [0, 1], a time field
+that is not epoch milliseconds in SQLite's 64-bit INTEGER range (text, a fraction, a bool; see
+:func:`core.facts.check_epoch_ms`) and a namespace or key with a lone surrogate
+(:func:`core.facts.check_name`).
 * ``facts.pin`` / ``facts.unpin`` / ``facts.set_tau``: ``decay_tau_days`` of one row (-1 / NULL / a
   custom value); ``facts.forget`` / ``facts.unforget``: ``forgotten_at`` of one row.
 * ``facts.bulk_forget`` / ``facts.bulk_pin`` / ``facts.bulk_unpin`` / ``facts.move_namespace``: one
@@ -58,7 +66,15 @@ from core.audit import AuditEntry
 from core.curation import Change
 from core.decay import DEFAULT_FORGET_THRESHOLD, PIN_SENTINEL, is_pinned, score_memory
 from core.errors import ConflictError, NotFoundError, ValidationError_
-from core.facts import SELF_NAMESPACE, UNSET, FactStore, SelfDescriptionWriteForbiddenError
+from core.facts import (
+    SELF_NAMESPACE,
+    UNSET,
+    FactStore,
+    SelfDescriptionWriteForbiddenError,
+    check_epoch_ms,
+    check_exact_json,
+    check_name,
+)
 from core.jsutil import iso_ms, js_number_str, now_ms
 from core.models import Fact, parse_json_lenient
 
@@ -216,16 +232,26 @@ def _require(conn: Any, fact_id: str) -> dict[str, Any]:
 def _check_confidence(confidence: Any) -> float:
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise ValidationError_("confidence must be a number between 0 and 1")
-    c = float(confidence)
-    if math.isnan(c) or not 0.0 <= c <= 1.0:
-        raise ValidationError_(f"confidence must be between 0 and 1, not {js_number_str(confidence)}")
-    return c
+    if isinstance(confidence, float) and math.isnan(confidence):
+        raise ValidationError_("confidence must be a number between 0 and 1, not NaN")
+    if not 0 <= confidence <= 1:  # compared before float(): a huge int must not overflow
+        shown = (
+            js_number_str(confidence)
+            if isinstance(confidence, float) or confidence.bit_length() < 64
+            else "a huge integer"
+        )
+        raise ValidationError_(f"confidence must be between 0 and 1, not {shown}")
+    return float(confidence)
 
 
 def _check_tau(tau: Any) -> float | None:
     if tau is None:
         return None
-    if isinstance(tau, bool) or not isinstance(tau, int | float) or not math.isfinite(tau):
+    if isinstance(tau, bool) or not isinstance(tau, int | float):
+        raise ValidationError_("tau must be a finite number of days (negative pins, empty clears)")
+    # an int is checked by size: float(2**1024) would overflow
+    finite = tau.bit_length() <= 1000 if isinstance(tau, int) else math.isfinite(tau)
+    if not finite:
         raise ValidationError_("tau must be a finite number of days (negative pins, empty clears)")
     if tau == 0:
         raise ValidationError_("tau must be greater than 0 days (a tau of 0 makes the score undefined)")
@@ -339,6 +365,14 @@ def edit(
             decay_tau_days = float(PIN_SENTINEL)
     if fact_kind is not UNSET and fact_kind not in ("state", "event"):
         raise ValidationError_("fact_kind must be 'state' or 'event'")
+    if value is not UNSET:
+        check_exact_json(value)
+    if occurred_at is not UNSET:
+        occurred_at = check_epoch_ms("occurred_at", occurred_at)
+    if valid_from is not UNSET:
+        valid_from = check_epoch_ms("valid_from", valid_from)
+    if valid_until is not UNSET:
+        valid_until = check_epoch_ms("valid_until", valid_until)
     expected = fact_id if expected_head is UNSET else expected_head
     given = {
         "value": value,
@@ -402,6 +436,8 @@ def add(
         raise ValidationError_("The namespace must not be empty.")
     if not isinstance(key, str) or not key.strip():
         raise ValidationError_("The key must not be empty.")
+    namespace = check_name("namespace", namespace)
+    key = check_name("key", key)
     if namespace == SELF_NAMESPACE:
         raise SelfDescriptionWriteForbiddenError(key, "the desktop editor")
     conf = _check_confidence(confidence)
@@ -410,6 +446,10 @@ def add(
     tau = _check_tau(decay_tau_days)
     if tau is not None and tau < 0:
         tau = float(PIN_SENTINEL)
+    check_exact_json(value)
+    occurred_at = check_epoch_ms("occurred_at", occurred_at)
+    valid_from = check_epoch_ms("valid_from", valid_from)
+    valid_until = check_epoch_ms("valid_until", valid_until)
 
     def fn(conn: Any) -> tuple[Any, Any, str]:
         head = _head(conn, namespace, key)
