@@ -89,6 +89,39 @@ def palette(n: int, dark: bool) -> list[QColor]:
     return out
 
 
+# -- confidences that cannot be drawn ---------------------------------------------------------------------
+
+_Y_LIMIT = 1e6  # the y axis never extends beyond this (a finite but absurd confidence is clipped)
+
+
+def drawable_confidence(confidence: Any) -> bool:
+    """Whether a stored confidence can be drawn as a score: a finite number, not negative.
+
+    NaN (or text), ±Infinity and negative values come only from a damaged or hand-edited database; the
+    plots leave them out of the overview and draw their decay curve at 0 with a note instead of letting
+    pyqtgraph fail on a non-finite range.
+    """
+    return (
+        isinstance(confidence, int | float)
+        and not isinstance(confidence, bool)
+        and math.isfinite(confidence)
+        and confidence >= 0
+    )
+
+
+def clamped_confidence(confidence: Any) -> float:
+    """The confidence a curve is drawn with: itself when drawable, otherwise 0."""
+    return min(float(confidence), _Y_LIMIT) if drawable_confidence(confidence) else 0.0
+
+
+def y_top(values: Any, floor: float = 1.0) -> float:
+    """The top of a score axis for these values: the largest finite one (at least ``floor``), capped."""
+    arr = np.asarray(values, dtype=float).ravel()
+    arr = arr[np.isfinite(arr)]
+    top = float(arr.max()) if arr.size else floor
+    return min(max(floor, top), _Y_LIMIT)
+
+
 # -- scores with numpy ----------------------------------------------------------------------------------------
 
 
@@ -392,17 +425,21 @@ class DecayCurvePlot(QWidget):
         past_parts: list[tuple[np.ndarray, np.ndarray]] = []
         future_parts: list[tuple[np.ndarray, np.ndarray]] = []
         ymax = 1.0
+        invalid_count = 0
         flat_levels: dict[float, int] = {}
         for i, r in enumerate(shown):
             f = r.fact
-            x, y = curve_xy(r, start, end, extra=(now, self.view_time))
+            conf = clamped_confidence(f.confidence)
+            invalid = not drawable_confidence(f.confidence)
+            x, y = curve_xy(
+                _with(r, conf, r.tau_eff) if invalid else r, start, end, extra=(now, self.view_time)
+            )
             past, fut = split_at(x, y, now)
             color = (
                 colors[i]
                 if individual
                 else (self._theme.status_color("changed") if f.id == self.current_id else muted)
             )
-            conf = float(f.confidence) if math.isfinite(f.confidence) else 0.0
             ymax = max(ymax, conf)
             if individual or f.id == self.current_id:
                 width = 2.5 if f.id == self.current_id else 1.8
@@ -464,6 +501,21 @@ class DecayCurvePlot(QWidget):
                 lab.setPos(end / 1000, conf)
                 self.plot.addItem(lab, ignoreBounds=True)
                 self.labels.append(lab)
+            if invalid:
+                invalid_count += 1
+                # the curve is drawn at 0: a cross at its start marks it as invalid
+                spots.append(
+                    {
+                        "pos": (f.created_at / 1000, 0.0),
+                        "symbol": "x",
+                        "size": 12,
+                        "brush": pg.mkBrush(self._theme.status_color("error")),
+                        "pen": pg.mkPen(self._theme.status_color("error"), width=2),
+                        "data": self.tr("{0}: invalid confidence {1}, drawn at 0").format(
+                            r.name, fmt_confidence(f.confidence)
+                        ),
+                    }
+                )
             if individual:
                 legend.append(self._legend_entry(r, color, reason))
         self.past_all.setData(*_joined(past_parts), pen=pg.mkPen(muted, width=1))
@@ -483,6 +535,8 @@ class DecayCurvePlot(QWidget):
                 f'<span style="color:{accent}; font-weight:bold">━·━</span>&nbsp;'
                 + html.escape(f"{w_row.name} — {note}").replace(" ", "&nbsp;")
             )
+        if invalid_count:
+            legend.append(invalid_note(invalid_count, self._theme.status_color("error").name(), self.tr))
         if len(self.rows) > MAX_CURVES:
             legend.append(
                 html.escape(
@@ -491,7 +545,7 @@ class DecayCurvePlot(QWidget):
             )
         self.legend.setText("&nbsp;&nbsp; ".join(legend))
         self.plot.setXRange(start / 1000, end / 1000, padding=0)
-        self.plot.setYRange(0, ymax * 1.08, padding=0)
+        self.plot.setYRange(0, y_top([ymax]) * 1.08, padding=0)
 
     def _draw_whatif(self, start: float, end: float) -> None:
         if self.whatif is None:
@@ -504,7 +558,9 @@ class DecayCurvePlot(QWidget):
 
     def _legend_entry(self, r: FactRow, color: QColor, reason: str | None) -> str:
         name = html.escape(r.name)
-        if reason == "pinned":
+        if not drawable_confidence(r.fact.confidence):
+            note = self.tr("invalid confidence {0}: drawn at 0").format(fmt_confidence(r.fact.confidence))
+        elif reason == "pinned":
             note = self.tr("pinned: never decays")
         elif reason == "user":
             note = self.tr("user.*: never decays")
@@ -543,6 +599,32 @@ class DecayCurvePlot(QWidget):
         if soon:
             parts.append(self.tr("next crossing {0}").format(fmt_relative(soon[0], int(self.real_now))))
         return html.escape(" · ".join(parts))
+
+
+def fmt_confidence(confidence: Any) -> str:
+    """A stored confidence for a note (``NaN``, ``Infinity``, ``-0.5``)."""
+    if isinstance(confidence, int | float) and not isinstance(confidence, bool):
+        if math.isnan(confidence):
+            return "NaN"
+        if math.isinf(confidence):
+            return "Infinity" if confidence > 0 else "-Infinity"
+        return fmt_number(confidence)
+    return repr(confidence)
+
+
+def invalid_note(count: int, color: str, tr: Any, *, left_out: bool = False) -> str:
+    """The legend note about facts whose confidence cannot be drawn (rich text)."""
+    if left_out:
+        text = tr(
+            "{0} active fact(s) with an invalid confidence (NaN, infinite or negative) are not shown; "
+            "edit their confidence to repair them"
+        )
+    else:
+        text = tr(
+            "{0} fact(s) with an invalid confidence (NaN, infinite or negative), drawn at 0 and marked ×; "
+            "edit their confidence to repair them"
+        )
+    return f'<span style="color:{color}">⚠&nbsp;{html.escape(text.format(count))}</span>'
 
 
 def _with(row: FactRow, confidence: float, tau: float) -> FactRow:
@@ -661,6 +743,7 @@ class OverviewPlot(QWidget):
         self.tau = np.empty(0)
         self.ns_index = np.empty(0, dtype=np.int32)
         self.namespaces: list[str] = []
+        self.invalid_ids: list[str] = []  # active facts left out: their confidence cannot be drawn
         self.x = np.empty(0)
         self.y = np.empty(0)
         self._brushes: list[Any] = []
@@ -709,6 +792,9 @@ class OverviewPlot(QWidget):
                 setattr(self, name, getattr(self, name)[order])
         self._point_brushes = table[self.ns_index] if len(table) else np.empty(0, dtype=object)
         self._drawn_ok = None  # the point order may have changed: the next draw is a full one
+        if self.invalid_ids:
+            err = self._theme.status_color("error").name()
+            items.append(invalid_note(len(self.invalid_ids), err, self.tr, left_out=True))
         self.legend.setText("&nbsp;&nbsp; ".join(items))
 
     def set_focus(self, namespace: str | None) -> None:
@@ -723,6 +809,10 @@ class OverviewPlot(QWidget):
     def set_rows(self, rows: Sequence[FactRow], view_time: float) -> None:
         """The points: active facts (not superseded, not forgotten) of ``rows``."""
         active = [r for r in rows if r.fact.superseded_by is None and r.fact.forgotten_at is None]
+        # a confidence that is not a finite number >= 0 has no place on a score axis: left out, with a note
+        drawable = [r for r in active if drawable_confidence(r.fact.confidence)]
+        self.invalid_ids = [r.fact.id for r in active if not drawable_confidence(r.fact.confidence)]
+        active = drawable
         self.namespaces = sorted({r.fact.namespace for r in active})
         index = {ns: i for i, ns in enumerate(self.namespaces)}
         n = len(active)
@@ -761,9 +851,10 @@ class OverviewPlot(QWidget):
         self._drawn_ok = ok
         self._draw_selected()
         if refit and self.x.size:
-            self.plot.setXRange(0, float(np.nanmax(self.x)) * 1.03 + 0.5, padding=0)
-            ymax = float(np.nanmax(self.conf)) if np.isfinite(self.conf).any() else 1.0
-            self.plot.setYRange(0, max(1.0, ymax) * 1.05, padding=0)
+            xs = self.x[np.isfinite(self.x)]
+            xmax = min(float(xs.max()), 1e9) if xs.size else 1.0
+            self.plot.setXRange(0, xmax * 1.03 + 0.5, padding=0)
+            self.plot.setYRange(0, y_top(self.conf) * 1.05, padding=0)
 
     def set_selected(self, ids: set[str]) -> None:
         self._selected_ids = set(ids)

@@ -1323,9 +1323,19 @@ class FactsTab(BaseTab):
         rows = self.model.rows()
         active = [r for r in rows if r.fact.active]
         self.bottom.setCurrentWidget(self.overview)
-        if self.overview.x.size != len(active):
+        from philont_desktop.facts.plots import drawable_confidence
+
+        # facts whose confidence cannot be drawn are left out of the overview (its legend says so)
+        drawable = [r for r in active if drawable_confidence(r.fact.confidence)]
+        if self.overview.x.size != len(drawable):
             problems.append(
-                f"facts: overview shows {self.overview.x.size} points for {len(active)} active facts"
+                f"facts: overview shows {self.overview.x.size} points for {len(drawable)} active facts "
+                "with a valid confidence"
+            )
+        if len(self.overview.invalid_ids) != len(active) - len(drawable):
+            problems.append(
+                f"facts: overview leaves out {len(self.overview.invalid_ids)} facts, "
+                f"{len(active) - len(drawable)} have an invalid confidence"
             )
         for r in rows[:50]:
             expected = score_memory(

@@ -392,6 +392,39 @@ def test_overview_plots_active_facts_and_selection_selects_rows(qtbot, facts_db,
     assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "session.focus"]
 
 
+def test_invalid_confidences_are_left_out_of_the_overview_and_drawn_at_zero(qtbot, facts_db, make_tab):
+    """A damaged confidence (NaN, ±Infinity, negative, absurdly large) never breaks a plot's range."""
+    from core.engine import sqlite3
+
+    path, ids = facts_db
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("UPDATE memory_facts SET confidence = 1e308 * 10 WHERE id = ?", (ids["repo"],))
+        con.execute("UPDATE memory_facts SET confidence = 'NaN' WHERE id = ?", (ids["mood"],))
+        con.execute("UPDATE memory_facts SET confidence = -0.5 WHERE id = ?", (ids["focus"],))
+        con.execute("UPDATE memory_facts SET confidence = 1e300 WHERE id = ?", (ids["meeting"],))
+    con.close()
+    tab = make_tab(path)
+    tab.bottom.setCurrentWidget(tab.overview)
+    qtbot.wait(50)
+    ov = tab.overview
+    assert sorted(ov.invalid_ids) == sorted([ids["repo"], ids["mood"], ids["focus"]])
+    assert ov.x.size == 8 and ids["meeting"] in list(ov.ids)
+    assert "3 active fact(s) with an invalid confidence" in plain(ov.legend.text())
+    y0, y1 = ov.vb.viewRange()[1]
+    assert y0 == 0 and math.isfinite(y1)
+    tab.select_ids([ids["repo"], ids["mood"], ids["focus"], ids["meeting"]])
+    tab._on_selection()
+    assert idle(tab)
+    legend = plain(tab.curves.legend.text())
+    assert "project.repo — invalid confidence Infinity: drawn at 0" in legend
+    assert "context.mood — invalid confidence NaN: drawn at 0" in legend
+    assert "3 fact(s) with an invalid confidence" in legend
+    y0, y1 = tab.curves.plot.getPlotItem().vb.viewRange()[1]
+    assert y0 == 0 and math.isfinite(y1)
+    assert tab.self_test() == []
+
+
 def test_history_shows_versions_side_by_side(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     tab.select_ids([facts_db[1]["deploy2"]])
