@@ -475,3 +475,42 @@ def test_bulk_forget_scores_at_the_plans_time_so_waiting_in_the_dialog_is_no_con
     assert [r["id"] for r in e.after["rows"]] == [a.id, b.id]
     assert [r["forgotten_at"] for r in e.after["rows"]] == [later, later]
     assert row(mem_db, late.id)["forgotten_at"] is None
+
+
+def test_editor_refuses_what_it_would_store_differently(mem_db, store):
+    """add/edit refuse (nothing written) what JSON or the INTEGER time columns would change."""
+    base = store.store_fact("project", "k", "start", now=FIXED_NOW)
+    before = all_rows(mem_db)
+    refusals = [
+        (dict(value=float("nan")), "value: NaN cannot be stored in JSON (it would become null)"),
+        (dict(value={"a": [1, float("-inf")]}), "value.a[1]: -Infinity cannot be stored in JSON"),
+        (dict(value=2**53 + 1), "is beyond ±2^53 (9007199254740992); JSON readers (JavaScript) would round"),
+        (dict(occurred_at="2026-06-16"), "occurred_at must be a time in epoch milliseconds (an integer)"),
+        (
+            dict(valid_from=1.5),
+            "valid_from must be a time in epoch milliseconds (an integer), not a fraction",
+        ),
+        (dict(valid_until=True), "not the boolean true"),
+        (dict(valid_until=2**64), "between -2^63 and 2^63-1"),
+        (dict(confidence=float("inf")), "confidence must be between 0 and 1, not Infinity"),
+        (dict(confidence=10**400), "confidence must be between 0 and 1"),
+    ]
+    for fields, message in refusals:
+        add_fields = {"value": 1, **fields}
+        with pytest.raises(ValidationError_) as exc:
+            cf.add("project", "new", **add_fields).perform(mem_db)
+        assert message in str(exc.value), (fields, str(exc.value))
+        with pytest.raises(ValidationError_) as exc:
+            cf.edit(base.id, **fields).perform(mem_db)
+        assert message in str(exc.value), (fields, str(exc.value))
+    with pytest.raises(ValidationError_, match="lone surrogate"):
+        cf.add("project", "a\ud83dz", 1).perform(mem_db)
+    with pytest.raises(ValidationError_, match="lone surrogate"):
+        cf.add("\udfff", "k", 1).perform(mem_db)
+    assert all_rows(mem_db) == before
+    # exact values pass: ±2^53, an integral float time, a surrogate pair (one character in JS)
+    entry = cf.add("project", "x\ud83d\ude00", [2**53, -(2**53)], valid_from=2.0e12, now=FIXED_NOW).perform(
+        mem_db
+    )
+    fact = store.get_by_id(entry.target_id)
+    assert fact.key == "x😀" and fact.value == [2**53, -(2**53)] and fact.valid_from == 2_000_000_000_000
