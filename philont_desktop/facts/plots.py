@@ -70,10 +70,6 @@ _PALETTE_DARK = (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FactsPlots", text)
-
-
 def palette(n: int, dark: bool) -> list[QColor]:
     """``n`` distinguishable colours: a fixed palette up to 12; beyond, evenly spaced hues whose
     neighbours alternate in brightness and saturation (adjacent hues stay apart)."""
@@ -536,7 +532,7 @@ class DecayCurvePlot(QWidget):
                 + html.escape(f"{w_row.name} — {note}").replace(" ", "&nbsp;")
             )
         if invalid_count:
-            legend.append(invalid_note(invalid_count, self._theme.status_color("error").name(), self.tr))
+            legend.append(invalid_note(invalid_count, self._theme.status_color("error").name()))
         if len(self.rows) > MAX_CURVES:
             legend.append(
                 html.escape(
@@ -612,17 +608,19 @@ def fmt_confidence(confidence: Any) -> str:
     return repr(confidence)
 
 
-def invalid_note(count: int, color: str, tr: Any, *, left_out: bool = False) -> str:
+def invalid_note(count: int, color: str, *, left_out: bool = False) -> str:
     """The legend note about facts whose confidence cannot be drawn (rich text)."""
     if left_out:
-        text = tr(
+        text = QCoreApplication.translate(
+            "FactsPlots",
             "{0} active fact(s) with an invalid confidence (NaN, infinite or negative) are not shown; "
-            "edit their confidence to repair them"
+            "edit their confidence to repair them",
         )
     else:
-        text = tr(
+        text = QCoreApplication.translate(
+            "FactsPlots",
             "{0} fact(s) with an invalid confidence (NaN, infinite or negative), drawn at 0 and marked ×; "
-            "edit their confidence to repair them"
+            "edit their confidence to repair them",
         )
     return f'<span style="color:{color}">⚠&nbsp;{html.escape(text.format(count))}</span>'
 
@@ -794,7 +792,7 @@ class OverviewPlot(QWidget):
         self._drawn_ok = None  # the point order may have changed: the next draw is a full one
         if self.invalid_ids:
             err = self._theme.status_color("error").name()
-            items.append(invalid_note(len(self.invalid_ids), err, self.tr, left_out=True))
+            items.append(invalid_note(len(self.invalid_ids), err, left_out=True))
         self.legend.setText("&nbsp;&nbsp; ".join(items))
 
     def set_focus(self, namespace: str | None) -> None:

@@ -2463,7 +2463,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+209"/>
+        <location filename="../../philont_desktop/facts/plots.py" line="+242"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2491,7 +2491,7 @@ You can undo this with Edit › Undo.</source>
         <translation>在表格中选择事实，查看其得分如何衰减。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+60"/>
         <source>{0}: last read {1} (the score restarts here)</source>
         <translation>{0}：最后读取于 {1}（得分从此处重新计算）</translation>
     </message>
@@ -2516,17 +2516,27 @@ You can undo this with Edit › Undo.</source>
         <translation>user.* · 永不衰减</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+21"/>
+        <source>{0}: invalid confidence {1}, drawn at 0</source>
+        <translation>{0}：置信度无效（{1}），按 0 绘制</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>what if: tau {0}, confidence {1}</source>
         <translation>假设：τ {0}，置信度 {1}</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Showing the first {0} of {1} selected facts.</source>
         <translation>显示所选 {1} 条事实中的前 {0} 条。</translation>
     </message>
     <message>
         <location line="+19"/>
+        <source>invalid confidence {0}: drawn at 0</source>
+        <translation>置信度无效（{0}）：按 0 绘制</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>pinned: never decays</source>
         <translation>已固定：永不衰减</translation>
     </message>
@@ -3529,6 +3539,19 @@ You can undo this with Edit › Undo.</source>
         <location line="+4"/>
         <source>Confidence outside 0…1 as stored</source>
         <translation>存储的置信度超出 0…1 范围</translation>
+    </message>
+</context>
+<context>
+    <name>FactsPlots</name>
+    <message>
+        <location filename="../../philont_desktop/facts/plots.py" line="+18"/>
+        <source>{0} active fact(s) with an invalid confidence (NaN, infinite or negative) are not shown; edit their confidence to repair them</source>
+        <translation>{0} 条有效事实的置信度无效（NaN、无穷大或负数），未显示；编辑其置信度即可修复</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{0} fact(s) with an invalid confidence (NaN, infinite or negative), drawn at 0 and marked ×; edit their confidence to repair them</source>
+        <translation>{0} 条事实的置信度无效（NaN、无穷大或负数），按 0 绘制并标记 ×；编辑其置信度即可修复</translation>
     </message>
 </context>
 <context>
@@ -5163,7 +5186,7 @@ What if: {1}</source>
 <context>
     <name>OverviewPlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+84"/>
+        <location filename="../../philont_desktop/facts/plots.py" line="+88"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
