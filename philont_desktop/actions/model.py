@@ -15,9 +15,9 @@ from typing import Any
 from core.actions import ActionStore, ToolStat
 from core.models import Action
 from core.skills import SkillStore
-from philont_desktop.qt import QColor, QModelIndex, QObject, QPersistentModelIndex, Signal
+from philont_desktop.qt import QColor, QObject, Signal
 from philont_desktop.timeline.model import format_local
-from philont_desktop.widgets.rows_model import KeyedRowsModel
+from philont_desktop.widgets.rows_model import PagedRowsModel
 
 PAGE_SIZE = 200
 LIVE_LIMIT = 1000
@@ -78,25 +78,16 @@ def pretty_json(action: Action) -> str:
         return action.params_json
 
 
-class ActionsModel(KeyedRowsModel):
+class ActionsModel(PagedRowsModel):
     """Actions newest first."""
 
-    loaded = Signal()
     liveInserted = Signal(int)
-    failed = Signal(object)
 
     def __init__(self, run: Callable[..., Any], theme: Any = None, parent: QObject | None = None):
-        super().__init__(parent)
-        self._run = run
+        super().__init__(run, "actions", PAGE_SIZE, parent)
         self._theme = theme
-        self.page_size = PAGE_SIZE
         self._filter = ActionsFilter()
-        self._complete = True
-        self._loading = False
-        self._fetching = False
         self._live = False
-        self._gen = 0
-        self._key = f"actions.{id(self):x}"
 
     def headers(self) -> list[str]:
         return [
@@ -149,68 +140,21 @@ class ActionsModel(KeyedRowsModel):
 
     @property
     def loading(self) -> bool:
-        return self._loading or self._fetching or self._live
-
-    @property
-    def complete(self) -> bool:
-        return self._complete
+        return super().loading or self._live
 
     def set_filter(self, flt: ActionsFilter) -> None:
         self._filter = flt
-        self._gen += 1
-        gen = self._gen
-        self._loading = True
-        self._fetching = self._live = False
-        self._run(
-            job_actions,
-            flt,
-            self.page_size,
-            None,
-            on_result=lambda rows: self._on_first(gen, rows),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=self._key,
-        )
+        self._live = False
+        self.load_first_page()
 
-    def _on_first(self, gen: int, rows: list[Action]) -> None:
-        if gen != self._gen:
-            return
-        self._loading = False
-        self._complete = len(rows) < self.page_size
-        self.set_rows(rows)
-        self.loaded.emit()
+    def page_job(self, after: Action | None) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        before = None if after is None else (after.timestamp, after.id)
+        return job_actions, (self._filter, self.page_size, before)
 
     def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen != self._gen:
-            return
-        self._loading = self._fetching = self._live = False
-        self.failed.emit(exc)
-
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return not parent.isValid() and not self._complete and not self._fetching and not self._loading
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
-        if not self.canFetchMore(parent) or not self._rows:
-            return
-        self._fetching = True
-        gen = self._gen
-        last = self._rows[-1]
-        self._run(
-            job_actions,
-            self._filter,
-            self.page_size,
-            (last.timestamp, last.id),
-            on_result=lambda rows: self._on_more(gen, rows),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=f"{self._key}.more",
-        )
-
-    def _on_more(self, gen: int, rows: list[Action]) -> None:
-        if gen != self._gen:
-            return
-        self._fetching = False
-        self._complete = len(rows) < self.page_size
-        self.append_rows(rows)
-        self.loaded.emit()
+        if gen == self._gen:
+            self._live = False
+        super()._on_error(gen, exc)
 
     def refresh(self) -> None:
         """Insert what was logged after the newest row shown (live refresh)."""

@@ -14,10 +14,10 @@ from typing import Any
 
 from core.models import Note
 from core.notes import NotesStore
-from philont_desktop.qt import QColor, QFont, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from philont_desktop.qt import QColor, QFont, QObject, Qt
 from philont_desktop.timeline.model import format_local
 from philont_desktop.timeline.textutil import first_line
-from philont_desktop.widgets.rows_model import KeyedRowsModel
+from philont_desktop.widgets.rows_model import PagedRowsModel
 
 PAGE_SIZE = 200
 SEARCH_LIMIT = 1000
@@ -55,23 +55,13 @@ def job_notes(
     return NotesPage(q, rows, len(rows) < limit)
 
 
-class NotesModel(KeyedRowsModel):
+class NotesModel(PagedRowsModel):
     """Notes; more pages through ``canFetchMore``/``fetchMore`` while browsing."""
 
-    loaded = Signal()
-    failed = Signal(object)
-
     def __init__(self, run: Callable[..., Any], theme: Any = None, parent: QObject | None = None):
-        super().__init__(parent)
-        self._run = run
+        super().__init__(run, "notes", PAGE_SIZE, parent)
         self._theme = theme
-        self.page_size = PAGE_SIZE
         self._query = NotesQuery()
-        self._complete = True
-        self._fetching = False
-        self._loading = False
-        self._gen = 0
-        self._key = f"notes.{id(self):x}"
 
     def headers(self) -> list[str]:
         return [
@@ -138,73 +128,18 @@ class NotesModel(KeyedRowsModel):
     def query(self) -> NotesQuery:
         return self._query
 
-    @property
-    def loading(self) -> bool:
-        return self._loading or self._fetching
-
-    @property
-    def complete(self) -> bool:
-        return self._complete
-
     def set_query(self, q: NotesQuery) -> None:
         """Show ``q`` from its first page."""
         self._query = q
-        self._gen += 1
-        gen = self._gen
-        self._loading = True
-        self._fetching = False
-        self._run(
-            job_notes,
-            q,
-            self.page_size,
-            None,
-            0,
-            on_result=lambda page: self._on_first(gen, page),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=self._key,
-        )
+        self.load_first_page()
 
-    def _on_first(self, gen: int, page: NotesPage) -> None:
-        if gen != self._gen:
-            return
-        self._loading = False
-        self._complete = page.complete
-        self.set_rows(page.rows)
-        self.loaded.emit()
+    def page_job(self, after: Note | None) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        if after is None:
+            return job_notes, (self._query, self.page_size, None, 0)
+        return job_notes, (self._query, self.page_size, (after.created_at, after.id), len(self._rows))
 
-    def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen != self._gen:
-            return
-        self._loading = self._fetching = False
-        self.failed.emit(exc)
-
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return not parent.isValid() and not self._complete and not self._fetching and not self._loading
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
-        if not self.canFetchMore(parent) or not self._rows:
-            return
-        self._fetching = True
-        gen = self._gen
-        last = self._rows[-1]
-        self._run(
-            job_notes,
-            self._query,
-            self.page_size,
-            (last.created_at, last.id),
-            len(self._rows),
-            on_result=lambda page: self._on_more(gen, page),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=f"{self._key}.more",
-        )
-
-    def _on_more(self, gen: int, page: NotesPage) -> None:
-        if gen != self._gen:
-            return
-        self._fetching = False
-        self._complete = page.complete
-        self.append_rows(page.rows)
-        self.loaded.emit()
+    def unpack_page(self, page: NotesPage) -> tuple[list[Note], bool]:
+        return page.rows, page.complete
 
     def refresh(self) -> None:
         """Reload what is loaded (same query, at least one page) keeping selection and position."""

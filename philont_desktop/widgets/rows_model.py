@@ -13,11 +13,11 @@ Subclasses describe their columns (:meth:`KeyedRowsModel.headers`, :meth:`displa
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import philont_desktop.widgets.pyside_compat  # noqa: F401
-from philont_desktop.qt import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from philont_desktop.qt import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 RowRole = Qt.ItemDataRole.UserRole + 100
 KeyRole = Qt.ItemDataRole.UserRole + 101
@@ -181,3 +181,99 @@ class KeyedRowsModel(QAbstractTableModel):
             del self._rows[m:]
             self._index = None
             self.endRemoveRows()
+
+
+class PagedRowsModel(KeyedRowsModel):
+    """Rows loaded page by page off the GUI thread: a first page, then ``canFetchMore``/``fetchMore``.
+
+    Subclasses say which worker job loads a page (:meth:`page_job`) and how to read its result
+    (:meth:`unpack_page`). A generation counter drops the answers to requests that a newer first page
+    has superseded, so a slow page of an old filter never lands in the new one.
+    """
+
+    loaded = Signal()
+    failed = Signal(object)
+
+    def __init__(
+        self, run: Callable[..., Any], key_prefix: str, page_size: int, parent: QObject | None = None
+    ):
+        super().__init__(parent)
+        self._run = run
+        self.page_size = page_size
+        self._complete = True
+        self._loading = False
+        self._fetching = False
+        self._gen = 0
+        self._key = f"{key_prefix}.{id(self):x}"
+
+    # -- hooks ---------------------------------------------------------------------------------------------
+    def page_job(self, after: Any | None) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """``(job, args)`` that loads the page after row ``after`` (``None``: the first page)."""
+        raise NotImplementedError
+
+    def unpack_page(self, result: Any) -> tuple[list[Any], bool]:
+        """``(rows, complete)`` of a page result; by default a list, complete when shorter than a page."""
+        return result, len(result) < self.page_size
+
+    # -- state ---------------------------------------------------------------------------------------------
+    @property
+    def loading(self) -> bool:
+        return self._loading or self._fetching
+
+    @property
+    def complete(self) -> bool:
+        return self._complete
+
+    def load_first_page(self) -> None:
+        """Start again from the first page (a new filter or query)."""
+        self._gen += 1
+        gen = self._gen
+        self._loading = True
+        self._fetching = False
+        job, args = self.page_job(None)
+        self._run(
+            job,
+            *args,
+            on_result=lambda result: self._on_first(gen, result),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=self._key,
+        )
+
+    def _on_first(self, gen: int, result: Any) -> None:
+        if gen != self._gen:
+            return
+        self._loading = False
+        rows, self._complete = self.unpack_page(result)
+        self.set_rows(rows)
+        self.loaded.emit()
+
+    def _on_error(self, gen: int, exc: BaseException) -> None:
+        if gen != self._gen:
+            return
+        self._loading = self._fetching = False
+        self.failed.emit(exc)
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        return not parent.isValid() and not self._complete and not self._fetching and not self._loading
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
+        if not self.canFetchMore(parent) or not self._rows:
+            return
+        self._fetching = True
+        gen = self._gen
+        job, args = self.page_job(self._rows[-1])
+        self._run(
+            job,
+            *args,
+            on_result=lambda result: self._on_more(gen, result),
+            on_error=lambda exc: self._on_error(gen, exc),
+            key=f"{self._key}.more",
+        )
+
+    def _on_more(self, gen: int, result: Any) -> None:
+        if gen != self._gen:
+            return
+        self._fetching = False
+        rows, self._complete = self.unpack_page(result)
+        self.append_rows(rows)
+        self.loaded.emit()
