@@ -46,7 +46,9 @@ class MemoryError_(Exception):  # trailing underscore: the builtin MemoryError i
 
     default_code = "error"
 
-    def __init__(self, message: str = "", *, code: str | None = None, params: Mapping[str, Any] | None = None):
+    def __init__(
+        self, message: str = "", *, code: str | None = None, params: Mapping[str, Any] | None = None
+    ):
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
