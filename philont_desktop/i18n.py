@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -299,6 +300,15 @@ def _is_qt_context(context: str) -> bool:
     return len(context) > 1 and context[0] == "Q" and context[1].isupper()
 
 
+_PLURAL_MARK = re.compile(r"\((e?s)\)")
+
+
+def english_plural(source: str, n: int) -> str:
+    """The English form of a ``%n``-text for ``n``: ``%n version(s)`` → ``%n version`` / ``%n versions``
+    (``(s)`` and ``(es)`` mark the plural ending). Catalogues give the other languages' forms."""
+    return _PLURAL_MARK.sub("" if n == 1 else r"\1", source)
+
+
 class AppTranslator(QTranslator):
     """The application's catalogue (may be empty: English). Looks up the caller's context, then the
     global one, and remembers the source of every text it hands out so that :func:`retranslate_text`
@@ -310,6 +320,8 @@ class AppTranslator(QTranslator):
         result = super().translate(context, source_text, disambiguation, n)
         if not result and context:
             result = super().translate("", source_text, disambiguation, n)
+        if not result and n >= 0 and "(" in source_text:
+            result = english_plural(source_text, n)
         _remember(result or source_text, context, source_text, disambiguation, n)
         return result or None
 

@@ -627,7 +627,7 @@
 <context>
     <name>ActionsModel</name>
     <message>
-        <location filename="../../philont_desktop/actions/model.py" line="+103"/>
+        <location filename="../../philont_desktop/actions/model.py" line="+94"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -2463,7 +2463,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+242"/>
+        <location filename="../../philont_desktop/facts/plots.py" line="+238"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -4358,6 +4358,138 @@ What if: {1}</source>
     </message>
 </context>
 <context>
+    <name>Humanize</name>
+    <message>
+        <location filename="../../philont_desktop/humanize.py" line="+44"/>
+        <source>⚠ unreadable</source>
+        <translation>⚠ 无法读取</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>in %n min</source>
+        <translation>
+            <numerusform>%n 分钟后</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>%n 分钟前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>in %n h</source>
+        <translation>
+            <numerusform>%n 小时后</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>%n 小时前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>in %n day(s)</source>
+        <translation>
+            <numerusform>%n 天后</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n day(s) ago</source>
+        <translation>
+            <numerusform>%n 天前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>in %n month(s)</source>
+        <translation>
+            <numerusform>%n 个月后</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n month(s) ago</source>
+        <translation>
+            <numerusform>%n 个月前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>in %n year(s)</source>
+        <translation>
+            <numerusform>%n 年后</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n year(s) ago</source>
+        <translation>
+            <numerusform>%n 年前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{0} · {1}</source>
+        <translation>{0} · {1}</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>{0} years</source>
+        <translation>{0} 年</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 year</source>
+        <translation>1 年</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <location line="+15"/>
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-13"/>
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{0} days</source>
+        <translation>{0} 天</translation>
+    </message>
+</context>
+<context>
     <name>JobIndicator</name>
     <message>
         <location filename="../../philont_desktop/main_window.py" line="-59"/>
@@ -4962,7 +5094,7 @@ What if: {1}</source>
 <context>
     <name>NotesModel</name>
     <message>
-        <location filename="../../philont_desktop/notes/model.py" line="+78"/>
+        <location filename="../../philont_desktop/notes/model.py" line="+68"/>
         <source>Note</source>
         <translation>笔记</translation>
     </message>
