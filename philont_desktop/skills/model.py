@@ -4,10 +4,9 @@
   :func:`load_histories` (recent linked outcomes of some skills, for the card sparklines, asked for only
   when a card is painted) and :func:`load_detail` (one skill with its whole outcome history, revision
   windows and ladder replay).
-* :func:`build_ladder`: the linked actions in time order replayed through :mod:`core.maturity` from
-  ``draft`` with zero counters, each revision of the recipe resetting the grade to ``draft`` as
-  ``revise_recipe`` does; the database's grade may differ (grades set by hand or by reflection are not in
-  the action log), and the view shows both.
+* :func:`build_ladder` (from :mod:`core.ladder`, shared with the change set): the linked actions in time
+  order replayed through :mod:`core.maturity` from ``draft`` with zero counters, each revision of the
+  recipe resetting the grade to ``draft``; the database's grade may differ, and the view shows both.
 * :class:`SkillBoardModel`: one list model of all skills (kept in ``rowid`` order and merged on refresh so
   that selections and scroll positions survive), with precomputed filter text and sort keys;
   :class:`ColumnProxy`: one per maturity column, filtering by grade and the shared :class:`BoardFilter`,
@@ -22,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from core.curation.skills import skill_version
-from core.maturity import Explanation, explain_maturity, replay
+from core.ladder import Ladder, LadderStep, build_ladder
+from core.maturity import Explanation, explain_maturity
 from core.models import MATURITIES, Skill
 from core.skills import OutcomePoint, RevisionWindow, SkillStore, score_skill
 from philont_desktop.core_strings import maturity_caveat
@@ -86,89 +86,6 @@ def load_histories(
             break
         out[name] = [p.success for p in store.outcome_history(name, limit)]
     return out
-
-
-class LadderStep(NamedTuple):
-    """One event of the ladder replay. ``kind`` is ``outcome`` or ``revision``; counts are after it."""
-
-    at: int
-    kind: str
-    tool: str
-    action_id: int | None
-    success: bool | None
-    success_count: int
-    failure_count: int
-    consecutive_failures: int
-    before: str
-    after: str
-    reason: str = ""
-
-    @property
-    def changed(self) -> bool:
-        return self.before != self.after
-
-
-@dataclass
-class Ladder:
-    steps: list[LadderStep]
-    grade: str  # the grade the replay ends on
-    success_count: int
-    failure_count: int
-    consecutive_failures: int
-
-    @property
-    def changes(self) -> list[LadderStep]:
-        """Grade changes and revisions (what the ladder view shows by default)."""
-        return [s for s in self.steps if s.changed or s.kind == "revision"]
-
-
-def build_ladder(skill: Skill, outcomes: Iterable[OutcomePoint]) -> Ladder:
-    """Replay ``outcomes`` (oldest first) from ``draft`` with zero counters; revisions reset to ``draft``.
-
-    A revision taking effect at the same millisecond as an action counts before it (``revision_outcomes``
-    credits such an action to the new version too).
-    """
-    revisions = sorted(skill.revision_history, key=lambda r: r.at)
-    events: list[tuple[int, int, Any]] = [(r.at, 0, r) for r in revisions]
-    events += [(p.timestamp, 1, p) for p in outcomes]
-    events.sort(key=lambda e: (e[0], e[1], getattr(e[2], "action_id", 0)))
-    m, s, f, c = "draft", 0, 0, 0
-    steps: list[LadderStep] = []
-    run: list[OutcomePoint] = []
-
-    def flush() -> None:
-        # One replay per run of outcomes between two revisions (fast for long histories).
-        nonlocal m, s, f, c
-        if not run:
-            return
-        for p, st in zip(run, replay(m, [bool(p.success) for p in run], s, f, c), strict=True):
-            steps.append(
-                LadderStep(
-                    p.timestamp,
-                    "outcome",
-                    p.tool_name,
-                    p.action_id,
-                    bool(p.success),
-                    st.success_count,
-                    st.failure_count,
-                    st.consecutive_failures,
-                    st.maturity_before,
-                    st.maturity_after,
-                )
-            )
-        last = steps[-1]
-        m, s, f, c = last.after, last.success_count, last.failure_count, last.consecutive_failures
-        run.clear()
-
-    for at, kind, ev in events:
-        if kind == 0:
-            flush()
-            steps.append(LadderStep(at, "revision", "", None, None, s, f, c, m, "draft", ev.reason))
-            m = "draft"
-        else:
-            run.append(ev)
-    flush()
-    return Ladder(steps, m, s, f, c)
 
 
 @dataclass
