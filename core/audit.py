@@ -225,6 +225,25 @@ def list_entries(
     return [AuditEntry.from_row(r) for r in rows]
 
 
+def entries_between(db: Any, since: int | None, until: int | None) -> list[AuditEntry]:
+    """Entries with ``since < at <= until`` (either bound may be ``None``), oldest first; ``[]``
+    when the database has no audit table."""
+    where: list[str] = []
+    args: list[Any] = []
+    if since is not None:
+        where.append("a.at > ?")
+        args.append(int(since))
+    if until is not None:
+        where.append("a.at <= ?")
+        args.append(int(until))
+    sql = _select(("WHERE " + " AND ".join(where)) if where else "", "ORDER BY a.id")
+    with db.lock:
+        if not audit_table_exists(db.conn):
+            return []
+        rows = db.conn.execute(sql, args).fetchall()
+    return [AuditEntry.from_row(r) for r in rows]
+
+
 def target_types(db: Any) -> list[str]:
     """The distinct target types present in the trail (for filters)."""
     with db.lock:

@@ -67,6 +67,8 @@ audit              ``{limit, target_type, target_id, entries: [AUDIT]}`` (newest
 undo, redo         ``{entry: AUDIT, backup}`` (the new ``undo``/``redo`` row; ``backup`` is the
                    pre-write backup, ``null`` when none was needed)
 task, event        ``{entry: AUDIT, backup}`` (as ``undo``)
+changes            ``{path, baseline, until, untilIso, layers, counts, notices, changes: [CHANGE]}``
+                   (see :mod:`core.changes.cli` and the README)
 ================== ================================================================================
 
 ``FACT`` is the fact's JSON form (``id, namespace, key, value, valueJson, confidence, supersededBy,
@@ -104,6 +106,9 @@ Commands in short (``T`` as above)::
     undo AUDIT_ID / redo AUDIT_ID         undo or redo one audited edit
     task enable|disable|delete ID         a scheduled task (memory_schedules.id)
     event delete ID                       a calendar event with all its occurrences
+    changes [--since T | --against BACKUP [--to OTHER]] [--layer L]... [--threshold X]
+                                          what changed, layer by layer (default: since the review mark,
+                                          else the last 7 days)
 """
 
 from __future__ import annotations
@@ -1185,6 +1190,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("action", choices=("delete",))
     p.add_argument("id", metavar="ID")
+
+    from core.changes import cli as changes_cli
+
+    p = add("changes", changes_cli.cmd_changes, "what changed since a time, a backup, or between two backups")
+    changes_cli.configure(p)
     return parser
 
 

@@ -1,0 +1,195 @@
+"""Review marks: where a person's last review of each database ended, kept outside the database file.
+
+Reviewing never needs write access to the agent's file: the marks live in one small JSON file in the
+user's data directory (the same directory the desktop app uses for its own data), keyed by the
+database's real path::
+
+    {"version": 1, "databases": {"/home/u/.philont/memory/memory.sqlite":
+        {"mark": 1781524800000, "markedAt": 1781525000000, "reviewed": {"fact.new:…": 1781525100000}}}}
+
+``mark`` is the time the last "Mark all reviewed" covered (the next review starts there); ``reviewed``
+holds the ids of single changes marked as looking right since then (:attr:`core.changes.ChangeItem.id`),
+cleared by the next mark. ``$PHILONT_REVIEW_MARKS`` names another file (tests, portable setups).
+
+The file is written atomically (a private temporary file renamed into place, mode 0600); a file that
+cannot be read is set aside as ``review-marks.json.bad-<ms>`` before a new one is written, never
+silently overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.jsutil import now_ms
+from core.paths import chmod_private, ensure_private_dir, fsync_dir
+
+__all__ = ["ENV_VAR", "ReviewMark", "ReviewMarks", "database_key", "default_marks_path"]
+
+ENV_VAR = "PHILONT_REVIEW_MARKS"
+FILE_NAME = "review-marks.json"
+ORG, APP = "Philont", "philont-desktop"
+MAX_REVIEWED = 20_000
+_LOCK = threading.Lock()
+
+
+def default_marks_path() -> Path:
+    """``$PHILONT_REVIEW_MARKS``, else ``review-marks.json`` in the platform's per-user data directory
+    for Philont/philont-desktop (where Qt's ``AppDataLocation`` points: ``$XDG_DATA_HOME`` or
+    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS, ``%APPDATA%`` on Windows)."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    home = Path(os.environ.get("HOME") or Path.home())
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / ORG / APP / FILE_NAME
+
+
+def database_key(db_path: str | os.PathLike[str]) -> str:
+    """The database's real path (symbolic links resolved; case-folded where the file system ignores case)."""
+    return os.path.normcase(os.path.realpath(os.path.expanduser(os.fspath(db_path))))
+
+
+@dataclass
+class ReviewMark:
+    """The review state of one database: ``at`` (``None``: never reviewed), when it was set, and the
+    changes marked reviewed since."""
+
+    at: int | None = None
+    marked_at: int | None = None
+    reviewed: dict[str, int] = field(default_factory=dict)
+
+    def is_reviewed(self, item_id: str) -> bool:
+        return item_id in self.reviewed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mark": self.at, "markedAt": self.marked_at, "reviewed": dict(self.reviewed)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> ReviewMark:
+        if not isinstance(data, dict):
+            return cls()
+        at, marked = data.get("mark"), data.get("markedAt")
+        reviewed = data.get("reviewed")
+        return cls(
+            at=at if isinstance(at, int) and not isinstance(at, bool) else None,
+            marked_at=marked if isinstance(marked, int) and not isinstance(marked, bool) else None,
+            reviewed={
+                str(k): int(v)
+                for k, v in (reviewed.items() if isinstance(reviewed, dict) else ())
+                if isinstance(v, int) and not isinstance(v, bool)
+            },
+        )
+
+
+class ReviewMarks:
+    """The marks file (:func:`default_marks_path` unless ``path`` is given)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else default_marks_path()
+
+    # -- reading --------------------------------------------------------------------------------------
+    def _load(self) -> tuple[dict[str, Any], bool]:
+        """``(databases, readable)``; a missing file is readable and empty."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}, True
+        except (OSError, UnicodeDecodeError):
+            return {}, False
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return {}, False
+        dbs = data.get("databases") if isinstance(data, dict) else None
+        return (dbs, True) if isinstance(dbs, dict) else ({}, False)
+
+    def get(self, db_path: str | os.PathLike[str]) -> ReviewMark:
+        """The mark of a database (an empty mark when there is none)."""
+        dbs, _ok = self._load()
+        return ReviewMark.from_json(dbs.get(database_key(db_path)))
+
+    def databases(self) -> list[str]:
+        return sorted(self._load()[0])
+
+    # -- writing --------------------------------------------------------------------------------------
+    def _update(self, db_path: str | os.PathLike[str], fn: Any) -> ReviewMark:
+        with _LOCK:
+            dbs, ok = self._load()
+            if not ok:
+                self._set_aside()
+                dbs = {}
+            key = database_key(db_path)
+            mark = ReviewMark.from_json(dbs.get(key))
+            fn(mark)
+            if len(mark.reviewed) > MAX_REVIEWED:
+                newest = sorted(mark.reviewed.items(), key=lambda kv: kv[1])[-MAX_REVIEWED:]
+                mark.reviewed = dict(newest)
+            dbs[key] = mark.to_json()
+            self._write({"version": 1, "databases": dbs})
+            return mark
+
+    def mark_all(self, db_path: str | os.PathLike[str], at: int, *, now: int | None = None) -> ReviewMark:
+        """Everything up to ``at`` is reviewed: the next review starts there."""
+
+        def fn(m: ReviewMark) -> None:
+            m.at, m.marked_at, m.reviewed = int(at), now_ms() if now is None else int(now), {}
+
+        return self._update(db_path, fn)
+
+    def mark_items(
+        self, db_path: str | os.PathLike[str], item_ids: Iterable[str], *, now: int | None = None
+    ) -> ReviewMark:
+        """Single changes look right (they stay listed, marked reviewed, until the next mark)."""
+        t = now_ms() if now is None else int(now)
+        ids = [str(i) for i in item_ids]
+        return self._update(db_path, lambda m: m.reviewed.update(dict.fromkeys(ids, t)))
+
+    def unmark_items(self, db_path: str | os.PathLike[str], item_ids: Iterable[str]) -> ReviewMark:
+        ids = [str(i) for i in item_ids]
+
+        def fn(m: ReviewMark) -> None:
+            for i in ids:
+                m.reviewed.pop(i, None)
+
+        return self._update(db_path, fn)
+
+    def forget(self, db_path: str | os.PathLike[str]) -> None:
+        """Remove the database's mark (its next review starts from the default again)."""
+        with _LOCK:
+            dbs, ok = self._load()
+            if ok and dbs.pop(database_key(db_path), None) is not None:
+                self._write({"version": 1, "databases": dbs})
+
+    def _set_aside(self) -> None:
+        with contextlib.suppress(OSError):
+            os.replace(self.path, self.path.with_name(f"{self.path.name}.bad-{now_ms()}"))
+
+    def _write(self, data: dict[str, Any]) -> None:
+        ensure_private_dir(self.path.parent)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, ensure_ascii=False, indent=1, sort_keys=True)
+                fh.flush()
+                os.fsync(fh.fileno())
+            chmod_private(tmp)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        fsync_dir(self.path.parent)
