@@ -16,7 +16,7 @@ Every figure is measured beside a floor measured in the same run on the same mac
 figure / floor (below 1: faster than the floor). Each group of figures runs in a fresh process (one
 ``QApplication`` each, no state carried between groups); each figure is one warm-up run, then the
 median of ``N`` runs (printed). The figures reuse the measurement functions of the area benchmarks
-(``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_app``), which print
+(``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_changes``, ``bench_app``), which print
 more detail when run alone.
 
 Results go to ``bench/results.json`` (the latest run) and ``bench/results-<scale>.json``: a list of
@@ -499,6 +499,13 @@ def measure_skills(db_path: Path, runs: int) -> list[dict]:
     return bench_skills.measure_board(db_path, runs, now=FIXED_NOW)
 
 
+def measure_changes(db_path: Path, runs: int) -> list[dict]:
+    """The change set: a week with a time baseline, and a comparison with a week-old backup."""
+    import bench_changes
+
+    return bench_changes.measure(db_path, runs, FIXED_NOW, result)
+
+
 def measure_start(db_path: Path, runs: int) -> list[dict]:
     """Cold start (a new process each run) beside a bare ``QMainWindow`` process."""
     import bench_app
@@ -607,6 +614,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "timeline": (measure_timeline, 15),
     "facts": (measure_facts, 7),
     "skills": (measure_skills, 7),
+    "changes": (measure_changes, 7),
     "start": (measure_start, 7),
     "memory": (measure_memory, 3),
 }
