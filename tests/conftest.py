@@ -7,6 +7,7 @@ XDG directories point into a private temporary directory for the whole run.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -14,12 +15,29 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _SANDBOX = Path(tempfile.mkdtemp(prefix="philont-tests-"))
+# Every temporary file of the run (pytest's tmp_path, tempfile in this process and in subprocesses)
+# goes below the sandbox, which is removed when the run ends: the tests leave nothing in the system's
+# temporary folder.
+_TMP = _SANDBOX / "tmp"
+_TMP.mkdir(mode=0o700)
+os.environ["TMPDIR"] = str(_TMP)
+tempfile.tempdir = str(_TMP)
 for _var in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
     _d = _SANDBOX / _var.lower()
     _d.mkdir(mode=0o700, exist_ok=True)
     os.environ[_var] = str(_d)
 os.environ.pop("MEMORY_DB_PATH", None)
 os.environ["PHILONT_DESKTOP_SETTINGS_DIR"] = str(_SANDBOX / "settings")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.basetemp is None:
+        config.option.basetemp = str(_SANDBOX / "pytest")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_SANDBOX, ignore_errors=True)
+
 
 # A fixed "now" for time-dependent tests: 2026-06-15T12:00:00.000Z.
 FIXED_NOW = 1_781_524_800_000
