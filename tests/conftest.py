@@ -6,6 +6,7 @@ XDG directories point into a private temporary directory for the whole run.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -22,6 +23,9 @@ _TMP = _SANDBOX / "tmp"
 _TMP.mkdir(mode=0o700)
 os.environ["TMPDIR"] = str(_TMP)
 tempfile.tempdir = str(_TMP)
+# Registered before anything else that cleans up at exit (multiprocessing's temporary folders), so it
+# runs last.
+atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
 for _var in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"):
     _d = _SANDBOX / _var.lower()
     _d.mkdir(mode=0o700, exist_ok=True)
@@ -33,10 +37,6 @@ os.environ["PHILONT_DESKTOP_SETTINGS_DIR"] = str(_SANDBOX / "settings")
 def pytest_configure(config: pytest.Config) -> None:
     if config.option.basetemp is None:
         config.option.basetemp = str(_SANDBOX / "pytest")
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(_SANDBOX, ignore_errors=True)
 
 
 # A fixed "now" for time-dependent tests: 2026-06-15T12:00:00.000Z.
