@@ -37,8 +37,8 @@ import contextlib
 import contextvars
 import importlib
 import importlib.util
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.audit import (
@@ -62,11 +62,13 @@ __all__ = [
     "UNDO",
     "AuditEntry",
     "Change",
+    "Changes",
     "Edit",
     "UndoUnavailableError",
     "current_db",
     "default_actor",
     "handler",
+    "layer_of",
     "list_entries",
     "perform",
     "redo",
@@ -193,18 +195,31 @@ def perform(
 
 @dataclass(frozen=True)
 class Change:
-    """One curation step, ready for :func:`perform` (or ``ctx.curate`` in the app); the layer modules
-    (``notes``, ``facts``, ``calendar``) build these."""
+    """One curation step, ready for :func:`perform` (``ctx.curate(change)`` in the app).
+
+    Every builder of a layer module (``notes``, ``facts``, ``skills``, ``calendar``) returns one: the
+    action, the target, ``fn(conn) -> (before, after)``, a short English ``description`` (for scripts and
+    logs; the app shows its own translated text), the audit ``note`` (the reason a person gave, if any)
+    and ``extra`` details of the edit (e.g. the grade a skill is set to) for whoever builds a message.
+    """
 
     action: str
     target_type: str
     target_id: str | None
     fn: Callable[[Any], tuple[Any, ...]]
     description: str = ""
+    note: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def layer(self) -> str:
+        """The layer the change belongs to: the action's prefix (``"notes"`` of ``"notes.update"``)."""
+        return layer_of(self.action)
 
     def perform(
         self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
     ) -> Edit:
+        """Run and audit the change in one transaction (``actor`` defaults to the OS user)."""
         return perform(
             db,
             actor=actor or default_actor(),
@@ -212,9 +227,65 @@ class Change:
             target_type=self.target_type,
             target_id=self.target_id,
             fn=self.fn,
-            note=note,
+            note=note if note is not None else self.note,
             now=now,
         )
+
+
+def layer_of(action: str) -> str:
+    """``"facts"`` of ``"facts.edit"``: the layer module of :mod:`core.curation` that owns an action."""
+    return action.split(".", 1)[0]
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What one edit, undo or redo changed (after Anki's ``OpChanges``): the layer and the targets.
+
+    ``ids`` holds the target id and every row id found in the audit states (a fact edit makes a new
+    version; a bulk edit touches many rows); ``keys`` the natural keys found there (a fact's
+    ``(namespace, key)``, a skill's ``name``). A view showing rows of ``layer`` reloads what
+    :meth:`touches`; the others need not reload at all.
+    """
+
+    kind: str  # "perform" | "undo" | "redo"
+    layer: str
+    target_type: str
+    ids: frozenset[str]
+    keys: frozenset[Any]
+    entry: AuditEntry
+
+    @classmethod
+    def of(cls, entry: AuditEntry, kind: str = "perform") -> Changes:
+        """The changes an audit entry records (an undo/redo entry names the original action)."""
+        action = entry.original_action or entry.action
+        ids: set[str] = {str(entry.target_id)} if entry.target_id not in (None, "") else set()
+        keys: set[Any] = set()
+        for state in _row_states(entry.before) + _row_states(entry.after):
+            if state.get("id") is not None:
+                ids.add(str(state["id"]))
+            if state.get("namespace") is not None and state.get("key") is not None:
+                keys.add((state["namespace"], state["key"]))
+            elif isinstance(state.get("name"), str):
+                keys.add(state["name"])
+        return cls(kind, layer_of(action), entry.target_type, frozenset(ids), frozenset(keys), entry)
+
+    def touches(self, layer: str, ids: Iterable[Any] | None = None) -> bool:
+        """Whether this changed ``layer`` (and, when ``ids`` are given, one of those rows)."""
+        if layer != self.layer:
+            return False
+        return ids is None or any(str(i) in self.ids for i in ids)
+
+
+def _row_states(state: Any) -> list[Mapping[str, Any]]:
+    """The row dictionaries of an audit state: the state itself, or the rows of a bulk edit."""
+    if isinstance(state, Mapping):
+        rows = state.get("rows")
+        if isinstance(rows, list):
+            return [r for r in rows if isinstance(r, Mapping)]
+        return [state]
+    if isinstance(state, list):
+        return [r for r in state if isinstance(r, Mapping)]
+    return []
 
 
 def _original(conn: Any, audit_id: int) -> AuditEntry:

@@ -17,8 +17,8 @@ Edits (action names registered with :mod:`core.curation`; target type ``skill``,
 =========================  ========================================================================
 
 Each builder (:func:`revise_recipe`, :func:`revert`, :func:`update`, :func:`set_maturity`,
-:func:`set_kind`, :func:`delete`) returns a :class:`SkillEdit`: ``edit.perform(db, actor)`` runs it
-here; the desktop app passes ``edit.curate_kwargs()`` to ``AppContext.curate``.
+:func:`set_kind`, :func:`delete`) returns a :class:`core.curation.Change`, like every layer: ``change.perform(db, actor)`` runs it here;
+the desktop app hands it to ``AppContext.curate(change)``.
 
 **Conflict safety.** A builder takes the ``version`` (:func:`skill_version`) of the skill as the user
 saw it. Inside the transaction the row is read again; if its version differs (the agent revised it,
@@ -47,12 +47,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from core import curation
-from core.audit import AUDIT_TABLE, REDO, UNDO, AuditEntry, audit_table_exists, default_actor
+from core.audit import AUDIT_TABLE, REDO, UNDO, AuditEntry, audit_table_exists
+from core.curation import Change
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET
 from core.jsutil import js_stringify, js_trim
@@ -69,7 +69,7 @@ __all__ = [
     "TARGET_TYPE",
     "UPDATE",
     "VERIFICATION_KINDS",
-    "SkillEdit",
+    "Change",
     "delete",
     "read_state",
     "revert",
@@ -207,37 +207,6 @@ def _row_by_rowid(conn: Any, rowid: int) -> Any:
     return conn.execute("SELECT rowid AS rowid, * FROM memory_skills WHERE rowid = ?", (rowid,)).fetchone()
 
 
-# ---------------------------------------------------------------------------------------------------
-# The edit object
-# ---------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class SkillEdit:
-    """One prepared edit: ``fn(conn) -> (before, after)`` for :func:`core.curation.perform`."""
-
-    action: str
-    target_id: str
-    fn: Callable[[Any], Any]
-    note: str | None = None
-    target_type: str = TARGET_TYPE
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def curate_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``AppContext.curate(text, **kwargs)``."""
-        return {
-            "action": self.action,
-            "target_type": self.target_type,
-            "target_id": self.target_id,
-            "fn": self.fn,
-            "note": self.note,
-        }
-
-    def perform(self, db: Any, actor: str | None = None, *, now: int | None = None) -> AuditEntry:
-        """Run and audit the edit in one transaction (``actor`` defaults to the OS user)."""
-        return curation.perform(db, actor=actor or default_actor(), now=now, **self.curate_kwargs())
-
-
 def _store() -> SkillStore:
     db = curation.current_db()
     if db is None:  # pragma: no cover - perform/undo/redo always set it
@@ -284,7 +253,7 @@ def revise_recipe(
     tool_policy: Any = UNSET,
     version: str | Any | None = UNSET,
     now: int | None = None,
-) -> SkillEdit:
+) -> Change:
     """Rewrite a recipe (Part B §2) with the user's ``reason``; refused for a skill without verification.
 
     ``version`` defaults to the stamp of ``skill`` (the skill as the caller read it).
@@ -316,7 +285,7 @@ def revise_recipe(
             raise ValidationError_(f"'{name}' cannot be revised.")
         return before, read_state(conn, name)
 
-    return SkillEdit(REVISE_RECIPE, skill.id, fn, note=why)
+    return Change(REVISE_RECIPE, TARGET_TYPE, skill.id, fn, "revise recipe", note=why)
 
 
 def revert(
@@ -326,7 +295,7 @@ def revert(
     *,
     version: str | Any | None = UNSET,
     now: int | None = None,
-) -> SkillEdit:
+) -> Change:
     """Restore ``revision_history[index]`` (0-based, oldest first) as a new revision whose reason reads
     ``revert to revision <index+1> (<ISO time>)[: reason]``."""
     name = skill.name
@@ -349,7 +318,7 @@ def revert(
             raise ValidationError_(f"'{name}' cannot be reverted.")
         return before, read_state(conn, name)
 
-    return SkillEdit(REVERT, skill.id, fn, note=why, extra={"index": index})
+    return Change(REVERT, TARGET_TYPE, skill.id, fn, "revert", note=why, extra={"index": index})
 
 
 def update(
@@ -360,7 +329,7 @@ def update(
     when_to_use: str | None = None,
     action_template: str | None = None,
     version: str | Any | None = UNSET,
-) -> SkillEdit:
+) -> Change:
     """Edit description, keywords, when to use (``None`` keeps a field; ``''`` clears when to use).
 
     ``action_template`` only for a skill that is not a recipe: a recipe's template changes through
@@ -402,10 +371,10 @@ def update(
             raise ValidationError_("Nothing to change.")
         return before, after
 
-    return SkillEdit(UPDATE, skill.id, fn)
+    return Change(UPDATE, TARGET_TYPE, skill.id, fn, "edit")
 
 
-def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any | None = UNSET) -> SkillEdit:
+def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any | None = UNSET) -> Change:
     """Set the grade by hand (overriding the state machine); ``reason`` is kept as the audit note."""
     if maturity not in MATURITIES:
         raise ValidationError_(f"Unknown maturity '{maturity}' (one of {', '.join(MATURITIES)}).")
@@ -421,10 +390,12 @@ def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any
         _store().set_maturity(name, maturity)
         return before, read_state(conn, name)
 
-    return SkillEdit(SET_MATURITY, skill.id, fn, note=why, extra={"maturity": maturity})
+    return Change(
+        SET_MATURITY, TARGET_TYPE, skill.id, fn, "set maturity", note=why, extra={"maturity": maturity}
+    )
 
 
-def set_kind(skill: Skill, kind: str, *, version: str | Any | None = UNSET) -> SkillEdit:
+def set_kind(skill: Skill, kind: str, *, version: str | Any | None = UNSET) -> Change:
     """Make a skill positive or negative (a skill to avoid)."""
     if kind not in ("positive", "negative"):
         raise ValidationError_("A skill's kind is 'positive' or 'negative'.")
@@ -440,10 +411,10 @@ def set_kind(skill: Skill, kind: str, *, version: str | Any | None = UNSET) -> S
         _keep_unedited(conn, row["rowid"], before, ("kind",))
         return before, read_state(conn, name)
 
-    return SkillEdit(SET_KIND, skill.id, fn, extra={"kind": kind})
+    return Change(SET_KIND, TARGET_TYPE, skill.id, fn, "set kind", extra={"kind": kind})
 
 
-def delete(skill: Skill, *, version: str | Any | None = UNSET) -> SkillEdit:
+def delete(skill: Skill, *, version: str | Any | None = UNSET) -> Change:
     """Delete the skill (the caller has asked for confirmation); ``before`` is the whole row."""
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
@@ -454,7 +425,7 @@ def delete(skill: Skill, *, version: str | Any | None = UNSET) -> SkillEdit:
         _store().delete_skill(name)
         return before, None
 
-    return SkillEdit(DELETE, skill.id, fn)
+    return Change(DELETE, TARGET_TYPE, skill.id, fn, "delete")
 
 
 # ---------------------------------------------------------------------------------------------------
