@@ -241,8 +241,8 @@ def layer_of(action: str) -> str:
 class Changes:
     """What one edit, undo or redo changed (after Anki's ``OpChanges``): the layer and the targets.
 
-    ``ids`` holds the target id and every row id found in the audit states (a fact edit makes a new
-    version; a bulk edit touches many rows); ``keys`` the natural keys found there (a fact's
+    ``ids`` holds every row id found in the audit states (a fact edit makes a new version; a bulk edit
+    touches many rows), else the target id; ``keys`` the natural keys found there (a fact's
     ``(namespace, key)``, a skill's ``name``). A view showing rows of ``layer`` reloads what
     :meth:`touches`; the others need not reload at all.
     """
@@ -258,7 +258,7 @@ class Changes:
     def of(cls, entry: AuditEntry, kind: str = "perform") -> Changes:
         """The changes an audit entry records (an undo/redo entry names the original action)."""
         action = entry.original_action or entry.action
-        ids: set[str] = {str(entry.target_id)} if entry.target_id not in (None, "") else set()
+        ids: set[str] = set()
         keys: set[Any] = set()
         for state in _row_states(entry.before) + _row_states(entry.after):
             if state.get("id") is not None:
@@ -267,6 +267,8 @@ class Changes:
                 keys.add((state["namespace"], state["key"]))
             elif isinstance(state.get("name"), str):
                 keys.add(state["name"])
+        if not ids and entry.target_id not in (None, ""):
+            ids.add(str(entry.target_id))  # states without ids: the target names the row
         return cls(kind, layer_of(action), entry.target_type, frozenset(ids), frozenset(keys), entry)
 
     def touches(self, layer: str, ids: Iterable[Any] | None = None) -> bool:

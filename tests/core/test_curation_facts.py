@@ -514,3 +514,19 @@ def test_editor_refuses_what_it_would_store_differently(mem_db, store):
     )
     fact = store.get_by_id(entry.target_id)
     assert fact.key == "x😀" and fact.value == [2**53, -(2**53)] and fact.valid_from == 2_000_000_000_000
+
+
+def test_changes_name_the_layer_and_every_row_an_edit_touched(store, mem_db):
+    a, b, c, _d = _pool(store)
+    e = cf.edit(a.id, value="new", now=FIXED_NOW).perform(mem_db, ACTOR)
+    changes = curation.Changes.of(e)
+    assert (changes.kind, changes.layer, changes.target_type) == ("perform", "facts", "fact")
+    assert changes.ids == {a.id, e.target_id} and changes.keys == {(a.namespace, a.key)}
+    assert changes.touches("facts", [a.id]) and not changes.touches("notes", [a.id])
+    bulk = cf.bulk("pin", [b.id, c.id], now=FIXED_NOW).perform(mem_db, ACTOR)
+    assert bulk.target_id == "2 facts" and curation.Changes.of(bulk).ids == {b.id, c.id}
+    undo = curation.undo(mem_db, e.id, ACTOR)
+    assert (curation.Changes.of(undo, "undo").layer, curation.Changes.of(undo, "undo").ids) == (
+        "facts",
+        {a.id, e.target_id},
+    )
