@@ -134,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot:
         code = run_screenshots(window, Path(args.screenshot))
     elif args.self_test:
+        from philont_desktop.selftest import run_self_test
+
         code = run_self_test(window)
     else:
         return app.exec()
@@ -147,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 # --------------------------------------------------------------------------------------------------
 
 
-def _wait_for_database(window, timeout_ms: int) -> bool:
+def wait_for_database(window, timeout_ms: int) -> bool:
     """Wait until a database is shown, or opening/creating it ended without one."""
     from philont_desktop.workers import spin_until
 
@@ -161,7 +163,7 @@ def _wait_for_database(window, timeout_ms: int) -> bool:
     return window.ctx is not None
 
 
-def _settle(window, tab, timeout_ms: int) -> bool:
+def settle(window, tab, timeout_ms: int) -> bool:
     from philont_desktop.qt import QApplication
     from philont_desktop.workers import spin_until
 
@@ -183,7 +185,7 @@ def run_screenshots(window, out_dir: Path) -> int:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     timeout = DEMO_TIMEOUT_MS if window._creating is not None else LOAD_TIMEOUT_MS
-    if not _wait_for_database(window, timeout):
+    if not wait_for_database(window, timeout):
         QApplication.processEvents()
         target = out_dir / "start.png"
         window.grab().save(str(target))
@@ -197,7 +199,7 @@ def run_screenshots(window, out_dir: Path) -> int:
         window.tab_widget.setCurrentIndex(i)
         tab = window.tab_at(i)
         name = getattr(tab, "name", f"tab{i}")
-        if not _settle(window, tab, LOAD_TIMEOUT_MS):
+        if not settle(window, tab, LOAD_TIMEOUT_MS):
             print(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s", file=sys.stderr)
             code = 1
         target = out_dir / f"{name}.png"
@@ -207,59 +209,6 @@ def run_screenshots(window, out_dir: Path) -> int:
         else:
             print(target)
     return code
-
-
-def run_self_test(window) -> int:
-    """Open the database, visit every tab, run each tab's self-test and a plot; report failures."""
-    from philont_desktop.qt import QApplication
-    from philont_desktop.widgets.plots import render_plot_check
-    from philont_desktop.workers import spin_until
-
-    failures: list[str] = []
-    timeout = DEMO_TIMEOUT_MS if window._creating is not None else LOAD_TIMEOUT_MS
-    if not _wait_for_database(window, timeout):
-        err = window.open_error
-        failures.append(f"database: {err}" if err is not None else "database: none could be opened")
-    else:
-        ctx = window.ctx
-        if window.tab_widget.count() == 0:
-            failures.append("tabs: no tab is available")
-        for i in range(window.tab_widget.count()):
-            before = len(ctx.errors)
-            window.tab_widget.setCurrentIndex(i)
-            tab = window.tab_at(i)  # built on first selection; a tab that cannot be built is an ErrorTab
-            name = getattr(tab, "name", f"tab{i}")
-            try:
-                if not _settle(window, tab, LOAD_TIMEOUT_MS):
-                    failures.append(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s")
-                problems = tab.self_test() if hasattr(tab, "self_test") else []
-                failures.extend(p if p.startswith(f"{name}") else f"{name}: {p}" for p in problems)
-                tab.wait_idle(LOAD_TIMEOUT_MS)
-            except Exception as exc:
-                failures.append(f"{name}: self-test raised {type(exc).__name__}: {exc}")
-            failures.extend(f"{name}: error shown: {e}" for e in ctx.errors[before:])
-        failures[:0] = [f"tab {e}" for e in window.tab_errors]
-        spin_until(lambda: ctx.report.quick_check is not None, LOAD_TIMEOUT_MS)
-        if ctx.report.quick_check is None:
-            failures.append("database: quick_check did not finish")
-        elif ctx.report.quick_check != "ok":
-            failures.append(f"database: quick_check: {ctx.report.quick_check.splitlines()[0]}")
-        spin_until(lambda: ctx.live.polls > 0 or ctx.live.state in ("static", "error"), 5000)
-        if ctx.live.state == "error":
-            failures.append(f"live: {ctx.live.detail}")
-    failures.extend(render_plot_check(window.theme))
-    try:
-        from philont_desktop import resources
-
-        failures.extend(f"resources: {e}" for e in resources.self_test())
-    except ImportError:
-        pass
-    QApplication.processEvents()
-    for f in failures:
-        print(f)
-    if not failures:
-        print(f"self-test passed ({window.tab_widget.count()} tabs)")
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

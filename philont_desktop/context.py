@@ -1,12 +1,13 @@
 """``AppContext``: what every tab gets from the shell for one open database.
 
-A tab never opens connections, threads or dialogs of its own for database work; it asks the
-context::
+A tab never opens connections, threads or dialogs of its own for database work; its controller asks
+the context::
 
-    ctx.run(core_fn, arg, on_result=self._show, key="notes:search")   # read, off the GUI thread
-    ctx.curate(self.tr("Edit note"), action="notes.update", target_type="note",
-               target_id=note_id, fn=change)                            # audited edit, undoable
-    ctx.dataChanged.connect(self.refresh)                              # another process wrote
+    ctx.submit(ReadOp(core_fn, (arg,), key="notes:search"), on_result=show)  # read, off the GUI thread
+    ctx.curate(note_curation.update(note_id, content=text), text=tr("Edit note"))  # audited, undoable
+    ctx.changed.connect(...)      # Changes: what an edit, undo or redo of this app changed
+    ctx.dataChanged.connect(...)  # the file changed (any writer, this app included)
+    ctx.navigator.go(ShowTime(ts))  # show another tab at a target (the window sets the navigator)
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from core.audit import default_actor
+from core.curation import Change
 from core.db import MemoryDB, OpenReport
 from core.errors import ReadOnlyError
 from philont_desktop import core_strings
 from philont_desktop.live import LiveMonitor
+from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QApplication, QObject, Signal
 from philont_desktop.settings import Settings
+from philont_desktop.tabs.navigation import Navigator
 from philont_desktop.theme import Theme
 from philont_desktop.undo import UndoManager
 from philont_desktop.workers import Job, Workers
@@ -36,6 +40,7 @@ class AppContext(QObject):
     reportChanged = Signal()  # the background quick_check finished (report.quick_check is set)
     statusMessage = Signal(str)  # a short message for the status bar
     errorShown = Signal(str, str)  # title, readable message
+    changed = Signal(object)  # core.curation.Changes: an edit, undo or redo made here succeeded
 
     def __init__(
         self,
@@ -71,6 +76,7 @@ class AppContext(QObject):
         self._editing_busy = False
         self._closed = False
         self.error_parent: Any = None  # the widget error dialogs are parented to (the main window)
+        self.navigator = Navigator()  # the window replaces it with one that can show its tabs
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> AppContext:
@@ -113,29 +119,29 @@ class AppContext(QObject):
         return self._closed
 
     # -- reading --------------------------------------------------------------------------------------
+    def submit(
+        self,
+        op: ReadOp,
+        *,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        on_progress: Callable[[int, int], Any] | None = None,
+    ) -> Job:
+        """Run the read op off the GUI thread (see :mod:`philont_desktop.ops` and :mod:`workers`)."""
+        return self.workers.submit(op, on_result=on_result, on_error=on_error, on_progress=on_progress)
+
     def run(
         self,
         fn: Callable[..., Any],
         *args: Any,
         on_result: Callable[[Any], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
-        key: str | None = None,
-        progress: bool = False,
         on_progress: Callable[[int, int], Any] | None = None,
-        lane: str = "read",
-        label: str = "",
+        **op: Any,
     ) -> Job:
-        """Run ``fn(db, *args)`` on a read-only connection off the GUI thread; see :mod:`workers`."""
-        return self.workers.run(
-            fn,
-            *args,
-            on_result=on_result,
-            on_error=on_error,
-            on_progress=on_progress,
-            key=key,
-            progress=progress,
-            lane=lane,
-            label=label,
+        """``submit(ReadOp(fn, args, **op))``: ``op`` holds ``key``, ``label``, ``progress``, ``lane``."""
+        return self.submit(
+            ReadOp(fn, args, **op), on_result=on_result, on_error=on_error, on_progress=on_progress
         )
 
     # -- writing --------------------------------------------------------------------------------------
@@ -180,41 +186,23 @@ class AppContext(QObject):
 
     def curate(
         self,
-        text: Any,
+        change: Change,
         *,
-        action: str | None = None,
-        target_type: str | None = None,
-        target_id: str | int | None = None,
-        fn: Callable[[Any], Any] | None = None,
-        note: str | None = None,
+        text: str | None = None,
         on_result: Callable[[Any], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
     ) -> Job:
-        """An audited, undoable edit: ``fn(conn) -> (before, after)`` (see :mod:`core.curation`).
+        """An audited, undoable edit (see :mod:`core.curation`): one transaction on the writer.
 
-        Runs ``core.curation.perform`` on the writer; when it succeeds the edit goes on the shared undo
-        stack as ``text`` and ``on_result(edit)`` is called with the audit entry. ``text`` may also be a
-        change object of a ``core.curation`` layer module (anything with ``action``, ``target_type``,
-        ``target_id`` and ``fn``; its ``description`` or action becomes the undo text).
+        When it succeeds the edit goes on the shared undo stack as ``text`` (else the change's
+        description or action), :attr:`changed` is emitted and ``on_result(changes)`` is called with the
+        :class:`core.curation.Changes` (which layer and rows changed; ``changes.entry`` is the audit row).
+        Without ``on_error`` a failure is shown as an error.
         """
-        if not isinstance(text, str):
-            change = text
-            action, target_type, fn = change.action, change.target_type, change.fn
-            target_id = change.target_id
-            note = note if note is not None else getattr(change, "note", None)
-            text = getattr(change, "description", "") or change.action
-        if action is None or target_type is None or fn is None:
-            raise TypeError("curate() needs action, target_type and fn (or a change object)")
-        return self.undo.perform(
-            text,
-            action=action,
-            target_type=target_type,
-            target_id=target_id,
-            fn=fn,
-            note=note,
-            on_result=on_result,
-            on_error=on_error,
-        )
+        if not isinstance(change, Change):
+            raise TypeError(f"curate() takes a core.curation.Change, not {type(change).__name__}")
+        label = text or change.description or change.action
+        return self.undo.perform(change, label, on_result=on_result, on_error=on_error)
 
     @property
     def undo_stack(self):

@@ -47,8 +47,9 @@ from philont_desktop.qt import (
     is_valid,
 )
 from philont_desktop.settings import Settings
-from philont_desktop.tabs import TabSpec, load_tab_class, tab_specs
+from philont_desktop.tabs import TabEntry, TabRegistrationError, registry
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.tabs.navigation import Navigator
 from philont_desktop.theme import Theme
 from philont_desktop.workers import Job, Workers
 
@@ -430,7 +431,7 @@ class ErrorTab(BaseTab):
     def __init__(self, ctx: AppContext, tab_name: str, message: str, parent: QWidget | None = None):
         super().__init__(ctx, parent)
         self.name = tab_name
-        self._message = message
+        self.load_error = message
         label = QLabel(self.tr("This tab could not be loaded:\n\n{0}").format(message))
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -438,24 +439,18 @@ class ErrorTab(BaseTab):
         layout.addWidget(label)
         layout.addStretch(1)
 
-    def title(self) -> str:
-        return self.name.capitalize()
-
-    def self_test(self) -> list[str]:
-        return [f"{self.name}: {self._message}"]
-
 
 class TabSlot(QWidget):
     """Holds a tab's place (and title) in the tab bar until the tab is built (:meth:`MainWindow.tab`)."""
 
-    def __init__(self, spec: TabSpec, parent: QWidget | None = None):
+    def __init__(self, entry: TabEntry, parent: QWidget | None = None):
         super().__init__(parent)
-        self.spec = spec
-        self.name = spec.name
-        self.setObjectName(f"{spec.name}Slot")
+        self.entry = entry
+        self.name = entry.name
+        self.setObjectName(f"{entry.name}Slot")
 
     def title(self) -> str:
-        return self.spec.title()
+        return self.entry.title()
 
 
 class TabsByName(Mapping):
@@ -974,6 +969,7 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         ctx.error_parent = self
+        ctx.navigator = Navigator(self.show_tab)
         self.ctx = ctx
         self.counts = {}
         ctx.editingChanged.connect(self._on_editing_changed)
@@ -1016,11 +1012,14 @@ class MainWindow(QMainWindow):
         """Put every tab's title in the tab bar and build the tab shown first (the others when needed)."""
         self.tab_widget.blockSignals(True)
         self.tab_errors = []
-        for spec in tab_specs():
-            slot = TabSlot(spec)
+        for entry in registry():
+            slot = TabSlot(entry)
             self.tab_widget.addTab(slot, slot.title())
         wanted = self.settings.current_tab if self.persist else ""
         names = self.tab_names()
+        if wanted not in names:
+            home = registry().home()
+            wanted = home.name if home is not None else ""
         self.tab_widget.setCurrentIndex(names.index(wanted) if wanted in names else 0)
         self.tab_widget.blockSignals(False)
         self.tab_at(self.tab_widget.currentIndex())
@@ -1065,17 +1064,16 @@ class MainWindow(QMainWindow):
         """Import and construct the tab ``slot`` stands for and put it in the slot's place."""
         ctx = self.ctx
         assert ctx is not None
-        errors: list[str] = []
         tab: BaseTab | None = None
-        cls = load_tab_class(slot.spec, errors)
-        if cls is not None:
-            try:
-                tab = cls(ctx)
-            except Exception as exc:  # one broken tab must not take the window down
-                errors.append(f"{cls.name}: {type(exc).__name__}: {exc}")
+        try:
+            tab = registry().load_class(slot.entry)(ctx)
+        except TabRegistrationError as exc:
+            error = str(exc)
+        except Exception as exc:  # one broken tab must not take the window down
+            error = f"{slot.name}: {type(exc).__name__}: {exc}"
         if tab is None:
-            tab = ErrorTab(ctx, slot.name, errors[-1])
-        self.tab_errors.extend(errors)
+            tab = ErrorTab(ctx, slot.name, error)
+            self.tab_errors.append(error)
         tab.set_editing(ctx.editing)
         self._tabs[slot.name] = tab
         # Insert the tab before its slot, then remove the slot selecting the tab on its left (the new

@@ -1,8 +1,9 @@
 """Undo and redo across tabs: one ``QUndoStack`` whose commands call :mod:`core.curation` on the writer.
 
-Flow of an edit: ``ctx.curate(...)`` runs ``curation.perform`` on the writer thread; when it has
-succeeded a :class:`CurationCommand` holding the audit entry is pushed (its first ``redo`` does
-nothing: the change is already made). Undo/redo run ``curation.undo`` / ``curation.redo`` on the writer,
+Flow of an edit: ``ctx.curate(change)`` runs the :class:`core.curation.Change` on the writer thread;
+when it has succeeded a :class:`CurationCommand` holding the audit entry is pushed (its first ``redo``
+does nothing: the change is already made) and ``ctx.changed`` tells every tab what changed
+(:class:`core.curation.Changes`); undo and redo steps announce theirs the same way. Undo/redo run ``curation.undo`` / ``curation.redo`` on the writer,
 each audited. While one of them runs, the stack's actions are disabled; if it fails (the row changed
 since, for instance) the error is shown and the command is dropped from the stack so that the stack
 never claims a state the database does not have.
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from core import curation
 from core.audit import AuditEntry
 from philont_desktop.qt import QAction, QKeySequence, QObject, QUndoCommand, QUndoStack, Signal, is_valid
+from philont_desktop.workers import Job
 
 if TYPE_CHECKING:
     from philont_desktop.context import AppContext
@@ -104,29 +106,23 @@ class UndoManager(QObject):
     # -- perform ----------------------------------------------------------------------------------------
     def perform(
         self,
+        change: curation.Change,
         text: str,
         *,
-        action: str,
-        target_type: str,
-        target_id: str | int | None,
-        fn: Callable[[Any], Any],
-        note: str | None = None,
-        on_result: Callable[[Any], Any] | None = None,
+        on_result: Callable[[curation.Changes], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
-    ):
+    ) -> Job:
         actor = self.ctx.actor
 
         def _perform(db: Any) -> AuditEntry:
-            return curation.perform(
-                db, actor=actor, action=action, target_type=target_type, target_id=target_id, fn=fn, note=note
-            )
+            return change.perform(db, actor)
 
         def _done(edit: AuditEntry) -> None:
             self._set_busy(-1)
             self.stack.push(CurationCommand(self, edit, text))
-            self.stepFinished.emit("perform", edit)
+            changes = self._announce("perform", edit)
             if on_result is not None:
-                on_result(edit)
+                on_result(changes)
 
         def _failed(exc: BaseException) -> None:
             self._set_busy(-1)
@@ -137,6 +133,32 @@ class UndoManager(QObject):
 
         self._set_busy(+1)
         return self.ctx.write(_perform, on_result=_done, on_error=_failed, label=text)
+
+    def step_entry(self, audit_id: int, kind: str, text: str) -> Job:
+        """Undo or redo one audit entry by id (the Audit tab), outside the stack's order."""
+        actor = self.ctx.actor
+        fn = curation.undo if kind == curation.UNDO else curation.redo
+
+        def _failed(exc: BaseException) -> None:
+            self._set_busy(-1)
+            self.ctx.show_error(
+                self.tr("Undo failed") if kind == curation.UNDO else self.tr("Redo failed"), exc
+            )
+
+        def _done(entry: AuditEntry) -> None:
+            self._set_busy(-1)
+            self._announce(kind, entry)
+
+        self._set_busy(+1)
+        return self.ctx.write(
+            lambda db: fn(db, audit_id, actor), on_result=_done, on_error=_failed, label=text
+        )
+
+    def _announce(self, kind: str, entry: AuditEntry) -> curation.Changes:
+        changes = curation.Changes.of(entry, kind)
+        self.stepFinished.emit(kind, entry)
+        self.ctx.changed.emit(changes)
+        return changes
 
     # -- undo / redo steps ----------------------------------------------------------------------------
     def _step(self, cmd: CurationCommand, kind: str) -> None:
@@ -149,7 +171,7 @@ class UndoManager(QObject):
 
         def _done(entry: AuditEntry) -> None:
             self._set_busy(-1)
-            self.stepFinished.emit(kind, entry)
+            self._announce(kind, entry)
 
         def _failed(exc: BaseException) -> None:
             self._drop(cmd, kind)  # first: busyChanged then tells the actions about the new stack

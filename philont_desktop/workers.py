@@ -29,6 +29,7 @@ from typing import Any
 
 from core.db import MemoryDB
 from core.errors import ReadOnlyError
+from philont_desktop.ops import ReadOp
 from philont_desktop.qt import (
     QCoreApplication,
     QEventLoop,
@@ -42,7 +43,6 @@ from philont_desktop.qt import (
     Slot,
 )
 
-LANES = ("read", "monitor", "write", "task")
 PROGRESS_INTERVAL_S = 0.05
 
 
@@ -257,6 +257,30 @@ class Workers(QObject):
         self._take_requested.connect(self._on_take_requested, Qt.ConnectionType.QueuedConnection)
 
     # -- submitting ---------------------------------------------------------------------------------------
+    def submit(
+        self,
+        op: ReadOp,
+        *,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+        on_progress: Callable[[int, int], Any] | None = None,
+    ) -> Job:
+        """Run the read op (see :class:`philont_desktop.ops.ReadOp`) off the GUI thread."""
+        if op.lane != "task" and self.db_path is None:
+            raise RuntimeError("no database: only task jobs can run")
+        job = Job(
+            op.fn,
+            op.args,
+            lane=op.lane,
+            key=op.key,
+            label=op.label,
+            show_progress=op.progress,
+            on_result=on_result,
+            on_error=on_error,
+            on_progress=on_progress,
+        )
+        return self._submit(job)
+
     def run(
         self,
         fn: Callable[..., Any],
@@ -264,28 +288,15 @@ class Workers(QObject):
         on_result: Callable[[Any], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
         on_progress: Callable[[int, int], Any] | None = None,
-        key: str | None = None,
-        progress: bool = False,
         lane: str = "read",
-        label: str = "",
+        **op: Any,
     ) -> Job:
-        """Run ``fn(db, *args)`` (``fn(*args)`` on the ``task`` lane) off the GUI thread."""
-        if lane not in LANES:
-            raise ValueError(f"unknown lane {lane!r}")
-        if lane != "task" and self.db_path is None:
-            raise RuntimeError("no database: only task jobs can run")
-        job = Job(
-            fn,
-            args,
-            lane=lane,
-            key=key,
-            label=label,
-            show_progress=progress,
-            on_result=on_result,
-            on_error=on_error,
-            on_progress=on_progress,
+        """Run ``fn(db, *args)`` (``fn(*args)`` on the ``task`` lane); ``op``: ``key``, ``label``, ``progress``."""
+        if lane == "write":
+            return self.write(fn, *args, on_result=on_result, on_error=on_error, **op)
+        return self.submit(
+            ReadOp(fn, args, lane=lane, **op), on_result=on_result, on_error=on_error, on_progress=on_progress
         )
-        return self._submit(job)
 
     def _submit(self, job: Job) -> Job:
         job._workers = self
@@ -316,9 +327,17 @@ class Workers(QObject):
         label: str = "",
     ) -> Job:
         """Run ``fn(writer_db, *args)`` on the writer thread (fails with ReadOnlyError when it is closed)."""
-        return self.run(
-            fn, *args, on_result=on_result, on_error=on_error, progress=progress, lane="write", label=label
+        job = Job(
+            fn,
+            args,
+            lane="write",
+            key=None,
+            label=label,
+            show_progress=progress,
+            on_result=on_result,
+            on_error=on_error,
         )
+        return self._submit(job)
 
     def task(
         self,
@@ -330,8 +349,10 @@ class Workers(QObject):
         label: str = "",
     ) -> Job:
         """Run ``fn(*args)`` (no database) on the task thread."""
-        return self.run(
-            fn, *args, on_result=on_result, on_error=on_error, progress=progress, lane="task", label=label
+        return self.submit(
+            ReadOp(fn, args, lane="task", progress=progress, label=label),
+            on_result=on_result,
+            on_error=on_error,
         )
 
     # -- the writer ---------------------------------------------------------------------------------------

@@ -8,16 +8,16 @@ looks at does not move (the view compensates the scroll position).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from core.actions import ActionStore, ToolStat
 from core.models import Action
 from core.skills import SkillStore
-from philont_desktop.qt import QColor, QObject, Signal
-from philont_desktop.timeline.model import format_local
-from philont_desktop.widgets.rows_model import PagedRowsModel
+from philont_desktop.ops import ReadOp
+from philont_desktop.qt import QColor, QObject
+from philont_desktop.widgets.rows_model import PagedRowsModel, Submit
+from philont_desktop.widgets.text import format_local
 
 PAGE_SIZE = 200
 LIVE_LIMIT = 1000
@@ -81,13 +81,10 @@ def pretty_json(action: Action) -> str:
 class ActionsModel(PagedRowsModel):
     """Actions newest first."""
 
-    liveInserted = Signal(int)
-
-    def __init__(self, run: Callable[..., Any], theme: Any = None, parent: QObject | None = None):
-        super().__init__(run, "actions", PAGE_SIZE, parent)
+    def __init__(self, submit: Submit, theme: Any = None, parent: QObject | None = None):
+        super().__init__(submit, "actions", PAGE_SIZE, parent)
         self._theme = theme
         self._filter = ActionsFilter()
-        self._live = False
 
     def headers(self) -> list[str]:
         return [
@@ -138,52 +135,20 @@ class ActionsModel(PagedRowsModel):
     def filter(self) -> ActionsFilter:
         return self._filter
 
-    @property
-    def loading(self) -> bool:
-        return super().loading or self._live
-
     def set_filter(self, flt: ActionsFilter) -> None:
         self._filter = flt
-        self._live = False
         self.load_first_page()
 
-    def page_job(self, after: Action | None) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    def page_op(self, after: Action | None, limit: int) -> ReadOp:
         before = None if after is None else (after.timestamp, after.id)
-        return job_actions, (self._filter, self.page_size, before)
+        return ReadOp(job_actions, (self._filter, limit, before))
 
-    def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen == self._gen:
-            self._live = False
-        super()._on_error(gen, exc)
+    def live_op(self, first: Action) -> ReadOp:
+        """What was logged after the newest row shown (a live refresh puts it on top)."""
+        return ReadOp(job_newer_actions, (self._filter, (first.timestamp, first.id), LIVE_LIMIT))
 
-    def refresh(self) -> None:
-        """Insert what was logged after the newest row shown (live refresh)."""
-        if self._loading or self._live:
-            return
-        if not self._rows:
-            self.set_filter(self._filter)
-            return
-        self._live = True
-        gen = self._gen
-        first = self._rows[0]
-        self._run(
-            job_newer_actions,
-            self._filter,
-            (first.timestamp, first.id),
-            LIVE_LIMIT,
-            on_result=lambda rows: self._on_live(gen, rows),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=f"{self._key}.live",
-        )
-
-    def _on_live(self, gen: int, rows: list[Action]) -> None:
-        if gen != self._gen:
-            return
-        self._live = False
+    def merge_live(self, rows: list[Action]) -> int:
         if len(rows) >= LIVE_LIMIT:  # a burst: start again from the newest page
-            self.set_filter(self._filter)
-            return
-        n = self.prepend_rows(rows)
-        if n:
-            self.liveInserted.emit(n)
-        self.loaded.emit()
+            self.load_first_page()
+            return 0
+        return super().merge_live(rows)

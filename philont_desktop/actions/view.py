@@ -34,13 +34,13 @@ from philont_desktop.qt import (
     QSplitter,
     Qt,
     QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 from philont_desktop.tabs.base import BaseTab
-from philont_desktop.timeline.model import format_local
+from philont_desktop.tabs.navigation import ShowTime
 from philont_desktop.widgets.rows_model import RowRole
+from philont_desktop.widgets.text import format_local
 
 SHOWN_CHARS = 200_000
 
@@ -85,7 +85,7 @@ class ActionsTab(BaseTab):
 
     def __init__(self, ctx, parent: QWidget | None = None):
         super().__init__(ctx, parent)
-        self.model = ActionsModel(self._run_job, ctx.theme, self)
+        self.model = ActionsModel(self.controller.submit, ctx.theme, self)
         self._meta: ActionsMeta | None = None
         self._shown: Action | None = None
 
@@ -208,12 +208,6 @@ class ActionsTab(BaseTab):
         self._show(None)
 
     # -- BaseTab -------------------------------------------------------------------------------------------
-    def title(self) -> str:
-        return self.tr("Actions")
-
-    def _run_job(self, fn, *args, on_result=None, on_error=None, key=None):
-        return self.run(fn, *args, on_result=on_result, on_error=on_error, key=key)
-
     def retranslate(self) -> None:
         self.tool_combo.setItemText(0, self.tr("All tools"))
         self.skill_combo.setItemText(0, self.tr("Any linked skill"))
@@ -253,14 +247,6 @@ class ActionsTab(BaseTab):
                 return True
             if left <= 0:
                 return False
-
-    def self_test(self) -> list[str]:
-        errors: list[str] = []
-        self.wait_idle(10_000)
-        img = self.chart.plot.grab().toImage()
-        if img.isNull() or img.width() < 10:
-            errors.append("actions: the failure-rate chart did not render")
-        return errors
 
     # -- filters -------------------------------------------------------------------------------------------
     def current_filter(self) -> ActionsFilter:
@@ -421,34 +407,14 @@ class ActionsTab(BaseTab):
         dlg.show()
 
     # -- to the timeline --------------------------------------------------------------------------------------
-    def _timeline_tab(self) -> Any:
-        win = self.window()
-        show = getattr(win, "show_tab", None)
-        if callable(show):
-            tab = show("timeline")
-            if tab is not None:
-                return tab
-        w = self.parentWidget()
-        while w is not None and not isinstance(w, QTabWidget):
-            w = w.parentWidget()
-        if isinstance(w, QTabWidget):
-            for i in range(w.count()):
-                page = w.widget(i)
-                if getattr(page, "name", None) == "timeline" and hasattr(page, "show_time"):
-                    w.setCurrentIndex(i)
-                    return page
-        return None
-
     def show_in_timeline(self) -> bool:
-        """Switch to the Timeline tab showing the messages around the selected action."""
+        """Show the messages around the selected action in the Timeline tab."""
         a = self._shown
         if a is None:
             return False
-        tab = self._timeline_tab()
-        if tab is None:
+        if not self.ctx.navigator.go(ShowTime(a.timestamp)):
             self.ctx.statusMessage.emit(self.tr("The Timeline tab is not available."))
             return False
-        tab.show_time(a.timestamp)
         return True
 
 

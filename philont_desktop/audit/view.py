@@ -301,7 +301,7 @@ class AuditTab(BaseTab):
 
     def __init__(self, ctx, parent: QWidget | None = None):
         super().__init__(ctx, parent)
-        self.model = AuditModel(self._model_run, self)
+        self.model = AuditModel(self.run, self)
         self.model.set_muted_color(ctx.theme.muted_text())
         self.model.newEntries.connect(self._on_new_entries)
         self.model.failed.connect(lambda exc: ctx.show_error(self.tr("The audit trail cannot be read"), exc))
@@ -372,9 +372,6 @@ class AuditTab(BaseTab):
 
         return QCoreApplication.translate("AuditTab", text)
 
-    def title(self) -> str:
-        return self.tr("Audit")
-
     def retranslate(self) -> None:
         self.empty_text = i18n.retranslate_text(self.empty_text) or self.empty_text
         super().retranslate()
@@ -394,23 +391,7 @@ class AuditTab(BaseTab):
         self._editing = on
         self._update_buttons()
 
-    def self_test(self) -> list[str]:
-        errors: list[str] = []
-        job = self.ctx.run(audit.list_entries, 5, key="audit:selftest")
-        if not job.wait(10_000):
-            errors.append("audit: reading the audit trail did not finish in 10 s")
-        elif job.error is not None:
-            errors.append(f"audit: reading the audit trail failed: {job.error}")
-        if self.model.rowCount() > 0:
-            self.table.selectRow(0)
-            if not self.detail.toPlainText().strip():
-                errors.append("audit: the details of the first entry are empty")
-        return errors
-
     # -- internals ------------------------------------------------------------------------------------
-    def _model_run(self, fn, *args, on_result=None, on_error=None, key=None):
-        return self.run(fn, *args, on_result=on_result, on_error=on_error, key=key)
-
     def _load_filters(self) -> None:
         self.run(audit.target_types, on_result=self._set_filters, key="targets")
 
@@ -478,15 +459,8 @@ class AuditTab(BaseTab):
         e = self._current_entry()
         if e is None:
             return
-        fn = curation.undo if kind == curation.UNDO else curation.redo
-        actor = self.ctx.actor
-        self.write(
-            lambda db: fn(db, e.id, actor),
-            on_error=lambda exc: self.ctx.show_error(
-                self.tr("Undo failed") if kind == curation.UNDO else self.tr("Redo failed"), exc
-            ),
-            label=self.tr("Undo this change") if kind == curation.UNDO else self.tr("Redo this change"),
-        )
+        text = self.tr("Undo this change") if kind == curation.UNDO else self.tr("Redo this change")
+        self.controller.track(self.ctx.undo.step_entry(e.id, kind, text))
 
     def _restyle(self) -> None:
         self.model.set_muted_color(self.ctx.theme.muted_text())

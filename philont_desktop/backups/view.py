@@ -334,9 +334,6 @@ class BackupsTab(BaseTab):
         self._update_buttons()
 
     # -- BaseTab hooks --------------------------------------------------------------------------------
-    def title(self) -> str:
-        return self.tr("Backups")
-
     def activate(self) -> None:
         state = self.ctx.settings.header_state("backups/table")
         if state:
@@ -366,14 +363,6 @@ class BackupsTab(BaseTab):
 
     def set_editing(self, on: bool) -> None:
         self._update_buttons()
-
-    def self_test(self) -> list[str]:
-        if self.browsing:
-            return []
-        job = self.ctx.run(_list, str(self.ctx.db_path), label="backups self-test")
-        if not job.wait(30_000) or job.state != "finished":
-            return [f"backups: listing failed ({job.state}: {job.error})"]
-        return []
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         from philont_desktop.workers import spin_until

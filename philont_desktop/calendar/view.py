@@ -206,9 +206,6 @@ class CalendarTab(BaseTab):
         self.inner.setTabText(2, self.tr("All tasks ({0})").format(self.schedules_model.rowCount()))
 
     # -- BaseTab hooks --------------------------------------------------------------------------------
-    def title(self) -> str:
-        return self.tr("Calendar")
-
     def activate(self) -> None:
         for key, view in self.views.items():
             state = self.ctx.settings.header_state(f"calendar/{key}")
@@ -240,20 +237,6 @@ class CalendarTab(BaseTab):
     def focus_search(self) -> None:
         self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.filter_edit.selectAll()
-
-    def self_test(self) -> list[str]:
-        problems: list[str] = []
-        now = self.fixed_now if self.fixed_now is not None else now_ms()
-        days = self.days_spin.value()
-        job = self.ctx.run(_compare_with_tool, days, now, label="calendar self-test")
-        if not job.wait(30_000) or job.state != "finished":
-            return [f"calendar: the list_upcoming comparison did not finish ({job.state}: {job.error})"]
-        ours, ok, tool = job.result
-        if ok and ours != tool:
-            problems.append("calendar: the upcoming list differs from what list_upcoming returns")
-        if self.result is None:
-            problems.append("calendar: nothing was loaded")
-        return problems
 
     # -- loading --------------------------------------------------------------------------------------
     def _on_loaded(self, data: tuple[UpcomingResult, list[CalendarEvent], list[Schedule]]) -> None:
@@ -506,14 +489,7 @@ class CalendarTab(BaseTab):
             if on_done is not None:
                 on_done(edit)
 
-        return self.curate(
-            text,
-            action=change.action,
-            target_type=change.target_type,
-            target_id=change.target_id,
-            fn=change.fn,
-            on_result=_done,
-        )
+        return self.curate(change, text, on_result=_done)
 
     def set_selected_enabled(self, enabled: bool):
         target = self.selected_target()

@@ -319,9 +319,6 @@ class ContextTab(BaseTab):
         )
 
     # -- BaseTab -----------------------------------------------------------------------------------------
-    def title(self) -> str:
-        return self.tr("Context")
-
     def activate(self) -> None:
         self._load_sessions()
         self.compute_now()
@@ -357,30 +354,6 @@ class ContextTab(BaseTab):
                 self.compute_now()
             if left <= 0:
                 return False
-
-    def self_test(self) -> list[str]:
-        errors: list[str] = []
-        for text, pattern in (
-            ("你还记得我们上次讨论的数据库迁移吗？", "Z2"),
-            ("Do you still remember the plan?", "E5"),
-        ):
-            self.set_message(text)
-            self.compute_now()
-            if not self.wait_idle(30_000):
-                errors.append(f"context: still computing {text!r}")
-                continue
-            r = self.result
-            if r is None or self.error:
-                errors.append(f"context: no preview for {text!r}: {self.error}")
-                continue
-            if r.trigger is None or r.trigger.pattern != pattern:
-                errors.append(f"context: recall trigger for {text!r}: {r.trigger}")
-            j = r.to_json()
-            if list(j) != ["prefix", "sections", "recall_trigger", "timeline"] or not j["prefix"]:
-                errors.append("context: the JSON shape is not the command line's")
-            if r.trigger is not None and r.trigger.snippet not in self.preview.toPlainText():
-                errors.append("context: the preview does not show the trigger snippet")
-        return errors
 
     # -- inputs -------------------------------------------------------------------------------------------
     def set_fixed_now(self, now: int | None) -> None:
@@ -765,7 +738,7 @@ class ContextTab(BaseTab):
             self.ctx.statusMessage.emit(self.tr("Exported to %1").replace("%1", str(p)))
             self.last_export = Path(p)
 
-        return self._track(
+        return self.controller.track(
             self.ctx.run(
                 task_export,
                 r,
@@ -807,7 +780,7 @@ class ContextTab(BaseTab):
         if self._pinned is None or self.result is None:
             return
         old, new = self._pinned.to_text(), self.result.to_text()
-        self._track(
+        self.controller.track(
             self.ctx.run(
                 task_diff,
                 old,

@@ -390,9 +390,6 @@ class FactsTab(BaseTab):
         self._update_time_label()
         self._update_actions()
 
-    def title(self) -> str:
-        return self.tr("Facts")
-
     def _on_undo_step(self, kind: str, entry: Any) -> None:
         """An undo/redo of a fact edit (from any tab's Undo): show its result at once."""
         if (
@@ -1038,21 +1035,14 @@ class FactsTab(BaseTab):
         return heads[0] if heads else None
 
     def _curate(self, text: str, change: cf.Change, *, follow: bool = False) -> None:
-        def done(edit: Any) -> None:
-            if follow and edit is not None and getattr(edit, "target_type", "") == "fact":
+        def done(changes: Any) -> None:
+            edit = changes.entry
+            if follow and edit.target_type == "fact":
                 self._select_after_load = [edit.target_id]
             self.ctx.statusMessage.emit(self.tr("Done: {0}").format(text))
             self.refresh()
 
-        self.curate(
-            text,
-            action=change.action,
-            target_type=change.target_type,
-            target_id=change.target_id,
-            fn=change.fn,
-            on_result=done,
-            on_error=self._failed,
-        )
+        self.curate(change, text, on_result=done, on_error=self._failed)
 
     def _failed(self, exc: BaseException) -> None:
         if isinstance(exc, ConflictError):
@@ -1316,49 +1306,6 @@ class FactsTab(BaseTab):
         self.status_label.setText(" · ".join(parts))
 
     # -- self-test ----------------------------------------------------------------------------------------------------------
-    def self_test(self) -> list[str]:
-        problems: list[str] = []
-        if not self.wait_idle(30_000):
-            return ["facts: still loading after 30 s"]
-        rows = self.model.rows()
-        active = [r for r in rows if r.fact.active]
-        self.bottom.setCurrentWidget(self.overview)
-        from philont_desktop.facts.plots import drawable_confidence
-
-        # facts whose confidence cannot be drawn are left out of the overview (its legend says so)
-        drawable = [r for r in active if drawable_confidence(r.fact.confidence)]
-        if self.overview.x.size != len(drawable):
-            problems.append(
-                f"facts: overview shows {self.overview.x.size} points for {len(drawable)} active facts "
-                "with a valid confidence"
-            )
-        if len(self.overview.invalid_ids) != len(active) - len(drawable):
-            problems.append(
-                f"facts: overview leaves out {len(self.overview.invalid_ids)} facts, "
-                f"{len(active) - len(drawable)} have an invalid confidence"
-            )
-        for r in rows[:50]:
-            expected = score_memory(
-                r.fact.namespace,
-                r.fact.confidence,
-                r.fact.created_at,
-                r.fact.last_accessed_at,
-                r.fact.decay_tau_days,
-                self.view_time,
-            )
-            if not (math.isnan(expected) and math.isnan(r.score)) and r.score != expected:
-                problems.append(f"facts: score of {r.name} is {r.score}, the core says {expected}")
-                break
-        if active:
-            self.select_ids([r.fact.id for r in active[:3]])
-            self._on_selection()
-            if not self.curves.curve_items:
-                problems.append("facts: no decay curve was drawn for the selected facts")
-            image = self.curves.plot.grab().toImage()
-            if image.isNull() or image.width() < 10:
-                problems.append("facts: the decay plot rendered an empty image")
-        self.wait_idle(10_000)
-        return problems
 
 
 __all__ = ["FactsTab"]

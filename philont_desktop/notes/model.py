@@ -1,4 +1,4 @@
-"""The notes table: browse (newest first, lazily) or search (``NotesStore.search`` semantics).
+"""The notes table model: browse (newest first, lazily) or search (``NotesStore.search`` semantics).
 
 Browsing pages through ``NotesStore.list`` by keyset (``before=(created_at, id)``) or, sorted by
 importance, by offset; searching shows what the reference's ``NotesStore.search`` returns (FTS phrases,
@@ -8,28 +8,21 @@ A live refresh reloads the rows already loaded in one query and keeps selection 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from core.models import Note
 from core.notes import NotesStore
+from philont_desktop.notes.state import NotesQuery
+from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QColor, QFont, QObject, Qt
-from philont_desktop.timeline.model import format_local
-from philont_desktop.timeline.textutil import first_line
-from philont_desktop.widgets.rows_model import PagedRowsModel
+from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
+from philont_desktop.widgets.text import first_line, format_local
 
 PAGE_SIZE = 200
 SEARCH_LIMIT = 1000
 
 COL_CONTENT, COL_IMPORTANCE, COL_CREATED, COL_ACCESSED, COL_FORGOTTEN, COL_SESSION = range(6)
-
-
-@dataclass(frozen=True)
-class NotesQuery:
-    text: str = ""
-    include_forgotten: bool = True
-    order: str = "created"  # "created" | "importance"
 
 
 @dataclass
@@ -58,8 +51,8 @@ def job_notes(
 class NotesModel(PagedRowsModel):
     """Notes; more pages through ``canFetchMore``/``fetchMore`` while browsing."""
 
-    def __init__(self, run: Callable[..., Any], theme: Any = None, parent: QObject | None = None):
-        super().__init__(run, "notes", PAGE_SIZE, parent)
+    def __init__(self, submit: Submit, theme: Any = None, parent: QObject | None = None):
+        super().__init__(submit, "notes", PAGE_SIZE, parent)
         self._theme = theme
         self._query = NotesQuery()
 
@@ -133,39 +126,10 @@ class NotesModel(PagedRowsModel):
         self._query = q
         self.load_first_page()
 
-    def page_job(self, after: Note | None) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    def page_op(self, after: Note | None, limit: int) -> ReadOp:
         if after is None:
-            return job_notes, (self._query, self.page_size, None, 0)
-        return job_notes, (self._query, self.page_size, (after.created_at, after.id), len(self._rows))
+            return ReadOp(job_notes, (self._query, limit, None, 0))
+        return ReadOp(job_notes, (self._query, limit, (after.created_at, after.id), len(self._rows)))
 
-    def unpack_page(self, page: NotesPage) -> tuple[list[Note], bool]:
-        return page.rows, page.complete
-
-    def refresh(self) -> None:
-        """Reload what is loaded (same query, at least one page) keeping selection and position."""
-        if self._loading:
-            return
-        self._gen += 1
-        gen = self._gen
-        self._loading = True
-        self._fetching = False
-        limit = max(self.page_size, len(self._rows))
-
-        def _done(page: NotesPage) -> None:
-            if gen != self._gen:
-                return
-            self._loading = False
-            self._complete = page.complete
-            self.replace_rows(page.rows)
-            self.loaded.emit()
-
-        self._run(
-            job_notes,
-            self._query,
-            limit,
-            None,
-            0,
-            on_result=_done,
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=self._key,
-        )
+    def unpack(self, page: NotesPage, limit: int) -> Page:
+        return Page(page.rows, page.complete)

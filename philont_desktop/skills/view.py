@@ -13,10 +13,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from core.curation import Change
 from core.curation import skills as skill_curation
-from core.curation.skills import SkillEdit
 from core.errors import ValidationError_
-from core.maturity import MATURITIES, explain_maturity
+from core.maturity import MATURITIES
 from core.models import Skill
 from philont_desktop.qt import (
     QApplication,
@@ -85,9 +85,6 @@ class SkillsTab(BaseTab):
         theme_changed = getattr(ctx.theme, "changed", None)
         if theme_changed is not None:
             theme_changed.connect(self._on_theme)
-
-    def title(self) -> str:
-        return self.tr("Skills")
 
     # -- loading --------------------------------------------------------------------------------------------
     def activate(self) -> None:
@@ -209,18 +206,13 @@ class SkillsTab(BaseTab):
 
     # -- curation (non-interactive; the dialogs end here) ---------------------------------------------------
     def apply_edit(self, text: str, build: Any) -> Job | None:
-        """Build a :class:`SkillEdit` (``build()``) and run it as an audited, undoable edit."""
+        """Build a :class:`core.curation.Change` (``build()``) and run it as an audited, undoable edit."""
         try:
-            edit: SkillEdit = build()
+            change: Change = build()
         except ValidationError_ as exc:
             self.ctx.show_error(self.tr("The change was not made"), exc)
             return None
-        return self.curate(
-            text,
-            **edit.curate_kwargs(),
-            on_result=lambda _e: self.refresh(),
-            on_error=self._on_edit_error,
-        )
+        return self.curate(change, text, on_result=lambda _c: self.refresh(), on_error=self._on_edit_error)
 
     def _on_edit_error(self, exc: BaseException) -> None:
         self.ctx.show_error(self.tr("The change was not made"), exc)
@@ -359,38 +351,3 @@ class SkillsTab(BaseTab):
         menu.exec(pos)
 
     # -- self-test --------------------------------------------------------------------------------------------
-    def self_test(self) -> list[str]:
-        problems: list[str] = []
-        job = self.ctx.run(load_board, key="skills:selftest")
-        if not job.wait(15_000):
-            return ["skills: loading the board did not finish in 15 s"]
-        if job.error is not None:
-            return [f"skills: loading the board failed: {job.error}"]
-        skills = job.result or []
-        model = self.board.model
-        if model.rowCount() != len(skills):
-            problems.append(
-                f"skills: the board shows {model.rowCount()} skills, the database has {len(skills)}"
-            )
-        shown = sum(p.rowCount() for p in self.board.proxies.values())
-        if not self.board.filter.active and shown != model.rowCount():
-            problems.append(f"skills: the columns show {shown} cards for {model.rowCount()} skills")
-        for m, proxy in self.board.proxies.items():
-            for r in range(min(proxy.rowCount(), 50)):
-                s = proxy.index(r, 0).data(model.SkillRole)
-                if s is not None and s.maturity != m:
-                    problems.append(f"skills: {s.name} ({s.maturity}) is in the {m} column")
-                    break
-        if skills:
-            s = skills[0]
-            self.select_skill(s.name)
-            detail_job = self.ctx.run(load_detail, s.name, key="skills:selftest-detail")
-            if not detail_job.wait(15_000) or detail_job.error is not None:
-                problems.append(f"skills: loading the detail of {s.name} failed: {detail_job.error}")
-            else:
-                d = detail_job.result
-                want = explain_maturity(s.maturity, s.success_count, s.failure_count, s.consecutive_failures)
-                if d is not None and d.explanation.why != want.why:
-                    problems.append(f"skills: the explanation of {s.name} differs from the core's")
-            self.wait_idle(10_000)
-        return problems

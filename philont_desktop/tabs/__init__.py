@@ -1,136 +1,161 @@
-"""The registry of tabs, in display order.
+"""The tabs of the window: their shape, and the registry that declares them in display order.
 
-Each entry is ``"<module>:<class>"``. :func:`available_tabs` returns the classes whose module exists,
-so a tab that is not built yet simply does not appear. A module that exists but fails to import is
-reported (``errors``) instead of being silently dropped.
+**The shape of a tab.** Each tab lives in a folder of its own (``philont_desktop/notes/``)::
 
-The window shows every tab's title at once but imports and builds a tab only when it is needed:
-:func:`tab_specs` lists the tabs without importing their modules (:func:`tab_titles` gives their titles),
-:func:`load_tab_class` imports one.
+    state.py       NotesState(TabState): Qt-free; filters, time, selection, what is loaded;
+                   announces changes through plain callbacks (``state.changed``)
+    controller.py  NotesController(TabController): runs read ops (``ReadOp``) and curation
+                   (``core.curation.Change``) through the AppContext; updates the state; no widgets
+    view.py        NotesTab(BaseTab): composes the widgets and wires them to state and controller
+    widgets/       the widgets, when there are several (one per file); model.py: its table model
+                   (a :class:`~philont_desktop.widgets.rows_model.PagedRowsModel`)
+
+Shared pieces: :mod:`.base` (``BaseTab``, the view and the hooks the window calls), :mod:`.state`,
+:mod:`.controller`, :mod:`.navigation` (targets, so that tabs never import each other),
+:mod:`philont_desktop.ops` (``ReadOp``), :mod:`philont_desktop.widgets.table` (``setup_table``) and
+:mod:`philont_desktop.widgets.rows_model` (``PagedRowsModel``).
+
+**The registry.** Every tab is declared once, by :func:`register` below: its name, where its view class
+is (``"module:Class"``) and its title (``QT_TRANSLATE_NOOP`` in the class's translation context). The
+window shows every title at once and imports a tab's module only when the tab is first needed. A bad
+declaration raises :class:`TabRegistrationError` when it is made (a name used twice, a malformed path,
+no title) or when the tab is loaded (a module that cannot be imported, a class that is missing, is not a
+``BaseTab`` or carries another ``name``); the window then shows what went wrong in the tab's place.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import inspect
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from philont_desktop.qt import QCoreApplication
-
-TAB_PATHS: tuple[str, ...] = (
-    "philont_desktop.timeline.view:TimelineTab",
-    "philont_desktop.actions.view:ActionsTab",
-    "philont_desktop.notes.view:NotesTab",
-    "philont_desktop.facts.view:FactsTab",
-    "philont_desktop.skills.view:SkillsTab",
-    # Not "philont_desktop.context": that name is the AppContext module.
-    "philont_desktop.context_tab.view:ContextTab",
-    "philont_desktop.calendar.view:CalendarTab",
-    "philont_desktop.backups.view:BackupsTab",
-    "philont_desktop.audit.view:AuditTab",
-)
+from philont_desktop.qt import QT_TRANSLATE_NOOP, QCoreApplication
 
 
-def tab_titles() -> dict[str, str]:
-    """Each tab's title in the current language, known before its module is imported: the same text, in
-    the translation context of its class, as the class's ``title()`` (a test checks that they agree)."""
-    return {
-        "timeline": QCoreApplication.translate("TimelineTab", "Timeline"),
-        "actions": QCoreApplication.translate("ActionsTab", "Actions"),
-        "notes": QCoreApplication.translate("NotesTab", "Notes"),
-        "facts": QCoreApplication.translate("FactsTab", "Facts"),
-        "skills": QCoreApplication.translate("SkillsTab", "Skills"),
-        "context": QCoreApplication.translate("ContextTab", "Context"),
-        "calendar": QCoreApplication.translate("CalendarTab", "Calendar"),
-        "backups": QCoreApplication.translate("BackupsTab", "Backups"),
-        "audit": QCoreApplication.translate("AuditTab", "Audit"),
-    }
-
-
-def _name_of(path: str) -> str:
-    return path.split(":", 1)[0].split(".")[1].removesuffix("_tab")
-
-
-def tab_names() -> list[str]:
-    """Registered tab names in display order (``timeline``, ``actions``, ...)."""
-    return [_name_of(p) for p in TAB_PATHS]
+class TabRegistrationError(Exception):
+    """A tab's declaration is wrong, or its module/class does not match it."""
 
 
 @dataclass(frozen=True)
-class TabSpec:
-    """A registered tab whose module exists, known without importing it."""
+class TabEntry:
+    """One registered tab, known without importing its module."""
 
-    name: str
-    module: str
-    class_name: str
+    name: str  # "notes": settings keys, navigation targets, object names
+    module: str  # "philont_desktop.notes.view"
+    class_name: str  # "NotesTab": also the translation context of the title
+    title_source: str  # the English title, translated in the context of class_name
+    home: bool = False  # the tab a newly opened database shows first (when none is remembered)
 
     def title(self) -> str:
-        """The tab's title in the current language (:func:`tab_titles`; else the capitalised name)."""
-        return tab_titles().get(self.name) or self.name.capitalize()
+        """The title in the current language."""
+        return QCoreApplication.translate(self.class_name, self.title_source)
+
+    @property
+    def path(self) -> str:
+        return f"{self.module}:{self.class_name}"
 
 
-def tab_specs() -> list[TabSpec]:
-    """The registered tabs whose module exists, in display order, without importing the modules."""
-    out: list[TabSpec] = []
-    for path in TAB_PATHS:
-        module_name, class_name = path.split(":", 1)
-        if _module_exists(module_name):
-            out.append(TabSpec(_name_of(path), module_name, class_name))
-    return out
+class TabRegistry:
+    """The declared tabs in display order."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, TabEntry] = {}
+
+    def register(self, name: str, path: str, title: str, *, home: bool = False) -> TabEntry:
+        """Declare a tab; raises :class:`TabRegistrationError` for a bad declaration."""
+        if not isinstance(name, str) or not name.isidentifier():
+            raise TabRegistrationError(f"tab name {name!r} is not an identifier")
+        if name in self._entries:
+            raise TabRegistrationError(f"tab {name!r} is registered twice")
+        module, sep, class_name = path.partition(":") if isinstance(path, str) else ("", "", "")
+        if not sep or not class_name.isidentifier() or not all(p.isidentifier() for p in module.split(".")):
+            raise TabRegistrationError(f"tab {name!r}: {path!r} is not 'package.module:Class'")
+        if not isinstance(title, str) or not title.strip():
+            raise TabRegistrationError(f"tab {name!r} has no title")
+        if home and any(e.home for e in self._entries.values()):
+            raise TabRegistrationError(f"tab {name!r}: another tab is already the home tab")
+        entry = TabEntry(name, module, class_name, title, home)
+        self._entries[name] = entry
+        return entry
+
+    def unregister(self, name: str) -> None:
+        self._entries.pop(name, None)
+
+    def get(self, name: str) -> TabEntry | None:
+        return self._entries.get(name)
+
+    def entries(self) -> list[TabEntry]:
+        return list(self._entries.values())
+
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def home(self) -> TabEntry | None:
+        """The home tab (the first one when none is marked)."""
+        entries = self.entries()
+        return next((e for e in entries if e.home), entries[0] if entries else None)
+
+    def __iter__(self) -> Iterator[TabEntry]:
+        return iter(self.entries())
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def load_class(self, entry: TabEntry) -> type:
+        """Import ``entry``'s module and return its view class; raises :class:`TabRegistrationError`."""
+        from philont_desktop.tabs.base import BaseTab
+
+        try:
+            module = importlib.import_module(entry.module)
+        except Exception as exc:
+            raise TabRegistrationError(
+                f"{entry.module}: cannot be imported: {type(exc).__name__}: {exc}"
+            ) from exc
+        cls = getattr(module, entry.class_name, None)
+        if cls is None:
+            raise TabRegistrationError(f"{entry.module}: has no class {entry.class_name}")
+        if not (inspect.isclass(cls) and issubclass(cls, BaseTab)):
+            raise TabRegistrationError(f"{entry.path} is not a BaseTab")
+        if cls.name != entry.name:
+            raise TabRegistrationError(f"{entry.path} is named {cls.name!r}, registered as {entry.name!r}")
+        return cls
 
 
-def _module_exists(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ModuleNotFoundError, ValueError):
-        return False
+_REGISTRY = TabRegistry()
 
 
-def available_tabs(errors: list[str] | None = None) -> list[type]:
-    """The tab classes whose module exists, in display order.
-
-    A module that exists but cannot be imported (or lacks its class) is skipped and described in
-    ``errors`` when a list is given.
-    """
-    classes: list[type] = []
-    for spec in tab_specs():
-        cls = load_tab_class(spec, errors)
-        if cls is not None:
-            classes.append(cls)
-    return classes
+def registry() -> TabRegistry:
+    """The registry of the application's tabs."""
+    return _REGISTRY
 
 
-def load_tab_class(spec: TabSpec, errors: list[str] | None = None) -> type | None:
-    """Import ``spec``'s module and return its tab class (``None``, described in ``errors``, if it fails)."""
-    from philont_desktop.tabs.base import BaseTab
-
-    module_name, class_name = spec.module, spec.class_name
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # a broken tab must not take the application down
-        if errors is not None:
-            errors.append(f"{module_name}: cannot be imported: {type(exc).__name__}: {exc}")
-        return None
-    cls = getattr(module, class_name, None)
-    if not (inspect.isclass(cls) and issubclass(cls, BaseTab)):
-        cls = next(
-            (
-                c
-                for c in vars(module).values()
-                if inspect.isclass(c)
-                and issubclass(c, BaseTab)
-                and c is not BaseTab
-                and c.__module__ == module_name
-            ),
-            None,
-        )
-    if cls is None and errors is not None:
-        errors.append(f"{module_name}: no BaseTab subclass named {class_name}")
-    return cls
+def register(name: str, path: str, title: str, *, home: bool = False) -> TabEntry:
+    """Declare a tab in :func:`registry` (after the ones declared before it)."""
+    return _REGISTRY.register(name, path, title, home=home)
 
 
-def __getattr__(name: str):
-    if name == "TAB_CLASSES":
-        return available_tabs()
-    raise AttributeError(name)
+# The tabs of the window, in display order. Not "philont_desktop.context": that name is the AppContext.
+register(
+    "timeline", "philont_desktop.timeline.view:TimelineTab", QT_TRANSLATE_NOOP("TimelineTab", "Timeline")
+)
+register("actions", "philont_desktop.actions.view:ActionsTab", QT_TRANSLATE_NOOP("ActionsTab", "Actions"))
+register("notes", "philont_desktop.notes.view:NotesTab", QT_TRANSLATE_NOOP("NotesTab", "Notes"))
+register("facts", "philont_desktop.facts.view:FactsTab", QT_TRANSLATE_NOOP("FactsTab", "Facts"))
+register("skills", "philont_desktop.skills.view:SkillsTab", QT_TRANSLATE_NOOP("SkillsTab", "Skills"))
+register("context", "philont_desktop.context_tab.view:ContextTab", QT_TRANSLATE_NOOP("ContextTab", "Context"))
+register(
+    "calendar", "philont_desktop.calendar.view:CalendarTab", QT_TRANSLATE_NOOP("CalendarTab", "Calendar")
+)
+register("backups", "philont_desktop.backups.view:BackupsTab", QT_TRANSLATE_NOOP("BackupsTab", "Backups"))
+register("audit", "philont_desktop.audit.view:AuditTab", QT_TRANSLATE_NOOP("AuditTab", "Audit"))
+
+
+def tab_names() -> list[str]:
+    """Registered tab names in display order."""
+    return _REGISTRY.names()
+
+
+def tab_titles() -> dict[str, str]:
+    """Each registered tab's title in the current language."""
+    return {e.name: e.title() for e in _REGISTRY}

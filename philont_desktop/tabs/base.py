@@ -1,21 +1,30 @@
-"""``BaseTab``: what every tab of the main window is.
+"""``BaseTab``: the view of a tab, and the hooks the window calls.
 
-A tab gets the :class:`~philont_desktop.context.AppContext` and never owns threads or connections.
-The shell calls, on the GUI thread:
+A tab folder has three parts (see :mod:`philont_desktop.tabs`): a Qt-free ``state.py``
+(:class:`~philont_desktop.tabs.state.TabState`), a ``controller.py``
+(:class:`~philont_desktop.tabs.controller.TabController`: read ops and curation through the
+:class:`~philont_desktop.context.AppContext`) and a short ``view.py`` whose ``BaseTab`` subclass composes
+the widgets (``widgets/`` when there are several) and wires them to state and controller. The view
+makes its state and controller in :meth:`create_state` / :meth:`create_controller`; a tab that has not
+been converted yet gets a plain ``TabState`` and a ``TabController`` and uses :meth:`run` /
+:meth:`curate`, which go through that controller.
 
-* ``activate()`` once, the first time the tab is shown: start loading (through ``self.run``).
+The window calls, on the GUI thread:
+
+* ``activate()`` once, the first time the tab is shown: start loading (default: the controller's).
 * ``refresh()`` when the database changed (``ctx.dataChanged``) while the tab is visible, or when it
   becomes visible after a change: reload what is shown, keep selection and scroll position, show
-  "N new" rather than jumping.
+  "N new" rather than jumping (default: the controller's).
 * ``set_editing(on)`` when editing mode changes (also once right after construction).
-* ``self_test()`` from ``--self-test`` (after ``activate`` and ``wait_idle``): exercise the tab (run a
-  search, render a plot; waiting synchronously with ``job.wait()`` is fine there) and return the
-  problems found, one readable line each (empty: all good).
-* ``wait_idle(timeout_ms)`` for screenshots and tests: returns when the loads started through
-  ``self.run`` / ``self.write`` / ``self.curate`` are done.
-* ``retranslate()`` after a language switch (``changeEvent(LanguageChange)``): texts set once with
-  ``self.tr("...")`` are already switched by then; rebuild those made with ``tr(...).format(...)``.
-  The default reloads the tab when it was shown (``refresh()``), which rebuilds them.
+* ``navigate(target)`` when another tab asks to show something here (see
+  :mod:`~philont_desktop.tabs.navigation`); return whether it could.
+* ``wait_idle(timeout_ms)`` for screenshots and tests: returns when the jobs started through the
+  controller are done.
+* ``retranslate()`` after a language switch: texts set once with ``self.tr("...")`` are already
+  switched; rebuild those made with ``tr(...).format(...)`` (default: ``refresh()`` if shown once).
+
+The title comes from the tab's registration (:mod:`philont_desktop.tabs`), never from the class. The
+checks of ``--self-test`` live in :mod:`philont_desktop.selftest`, not in the views.
 """
 
 from __future__ import annotations
@@ -23,47 +32,67 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from core.curation import Change
 from philont_desktop.i18n import Retranslatable
 from philont_desktop.qt import QSplitter, QWidget, Signal
-from philont_desktop.workers import Job, spin_until
+from philont_desktop.tabs.controller import TabController
+from philont_desktop.tabs.navigation import Target
+from philont_desktop.tabs.state import TabState
+from philont_desktop.workers import Job
 
 if TYPE_CHECKING:
     from philont_desktop.context import AppContext
 
 
 class BaseTab(Retranslatable, QWidget):
-    """Base class of the tabs. Subclasses set ``name`` and override ``title`` and the hooks."""
+    """Base class of the tabs' views. Subclasses set ``name`` (their registered name)."""
 
     name: str = ""
+    #: The navigation target types this tab can show (see :meth:`navigate`).
+    targets: tuple[type[Target], ...] = ()
     busyChanged = Signal(bool)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None):
         super().__init__(parent)
         self.ctx = ctx
         self.setObjectName(f"{self.name or 'tab'}Tab")
-        self._pending: set[Job] = set()
         self._activated = False
         self._splitters: list[tuple[QSplitter, str]] = []
-        ctx.workers.jobDone.connect(self._untrack)
+        self.state = self.create_state()
+        self.controller = self.create_controller()
+        self.controller.busyChanged.connect(self.busyChanged)
+
+    # -- construction ---------------------------------------------------------------------------------
+    def create_state(self) -> TabState:
+        """This tab's Qt-free state (override in the tab's view)."""
+        return TabState()
+
+    def create_controller(self) -> TabController:
+        """This tab's controller (override in the tab's view)."""
+        return TabController(self.ctx, self.state, self.name, self)
 
     # -- hooks ----------------------------------------------------------------------------------------
     def title(self) -> str:
-        """The tab's label (translated). Override with a literal ``self.tr("Timeline")``."""
-        return self.name.capitalize()
+        """The tab's label in the current language, from its registration."""
+        from philont_desktop.tabs import registry
+
+        entry = registry().get(self.name)
+        return entry.title() if entry is not None else self.name.capitalize()
 
     def activate(self) -> None:
-        """First shown: start loading. The default calls :meth:`refresh`."""
-        self.refresh()
+        """First shown: start loading."""
+        self.controller.activate()
 
     def refresh(self) -> None:
         """The database changed: reload what is visible, keeping selection and scroll position."""
+        self.controller.refresh()
 
     def set_editing(self, on: bool) -> None:
         """Editing mode changed: show or hide the editing controls."""
 
-    def self_test(self) -> list[str]:
-        """Exercise the tab for ``--self-test``; return the problems found (empty: all good)."""
-        return []
+    def navigate(self, target: Target) -> bool:
+        """Show ``target`` (one of :attr:`targets`); ``False`` when it cannot be shown."""
+        return False
 
     def retranslate(self) -> None:
         """The language changed: rebuild texts made at run time (default: ``refresh()`` if shown once)."""
@@ -83,40 +112,34 @@ class BaseTab(Retranslatable, QWidget):
     def ensure_activated(self) -> None:
         if not self._activated:
             self._activated = True
+            self.controller.active = True
             self.activate()
 
     @property
     def busy(self) -> bool:
-        return bool(self._pending)
+        return self.controller.busy
+
+    @property
+    def _pending(self) -> set[Job]:
+        return self.controller.pending
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         """Spin the event loop until this tab's jobs are done (screenshots, tests)."""
-        return spin_until(lambda: not self._pending, timeout_ms)
+        return self.controller.wait_idle(timeout_ms)
 
-    # -- helpers for subclasses -------------------------------------------------------------------------
+    # -- helpers for tabs not converted to a controller yet --------------------------------------------
     def run(
         self,
         fn: Callable[..., Any],
         *args: Any,
         on_result: Callable[[Any], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
-        key: str | None = None,
-        progress: bool = False,
         on_progress: Callable[[int, int], Any] | None = None,
-        label: str = "",
+        **op: Any,
     ) -> Job:
-        """``ctx.run`` whose job is tracked by :meth:`wait_idle` and :attr:`busy`."""
-        return self._track(
-            self.ctx.run(
-                fn,
-                *args,
-                on_result=on_result,
-                on_error=on_error,
-                key=f"{self.name}:{key}" if key else None,
-                progress=progress,
-                on_progress=on_progress,
-                label=label,
-            )
+        """``controller.run``: a read op (``key``, ``label``, ``progress``) tracked by :meth:`wait_idle`."""
+        return self.controller.run(
+            fn, *args, on_result=on_result, on_error=on_error, on_progress=on_progress, **op
         )
 
     def write(
@@ -127,11 +150,18 @@ class BaseTab(Retranslatable, QWidget):
         on_error: Callable[[BaseException], Any] | None = None,
         label: str = "",
     ) -> Job:
-        return self._track(self.ctx.write(fn, *args, on_result=on_result, on_error=on_error, label=label))
+        return self.controller.write(fn, *args, on_result=on_result, on_error=on_error, label=label)
 
-    def curate(self, text: Any, **kwargs: Any) -> Job:
-        """``ctx.curate`` (audited, undoable edit; ``text`` or a change object) tracked by :meth:`wait_idle`."""
-        return self._track(self.ctx.curate(text, **kwargs))
+    def curate(
+        self,
+        change: Change,
+        text: str | None = None,
+        *,
+        on_result: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> Job:
+        """``controller.curate``: an audited, undoable edit tracked by :meth:`wait_idle`."""
+        return self.controller.curate(change, text, on_result=on_result, on_error=on_error)
 
     def register_splitter(self, splitter: QSplitter, key: str) -> None:
         """Restore ``splitter`` from the settings now and save it with :meth:`save_state`."""
@@ -139,18 +169,3 @@ class BaseTab(Retranslatable, QWidget):
         if state:
             splitter.restoreState(state)
         self._splitters.append((splitter, f"{self.name}/{key}"))
-
-    def _track(self, job: Job) -> Job:
-        if job.is_done:
-            return job
-        was = self.busy
-        self._pending.add(job)
-        if not was:
-            self.busyChanged.emit(True)
-        return job
-
-    def _untrack(self, job: Job) -> None:
-        if job in self._pending:
-            self._pending.discard(job)
-            if not self._pending:
-                self.busyChanged.emit(False)

@@ -30,6 +30,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.timeline.textutil import first_line, origin_of
+from philont_desktop.widgets.text import format_local
 
 PAGE_SIZE = 100
 MAX_ROWS = 2000
@@ -47,17 +48,6 @@ ExpandedRole = _R + 5
 HighlightRole = _R + 6  # list[(start, end)] spans to highlight in the content, or None
 SessionIdRole = _R + 7
 LengthRole = _R + 8
-
-
-def format_local(ms: int | None, with_seconds: bool = True) -> str:
-    """Epoch milliseconds as local ``yyyy-MM-dd HH:mm[:ss]`` (empty for None)."""
-    if ms is None:
-        return ""
-    try:
-        dt = QDateTime.fromMSecsSinceEpoch(int(ms)).toLocalTime()
-    except (OverflowError, TypeError, ValueError):
-        return str(ms)
-    return dt.toString("yyyy-MM-dd HH:mm:ss" if with_seconds else "yyyy-MM-dd HH:mm")
 
 
 def local_offset_minutes() -> int:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from philont_desktop.widgets.text import first_line  # noqa: F401 - the timeline imports it from here
+
 ELLIPSIS = "\u2026"
 # A collapsed message shows at most this many lines / characters.
 COLLAPSED_LINES = 6
@@ -67,16 +69,6 @@ def _lines_end(content: str, start: int, lines: int) -> int:
             return len(content)
         pos = nl + 1
     return pos
-
-
-def first_line(content: str, limit: int = 160) -> str:
-    """A one-line summary (the first non-empty line, shortened) for tooltips and accessibility."""
-    head = content[: limit * 4]
-    for line in head.splitlines():
-        s = line.strip()
-        if s:
-            return s if len(s) <= limit else s[: limit - 1] + ELLIPSIS
-    return ""
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.tabs.navigation import ShowMessage, ShowTime, Target
 from philont_desktop.timeline.conversation import ConversationView
 from philont_desktop.timeline.model import (
     MessagesModel,
@@ -86,6 +87,7 @@ class TimelineTab(BaseTab):
     """Sessions list, conversation (lazy both ways), activity chart and search."""
 
     name = "timeline"
+    targets = (ShowTime, ShowMessage)
 
     def __init__(self, ctx, parent: QWidget | None = None):
         super().__init__(ctx, parent)
@@ -100,9 +102,9 @@ class TimelineTab(BaseTab):
         self._counts_session: tuple[str, ...] | None = None
 
         # models
-        self.messages = MessagesModel(self._run_job, self)
-        self.sessions = SessionsModel(self._run_job, self)
-        self.results = SearchResultsModel(self._run_job, self)
+        self.messages = MessagesModel(self.run, self)
+        self.sessions = SessionsModel(self.run, self)
+        self.results = SearchResultsModel(self.run, self)
 
         # search bar
         self.search_edit = SearchLineEdit(self)
@@ -282,12 +284,6 @@ class TimelineTab(BaseTab):
         self._update_hits_label()
 
     # -- BaseTab -----------------------------------------------------------------------------------------
-    def title(self) -> str:
-        return self.tr("Timeline")
-
-    def _run_job(self, fn, *args, on_result=None, on_error=None, key=None):
-        return self.run(fn, *args, on_result=on_result, on_error=on_error, key=key)
-
     def activate(self) -> None:
         # The newest page first, alone: the sessions (a scan of the session index) and the per-day
         # counts follow once it is painted, so they do not compete with it for the interpreter.
@@ -324,21 +320,6 @@ class TimelineTab(BaseTab):
                 return True
             if left <= 0:
                 return False
-
-    def self_test(self) -> list[str]:
-        errors: list[str] = []
-        if not self.messages.loaded_once:
-            self.wait_idle(10_000)
-        for q in ("the", "a-b", '"', "role:user", "计划"):
-            self.results.search(self._query(q))
-            self.wait_idle(15_000)
-            if self.results.error:
-                errors.append(f"timeline search {q!r}: {self.results.error}")
-        self.results.clear()
-        img = self.chart.plot.grab().toImage()
-        if img.isNull() or img.width() < 10:
-            errors.append("timeline: the activity chart did not render")
-        return errors
 
     # -- helpers -----------------------------------------------------------------------------------------
     def _role_name(self, role: str) -> str:
@@ -720,6 +701,15 @@ class TimelineTab(BaseTab):
         """Show one message in the whole timeline."""
         self.ensure_activated()
         self.messages.show_message(message_id, self._filter())
+
+    def navigate(self, target: Target) -> bool:
+        if isinstance(target, ShowTime):
+            self.show_time(target.timestamp, target.session_id)
+            return True
+        if isinstance(target, ShowMessage):
+            self.show_message(target.message_id)
+            return True
+        return False
 
     # -- full text ----------------------------------------------------------------------------------------
     def _open_full_text(self, m: Any) -> None:

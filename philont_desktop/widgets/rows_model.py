@@ -1,11 +1,17 @@
-"""A table model over a list of row objects with a stable key (an id).
+"""The table models of the app: rows with a stable key, loaded page by page off the GUI thread.
 
-Subclasses describe their columns (:meth:`KeyedRowsModel.headers`, :meth:`display`, ...) and get:
+:class:`KeyedRowsModel` is a table over a list of row objects with a key (an id). Subclasses describe
+their columns (:meth:`KeyedRowsModel.headers`, :meth:`display`, ...) and get:
 
 * :meth:`set_rows` (a reset), :meth:`append_rows` / :meth:`prepend_rows` (lazy pages and live rows),
+  :meth:`drop_first` / :meth:`drop_last` (a capped window), :meth:`update_row` (one row changed),
 * :meth:`replace_rows`: a refresh that keeps the selection, the current row and every persistent index
   on the row with the same key (``layoutChanged`` with ``changePersistentIndexList``), or only emits
   ``dataChanged`` when the keys did not move. That is how a live refresh keeps what the user looks at.
+
+:class:`PagedRowsModel` adds loading: the first page, more pages at the end (Qt's ``fetchMore``) and, for
+models that open in the middle, at the start (:meth:`PagedRowsModel.fetch_start`), live rows, and a
+refresh of what is loaded; every page is a :class:`~philont_desktop.ops.ReadOp` the subclass declares.
 
 ``data()`` never hands ``None`` to Qt for the roles views ask on every paint that this model answers
 (see :mod:`philont_desktop.widgets.pyside_compat` for why that matters on PySide6 6.12 / CPython 3.11).
@@ -14,9 +20,11 @@ Subclasses describe their columns (:meth:`KeyedRowsModel.headers`, :meth:`displa
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import philont_desktop.widgets.pyside_compat  # noqa: F401
+from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 RowRole = Qt.ItemDataRole.UserRole + 100
@@ -138,6 +146,34 @@ class KeyedRowsModel(QAbstractTableModel):
         self.endInsertRows()
         return len(rows)
 
+    def drop_first(self, n: int) -> None:
+        """Remove the first ``n`` rows (a capped window growing at the end)."""
+        n = min(n, len(self._rows))
+        if n > 0:
+            self.beginRemoveRows(QModelIndex(), 0, n - 1)
+            del self._rows[:n]
+            self._index = None
+            self.endRemoveRows()
+
+    def drop_last(self, n: int) -> None:
+        """Remove the last ``n`` rows (a capped window growing at the start)."""
+        n = min(n, len(self._rows))
+        if n > 0:
+            m = len(self._rows)
+            self.beginRemoveRows(QModelIndex(), m - n, m - 1)
+            del self._rows[m - n :]
+            self._index = None
+            self.endRemoveRows()
+
+    def update_row(self, row: Any) -> bool:
+        """Replace the row with ``row``'s key (``False`` when it is not loaded)."""
+        r = self.row_of(self.key(row))
+        if r < 0:
+            return False
+        self._rows[r] = row
+        self.dataChanged.emit(self.index(r, 0), self.index(r, max(0, self.columnCount() - 1)))
+        return True
+
     def replace_rows(self, rows: Sequence[Any]) -> None:
         """New contents; persistent indexes (selection, current row) follow their keys.
 
@@ -183,97 +219,206 @@ class KeyedRowsModel(QAbstractTableModel):
             self.endRemoveRows()
 
 
-class PagedRowsModel(KeyedRowsModel):
-    """Rows loaded page by page off the GUI thread: a first page, then ``canFetchMore``/``fetchMore``.
+@dataclass
+class Page:
+    """A loaded page: its rows in the model's order, and whether more rows are there to load."""
 
-    Subclasses say which worker job loads a page (:meth:`page_job`) and how to read its result
-    (:meth:`unpack_page`). A generation counter drops the answers to requests that a newer first page
-    has superseded, so a slow page of an old filter never lands in the new one.
+    rows: list[Any]
+    exhausted: bool  # nothing more in the direction asked (after the rows; before them for fetch_start)
+    more_before: bool = False  # a first page opened in the middle: there are rows before it too
+
+
+Submit = Callable[..., Any]  # submit(op: ReadOp, *, on_result=, on_error=) -> Job: a TabController's
+
+
+class PagedRowsModel(KeyedRowsModel):
+    """Rows loaded page by page off the GUI thread, declared as read ops.
+
+    A subclass declares the ops (``submit`` is its tab controller's :meth:`~TabController.submit`, so the
+    tab knows when it is idle):
+
+    * :meth:`page_op` (required): the rows after a row (``None``: the first page);
+    * :meth:`start_op`: the rows before the first row, for a model whose first page is in the middle
+      (the timeline opens at the newest messages, oldest at the top; :meth:`fetch_start` loads older);
+    * :meth:`live_op`: the rows newer than those loaded, for a live refresh that puts new rows on top
+      (the action log); without it :meth:`refresh` reloads every loaded row in one op, keeping the
+      selection;
+    * :meth:`unpack`: the :class:`Page` of a result (default: a list, ending when shorter than asked).
+
+    A generation counter drops the answers to requests that a newer first page has superseded, so a slow
+    page of an old filter never lands in the new one. With ``max_rows`` the loaded rows are a window:
+    growing it at one end drops rows at the other, which can be loaded again.
     """
 
-    loaded = Signal()
-    failed = Signal(object)
+    loaded = Signal()  # a first page, a page, a refresh or live rows arrived
+    failed = Signal(object)  # the exception of a failed load
+    loadingChanged = Signal(bool)
+    rowsPrepended = Signal(int)  # rows a live refresh put on top
 
     def __init__(
-        self, run: Callable[..., Any], key_prefix: str, page_size: int, parent: QObject | None = None
+        self,
+        submit: Submit,
+        key_prefix: str,
+        page_size: int,
+        parent: QObject | None = None,
+        *,
+        max_rows: int | None = None,
     ):
         super().__init__(parent)
-        self._run = run
+        self._submit = submit
         self.page_size = page_size
+        self.max_rows = max_rows
         self._complete = True
-        self._loading = False
-        self._fetching = False
+        self._at_start = True
+        self._inflight: set[str] = set()
         self._gen = 0
         self._key = f"{key_prefix}.{id(self):x}"
 
     # -- hooks ---------------------------------------------------------------------------------------------
-    def page_job(self, after: Any | None) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-        """``(job, args)`` that loads the page after row ``after`` (``None``: the first page)."""
+    def page_op(self, after: Any | None, limit: int) -> ReadOp:
+        """The op loading up to ``limit`` rows after row ``after`` (``None``: the first page)."""
         raise NotImplementedError
 
-    def unpack_page(self, result: Any) -> tuple[list[Any], bool]:
-        """``(rows, complete)`` of a page result; by default a list, complete when shorter than a page."""
-        return result, len(result) < self.page_size
+    def start_op(self, before: Any, limit: int) -> ReadOp | None:
+        """The op loading up to ``limit`` rows before row ``before`` (``None``: not a two-way model)."""
+        return None
+
+    def live_op(self, first: Any) -> ReadOp | None:
+        """The op loading the rows newer than ``first`` (``None``: a refresh reloads what is loaded)."""
+        return None
+
+    def unpack(self, result: Any, limit: int) -> Page:
+        """The page of a result; by default a list, exhausted when shorter than ``limit``."""
+        return Page(list(result), len(result) < limit)
+
+    def merge_live(self, rows: list[Any]) -> int:
+        """Put the rows of a live refresh in (default: on top); return how many were new."""
+        n = self.prepend_rows(rows)
+        if n:
+            self.rowsPrepended.emit(n)
+        return n
 
     # -- state ---------------------------------------------------------------------------------------------
     @property
     def loading(self) -> bool:
-        return self._loading or self._fetching
+        return bool(self._inflight)
 
     @property
     def complete(self) -> bool:
+        """No more rows after the last one loaded."""
         return self._complete
+
+    @property
+    def complete_at_start(self) -> bool:
+        """No more rows before the first one loaded."""
+        return self._at_start
 
     def load_first_page(self) -> None:
         """Start again from the first page (a new filter or query)."""
-        self._gen += 1
-        gen = self._gen
-        self._loading = True
-        self._fetching = False
-        job, args = self.page_job(None)
-        self._run(
-            job,
-            *args,
-            on_result=lambda result: self._on_first(gen, result),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=self._key,
-        )
+        self._new_generation()
+        limit = self.page_size
+        self._request("first", self.page_op(None, limit), lambda res: self._on_first(res, limit))
 
-    def _on_first(self, gen: int, result: Any) -> None:
-        if gen != self._gen:
+    def refresh(self) -> None:
+        """The database changed: live rows on top (:meth:`live_op`), else reload what is loaded."""
+        if self._inflight & {"first", "reload", "live"}:
             return
-        self._loading = False
-        rows, self._complete = self.unpack_page(result)
-        self.set_rows(rows)
-        self.loaded.emit()
-
-    def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen != self._gen:
+        first = self._rows[0] if self._rows else None
+        op = self.live_op(first) if first is not None else None
+        if op is not None:
+            self._request("live", op, self._on_live)
             return
-        self._loading = self._fetching = False
-        self.failed.emit(exc)
+        self._new_generation()
+        limit = max(self.page_size, len(self._rows))
+        self._request("reload", self.page_op(None, limit), lambda res: self._on_reload(res, limit))
 
+    # -- Qt's lazy loading at the end, ours at the start ---------------------------------------------------
     def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return not parent.isValid() and not self._complete and not self._fetching and not self._loading
+        return not parent.isValid() and not self._complete and not self._inflight & {"first", "reload", "end"}
 
     def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
         if not self.canFetchMore(parent) or not self._rows:
             return
-        self._fetching = True
-        gen = self._gen
-        job, args = self.page_job(self._rows[-1])
-        self._run(
-            job,
-            *args,
-            on_result=lambda result: self._on_more(gen, result),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=f"{self._key}.more",
-        )
+        limit = self.page_size
+        self._request("end", self.page_op(self._rows[-1], limit), lambda res: self._on_end(res, limit))
 
-    def _on_more(self, gen: int, result: Any) -> None:
-        if gen != self._gen:
-            return
-        self._fetching = False
-        rows, self._complete = self.unpack_page(result)
-        self.append_rows(rows)
-        self.loaded.emit()
+    def can_fetch_start(self) -> bool:
+        return bool(self._rows) and not self._at_start and not self._inflight & {"first", "reload", "start"}
+
+    def fetch_start(self) -> bool:
+        """Load the page before the first row (two-way models); ``False`` when there is nothing to do."""
+        if not self.can_fetch_start():
+            return False
+        limit = self.page_size
+        op = self.start_op(self._rows[0], limit)
+        if op is None:
+            return False
+        self._request("start", op, lambda res: self._on_start(res, limit))
+        return True
+
+    # -- requests ------------------------------------------------------------------------------------------
+    def _new_generation(self) -> None:
+        self._gen += 1
+        had = bool(self._inflight)
+        self._inflight.clear()
+        if had:
+            self.loadingChanged.emit(False)
+
+    def _request(self, kind: str, op: ReadOp, done: Callable[[Any], None]) -> None:
+        gen = self._gen
+        was = bool(self._inflight)
+        self._inflight.add(kind)
+
+        def _ok(result: Any) -> None:
+            if gen != self._gen:
+                return
+            self._inflight.discard(kind)
+            try:
+                done(result)
+            finally:
+                if not self._inflight:
+                    self.loadingChanged.emit(False)
+            self.loaded.emit()
+
+        def _err(exc: BaseException) -> None:
+            if gen != self._gen:
+                return
+            self._inflight.discard(kind)
+            if not self._inflight:
+                self.loadingChanged.emit(False)
+            self.failed.emit(exc)
+
+        if not was:
+            self.loadingChanged.emit(True)
+        self._submit(replace(op, key=f"{self._key}.{kind}"), on_result=_ok, on_error=_err)
+
+    def _on_first(self, result: Any, limit: int) -> None:
+        page = self.unpack(result, limit)
+        self._complete, self._at_start = page.exhausted, not page.more_before
+        self.set_rows(page.rows)
+
+    def _on_reload(self, result: Any, limit: int) -> None:
+        page = self.unpack(result, limit)
+        self._complete, self._at_start = page.exhausted, not page.more_before
+        self.replace_rows(page.rows)
+
+    def _on_end(self, result: Any, limit: int) -> None:
+        page = self.unpack(result, limit)
+        self._complete = page.exhausted
+        self.append_rows(page.rows)
+        over = len(self._rows) - self.max_rows if self.max_rows else 0
+        if over > 0:
+            self.drop_first(over)
+            self._at_start = False
+
+    def _on_start(self, result: Any, limit: int) -> None:
+        page = self.unpack(result, limit)
+        self._at_start = page.exhausted
+        self.prepend_rows(page.rows)
+        over = len(self._rows) - self.max_rows if self.max_rows else 0
+        if over > 0:
+            self.drop_last(over)
+            self._complete = False
+
+    def _on_live(self, result: Any) -> None:
+        self.merge_live(list(result))

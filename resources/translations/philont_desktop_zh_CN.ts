@@ -1052,16 +1052,6 @@
         <source>{0}{1} entries</source>
         <translation>{0}{1} 条记录</translation>
     </message>
-    <message>
-        <location line="+15"/>
-        <source>Undo failed</source>
-        <translation>撤销失败</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Redo failed</source>
-        <translation>重做失败</translation>
-    </message>
 </context>
 <context>
     <name>BackupsModel</name>
@@ -5142,91 +5132,10 @@ What if: {1}</source>
 <context>
     <name>NotesTab</name>
     <message>
-        <location filename="../../philont_desktop/notes/view.py" line="+34"/>
-        <source>Search notes (the agent&apos;s search: 3+ characters full-text)</source>
-        <translation>搜索笔记（与智能体的搜索相同：3 个以上字符进行全文搜索）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Hide forgotten</source>
-        <translation>隐藏已遗忘</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Newest first</source>
-        <translation>最新的在前</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Most important first</source>
-        <translation>最重要的在前</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Add note…</source>
-        <translation>添加笔记…</translation>
-    </message>
-    <message>
-        <location line="+47"/>
-        <source>Save changes</source>
-        <translation>保存更改</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Revert</source>
-        <translation>还原</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+258"/>
-        <source>Forget</source>
-        <translation>遗忘</translation>
-    </message>
-    <message>
-        <location line="-252"/>
-        <source>Importance</source>
-        <translation>重要性</translation>
-    </message>
-    <message>
-        <location line="+45"/>
-        <source>Notes could not be read</source>
-        <translation>无法读取笔记</translation>
-    </message>
-    <message>
         <location line="+10"/>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Notes</source>
         <translation>笔记</translation>
-    </message>
-    <message>
-        <location line="+62"/>
-        <source>Search results come as the agent&apos;s search orders them: most important first</source>
-        <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>1 note found</source>
-        <translation>找到 1 条笔记</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>%1 notes found</source>
-        <translation>找到 %1 条笔记</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>1 note</source>
-        <translation>1 条笔记</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>%1 notes</source>
-        <translation>%1 条笔记</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1+ notes</source>
-        <translation>%1+ 条笔记</translation>
     </message>
     <message>
         <location line="+34"/>
@@ -5237,82 +5146,6 @@ What if: {1}</source>
         <location line="+1"/>
         <source>The note you were editing has unsaved changes. Discard them?</source>
         <translation>正在编辑的笔记有未保存的更改。要放弃这些更改吗？</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>This note was changed in the database while you were editing it. Saving will be refused; revert to see the new text.</source>
-        <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Select a note to see it.</source>
-        <translation>选择一条笔记进行查看。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Id: %1</source>
-        <translation>ID：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Created: %1</source>
-        <translation>创建时间：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Accessed: %1</source>
-        <translation>访问时间：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Forgotten: %1</source>
-        <translation>遗忘时间：%1</translation>
-    </message>
-    <message>
-        <location line="+38"/>
-        <source>Unforget</source>
-        <translation>取消遗忘</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <location line="+1"/>
-        <source>Turn on editing mode to change, forget or add notes.</source>
-        <translation>开启编辑模式后才能修改、遗忘或添加笔记。</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>The note was not changed</source>
-        <translation>笔记未被修改</translation>
-    </message>
-    <message>
-        <location line="+39"/>
-        <source>Edit note</source>
-        <translation>编辑笔记</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Forget note</source>
-        <translation>遗忘笔记</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Unforget note</source>
-        <translation>取消遗忘笔记</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Add note</source>
-        <translation>添加笔记</translation>
     </message>
 </context>
 <context>
@@ -6383,6 +6216,170 @@ Reason (optional):</source>
         <location line="+3"/>
         <source>The task&apos;s next run is in the past: the agent has not run it yet.</source>
         <translation>该任务的下次运行时间已过：智能体尚未运行它。</translation>
+    </message>
+</context>
+<context>
+    <name>NotesController</name>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="34"/>
+        <source>Notes could not be read</source>
+        <translation>无法读取笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="77"/>
+        <source>Edit note</source>
+        <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="82"/>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="84"/>
+        <source>Unforget note</source>
+        <translation>取消遗忘笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="91"/>
+        <source>Add note</source>
+        <translation>添加笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="111"/>
+        <source>The note was not changed</source>
+        <translation>笔记未被修改</translation>
+    </message>
+</context>
+<context>
+    <name>NoteEditor</name>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="48"/>
+        <source>Save changes</source>
+        <translation>保存更改</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="50"/>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="51"/>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="65"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="92"/>
+        <source>Select a note to see it.</source>
+        <translation>选择一条笔记进行查看。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="111"/>
+        <source>Id: %1</source>
+        <translation>ID：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="112"/>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="113"/>
+        <source>Created: %1</source>
+        <translation>创建时间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="114"/>
+        <source>Accessed: %1</source>
+        <translation>访问时间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="114"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="117"/>
+        <source>Forgotten: %1</source>
+        <translation>遗忘时间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="138"/>
+        <source>This note was changed in the database while you were editing it. Saving will be refused; revert to see the new text.</source>
+        <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="186"/>
+        <source>Unforget</source>
+        <translation>取消遗忘</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="187"/>
+        <source>Turn on editing mode to change, forget or add notes.</source>
+        <translation>开启编辑模式后才能修改、遗忘或添加笔记。</translation>
+    </message>
+</context>
+<context>
+    <name>NotesFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="33"/>
+        <source>Search notes (the agent&apos;s search: 3+ characters full-text)</source>
+        <translation>搜索笔记（与智能体的搜索相同：3 个以上字符进行全文搜索）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="35"/>
+        <source>Hide forgotten</source>
+        <translation>隐藏已遗忘</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="37"/>
+        <source>Newest first</source>
+        <translation>最新的在前</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="38"/>
+        <source>Most important first</source>
+        <translation>最重要的在前</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="39"/>
+        <source>Add note…</source>
+        <translation>添加笔记…</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="72"/>
+        <source>Search results come as the agent&apos;s search orders them: most important first</source>
+        <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="79"/>
+        <source>1 note found</source>
+        <translation>找到 1 条笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="79"/>
+        <source>%1 notes found</source>
+        <translation>找到 %1 条笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="81"/>
+        <source>1 note</source>
+        <translation>1 条笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="81"/>
+        <source>%1 notes</source>
+        <translation>%1 条笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="83"/>
+        <source>%1+ notes</source>
+        <translation>%1+ 条笔记</translation>
     </message>
 </context>
 </TS>

@@ -110,7 +110,7 @@ def test_model_pages_newest_first_and_passes_modeltester(qtbot, qtmodeltester, a
     from philont_desktop.actions.model import ActionsFilter, ActionsModel
 
     ctx = make_ctx(actions_db)
-    model = ActionsModel(ctx.run, ctx.theme)
+    model = ActionsModel(ctx.submit, ctx.theme)
     model.page_size = 25
     with qtbot.waitSignal(model.loaded, timeout=10_000):
         model.set_filter(ActionsFilter())
@@ -189,6 +189,7 @@ def test_failure_rate_chart(qtbot, actions_db, make_tab):
 
 def test_jump_to_the_messages_around_an_action(qtbot, actions_db, make_ctx):
     from philont_desktop.actions.view import ActionsTab
+    from philont_desktop.tabs.navigation import Navigator
     from philont_desktop.timeline.view import TimelineTab
 
     ctx = make_ctx(actions_db)
@@ -198,6 +199,13 @@ def test_jump_to_the_messages_around_an_action(qtbot, actions_db, make_ctx):
     actions = ActionsTab(ctx)
     tabs.addTab(timeline, timeline.title())
     tabs.addTab(actions, actions.title())
+    by_name = {"timeline": timeline, "actions": actions}
+
+    def show_tab(name):  # what the window's navigator does
+        tabs.setCurrentWidget(by_name[name])
+        return by_name[name]
+
+    ctx.navigator = Navigator(show_tab)
     tabs.resize(1300, 800)
     tabs.show()
     tabs.setCurrentWidget(actions)

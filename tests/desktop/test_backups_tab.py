@@ -18,6 +18,7 @@ from core.notes import NotesStore
 from core.paths import backups_dir
 from philont_desktop.main_window import MainWindow
 from philont_desktop.qt import QMessageBox
+from philont_desktop.selftest import check_tab
 from philont_desktop.settings import RECENT_FILES, Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
@@ -123,7 +124,7 @@ def test_list_shows_age_size_kind_and_quick_check(make_window, db_path, qtmodelt
     assert not tab.restore_button.isEnabled()  # a damaged backup cannot be restored
     tab.select_path(m.rows[0].path)
     assert tab.restore_button.isEnabled() and tab.compare_button.isEnabled()
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
 
 
 def test_back_up_now_adds_a_private_file(make_window, db_path):

@@ -14,6 +14,7 @@ from core.db import MemoryDB
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming_items
 from philont_desktop.qt import Qt
+from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until
 
 T0 = 1_781_524_800_000  # 2026-06-15T12:00:00.000Z
@@ -117,7 +118,7 @@ def test_upcoming_follows_list_upcoming(make_tab, db_path):
     assert tab.inner.tabText(1) == "All events (4)"
     assert tab.inner.tabText(2) == "All tasks (4)"
     assert "1 overdue" in tab.summary.text() and "1 disabled task(s) not listed" in tab.summary.text()
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
 
 
 def test_overdue_rows_are_highlighted(make_tab, db_path):

@@ -20,6 +20,7 @@ from core.skills import SkillStore
 from core.timeline import RawStore
 from philont_desktop.context_tab.diff import compute_diff
 from philont_desktop.qt import QApplication, QUrl
+from philont_desktop.selftest import check_tab
 
 NOW = 1_781_524_800_000  # tests/conftest.py FIXED_NOW (the demo database's "now")
 MIN = 60_000
@@ -439,13 +440,13 @@ def test_sections_collapse_and_expand_by_link(tab_factory, small_db):
 
 def test_self_test_and_registry(tab_factory, demo_db_path):
     from philont_desktop.context_tab.view import ContextTab
-    from philont_desktop.tabs import available_tabs, tab_names
+    from philont_desktop.tabs import registry, tab_names
 
-    assert ContextTab in available_tabs()
+    assert registry().load_class(registry().get("context")) is ContextTab
     assert "context" in tab_names()
     tab = tab_factory(demo_db_path)
     assert tab.title() == "Context"
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
 
 
 # -- the diff itself ----------------------------------------------------------------------------------------------

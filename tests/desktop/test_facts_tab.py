@@ -18,6 +18,7 @@ from core.db import MemoryDB
 from core.decay import forget_crossing_time, score_memory
 from core.facts import FactStore
 from philont_desktop.qt import QDialog, QPoint, QPointF, QRectF, Qt
+from philont_desktop.selftest import check_tab
 
 FIXED_NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
 DAY = 86_400_000
@@ -422,7 +423,7 @@ def test_invalid_confidences_are_left_out_of_the_overview_and_drawn_at_zero(qtbo
     assert "3 fact(s) with an invalid confidence" in legend
     y0, y1 = tab.curves.plot.getPlotItem().vb.viewRange()[1]
     assert y0 == 0 and math.isfinite(y1)
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
 
 
 def test_history_shows_versions_side_by_side(facts_db, make_tab):
@@ -634,7 +635,7 @@ def test_edit_dialog_reports_only_what_changed(qtbot, facts_db, make_tab):
 
 def test_self_test_passes(facts_db, make_tab):
     tab = make_tab(facts_db[0])
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
 
 
 def test_row_scores_are_score_memory_bit_for_bit():

@@ -321,6 +321,11 @@ def test_every_tr_call_has_a_literal_text() -> None:
         if path.name == "i18n.py":  # the translation machinery itself passes texts through
             continue
         source = path.read_text(encoding="utf-8")
+        if path.relative_to(PACKAGE).as_posix() == "tabs/__init__.py":
+            # The tab registry translates the titles it was given: each one a QT_TRANSLATE_NOOP.
+            registrations = re.findall(r"^register\((.*)\)$", source, flags=re.MULTILINE)
+            assert registrations and all("QT_TRANSLATE_NOOP(" in r for r in registrations)
+            continue
         noop_names = set(re.findall(r"^(\w+) = QT_TRANSLATE_NOOP\(", source, flags=re.MULTILINE))
         for node in ast.walk(ast.parse(source)):
             if not isinstance(node, ast.Call) or not node.args:

@@ -172,7 +172,7 @@ def test_lazy_loading(qtbot, tmp_path, qapp):
     path = build_db(tmp_path / "many.sqlite", extra=30)
     ctx = AppContext.open(path, interactive=False)
     try:
-        model = NotesModel(ctx.run, ctx.theme)
+        model = NotesModel(ctx.submit, ctx.theme)
         model.page_size = 10
         with qtbot.waitSignal(model.loaded, timeout=10_000):
             model.set_query(NotesQuery())

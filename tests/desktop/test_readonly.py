@@ -11,8 +11,8 @@ import pytest
 
 from core.db import MemoryDB
 from core.paths import backups_dir
-from philont_desktop.app import run_self_test
 from philont_desktop.main_window import MainWindow
+from philont_desktop.selftest import run_self_test
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until

@@ -126,17 +126,18 @@ def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_pat
     assert [t.name for t in w.built_tabs() if t.activated] == ["timeline"]
 
 
-def test_registered_titles_are_the_tab_classes_titles(qapp):
+def test_tab_titles_come_from_their_registration_in_every_language(qapp, make_window, db_path):
     from philont_desktop import i18n
 
+    w = make_window(db_path)
     font = qapp.font()
     try:
         for code, audit in (("en", "Audit"), ("zh_CN", "审计")):
             i18n.install(code)
             titles = tabs.tab_titles()
             assert titles["audit"] == audit
-            classes = tabs.available_tabs()
-            assert {c.name: titles[c.name] for c in classes} == {c.name: c.title(c) for c in classes}
+            assert [w.tab_widget.tabText(i) for i in range(w.tab_widget.count())] == list(titles.values())
+            assert w.tabs_by_name["audit"].title() == audit
     finally:
         i18n.uninstall()
         qapp.setFont(font)
@@ -289,6 +290,10 @@ def _redo_put(conn, entry):
     return _put(conn, entry.target_id, (entry.after or {}).get("value"))
 
 
+def _set(key, value):
+    return curation.Change("shelltest.put", "meta", key, lambda conn: _put(conn, key, value))
+
+
 @pytest.fixture
 def toy_meta_action():
     curation.register("shelltest.put", _undo_put, _redo_put)
@@ -307,14 +312,7 @@ def test_undo_and_redo_through_the_shared_stack(make_window, db_path, toy_meta_a
     w = _editing_window(make_window, db_path)
     ctx = w.ctx
     edits = []
-    job = ctx.curate(
-        "Set colour",
-        action=toy_meta_action,
-        target_type="meta",
-        target_id="colour",
-        fn=lambda conn: _put(conn, "colour", "blue"),
-        on_result=edits.append,
-    )
+    job = ctx.curate(_set("colour", "blue"), text="Set colour", on_result=lambda c: edits.append(c.entry))
     assert job.wait(5000) and job.state == "finished", job.error
     assert _meta(db_path, "colour") == "blue"
     assert ctx.undo_stack.count() == 1
@@ -347,13 +345,7 @@ def test_undo_and_redo_through_the_shared_stack(make_window, db_path, toy_meta_a
 def test_a_failed_undo_is_reported_and_dropped_from_the_stack(make_window, db_path, toy_meta_action):
     w = _editing_window(make_window, db_path)
     ctx = w.ctx
-    assert ctx.curate(
-        "Set colour",
-        action=toy_meta_action,
-        target_type="meta",
-        target_id="colour",
-        fn=lambda conn: _put(conn, "colour", "blue"),
-    ).wait(5000)
+    assert ctx.curate(_set("colour", "blue"), text="Set colour").wait(5000)
     other = MemoryDB.open(db_path, writable=True, backup_before_write=False)
     with other.write() as conn:
         conn.execute("UPDATE memory_meta SET value = 'green' WHERE key = 'colour'")
@@ -368,13 +360,7 @@ def test_a_failed_undo_is_reported_and_dropped_from_the_stack(make_window, db_pa
 
 def test_turning_editing_off_clears_the_undo_history(make_window, db_path, toy_meta_action):
     w = _editing_window(make_window, db_path)
-    assert w.ctx.curate(
-        "Set colour",
-        action=toy_meta_action,
-        target_type="meta",
-        target_id="c",
-        fn=lambda conn: _put(conn, "c", "x"),
-    ).wait(5000)
+    assert w.ctx.curate(_set("c", "x"), text="Set colour").wait(5000)
     assert w.ctx.undo_stack.count() == 1
     w.set_editing(False)
     assert spin_until(lambda: not w.ctx.workers.writer_open, 5000)
@@ -448,24 +434,78 @@ def test_core_errors_are_shown_as_they_are():
 # -- registry and BaseTab ---------------------------------------------------------------------------------
 
 
-def test_tab_registry_skips_modules_that_do_not_exist(monkeypatch):
-    monkeypatch.setattr(
-        tabs, "TAB_PATHS", ("philont_desktop.nonexistent.view:NopeTab", "philont_desktop.audit.view:AuditTab")
-    )
-    errors: list[str] = []
-    classes = tabs.available_tabs(errors)
-    assert [c.name for c in classes] == ["audit"]
-    assert errors == []
+def test_a_bad_tab_declaration_raises():
+    reg = tabs.TabRegistry()
+    reg.register("audit", "philont_desktop.audit.view:AuditTab", "Audit")
+    for name, path, title in (
+        ("audit", "philont_desktop.audit.view:AuditTab", "Audit"),  # twice
+        ("not a name", "philont_desktop.audit.view:AuditTab", "Audit"),
+        ("x", "philont_desktop.audit.view", "X"),  # no class
+        ("x", "philont_desktop.audit.view:Audit Tab", "X"),
+        ("x", "philont_desktop.audit.view:AuditTab", " "),  # no title
+    ):
+        with pytest.raises(tabs.TabRegistrationError):
+            reg.register(name, path, title)
+    reg.register("home1", "philont_desktop.audit.view:AuditTab", "H", home=True)
+    with pytest.raises(tabs.TabRegistrationError, match="home"):
+        reg.register("home2", "philont_desktop.audit.view:AuditTab", "H", home=True)
+    assert reg.names() == ["audit", "home1"] and reg.home().name == "home1"
 
 
-def test_tab_registry_reports_a_broken_module(monkeypatch):
-    monkeypatch.setattr(tabs, "TAB_PATHS", ("philont_desktop.audit.view:NoSuchClassTab",))
-    errors: list[str] = []
-    # The module exists; its class is found by its BaseTab subclass even under another name.
-    assert [c.__name__ for c in tabs.available_tabs(errors)] == ["AuditTab"]
-    monkeypatch.setattr(tabs, "TAB_PATHS", ("philont_desktop.qt:Nothing",))
-    assert tabs.available_tabs(errors) == []
-    assert errors == ["philont_desktop.qt: no BaseTab subclass named Nothing"]
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("philont_desktop.nonexistent.view:NopeTab", "cannot be imported: ModuleNotFoundError"),
+        ("philont_desktop.audit.view:NoSuchClassTab", "has no class NoSuchClassTab"),
+        ("philont_desktop.qt:QWidget", "is not a BaseTab"),
+        ("philont_desktop.notes.view:NotesTab", "is named 'notes', registered as 'audit'"),
+    ],
+)
+def test_a_tab_that_does_not_match_its_declaration_raises_when_loaded(path, message):
+    reg = tabs.TabRegistry()
+    entry = reg.register("audit", path, "Audit")
+    with pytest.raises(tabs.TabRegistrationError, match=message):
+        reg.load_class(entry)
+
+
+def test_a_tab_that_cannot_be_loaded_is_shown_as_an_error_and_reported(make_window, db_path):
+    from philont_desktop.selftest import check_tab
+
+    tabs.register("broken", "philont_desktop.nonexistent.view:BrokenTab", "Broken")
+    try:
+        w = make_window(db_path)
+        tab = w.show_tab("broken")
+        assert tab.title() == "Broken" and w.tab_widget.tabText(w.tab_widget.indexOf(tab)) == "Broken"
+        assert w.tab_errors == [tab.load_error] and "cannot be imported" in tab.load_error
+        assert check_tab(tab) == [f"broken: {tab.load_error}"]
+    finally:
+        tabs.registry().unregister("broken")
+
+
+def test_the_home_tab_is_shown_first_when_none_is_remembered(make_window, db_path):
+    reg = tabs.registry()
+    old = reg._entries.copy()
+    try:
+        reg._entries["notes"] = tabs.TabEntry(**{**vars(reg.get("notes")), "home": True})
+        w = make_window(db_path)
+        assert w.tab_widget.currentWidget().name == "notes"
+    finally:
+        reg._entries.clear()
+        reg._entries.update(old)
+
+
+def test_navigation_shows_a_target_in_its_tab_without_importing_it(make_window, db_path):
+    from philont_desktop.tabs.navigation import Navigator, ShowNote, ShowTime
+
+    w = make_window(db_path)
+    assert w.ctx.navigator.go(ShowTime(FIXED_NOW))
+    assert w.tab_widget.currentWidget().name == "timeline"
+    assert not w.ctx.navigator.go(ShowNote("no-such-note"))  # the tab is shown, the note is not there
+    assert w.tab_widget.currentWidget().name == "notes"
+    assert w.ctx.navigator.history == [ShowTime(FIXED_NOW)]
+    assert not Navigator().go(ShowTime(0))  # no window: nothing to show it in
+    with pytest.raises(TypeError):
+        w.ctx.navigator.go("timeline")
 
 
 def test_tab_names_in_display_order():
@@ -605,18 +645,29 @@ def test_language_plumbing_installs_qt_catalogues_and_falls_back_to_english(qapp
     assert QLocale().name() == "en_US"
 
 
-def test_curate_accepts_a_layer_change_object(make_window, db_path):
+def test_curate_runs_a_change_and_reports_what_changed(make_window, db_path):
     from core.curation import notes as note_curation
 
     w = _editing_window(make_window, db_path)
+    announced, results = [], []
+    w.ctx.changed.connect(announced.append)
     change = note_curation.add("Remember the tea preference", importance=0.8)
-    job = w.ctx.curate(change)
+    job = w.ctx.curate(change, on_result=results.append)
     assert job.wait(5000) and job.state == "finished", job.error
     assert w.ctx.undo_stack.count() == 1
     assert w.ctx.undo_stack.undoText() == (change.description or change.action)
+    [changes] = results
+    assert announced == [changes]
+    assert (changes.kind, changes.layer, changes.target_type) == ("perform", "notes", "note")
+    assert changes.ids == {change.target_id} and changes.entry.action == "notes.add"
+    assert changes.touches("notes", [change.target_id]) and not changes.touches("facts")
+    assert not changes.touches("notes", ["another-note"])
     w.ctx.undo.undo()
     assert spin_until(lambda: not w.ctx.undo.busy, 5000)
+    assert [(c.kind, c.layer, c.ids) for c in announced[1:]] == [("undo", "notes", {change.target_id})]
     assert w.ctx.errors == []
+    with pytest.raises(TypeError):
+        w.ctx.curate("Set colour")
 
 
 def test_the_context_module_is_not_shadowed_by_a_tab_folder():
@@ -626,7 +677,7 @@ def test_the_context_module_is_not_shadowed_by_a_tab_folder():
 
     assert Path(context_module.__file__).name == "context.py"
     assert not (Path(context_module.__file__).parent / "context").is_dir()
-    assert "philont_desktop.context_tab.view:ContextTab" in tabs.TAB_PATHS
+    assert tabs.registry().get("context").path == "philont_desktop.context_tab.view:ContextTab"
 
 
 def test_a_missing_core_table_is_read_only_and_counts_leave_it_out(make_window, db_path):

@@ -10,6 +10,7 @@ from core.db import MemoryDB
 from core.maturity import explain_maturity
 from core.models import Skill
 from core.skills import SkillStore
+from philont_desktop.selftest import check_tab
 from philont_desktop.skills.diff import changed_spans, tokenize, word_diff
 from philont_desktop.skills.model import (
     BOARD_COLUMNS,
@@ -488,7 +489,7 @@ def test_dialog_values_carry_only_what_changed(qtbot, fixture_path):
 
 
 def test_self_test_passes(tab):
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
 
 
 def test_live_refresh_keeps_the_selection_and_follows_a_grade_change(tab, fixture_path):

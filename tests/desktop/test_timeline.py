@@ -14,6 +14,7 @@ pytest.importorskip("pytestqt")
 from core.db import MemoryDB
 from core.timeline import RawStore
 from philont_desktop.qt import QApplication, QMessageBox, QModelIndex, Qt
+from philont_desktop.selftest import check_tab
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = 1_780_000_000_000  # 2026-05-28T20:26:40Z
@@ -480,7 +481,7 @@ def test_demo_database_opens_and_searches(qtbot, demo_db_path, tab_factory):
     for q in ("deploy", "部署", "数据库", "a-b", '"', "role:user"):
         _search(qtbot, tab, q)
         assert tab.results.error is None
-    assert tab.self_test() == []
+    assert check_tab(tab) == []
     _no_error_dialog(tab)
 
 

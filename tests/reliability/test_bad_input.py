@@ -29,6 +29,7 @@ from core.db import MemoryDB
 from core.errors import DatabaseOpenError
 from philont_desktop import app as app_mod
 from philont_desktop.main_window import MainWindow
+from philont_desktop.selftest import check_tab
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
@@ -214,7 +215,7 @@ def _visit_every_tab(qtbot, window: MainWindow) -> list[str]:
         if not settle(tab, IDLE_MS):
             found.append(f"{name}: still loading after {IDLE_MS // 1000} s")
             continue
-        found += [f"{name}: {p}" for p in tab.self_test()]
+        found += [f"{name}: {p}" for p in check_tab(tab)]
         settle(tab, IDLE_MS)
     qtbot.wait(50)
     return found + [f"error shown: {e}" for e in window.ctx.errors]

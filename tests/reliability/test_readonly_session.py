@@ -19,6 +19,7 @@ from core.db import MemoryDB
 from core.paths import backups_dir
 from philont_desktop.main_window import MainWindow
 from philont_desktop.qt import QAbstractItemView
+from philont_desktop.selftest import check_tab
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
@@ -76,7 +77,7 @@ def _browse(qtbot, window: MainWindow) -> None:
             tab.reload()
             assert settle(tab, IDLE_MS)
         seen_views += _scroll_everything(qtbot, tab)
-        problems = tab.self_test()
+        problems = check_tab(tab)
         assert problems == [], f"{name}: {problems}"
         assert settle(tab, IDLE_MS)
         tab.refresh()

@@ -108,7 +108,7 @@ class Soak:
         assert spin_until(lambda: self.window.ctx is not None, IDLE_MS), self.window.open_error
         self.ctx = self.window.ctx
         self.steps: list[tuple[str, Any]] = []
-        self.ctx.undo.stepFinished.connect(lambda kind, entry: self.steps.append((kind, entry)))
+        self.ctx.changed.connect(lambda changes: self.steps.append((changes.kind, changes.entry)))
         self.expected: list[dict[str, Any]] = []
         self.searches = 0
         self.visits = 0
@@ -131,7 +131,7 @@ class Soak:
         assert job.wait(IDLE_MS), f"{change.action} did not finish"
         self.wait_writer()
         assert not failed, f"{change.action} failed: {failed[0]!r}"
-        return done[0]
+        return done[0].entry
 
     # -- edits ----------------------------------------------------------------------------------------
     def pin_fact(self, fact) -> None:
