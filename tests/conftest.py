@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import FIXED_NOW
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _SANDBOX = Path(tempfile.mkdtemp(prefix="philont-tests-"))
 # Every temporary file of the run (pytest's tmp_path, tempfile in this process and in subprocesses)
@@ -40,7 +42,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # A fixed "now" for time-dependent tests: 2026-06-15T12:00:00.000Z.
-FIXED_NOW = 1_781_524_800_000
 
 
 @pytest.fixture

@@ -25,8 +25,8 @@ from core.notes import NotesStore
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
 from core.timeline import RawStore
+from tests.support import FIXED_NOW
 
-FIXED_NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
 DAY = 86_400_000
 HOUR = 3_600_000
 T1 = FIXED_NOW

@@ -16,8 +16,8 @@ import pytest
 from core import schema
 from core.cli import main, parse_time
 from core.engine import sqlite3
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000  # 2026-06-15T12:00:00.000Z, the demo_db_path fixture's time
 NOW_ARGS = ["--now", str(NOW)]
 
 FACT_KEYS = {

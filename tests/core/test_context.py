@@ -24,8 +24,8 @@ from core.recall import SEPARATOR_CONTENT
 from core.recall_trigger import injected_text
 from core.skills import SkillStore
 from core.timeline import RawStore
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000  # tests/conftest.py FIXED_NOW
 MIN = 60_000
 T0 = NOW - 10 * 86_400_000
 

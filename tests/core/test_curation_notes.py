@@ -8,8 +8,8 @@ from core import audit, curation
 from core.curation import notes as cn
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.notes import NotesStore
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000
 ACTOR = "tester@philont-desktop"
 
 

@@ -12,8 +12,8 @@ from core import demo, schema
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.recall_trigger import detect
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000  # 2026-06-15T12:00:00.000Z
 DAY = 86_400_000
 N_MESSAGES = 1500
 CJK = re.compile("[\u4e00-\u9fff]")

@@ -11,9 +11,7 @@ from core import audit, curation
 from core.db import MemoryDB
 from core.errors import ConflictError, NotFoundError, ReadOnlyError
 from core.schema import AUDIT_TABLE
-
-FIXED_NOW = 1_781_524_800_000
-
+from tests.support import FIXED_NOW
 
 # -- a toy layer: a "toy" table with a value, and a registered "toy.set" action ----------------------
 

@@ -22,8 +22,7 @@ from philont_desktop.selftest import check_tab
 from philont_desktop.settings import RECENT_FILES, Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
-
-T0 = 1_781_524_800_000
+from tests.support import FIXED_NOW as T0
 
 
 def _notes(path) -> list[str]:

@@ -16,8 +16,8 @@ from core.upcoming import upcoming_items
 from philont_desktop.qt import Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until
+from tests.support import FIXED_NOW as T0
 
-T0 = 1_781_524_800_000  # 2026-06-15T12:00:00.000Z
 HOUR = 3_600_000
 
 

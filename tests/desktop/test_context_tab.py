@@ -21,8 +21,8 @@ from core.timeline import RawStore
 from philont_desktop.context_tab.diff import compute_diff
 from philont_desktop.qt import QApplication, QUrl
 from philont_desktop.selftest import check_tab
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000  # tests/conftest.py FIXED_NOW (the demo database's "now")
 MIN = 60_000
 T0 = NOW - 10 * 86_400_000
 ROWS = [

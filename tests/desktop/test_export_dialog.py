@@ -26,8 +26,7 @@ from philont_desktop.qt import QStandardItem, QStandardItemModel, QTableView, QV
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
-
-T0 = 1_781_524_800_000
+from tests.support import FIXED_NOW as T0
 
 
 def build_db(path: Path, n: int = 50) -> Path:

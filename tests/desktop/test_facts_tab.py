@@ -19,8 +19,8 @@ from core.decay import forget_crossing_time, score_memory
 from core.facts import FactStore
 from philont_desktop.qt import QDialog, QPoint, QPointF, QRectF, Qt
 from philont_desktop.selftest import check_tab
+from tests.support import FIXED_NOW
 
-FIXED_NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
 DAY = 86_400_000
 
 

@@ -19,8 +19,7 @@ from philont_desktop.qt import PYSIDE_VERSION, QT_VERSION, QAction, QApplication
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
-
-T0 = 1_781_524_800_000
+from tests.support import FIXED_NOW as T0
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ import pytest
 from philont_desktop import humanize as hz
 from philont_desktop.humanize import DAY_MS, HOUR_MS, MINUTE_MS, YEAR_MS
 from philont_desktop.qt import QDateTime, QPalette, QTextDocument
-
-NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
+from tests.support import FIXED_NOW as NOW
 
 
 @pytest.fixture
@@ -77,7 +76,7 @@ def test_a_damaged_time_is_marked_not_raised(english, bad) -> None:
 
 def test_absolute_time_formats(english) -> None:
     assert hz.abs_time(None) == ""
-    ms = 1_781_524_800_000
+    ms = NOW
     dt = QDateTime.fromMSecsSinceEpoch(ms).toLocalTime()
     assert hz.abs_time(ms) == dt.toString("yyyy-MM-dd HH:mm")
     assert hz.abs_time(ms, seconds=True) == dt.toString("yyyy-MM-dd HH:mm:ss")

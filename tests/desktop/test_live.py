@@ -16,9 +16,9 @@ from philont_desktop.context import AppContext
 from philont_desktop.live import LiveMonitor
 from philont_desktop.settings import Settings
 from philont_desktop.workers import Workers, spin_until
+from tests.support import FIXED_NOW
 
 REPO = Path(__file__).resolve().parents[2]
-FIXED_NOW = 1_781_524_800_000
 
 APPEND_MESSAGES = textwrap.dedent(
     """

@@ -24,8 +24,7 @@ from philont_desktop.tabs.base import BaseTab
 from philont_desktop.theme import Theme
 from philont_desktop.widgets.error_dialog import ErrorDialog, readable_message
 from philont_desktop.workers import spin_until
-
-FIXED_NOW = 1_781_524_800_000
+from tests.support import FIXED_NOW
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from philont_desktop.skills.model import (
     load_detail,
 )
 from philont_desktop.workers import spin_until
-from tests.conftest import FIXED_NOW
+from tests.support import FIXED_NOW
 
 DAY = 86_400_000
 T0 = FIXED_NOW - 90 * DAY

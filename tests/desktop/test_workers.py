@@ -13,8 +13,8 @@ from core.errors import ReadOnlyError
 from core.paths import backups_dir
 from philont_desktop.qt import QCoreApplication, QThread
 from philont_desktop.workers import JobCancelledError, Workers, spin_until
+from tests.support import FIXED_NOW
 
-FIXED_NOW = 1_781_524_800_000
 LONG_QUERY = (
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000000) SELECT count(*) FROM c"
 )

@@ -21,8 +21,8 @@ from core.notes import NotesStore
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
 from core.timeline import RawStore
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000  # 2026-06-15T12:00:00Z
 DAY = 86_400_000
 YEAR_2100 = 4_102_444_800_000
 JS_DATE_MAX = 8_640_000_000_000_000  # the largest time a JS Date holds (year 275760)

@@ -33,8 +33,8 @@ from core.notes import NotesStore
 from core.skills import SkillStore
 from core.timeline import RawStore
 from core.tools import TOOL_NAMES, TOOLS, ToolResult, run_tool
+from tests.support import FIXED_NOW as NOW
 
-NOW = 1_781_524_800_000
 DAY = 86_400_000
 SESSIONS = ("s-1", "s-2", "s-3")
 SETTINGS = settings(
