@@ -1,5 +1,9 @@
 """Scheduled tasks (``memory_schedules``): one-shot and ``interval:<ms>`` reminders and routines.
 
+A task is paused while ``paused_until`` (epoch ms) is later than now: the reference's scheduler sets it
+after repeated failures and skips the task until then (:meth:`ScheduleStore.due_before`); the
+``list_upcoming`` tool still lists it.
+
 A one-shot task has ``cron_expr`` NULL; the only recurring form the reference understands is
 ``interval:<ms>`` (ASCII digits, value > 0). ``action_type`` is one of ``prompt``, ``tool_call``,
 ``reflect`` and ``autonomous_turn``. Names are not unique. Listings are ordered by ``next_run_at``.
@@ -116,12 +120,19 @@ class ScheduleStore:
     def list_all(self) -> list[Schedule]:
         return self._rows("SELECT * FROM memory_schedules ORDER BY next_run_at ASC")
 
-    def due_within(self, until_ms: float) -> list[Schedule]:
-        """Enabled tasks with ``next_run_at <= until_ms`` (overdue ones included; pauses ignored)."""
+    def due_before(self, now: float) -> list[Schedule]:
+        """What the agent's scheduler runs at ``now`` (the reference's ``dueBefore``): enabled tasks with
+        ``next_run_at <= now`` that are not paused then (``paused_until`` NULL or ``<= now``)."""
         return self._rows(
-            "SELECT * FROM memory_schedules WHERE enabled = 1 AND next_run_at <= ? ORDER BY next_run_at ASC",
-            (until_ms,),
+            "SELECT * FROM memory_schedules WHERE enabled = 1 AND next_run_at <= ? "
+            "AND (paused_until IS NULL OR paused_until <= ?) ORDER BY next_run_at ASC",
+            (now, now),
         )
+
+    def due_within(self, until_ms: float) -> list[Schedule]:
+        """The tasks the scheduler will have run by ``until_ms``: :meth:`due_before` at that time (overdue
+        ones included; a task paused past ``until_ms`` is not)."""
+        return self.due_before(until_ms)
 
     def count(self) -> int:
         with self.db.lock:

@@ -136,3 +136,28 @@ def test_malformed_payload_is_read_leniently(mem_db, sched):
     got = sched.get(s.id)
     assert got.payload is None
     assert got.json_errors
+
+
+def _pause(sched, sched_id, until):
+    """As the agent's scheduler pauses a task after repeated failures."""
+    with sched.db.write() as conn:
+        conn.execute("UPDATE memory_schedules SET paused_until = ? WHERE id = ?", (until, sched_id))
+
+
+def test_due_before_skips_a_paused_task_until_its_pause_ends(sched):
+    """The reference's dueBefore: a task in its pause is not run; after the pause it is again."""
+    paused = sched.create("paused", 100, "reflect", {}, "interval:60000", now=T0)
+    _pause(sched, paused.id, 10_000)
+    assert sched.due_before(5_000) == []
+    assert [s.name for s in sched.due_before(10_000)] == ["paused"]  # the pause has ended at 10 000
+    assert [s.name for s in sched.due_before(15_000)] == ["paused"]
+    # due_within(until) is what the scheduler will have run by then.
+    assert sched.due_within(5_000) == [] and len(sched.due_within(15_000)) == 1
+    # The task is still listed everywhere else (list_upcoming shows paused tasks).
+    assert [s.name for s in sched.list_enabled()] == ["paused"]
+
+
+def test_due_before_a_task_never_paused_always_counts(sched):
+    sched.create("old", 100, "reflect", {}, "interval:60000", now=T0)
+    assert sched.get(sched.list_all()[0].id).paused_until is None
+    assert len(sched.due_before(5_000)) == 1
