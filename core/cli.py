@@ -16,8 +16,11 @@ and ``event`` are the desktop app's audited edits (each change and its audit row
 actor ``<user>@philont-desktop``); they check what they would change on a read-only connection first,
 so that an unknown id or a change already made is refused before anything (even the backup) is
 written; a conflict found only inside the transaction (another writer changed the row meanwhile)
-leaves the database as it was, with the backup already taken. ``restore`` backs up the current file,
-then replaces its content with the backup.
+leaves the database as it was, with the backup already taken. ``restore`` replaces the database with a
+backup: a sound file is backed up first; a damaged one (not a database, empty, truncated, corrupt, a
+stale ``-wal``) is moved unchanged, with its ``-wal``/``-shm``, into ``backups/damaged-<time>-<name>``;
+a missing one is created. The restored file passes ``check``, opens writable and its audit trail records
+the restore.
 
 On an error the exit status is non-zero (2 for a usage error, 3 when ``restore`` finds the database in
 use by another program, probably the agent, 1 otherwise), stderr gets exactly one line
@@ -61,7 +64,10 @@ backups            ``{path, backups_dir, now, checked, backups: [{name, path, cr
                    kind, quickCheck}]}`` (newest first; ``age`` is ms before ``--now``; ``kind`` is
                    ``wal`` (copied by the agent) or ``rollback`` (self-contained), ``null`` when
                    unreadable; ``quickCheck`` is ``null`` with ``--no-check``)
-restore            ``{path, restored_from, safety_backup, pages}``
+restore            ``{path, restored_from, safety_backup, problem, damaged, pages, audit_id}``
+                   (``safety_backup`` is the backup of a sound file's replaced content, else ``null``;
+                   ``problem`` says what was wrong with a damaged or missing file, ``damaged`` lists the
+                   files moved aside unchanged into ``backups/``; ``audit_id`` is the restore's audit row)
 audit              ``{limit, target_type, target_id, entries: [AUDIT]}`` (newest first; ``entries`` is
                    empty when the database has no audit table)
 undo, redo         ``{entry: AUDIT, backup}`` (the new ``undo``/``redo`` row; ``backup`` is the
@@ -868,25 +874,27 @@ def cmd_backups(ctx: _Ctx) -> int:
 
 
 def cmd_restore(ctx: _Ctx) -> int:
-    from core.backups import AgentRunningError, restore_backup
+    from core.backups import AgentRunningError, file_kind, restore_backup
     from core.paths import backups_dir
 
     a = ctx.args
     backup = Path(a.backup).expanduser()
     bare = backup.name == a.backup
-    if not backup.exists() and bare:  # a bare name: a file of backups/
+    if file_kind(backup) is None and bare:  # a bare name: a file of backups/
         candidate = backups_dir(ctx.path) / a.backup
-        if candidate.exists():
+        if file_kind(candidate) is not None:
             backup = candidate
-    if not backup.exists():
+    kind = file_kind(backup)
+    if kind is None:
         where = f" (nor in {backups_dir(ctx.path)})" if bare else ""
         raise _CommandError(f"the backup {backup} does not exist{where}")
-    if not backup.is_file():
-        raise _CommandError(f"the backup {backup} is not a file")
+    if kind != "file":
+        raise _CommandError(f"the backup {backup} is a {kind}, not a file; it was not opened")
     if not a.yes:
         raise _UsageError(
-            f"restore replaces the content of {ctx.path} with {backup}; the current file is backed up to "
-            f"{backups_dir(ctx.path)} first. Stop the agent, then run it again with --yes"
+            f"restore replaces {ctx.path} with {backup}. The current file is kept in {backups_dir(ctx.path)}: "
+            "backed up first, or moved there unchanged when it is damaged. Stop the agent, then run it again "
+            "with --yes"
         )
     try:
         result = restore_backup(ctx.path, backup)
@@ -897,13 +905,25 @@ def cmd_restore(ctx: _Ctx) -> int:
             {
                 "path": str(result.db_path),
                 "restored_from": str(result.restored_from),
-                "safety_backup": str(result.safety_backup),
+                "safety_backup": None if result.safety_backup is None else str(result.safety_backup),
+                "problem": result.problem,
+                "damaged": [str(p) for p in result.damaged],
                 "pages": result.pages,
+                "audit_id": result.audit_id,
             }
         )
-    else:
-        ctx.out.text(f"restored {result.db_path} from {result.restored_from}")
+        return 0
+    ctx.out.text(f"restored {result.db_path} from {result.restored_from}")
+    if result.safety_backup is not None:
         ctx.out.text(f"the replaced content is in {result.safety_backup}")
+    elif result.damaged:
+        others = ", ".join(p.name[len(result.damaged[0].name) :] for p in result.damaged[1:])
+        also = f" (with its {others})" if others else ""
+        what = "the damaged file" if result.problem != "missing" else "the orphan file"
+        ctx.out.text(f"{what} ({result.problem}) was moved, unchanged, to {result.damaged[0]}{also}")
+    else:
+        ctx.out.text(f"there was no file at {result.db_path}: it was created from the backup")
+    ctx.out.text(f"audit entry #{result.audit_id}")
     return 0
 
 
@@ -1166,7 +1186,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add(
         "restore",
         cmd_restore,
-        "replace the database's content with a backup (the current file is backed up first)",
+        "replace the database with a backup (a sound file is backed up first, a damaged one moved aside)",
     )
     p.add_argument("backup", metavar="BACKUP", help="a backup file, or the name of a file in backups/")
     p.add_argument("--yes", "-y", action="store_true", help="go ahead (without it, restore only explains)")

@@ -17,25 +17,22 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
+import stat
 import threading
-import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 from pydantic import BaseModel, Field
 
 from core import SCHEMA_VERSION
 from core.engine import ENGINE, SQLITE_VERSION, sqlite3
-from core.errors import DatabaseOpenError, ReadOnlyError
-from core.paths import backups_dir, chmod_private, ensure_private_dir, fsync_dir
+from core.errors import DatabaseClosedError, DatabaseOpenError, ReadOnlyError
+from core.paths import chmod_private, ensure_private_dir
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
-BACKUP_RETAIN = 28
-BACKUP_NAME_RE = re.compile(r"^memory-\d{8}T\d{6}\.sqlite$")
 
 
 class OpenReport(BaseModel):
@@ -77,40 +74,77 @@ def _file_uri(path: Path, **params: str) -> str:
     return f"file:{quote(str(path.resolve()))}" + (f"?{q}" if q else "")
 
 
-def check_file_header(path: Path) -> None:
-    """Raise :class:`DatabaseOpenError` when ``path`` is missing, empty, not SQLite or truncated."""
-    if not path.exists():
-        raise DatabaseOpenError(path, "missing", "No database file exists at this path.")
-    if path.is_dir():
-        raise DatabaseOpenError(path, "not-sqlite", "This path is a directory, not a database file.")
+def connect_file(
+    path: str | os.PathLike[str], *, timeout_s: float = 1.0, **uri_params: str
+) -> sqlite3.Connection:
+    """A raw connection to ``path`` through a ``file:`` URI with ``uri_params`` (``mode="ro"``, ``immutable="1"``).
+
+    For the backups module, which reads closed backup files and locks the live file for a restore; everything
+    else opens a :class:`MemoryDB`. Autocommit, ``sqlite3.Row`` rows, usable from any thread.
+    """
+    return _connect_uri(_file_uri(Path(path), **uri_params), timeout_s)
+
+
+class HeaderProblem(NamedTuple):
+    """What :func:`header_problem` found: a :class:`DatabaseOpenError` problem, its detail, and whether
+    naming the newest good backup helps (not for a missing file or a directory)."""
+
+    problem: str
+    detail: str
+    name_backup: bool = True
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "special file"
+
+
+def header_problem(path: Path) -> HeaderProblem | None:
+    """Why ``path`` cannot be an SQLite database judging by the file alone, or ``None`` when it may be.
+
+    Missing, a directory or another non-regular file (never opened: a FIFO would block), unreadable,
+    empty, not starting with the SQLite header, or shorter than its header says (allowing for a WAL
+    checkpoint in progress, see below). Nothing is written.
+    """
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-    except PermissionError:
-        raise DatabaseOpenError(
-            path, "unreadable", "The file cannot be read: permission denied.", newest_good_backup(path)
-        ) from None
+        st = path.stat()
+    except FileNotFoundError:
+        return HeaderProblem("missing", "No database file exists at this path.", False)
     except OSError as exc:
-        raise DatabaseOpenError(path, "unreadable", f"The file cannot be read: {exc.strerror}.") from None
-    if size == 0:
-        raise DatabaseOpenError(
-            path, "empty", "The file is empty (0 bytes): it holds no database.", newest_good_backup(path)
+        return HeaderProblem("unreadable", f"The file cannot be read: {exc.strerror}.", False)
+    if stat.S_ISDIR(st.st_mode):
+        return HeaderProblem("not-sqlite", "This path is a directory, not a database file.", False)
+    if not stat.S_ISREG(st.st_mode):
+        kind = _file_kind(st.st_mode)
+        return HeaderProblem(
+            "not-sqlite", f"This path is a {kind}, not a database file; it was not opened.", False
         )
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            header = os.read(fd, 100)
+        finally:
+            os.close(fd)
+    except PermissionError:
+        return HeaderProblem("unreadable", "The file cannot be read: permission denied.")
+    except OSError as exc:
+        return HeaderProblem("unreadable", f"The file cannot be read: {exc.strerror}.", False)
+    size = st.st_size
+    if size == 0:
+        return HeaderProblem("empty", "The file is empty (0 bytes): it holds no database.")
     if not header.startswith(SQLITE_MAGIC):
-        raise DatabaseOpenError(
-            path,
-            "not-sqlite",
-            "This is not an SQLite database (the file does not start with the SQLite header).",
-            newest_good_backup(path),
+        return HeaderProblem(
+            "not-sqlite", "This is not an SQLite database (the file does not start with the SQLite header)."
         )
     if len(header) < 100:
-        raise DatabaseOpenError(
-            path,
-            "truncated",
-            "The file is truncated: its SQLite header is incomplete.",
-            newest_good_backup(path),
-        )
+        return HeaderProblem("truncated", "The file is truncated: its SQLite header is incomplete.")
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     n_pages = int.from_bytes(header[28:32], "big")
@@ -124,13 +158,25 @@ def check_file_header(path: Path) -> None:
     if wal_mode and _has_wal(path):
         n_pages = 0
     if n_pages and change == valid_for and page_size and size < n_pages * page_size:
-        raise DatabaseOpenError(
-            path,
+        return HeaderProblem(
             "truncated",
             f"The file is truncated: the header declares {n_pages} pages of {page_size} bytes "
             f"({n_pages * page_size} bytes) but the file has {size} bytes.",
-            newest_good_backup(path),
         )
+    return None
+
+
+def check_file_header(path: Path, *, name_backup: bool = True) -> None:
+    """Raise :class:`DatabaseOpenError` when ``path`` is missing, empty, not SQLite or truncated.
+
+    The error names the newest backup that passes ``quick_check`` (``name_backup=False`` skips that
+    search, which reads every backup).
+    """
+    found = header_problem(path)
+    if found is None:
+        return
+    backup = newest_good_backup(path) if name_backup and found.name_backup else None
+    raise DatabaseOpenError(path, found.problem, found.detail, backup)
 
 
 def quick_check(conn: sqlite3.Connection) -> str:
@@ -139,151 +185,11 @@ def quick_check(conn: sqlite3.Connection) -> str:
     return "\n".join(str(r[0]) for r in rows) or "ok"
 
 
-def list_backups(db_path: str | os.PathLike[str]) -> list[Path]:
-    """The reference-named backups of ``db_path``, newest first."""
-    d = backups_dir(db_path)
-    if not d.is_dir():
-        return []
-    return sorted(
-        (p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name)), key=lambda p: p.name, reverse=True
-    )
-
-
-def check_backup(path: Path) -> str:
-    """``quick_check`` of a backup file opened read-only; an error message when it cannot be read."""
-    try:
-        check_file_header(path)
-        conn = _connect_uri(_file_uri(path, mode="ro"), 1.0)
-        try:
-            return quick_check(conn)
-        finally:
-            conn.close()
-    except (DatabaseOpenError, sqlite3.Error) as exc:
-        return str(exc)
-
-
 def newest_good_backup(db_path: str | os.PathLike[str]) -> Path | None:
-    """The newest file in ``backups/`` that passes ``quick_check`` (read-only look; nothing moved)."""
-    for p in list_backups(db_path):
-        try:
-            with open(p, "rb") as fh:
-                if not fh.read(16).startswith(SQLITE_MAGIC):
-                    continue
-            conn = _connect_uri(_file_uri(p, mode="ro"), 1.0)
-            try:
-                if quick_check(conn) == "ok":
-                    return p
-            finally:
-                conn.close()
-        except (OSError, sqlite3.Error):
-            continue
-    return None
+    """The newest file in ``backups/`` that passes ``quick_check`` (see :mod:`core.backups`)."""
+    from core.backups import newest_good_backup as newest
 
-
-def backup_file_name(now: datetime | None = None) -> str:
-    """``memory-YYYYMMDDTHHmmss.sqlite`` from the UTC time (the reference's naming)."""
-    now = now or datetime.now(UTC)
-    return f"memory-{now.strftime('%Y%m%dT%H%M%S')}.sqlite"
-
-
-def unused_backup_path(d: Path, *, timeout_s: float = 2.0) -> Path:
-    """``d/memory-<UTC second>.sqlite`` for a second whose name is not taken yet.
-
-    The reference's names only go down to the second; a second backup within the same second would
-    replace the first (and with it the state it saved), so this waits for the next free second.
-    """
-    deadline = time.monotonic() + timeout_s
-    while True:
-        candidate = d / backup_file_name()
-        if not candidate.exists() or time.monotonic() >= deadline:
-            return candidate
-        time.sleep(0.05)
-
-
-PARTIAL_RE = re.compile(r"^memory-\d{8}T\d{6}\.sqlite\.partial-(\d+)-\d+(?:-journal)?$")
-STALE_PARTIAL_S = 3600
-
-
-def _process_alive(pid: int) -> bool:
-    if os.name != "posix":  # no harmless liveness probe there: age decides
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def remove_stale_partials(d: Path) -> list[Path]:
-    """Delete temporary backup files left by a process that died while backing up.
-
-    Only ``memory-<time>.sqlite.partial-<pid>-<thread>`` files (and their ``-journal``) are touched:
-    those of a process that no longer runs, or older than an hour. Backups proper never match.
-    """
-    removed: list[Path] = []
-    if not d.is_dir():
-        return removed
-    now = time.time()
-    for p in d.iterdir():
-        m = PARTIAL_RE.match(p.name)
-        if not m or int(m.group(1)) == os.getpid():
-            continue
-        try:
-            old = now - p.stat().st_mtime > STALE_PARTIAL_S
-        except OSError:
-            continue
-        if old or not _process_alive(int(m.group(1))):
-            with contextlib.suppress(OSError):
-                p.unlink()
-                removed.append(p)
-    return removed
-
-
-def new_backup_target(d: Path) -> tuple[Path, Path]:
-    """``(final, partial)``: a free backup name in ``d`` and a new empty 0600 file to write it under.
-
-    The partial file is private from its first byte; stale partials of dead processes go first.
-    """
-    ensure_private_dir(d)
-    remove_stale_partials(d)
-    final = unused_backup_path(d)
-    tmp = d / f"{final.name}.partial-{os.getpid()}-{threading.get_ident()}"
-    os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    return final, tmp
-
-
-def copy_to_backup(
-    conn: sqlite3.Connection, d: Path, *, progress: Callable[[int, int], None] | None = None
-) -> Path:
-    """Copy the database behind ``conn`` into a new reference-named backup in ``d`` and return it.
-
-    SQLite's online backup API in one step (a consistent snapshot even while the agent writes; a
-    stepwise copy restarts on every write from another process), into a private temporary file that
-    is synced and renamed into place: an interrupted backup never leaves a file under a backup name.
-    """
-    final, tmp = new_backup_target(d)
-    dst = sqlite3.connect(str(tmp), isolation_level=None)
-    try:
-
-        def _cb(status: int, remaining: int, total: int) -> None:
-            if progress is not None:
-                progress(total - remaining, total)
-
-        conn.backup(dst, pages=-1, progress=_cb)
-        dst.execute("PRAGMA journal_mode=DELETE")
-    except BaseException:
-        dst.close()
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    dst.close()
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-    fsync_dir(d)
-    return final
+    return newest(db_path)
 
 
 class MemoryDB:
@@ -292,7 +198,7 @@ class MemoryDB:
     def __init__(
         self, conn: sqlite3.Connection, path: Path | None, report: OpenReport, *, fresh: bool = False
     ):
-        self.conn = conn
+        self._conn = conn
         self.path = path
         self.report = report
         self.lock = threading.RLock()
@@ -301,6 +207,28 @@ class MemoryDB:
         self._backup_before_write = True
         self.last_backup: Path | None = None
         self._closed = False
+
+    # -- the connection -------------------------------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection; after :meth:`close`, :class:`DatabaseClosedError` (never a crash in the binding)."""
+        if self._closed:
+            raise self._closed_error()
+        return self._conn
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _closed_error(self) -> DatabaseClosedError:
+        where = str(self.path) if self.path is not None else ":memory:"
+        return DatabaseClosedError(
+            f"{where}: the database has been closed; open it again to use it.", params={"path": where}
+        )
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise self._closed_error()
 
     # -- opening -------------------------------------------------------------------------------------
     @property
@@ -497,6 +425,7 @@ class MemoryDB:
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A short ``BEGIN IMMEDIATE`` transaction; nested uses join the outer one."""
+        self._check_open()
         if self.report.read_only:
             raise ReadOnlyError("The database is open read-only; turn on editing to change it.")
         if self.report.read_only_reason:
@@ -550,6 +479,7 @@ class MemoryDB:
 
     def ensure_writable_schema(self) -> Path | None:
         """Take the pre-write backup and add missing additive columns now; returns the backup path."""
+        self._check_open()
         if self.report.read_only:
             raise ReadOnlyError("The database is open read-only.")
         with self.lock:
@@ -564,7 +494,8 @@ class MemoryDB:
             return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def total_changes(self) -> int:
-        return self.conn.total_changes
+        with self.lock:
+            return self.conn.total_changes
 
     def table_exists(self, name: str) -> bool:
         with self.lock:
@@ -582,42 +513,37 @@ class MemoryDB:
         self,
         dest_dir: str | os.PathLike[str] | None = None,
         *,
-        retain: int = BACKUP_RETAIN,
+        retain: int | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> Path:
-        """Copy the database with SQLite's online backup API to ``backups/memory-<UTC>.sqlite``.
+        """Copy the database to a new ``backups/memory-<UTC>.sqlite`` (see :func:`core.backups.write_backup`).
 
-        The copy is written under a temporary name, made 0600, synced and renamed into place, so an
-        interrupted backup never leaves a partial file under a backup name. Rotation keeps the
-        newest ``retain`` reference-named backups. ``progress(done_pages, total_pages)`` is called
-        as the copy proceeds.
+        Rotation keeps the newest ``retain`` (default 28) reference-named backups;
+        ``progress(done_pages, total_pages)`` is called as the copy proceeds.
         """
-        if self.path is None:
-            raise ReadOnlyError("An in-memory database has no backups.")
-        d = Path(dest_dir) if dest_dir is not None else backups_dir(self.path)
-        with self.lock:
-            final = copy_to_backup(self.conn, d, progress=progress)
-        self._rotate(d, retain)
-        return final
+        from core import backups
 
-    @staticmethod
-    def _rotate(d: Path, retain: int) -> None:
-        names = sorted(
-            (p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name)), key=lambda p: p.name, reverse=True
-        )
-        for old in names[max(1, retain) :]:
-            with contextlib.suppress(OSError):
-                old.unlink()
+        self._check_open()
+        if self.path is None:
+            raise ReadOnlyError("An in-memory database has no backups.", code="backup.in_memory")
+        d = Path(dest_dir) if dest_dir is not None else backups.backups_dir(self.path)
+        with self.lock:
+            final = backups.copy_to_backup(self.conn, d, progress=progress)
+        backups.rotate(d, backups.BACKUP_RETAIN if retain is None else retain)
+        return final
 
     # -- closing --------------------------------------------------------------------------------------
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        with self.lock, contextlib.suppress(sqlite3.Error):
-            self.conn.close()
+        """Close the connection (again: nothing). Every later use raises :class:`DatabaseClosedError`."""
+        with self.lock:
+            if self._closed:
+                return
+            self._closed = True
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
 
     def __enter__(self) -> MemoryDB:
+        self._check_open()
         return self
 
     def __exit__(self, *exc: object) -> None:

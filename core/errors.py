@@ -91,6 +91,12 @@ class DatabaseOpenError(MemoryError_):
         )
 
 
+class DatabaseClosedError(MemoryError_):
+    """A :class:`core.db.MemoryDB` was used after :meth:`~core.db.MemoryDB.close` (``db.closed``, ``{path}``)."""
+
+    default_code = "db.closed"
+
+
 class ReadOnlyError(MemoryError_):
     """A write was attempted on a database opened read-only, or writing is refused."""
 

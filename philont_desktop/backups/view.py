@@ -123,7 +123,7 @@ def restore_in_window(window: Any, backup_path: str | Path, *, on_done: Callable
     def _done(result: RestoreResult) -> None:
         msg = QCoreApplication.translate(
             "BackupsTab", "Restored {0} from {1}. The replaced content was backed up to {2}."
-        ).format(result.db_path, result.restored_from.name, result.safety_backup)
+        ).format(result.db_path, result.restored_from.name, result.kept_as)
         _reopen(msg)
         if window.interactive:
             box = QMessageBox(

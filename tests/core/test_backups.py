@@ -244,3 +244,191 @@ def test_restore_refuses_bad_input(live, tmp_path):
         restore_backup(live, newer)
     assert _notes(live) == ["version A"]
     assert not backups_dir(live).exists()
+
+
+# -- looking creates nothing; special files never hang; names are never reused ------------------------------
+
+
+def _damage_live(live):
+    live.write_bytes(b"this is not a database\n" * 50)
+    for s in ("-wal", "-shm"):
+        (live.parent / (live.name + s)).unlink(missing_ok=True)
+
+
+def test_the_open_error_names_a_wal_backup_without_writing_beside_it(live):
+    from core.db import MemoryDB as DB
+    from core.errors import DatabaseOpenError
+
+    d = backups_dir(live)
+    d.mkdir(mode=0o700)
+    backup = _wal_flagged_copy(live, d / "memory-20260614T120000.sqlite")
+    _damage_live(live)
+    before = _listing(d)
+    with pytest.raises(DatabaseOpenError) as ei:
+        DB.open(live)
+    assert ei.value.backup == backup
+    assert check_backup_file(backup) == "ok"
+    assert [i.ok for i in list_backups_info(live)] == [True]
+    assert _listing(d) == before
+
+
+def test_files_beside_a_backup_are_ignored_and_reported(live):
+    d = backups_dir(live)
+    d.mkdir(mode=0o700)
+    backup = _wal_flagged_copy(live, d / "memory-20260614T120000.sqlite")
+    (d / (backup.name + "-wal")).write_bytes(b"\x00" * 100)
+    (d / (backup.name + "-shm")).write_bytes(b"")
+    before = _listing(d)
+    (info,) = list_backups_info(live)
+    assert info.ok and info.side_files == ("-wal", "-shm")
+    assert browse_copy_needed(backup)
+    assert _listing(d) == before
+
+
+def _run_bounded(fn, unblock, timeout=20):
+    """Run ``fn`` in a thread; if it is still running after ``timeout`` s, unblock it and fail."""
+    import threading
+
+    box = {}
+
+    def target():
+        try:
+            box["result"] = fn()
+        except BaseException as exc:  # handed to the test
+            box["error"] = exc
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(timeout)
+    if t.is_alive():
+        unblock()
+        t.join(5)
+        pytest.fail("blocked on a special file in backups/")
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_special_files_in_backups_are_never_opened(live, tmp_path, capsys):
+    import socket
+
+    from core.cli import main
+    from core.db import MemoryDB as DB
+    from core.errors import DatabaseOpenError
+
+    d = backups_dir(live)
+    d.mkdir(mode=0o700)
+    good = _wal_flagged_copy(live, d / "memory-20260614T120000.sqlite")
+    fifo = d / "memory-20991231T000000.sqlite"
+    os.mkfifo(fifo)
+    zero = d / "memory-20991230T000000.sqlite"
+    zero.symlink_to("/dev/zero")
+    (d / "memory-20991229T000000.sqlite").mkdir()
+    sock = socket.socket(socket.AF_UNIX)
+    sock_path = d / "memory-20991228T000000.sqlite"
+    try:
+        sock.bind(str(sock_path))
+    except OSError:  # a path too long for a socket name: the others still cover the case
+        sock_path = None
+    _damage_live(live)
+
+    def unblock():
+        os.close(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))
+
+    def look():
+        infos = list_backups_info(live)
+        with pytest.raises(DatabaseOpenError) as ei:
+            DB.open(live)
+        return infos, ei.value.backup
+
+    try:
+        infos, named = _run_bounded(look, unblock)
+        assert named == good
+        kinds = {i.name: (i.kind, i.ok) for i in infos}
+        assert kinds[fifo.name] == ("FIFO", False) and kinds[zero.name] == ("device", False)
+        assert kinds["memory-20991229T000000.sqlite"] == ("directory", False)
+        if sock_path is not None:
+            assert kinds[sock_path.name] == ("socket", False)
+        assert "not a regular file (FIFO): not opened" in next(i.quick_check for i in infos if i.path == fifo)
+        with pytest.raises(ValidationError_) as ei:
+            _run_bounded(lambda: restore_backup(live, fifo), unblock)
+        assert ei.value.code == "backup.not_regular" and ei.value.params["kind"] == "FIFO"
+        code = _run_bounded(lambda: main(["--db", str(live), "restore", fifo.name, "--yes"]), unblock)
+        assert code == 1 and "is a FIFO, not a file; it was not opened" in capsys.readouterr().err
+        assert _run_bounded(lambda: main(["--db", str(live), "backups"]), unblock) == 0
+        # A restore of the good backup works beside them, and rotation leaves them alone.
+        restore_backup(live, good)
+        from core.backups import rotate
+
+        assert rotate(d, 1) == []
+        assert fifo.exists() and zero.is_symlink()
+    finally:
+        sock.close()
+
+
+def _occupy(d, seconds):
+    """Files with backup names for the seconds around now, each with its own bytes."""
+    from datetime import UTC, datetime, timedelta
+
+    from core.backups import backup_file_name
+
+    now = datetime.now(UTC)
+    taken = {}
+    for s in seconds:
+        p = d / backup_file_name(now + timedelta(seconds=s))
+        p.write_bytes(f"someone else's file {s}".encode())
+        taken[p] = p.read_bytes()
+    return taken
+
+
+def test_an_existing_backup_name_is_never_replaced(live):
+    d = backups_dir(live)
+    d.mkdir(mode=0o700)
+    taken = _occupy(d, range(-1, 6))
+    db = MemoryDB.open(live)
+    try:
+        made = db.backup(retain=1000)
+    finally:
+        db.close()
+    assert made not in taken and made.exists()
+    assert all(p.read_bytes() == content for p, content in taken.items())
+    assert check_backup_file(made) == "ok" and made in [i.path for i in list_backups_info(live, check=False)]
+
+
+def test_backups_at_the_same_moment_all_survive(live):
+    import threading
+
+    dbs = [MemoryDB.open(live) for _ in range(4)]
+    made: list = []
+    barrier = threading.Barrier(len(dbs))
+
+    def run(db):
+        barrier.wait()
+        made.append(db.backup(retain=1000))
+
+    threads = [threading.Thread(target=run, args=(db,)) for db in dbs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    for db in dbs:
+        db.close()
+    assert len(set(made)) == 4
+    assert all(check_backup_file(p) == "ok" for p in made)
+
+
+def test_rotation_never_touches_damaged_copies(live):
+    from core.backups import rotate
+
+    d = backups_dir(live)
+    d.mkdir(mode=0o700)
+    kept = d / "damaged-20200101T000000-memory.sqlite"
+    kept.write_bytes(b"evidence")
+    for i in range(3):
+        (d / f"memory-2026010{i + 1}T000000.sqlite").write_bytes(b"x")
+    assert [p.name for p in rotate(d, 1)] == [
+        "memory-20260102T000000.sqlite",
+        "memory-20260101T000000.sqlite",
+    ]
+    assert kept.read_bytes() == b"evidence"

@@ -833,14 +833,15 @@ def test_restore(capsys, db_copy):
     # Without --yes: a usage error that says what would happen; nothing is written.
     code, out, err = run(capsys, "--db", str(db_copy), "restore", backup.name)
     assert code == 2 and out == ""
-    assert_one_error_line(err, f"restore replaces the content of {db_copy} with {backup}")
-    assert "the current file is backed up to" in err and "--yes" in err
+    assert_one_error_line(err, f"restore replaces {db_copy} with {backup}")
+    assert "The current file is kept in" in err and "--yes" in err
     assert _fingerprint(db_copy) == before and _backups(db_copy) == listing
     code, out, err = run(capsys, "--db", str(db_copy), "restore", "memory-20000101T000000.sqlite", "--yes")
     assert code == 1 and out == ""
     assert_one_error_line(err, "does not exist")
     res = run_json(capsys, db_copy, "restore", backup.name, "--yes")
-    assert set(res) == {"path", "restored_from", "safety_backup", "pages"}
+    assert set(res) == {"path", "restored_from", "safety_backup", "problem", "damaged", "pages", "audit_id"}
+    assert (res["problem"], res["damaged"]) == (None, [])
     assert (res["path"], res["restored_from"]) == (str(db_copy), str(backup))
     safety = Path(res["safety_backup"])
     assert safety.parent == backup.parent and safety != backup and _mode(safety) == 0o600
@@ -849,9 +850,10 @@ def test_restore(capsys, db_copy):
     # Text mode prints both paths (a path to the backup works as well as its name).
     code, out, err = run(capsys, "--db", str(db_copy), "restore", str(safety), "-y")
     assert code == 0 and err == ""
-    first, second = out.splitlines()
+    first, second, third = out.splitlines()
     assert first == f"restored {db_copy} from {safety}"
     assert second.startswith(f"the replaced content is in {backup.parent}{os.sep}memory-")
+    assert third.startswith("audit entry #")
     assert _enabled(db_copy, sched) == 0
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from core import paths
-from core.db import BACKUP_NAME_RE, MemoryDB, list_backups
+from core.backups import BACKUP_NAME_RE, list_backups
+from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import DatabaseOpenError, ReadOnlyError
 from tests.conftest import FIXED_NOW
@@ -268,3 +269,67 @@ def test_stale_partial_backups_of_dead_processes_are_removed(tmp_path):
     assert not stale.exists() and not stale_journal.exists()
     assert alive.exists()  # its process still runs: it may be writing
     assert made.exists() and stat.S_IMODE(made.stat().st_mode) == 0o600
+
+
+CLOSED_PROBE = r"""
+import inspect, json, sys
+from core.db import MemoryDB
+from core.errors import DatabaseClosedError
+
+ARGS = {"table_exists": ("memory_notes",), "has_column": ("memory_notes", "id")}
+CONSTRUCTORS = {"open", "create", "memory"}
+METADATA = {"closed", "read_only", "in_transaction"}  # properties that keep answering after close()
+
+path, kind = sys.argv[1], sys.argv[2]
+db = {"file": lambda: MemoryDB.open(path), "writable": lambda: MemoryDB.open(path, writable=True),
+      "memory": lambda: MemoryDB.memory()}[kind]()
+db.close()
+db.close()  # again: nothing
+out = {}
+for name in sorted(n for n in dir(MemoryDB) if not n.startswith("_")):
+    attr = inspect.getattr_static(MemoryDB, name)
+    if name in CONSTRUCTORS or name == "close" or name in METADATA or not (
+        callable(attr) or isinstance(attr, property)
+    ):
+        continue
+    try:
+        if isinstance(attr, property):
+            getattr(db, name)
+        else:
+            result = getattr(db, name)(*ARGS.get(name, ()))
+            if hasattr(result, "__enter__"):
+                with result:
+                    pass
+        out[name] = "no error"
+    except DatabaseClosedError as exc:
+        out[name] = [exc.code, exc.params["path"]]
+    except Exception as exc:
+        out[name] = f"{type(exc).__name__}: {exc}"
+try:
+    with db:
+        pass
+    out["with"] = "no error"
+except DatabaseClosedError as exc:
+    out["with"] = [exc.code, exc.params["path"]]
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("kind", ["file", "writable", "memory"])
+def test_every_public_method_of_a_closed_database_raises_one_clear_error(tmp_path, kind):
+    """A closed MemoryDB never reaches the SQLite binding (``backup()`` after ``close()`` used to crash the
+    process): each public method and the connection raise ``DatabaseClosedError`` (code ``db.closed``).
+    Runs in a child process, so that a crash fails this test only."""
+    import json
+    import subprocess
+    import sys
+
+    p = _make_db(tmp_path / "memory.sqlite")
+    run = subprocess.run(
+        [sys.executable, "-c", CLOSED_PROBE, str(p), kind], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    where = ":memory:" if kind == "memory" else str(p)
+    assert {"backup", "conn", "write", "data_version", "with"} <= set(out)
+    assert out == {name: ["db.closed", where] for name in out}

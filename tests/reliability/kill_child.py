@@ -18,10 +18,11 @@ import time
 from typing import Any
 
 from core import curation
+from core.backups import backup_file_name
 from core.curation import facts as fact_curation
 from core.curation import notes as note_curation
 from core.curation import skills as skill_curation
-from core.db import MemoryDB, backup_file_name
+from core.db import MemoryDB
 from core.paths import backups_dir
 from core.skills import SkillStore
 

@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 
 from core.audit import AUDIT_TABLE
-from core.db import BACKUP_NAME_RE, MemoryDB, check_backup, list_backups
+from core.backups import BACKUP_NAME_RE, list_backups
+from core.backups import check_backup_file as check_backup
+from core.db import MemoryDB
 from core.paths import backups_dir
 from tests.reliability import kill_child
 from tests.reliability.helpers import integrity
