@@ -53,7 +53,7 @@ from typing import Any
 from core import SCHEMA_VERSION
 from core.db import SQLITE_MAGIC, connect_file, header_problem, quick_check
 from core.engine import sqlite3
-from core.errors import MemoryError_, NotFoundError, ReadOnlyError, ValidationError_
+from core.errors import MemoryError_, NotFoundError, Notice, ReadOnlyError, ValidationError_
 from core.jsutil import now_ms
 from core.paths import backups_dir, chmod_private, ensure_private_dir, fsync_dir
 
@@ -79,6 +79,7 @@ __all__ = [
     "backup_file_name",
     "backups_dir",
     "browse_copy_needed",
+    "check_backup",
     "check_backup_file",
     "copy_for_browsing",
     "copy_to_backup",
@@ -242,39 +243,50 @@ def _not_regular(path: Path, kind: str | None) -> MemoryError_:
     )
 
 
-def check_backup_file(path: str | os.PathLike[str]) -> str:
-    """``quick_check`` of a backup without writing anything beside it; a readable reason otherwise.
+def check_backup(path: str | os.PathLike[str]) -> Notice:
+    """``quick_check`` of a backup without writing anything beside it, as a :class:`Notice`.
 
-    A file that is not a memory database (no core tables) is reported as such; a FIFO, device or other
-    special file is reported without being opened.
+    Codes: ``backup.ok``; ``backup.missing``; ``backup.not_regular`` (``kind``: a FIFO, device or other
+    special file is never opened); ``db.open.<problem>`` (``problem``, ``detail``: the header says it is
+    empty, not SQLite, truncated or unreadable); ``backup.unreadable`` (``error``: SQLite cannot read it);
+    ``backup.quick_check`` (``result``: SQLite's complaint); ``backup.not_memory`` (``missing``: the core
+    tables it lacks). The message is the English text, ``"ok"`` when sound.
     """
     from core.schema import CORE_TABLES
 
     p = Path(path)
     kind = file_kind(p)
     if kind is None:
-        return "missing"
+        return Notice("backup.missing", "missing", {"path": str(p)})
     if kind != "file":
-        return f"not a regular file ({kind}): not opened"
+        return Notice("backup.not_regular", f"not a regular file ({kind}): not opened", {"kind": kind})
     found = header_problem(p)
     if found is not None:
-        return found.detail
+        return Notice(
+            f"db.open.{found.problem}", found.detail, {"problem": found.problem, "detail": found.detail}
+        )
     try:
         conn = _open_backup(p)
         try:
             result = quick_check(conn)
-            if result == "ok":
-                names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                missing = [t for t in CORE_TABLES if t not in names]
-                if missing:
-                    return "not a memory database: missing " + ", ".join(missing)
-            return result
+            if result != "ok":
+                return Notice("backup.quick_check", result, {"result": result})
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         finally:
             conn.close()
-    except sqlite3.Error as exc:
-        return f"cannot be read: {exc}"
-    except MemoryError_ as exc:
-        return exc.message
+    except (sqlite3.Error, MemoryError_) as exc:
+        return Notice("backup.unreadable", f"cannot be read: {exc}", {"error": str(exc)})
+    missing = [t for t in CORE_TABLES if t not in names]
+    if missing:
+        return Notice(
+            "backup.not_memory", "not a memory database: missing " + ", ".join(missing), {"missing": missing}
+        )
+    return Notice("backup.ok", "ok")
+
+
+def check_backup_file(path: str | os.PathLike[str]) -> str:
+    """:func:`check_backup`'s English text: ``"ok"`` for a sound memory database, else the reason."""
+    return check_backup(path).message
 
 
 def list_backups(db_path: str | os.PathLike[str]) -> list[Path]:
