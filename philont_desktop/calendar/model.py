@@ -103,6 +103,23 @@ def repeats_text(cron_expr: str | None) -> str:
     return QCoreApplication.translate("CalendarTab", "once")
 
 
+def paused_tooltip(until: int | None) -> str:
+    return QCoreApplication.translate(
+        "CalendarTab",
+        "Paused until {0}: the agent's scheduler skips this task until then (it pauses a task after repeated "
+        "failures). list_upcoming still lists it.",
+    ).format(fmt_local(until))
+
+
+def paused_tasks(schedules: list[Schedule], now: int) -> dict[str, int]:
+    """``{id: paused_until}`` of the enabled tasks paused at ``now``."""
+    return {
+        s.id: s.paused_until
+        for s in schedules
+        if s.enabled and s.paused_until is not None and s.paused_until > now
+    }
+
+
 def payload_message(s: Schedule) -> str:
     p = s.payload if isinstance(s.payload, dict) else {}
     for key in ("message", "prompt"):
@@ -127,6 +144,7 @@ class _Table(QAbstractTableModel):
         self._rows: list[Any] = []
         self.now = 0
         self.colors: dict[str, QColor] = {}
+        self.paused: dict[str, int] = {}  # task id -> paused_until, for tasks paused at ``now``
 
     # -- Qt API ---------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -173,10 +191,12 @@ class _Table(QAbstractTableModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     # -- content --------------------------------------------------------------------------------------
-    def set_rows(self, rows: list[Any], now: int) -> None:
+    def set_rows(self, rows: list[Any], now: int, paused: dict[str, int] | None = None) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.now = now
+        if paused is not None:
+            self.paused = dict(paused)
         self.endResetModel()
 
     def set_colors(self, colors: dict[str, QColor]) -> None:
@@ -265,6 +285,8 @@ class UpcomingModel(_Table):
         if col == "detail":
             return (row.timezone or "") if row.kind == "event" else (row.action_type or "")
         if col == "status":
+            if row.kind == "task" and row.source_id in self.paused:
+                return self.tr("paused until {0}").format(fmt_local(self.paused[row.source_id]))
             if row.overdue:
                 return self.tr("overdue")
             if row.payload_error:
@@ -279,6 +301,8 @@ class UpcomingModel(_Table):
             if zoned:
                 parts.append(self.tr("In the event's zone: {0}").format(zoned))
             return "\n".join(parts)
+        if col == "status" and row.kind == "task" and row.source_id in self.paused:
+            return paused_tooltip(self.paused[row.source_id])
         if col == "status" and row.overdue:
             return self.tr("The task's next run is in the past: the agent has not run it yet.")
         if col == "title":
@@ -290,18 +314,27 @@ class UpcomingModel(_Table):
             return row.at
         return self.text(row, col)
 
+    def _overdue(self, row: UpcomingItem) -> bool:
+        return row.overdue and row.source_id not in self.paused  # a paused task waits for its pause
+
     def foreground(self, row: UpcomingItem, col: str) -> QColor | None:
-        if row.overdue:
+        if row.kind == "task" and row.source_id in self.paused:
+            return self.colors.get("paused")
+        if self._overdue(row):
             return self.colors.get("overdue_fg")
         return None
 
     def background(self, row: UpcomingItem, col: str) -> QColor | None:
-        if row.overdue:
+        if self._overdue(row):
             return self.colors.get("overdue_bg")
         return None
 
     def font(self, row: UpcomingItem, col: str) -> QFont | None:
-        if row.overdue and col in ("status", "relative"):
+        if row.kind == "task" and row.source_id in self.paused and col == "status":
+            f = QFont()
+            f.setItalic(True)
+            return f
+        if self._overdue(row) and col in ("status", "relative"):
             f = QFont()
             f.setBold(True)
             return f
@@ -396,8 +429,12 @@ class SchedulesModel(_Table):
     def key(self, row: Schedule) -> str:
         return f"task:{row.id}"
 
+    def is_paused(self, row: Schedule) -> bool:
+        """Enabled and in a pause (``paused_until`` after now): the agent's scheduler skips it until then."""
+        return bool(row.enabled) and row.paused_until is not None and row.paused_until > self.now
+
     def overdue(self, row: Schedule) -> bool:
-        return bool(row.enabled) and row.next_run_at < self.now
+        return bool(row.enabled) and row.next_run_at < self.now and not self.is_paused(row)
 
     def text(self, row: Schedule, col: str) -> str:
         if col == "name":
@@ -405,6 +442,8 @@ class SchedulesModel(_Table):
         if col == "state":
             if not row.enabled:
                 return self.tr("disabled")
+            if self.is_paused(row):
+                return self.tr("paused until {0}").format(fmt_local(row.paused_until))
             return self.tr("overdue") if self.overdue(row) else self.tr("enabled")
         if col == "next":
             return f"{fmt_local(row.next_run_at)}  ({fmt_relative(row.next_run_at, self.now)})"
@@ -427,10 +466,10 @@ class SchedulesModel(_Table):
             return self.tr("UTC: {0}").format(iso_ms(row.next_run_at))
         if col == "message":
             return payload_message(row) or None
+        if col == "state" and self.is_paused(row):
+            return paused_tooltip(row.paused_until)
         if col == "state" and row.paused_until:
-            return self.tr("Paused until {0} (the agent's list_upcoming ignores pauses)").format(
-                fmt_local(row.paused_until)
-            )
+            return self.tr("Was paused until {0}.").format(fmt_local(row.paused_until))
         return None
 
     def sort_value(self, row: Schedule, col: str) -> Any:
@@ -445,6 +484,8 @@ class SchedulesModel(_Table):
     def foreground(self, row: Schedule, col: str) -> QColor | None:
         if not row.enabled:
             return self.colors.get("muted")
+        if self.is_paused(row):
+            return self.colors.get("paused")
         if self.overdue(row):
             return self.colors.get("overdue_fg")
         return None
@@ -459,7 +500,7 @@ class SchedulesModel(_Table):
             f = QFont()
             f.setBold(True)
             return f
-        if not row.enabled and col == "name":
+        if (not row.enabled and col == "name") or (col == "state" and self.is_paused(row)):
             f = QFont()
             f.setItalic(True)
             return f

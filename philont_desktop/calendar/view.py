@@ -31,6 +31,7 @@ from philont_desktop.calendar.model import (
     fmt_in_zone,
     fmt_local,
     fmt_relative,
+    paused_tasks,
     payload_message,
     repeats_text,
 )
@@ -193,7 +194,12 @@ class CalendarTab(BaseTab):
 
     def _apply_colors(self) -> None:
         bg, fg, _ = self.ctx.theme.banner_colors("error")
-        colors = {"overdue_bg": bg, "overdue_fg": fg, "muted": self.ctx.theme.muted_text()}
+        colors = {
+            "overdue_bg": bg,
+            "overdue_fg": fg,
+            "muted": self.ctx.theme.muted_text(),
+            "paused": self.ctx.theme.status_color("paused"),
+        }
         for m in (self.upcoming_model, self.events_model, self.schedules_model):
             m.set_colors(colors)
         self._on_selection()
@@ -244,9 +250,10 @@ class CalendarTab(BaseTab):
         keep = {name: self._selected_key(view) for name, view in self.views.items()}
         scroll = {name: view.verticalScrollBar().value() for name, view in self.views.items()}
         self.result = result
-        self.upcoming_model.set_rows(result.items, result.now)
+        paused = paused_tasks(schedules, result.now)
+        self.upcoming_model.set_rows(result.items, result.now, paused)
         self.events_model.set_rows(events, result.now)
-        self.schedules_model.set_rows(schedules, result.now)
+        self.schedules_model.set_rows(schedules, result.now, paused)
         for name, view in self.views.items():
             reselected = bool(keep[name]) and self._select_key(view, keep[name])
             if not reselected and view.model().rowCount() and (not self._loaded_once or keep[name]):
@@ -279,7 +286,9 @@ class CalendarTab(BaseTab):
         if r is None:
             self.summary.setText("")
             return
-        events, tasks, overdue = len(r.events), len(r.tasks), len(r.overdue)
+        paused = self.schedules_model.paused
+        events, tasks = len(r.events), len(r.tasks)
+        overdue = sum(1 for i in r.overdue if i.source_id not in paused)  # a paused task is not late
         parts = [
             self.tr("{0} event occurrence(s)").format(events),
             self.tr("{0} task(s)").format(tasks),
@@ -295,6 +304,8 @@ class CalendarTab(BaseTab):
             )
         else:
             text = html.escape(text)
+        if paused:
+            text += " · " + html.escape(self.tr("{0} paused task(s)").format(len(paused)))
         disabled = sum(1 for s in self.schedules_model.rows if not s.enabled)
         if disabled:
             text += " · " + html.escape(self.tr("{0} disabled task(s) not listed").format(disabled))
@@ -422,7 +433,11 @@ class CalendarTab(BaseTab):
         elif isinstance(row, Schedule):
             title = row.name
             state = self.tr("enabled") if row.enabled else self.tr("disabled")
-            if row.enabled and row.next_run_at < self.now:
+            if self.schedules_model.is_paused(row):
+                state = self.tr("enabled, paused: the agent's scheduler skips it until {0}").format(
+                    fmt_local(row.paused_until)
+                )
+            elif row.enabled and row.next_run_at < self.now:
                 state = self.tr("enabled, overdue")
             payload = (
                 json.dumps(row.payload, ensure_ascii=False, indent=2)

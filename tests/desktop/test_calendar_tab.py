@@ -13,6 +13,7 @@ from core.calendar import DAY_MS, CalendarStore
 from core.db import MemoryDB
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming_items
+from philont_desktop.calendar.model import fmt_local
 from philont_desktop.qt import Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until
@@ -265,3 +266,35 @@ def test_export_view_lists_the_shown_rows(make_tab, db_path):
     assert spec["name"] == "calendar-upcoming"
     assert spec["columns"] == list(tab.upcoming_model.COLUMNS)
     assert [r["title"] for r in spec["rows"]][:2] == ["Standup", "Standup"]
+
+
+def test_a_paused_task_shows_as_paused(make_tab, db_path):
+    """The agent's scheduler skips a task until its paused_until (after repeated failures); the tab says
+    so everywhere, and a paused task is not counted or coloured as overdue. list_upcoming still lists it."""
+    db = MemoryDB.open(db_path, writable=True, backup_before_write=False)
+    try:
+        sch = ScheduleStore(db)
+        rent = next(s for s in sch.list_all() if s.name == "交房租")  # overdue by 2 h
+        with db.write() as conn:
+            conn.execute(
+                "UPDATE memory_schedules SET paused_until = ? WHERE id = ?", (T0 + 3 * HOUR, rent.id)
+            )
+        assert rent.id not in {s.id for s in sch.due_before(T0)}
+        assert rent.id in {s.id for s in sch.due_before(T0 + 3 * HOUR)}
+    finally:
+        db.close()
+    tab = make_tab(db_path)
+    paused_text = "paused until " + fmt_local(T0 + 3 * HOUR)
+    smodel = tab.schedules_model
+    srow = [s.name for s in smodel.rows].index("交房租")
+    state = smodel.index(srow, smodel.COLUMNS.index("state"))
+    assert state.data() == paused_text
+    assert "skips this task until" in state.data(Qt.ItemDataRole.ToolTipRole)
+    assert state.data(Qt.ItemDataRole.ForegroundRole) == tab.ctx.theme.status_color("paused")
+    assert state.data(Qt.ItemDataRole.BackgroundRole) is None  # not highlighted as overdue
+    titles = _texts(tab, "upcoming", "title")
+    assert "交房租" in titles  # as list_upcoming lists it
+    assert _texts(tab, "upcoming", "status")[titles.index("交房租")] == paused_text
+    assert "1 paused task(s)" in tab.summary.text() and "overdue" not in tab.summary.text()
+    tab.select("tasks", f"task:{rent.id}")
+    assert "paused: the agent's scheduler skips it until" in tab.details.toPlainText()
