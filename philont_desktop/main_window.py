@@ -12,6 +12,7 @@ from core.db import MemoryDB, OpenReport
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
 from philont_desktop import APP_NAME, core_strings, i18n
+from philont_desktop.backups import recovery
 from philont_desktop.context import AppContext
 from philont_desktop.qt import (
     QT_TRANSLATE_NOOP,
@@ -200,7 +201,8 @@ class StartPage(QWidget):
     demoRequested = Signal()
     emptyRequested = Signal()
     recentChosen = Signal(str)
-    backupChosen = Signal(str)
+    backupChosen = Signal(str)  # open the newest good backup read-only
+    restoreChosen = Signal(str)  # restore it over the file that cannot be opened
     cancelRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
@@ -217,9 +219,17 @@ class StartPage(QWidget):
         self.open_button = self._big_button(self.tr("Open file…"), "open", self.openRequested)
         self.demo_button = self._big_button(self.tr("Create demo database…"), "refresh", self.demoRequested)
         self.empty_button = self._big_button(self.tr("Create empty database…"), "edit", self.emptyRequested)
-        self.backup_button = QPushButton()
-        self.backup_button.setVisible(False)
+        self.backup_button = QPushButton(ui_icon("open"), self.tr("Open the backup read-only"))
         self.backup_button.clicked.connect(lambda: self.backupChosen.emit(self._backup or ""))
+        self.restore_button = QPushButton(ui_icon("undo"), self.tr("Restore this backup…"))
+        self.restore_button.clicked.connect(lambda: self.restoreChosen.emit(self._backup or ""))
+        self.backup_box = QWidget()
+        backup_row = QHBoxLayout(self.backup_box)
+        backup_row.setContentsMargins(0, 0, 0, 0)
+        backup_row.addWidget(self.restore_button)
+        backup_row.addWidget(self.backup_button)
+        backup_row.addStretch(1)
+        self.backup_box.setVisible(False)
         self._backup: str | None = None
 
         self.recent_label = QLabel(f"<b>{self.tr('Recent files')}</b>")
@@ -287,7 +297,7 @@ class StartPage(QWidget):
         column.addLayout(heading)
         column.addSpacing(16)
         column.addWidget(self.problem)
-        column.addWidget(self.backup_button, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.backup_box)
         column.addSpacing(12)
         column.addLayout(choices)
         column.addWidget(self.busy_box)
@@ -328,12 +338,22 @@ class StartPage(QWidget):
             ).format(where)
         )
 
-    def set_problem(self, text_html: str, backup: str | None = None) -> None:
+    def set_problem(self, text_html: str, backup: str | None = None, *, can_restore: bool = True) -> None:
         self.problem.setText(text_html)
         self._backup = backup
-        self.backup_button.setVisible(bool(backup))
+        self.backup_box.setVisible(bool(backup))
         if backup:
-            self.backup_button.setText(self.tr("Open the newest good backup (read-only): {0}").format(backup))
+            self.restore_button.setEnabled(can_restore)
+            self.restore_button.setToolTip(
+                self.tr(
+                    "Replace the file with this backup; the file is kept, unchanged, in the backups folder."
+                )
+                if can_restore
+                else self.tr("Not possible: the app was started read-only.")
+            )
+            self.backup_button.setToolTip(
+                self.tr("Look at {0} in a new window, changing nothing.").format(backup)
+            )
 
     def set_recent(self, files: list[str]) -> None:
         self.recent.clear()
@@ -539,7 +559,8 @@ class MainWindow(QMainWindow):
         self.start_page.demoRequested.connect(self.choose_and_create_demo)
         self.start_page.emptyRequested.connect(self.choose_and_create_empty)
         self.start_page.recentChosen.connect(lambda p: self.open_database(p))
-        self.start_page.backupChosen.connect(lambda p: self.open_database(p))
+        self.start_page.backupChosen.connect(lambda p: recovery.open_backup_window(self, p))
+        self.start_page.restoreChosen.connect(lambda p: recovery.restore_over_start_problem(self, p))
         self.start_page.cancelRequested.connect(self._cancel_creation)
         self.loading_page = QLabel()
         self.loading_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -912,7 +933,7 @@ class MainWindow(QMainWindow):
                 backup = str(problem.backup)
         else:
             text = self.tr("No memory database exists at <b>{0}</b> yet.").format(html.escape(str(path)))
-        self.start_page.set_problem(text, backup)
+        self.start_page.set_problem(text, backup, can_restore=not self.read_only)
         self.pages.setCurrentWidget(self.start_page)
         self._update_status()
         self._update_title()
@@ -948,7 +969,10 @@ class MainWindow(QMainWindow):
         self.open_error = exc
         self.openFailed.emit(str(path), exc)
         if self.ctx is not None:  # another database stays open
-            self.show_error(self.tr("The database cannot be opened"), exc)
+            if isinstance(exc, DatabaseOpenError) and exc.backup is not None:
+                recovery.offer_backup(self, path, exc)  # restore the backup it names, or open it read-only
+            else:
+                self.show_error(self.tr("The database cannot be opened"), exc)
             return
         self.show_start_page(path, exc)
         missing = isinstance(exc, DatabaseOpenError) and exc.problem == "missing"

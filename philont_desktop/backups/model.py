@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from core.backups import BackupInfo
+from core.errors import Notice
 from core.jsutil import iso_ms
+from philont_desktop.backups.recovery import check_text, kind_text
 from philont_desktop.qt import (
     QAbstractTableModel,
     QColor,
@@ -52,7 +54,7 @@ class BackupsModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._rows: list[BackupInfo] = []
-        self._checks: dict[str, str | None] = {}
+        self._checks: dict[str, Notice | None] = {}
         self.colors: dict[str, QColor] = {}
 
     # -- Qt API -----------------------------------------------------------------------------------------
@@ -92,11 +94,17 @@ class BackupsModel(QAbstractTableModel):
             return info
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "check":
-                return self.check_of(info) or self.tr("Checking…")
+                notice = self.check_notice(info)
+                if notice is None:
+                    return self.tr("Checking…")
+                shown = check_text(notice)
+                return shown if shown == notice.message else f"{shown}\n{notice.message}"
             if col == "created" and info.created_at is not None:
                 return self.tr("UTC: {0}").format(iso_ms(info.created_at))
             if col == "name":
-                return str(info.path)
+                return str(info.path) + ("\n" + self.side_files_text(info) if info.side_files else "")
+            if col == "journal" and info.kind != "file":
+                return self.tr("Not a regular file: it is never opened, so it cannot hang anything.")
             if col == "journal":
                 return (
                     self.tr("Copied by the agent from its WAL database: browsing it uses a private copy.")
@@ -135,10 +143,12 @@ class BackupsModel(QAbstractTableModel):
         if col == "size":
             return fmt_size(info.size)
         if col == "check":
-            check = self.check_of(info)
-            if check is None:
+            notice = self.check_notice(info)
+            if notice is None:
                 return self.tr("checking…")
-            return "ok" if check == "ok" else check.splitlines()[0]
+            return check_text(notice).splitlines()[0]
+        if col == "journal" and info.kind != "file":
+            return kind_text(info.kind)
         if col == "journal":
             if info.journal == "wal":
                 return self.tr("agent (WAL)")
@@ -147,17 +157,30 @@ class BackupsModel(QAbstractTableModel):
             return self.tr("unreadable")
         return ""
 
-    def check_of(self, info: BackupInfo) -> str | None:
-        return self._checks.get(str(info.path), info.quick_check)
+    def side_files_text(self, info: BackupInfo) -> str:
+        return self.tr("Files beside it ({0}) are not part of the backup and are ignored.").format(
+            ", ".join(info.side_files)
+        )
 
-    def set_rows(self, rows: list[BackupInfo], checks: dict[str, str | None] | None = None) -> None:
+    def check_notice(self, info: BackupInfo) -> Notice | None:
+        """The check of a backup (:func:`core.backups.check_backup`); ``None`` while not known yet."""
+        if info.kind != "file":
+            return Notice("backup.not_regular", info.quick_check or "", {"kind": info.kind})
+        return self._checks.get(str(info.path))
+
+    def check_of(self, info: BackupInfo) -> str | None:
+        """The check's English text: ``"ok"``, the reason, or ``None`` while not known yet."""
+        notice = self.check_notice(info)
+        return None if notice is None else notice.message
+
+    def set_rows(self, rows: list[BackupInfo], checks: dict[str, Notice | None] | None = None) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         if checks is not None:
             self._checks = dict(checks)
         self.endResetModel()
 
-    def set_check(self, path: str, result: str) -> None:
+    def set_check(self, path: str, result: Notice) -> None:
         self._checks[path] = result
         for i, info in enumerate(self._rows):
             if str(info.path) == path:
@@ -174,7 +197,7 @@ class BackupsModel(QAbstractTableModel):
         return list(self._rows)
 
     @property
-    def checks(self) -> dict[str, str | None]:
+    def checks(self) -> dict[str, Notice | None]:
         return dict(self._checks)
 
     def info(self, row: int) -> BackupInfo | None:

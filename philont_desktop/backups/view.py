@@ -2,41 +2,32 @@
 
 * The list shows every reference-named backup with its age, size, kind and ``quick_check``; the checks
   run one after another in a worker (cached per file size and time) and never write beside a backup.
-  A file-system watcher refreshes the list when the agent writes a backup.
-* **Restore** replaces the open database's content with a backup (:func:`core.backups.restore_backup`):
-  after a confirmation naming both files, the window closes its own connections, the restore refuses
-  when another program has the database open, backs up the current file first, then the database is
-  opened again (:func:`restore_in_window`).
+  A FIFO, device or folder with a backup's name is listed as unusable and never opened. A file-system
+  watcher refreshes the list when the agent writes a backup.
+* **Restore** replaces the open database with a backup (:func:`core.backups.restore_backup`): after a
+  confirmation naming both files, the window closes its own connections, the restore refuses when
+  another program has the database open, backs up a sound file first or moves a damaged one aside
+  unchanged, then the database is opened again (:func:`~philont_desktop.backups.recovery.restore_in_window`).
 * **Open read-only to compare** opens the backup in a second main window that can never edit
-  (:func:`open_backup_window`). A backup written by the agent (a WAL-mode copy) is first copied to a
-  private temporary folder, because SQLite would otherwise create ``-wal``/``-shm`` files beside it.
+  (:func:`~philont_desktop.backups.recovery.open_backup_window`); a backup written by the agent (a WAL-mode
+  copy) is browsed through a private copy, because SQLite would otherwise create ``-wal``/``-shm`` files
+  beside it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.backups import (
-    BackupInfo,
-    RestoreResult,
-    browse_copy_needed,
-    check_backup_file,
-    copy_for_browsing,
-    list_backups_info,
-    restore_backup,
-)
+from core.backups import BackupInfo, check_backup, damaged_files, list_backups_info
+from core.errors import Notice
 from core.jsutil import now_ms
 from core.paths import backups_dir
-from philont_desktop import APP_NAME
 from philont_desktop.backups.model import BackupsModel, fmt_age, fmt_size
+from philont_desktop.backups.recovery import browsing_backup_of, open_backup_window, restore_in_window
 from philont_desktop.qt import (
     QAbstractItemView,
-    QCoreApplication,
     QDesktopServices,
     QFileSystemWatcher,
     QHBoxLayout,
@@ -53,189 +44,26 @@ from philont_desktop.qt import (
 )
 from philont_desktop.tabs.base import BaseTab
 
-BROWSING_PROPERTY = "philontBrowsingBackup"
-_BROWSE_WINDOWS: dict[int, Any] = {}
 
-
-def _list(db: Any, db_path: str) -> tuple[list[BackupInfo], float | None]:
-    """The backups (unchecked) and when the database was last written (mtime of the file or its -wal)."""
+def _list(db: Any, db_path: str) -> tuple[list[BackupInfo], float | None, int]:
+    """The backups (unchecked), when the database was last written (mtime of the file or its -wal) and
+    how many damaged files earlier restores kept."""
     infos = list_backups_info(db_path, check=False)
     last = None
     for suffix in ("", "-wal"):
         with contextlib.suppress(OSError):
             m = Path(db_path + suffix).stat().st_mtime
             last = m if last is None else max(last, m)
-    return infos, last
+    kept = sum(1 for p in damaged_files(db_path) if p.name.endswith(Path(db_path).name))
+    return infos, last, kept
 
 
-def _check(db: Any, path: str) -> str:
-    return check_backup_file(path)
+def _check(db: Any, path: str) -> Notice:
+    return check_backup(path)
 
 
 def _backup_now(db: Any, job: Any) -> Path:
     return db.backup(progress=job.progress)
-
-
-# --------------------------------------------------------------------------------------------------
-# Window-level operations (they outlive the tab: restoring closes and reopens the database)
-# --------------------------------------------------------------------------------------------------
-
-
-def browsing_backup_of(widget: QWidget) -> str | None:
-    """The backup a window shows read-only (set by :func:`open_backup_window`), else ``None``."""
-    w = widget.window()
-    value = w.property(BROWSING_PROPERTY) if w is not None else None
-    return str(value) if value else None
-
-
-def restore_in_window(window: Any, backup_path: str | Path, *, on_done: Callable[[Any], Any] | None = None):
-    """Close the database shown in ``window``, restore ``backup_path`` into it, open it again.
-
-    Returns the task :class:`~philont_desktop.workers.Job` (its result is a :class:`RestoreResult`; it
-    fails with :class:`core.backups.AgentRunningError` while the agent has the file open). The database
-    is opened again whatever happened; errors are shown by the window.
-    """
-    ctx = window.ctx
-    if ctx is None:
-        return None
-    db_path = Path(ctx.db_path)
-    backup = Path(backup_path)
-    window.close_database()
-    window.loading_page.setText(
-        QCoreApplication.translate("BackupsTab", "Restoring {0} from {1}…").format(db_path, backup.name)
-    )
-    window.pages.setCurrentWidget(window.loading_page)
-
-    def _run(db_path: Path, backup: Path, job: Any) -> RestoreResult:
-        return restore_backup(db_path, backup, progress=job.progress)
-
-    def _reopen(message: str | None) -> None:
-        def _shown(_ctx: Any) -> None:
-            with contextlib.suppress(RuntimeError, TypeError):
-                window.databaseOpened.disconnect(_shown)
-            window.show_tab("backups")
-            if message:
-                window.statusBar().showMessage(message, 20_000)
-
-        window.databaseOpened.connect(_shown)
-        window.open_database(db_path)
-
-    def _done(result: RestoreResult) -> None:
-        msg = QCoreApplication.translate(
-            "BackupsTab", "Restored {0} from {1}. The replaced content was backed up to {2}."
-        ).format(result.db_path, result.restored_from.name, result.kept_as)
-        _reopen(msg)
-        if window.interactive:
-            box = QMessageBox(
-                QMessageBox.Icon.Information,
-                QCoreApplication.translate("BackupsTab", "Backup restored"),
-                msg,
-                parent=window,
-            )
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            box.open()
-        if on_done is not None:
-            on_done(result)
-
-    def _failed(exc: BaseException) -> None:
-        _reopen(None)
-        window.show_error(QCoreApplication.translate("BackupsTab", "The backup was not restored"), exc)
-        if on_done is not None:
-            on_done(exc)
-
-    return window.tasks.task(
-        _run,
-        db_path,
-        backup,
-        on_result=_done,
-        on_error=_failed,
-        progress=True,
-        label=QCoreApplication.translate("BackupsTab", "Restoring a backup"),
-    )
-
-
-def open_backup_window(window: Any, backup_path: str | Path):
-    """Open ``backup_path`` read-only in a new main window (never editable; nothing written beside it)."""
-    from philont_desktop.main_window import MainWindow
-    from philont_desktop.settings import RECENT_FILES
-
-    path = Path(backup_path)
-    settings = window.settings
-    remembered = (settings.get(RECENT_FILES), settings.last_database)
-    w = MainWindow(
-        settings,
-        window.theme,
-        read_only=True,
-        interactive=window.interactive,
-        live_interval_ms=window.live_interval_ms,
-    )
-    w.persist = False
-    w.setProperty(BROWSING_PROPERTY, str(path))
-    w.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    w.action_backup.setVisible(False)  # a backup of a backup would be written beside it
-    w.action_open_edit.setVisible(False)
-
-    source = window.ctx.db_path if window.ctx is not None else None
-
-    def _opened(ctx: Any) -> None:
-        # Browsing a backup is not "the last database" and does not belong in the recent files.
-        settings.set(RECENT_FILES, remembered[0])
-        settings.last_database = remembered[1]
-        where = (
-            ""
-            if Path(ctx.db_path) == path
-            else " "
-            + QCoreApplication.translate("BackupsTab", "(browsed through a private copy: {0})").format(
-                ctx.db_path
-            )
-        )
-        ctx.report.warnings.insert(
-            0,
-            QCoreApplication.translate(
-                "BackupsTab", "This is the backup {0}, shown read-only for comparing.{1}"
-            ).format(path, where),
-        )
-        ctx.reportChanged.emit()
-        of = f" ({source.name})" if source is not None else ""
-        w.setWindowTitle(
-            QCoreApplication.translate("BackupsTab", "Backup {0}{1} [read-only] — {2}").format(
-                path.name, of, APP_NAME
-            )
-        )
-
-    w.databaseOpened.connect(_opened)
-    key = id(w)
-    _BROWSE_WINDOWS[key] = w
-    w.destroyed.connect(lambda *_: _BROWSE_WINDOWS.pop(key, None))
-    w.resize(window.size())
-    w.show()
-    if browse_copy_needed(path):
-        tmp = tempfile.mkdtemp(prefix="philont-browse-")
-        w.destroyed.connect(lambda *_: shutil.rmtree(tmp, ignore_errors=True))
-        w.loading_page.setText(
-            QCoreApplication.translate("BackupsTab", "Copying {0} to a private folder to browse it…").format(
-                path.name
-            )
-        )
-        w.pages.setCurrentWidget(w.loading_page)
-
-        def _copy(src: Path, dest: str, job: Any) -> Path:
-            return copy_for_browsing(src, dest, progress=job.progress, cancel=lambda: job.cancelled)
-
-        w.browse_job = w.tasks.task(
-            _copy,
-            path,
-            tmp,
-            on_result=lambda p: w.open_database(p),
-            on_error=lambda exc: w.show_error(
-                QCoreApplication.translate("BackupsTab", "The backup cannot be opened"), exc
-            ),
-            progress=True,
-            label=QCoreApplication.translate("BackupsTab", "Copying the backup"),
-        )
-    else:
-        w.browse_job = w.open_database(path)
-    return w
 
 
 # --------------------------------------------------------------------------------------------------
@@ -253,6 +81,7 @@ class BackupsTab(BaseTab):
         self.model = BackupsModel(self)
         self.now = 0
         self.last_write: float | None = None
+        self.damaged_kept = 0  # damaged files earlier restores moved into backups/
         self._check_cache: dict[tuple[str, int, int], str] = {}
         self._check_queue: list[str] = []
         self._checking: str | None = None
@@ -306,8 +135,9 @@ class BackupsTab(BaseTab):
             self.tr(
                 "Restoring replaces the content of the open database with the backup. It is only possible "
                 "while the agent is not running (no other program may have the database open); the current "
-                "file is backed up first, so a restore can itself be undone by restoring that backup. "
-                "Browsing a backup never writes anything into the backups folder."
+                "file is backed up first, so a restore can itself be undone by restoring that backup (a "
+                "damaged file is moved into the backups folder unchanged instead). Browsing a backup never "
+                "writes anything into the backups folder."
             )
         )
         self.note.setWordWrap(True)
@@ -427,6 +257,14 @@ class BackupsTab(BaseTab):
             if bad:
                 text += " " + self.tr("{0} fail quick_check.").format(bad)
             self.summary.setText(text)
+        if self.damaged_kept:
+            self.summary.setText(
+                self.summary.text()
+                + "  "
+                + self.tr("{0} damaged file(s) kept by earlier restores (damaged-…).").format(
+                    self.damaged_kept
+                )
+            )
         if self.last_write is not None:
             ago = fmt_age(int(now_ms() - self.last_write * 1000))
             self.summary.setText(
@@ -467,22 +305,26 @@ class BackupsTab(BaseTab):
         self.folder_button.setEnabled(self.backups_dir.is_dir())
         if info is None:
             self.details.setText("")
-        else:
-            check_text = check if check is not None else self.tr("checking…")
-            self.details.setText(
-                self.tr("{0} — {1} bytes — quick_check: {2}").format(info.path, f"{info.size:,}", check_text)
-            )
+            return
+        text = self.tr("{0} — {1} bytes — quick_check: {2}").format(
+            info.path, f"{info.size:,}", self.model.text(info, "check")
+        )
+        if info.side_files:
+            text += "\n" + self.model.side_files_text(info)
+        self.details.setText(text)
 
     # -- loading --------------------------------------------------------------------------------------
-    def _on_listed(self, result: tuple[list[BackupInfo], float | None]) -> None:
-        infos, last = result
+    def _on_listed(self, result: tuple[list[BackupInfo], float | None, int]) -> None:
+        infos, last, self.damaged_kept = result
         self.last_write = last
         selected = self.selected_info()
         keep = str(selected.path) if selected is not None else None
-        checks: dict[str, str | None] = {}
+        checks: dict[str, Notice | None] = {}
         queue: list[str] = []
         for info in infos:
             ck = self._cache_key(info)
+            if info.kind != "file":  # never opened: nothing to check
+                continue
             if ck in self._check_cache:
                 checks[str(info.path)] = self._check_cache[ck]
             else:
@@ -521,7 +363,7 @@ class BackupsTab(BaseTab):
         path = self._check_queue.pop(0)
         self._checking = path
 
-        def _done(result: str, path: str = path) -> None:
+        def _done(result: Notice, path: str = path) -> None:
             info = next((i for i in self.model.rows if str(i.path) == path), None)
             if info is not None:
                 self._check_cache[self._cache_key(info)] = result
@@ -529,7 +371,7 @@ class BackupsTab(BaseTab):
             self._check_next()
 
         def _failed(exc: BaseException, path: str = path) -> None:
-            self.model.set_check(path, self.tr("cannot be checked: {0}").format(exc))
+            self.model.set_check(path, Notice("backup.unreadable", str(exc), {"error": str(exc)}))
             self._check_next()
 
         self._check_job = self.ctx.run(
@@ -566,9 +408,10 @@ class BackupsTab(BaseTab):
         created = self.model.text(info, "created")
         text = self.tr(
             "Replace the content of the open database\n\n    {0}\n\nwith the backup\n\n    {1}\n    "
-            "(created {2}, {3})?\n\nThe current file is backed up first into {4}. The agent must not be "
-            "running: the restore is refused while another program has the database open. The database "
-            "is closed during the restore and opened again afterwards; the undo history is cleared."
+            "(created {2}, {3})?\n\nThe current file is kept in {4}: backed up first, or, when it is damaged, "
+            "moved there unchanged. The agent must not be running: the restore is refused while another "
+            "program has the database open. The database is closed during the restore and opened again "
+            "afterwards; the undo history is cleared."
         ).format(self.ctx.db_path, info.path, created, fmt_age(info.age), self.backups_dir)
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Restore a backup"), text, parent=self)
         yes = box.addButton(self.tr("Restore"), QMessageBox.ButtonRole.DestructiveRole)

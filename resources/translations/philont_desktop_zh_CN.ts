@@ -529,6 +529,242 @@
         <source>Before → after</source>
         <translation>修改前 → 修改后</translation>
     </message>
+    <message>
+        <source>(browsed through a private copy: {0})</source>
+        <translation>（通过私有副本浏览：{0}）</translation>
+    </message>
+    <message>
+        <source>This is the backup {0}, shown read-only for comparing.{1}</source>
+        <translation>这是备份 {0}，以只读方式显示以便对比。{1}</translation>
+    </message>
+    <message>
+        <source>Backup {0}{1} [read-only] — {2}</source>
+        <translation>备份 {0}{1} [只读] — {2}</translation>
+    </message>
+    <message>
+        <source>Copying {0} to a private folder to browse it…</source>
+        <translation>正在将 {0} 复制到私有文件夹以便浏览…</translation>
+    </message>
+    <message>
+        <source>The backup cannot be opened</source>
+        <translation>无法打开该备份</translation>
+    </message>
+    <message>
+        <source>Copying the backup</source>
+        <translation>正在复制备份</translation>
+    </message>
+    <message>
+        <source>Restoring {0} from {1}…</source>
+        <translation>正在从 {1} 恢复 {0}…</translation>
+    </message>
+    <message>
+        <source>Restored {0} from {1}. The replaced content was backed up to {2}.</source>
+        <translation>已从 {1} 恢复 {0}。被替换的内容已备份到 {2}。</translation>
+    </message>
+    <message>
+        <source>Backup restored</source>
+        <translation>备份已恢复</translation>
+    </message>
+    <message>
+        <source>The backup was not restored</source>
+        <translation>备份未恢复</translation>
+    </message>
+    <message>
+        <source>Restoring a backup</source>
+        <translation>正在恢复备份</translation>
+    </message>
+    <message>
+        <source>not an SQLite database</source>
+        <translation>不是 SQLite 数据库</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空文件</translation>
+    </message>
+    <message>
+        <source>truncated</source>
+        <translation>被截断</translation>
+    </message>
+    <message>
+        <source>damaged</source>
+        <translation>已损坏</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>FIFO</source>
+        <translation>FIFO 管道</translation>
+    </message>
+    <message>
+        <source>socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备文件</translation>
+    </message>
+    <message>
+        <source>folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>special file</source>
+        <translation>特殊文件</translation>
+    </message>
+    <message>
+        <source>unreadable entry</source>
+        <translation>无法读取的条目</translation>
+    </message>
+    <message>
+        <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
+        <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>{0} is open in another program (probably the agent). Stop the agent (and close other windows or tools that show this file), then try again. Nothing was changed.</source>
+        <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
+        <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>The backup {0} has schema version {1}, newer than this version understands ({2}); it is not restored. Nothing was changed.</source>
+        <translation>备份 {0} 的架构版本为 {1}，比本版本能理解的版本（{2}）更新；未恢复。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>The backup and the database are the same file.</source>
+        <translation>备份和数据库是同一个文件。</translation>
+    </message>
+    <message>
+        <source>{0} cannot be read ({1}). Nothing was changed.</source>
+        <translation>无法读取 {0}（{1}）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>The folder of {0} cannot be written, so nothing can be restored there.</source>
+        <translation>{0} 所在的文件夹不可写入，因此无法在那里恢复。</translation>
+    </message>
+    <message>
+        <source>The restored database fails quick_check ({0}); the replaced file is kept in {1}.</source>
+        <translation>恢复后的数据库未通过 quick_check（{0}）；被替换的文件保存在 {1}。</translation>
+    </message>
+    <message>
+        <source>The damaged file {0} could not be moved into the backups folder ({1}). Nothing was changed.</source>
+        <translation>无法把损坏的文件 {0} 移到备份文件夹（{1}）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>A new file appeared at {0} during the restore (did the agent start?); it was left alone. The restored copy is {1}.</source>
+        <translation>恢复期间 {0} 处出现了一个新文件（智能体启动了吗？）；它未被改动。恢复出的副本是 {1}。</translation>
+    </message>
+    <message>
+        <source>The backup {0} does not exist.</source>
+        <translation>备份 {0} 不存在。</translation>
+    </message>
+    <message>
+        <source>{0} is a {1}, not a database file: nothing can be restored there.</source>
+        <translation>{0} 是{1}，不是数据库文件：无法在那里恢复。</translation>
+    </message>
+    <message>
+        <source>{0} is a {1}, not a backup file; it was not opened.</source>
+        <translation>{0} 是{1}，不是备份文件；未打开它。</translation>
+    </message>
+    <message>
+        <source>Restored {0} from {1}: there was no file, so it was created from the backup.</source>
+        <translation>已从 {1} 恢复 {0}：原来没有文件，因此根据备份新建了它。</translation>
+    </message>
+    <message>
+        <source>Restored {0} from {1}: there was no file. The files left at that path were moved, unchanged, to {2}.</source>
+        <translation>已从 {1} 恢复 {0}：原来没有文件。该路径上遗留的文件已原样移到 {2}。</translation>
+    </message>
+    <message>
+        <source>Restored {0} from {1}. The damaged file ({2}) was moved, unchanged, to {3}.</source>
+        <translation>已从 {1} 恢复 {0}。损坏的文件（{2}）已原样移到 {3}。</translation>
+    </message>
+    <message>
+        <source>The current file is kept in {0}: backed up first, or, when it is damaged, moved there unchanged.</source>
+        <translation>当前文件会保存在 {0}：先做备份；如果它已损坏，则原样移到那里。</translation>
+    </message>
+    <message>
+        <source>The file there cannot be opened ({0}). It is not deleted: it is moved, unchanged and with its -wal and -shm files, into {1}.</source>
+        <translation>那里的文件无法打开（{0}）。它不会被删除：它会连同 -wal 和 -shm 文件一起原样移到 {1}。</translation>
+    </message>
+    <message>
+        <source>Replace the database
+
+    {0}
+
+with the backup
+
+    {1}?
+
+{2} The agent must not be running: the restore is refused while another program has the database open.</source>
+        <translation>将数据库
+
+    {0}
+
+替换为备份
+
+    {1} 吗？
+
+{2}智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Restore a backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>The database cannot be opened</source>
+        <translation>无法打开数据库</translation>
+    </message>
+    <message>
+        <source>Restore this backup…</source>
+        <translation>恢复这份备份…</translation>
+    </message>
+    <message>
+        <source>Open the backup read-only</source>
+        <translation>以只读方式打开这份备份</translation>
+    </message>
+    <message>
+        <source>The file is empty.</source>
+        <translation>文件是空的。</translation>
+    </message>
+    <message>
+        <source>Not an SQLite database.</source>
+        <translation>不是 SQLite 数据库。</translation>
+    </message>
+    <message>
+        <source>The file is truncated.</source>
+        <translation>文件被截断了。</translation>
+    </message>
+    <message>
+        <source>The file cannot be read.</source>
+        <translation>无法读取该文件。</translation>
+    </message>
+    <message>
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <source>quick_check: {0}</source>
+        <translation>quick_check：{0}</translation>
+    </message>
+    <message>
+        <source>not a memory database: missing {0}</source>
+        <translation>不是记忆数据库：缺少 {0}</translation>
+    </message>
+    <message>
+        <source>not a regular file ({0}): never opened</source>
+        <translation>不是普通文件（{0}）：从不打开</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -1130,6 +1366,14 @@
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
+    <message>
+        <source>Not a regular file: it is never opened, so it cannot hang anything.</source>
+        <translation>不是普通文件：它从不会被打开，因此不会造成任何卡顿。</translation>
+    </message>
+    <message>
+        <source>Files beside it ({0}) are not part of the backup and are ignored.</source>
+        <translation>它旁边的文件（{0}）不属于这份备份，会被忽略。</translation>
+    </message>
 </context>
 <context>
     <name>BackupsTab</name>
@@ -1154,62 +1398,6 @@
         <translation>{0} 天前</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/view.py" line="+105"/>
-        <source>Restoring {0} from {1}…</source>
-        <translation>正在从 {1} 恢复 {0}…</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Restored {0} from {1}. The replaced content was backed up to {2}.</source>
-        <translation>已从 {1} 恢复 {0}。被替换的内容已备份到 {2}。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Backup restored</source>
-        <translation>备份已恢复</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <location line="+458"/>
-        <source>The backup was not restored</source>
-        <translation>备份未恢复</translation>
-    </message>
-    <message>
-        <location line="-447"/>
-        <source>Restoring a backup</source>
-        <translation>正在恢复备份</translation>
-    </message>
-    <message>
-        <location line="+35"/>
-        <source>(browsed through a private copy: {0})</source>
-        <translation>（通过私有副本浏览：{0}）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>This is the backup {0}, shown read-only for comparing.{1}</source>
-        <translation>这是备份 {0}，以只读方式显示以便对比。{1}</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Backup {0}{1} [read-only] — {2}</source>
-        <translation>备份 {0}{1} [只读] — {2}</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>Copying {0} to a private folder to browse it…</source>
-        <translation>正在将 {0} 复制到私有文件夹以便浏览…</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>The backup cannot be opened</source>
-        <translation>无法打开该备份</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Copying the backup</source>
-        <translation>正在复制备份</translation>
-    </message>
-    <message>
         <location line="+29"/>
         <source>Back up now</source>
         <translation>立即备份</translation>
@@ -1228,11 +1416,6 @@
         <location line="+1"/>
         <source>Show folder</source>
         <translation>打开文件夹</translation>
-    </message>
-    <message>
-        <location line="+41"/>
-        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup. Browsing a backup never writes anything into the backups folder.</source>
-        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回。浏览备份不会向备份文件夹写入任何内容。</translation>
     </message>
     <message>
         <location line="+31"/>
@@ -1306,11 +1489,6 @@
         <translation>{0} — {1} 字节 — quick_check：{2}</translation>
     </message>
     <message>
-        <location line="+59"/>
-        <source>cannot be checked: {0}</source>
-        <translation>无法检查：{0}</translation>
-    </message>
-    <message>
         <location line="+4"/>
         <source>Checking backups</source>
         <translation>正在检查备份</translation>
@@ -1331,29 +1509,6 @@
         <translation>正在备份</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Replace the content of the open database
-
-    {0}
-
-with the backup
-
-    {1}
-    (created {2}, {3})?
-
-The current file is backed up first into {4}. The agent must not be running: the restore is refused while another program has the database open. The database is closed during the restore and opened again afterwards; the undo history is cleared.</source>
-        <translation>将当前打开的数据库
-
-    {0}
-
-的内容替换为备份
-
-    {1}
-    （创建于 {2}，{3}）吗？
-
-当前文件会先备份到 {4}。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
-    </message>
-    <message>
         <location line="+5"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
@@ -1372,6 +1527,36 @@ The current file is backed up first into {4}. The agent must not be running: the
         <location line="+22"/>
         <source>the list of backups</source>
         <translation>备份列表</translation>
+    </message>
+    <message>
+        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
+        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Replace the content of the open database
+
+    {0}
+
+with the backup
+
+    {1}
+    (created {2}, {3})?
+
+The current file is kept in {4}: backed up first, or, when it is damaged, moved there unchanged. The agent must not be running: the restore is refused while another program has the database open. The database is closed during the restore and opened again afterwards; the undo history is cleared.</source>
+        <translation>将当前打开的数据库
+
+    {0}
+
+的内容替换为备份
+
+    {1}
+    （创建于 {2}，{3}）吗？
+
+当前文件会保存在 {4}：先做备份；如果它已损坏，则原样移到那里。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
+    </message>
+    <message>
+        <source>{0} damaged file(s) kept by earlier restores (damaged-…).</source>
+        <translation>之前的恢复保留了 {0} 个损坏的文件（damaged-…）。</translation>
     </message>
 </context>
 <context>
@@ -2106,6 +2291,18 @@ You can undo this with Edit › Undo.</source>
         <location line="+3"/>
         <source>Delete event “{0}”</source>
         <translation>删除事件“{0}”</translation>
+    </message>
+    <message>
+        <source>Paused until {0}: the agent&apos;s scheduler skips this task until then (it pauses a task after repeated failures). list_upcoming still lists it.</source>
+        <translation>暂停至 {0}：在此之前智能体的调度器会跳过这个任务（任务连续失败后会被暂停）。list_upcoming 仍会列出它。</translation>
+    </message>
+    <message>
+        <source>{0} paused task(s)</source>
+        <translation>{0} 个已暂停的任务</translation>
+    </message>
+    <message>
+        <source>enabled, paused: the agent&apos;s scheduler skips it until {0}</source>
+        <translation>已启用，已暂停：智能体的调度器在 {0} 之前会跳过它</translation>
     </message>
 </context>
 <context>
@@ -5680,9 +5877,12 @@ What if: {1}</source>
         <translation>UTC：{0}</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Paused until {0} (the agent&apos;s list_upcoming ignores pauses)</source>
-        <translation>暂停至 {0}（智能体的 list_upcoming 会忽略暂停）</translation>
+        <source>paused until {0}</source>
+        <translation>暂停至 {0}</translation>
+    </message>
+    <message>
+        <source>Was paused until {0}.</source>
+        <translation>曾暂停至 {0}。</translation>
     </message>
 </context>
 <context>
@@ -5945,11 +6145,6 @@ Reason (optional):</source>
         <translation>生成一份包含几个月中英文对话的记忆，用来试用本程序（默认位置：{0}）。</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>Open the newest good backup (read-only): {0}</source>
-        <translation>打开最新的完好备份（只读）：{0}</translation>
-    </message>
-    <message>
         <location line="+8"/>
         <source>This file does not exist any more.</source>
         <translation>此文件已不存在。</translation>
@@ -5957,6 +6152,26 @@ Reason (optional):</source>
     <message>
         <source>Recent files</source>
         <translation>最近的文件</translation>
+    </message>
+    <message>
+        <source>Open the backup read-only</source>
+        <translation>以只读方式打开这份备份</translation>
+    </message>
+    <message>
+        <source>Restore this backup…</source>
+        <translation>恢复这份备份…</translation>
+    </message>
+    <message>
+        <source>Replace the file with this backup; the file is kept, unchanged, in the backups folder.</source>
+        <translation>用这份备份替换该文件；原文件会原样保存在备份文件夹中。</translation>
+    </message>
+    <message>
+        <source>Look at {0} in a new window, changing nothing.</source>
+        <translation>在新窗口中查看 {0}，不做任何更改。</translation>
+    </message>
+    <message>
+        <source>Not possible: the app was started read-only.</source>
+        <translation>无法进行：程序以只读方式启动。</translation>
     </message>
 </context>
 <context>
@@ -6216,6 +6431,10 @@ Reason (optional):</source>
         <location line="+3"/>
         <source>The task&apos;s next run is in the past: the agent has not run it yet.</source>
         <translation>该任务的下次运行时间已过：智能体尚未运行它。</translation>
+    </message>
+    <message>
+        <source>paused until {0}</source>
+        <translation>暂停至 {0}</translation>
     </message>
 </context>
 <context>
