@@ -52,7 +52,8 @@ demo               ``{path, seed, now, span_days, messages, sessions, actions, n
                    calendar_events, schedules, seconds, phases}``
 context            ``{prefix, sections: [{name, text, chars, tokens}], recall_trigger: {hit, snippet,
                    pattern} | null, timeline: {messages: [{id, role, content, timestamp, section}],
-                   totalTokens, recencyCount, recallCount, excluded: [{id, reason}]}}``
+                   totalTokens, recencyCount, recallCount, excluded: [{id, reason}]}, recall: RECALL}``
+                   (``RECALL``: why the recall section holds what it holds, see README)
 recall-trigger     ``{hit, snippet, pattern}`` or ``null``
 tool               ``{success, output?, error?, data?}`` (the tool result; absent fields left out)
 tools              ``[{name, description, capability}]``; with ``--schema`` (JSON with or without
@@ -659,6 +660,12 @@ def cmd_context(ctx: _Ctx) -> int:
         return 0
     prefix, hit, result = r.prefix, r.trigger, r.timeline
     o = ctx.out.text
+    # First what a person asks about: did the trigger fire, what was recalled and why.
+    o("trigger: no hit" if hit is None else f"trigger: hit {hit.pattern} {hit.snippet!r}")
+    if r.recall is not None:
+        for line in r.recall.summary_lines():
+            o(line)
+    o("")
     o("=== memory prefix " + f"({len(prefix.sections)} sections) ===")
     o(prefix.text)
     o("")

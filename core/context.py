@@ -61,6 +61,8 @@ from core.prefix import (
     build_memory_prefix,
 )
 from core.recall import RetrievedMessage, RetrieveOptions, RetrieveResult, TimelineRetriever, origin_prefix
+from core.recall_explain import RecallExplanation, explain_recall
+from core.substring import ProvingRawStore, SearchCancelledError
 from core.timeline import RawStore, sanitize_query, span_finder
 
 __all__ = [
@@ -97,7 +99,7 @@ SearchModeName = Literal["none", "empty", "fts", "like"]
 _NEG_INF = -(2**63)
 
 
-class ContextCancelledError(Exception):
+class ContextCancelledError(SearchCancelledError):
     """Raised inside :func:`build_context` when ``cancel_check()`` became true (a newer request)."""
 
 
@@ -158,6 +160,8 @@ class ContextResult(BaseModel):
     recall_query: str = ""
     search_mode: SearchModeName = "none"
     search_safe: str = ""
+    substring: Literal["proven", "scanned"] | None = None
+    recall: RecallExplanation | None = None
     highlights: dict[int, list[tuple[int, int]]] = Field(default_factory=dict)
     left_out: list[LeftOut] = Field(default_factory=list)
     recent_tokens: int = 0
@@ -195,6 +199,7 @@ class ContextResult(BaseModel):
                 "recallCount": t.recall_count,
                 "excluded": [{"id": e.id, "reason": e.reason} for e in t.excluded],
             },
+            "recall": None if self.recall is None else self.recall.to_json(),
         }
 
     def to_json_text(self) -> str:
@@ -287,9 +292,11 @@ class ContextResult(BaseModel):
 # --------------------------------------------------------------------------------------------------
 
 
-class _ContextRawStore(RawStore):
-    """:class:`RawStore` seen at a moment (``before``: an exclusive ``(timestamp, id)`` bound) that
-    remembers the mode of its last search and can be cancelled before the slow ``LIKE`` fallback."""
+class _ContextRawStore(ProvingRawStore):
+    """:class:`ProvingRawStore` seen at a moment (``before``: an exclusive ``(timestamp, id)`` bound) that
+    remembers how its last search ran; cancelled before and during the slow ``LIKE`` scan."""
+
+    cancel_error = ContextCancelledError
 
     def __init__(
         self,
@@ -297,16 +304,16 @@ class _ContextRawStore(RawStore):
         before: tuple[int, int] | None = None,
         cancel_check: Callable[[], bool] | None = None,
     ):
-        super().__init__(db)
+        super().__init__(db, cancel_check)
         self.before = before
-        self.cancel_check = cancel_check
         self.last_mode: SearchModeName = "none"
         self.last_safe = ""
+        self.last_found = 0
+        self.last_limit = 0
         self.times: dict[str, float] = {}
 
     def _check(self) -> None:
-        if self.cancel_check is not None and self.cancel_check():
-            raise ContextCancelledError()
+        self.check_cancel()
 
     def query_timeline(  # type: ignore[override]
         self,
@@ -339,12 +346,13 @@ class _ContextRawStore(RawStore):
         session_ids: Sequence[str] | None = None,
         limit: int = 20,
     ) -> list[Message]:
-        """``RawStore.search_messages`` with the time bound, the mode recorded and a cancellation check
-        before the ``LIKE`` fallback."""
+        """``RawStore.search_messages`` with the time bound, the mode recorded, the substring fallback
+        proven from the index where it can be and cancellation before and during a scan."""
         self._check()
         t = time.perf_counter()
         safe = sanitize_query(query)
         self.last_safe = safe
+        self.last_limit = limit
         if not safe:
             self.last_mode = "empty"
             return []
@@ -357,11 +365,11 @@ class _ContextRawStore(RawStore):
                 session_ids=session_ids,
                 limit=limit,
                 before=self.before,
-                on_like=self._check,
             )
         finally:
             self.times["recall_query"] = self.times.get("recall_query", 0.0) + time.perf_counter() - t
         self.last_mode = mode
+        self.last_found = len(rows)
         return rows
 
 
@@ -410,6 +418,7 @@ def build_context(
     now: int | None = None,
     prefix: PrefixResult | None = None,
     cancel_check: Callable[[], bool] | None = None,
+    explain: bool = True,
 ) -> ContextResult:
     """What the agent would be given for ``message`` (see the module docstring).
 
@@ -420,7 +429,8 @@ def build_context(
     is computed at. ``prefix`` reuses a prefix computed earlier for the same database state, host OS,
     prefix session and moment (the prefix does not depend on the message). ``cancel_check`` is asked
     between the steps and before a slow ``LIKE`` scan; when it returns true
-    :class:`ContextCancelledError` is raised. Reads only.
+    :class:`ContextCancelledError` is raised. ``explain`` adds the recall explanation's word counts and
+    keyword query (:mod:`core.recall_explain`; its summary is always there). Reads only.
     """
     t_start = time.perf_counter()
     message = message if isinstance(message, str) else str(message)
@@ -532,6 +542,33 @@ def build_context(
     recent_tokens = sum(m.tokens for m in result.messages if m.section == "recent") + sys_tokens["recent"]
     recall_tokens = sum(m.tokens for m in result.messages if m.section == "recall") + sys_tokens["recall"]
     timings["details"] = (time.perf_counter() - t) * 1000
+
+    # 5. Why the recall section holds what it holds.
+    check()
+    t = time.perf_counter()
+    query = js_trim(message)
+    searched = utf16_len(query) >= 2 and recall_budget > 0
+    substring = raw.last_substring if searched and raw.last_mode == "like" else None
+    recall = explain_recall(
+        raw,
+        message=message,
+        searched=searched,
+        budget_zero=not recall_budget > 0,
+        mode=raw.last_mode,
+        safe=raw.last_safe,
+        fts=raw.last_fts if searched else None,
+        substring=substring,
+        found=raw.last_found if searched else 0,
+        limit=recall_limit,
+        recalled=result.recall_count,
+        recalled_shown=sum(1 for m in result.messages if m.section == "recall"),
+        all_recent=searched and raw.last_found > 0 and result.recall_count == 0,
+        session_ids=ids or None,
+        before=before,
+        trigger_snippet=None if trigger is None else trigger.snippet,
+        detailed=explain,
+    )
+    timings["explain"] = (time.perf_counter() - t) * 1000
     timings["total"] = (time.perf_counter() - t_start) * 1000
 
     return ContextResult(
@@ -554,6 +591,8 @@ def build_context(
         recall_query=js_trim(message),
         search_mode=raw.last_mode,
         search_safe=raw.last_safe,
+        substring=None if substring is None else substring.how,
+        recall=recall,
         highlights=highlights,
         left_out=left_out,
         recent_tokens=recent_tokens,

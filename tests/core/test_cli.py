@@ -265,7 +265,8 @@ def test_check_reports_fts_drift(capsys, db_copy):
 
 def test_context_json_shape(capsys, demo_db_path):
     res = run_json(capsys, demo_db_path, "context", "数据库迁移", "--host-os", "linux", "--recent-limit", "5")
-    assert set(res) == {"prefix", "sections", "recall_trigger", "timeline"}
+    assert set(res) == {"prefix", "sections", "recall_trigger", "timeline", "recall"}
+    assert res["recall"]["mode"] == "fts" and res["recall"]["reason"]["code"] == "recall.found"
     assert res["prefix"].startswith("\n\n[Memory layer — the following is already known")
     assert all(set(s) == {"name", "text", "chars", "tokens"} for s in res["sections"])
     names = [s["name"] for s in res["sections"]]

@@ -120,7 +120,18 @@ def prefix_text(*pairs: tuple[str, str]) -> str:
 
 def test_chinese_message_trigger_hit_and_recall_hit_exact_json(db):
     r = build_context(db, "还记得 数据库迁移", recent_limit=2, host_os="linux", now=NOW)
-    assert r.to_json() == {
+    j = r.to_json()
+    recall = j.pop("recall")
+    assert list(r.to_json()) == ["prefix", "sections", "recall_trigger", "timeline", "recall"]
+    assert (recall["query"], recall["mode"], recall["substring"], recall["found"], recall["recalled"]) == (
+        "还记得 数据库迁移",
+        "fts",
+        None,
+        1,
+        1,
+    )
+    assert recall["reason"]["code"] == "recall.found"
+    assert j == {
         "prefix": prefix_text(*FULL_SECTIONS),
         "sections": sections(*FULL_SECTIONS),
         "recall_trigger": {"hit": True, "snippet": "还记得", "pattern": "Z2"},
