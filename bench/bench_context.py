@@ -9,13 +9,16 @@ database built with ``core.demo.generate`` and cached under ``bench/.cache/`` (a
 
 Part 1, core (median of ``--repeat`` warm runs, milliseconds), for messages whose recall query hits
 through the trigram index, and for messages that miss (then the reference falls back to a ``LIKE`` scan
-of every message's content):
+of every message's content, which the context answers from the index when it can prove the answer is
+the same: ``sub`` is ``proven`` or ``scanned``):
 
 * ``floor FTS``: the reference's raw FTS query alone (``... MATCH ? ORDER BY m.timestamp DESC LIMIT 10``);
 * ``floor ref``: the reference's whole search (the FTS query, then ``LIKE`` when it found nothing);
-* ``retrieve``: ``TimelineRetriever.retrieve`` (recency + recall, as the agent gets them);
+* ``retrieve``: ``TimelineRetriever.retrieve`` over the reference's store (recency + recall, with its scan);
+* ``search``: the recall search inside ``build_context`` (``timings_ms["recall_query"]``);
 * ``context``: ``build_context`` with the memory prefix reused (what a keystroke costs);
-* ``cold``: ``build_context`` building the prefix too (first preview, or after the database changed).
+* ``cold``: ``build_context`` building the prefix too (first preview, or after the database changed);
+* ``explain``: the part of ``cold`` spent on the recall explanation (word counts, keyword query).
 
 Part 2, the Context tab (offscreen Qt): a message is typed one character every 120 ms (faster than the
 250 ms debounce); ``to preview`` is the time from the last keystroke to the updated preview on screen
@@ -55,6 +58,8 @@ CASES = [
     ("zh trigger, recall miss", "你还记得我们上次讨论的数据库迁移吗？"),
     ("en trigger, recall miss", "Do you still remember the rollback plan?"),
     ("en miss", "zzqxv"),
+    ("en question, recall miss", "Do you remember what we discussed about the Berlin trip last time?"),
+    ("short miss (scanned)", "zq"),
     ("empty message", ""),
 ]
 
@@ -106,6 +111,21 @@ def floor_ref(conn, q: str, limit: int = 10) -> list:
     return rows or conn.execute(REF_LIKE, (s, limit)).fetchall()
 
 
+def context_ms(db, msg: str, now: int, repeat: int, **kw) -> tuple[float, float, float, object]:
+    """Cold ``build_context`` (the prefix built too): medians of the whole call, of the recall search
+    inside it and of the explanation, in ms, and the last result."""
+    build_context(db, msg, host_os="linux", now=now, **kw)
+    total, search, explain = [], [], []
+    r = None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        r = build_context(db, msg, host_os="linux", now=now, **kw)
+        total.append((time.perf_counter() - t) * 1000)
+        search.append(r.timings_ms.get("recall_query", 0.0))
+        explain.append(r.timings_ms.get("explain", 0.0))
+    return statistics.median(total), statistics.median(search), statistics.median(explain), r
+
+
 def median_ms(fn, repeat: int) -> float:
     fn()
     out = []
@@ -122,8 +142,8 @@ def bench_core(path: Path, now: int, repeat: int) -> None:
     print(f"{path}: ~{raw.count_estimate():,} messages, SQLite {db.report.sqlite_version}, now={now}\n")
     prefix = build_context(db, "", host_os="linux", now=now).prefix
     head = (
-        f"{'case':<26} {'mode':<5} {'recalled':>8} {'floor FTS':>10} {'floor ref':>10} "
-        f"{'retrieve':>9} {'context':>8} {'cold':>8}"
+        f"{'case':<26} {'mode':<5} {'sub':<8} {'recalled':>8} {'floor FTS':>10} {'floor ref':>10} "
+        f"{'retrieve':>9} {'search':>8} {'context':>8} {'cold':>8} {'explain':>8}"
     )
     print("Core, milliseconds (median of warm runs)")
     print(head)
@@ -136,10 +156,11 @@ def bench_core(path: Path, now: int, repeat: int) -> None:
             lambda m=msg: TimelineRetriever(raw).retrieve(RetrieveOptions(recall_query=m)), repeat
         )
         t_ctx = median_ms(lambda m=msg: build_context(db, m, host_os="linux", now=now, prefix=prefix), repeat)
-        t_cold = median_ms(lambda m=msg: build_context(db, m, host_os="linux", now=now), repeat)
+        t_cold, t_search, t_explain, _ = context_ms(db, msg, now, repeat)
         print(
-            f"{label:<26} {r.search_mode:<5} {r.timeline.recall_count:>8} {t_fts:>10.1f} {t_ref:>10.1f} "
-            f"{t_ret:>9.1f} {t_ctx:>8.1f} {t_cold:>8.1f}"
+            f"{label:<26} {r.search_mode:<5} {r.substring or '-':<8} {r.timeline.recall_count:>8} "
+            f"{t_fts:>10.2f} {t_ref:>10.1f} {t_ret:>9.1f} {t_search:>8.2f} {t_ctx:>8.1f} {t_cold:>8.1f} "
+            f"{t_explain:>8.1f}"
         )
     t_prefix = median_ms(lambda: build_context(db, "", host_os="linux", now=now, recent_limit=0), repeat)
     print(f"\nmemory prefix alone (build_context with recent_limit=0, empty message): {t_prefix:.1f} ms")

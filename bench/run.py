@@ -63,9 +63,11 @@ GROUP_TIMEOUT_S = 3600
 EN4 = "plan"
 
 # Context assembly: a message whose recall query the trigram index answers, and one it does not (the
-# reference then scans every message with LIKE). Taken from bench_context.CASES.
+# reference then scans every message with LIKE; the context proves the miss from the index).
 CONTEXT_HIT = "数据库迁移"
 CONTEXT_MISS = "zzqxv"
+# A miss too short for the trigram index (2 characters): the context scans, as the reference does.
+CONTEXT_SHORT_MISS = "zq"
 
 
 # -- results ---------------------------------------------------------------------------------------------
@@ -332,32 +334,89 @@ def measure_search(db_path: Path, runs: int) -> list[dict]:
 
 
 def measure_context(db_path: Path, runs: int) -> list[dict]:
-    """``build_context`` (prefix, recall trigger, timeline) beside the raw FTS query of its recall."""
+    """``build_context`` (prefix, recall trigger, timeline, recall explanation) beside the raw FTS query
+    of its recall; a miss beside what it contains: the proven miss (no scan) beside the FTS query, and
+    the whole assembly beside an assembly without recall plus that query; the scanned miss of a query
+    too short for the index beside the reference's scan."""
     import bench_context
 
-    from core.context import build_context
     from core.db import MemoryDB
 
+    fts_floor = "raw FTS query (LIMIT 10)"
     out = []
     with MemoryDB.open(db_path) as db:
-        for kind, msg in (("hit", CONTEXT_HIT), ("miss", CONTEXT_MISS)):
-            r = build_context(db, msg, host_os="linux", now=FIXED_NOW)
-            label = f"context assembly, recall {kind} '{msg}'"
-            t_ctx = bench_context.median_ms(
-                lambda m=msg: build_context(db, m, host_os="linux", now=FIXED_NOW), runs
+
+        def fts(m: str) -> float:
+            return bench_context.median_ms(lambda: bench_context.floor_fts(db.conn, m), runs)
+
+        # A hit: the assembly beside the FTS query it contains.
+        t_ctx, _s, _e, r = bench_context.context_ms(db, CONTEXT_HIT, FIXED_NOW, runs)
+        label = f"context assembly, recall hit '{CONTEXT_HIT}'"
+        t_fts = fts(CONTEXT_HIT)
+        print(
+            f"  {label}: {r.search_mode} search, {r.timeline.recall_count} recalled, {t_ctx:.1f} ms vs {t_fts:.2f} ms"
+        )
+        out.append(result(label, t_ctx, "ms", fts_floor, t_fts, runs))
+
+        # A miss, proven from the index.
+        t_ctx, t_search, t_explain, r = bench_context.context_ms(db, CONTEXT_MISS, FIXED_NOW, runs)
+        t_fts = fts(CONTEXT_MISS)
+        t_empty, _s, _e, _r = bench_context.context_ms(db, "", FIXED_NOW, runs)
+        print(
+            f"  miss '{CONTEXT_MISS}': {r.search_mode} search, substring {r.substring}, "
+            f"{r.timeline.recall_count} recalled; assembly {t_ctx:.1f} ms (explanation {t_explain:.2f} ms), "
+            f"its recall search {t_search:.3f} ms, raw FTS {t_fts:.3f} ms, assembly without recall {t_empty:.1f} ms",
+            flush=True,
+        )
+        out.append(
+            result(
+                f"recall search of a context, proven miss '{CONTEXT_MISS}'",
+                t_search,
+                "ms",
+                fts_floor,
+                t_fts,
+                runs,
             )
-            t_fts = bench_context.median_ms(lambda m=msg: bench_context.floor_fts(db.conn, m), runs)
-            print(
-                f"  {label}: {r.search_mode} search, {r.timeline.recall_count} recalled, "
-                f"{t_ctx:.1f} ms vs {t_fts:.2f} ms",
-                flush=True,
+        )
+        out.append(
+            result(
+                f"context assembly, recall miss '{CONTEXT_MISS}' (proven)",
+                t_ctx,
+                "ms",
+                "assembly without recall + raw FTS query",
+                t_empty + t_fts,
+                runs,
             )
-            out.append(result(label, t_ctx, "ms", "raw FTS query (LIMIT 10)", t_fts, runs))
-            if kind == "miss":
-                # A miss makes the reference scan every message with LIKE: its whole search, raw.
-                t_ref = bench_context.median_ms(lambda m=msg: bench_context.floor_ref(db.conn, m), runs)
-                print(f"  {label}: the reference's whole search (FTS, then LIKE) {t_ref:.1f} ms", flush=True)
-                out.append(result(label, t_ctx, "ms", "raw FTS, then raw LIKE scan", t_ref, runs))
+        )
+        out.append(
+            result(
+                f"context assembly, recall miss '{CONTEXT_MISS}' (proven)",
+                t_ctx,
+                "ms",
+                fts_floor,
+                t_fts,
+                runs,
+            )
+        )
+
+        # A miss the index cannot answer (2 characters): the reference's scan.
+        t_ctx, t_search, _e, r = bench_context.context_ms(db, CONTEXT_SHORT_MISS, FIXED_NOW, runs)
+        t_ref = bench_context.median_ms(lambda: bench_context.floor_ref(db.conn, CONTEXT_SHORT_MISS), runs)
+        print(
+            f"  miss '{CONTEXT_SHORT_MISS}': {r.search_mode} search, substring {r.substring}; assembly "
+            f"{t_ctx:.1f} ms, its recall search {t_search:.1f} ms, the reference's scan {t_ref:.1f} ms",
+            flush=True,
+        )
+        out.append(
+            result(
+                f"context assembly, recall miss '{CONTEXT_SHORT_MISS}' (scanned, 2 characters)",
+                t_ctx,
+                "ms",
+                "raw LIKE scan (the reference's search)",
+                t_ref,
+                runs,
+            )
+        )
     return out
 
 

@@ -299,8 +299,15 @@ _TEXT = {
 }
 
 
+def _word(v: Any) -> str:
+    """A list item of a notice's parameters in English: a word with its count, or the value."""
+    if isinstance(v, dict) and "text" in v:
+        return f"{v['text']!r} ({v['count']:,}{'+' if v.get('capped') else ''})"
+    return str(v)
+
+
 def _n(code: str, **params: Any) -> Notice:
-    shown = {k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in params.items()}
+    shown = {k: ", ".join(map(_word, v)) if isinstance(v, list | tuple) else v for k, v in params.items()}
     shown.update({f"{k}_s": "" if v == 1 else "s" for k, v in params.items() if type(v) is int})
     try:
         message = _TEXT[code].format(**shown)
@@ -427,7 +434,7 @@ def explain_recall(
     if detailed and searched and safe:
         e.tokens = _count_words(store, safe, session_ids, before)
         if not found:
-            apart = [f"{t.text} ({t.count:,}{'+' if t.capped else ''})" for t in e.tokens if t.count]
+            apart = [{"text": t.text, "count": t.count, "capped": t.capped} for t in e.tokens if t.count]
             if apart:
                 code = (
                     "recall.words.apart_fts"

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -198,6 +199,7 @@ _INDEX_TEXT = {
 _STATE_CACHE: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int, int], IndexState]] = (
     weakref.WeakKeyDictionary()
 )
+_STATE_LOCK = threading.Lock()
 
 
 def _norm_sql(sql: str | None) -> str:
@@ -346,13 +348,14 @@ def index_state(db: Any) -> IndexState:
         conn = db.conn
         key = _state_key(conn)
         try:
-            hit = _STATE_CACHE.get(db)
+            with _STATE_LOCK:
+                hit = _STATE_CACHE.get(db)
         except TypeError:  # not weak-referenceable: no cache
             hit = None
         if hit is not None and hit[0] == key:
             return hit[1]
         state = _compute_state(conn)
-        with suppress(TypeError):
+        with suppress(TypeError), _STATE_LOCK:
             _STATE_CACHE[db] = (key, state)
         return state
 

@@ -47,6 +47,9 @@ def test_the_berlin_question_recalls_nothing_and_says_why(berlin_db):
     assert e.reason.code == "recall.none.fts_error" and e.reason.params["error"] == e.fts["error"]
     codes = [n.code for n in e.notices]
     assert codes[0] == "substring.proven_miss" and "recall.words.apart" in codes
+    apart = next(n for n in e.notices if n.code == "recall.words.apart")
+    assert {"text": "Berlin", "count": 36, "capped": False} in apart.params["words"]
+    assert "'Berlin' (36)" in apart.message
     assert e.index is not None and e.index.consistent
     # every word alone: exact counts (capped at TOKEN_CAP), short words not counted
     counts = {t.text: (t.count, t.capped, t.note) for t in e.tokens}
