@@ -15,7 +15,7 @@ the same: ``sub`` is ``proven`` or ``scanned``):
 * ``floor FTS``: the reference's raw FTS query alone (``... MATCH ? ORDER BY m.timestamp DESC LIMIT 10``);
 * ``floor ref``: the reference's whole search (the FTS query, then ``LIKE`` when it found nothing);
 * ``retrieve``: ``TimelineRetriever.retrieve`` over the reference's store (recency + recall, with its scan);
-* ``search``: the recall search inside ``build_context`` (``timings_ms["recall_query"]``);
+* ``search``: the recall search ``build_context`` runs (``ProvingRawStore.search_messages``, alone);
 * ``context``: ``build_context`` with the memory prefix reused (what a keystroke costs);
 * ``cold``: ``build_context`` building the prefix too (first preview, or after the database changed);
 * ``explain``: the part of ``cold`` spent on the recall explanation (word counts, keyword query).
@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:
 from core.context import build_context  # noqa: E402
 from core.db import MemoryDB  # noqa: E402
 from core.recall import RetrieveOptions, TimelineRetriever  # noqa: E402
+from core.substring import ProvingRawStore  # noqa: E402
 from core.timeline import RawStore  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
@@ -156,7 +157,8 @@ def bench_core(path: Path, now: int, repeat: int) -> None:
             lambda m=msg: TimelineRetriever(raw).retrieve(RetrieveOptions(recall_query=m)), repeat
         )
         t_ctx = median_ms(lambda m=msg: build_context(db, m, host_os="linux", now=now, prefix=prefix), repeat)
-        t_cold, t_search, t_explain, _ = context_ms(db, msg, now, repeat)
+        t_search = median_ms(lambda m=msg: ProvingRawStore(db).search_messages(m, limit=15), repeat)
+        t_cold, _t, t_explain, _ = context_ms(db, msg, now, repeat)
         print(
             f"{label:<26} {r.search_mode:<5} {r.substring or '-':<8} {r.timeline.recall_count:>8} "
             f"{t_fts:>10.2f} {t_ref:>10.1f} {t_ret:>9.1f} {t_search:>8.2f} {t_ctx:>8.1f} {t_cold:>8.1f} "
