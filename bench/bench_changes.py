@@ -141,16 +141,34 @@ def _roll_back_a_week(conn: Any, t0: int) -> None:
 # -- the figures -------------------------------------------------------------------------------------------------
 
 
-def _rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _current_rss_mib() -> float:
+def _status_mib(field: str) -> float | None:
     try:
-        with open("/proc/self/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
     except (OSError, ValueError):
-        return _rss_mib()
+        pass
+    return None
+
+
+def _reset_peak() -> None:
+    """Start a new peak (Linux: writing 5 to clear_refs resets VmHWM to the current RSS)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    except OSError:
+        pass
+
+
+def _rss_mib() -> float:
+    got = _status_mib("VmRSS")
+    return got if got is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _peak_mib() -> float:
+    got = _status_mib("VmHWM")
+    return got if got is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def measure(db_path: Path, runs: int, now: int, result: Callable[..., dict]) -> list[dict]:
@@ -178,10 +196,11 @@ def measure(db_path: Path, runs: int, now: int, result: Callable[..., dict]) -> 
     backup = week_old_backup(db_path, now)
     cmp_runs = max(1, runs // 3)
     gc.collect()
-    rss_before = _current_rss_mib()
+    _reset_peak()
+    rss_before = _rss_mib()
     ticks: list[int] = []
     cs = changes_against(backup, db_path=db_path, now=now, progress=lambda d, t: ticks.append(d))
-    rss_peak = _rss_mib()
+    rss_peak = _peak_mib()
     t_cmp = median_ms(lambda: changes_against(backup, db_path=db_path, now=now), cmp_runs)
     t_read = median_ms(lambda: floor_read_both((backup, db_path)), cmp_runs)
     print(

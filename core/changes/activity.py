@@ -13,7 +13,7 @@ A tool "started failing" when it failed in the window and none of its calls fail
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from core.changes.context import ACTIONS, MESSAGES, Ctx, ms
@@ -33,24 +33,26 @@ class _Conv:
     origin: str | None
     session: str | None
     messages: int = 0
-    roles: dict[str, int] = field(default_factory=dict)
+    user: int = 0
+    assistant: int = 0
     first_at: int | None = None
     last_at: int | None = None
     first_id: int | None = None
     last_id: int | None = None
 
-    def add(self, n: int, roles: dict[str, int], first: tuple[Any, Any], last: tuple[Any, Any]) -> None:
+    def add(self, n: int, user: int, assistant: int, times: tuple[Any, Any], ids: tuple[Any, Any]) -> None:
         self.messages += n
-        for k, v in roles.items():
-            self.roles[k] = self.roles.get(k, 0) + v
-        if first[0] is not None and (
-            self.first_at is None or (first[0], first[1]) < (self.first_at, self.first_id)
-        ):
-            self.first_at, self.first_id = first
-        if last[0] is not None and (
-            self.last_at is None or (last[0], last[1]) > (self.last_at, self.last_id)
-        ):
-            self.last_at, self.last_id = last
+        self.user += user
+        self.assistant += assistant
+        t0, t1 = ms(times[0]), ms(times[1])
+        if t0 is not None and (self.first_at is None or t0 < self.first_at):
+            self.first_at = t0
+        if t1 is not None and (self.last_at is None or t1 > self.last_at):
+            self.last_at = t1
+        if self.first_id is None or ids[0] < self.first_id:
+            self.first_id = ids[0]
+        if self.last_id is None or ids[1] > self.last_id:
+            self.last_id = ids[1]
 
 
 class ConversationTally:
@@ -59,29 +61,31 @@ class ConversationTally:
     def __init__(self) -> None:
         self.convs: dict[tuple[str | None, str | None], _Conv] = {}
 
-    def _conv(self, origin: Any, session: Any) -> _Conv:
+    def conv(self, origin: Any, session: Any) -> _Conv:
         key = (origin, None if origin is not None else session)
-        if key not in self.convs:
-            self.convs[key] = _Conv(*key)
-        return self.convs[key]
+        got = self.convs.get(key)
+        if got is None:
+            got = self.convs[key] = _Conv(*key)
+        return got
 
     def add_rows(self, rows: list[Any]) -> None:
         if not rows:
             return
         has_origin = "origin_session_id" in set(rows[0].keys())
         for r in rows:
-            t, i = ms(r["timestamp"]), r["id"]
+            role, t, i = r["role"], r["timestamp"], r["id"]
             origin = r["origin_session_id"] if has_origin else None
-            self._conv(origin, r["session_id"]).add(1, {str(r["role"]): 1}, (t, i), (t, i))
+            self.conv(origin, r["session_id"]).add(1, role == "user", role == "assistant", (t, t), (i, i))
 
     def items(self) -> list[ChangeItem]:
-        ranked = sorted(self.convs.values(), key=lambda c: (-c.messages, c.last_at or 0))
+        ranked = sorted(self.convs.values(), key=lambda c: (-c.messages, -(c.last_at or 0)))
         out = []
         for rank, c in enumerate(ranked, 1):
             conv = c.origin if c.origin is not None else str(c.session)
             after = {
                 "messages": c.messages,
-                "roles": dict(sorted(c.roles.items())),
+                "user": c.user,
+                "assistant": c.assistant,
                 "firstAt": c.first_at,
                 "lastAt": c.last_at,
                 "firstId": c.first_id,
@@ -92,16 +96,15 @@ class ConversationTally:
             params = {
                 "conversation": conv,
                 "messages": c.messages,
-                "user": c.roles.get("user", 0),
-                "assistant": c.roles.get("assistant", 0),
+                "user": c.user,
+                "assistant": c.assistant,
                 "rank": rank,
             }
-            target = Target("conversation", conv, conv)
             out.append(
                 ChangeItem(
                     "timeline",
                     "change.timeline.conversation",
-                    target,
+                    Target("conversation", conv, conv),
                     params,
                     after=after,
                     at=c.last_at,
@@ -116,15 +119,14 @@ def timeline_since(ctx: Ctx) -> list[ChangeItem]:
     origin = "origin_session_id" if "origin_session_id" in ctx.after.columns(MESSAGES) else "NULL"
     lo = ctx.since if ctx.since is not None else -(2**63)
     rows = ctx.after.rows(
-        f"SELECT {origin} AS origin, CASE WHEN {origin} IS NULL THEN session_id END AS session, role, "
-        "count(*) AS n, min(timestamp) AS t0, max(timestamp) AS t1, min(id) AS i0, max(id) AS i1 "
-        f"FROM {t} WHERE timestamp > ? AND timestamp <= ? GROUP BY 1, 2, 3",
+        f"SELECT {origin}, CASE WHEN {origin} IS NULL THEN session_id END, count(*), "
+        "sum(role = 'user'), sum(role = 'assistant'), min(timestamp), max(timestamp), min(id), max(id) "
+        f"FROM {t} WHERE timestamp > ? AND timestamp <= ? GROUP BY 1, 2",
         (lo, ctx.until),
     )
     tally = ConversationTally()
-    for r in rows:
-        conv = tally._conv(r["origin"], r["session"])
-        conv.add(r["n"], {str(r["role"]): r["n"]}, (r["t0"], r["i0"]), (r["t1"], r["i1"]))
+    for origin, session, n, user, assistant, t0, t1, i0, i1 in rows:
+        tally.conv(origin, session).add(n, user, assistant, (t0, t1), (i0, i1))
     return tally.items()
 
 
@@ -223,11 +225,14 @@ def actions_since(ctx: Ctx) -> list[ChangeItem]:
     t = ctx.after.t(ACTIONS)
     lo = ctx.since if ctx.since is not None else -(2**63)
     rows = ctx.after.rows(
-        f"SELECT id, tool_name, success, timestamp FROM {t} WHERE timestamp > ? AND timestamp <= ?",
+        "SELECT tool_name, count(*), sum(CASE WHEN success THEN 0 ELSE 1 END), max(timestamp), max(id), "
+        "min(CASE WHEN success THEN NULL ELSE timestamp END), min(CASE WHEN success THEN NULL ELSE id END) "
+        f"FROM {t} WHERE timestamp > ? AND timestamp <= ? GROUP BY tool_name",
         (lo, ctx.until),
     )
     tally = ActionTally()
-    tally.add_rows(rows)
+    for name, calls, failures, last_at, last_id, fail_at, fail_id in rows:
+        tally.tools[str(name)] = _Tool(calls, failures or 0, ms(last_at), last_id, ms(fail_at), fail_id)
     return tally.items(_previous(ctx, ctx.after))
 
 

@@ -11,7 +11,7 @@ person who made them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,13 +58,13 @@ class Reader:
         self.s = schema
         self._cols: dict[str, list[str]] = {}
 
-    def rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+    def rows(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
         with self.db.lock:
-            return self.db.conn.execute(sql, tuple(args)).fetchall()
+            return self.db.conn.execute(sql, args if isinstance(args, Mapping) else tuple(args)).fetchall()
 
-    def one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+    def one(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
         with self.db.lock:
-            return self.db.conn.execute(sql, tuple(args)).fetchone()
+            return self.db.conn.execute(sql, args if isinstance(args, Mapping) else tuple(args)).fetchone()
 
     def columns(self, table: str) -> list[str]:
         """The table's columns (``[]`` when it does not exist)."""
@@ -118,10 +118,23 @@ class Ctx:
 # -- row states (JSON-ready, the models' camelCase form) -------------------------------------------------
 
 
+_ALIASES: dict[type, dict[str, str]] = {}
+
+
+def row_json(model: Any) -> dict[str, Any]:
+    """A row model's camelCase JSON form (what ``to_json`` gives, without pydantic's serializer: a change
+    set holds thousands of them)."""
+    cls = type(model)
+    aliases = _ALIASES.get(cls)
+    if aliases is None:
+        aliases = _ALIASES[cls] = {n: f.alias or n for n, f in cls.model_fields.items()}
+    return {aliases.get(k, k): (list(v) if isinstance(v, list) else v) for k, v in vars(model).items()}
+
+
 def fact_state(row: Any) -> dict[str, Any]:
     """A fact row's JSON form plus ``status``, ``pinned`` and the effective ``tauDays``."""
     f = row if isinstance(row, Fact) else Fact.from_row(row)
-    out = f.to_json()
+    out = row_json(f)
     out["status"] = (
         "forgotten" if f.forgotten_at is not None else "superseded" if f.superseded_by else "active"
     )
@@ -132,8 +145,7 @@ def fact_state(row: Any) -> dict[str, Any]:
 
 
 def note_state(row: Any) -> dict[str, Any]:
-    n = row if isinstance(row, Note) else Note.from_row(row)
-    return n.to_json()
+    return row_json(row if isinstance(row, Note) else Note.from_row(row))
 
 
 def skill_state(s: Skill) -> dict[str, Any]:

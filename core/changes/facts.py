@@ -18,6 +18,7 @@ from core.changes.context import FACTS, Ctx, fact_name, fact_state, ms, num
 from core.changes.model import ChangeItem, Target, preview
 from core.changes.rowdiff import TableDiff
 from core.decay import forget_crossing_time, is_pinned, score_memory
+from core.engine import sqlite3
 from core.models import Fact
 
 __all__ = ["facts_against", "facts_since"]
@@ -28,24 +29,31 @@ _TAU = "decay_tau_days"
 
 
 def _item(code: str, row: Any, key: str, **kw: Any) -> ChangeItem:
-    params = {"name": fact_name(row), **kw.pop("params", {})}
-    return ChangeItem(LAYER, code, Target("fact", str(row["id"]), fact_name(row)), params, key=key, **kw)
+    if isinstance(row, Fact):
+        fid, name = row.id, f"{row.namespace}.{row.key}"
+    else:
+        fid, name = row["id"], fact_name(row)
+    params = {"name": name, **kw.pop("params", {})}
+    return ChangeItem(LAYER, code, Target("fact", str(fid), name), params, key=key, **kw)
 
 
-def _value(row: Any) -> str:
-    return preview(Fact.from_row(row).value)
+def _f(row: Any) -> Fact:
+    return row if isinstance(row, Fact) else Fact.from_row(row)
 
 
-def _conf(row: Any) -> Any:
-    c = Fact.from_row(row).confidence
+def _value(f: Fact) -> str:
+    return preview(f.value)
+
+
+def _conf(f: Fact) -> Any:
+    c = f.confidence
     return c if isinstance(c, int | float) and math.isfinite(c) else None
 
 
-def _at_until(ctx: Ctx, row: Any) -> dict[str, Any]:
+def _at_until(ctx: Ctx, f: Fact) -> dict[str, Any]:
     """The row's state at ``until``: a forget after it is not there yet."""
-    state = fact_state(row)
-    forgotten = ms(row["forgotten_at"])
-    if forgotten is not None and forgotten > ctx.until:
+    state = fact_state(f)
+    if f.forgotten_at is not None and f.forgotten_at > ctx.until:
         state["forgottenAt"], state["status"] = None, "active"
     return state
 
@@ -56,26 +64,28 @@ def _at_until(ctx: Ctx, row: Any) -> dict[str, Any]:
 def _version_items(ctx: Ctx, new_rows: list[Any], before_head: Any) -> list[ChangeItem]:
     """One item for the key of ``new_rows`` (its versions of the window, oldest first)."""
     newest = new_rows[-1]
+    nf = _f(newest)
     actor = ctx.audit.creator(FACTS, newest["id"]) if ctx.audit else None
     at = ms(newest["created_at"])
     common = {
-        "after": _at_until(ctx, newest),
+        "after": _at_until(ctx, nf),
         "at": at,
         "dating": "exact" if at is not None else "unknown",
         "actor": actor,
         "details": {"versions": [{"id": r["id"], "createdAt": ms(r["created_at"])} for r in new_rows]},
     }
     if before_head is None:
-        params = {"value": _value(newest), "confidence": _conf(newest), "versions": len(new_rows)}
+        params = {"value": _value(nf), "confidence": _conf(nf), "versions": len(new_rows)}
         return [_item("change.fact.new", newest, newest["id"], params=params, **common)]
+    hf = _f(before_head)
     params = {
-        "old": _value(before_head),
-        "new": _value(newest),
-        "old_confidence": _conf(before_head),
-        "new_confidence": _conf(newest),
+        "old": _value(hf),
+        "new": _value(nf),
+        "old_confidence": _conf(hf),
+        "new_confidence": _conf(nf),
         "versions": len(new_rows),
     }
-    before = fact_state(before_head)
+    before = fact_state(hf)
     before["supersededBy"], before["status"] = (
         None,
         "active" if before["forgottenAt"] is None else "forgotten",
@@ -94,7 +104,8 @@ def _by_key(rows: Iterable[Any]) -> dict[tuple[str, str], list[Any]]:
 
 
 def _forgotten_item(ctx: Ctx, row: Any, before_forgotten: Any = None) -> ChangeItem:
-    before = fact_state(row)
+    f = _f(row)
+    before = fact_state(f)
     before["forgottenAt"], before["status"] = before_forgotten, "active"
     at = ms(row["forgotten_at"])
     tr = ctx.audit.last_changing(FACTS, row["id"], ("forgotten_at",)) if ctx.audit else None
@@ -102,9 +113,9 @@ def _forgotten_item(ctx: Ctx, row: Any, before_forgotten: Any = None) -> ChangeI
         "change.fact.forgotten",
         row,
         f"{row['id']}@{at}",
-        params={"value": _value(row)},
+        params={"value": _value(f)},
         before=before,
-        after=fact_state(row),
+        after=fact_state(f),
         at=at,
         actor=tr.entry.actor if tr else None,
     )
@@ -152,7 +163,7 @@ def _inplace_items(ctx: Ctx, before: Any, after: Any, *, dated: Any = None) -> l
                 "change.fact.unforgotten",
                 after,
                 f"{fid}:unforgot@{w['at']}",
-                params={"value": _value(after)},
+                params={"value": _value(_f(after))},
                 before=fact_state(before),
                 after=fact_state(after),
                 **w,
@@ -174,7 +185,7 @@ def _removed_item(ctx: Ctx, row: Any) -> ChangeItem:
         "change.fact.removed",
         row,
         f"{row['id']}:removed",
-        params={"value": _value(row)},
+        params={"value": _value(_f(row))},
         before=fact_state(row),
         **w,
     )
@@ -183,17 +194,42 @@ def _removed_item(ctx: Ctx, row: Any) -> ChangeItem:
 # -- decay -----------------------------------------------------------------------------------------------------
 
 
+_ACTIVE = (
+    "SELECT * FROM {t} "
+    "WHERE superseded_by IS NULL AND forgotten_at IS NULL "
+    "AND (decay_tau_days IS NULL OR decay_tau_days >= 0) AND created_at <= :until"
+)
+# The namespace's default tau in SQL (first dot segment, exact): NULL where it never decays.
+_TAU_SQL = (
+    "coalesce(decay_tau_days, CASE CASE WHEN instr(namespace, '.') > 0 "
+    "THEN substr(namespace, 1, instr(namespace, '.') - 1) ELSE namespace END "
+    "WHEN 'user' THEN NULL WHEN 'project' THEN 60.0 WHEN 'context' THEN 1.0 WHEN 'session' THEN 1.0 "
+    "ELSE 365.0 END)"
+)
+# A coarse prefilter: the crossing time ``anchor + tau * ln(confidence / threshold)`` days near the
+# window (a day of slack either side); Python then decides exactly, with JavaScript's arithmetic.
+_NEAR = (
+    " AND confidence >= :thr AND coalesce(last_accessed_at, created_at) + " + _TAU_SQL + " * "
+    "ln(confidence / :thr) * 86400000.0 BETWEEN :since - 86400000 AND :until + 86400000"
+)
+
+
+def _decay_candidates(ctx: Ctx, t: str) -> list[Any]:
+    """Active unpinned facts that may cross the threshold in the window (all of them without SQLite's
+    math functions)."""
+    args = {"until": ctx.until, "since": ctx.since, "thr": ctx.threshold}
+    try:
+        return ctx.after.rows(_ACTIVE.format(t=t) + _NEAR, args)
+    except sqlite3.OperationalError:  # no ln(): an engine built without the math functions
+        return ctx.after.rows(_ACTIVE.format(t=t), args)
+
+
 def _decayed(ctx: Ctx) -> list[ChangeItem]:
     """Active unpinned facts whose score crossed below the threshold inside the window."""
     if ctx.since is None:
         return []
     t = ctx.after.t(FACTS)
-    rows = ctx.after.rows(
-        f"SELECT id, namespace, confidence, created_at, last_accessed_at, decay_tau_days FROM {t} "
-        "WHERE superseded_by IS NULL AND forgotten_at IS NULL "
-        "AND (decay_tau_days IS NULL OR decay_tau_days >= 0) AND created_at <= ?",
-        (ctx.until,),
-    )
+    rows = _decay_candidates(ctx, t)
     out: list[ChangeItem] = []
     thr = ctx.threshold
     for r in rows:
@@ -201,12 +237,12 @@ def _decayed(ctx: Ctx) -> list[ChangeItem]:
         args = (r["namespace"], math.nan if c is None else c, ms(r["created_at"]) or 0)
         args += (ms(r["last_accessed_at"]), num(r["decay_tau_days"]))
         now_score = score_memory(*args, now=ctx.until)
-        if not now_score < thr:
-            continue
+        if not now_score < thr or score_memory(*args, now=ctx.since) < thr:
+            continue  # not below now, or below already at the start (with the same anchor)
         crossing = forget_crossing_time(*args, threshold=thr)
         if crossing is None or not ctx.inside(crossing):
             continue
-        row = ctx.after.one(f"SELECT * FROM {t} WHERE id = ?", (r["id"],))
+        row = _f(r)
         out.append(
             _item(
                 "change.fact.decayed",
@@ -230,13 +266,12 @@ def facts_since(ctx: Ctx) -> list[ChangeItem]:
     rng = (ctx.since if ctx.since is not None else -(2**63), ctx.until)
     created = ctx.after.rows(f"SELECT * FROM {t} WHERE created_at > ? AND created_at <= ?", rng)
     items: list[ChangeItem] = []
-    for (_ns, _key), versions in _by_key(created).items():
+    groups = _by_key(created)
+    wanted = [v[0]["supersedes"] for v in groups.values() if v[0]["supersedes"] is not None]
+    heads = {r["id"]: r for r in ctx.after.in_chunks(f"SELECT * FROM {t} WHERE id IN ({{ids}})", wanted)}
+    for versions in groups.values():
         ctx.check()
-        first = versions[0]
-        head = None
-        if first["supersedes"] is not None:
-            head = ctx.after.one(f"SELECT * FROM {t} WHERE id = ?", (first["supersedes"],))
-        items += _version_items(ctx, versions, head)
+        items += _version_items(ctx, versions, heads.get(versions[0]["supersedes"]))
     forgotten = ctx.after.rows(f"SELECT * FROM {t} WHERE forgotten_at > ? AND forgotten_at <= ?", rng)
     items += [_forgotten_item(ctx, r) for r in forgotten]
     if ctx.audit is not None:

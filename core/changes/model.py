@@ -199,9 +199,13 @@ class ChangeItem:
     def id(self) -> str:
         """A stable identity of this change (for "reviewed" marks): the same change computed again,
         from either baseline, gets the same id; a further change of the same target gets a new one."""
-        basis = [self.code, self.target.type, self.target.id, self.key or (self.at if self.at else "")]
-        digest = hashlib.sha1(json.dumps(basis, ensure_ascii=False, default=str).encode()).hexdigest()
-        return f"{self.code.removeprefix('change.')}:{digest[:16]}"
+        cached = self.__dict__.get("_id")
+        if cached is None:
+            key = self.key or (str(self.at) if self.at else "")
+            basis = "\x1f".join((self.code, self.target.type, self.target.id, key))
+            digest = hashlib.sha1(basis.encode("utf-8", "surrogatepass")).hexdigest()
+            cached = self.__dict__["_id"] = f"{self.code.removeprefix('change.')}:{digest[:16]}"
+        return cached
 
     @property
     def summary(self) -> str:
@@ -209,6 +213,18 @@ class ChangeItem:
 
     def notice(self) -> Notice:
         return Notice(self.code, self.summary, dict(self.params))
+
+    def word_diff(self) -> dict[str, list[list[Any]]] | None:
+        """The word diff of a revised recipe's action template or an edited note's text, as
+        ``{"old": [[text, changed], ...], "new": [...]}`` (``None`` for other changes); computed on
+        demand."""
+        field_name = _DIFFED.get(self.code)
+        if field_name is None or not isinstance(self.before, dict) or not isinstance(self.after, dict):
+            return None
+        from core.worddiff import word_diff
+
+        left, right = word_diff(str(self.before.get(field_name) or ""), str(self.after.get(field_name) or ""))
+        return {"old": [[x.text, x.changed] for x in left], "new": [[x.text, x.changed] for x in right]}
 
     def sort_key(self) -> tuple[int, int]:
         """Newest first; undated changes after the dated ones."""
@@ -227,8 +243,15 @@ class ChangeItem:
             "actor": self.actor,
             "before": self.before,
             "after": self.after,
-            "details": self.details,
+            "details": self._details_json(),
         }
+
+    def _details_json(self) -> dict[str, Any]:
+        diff = self.word_diff()
+        return self.details if diff is None else {**self.details, "diff": diff}
+
+
+_DIFFED = {"change.skill.revised": "actionTemplate", "change.note.edited": "content"}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from typing import Any
 from core.changes.context import NOTES, Ctx, Transition, ms, note_state
 from core.changes.model import ChangeItem, Target, preview
 from core.changes.rowdiff import TableDiff
-from core.worddiff import word_diff
 
 __all__ = ["notes_against", "notes_since"]
 
@@ -70,8 +69,6 @@ def _inplace(
     fields = [c for c in _EDITABLE if c in after and before.get(c) != after.get(c)]
     if fields:
         w = _dating(tr or (ctx.audit.last_changing(NOTES, nid, fields) if ctx.audit else None))
-        left, right = word_diff(str(before.get("content") or ""), str(after.get("content") or ""))
-        diff = {"old": [[x.text, x.changed] for x in left], "new": [[x.text, x.changed] for x in right]}
         out.append(
             _item(
                 "change.note.edited",
@@ -80,7 +77,6 @@ def _inplace(
                 params={"fields": fields},
                 before=note_state(before),
                 after=note_state(after),
-                details={"diff": diff},
                 **w,
             )
         )

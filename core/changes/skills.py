@@ -21,7 +21,6 @@ from core.changes.rowdiff import TableDiff
 from core.ladder import Ladder, LadderStep, build_ladder
 from core.models import RevisionSnapshot, Skill
 from core.skills import OutcomePoint
-from core.worddiff import word_diff
 
 __all__ = ["MAX_REPAIR_ATTEMPTS", "REPAIR_REASON_PREFIX", "repair_attempts", "skills_against", "skills_since"]
 
@@ -45,11 +44,6 @@ def _item(code: str, s: Skill, key: str, **kw: Any) -> ChangeItem:
     return ChangeItem(LAYER, code, Target("skill", s.name, s.name), params, key=key, **kw)
 
 
-def _segments(old: str, new: str) -> dict[str, list[list[Any]]]:
-    left, right = word_diff(old or "", new or "")
-    return {"old": [[x.text, x.changed] for x in left], "new": [[x.text, x.changed] for x in right]}
-
-
 # -- revisions -------------------------------------------------------------------------------------------------
 
 
@@ -71,7 +65,6 @@ def _revision_items(ctx: Ctx, s: Skill, indexes: Iterable[int], actor_of: dict[i
     for i in indexes:
         snap = s.revision_history[i]
         old, new = _version(s, i), _version(s, i + 1)
-        tpl_old, tpl_new = old["actionTemplate"] or "", new["actionTemplate"] or ""
         changed = [k for k in ("actionTemplate", "verification", "toolPolicy") if old[k] != new[k]]
         out.append(
             _item(
@@ -83,7 +76,7 @@ def _revision_items(ctx: Ctx, s: Skill, indexes: Iterable[int], actor_of: dict[i
                 after=new,
                 at=snap.at,
                 actor=actor_of.get(i),
-                details={"diff": _segments(str(tpl_old), str(tpl_new)), "fields": changed},
+                details={"fields": changed},
             )
         )
     repairs = repair_attempts(s.revision_history)

@@ -198,10 +198,14 @@ def test_time_baseline_finds_exactly_the_dated_changes(world):
     rev = _by(cs, "change.skill.revised", "fetch-report")
     assert rev.params["reason"] == "skill_repair:i1: the url moved"
     assert rev.before["actionTemplate"] == "curl report" and rev.after["actionTemplate"] == "curl report v2"
-    assert rev.details["diff"] == {
-        "old": [["curl report", False]],
-        "new": [["curl report ", False], ["v2", True]],
-    }
+    assert (
+        rev.word_diff()
+        == rev.to_json()["details"]["diff"]
+        == {
+            "old": [["curl report", False]],
+            "new": [["curl report ", False], ["v2", True]],
+        }
+    )
     conv = _by(cs, "change.timeline.conversation", "web:a")
     assert (conv.params["messages"], conv.params["user"], conv.params["rank"]) == (3, 2, 1)
     pin = _by(cs, "change.fact.pinned", "project.db")
@@ -404,3 +408,21 @@ def test_a_missing_backup_is_a_clear_error(world, tmp_path):
     with pytest.raises(Exception) as err:
         changes_against(tmp_path / "nope.sqlite", db_path=path)
     assert getattr(err.value, "code", "") == "db.open.missing"
+
+
+def test_decay_prefilter_loses_no_crossing(demo_db_path, monkeypatch):
+    """The SQL prefilter of threshold crossings finds what checking every active fact finds."""
+    from core.changes import facts as cf
+
+    def decayed(since: int, until: int) -> set[tuple]:
+        with MemoryDB.open(demo_db_path) as db:
+            cs = changes_since(db, since, until=until, layers=["facts"])
+        return {(it.target.id, it.at) for it in cs.items if it.code == "change.fact.decayed"}
+
+    windows = [(T1 - n * DAY, T1 - m * DAY) for n, m in ((1, 0), (7, 0), (30, 20), (90, 60), (400, 0))]
+    windows += [(T1, T1 + 30 * DAY), (T1 + 100 * DAY, T1 + 400 * DAY)]
+    found = {w: decayed(*w) for w in windows}
+    assert sum(len(v) for v in found.values()) > 20
+    monkeypatch.setattr(cf, "_NEAR", "")
+    for w in windows:
+        assert decayed(*w) == found[w], w
