@@ -1041,6 +1041,9 @@ class MainWindow(QMainWindow):
             self.tab_widget.addTab(slot, slot.title())
         wanted = self.settings.current_tab if self.persist else ""
         names = self.tab_names()
+        preferred = registry().home_for(ctx.db_path)  # the Review tab, for a database reviewed before
+        if preferred is not None:
+            wanted = preferred.name
         if wanted not in names:
             home = registry().home()
             wanted = home.name if home is not None else ""

@@ -205,6 +205,22 @@ def check_audit(tab: Any) -> list[str]:
     return errors
 
 
+def check_review(tab: Any) -> list[str]:
+    errors: list[str] = []
+    if not tab.wait_idle(30_000):
+        return ["review: the change set did not finish in 30 s"]
+    if tab.state.error:
+        errors.append(f"review: {tab.state.error}")
+    elif tab.state.changes is None:
+        errors.append("review: no change set was computed")
+    for item in tab.model.items()[:3]:
+        tab.select(item.id)
+        tab.wait_idle(10_000)
+        if not tab.detail.title.text().strip():
+            errors.append(f"review: the detail of {item.id} is empty")
+    return errors
+
+
 CHECKS: dict[str, Callable[[Any], list[str]]] = {
     "timeline": check_timeline,
     "actions": check_actions,
@@ -215,6 +231,7 @@ CHECKS: dict[str, Callable[[Any], list[str]]] = {
     "calendar": check_calendar,
     "backups": check_backups,
     "audit": check_audit,
+    "review": check_review,
 }
 
 

@@ -64,6 +64,10 @@ def _num(x: Any) -> str:
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
+def _n(n: Any, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _tau(x: Any) -> str:
     return "the namespace's default" if x is None else f"{_num(x)} days"
 
@@ -94,7 +98,7 @@ _EN: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "change.skill.maturity": lambda p: f"{p['name']}: {' → '.join(p.get('path') or (p['from'], p['to']))}",
     "change.skill.deprecated": lambda p: f"{p['name']} became deprecated (was {p['from']})",
     "change.skill.revised": lambda p: f"{p['name']}: recipe revised ({p['reason'] or 'no reason given'})",
-    "change.skill.counters": lambda p: f"{p['name']}: +{p['successes']} successes, +{p['failures']} failures",
+    "change.skill.counters": lambda p: f"{p['name']}: successes +{p['successes']}, failures +{p['failures']}",
     "change.skill.repair_exhausted": lambda p: (
         f"{p['name']} used up its repair attempts ({p['attempts']} of {p['limit']})"
     ),
@@ -106,12 +110,12 @@ _EN: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "change.note.unforgotten": lambda p: f"unforgot note: {p['preview']}",
     "change.note.removed": lambda p: f"note is gone: {p['preview']}",
     "change.timeline.conversation": lambda p: (
-        f"{p['conversation']}: {p['messages']} messages ({p['user']} from the user)"
+        f"{p['conversation']}: {_n(p['messages'], 'message')}, {p['user']} from the user"
     ),
     "change.timeline.altered": lambda p: (
         f"{p['changed']} messages of the baseline changed and {p['missing']} are gone"
     ),
-    "change.actions.tool": lambda p: f"{p['tool']}: {p['calls']} calls, {p['failures']} failed",
+    "change.actions.tool": lambda p: f"{p['tool']}: {_n(p['calls'], 'call')}, {p['failures']} failed",
     "change.actions.started_failing": lambda p: (
         f"{p['tool']} started failing: {p['failures']} of {p['calls']} calls failed "
         f"(none of {p['previous_calls']} before)"

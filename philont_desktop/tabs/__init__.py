@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from philont_desktop.qt import QT_TRANSLATE_NOOP, QCoreApplication
 
@@ -46,6 +47,8 @@ class TabEntry:
     class_name: str  # "NotesTab": also the translation context of the title
     title_source: str  # the English title, translated in the context of class_name
     home: bool = False  # the tab a newly opened database shows first (when none is remembered)
+    # Qt-free test of a database path: when true, this tab is the one the database opens on
+    home_when: Callable[[Path], bool] | None = None
 
     def title(self) -> str:
         """The title in the current language."""
@@ -62,7 +65,15 @@ class TabRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, TabEntry] = {}
 
-    def register(self, name: str, path: str, title: str, *, home: bool = False) -> TabEntry:
+    def register(
+        self,
+        name: str,
+        path: str,
+        title: str,
+        *,
+        home: bool = False,
+        home_when: Callable[[Path], bool] | None = None,
+    ) -> TabEntry:
         """Declare a tab; raises :class:`TabRegistrationError` for a bad declaration."""
         if not isinstance(name, str) or not name.isidentifier():
             raise TabRegistrationError(f"tab name {name!r} is not an identifier")
@@ -75,7 +86,7 @@ class TabRegistry:
             raise TabRegistrationError(f"tab {name!r} has no title")
         if home and any(e.home for e in self._entries.values()):
             raise TabRegistrationError(f"tab {name!r}: another tab is already the home tab")
-        entry = TabEntry(name, module, class_name, title, home)
+        entry = TabEntry(name, module, class_name, title, home, home_when)
         self._entries[name] = entry
         return entry
 
@@ -95,6 +106,17 @@ class TabRegistry:
         """The home tab (the first one when none is marked)."""
         entries = self.entries()
         return next((e for e in entries if e.home), entries[0] if entries else None)
+
+    def home_for(self, db_path: Path) -> TabEntry | None:
+        """The tab that asks to be shown first for this database (``home_when``), if any."""
+        for entry in self.entries():
+            if entry.home_when is not None:
+                try:
+                    if entry.home_when(Path(db_path)):
+                        return entry
+                except Exception:  # a failing test never stops a database from opening
+                    continue
+        return None
 
     def __iter__(self) -> Iterator[TabEntry]:
         return iter(self.entries())
@@ -130,9 +152,18 @@ def registry() -> TabRegistry:
     return _REGISTRY
 
 
-def register(name: str, path: str, title: str, *, home: bool = False) -> TabEntry:
+def register(
+    name: str, path: str, title: str, *, home: bool = False, home_when: Callable[[Path], bool] | None = None
+) -> TabEntry:
     """Declare a tab in :func:`registry` (after the ones declared before it)."""
-    return _REGISTRY.register(name, path, title, home=home)
+    return _REGISTRY.register(name, path, title, home=home, home_when=home_when)
+
+
+def _reviewed_before(db_path: Path) -> bool:
+    """The database has a review mark (the Review tab is then its home)."""
+    from core.changes.marks import ReviewMarks
+
+    return ReviewMarks().get(db_path).at is not None
 
 
 # The tabs of the window, in display order. Not "philont_desktop.context": that name is the AppContext.
@@ -149,6 +180,13 @@ register(
 )
 register("backups", "philont_desktop.backups.view:BackupsTab", QT_TRANSLATE_NOOP("BackupsTab", "Backups"))
 register("audit", "philont_desktop.audit.view:AuditTab", QT_TRANSLATE_NOOP("AuditTab", "Audit"))
+# The home of a database reviewed before (see _reviewed_before).
+register(
+    "review",
+    "philont_desktop.review.view:ReviewTab",
+    QT_TRANSLATE_NOOP("ReviewTab", "Review"),
+    home_when=_reviewed_before,
+)
 
 
 def tab_names() -> list[str]:

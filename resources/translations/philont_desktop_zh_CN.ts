@@ -6601,4 +6601,714 @@ Reason (optional):</source>
         <translation>%1+ 条笔记</translation>
     </message>
 </context>
+<context>
+    <name>ReviewController</name>
+    <message>
+        <source>Finding changes</source>
+        <translation>正在查找变更</translation>
+    </message>
+    <message>
+        <source>Comparing with a backup</source>
+        <translation>正在与备份比较</translation>
+    </message>
+    <message>
+        <source>The review mark could not be saved</source>
+        <translation>无法保存审阅标记</translation>
+    </message>
+    <message>
+        <source>This change cannot be made</source>
+        <translation>无法进行此更改</translation>
+    </message>
+    <message>
+        <source>Nothing was changed</source>
+        <translation>未做任何更改</translation>
+    </message>
+    <message>
+        <source>The old value is not valid JSON.</source>
+        <translation>旧值不是有效的 JSON。</translation>
+    </message>
+    <message>
+        <source>Revert fact</source>
+        <translation>还原事实</translation>
+    </message>
+    <message>
+        <source>Correct fact</source>
+        <translation>更正事实</translation>
+    </message>
+    <message>
+        <source>Pin fact</source>
+        <translation>固定事实</translation>
+    </message>
+    <message>
+        <source>Unpin fact</source>
+        <translation>取消固定事实</translation>
+    </message>
+    <message>
+        <source>Forget fact</source>
+        <translation>遗忘事实</translation>
+    </message>
+    <message>
+        <source>Unforget fact</source>
+        <translation>恢复事实</translation>
+    </message>
+    <message>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <source>Unforget note</source>
+        <translation>恢复笔记</translation>
+    </message>
+    <message>
+        <source>The skill is gone.</source>
+        <translation>该技能已不存在。</translation>
+    </message>
+    <message>
+        <source>Set skill grade</source>
+        <translation>设置技能等级</translation>
+    </message>
+    <message>
+        <source>Revert recipe revision</source>
+        <translation>撤回配方修订</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeTreeModel</name>
+    <message>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>{0} ({1}, {2} reviewed)</source>
+        <translation>{0}（{1}，已审阅 {2}）</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>derived</source>
+        <translation>推算</translation>
+    </message>
+    <message>
+        <source>unknown time</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>made in this app by {0}</source>
+        <translation>由 {0} 在本应用中修改</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>多久前</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewText</name>
+    <message>
+        <source>the namespace&apos;s default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <source>{0} days</source>
+        <translation>{0} 天</translation>
+    </message>
+    <message>
+        <source>new fact {name} = {value}</source>
+        <translation>新事实 {name} = {value}</translation>
+    </message>
+    <message>
+        <source>{name}: {old} → {new} (confidence {c0} → {c1})</source>
+        <translation>{name}：{old} → {new}（置信度 {c0} → {c1}）</translation>
+    </message>
+    <message>
+        <source>forgot {name} = {value}</source>
+        <translation>遗忘了 {name} = {value}</translation>
+    </message>
+    <message>
+        <source>unforgot {name} = {value}</source>
+        <translation>恢复了 {name} = {value}</translation>
+    </message>
+    <message>
+        <source>pinned {name}</source>
+        <translation>固定了 {name}</translation>
+    </message>
+    <message>
+        <source>unpinned {name}</source>
+        <translation>取消固定 {name}</translation>
+    </message>
+    <message>
+        <source>{name}: decay τ {t0} → {t1}</source>
+        <translation>{name}：衰减 τ {t0} → {t1}</translation>
+    </message>
+    <message>
+        <source>{name} fell below the forget threshold {threshold} by decay</source>
+        <translation>{name} 因衰减低于遗忘阈值 {threshold}</translation>
+    </message>
+    <message>
+        <source>{name}: {fields} changed in place</source>
+        <translation>{name}：{fields} 被原地修改</translation>
+    </message>
+    <message>
+        <source>{name} = {value}: this version is gone</source>
+        <translation>{name} = {value}：此版本已不存在</translation>
+    </message>
+    <message>
+        <source>new skill {name} ({grade})</source>
+        <translation>新技能 {name}（{grade}）</translation>
+    </message>
+    <message>
+        <source>{name}: {path}</source>
+        <translation>{name}：{path}</translation>
+    </message>
+    <message>
+        <source>{name} became deprecated (was {grade})</source>
+        <translation>{name} 已被弃用（原为 {grade}）</translation>
+    </message>
+    <message>
+        <source>{name}: recipe revised ({reason})</source>
+        <translation>{name}：配方已修订（{reason}）</translation>
+    </message>
+    <message>
+        <source>no reason given</source>
+        <translation>未说明原因</translation>
+    </message>
+    <message>
+        <source>{name}: successes +{successes}, failures +{failures}</source>
+        <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
+    </message>
+    <message>
+        <source>{name} used up its repair attempts ({attempts} of {limit})</source>
+        <translation>{name} 已用完修复次数（{attempts}/{limit}）</translation>
+    </message>
+    <message>
+        <source>{name}: {fields} changed</source>
+        <translation>{name}：{fields} 已修改</translation>
+    </message>
+    <message>
+        <source>skill {name} is gone</source>
+        <translation>技能 {name} 已不存在</translation>
+    </message>
+    <message>
+        <source>new note: {preview}</source>
+        <translation>新笔记：{preview}</translation>
+    </message>
+    <message>
+        <source>note edited ({fields}): {preview}</source>
+        <translation>笔记已编辑（{fields}）：{preview}</translation>
+    </message>
+    <message>
+        <source>forgot note: {preview}</source>
+        <translation>遗忘了笔记：{preview}</translation>
+    </message>
+    <message>
+        <source>unforgot note: {preview}</source>
+        <translation>恢复了笔记：{preview}</translation>
+    </message>
+    <message>
+        <source>note is gone: {preview}</source>
+        <translation>笔记已不存在：{preview}</translation>
+    </message>
+    <message numerus="yes">
+        <source>{conversation}: %n message(s), {user} from the user</source>
+        <translation>
+            <numerusform>{conversation}：%n 条消息，其中 {user} 条来自用户</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{changed} messages of the baseline changed and {missing} are gone</source>
+        <translation>基准中有 {changed} 条消息被修改，{missing} 条已不存在</translation>
+    </message>
+    <message numerus="yes">
+        <source>{tool}: %n call(s), {failures} failed</source>
+        <translation>
+            <numerusform>{tool}：调用 %n 次，失败 {failures} 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{tool} started failing: {failures} of {calls} calls failed (none of {previous_calls} before)</source>
+        <translation>{tool} 开始失败：{calls} 次调用中失败 {failures} 次（此前 {previous_calls} 次均未失败）</translation>
+    </message>
+    <message>
+        <source>{changed} actions of the baseline changed and {missing} are gone</source>
+        <translation>基准中有 {changed} 条动作被修改，{missing} 条已不存在</translation>
+    </message>
+    <message>
+        <source>new event {title}</source>
+        <translation>新日程 {title}</translation>
+    </message>
+    <message>
+        <source>event {title}: {fields} changed</source>
+        <translation>日程 {title}：{fields} 已修改</translation>
+    </message>
+    <message>
+        <source>event {title} is gone</source>
+        <translation>日程 {title} 已不存在</translation>
+    </message>
+    <message>
+        <source>new task {name} ({action_type})</source>
+        <translation>新任务 {name}（{action_type}）</translation>
+    </message>
+    <message>
+        <source>task {name}: {fields} changed</source>
+        <translation>任务 {name}：{fields} 已修改</translation>
+    </message>
+    <message>
+        <source>task {name} paused after {failures} failures in a row</source>
+        <translation>任务 {name} 连续失败 {failures} 次后已暂停</translation>
+    </message>
+    <message>
+        <source>task {name} is gone</source>
+        <translation>任务 {name} 已不存在</translation>
+    </message>
+    <message>
+        <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
+        <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
+    </message>
+    <message>
+        <source>The baseline is newer than what it is compared with.</source>
+        <translation>基准比被比较的对象更新。</translation>
+    </message>
+    <message>
+        <source>{table}: columns only on one side are compared as empty there.</source>
+        <translation>{table}：只在一侧存在的列在另一侧按空值比较。</translation>
+    </message>
+    <message>
+        <source>{table} is missing on one side.</source>
+        <translation>{table} 在其中一侧不存在。</translation>
+    </message>
+    <message>
+        <source>The backup&apos;s name carries no time; its file&apos;s modification time is used.</source>
+        <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
+    </message>
+    <message>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <source>Scheduled tasks</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <source>time derived from other data (the action log, the decay model)</source>
+        <translation>时间由其他数据推算（动作日志、衰减模型）</translation>
+    </message>
+    <message>
+        <source>changed at an unknown time after the baseline</source>
+        <translation>在基准之后的未知时间被修改</translation>
+    </message>
+    <message>
+        <source>time recorded with the change</source>
+        <translation>时间随变更一同记录</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewTab</name>
+    <message>
+        <source>Correct fact</source>
+        <translation>更正事实</translation>
+    </message>
+    <message>
+        <source>The correct value (JSON):</source>
+        <translation>正确的值（JSON）：</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Why (kept in the audit trail):</source>
+        <translation>原因（记入审计记录）：</translation>
+    </message>
+    <message>
+        <source>Compared with {0} ({1})</source>
+        <translation>与 {0} 比较（{1}）</translation>
+    </message>
+    <message>
+        <source>Changes since {0}</source>
+        <translation>自 {0} 以来的变更</translation>
+    </message>
+    <message>
+        <source>Memory review, {0}</source>
+        <translation>记忆审阅，{0}</translation>
+    </message>
+    <message>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>reviewed</source>
+        <translation>已审阅</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON（*.json）</translation>
+    </message>
+    <message>
+        <source>Export the review</source>
+        <translation>导出审阅</translation>
+    </message>
+    <message>
+        <source>Exporting the review</source>
+        <translation>正在导出审阅</translation>
+    </message>
+    <message>
+        <source>Review exported to {0}</source>
+        <translation>审阅已导出到 {0}</translation>
+    </message>
+    <message>
+        <source>The review could not be exported</source>
+        <translation>无法导出审阅</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>审阅</translation>
+    </message>
+</context>
+<context>
+    <name>BaselineBar</name>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>since the last review</source>
+        <translation>自上次审阅以来</translation>
+    </message>
+    <message>
+        <source>since a time</source>
+        <translation>自某个时间以来</translation>
+    </message>
+    <message>
+        <source>compared with a backup</source>
+        <translation>与备份比较</translation>
+    </message>
+    <message>
+        <source>Never reviewed: showing the last 7 days</source>
+        <translation>尚未审阅过：显示最近 7 天</translation>
+    </message>
+    <message>
+        <source>Reviewed up to {0}</source>
+        <translation>已审阅至 {0}</translation>
+    </message>
+    <message>
+        <source>Another file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <source>Compare with a backup</source>
+        <translation>与备份比较</translation>
+    </message>
+    <message>
+        <source>SQLite databases (*.sqlite *.db);;All files (*)</source>
+        <translation>SQLite 数据库 (*.sqlite *.db);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>DecayPlot</name>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewDetail</name>
+    <message>
+        <source>pinned: never decays</source>
+        <translation>已固定：永不衰减</translation>
+    </message>
+    <message>
+        <source>never decays</source>
+        <translation>永不衰减</translation>
+    </message>
+    <message>
+        <source>τ = {0}</source>
+        <translation>τ = {0}</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <source>forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+    <message>
+        <source>Action template</source>
+        <translation>动作模板</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Decay</source>
+        <translation>衰减</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建于</translation>
+    </message>
+    <message>
+        <source>Forgotten</source>
+        <translation>遗忘于</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewDetailPane</name>
+    <message>
+        <source>Show in the Timeline</source>
+        <translation>在时间线中显示</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Before and after</source>
+        <translation>前后对比</translation>
+    </message>
+    <message>
+        <source>Decay</source>
+        <translation>衰减</translation>
+    </message>
+    <message>
+        <source>Ladder</source>
+        <translation>等级阶梯</translation>
+    </message>
+    <message>
+        <source>Messages around</source>
+        <translation>相关消息</translation>
+    </message>
+    <message>
+        <source>Select a change to see it in full.</source>
+        <translation>选择一项变更以查看详情。</translation>
+    </message>
+    <message>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <source>made in this app by {0}</source>
+        <translation>由 {0} 在本应用中修改</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>Before (did not exist)</source>
+        <translation>之前（不存在）</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>After (gone)</source>
+        <translation>之后（已不存在）</translation>
+    </message>
+    <message>
+        <source>revision</source>
+        <translation>修订</translation>
+    </message>
+    <message>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>No messages near this change.</source>
+        <translation>这项变更附近没有消息。</translation>
+    </message>
+</context>
+<context>
+    <name>ItemActions</name>
+    <message>
+        <source>Turn on editing to act on this change.</source>
+        <translation>开启编辑模式后可以处理这项变更。</translation>
+    </message>
+    <message>
+        <source>Revert to the old value</source>
+        <translation>还原为旧值</translation>
+    </message>
+    <message>
+        <source>Correct…</source>
+        <translation>更正…</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <source>Unforget</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Demote</source>
+        <translation>降级</translation>
+    </message>
+    <message>
+        <source>Deprecate</source>
+        <translation>弃用</translation>
+    </message>
+    <message>
+        <source>Revert this revision</source>
+        <translation>撤回此次修订</translation>
+    </message>
+    <message>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <source>Unforget note</source>
+        <translation>恢复笔记</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewBar</name>
+    <message>
+        <source>Looks right</source>
+        <translation>确认无误</translation>
+    </message>
+    <message>
+        <source>Mark the selected changes as reviewed</source>
+        <translation>将选中的变更标记为已审阅</translation>
+    </message>
+    <message>
+        <source>Mark all reviewed</source>
+        <translation>全部标记为已审阅</translation>
+    </message>
+    <message>
+        <source>The next review starts from here</source>
+        <translation>下次审阅从这里开始</translation>
+    </message>
+    <message>
+        <source>Hide reviewed</source>
+        <translation>隐藏已审阅</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Markdown digest…</source>
+        <translation>Markdown 摘要…</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>Looking for changes…</source>
+        <translation>正在查找变更…</translation>
+    </message>
+    <message>
+        <source>{0} changes, {1} reviewed</source>
+        <translation>{0} 项变更，已审阅 {1} 项</translation>
+    </message>
+    <message>
+        <source>, {0} new</source>
+        <translation>，{0} 项新增</translation>
+    </message>
+</context>
 </TS>

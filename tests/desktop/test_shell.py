@@ -87,7 +87,7 @@ def test_tabs_come_from_the_registry_in_order(make_window, db_path):
     names = [w.tab_widget.widget(i).name for i in range(w.tab_widget.count())]
     order = tabs.tab_names()
     assert names == sorted(names, key=order.index)
-    assert names[-1] == "audit"
+    assert names[-1] == "review"
     assert w.tab_errors == []
 
 
@@ -518,6 +518,7 @@ def test_tab_names_in_display_order():
         "calendar",
         "backups",
         "audit",
+        "review",
     ]
 
 

@@ -1,0 +1,361 @@
+"""The Review tab: what the agent learned and changed since the last review, layer by layer.
+
+The shape of every tab (see :mod:`philont_desktop.tabs`): :mod:`.state` holds the baseline, the change
+set and the review marks without Qt; :mod:`.controller` computes the changes (a time baseline on the read
+lane, a backup comparison with progress and cancel on the task lane), keeps the review mark outside the
+database and runs the item actions through the audited, undoable curation; this view composes the
+baseline picker, the grouped change list and the detail pane (``widgets/``) and wires them together.
+A live refresh inserts new changes at the top and keeps the selected change and the rows in view.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from core.changes import ChangeItem
+from philont_desktop import humanize
+from philont_desktop.qt import (
+    QAbstractItemView,
+    QFileDialog,
+    QHeaderView,
+    QInputDialog,
+    QItemSelectionModel,
+    QLabel,
+    QModelIndex,
+    QPoint,
+    QSplitter,
+    Qt,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+from philont_desktop.review.controller import DEMOTE, ReviewController, load_messages
+from philont_desktop.review.export import DigestTexts, write_digest
+from philont_desktop.review.model import COL_BY, COL_CHANGE, COL_TIME, COL_WHEN, ChangeTreeModel
+from philont_desktop.review.state import BACKUP, ReviewState
+from philont_desktop.review.texts import layer_name, notice_text, summary
+from philont_desktop.review.widgets.baseline_bar import BaselineBar
+from philont_desktop.review.widgets.detail import ReviewDetailPane
+from philont_desktop.review.widgets.review_bar import ReviewBar
+from philont_desktop.tabs.base import BaseTab
+from philont_desktop.tabs.navigation import ShowMessage, ShowTime
+
+__all__ = ["ReviewTab"]
+
+
+def _backups(db_path: str) -> list[Any]:
+    from core.backups import list_backups_info
+
+    return list_backups_info(db_path, check=False)
+
+
+class ReviewTab(BaseTab):
+    """Baseline picker, the change list grouped by layer, and the detail pane of the selected change."""
+
+    name = "review"
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None):
+        super().__init__(ctx, parent)
+        self.baseline_bar = BaselineBar(self)
+        self.review_bar = ReviewBar(self)
+        self.notices = QLabel(self)
+        self.notices.setObjectName("reviewNotices")
+        self.notices.setTextFormat(Qt.TextFormat.PlainText)
+        self.notices.setWordWrap(True)
+        self.model = ChangeTreeModel(ctx.theme, self)
+        self.tree = self._make_tree()
+        self.detail = ReviewDetailPane(ctx.theme, self)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.setObjectName("reviewSplit")
+        split.addWidget(self.tree)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([760, 560])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.baseline_bar)
+        lay.addWidget(self.review_bar)
+        lay.addWidget(self.notices)
+        lay.addWidget(split, 1)
+        self.register_splitter(split, "main")
+        self._wire()
+        self.set_editing(bool(ctx.editing))
+
+    def create_state(self) -> ReviewState:
+        return ReviewState()
+
+    def create_controller(self) -> ReviewController:
+        return ReviewController(self.ctx, self.state, self.name, self)
+
+    def _make_tree(self) -> QTreeView:
+        tree = QTreeView(self)
+        tree.setObjectName("reviewTree")
+        tree.setModel(self.model)
+        tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        tree.setUniformRowHeights(True)
+        tree.setAlternatingRowColors(True)
+        tree.setRootIsDecorated(True)
+        header = tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_CHANGE, QHeaderView.ResizeMode.Stretch)
+        metrics = tree.fontMetrics()
+        for col, sample in (
+            (COL_WHEN, "10 days ago"),
+            (COL_TIME, "2026-12-31 23:59"),
+            (COL_BY, "unknown time"),
+        ):
+            header.resizeSection(col, metrics.horizontalAdvance(sample) + 24)
+        return tree
+
+    def _wire(self) -> None:
+        self.baseline_bar.baselineChosen.connect(self.controller.set_baseline)
+        self.baseline_bar.cancelRequested.connect(self.controller.cancel)
+        self.review_bar.looksRight.connect(self.looks_right)
+        self.review_bar.markAll.connect(self.controller.mark_all_reviewed)
+        self.review_bar.hideReviewedChanged.connect(lambda on: self.state.update(hide_reviewed=on))
+        self.review_bar.exportRequested.connect(self.export)
+        self.tree.selectionModel().currentChanged.connect(self._on_current)
+        self.detail.actions.requested.connect(self._act)
+        self.detail.timelineRequested.connect(self.show_in_timeline)
+        self.model.modelReset.connect(self.tree.expandAll)
+        self.state.changed.connect(self._on_state)
+
+    # -- BaseTab --------------------------------------------------------------------------------------
+    def activate(self) -> None:
+        self.run(
+            _backups,
+            str(self.ctx.db_path),
+            lane="task",
+            key="backups",
+            on_result=self.baseline_bar.set_backups,
+        )
+        self.controller.activate()
+        self.baseline_bar.show_baseline(self.state.baseline, self.state.mark)
+
+    def set_editing(self, on: bool) -> None:
+        self.controller.set_editing(on)
+        self.detail.actions.show_item(self.detail.item, bool(on))
+
+    def retranslate(self) -> None:
+        self.baseline_bar.retranslate()
+        self.detail.actions.retranslate()
+        self.model.retranslate()
+        self.detail.retranslate()
+        self._show_notices()
+        self._show_counts()
+
+    # -- the state ------------------------------------------------------------------------------------
+    def _on_state(self, names: frozenset[str]) -> None:
+        s = self.state
+        if names & {"changes", "reviewed", "new_ids", "hide_reviewed"}:
+            self._update_list()
+        if names & {"baseline", "mark"}:
+            self.baseline_bar.show_baseline(s.baseline, s.mark)
+        if "progress" in names:
+            self.baseline_bar.show_progress(s.progress)
+        if names & {"changes", "error"}:
+            self._show_notices()
+        if names & {"changes", "reviewed", "new_ids", "loading"}:
+            self._show_counts()
+        if "editing" in names:
+            self.detail.actions.show_item(self.detail.item, s.editing)
+
+    def _update_list(self) -> None:
+        """Update the rows in place: the selected change and the change at the top of the view stay."""
+        s = self.state
+        top = self.model.item(self.tree.indexAt(QPoint(4, 4)))
+        first = self.model.rowCount() == 0
+        self.model.set_changes(
+            s.changes, reviewed=s.reviewed, new_ids=s.new_ids, hide_reviewed=s.hide_reviewed
+        )
+        if first:
+            self.tree.expandAll()
+            if self.detail.item is None:
+                self._select_first()
+        for pos in range(self.model.rowCount()):
+            self.tree.expand(self.model.index(pos, 0))
+        if top is not None:
+            anchor = self.model.index_of(top.id)
+            if anchor.isValid():
+                self.tree.scrollTo(anchor, QAbstractItemView.ScrollHint.PositionAtTop)
+        cur = self.model.item(self.tree.currentIndex())
+        if cur is not None:
+            self.detail.actions.show_item(cur, s.editing)
+        elif self.detail.item is not None and not self.model.index_of(self.detail.item.id).isValid():
+            self.detail.show_item(None)
+
+    def _show_counts(self) -> None:
+        s = self.state
+        items = s.changes.items if s.changes is not None else []
+        reviewed = sum(1 for it in items if it.id in s.reviewed)
+        new = sum(1 for it in items if it.id in s.new_ids)
+        self.review_bar.show_counts(len(items), reviewed, new, s.loading)
+
+    def _show_notices(self) -> None:
+        s = self.state
+        texts = [s.error] if s.error else []
+        if s.changes is not None:
+            texts += [notice_text(n.code, n.params, n.message) for n in s.changes.notices]
+        self.notices.setText("\n".join(texts))
+        self.notices.setVisible(bool(texts))
+
+    # -- the selected change --------------------------------------------------------------------------
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        item = self.model.item(current)
+        if item is None:
+            return
+        self.state.update(selected=item.id)
+        self.detail.show_item(item, editing=self.state.editing)
+        self.run(load_messages, item, key="messages", on_result=self._got_messages(item.id))
+
+    def _got_messages(self, item_id: str) -> Any:
+        def show(messages: list[Any]) -> None:
+            if self.detail.item is not None and self.detail.item.id == item_id:
+                self.detail.show_messages(messages)
+
+        return show
+
+    def _select_first(self) -> None:
+        for pos in range(self.model.rowCount()):
+            parent = self.model.index(pos, 0)
+            if self.model.rowCount(parent):
+                self.tree.selectionModel().setCurrentIndex(
+                    self.model.index(0, 0, parent),
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+                )
+                return
+
+    def selected_items(self) -> list[ChangeItem]:
+        rows = self.tree.selectionModel().selectedRows(COL_CHANGE)
+        items = [self.model.item(i) for i in rows]
+        return [it for it in items if it is not None]
+
+    def select(self, item_id: str) -> bool:
+        index = self.model.index_of(item_id)
+        if not index.isValid():
+            return False
+        self.tree.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.tree.scrollTo(index)
+        return True
+
+    def looks_right(self) -> None:
+        """Mark the selected changes (or the shown one) reviewed; again on reviewed ones: not reviewed."""
+        items = self.selected_items() or ([self.detail.item] if self.detail.item else [])
+        ids = [it.id for it in items if it is not None]
+        if not ids:
+            return
+        undo = all(i in self.state.reviewed for i in ids)
+        self.controller.mark_reviewed(ids, reviewed=not undo)
+
+    def show_in_timeline(self) -> None:
+        item = self.detail.item
+        if item is None:
+            return
+        first = item.after.get("firstId") if isinstance(item.after, dict) else None
+        if item.code == "change.timeline.conversation" and isinstance(first, int):
+            self.ctx.navigator.go(ShowMessage(first))
+        elif item.at is not None:
+            self.ctx.navigator.go(ShowTime(item.at))
+
+    # -- actions ----------------------------------------------------------------------------------------
+    def _act(self, name: str) -> None:
+        item, c = self.detail.item, self.controller
+        if item is None or not self.state.editing:
+            return
+        simple = {
+            "revert_fact": lambda: c.revert_fact(item),
+            "pin": lambda: c.pin_fact(item, True),
+            "unpin": lambda: c.pin_fact(item, False),
+            "forget_fact": lambda: c.forget_fact(item, True),
+            "unforget_fact": lambda: c.forget_fact(item, False),
+            "forget_note": lambda: c.forget_note(item, True),
+            "unforget_note": lambda: c.forget_note(item, False),
+        }
+        if name in simple:
+            simple[name]()
+        elif name == "correct_fact":
+            self._correct(item)
+        elif name in ("demote", "deprecate", "revert_revision"):
+            self._with_reason(item, name)
+
+    def _correct(self, item: ChangeItem) -> None:
+        after = item.after if isinstance(item.after, dict) else {}
+        text, ok = QInputDialog.getMultiLineText(
+            self,
+            self.tr("Correct fact"),
+            self.tr("The correct value (JSON):"),
+            str(after.get("valueJson", "")),
+        )
+        if not ok:
+            return
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text  # not JSON: stored as text
+        self.controller.correct_fact(item, value)
+
+    def _with_reason(self, item: ChangeItem, name: str) -> None:
+        text, ok = QInputDialog.getText(self, self.tr("Reason"), self.tr("Why (kept in the audit trail):"))
+        if not ok or not text.strip():
+            return
+        if name == "revert_revision":
+            self.controller.revert_revision(item, text.strip())
+            return
+        after = item.after if isinstance(item.after, dict) else {}
+        current = after.get("maturity") or item.params.get("to")
+        target = DEMOTE.get(str(current), "draft") if name == "demote" else "deprecated"
+        self.controller.set_grade(item, target, text.strip())
+
+    # -- export -----------------------------------------------------------------------------------------
+    def digest_texts(self) -> DigestTexts | None:
+        cs = self.state.changes
+        if cs is None:
+            return None
+        now = int(time.time() * 1000)
+        since = humanize.when(cs.baseline.since, now) if cs.baseline.since is not None else ""
+        if cs.baseline.kind == BACKUP or cs.baseline.kind == "backups":
+            baseline = self.tr("Compared with {0} ({1})").format(cs.baseline.path or "", since)
+        else:
+            baseline = self.tr("Changes since {0}").format(since)
+        return DigestTexts(
+            title=self.tr("Memory review, {0}").format(humanize.abs_time(cs.until)),
+            baseline=baseline,
+            layer_names={layer: layer_name(layer) for layer in cs.layers},
+            summaries={it.id: summary(it) for it in cs.items},
+            times={
+                it.id: humanize.when(it.at, now) if it.at is not None else self.tr("time unknown")
+                for it in cs.items
+            },
+            reviewed_label=self.tr("reviewed"),
+            notices=[notice_text(n.code, n.params, n.message) for n in cs.notices],
+        )
+
+    def export(self, fmt: str, path: str | None = None) -> None:
+        cs = self.state.changes
+        if cs is None:
+            return
+        if path is None:
+            pattern = self.tr("Markdown (*.md)") if fmt == "markdown" else self.tr("JSON (*.json)")
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Export the review"), "", pattern)
+            if not path:
+                return
+        texts = self.digest_texts() if fmt == "markdown" else None
+        self.run(
+            write_digest,
+            path,
+            fmt,
+            cs,
+            texts,
+            self.state.reviewed,
+            str(self.ctx.db_path),
+            lane="task",
+            label=self.tr("Exporting the review"),
+            on_result=lambda p: self.ctx.statusMessage.emit(self.tr("Review exported to {0}").format(p)),
+            on_error=lambda exc: self.ctx.show_error(self.tr("The review could not be exported"), exc),
+        )

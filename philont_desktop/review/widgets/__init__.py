@@ -1,0 +1,1 @@
+"""The widgets of the Review tab, one per file."""

@@ -1,0 +1,258 @@
+"""The Review tab: baselines (review mark, a time, a backup with progress), item actions through the audited,
+undoable curation, "looks right" and "Mark all reviewed", live changes at the top, export."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from core.actions import ActionStore
+from core.changes.marks import ReviewMarks
+from core.db import MemoryDB
+from core.facts import FactStore
+from core.notes import NotesStore
+from core.skills import SkillStore
+from core.timeline import RawStore
+from philont_desktop.review.state import BACKUP, MARK, TIME, Baseline
+
+HOUR = 3_600_000
+DAY = 24 * HOUR
+NOW = int(time.time() * 1000)
+T0 = NOW - 3 * DAY  # the backup's time: the window's writes come after it
+
+
+def _stamp(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y%m%dT%H%M%S")
+
+
+def _outcome(db, skill: str, ok: bool, at: int) -> None:
+    ActionStore(db).append("global", "deploy_tool", {}, "ok", ok, at, linked_skill=skill)
+    SkillStore(db).record_skill_outcome(skill, ok, at)
+
+
+def build(path: Path) -> tuple[Path, Path]:
+    """A database with a backup at T0 and, after it, known agent writes; returns (db, backup)."""
+    db = MemoryDB.create(path, now=T0 - 30 * DAY)
+    fs, raw = FactStore(db), RawStore(db)
+    fs.store_fact("user", "name", "Lin", confidence=0.9, now=T0 - 10 * DAY)
+    lang = fs.store_fact("project", "lang", "python", now=T0 - 10 * DAY)
+    SkillStore(db).create_skill("deploy", "deploy the app", ["deploy"], "run deploy", now=T0 - 20 * DAY)
+    _outcome(db, "deploy", True, T0 - 5 * DAY)
+    note = NotesStore(db).upsert(None, "remember the dentist", 0.5, created_at=T0 - 5 * DAY)
+    raw_backup = db.backup()
+    backup = raw_backup.with_name(f"memory-{_stamp(T0)}.sqlite")
+    os.replace(raw_backup, backup)
+    fs.store_fact("user", "name", "Lin Xiao", confidence=0.95, now=T0 + 1 * HOUR)
+    fs.store_fact("user", "city", "Chengdu", now=T0 + 2 * HOUR)
+    _outcome(db, "deploy", True, T0 + 3 * HOUR)  # draft -> confirmed
+    NotesStore(db).upsert(
+        None, "the agent learned that the build takes ten minutes", 0.6, created_at=T0 + 4 * HOUR
+    )
+    for i, origin in enumerate(("web:a", "web:a", "wechat:b")):
+        raw.append_message("global", "user", f"hello {i}", T0 + 5 * HOUR + i * 60_000, origin)
+    fs.set_tau(lang.id, 90)  # in place, no time: only a backup sees it
+    db.close()
+    del note
+    return path, backup
+
+
+@pytest.fixture
+def world(tmp_path) -> tuple[Path, Path]:
+    return build(tmp_path / "memory" / "memory.sqlite")
+
+
+@pytest.fixture
+def make_tab(qtbot, qapp):
+    from philont_desktop.context import AppContext
+    from philont_desktop.review.view import ReviewTab
+
+    made = []
+
+    def make(path: Path):
+        ctx = AppContext.open(path, interactive=False)
+        made.append(ctx)
+        tab = ReviewTab(ctx)
+        qtbot.addWidget(tab)
+        tab.resize(1300, 800)
+        tab.show()
+        tab.ensure_activated()
+        assert tab.wait_idle(20_000)
+        return tab
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def _codes(tab) -> set[tuple[str, str]]:
+    return {(it.code, it.target.label) for it in tab.model.items()}
+
+
+def _item(tab, code: str, label: str):
+    return next(it for it in tab.model.items() if it.code == code and it.target.label == label)
+
+
+def _editing(qtbot, tab) -> None:
+    with qtbot.waitSignal(tab.ctx.editingChanged, timeout=15_000):
+        tab.ctx.set_editing(True)
+    tab.set_editing(True)  # what the window does for every built tab
+    assert tab.wait_idle(20_000)
+
+
+def test_default_baseline_and_switching_baselines(make_tab, world, qtbot):
+    path, backup = world
+    tab = make_tab(path)
+    # No review mark: the last 7 days, grouped by layer, newest first.
+    assert tab.state.baseline.kind == MARK and tab.state.mark is None
+    assert {
+        ("change.fact.replaced", "user.name"),
+        ("change.fact.new", "user.city"),
+        ("change.skill.maturity", "deploy"),
+        ("change.timeline.conversation", "web:a"),
+        ("change.timeline.conversation", "wechat:b"),
+    } <= _codes(tab)
+    assert ("change.fact.tau", "project.lang") not in _codes(tab)
+    facts = tab.model.rows["facts"]
+    assert [it.at for it in facts] == sorted((it.at for it in facts), reverse=True)
+    assert tab.model.data(tab.model.index(0, 0)).startswith("Facts (")
+    assert tab.detail.item is not None  # the newest change is shown
+    # A time: only what came after it.
+    tab.controller.set_baseline(Baseline(TIME, since=T0 + 90 * 60_000))
+    assert tab.wait_idle(20_000)
+    assert ("change.fact.replaced", "user.name") not in _codes(tab)
+    assert ("change.fact.new", "user.city") in _codes(tab)
+    # A backup: every row compared, progress shown, the in-place τ change found (time unknown).
+    progress = []
+    tab.state.changed.connect(lambda names: "progress" in names and progress.append(tab.state.progress))
+    tab.controller.set_baseline(Baseline(BACKUP, backup=str(backup)))
+    assert tab.wait_idle(30_000)
+    tau = _item(tab, "change.fact.tau", "project.lang")
+    assert tau.at is None and tau.dating == "unknown"
+    assert tab.model.data(tab.model.index_of(tau.id).siblingAtColumn(1)) == "time unknown"
+    assert progress and progress[-1] is None and any(p is not None for p in progress)
+    assert tab.state.changes.baseline.kind == "backup"
+
+
+def test_item_actions_go_through_curation_and_undo(make_tab, world, qtbot):
+    path, _backup = world
+    tab = make_tab(path)
+    _editing(qtbot, tab)
+    item = _item(tab, "change.fact.replaced", "user.name")
+    assert tab.select(item.id)
+    assert tab.detail.item.id == item.id
+    btn = tab.detail.actions.buttons["revert_fact"]
+    assert btn.isVisible()
+    btn.click()
+    assert tab.wait_idle(20_000)
+    with MemoryDB.open(path) as db:
+        head = FactStore(db).history("user", "name")[0]
+    assert head.value == "Lin" and head.confidence == 0.9
+    # The revert is itself a change now, made by a person in this app.
+    replaced = [
+        it for it in tab.model.items() if it.code == "change.fact.replaced" and it.target.label == "user.name"
+    ]
+    assert replaced and replaced[0].actor == tab.ctx.actor
+    tab.ctx.undo.undo()
+    assert qtbot.waitUntil(lambda: not tab.ctx.undo.busy, timeout=15_000) is None
+    assert tab.wait_idle(20_000)
+    with MemoryDB.open(path) as db:
+        assert FactStore(db).history("user", "name")[0].value == "Lin Xiao"
+    # Pin through the detail pane's button, then a skill demoted with a reason.
+    city = _item(tab, "change.fact.new", "user.city")
+    tab.select(city.id)
+    tab.detail.actions.buttons["pin"].click()
+    assert tab.wait_idle(20_000)
+    with MemoryDB.open(path) as db:
+        assert FactStore(db).history("user", "city")[0].pinned
+    skill = _item(tab, "change.skill.maturity", "deploy")
+    tab.controller.set_grade(skill, "draft", "not proven yet")
+    assert tab.wait_idle(20_000)
+    with MemoryDB.open(path) as db:
+        assert SkillStore(db).get_by_name("deploy").maturity == "draft"
+    assert tab.ctx.errors == []
+
+
+def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot):
+    path, _backup = world
+    tab = make_tab(path)
+    city = _item(tab, "change.fact.new", "user.city")
+    tab.select(city.id)
+    tab.review_bar.looks_right.click()
+    assert tab.wait_idle(20_000)
+    assert city.id in tab.state.reviewed
+    assert ReviewMarks().get(path).is_reviewed(city.id)  # kept outside the database
+    assert tab.model.data(tab.model.index_of(city.id)).startswith("✓ ")
+    tab.review_bar.hide_reviewed.setChecked(True)
+    assert not tab.model.index_of(city.id).isValid()
+    tab.review_bar.hide_reviewed.setChecked(False)
+    until = tab.state.changes.until
+    tab.review_bar.mark_all.click()
+    assert tab.wait_idle(20_000)
+    assert tab.state.mark == until and ReviewMarks().get(path).at == until
+    assert tab.state.reviewed == frozenset()
+    assert tab.model.items() == []  # nothing changed since the mark
+    assert "Reviewed up to" in tab.baseline_bar.status.text()
+
+
+def test_live_changes_appear_at_the_top_and_the_place_is_kept(make_tab, world, qtbot):
+    path, _backup = world
+    tab = make_tab(path)
+    shown = _item(tab, "change.fact.new", "user.city")
+    tab.select(shown.id)
+    with MemoryDB.open(path, writable=True, backup_before_write=False) as db:
+        FactStore(db).store_fact("user", "pet", "旺财")
+    tab.refresh()
+    assert tab.wait_idle(20_000)
+    new = _item(tab, "change.fact.new", "user.pet")
+    assert new.id in tab.state.new_ids and tab.model.rows["facts"][0].id == new.id
+    assert tab.detail.item.id == shown.id
+    assert tab.model.item(tab.tree.currentIndex()).id == shown.id
+    assert tab.model.data(tab.model.index_of(new.id), 6).bold()  # FontRole: new changes in bold
+
+
+def test_export_markdown_and_json(make_tab, world, tmp_path):
+    path, _backup = world
+    tab = make_tab(path)
+    md, js = tmp_path / "review.md", tmp_path / "review.json"
+    tab.export("markdown", str(md))
+    tab.export("json", str(js))
+    assert tab.wait_idle(20_000)
+    text = md.read_text(encoding="utf-8")
+    assert text.startswith("# Memory review") and "## Facts (" in text
+    assert "user.name: Lin → Lin Xiao (confidence 0.9 → 0.95)" in text
+    data = json.loads(js.read_text(encoding="utf-8"))
+    assert data["baseline"]["kind"] == "time" and data["reviewed"] == []
+    assert {c["code"] for c in data["changes"]} >= {"change.fact.replaced", "change.skill.maturity"}
+
+
+def test_review_is_home_when_the_database_has_a_mark(world, tmp_path):
+    from philont_desktop.tabs import registry
+
+    path, _backup = world
+    assert registry().home_for(path) is None
+    ReviewMarks().mark_all(path, NOW)
+    assert registry().home_for(path).name == "review"
+
+
+def test_a_live_refresh_waits_for_the_computation_under_way(make_tab, world, qtbot):
+    path, _backup = world
+    tab = make_tab(path)
+    calls = []
+    compute = tab.controller.compute
+
+    def counted(**kw):
+        calls.append(kw)
+        compute(**kw)
+
+    tab.controller.compute = counted
+    for _ in range(3):  # the agent writes three times while the list is being computed
+        tab.refresh()
+    assert len(calls) == 1
+    qtbot.waitUntil(lambda: len(calls) == 2, timeout=15_000)  # once more, after the first is done
+    assert tab.wait_idle(20_000)
+    assert calls == [{"live": True}, {"live": True}]
