@@ -35,7 +35,7 @@ from core.changes.context import (
 )
 from core.changes.model import LAYERS, Baseline, ChangeItem, ChangeSet, add_notice, merge
 from core.changes.rowdiff import CHUNK_ROWS, RowDiffer, TableDiff
-from core.db import MemoryDB, OpenReport, check_file_header
+from core.db import MemoryDB, OpenReport, check_file_header, connect_file
 from core.decay import DEFAULT_FORGET_THRESHOLD
 from core.engine import sqlite3
 from core.errors import ValidationError_
@@ -139,11 +139,24 @@ def _uri(path: Path) -> str:
     return f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
 
 
+def _check_backup(path: Path) -> None:
+    """A regular file with an SQLite header (a FIFO, a directory or a device is never opened)."""
+    from core.backups import file_kind
+
+    check_file_header(path, name_backup=False)
+    kind = file_kind(path)
+    if kind != "file":
+        raise ValidationError_(
+            f"{path} is a {kind}, not a backup file; it was not opened.",
+            code="backup.not_regular",
+            params={"path": str(path), "kind": kind},
+        )
+
+
 def _open_snapshot(path: Path) -> MemoryDB:
     """A read-only connection to a backup that creates no file beside it (``immutable=1``)."""
-    check_file_header(path)
-    conn = sqlite3.connect(_uri(path), uri=True, timeout=5.0, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
+    _check_backup(path)
+    conn = connect_file(path, mode="ro", immutable="1", timeout_s=5.0)
     conn.execute("PRAGMA query_only=1")
     return MemoryDB(conn, path, OpenReport(path=str(path), read_only=True))
 
@@ -151,7 +164,7 @@ def _open_snapshot(path: Path) -> MemoryDB:
 @contextlib.contextmanager
 def _comparison(after_path: Path, after_is_backup: bool, before_path: Path) -> Iterator[MemoryDB]:
     """A connection on the after side with the baseline attached as ``b``, in one read transaction."""
-    check_file_header(before_path)
+    _check_backup(before_path)
     db = _open_snapshot(after_path) if after_is_backup else MemoryDB.open(after_path, check=False)
     try:
         with db.lock:

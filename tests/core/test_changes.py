@@ -426,3 +426,13 @@ def test_decay_prefilter_loses_no_crossing(demo_db_path, monkeypatch):
     monkeypatch.setattr(cf, "_NEAR", "")
     for w in windows:
         assert decayed(*w) == found[w], w
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_never_opened_as_a_backup(world, tmp_path):
+    path, _backup, _ids = world
+    fifo = tmp_path / "memory-20260614T120000.sqlite"
+    os.mkfifo(fifo)
+    with pytest.raises(Exception) as err:
+        changes_against(fifo, db_path=path)  # would block forever if it were opened
+    assert getattr(err.value, "code", "").startswith(("db.open", "backup.not_regular"))
