@@ -27,7 +27,14 @@ from typing import Any, Literal
 
 from core.errors import Notice
 from core.jsutil import js_split_ws, js_trim, utf16_len
-from core.substring import FtsOutcome, IndexState, ProvingRawStore, SubstringOutcome, proof_query
+from core.substring import (
+    FtsOutcome,
+    IndexState,
+    ProvingRawStore,
+    ScanRefusedError,
+    SubstringOutcome,
+    proof_query,
+)
 from core.timeline import Keyset
 
 __all__ = [
@@ -296,6 +303,8 @@ _TEXT = {
     "message{count_s} in {sessions} session{sessions_s}.",
     "recall.keyword.none": "A keyword query such as {query!r} (rule {rule}) would find nothing either.",
     "recall.keyword.no_words": "The message has no keyword to search for (rule {rule}).",
+    "recall.keyword.needs_scan": "A keyword query such as {query!r} (rule {rule}) would need a scan of "
+    "every message (no part of 3 characters, or the index is not provably in step); it is not run here.",
 }
 
 
@@ -361,7 +370,15 @@ def _keyword(
     if not q:
         k.notice = _n("recall.keyword.no_words", rule=KEYWORD_RULE)
         return k
-    rows, mode = store.search_with_mode(q, limit=KEYWORD_LIMIT, before=before)
+    store.scan_allowed = False  # bounded: a keyword the index cannot answer is not scanned for
+    try:
+        rows, mode = store.search_with_mode(q, limit=KEYWORD_LIMIT, before=before)
+    except ScanRefusedError:
+        k.mode, k.substring = "like", None
+        k.notice = _n("recall.keyword.needs_scan", query=q, rule=KEYWORD_RULE)
+        return k
+    finally:
+        store.scan_allowed = True
     k.mode = mode
     k.substring = None if mode != "like" or store.last_substring is None else store.last_substring.how
     k.count = len(rows)
@@ -444,6 +461,6 @@ def explain_recall(
                 e.notices.append(_n(code, words=apart))
             elif e.tokens and all(t.count == 0 for t in e.tokens):
                 e.notices.append(_n("recall.words.nowhere"))
-    if detailed:
+    if detailed and query:
         e.keyword = _keyword(store, message, trigger_snippet, before)
     return e

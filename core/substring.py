@@ -64,6 +64,7 @@ __all__ = [
     "FtsOutcome",
     "IndexState",
     "ProvingRawStore",
+    "ScanRefusedError",
     "SearchCancelledError",
     "SubstringOutcome",
     "index_state",
@@ -112,6 +113,15 @@ def _notice(texts: Mapping[str, str], code: str, params: Mapping[str, Any]) -> N
 
 class SearchCancelledError(Exception):
     """The search was abandoned because ``cancel_check()`` became true."""
+
+
+class ScanRefusedError(Exception):
+    """The substring fallback would need a scan and :attr:`ProvingRawStore.scan_allowed` is false;
+    ``outcome`` says why the proof did not apply."""
+
+    def __init__(self, outcome: SubstringOutcome):
+        super().__init__(outcome.code)
+        self.outcome = outcome
 
 
 # -- pieces and queries -----------------------------------------------------------------------------------
@@ -433,6 +443,8 @@ class ProvingRawStore(RawStore):
         self.candidate_cap = candidate_cap
         self.last_fts: FtsOutcome | None = None
         self.last_substring: SubstringOutcome | None = None
+        #: False: a fallback that cannot be proven raises :class:`ScanRefusedError` instead of scanning.
+        self.scan_allowed = True
 
     # -- plumbing -------------------------------------------------------------------------------------------
     def check_cancel(self) -> None:
@@ -493,6 +505,9 @@ class ProvingRawStore(RawStore):
         self.check_cancel()
         rows, outcome = self._prove(safe, since, until, session_ids, roles, before, limit)
         if rows is None:
+            if not self.scan_allowed:
+                self.last_substring = outcome
+                raise ScanRefusedError(outcome)
             rows = self._scan(safe, since, until, session_ids, roles, before, limit)
         outcome.rows = len(rows)
         self.last_substring = outcome

@@ -108,6 +108,15 @@ def test_reasons_for_no_search_and_for_hits(berlin_db):
     )
 
 
+def test_the_keyword_search_never_scans(berlin_db):
+    RawStore(berlin_db).append_many([("zh", "user", "柏林的天气怎么样", T0 + 5)], create_sessions=True)
+    r = build_context(berlin_db, "你还记得柏林吗？", host_os="linux", now=NOW)
+    k = r.recall.keyword
+    assert k.query == "柏林" and k.notice.code == "recall.keyword.needs_scan" and k.hits == []
+    assert r.recall.substring == "proven"  # the agent's own search: the message as one piece
+    assert build_context(berlin_db, "  ", host_os="linux", now=NOW).recall.keyword is None
+
+
 def test_time_travel_bounds_the_counts_and_the_keyword_search(berlin_db):
     r = build_context(berlin_db, QUESTION, host_os="linux", as_of=T0 + 10 * 600_000, now=NOW)
     counts = {t.text: t.count for t in r.recall.tokens}
