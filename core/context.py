@@ -61,7 +61,7 @@ from core.prefix import (
     build_memory_prefix,
 )
 from core.recall import RetrievedMessage, RetrieveOptions, RetrieveResult, TimelineRetriever, origin_prefix
-from core.recall_explain import RecallExplanation, explain_recall
+from core.recall_explain import RecallExplanation, add_details, explain_recall
 from core.substring import ProvingRawStore, SearchCancelledError
 from core.timeline import RawStore, sanitize_query, span_finder
 
@@ -73,6 +73,7 @@ __all__ = [
     "LeftOut",
     "TriggerInfo",
     "build_context",
+    "explain_context",
     "export_json",
     "prefix_session_id",
 ]
@@ -600,6 +601,31 @@ def build_context(
         omitted={k: SERVER_ONLY_SECTIONS[k] for k in prefix.omitted if k in SERVER_ONLY_SECTIONS},
         limits=dict(TIME_TRAVEL_LIMITS) if as_of is not None else {},
         timings_ms=timings,
+    )
+
+
+def explain_context(
+    db: Any, result: ContextResult, *, cancel_check: Callable[[], bool] | None = None
+) -> RecallExplanation:
+    """The recall explanation of ``result`` with its word counts and keyword query, computed now if
+    ``result`` was built with ``explain=False`` (a preview can show itself first and explain after).
+    Reads only; the same database state as ``result`` gives the same answer as ``explain=True``."""
+    e = result.recall
+    if e is None:
+        raise ValueError("the result has no recall explanation")
+    if e.detailed:
+        return e
+    before: tuple[int, int] | None = None
+    if result.as_of is not None:
+        before = (result.as_of, result.as_of_id if result.as_of_id is not None else _NEG_INF)
+    raw = _ContextRawStore(db, before, cancel_check)
+    return add_details(
+        raw,
+        e,
+        message=result.message,
+        trigger_snippet=None if result.trigger is None else result.trigger.snippet,
+        session_ids=result.session_ids or None,
+        before=before,
     )
 
 

@@ -45,14 +45,15 @@ __all__ = [
     "KeywordRecall",
     "RecallExplanation",
     "TokenCount",
+    "add_details",
     "explain_recall",
     "keyword_query",
 ]
 
 #: Each word's messages are counted up to this many ("1,000+").
 TOKEN_CAP = 1000
-#: At most this many distinct words of the query are counted.
-MAX_TOKENS = 16
+#: At most this many distinct words of the query are counted (function words are not).
+MAX_COUNTED = 8
 #: ``recall_sessions``' default limit is 5 sessions; it searches ``limit x 6`` messages.
 KEYWORD_LIMIT = 30
 #: The name of the rule :func:`keyword_query` follows (a viewer may show it; it changes with the rule).
@@ -140,7 +141,8 @@ class TokenCount:
     """One word of the query and how many messages contain it alone (``capped``: at least ``count``).
     ``count`` is None when it was not counted; ``note`` is then the code of why (``token.short``: under
     3 characters, the index cannot look it up; ``token.index``: the index is not provably in step;
-    ``token.limit``: beyond the first words counted)."""
+    ``token.common``: a function word or a word of referring back, in most messages; ``token.limit``:
+    beyond the first words counted)."""
 
     text: str
     chars: int
@@ -275,6 +277,7 @@ _MODE_TEXT = {
 }
 _TOKEN_NOTE = {
     "token.short": "under 3 characters, not counted",
+    "token.common": "common word, not counted",
     "token.index": "not counted: index not in step",
     "token.limit": "not counted",
 }
@@ -298,7 +301,7 @@ _TEXT = {
     "them all in one message, in the message's exact order.",
     "recall.words.apart_fts": "Words of the message are in other messages ({words}), but no message "
     "contains all of them.",
-    "recall.words.nowhere": "No word of the message is in any message.",
+    "recall.words.nowhere": "No word of the message (function words aside) is in any message.",
     "recall.keyword.found": "A keyword query such as {query!r} (rule {rule}) would find {count} "
     "message{count_s} in {sessions} session{sessions_s}.",
     "recall.keyword.none": "A keyword query such as {query!r} (rule {rule}) would find nothing either.",
@@ -339,20 +342,37 @@ def _excerpt(text: str, n: int = 200) -> str:
     return one if len(one) <= n else one[: n - 1] + "…"
 
 
+def _is_common(word: str) -> bool:
+    """A function word or a word of referring back (the keyword rule's lists), punctuation aside."""
+    letters = "".join(_WORD.findall(word))
+    if not letters:
+        return False
+    if _HAN.fullmatch(letters):
+        return not _ZH_STOP_RE.sub("", letters)
+    return letters.lower() in _EN_STOP
+
+
 def _count_words(
     store: ProvingRawStore,
     safe: str,
     session_ids: Sequence[str] | None,
     before: Keyset | None,
 ) -> list[TokenCount]:
+    """Each word of ``safe`` with the messages containing it alone: at most :data:`MAX_COUNTED`
+    words are counted, function words and words of referring back are not (they are in most
+    messages and say nothing about the gap), nor words without 3 characters between wildcards."""
     out: list[TokenCount] = []
-    for i, word in enumerate(dict.fromkeys(js_split_ws(safe))):
+    counted = 0
+    for word in dict.fromkeys(js_split_ws(safe)):
         t = TokenCount(text=word, chars=len(word))
-        if i >= MAX_TOKENS:
-            t.note = "token.limit"
-        elif proof_query(word) is None:
+        if proof_query(word) is None:
             t.note = "token.short"  # no part of 3 characters between LIKE's wildcards
+        elif _is_common(word):
+            t.note = "token.common"
+        elif counted >= MAX_COUNTED:
+            t.note = "token.limit"
         else:
+            counted += 1
             got = store.count_containing(word, cap=TOKEN_CAP, session_ids=session_ids, before=before)
             if got is None:
                 t.note = "token.index"
@@ -416,7 +436,7 @@ def explain_recall(
     ``store.last_substring``) and what the retriever chose. ``detailed`` adds the word counts and the
     keyword query (bounded: a few index look-ups and one search)."""
     query = js_trim(message or "")
-    e = RecallExplanation(query=query, safe=safe, searched=searched, mode=mode, detailed=detailed)
+    e = RecallExplanation(query=query, safe=safe, searched=searched, mode=mode)
     if fts is not None:
         e.fts = {"ran": True, "rows": fts.rows, "error": fts.error}
     if substring is not None:
@@ -448,19 +468,46 @@ def explain_recall(
         e.notices.append(substring.notice())
         if substring.index is not None and not substring.index.consistent:
             e.notices.append(substring.index.notice())
-    if detailed and searched and safe:
-        e.tokens = _count_words(store, safe, session_ids, before)
-        if not found:
-            apart = [{"text": t.text, "count": t.count, "capped": t.capped} for t in e.tokens if t.count]
+    if detailed:
+        add_details(
+            store,
+            e,
+            message=message,
+            trigger_snippet=trigger_snippet,
+            session_ids=session_ids,
+            before=before,
+        )
+    return e
+
+
+def add_details(
+    store: ProvingRawStore,
+    e: RecallExplanation,
+    *,
+    message: str,
+    trigger_snippet: str | None = None,
+    session_ids: Sequence[str] | None = None,
+    before: Keyset | None = None,
+) -> RecallExplanation:
+    """Add the word counts and the keyword query to an explanation made without them (bounded: a
+    few index look-ups and one search that never scans). ``session_ids`` and ``before`` bound the
+    counts as the agent's search was bounded; the keyword search is bounded by ``before`` only
+    (``recall_sessions`` searches every session)."""
+    if e.detailed:
+        return e
+    e.detailed = True
+    if e.searched and e.safe:
+        e.tokens = _count_words(store, e.safe, session_ids, before)
+        counted = [t for t in e.tokens if t.count is not None]
+        if not e.found and counted:
+            apart = [{"text": t.text, "count": t.count, "capped": t.capped} for t in counted if t.count]
             if apart:
-                code = (
-                    "recall.words.apart_fts"
-                    if fts is not None and fts.error is None
-                    else "recall.words.apart"
+                fts_ok = e.fts.get("ran") and e.fts.get("error") is None
+                e.notices.append(
+                    _n("recall.words.apart_fts" if fts_ok else "recall.words.apart", words=apart)
                 )
-                e.notices.append(_n(code, words=apart))
-            elif e.tokens and all(t.count == 0 for t in e.tokens):
+            else:
                 e.notices.append(_n("recall.words.nowhere"))
-    if detailed and query:
+    if e.query:
         e.keyword = _keyword(store, message, trigger_snippet, before)
     return e
