@@ -190,8 +190,8 @@ class IndexState:
 
 
 _INDEX_TEXT = {
-    "index.consistent": "The full-text index covers all {messages} messages, so a full-text miss proves "
-    "a substring miss.",
+    "index.consistent": "The full-text index covers every message (rowids {first}..{last}), so a "
+    "full-text miss proves a substring miss.",
     "index.empty": "There are no messages.",
     "index.missing": "The full-text table is missing.",
     "index.tokenizer": "The full-text table is not the case-insensitive trigram index of the message "
