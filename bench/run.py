@@ -8,9 +8,9 @@
 
 The database is made by the project's generator (:func:`core.demo.generate`, English and Chinese, seed
 0, a fixed ``now``) and cached under ``bench/.cache/``, keyed by size, seed and a hash of the generator
-and schema sources: a changed generator builds a new one. On a 2-core machine building 1M messages
-takes about 3 minutes (a progress line every few seconds) and the full table about 5 more; ``--quick``
-takes about 10 seconds to build and 2-3 minutes in all.
+(``core/demo/`` with its data files) and ``core/schema.py``: a changed generator builds a new one. On a
+2-core machine building 1M messages takes about 3 minutes (a progress line every few seconds) and the
+full table about 5 more; ``--quick`` takes about 10 seconds to build and 2-3 minutes in all.
 
 Every figure is measured beside a floor measured in the same run on the same machine, and ``ratio`` is
 figure / floor (below 1: faster than the floor). Each group of figures runs in a fresh process (one
@@ -228,11 +228,19 @@ def result(name: str, value: float, unit: str, floor_name: str, floor_value: flo
 # -- the database ------------------------------------------------------------------------------------------
 
 
+def generator_sources() -> list[Path]:
+    """The files the generated database depends on: the generator package with its data files, the schema."""
+    demo = ROOT / "core" / "demo"
+    files = sorted(p for p in demo.rglob("*") if p.is_file() and p.suffix in (".py", ".toml"))
+    return [*files, ROOT / "core" / "schema.py"]
+
+
 def generator_version() -> str:
-    """A short hash of the generator and the schema it writes: a change to either builds a new cache."""
+    """A short hash of the generator, its data and the schema it writes: a change builds a new cache."""
     h = hashlib.sha256()
-    for rel in ("core/demo.py", "core/schema.py"):
-        h.update((ROOT / rel).read_bytes())
+    for path in generator_sources():
+        h.update(path.relative_to(ROOT).as_posix().encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:10]
 
 

@@ -24,6 +24,39 @@ ACTIONS = "memory_actions"
 Keyset = tuple[int, int]
 
 
+_INSERT = (
+    f"INSERT INTO {ACTIONS} (session_id, trigger, tool_name, params_json, result, success, timestamp, "
+    "linked_skill) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _row(
+    session_id: Any,
+    tool_name: Any,
+    params: Any,
+    result: Any = None,
+    success: bool = True,
+    timestamp: Any = None,
+    trigger: str | None = None,
+    linked_skill: str | None = None,
+) -> tuple[Any, ...]:
+    """The checked insert parameters of one call (``ValidationError_`` for a bad one)."""
+    if not isinstance(session_id, str) or not session_id:
+        raise ValidationError_("session_id must be a non-empty string")
+    if not isinstance(tool_name, str) or not tool_name:
+        raise ValidationError_("tool_name must be a non-empty string")
+    if result is not None and not isinstance(result, str):
+        raise ValidationError_("result must be a string or None")
+    ts = now_ms() if timestamp is None else timestamp
+    if isinstance(ts, bool) or not isinstance(ts, int):
+        raise ValidationError_("timestamp must be an integer (epoch milliseconds)")
+    try:
+        params_json = js_stringify(params)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError_(f"params must be JSON-serialisable: {exc}") from None
+    return (session_id, trigger, tool_name, params_json, result, 1 if success else 0, ts, linked_skill)
+
+
 class ToolStat(BaseModel):
     """Calls of one tool: ``failure_rate = failures / total``; ``last_at`` is the newest call."""
 
@@ -57,29 +90,23 @@ class ActionStore:
         linked_skill: str | None = None,
     ) -> Action:
         """Record one tool call (the reference's ``ActionLog.append``)."""
-        if not isinstance(session_id, str) or not session_id:
-            raise ValidationError_("session_id must be a non-empty string")
-        if not isinstance(tool_name, str) or not tool_name:
-            raise ValidationError_("tool_name must be a non-empty string")
-        if result is not None and not isinstance(result, str):
-            raise ValidationError_("result must be a string or None")
-        ts = now_ms() if timestamp is None else timestamp
-        if isinstance(ts, bool) or not isinstance(ts, int):
-            raise ValidationError_("timestamp must be an integer (epoch milliseconds)")
-        try:
-            params_json = js_stringify(params)
-        except (TypeError, ValueError) as exc:
-            raise ValidationError_(f"params must be JSON-serialisable: {exc}") from None
+        row = _row(session_id, tool_name, params, result, success, timestamp, trigger, linked_skill)
         with self.db.write() as conn:
-            cur = conn.execute(
-                f"INSERT INTO {ACTIONS} (session_id, trigger, tool_name, params_json, result, success, "
-                "timestamp, linked_skill) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, trigger, tool_name, params_json, result, 1 if success else 0, ts, linked_skill),
-            )
-            new_id = cur.lastrowid
+            new_id = conn.execute(_INSERT, row).lastrowid
         got = self.get(new_id)
         assert got is not None
         return got
+
+    def append_many(self, calls: Sequence[Sequence[Any]]) -> int:
+        """Record many tool calls in one transaction; returns how many.
+
+        Each call is ``(session_id, tool_name, params, result, success, timestamp, trigger, linked_skill)``,
+        checked as :meth:`append` checks it; one invalid call raises and nothing is written.
+        """
+        rows = [_row(*c) for c in calls]
+        with self.db.write() as conn:
+            conn.executemany(_INSERT, rows)
+        return len(rows)
 
     # -- reading ---------------------------------------------------------------------------------------
     def get(self, action_id: int) -> Action | None:

@@ -6,12 +6,15 @@ that tests can check them without running PyInstaller.
 - :func:`keep_entry`: whether a collected file stays (platform plugins of the target system only, a few
   image formats, no plugins or Qt libraries of the dropped modules, Qt's own catalogues of English and
   Chinese only);
-- :func:`windows_version_info`: the text of the Windows version resource for a package version.
+- :func:`windows_version_info`: the text of the Windows version resource for a package version;
+- :func:`package_data`: the data files of the Python packages (the demo generator's ``.toml`` files),
+  as ``(source, destination folder)`` pairs.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 APP = "philont-desktop"
 APP_ID = "io.philont.Desktop"
@@ -150,3 +153,19 @@ VSVersionInfo(
   ]
 )
 """
+
+
+# Data files of the Python packages: what the wheel ships as package data (pyproject.toml) goes into the
+# bundle at the same place, where importlib.resources finds it.
+PACKAGE_DATA = {"core/demo": ("data/*.toml", "data/dialogues/*.toml")}
+
+
+def package_data(root: Path) -> list[tuple[str, str]]:
+    """``(source file, destination folder inside the bundle)`` of every package data file under ``root``."""
+    out = []
+    for package, patterns in PACKAGE_DATA.items():
+        base = root / package
+        for pattern in patterns:
+            for path in sorted(base.glob(pattern)):
+                out.append((str(path), path.parent.relative_to(root).as_posix()))
+    return out

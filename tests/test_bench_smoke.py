@@ -120,3 +120,10 @@ def test_readme_table_is_replaced_between_its_markers(run, fake, tmp_path):
     assert readme.read_text(encoding="utf-8").count("<!-- table:quick:start -->") == 1
     assert not run.update_readme(fake, "full", "no markers for this scale", readme)
     assert "no markers" not in readme.read_text(encoding="utf-8")
+
+
+def test_the_cache_key_covers_the_generator_and_its_data(run):
+    names = {p.relative_to(run.ROOT).as_posix() for p in run.generator_sources()}
+    assert {"core/demo/__init__.py", "core/schema.py", "core/demo/data/stories.toml"} <= names
+    assert any(n.startswith("core/demo/data/dialogues/") for n in names)
+    assert len(run.generator_version()) == 10

@@ -230,6 +230,11 @@ def test_wheel_holds_both_packages_and_the_resources(wheel):
     for module in ("core/__init__.py", "core/db.py", "philont_desktop/__init__.py", "philont_desktop/app.py"):
         assert module in names, module
     assert "philont_desktop/resources.py" in names
+    demo_data = sorted((ROOT / "core" / "demo" / "data").rglob("*.toml"))
+    assert demo_data, "the demo generator's data files"
+    for path in demo_data:  # package data: the demo generator reads them with importlib.resources
+        rel = path.relative_to(ROOT).as_posix()
+        assert rel in names, f"{rel} is missing from the wheel"
     data = "philont_desktop/_resources/"
     assert f"{data}icons/{APP}.svg" in names
     for size in PNG_SIZES:
@@ -452,6 +457,17 @@ def test_windows_version_file_carries_the_package_version():
     assert f"filevers={rules.version_tuple(VERSION)}" in text
     assert f"StringStruct('ProductVersion', '{VERSION}')" in text
     assert f"StringStruct('OriginalFilename', '{APP}.exe')" in text
+
+
+def test_bundle_takes_the_package_data_the_wheel_ships():
+    rules = load_script("bundle_rules")
+    pairs = rules.package_data(ROOT)
+    expected = sorted((ROOT / "core" / "demo" / "data").rglob("*.toml"))
+    assert sorted(Path(src) for src, _dest in pairs) == expected
+    for src, dest in pairs:
+        assert dest == Path(src).parent.relative_to(ROOT).as_posix()
+        assert rules.keep_entry(f"{dest}/{Path(src).name}", "linux")
+    assert "package_data(ROOT)" in (PACKAGING / "philont-desktop.spec").read_text(encoding="utf-8")
 
 
 def test_spec_and_scripts_are_valid_python():

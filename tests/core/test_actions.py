@@ -55,6 +55,25 @@ def test_append_validates(actions):
         actions.append("global", "t", {}, result=5)
 
 
+def test_append_many_writes_what_append_writes_in_one_go(mem_db, actions):
+    calls = [
+        ("global", "store_fact", {"value": 1.0, "key": "名字"}, None, True, T0, None, None),
+        ("other", "shell", {"command": "ls"}, "ok", False, T0 + 1, "chat", "skill-a"),
+    ]
+    assert actions.append_many(calls) == 2
+    one = ActionStore(type(mem_db).memory(now=T0))
+    for c in calls:
+        one.append(*c)
+    cols = "session_id, trigger, tool_name, params_json, result, success, timestamp, linked_skill"
+    many_rows = [tuple(r) for r in mem_db.conn.execute(f"SELECT {cols} FROM memory_actions ORDER BY id")]
+    one_rows = [tuple(r) for r in one.db.conn.execute(f"SELECT {cols} FROM memory_actions ORDER BY id")]
+    assert many_rows == one_rows
+    with pytest.raises(ValidationError_):
+        actions.append_many([("global", "t", {}, None, True, T0, None, None), ("", "t", {})])
+    assert actions.count() == 2  # nothing of the refused batch was written
+    one.db.close()
+
+
 @pytest.fixture
 def log(actions):
     spec = [
