@@ -111,7 +111,13 @@ def create_schedules(
         if stopped is not None or spec.get("enabled", True) is False:
             store.set_enabled(sched.id, False)
         if "run" in spec:
-            runs.append(ScheduleRun(sched.id, spec["run"], spec["name"], spec.get("lang", "en"), t, stopped))
+            every = every_ms(spec["every"]) if "every" in spec else 0
+            first = _first_run(spec, t, now)
+            runs.append(
+                ScheduleRun(
+                    sched.id, spec["run"], spec["name"], spec.get("lang", "en"), t, stopped, first, every
+                )
+            )
     return runs, len(made)
 
 

@@ -14,7 +14,7 @@ Msg = tuple[str, str, int]
 #: ``(timestamp, tool, params, result, success, linked_skill)``
 Call = tuple[int, str, dict[str, Any], str, bool, "str | None"]
 
-STATUS_P = 0.45
+STATUS_P = 0.6
 _LOWER_AFTER_STATUS = frozenset(
     [
         "Done",
@@ -48,7 +48,7 @@ _LOWER_AFTER_STATUS = frozenset(
         "Restore",
     ]
 )
-_NO_STATUS = frozenset(("Yes", "No", "Not", "Nothing", "Sorry", "Typical", "Nice", "Congratulations"))
+_NO_STATUS = frozenset(("Yes", "No", "Not", "Nothing", "Sorry", "Typical", "Nice", "Congratulations", "Done"))
 THANKS_P = 0.35  # a conversation of several turns ends with thanks
 ACK_P = 0.7  # the agent says it is on it before a tool call
 _RETRY = {
@@ -165,9 +165,10 @@ def _status(rng: random.Random, turn: Turn, lang: str, reply: str) -> str:
     """Now and then a reply after a successful call reads as a status update ("Quick update: …")."""
     if not turn.status or rng.random() >= STATUS_P:
         return reply
-    word = reply.split(" ", 1)[0].rstrip(":,.!")
-    if word in _NO_STATUS:
-        return reply
+    first = reply.split(" ", 1)[0]
+    word = first.rstrip(":,.!")
+    if word in _NO_STATUS or ":" in reply[:16] or "：" in reply[:8]:
+        return reply  # "Done: …" or "找到了：…" already opens like a report
     head = pick(rng, phrases("status")[lang])
     if lang == "en" and word in _LOWER_AFTER_STATUS:
         reply = reply[0].lower() + reply[1:]

@@ -243,7 +243,7 @@ class Dialogue:
         return [x for x in out if x]
 
 
-def _turn(spec: dict[str, Any], where: str) -> Turn:
+def _turn(spec: dict[str, Any], where: str, status: bool = True) -> Turn:
     call = None
     if "call" in spec:
         call = calls().get(spec["call"])
@@ -255,15 +255,15 @@ def _turn(spec: dict[str, Any], where: str) -> Turn:
     fail = tuple(spec.get("fail", ()))
     if call is not None and call.fail and not fail:
         raise DataError(f"{where}: the call can fail, so the turn needs fail replies")
-    # A reply after a call may open like a status update unless the turn says otherwise.
-    return Turn(user, reply, call, fail, bool(spec.get("status", call is not None)))
+    # A reply after a call may open like a status update unless the turn (or its topic) says otherwise.
+    return Turn(user, reply, call, fail, bool(spec.get("status", status and call is not None)))
 
 
-def _dialogue(spec: dict[str, Any], topic: str, where: str) -> Dialogue:
+def _dialogue(spec: dict[str, Any], topic: str, where: str, status: bool = True) -> Dialogue:
     did = spec.get("id", "?")
     where = f"{where} {did}"
     turns = {
-        lang: tuple(_turn(t, f"{where} {lang}[{i}]") for i, t in enumerate(spec[lang]))
+        lang: tuple(_turn(t, f"{where} {lang}[{i}]", status) for i, t in enumerate(spec[lang]))
         for lang in LANGS
         if spec.get(lang)
     }
@@ -300,7 +300,8 @@ def topics() -> tuple[Topic, ...]:
             continue
         doc = raw(name.removesuffix(".toml"))
         topic = doc.get("topic") or name.split("/")[-1].removesuffix(".toml")
-        ds = tuple(_dialogue(d, topic, name) for d in doc.get("dialogue", ()))
+        status = bool(doc.get("status", True))  # replies after calls may read as status updates
+        ds = tuple(_dialogue(d, topic, name, status) for d in doc.get("dialogue", ()))
         by_lang = tuple(tuple(d for d in ds if lang in d.turns) for lang in LANGS)
         if not all(by_lang):
             raise DataError(f"{name}: needs dialogues in both languages")

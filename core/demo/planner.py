@@ -29,7 +29,7 @@ MsgRow = tuple[str, str, str, int, str | None]  # session_id, role, content, tim
 ActionSpec = tuple[int, str, str, dict[str, Any], str, bool, str | None, str | None]
 FIXED_SHARE = 0.5
 SCHEDULED_P = 0.06
-AUTONOMOUS_P = 0.03
+AUTONOMOUS_P = 0.04
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,20 @@ class ScheduleRun:
     lang: str
     created: int
     disabled: int | None
+    first: int = 0  # its first run; then one every ``every`` ms
+    every: int = 0
+
+    def at(self, t: int, now: int) -> int | None:
+        """The run of this schedule nearest to ``t`` while it was enabled, or None."""
+        if self.every <= 0:
+            return None
+        end = min(now - HOUR_MS, self.disabled if self.disabled is not None else now)
+        run = self.first + round((t - self.first) / self.every) * self.every
+        while run >= end:
+            run -= self.every
+        while run < max(self.created, self.first):
+            run += self.every
+        return run if run < end else None
 
 
 def _hex(rng: random.Random, n: int) -> str:
@@ -110,8 +124,8 @@ class _Router:
                 self.web = "web-ui:" + _hex(self.rng, 12)
             self.web_last = t0
             return self.web
-        if channel == "wechat":
-            return self.wechat[0] if r() < 0.8 else self.wechat[1]
+        if channel == "wechat":  # the persona's own chat; now and then a group she is in
+            return self.wechat[0] if conv.kind == "story" or r() < 0.8 else self.wechat[1]
         return self.telegram
 
 
@@ -233,11 +247,12 @@ class _Filling:
         x = rng.random()
         if x < SCHEDULED_P:
             active = [r for r in self.runs if r.created <= t0 and (r.disabled is None or t0 < r.disabled)]
-            if active:
-                run = active[int(rng.random() * len(active))]
-                conv = render_run(
-                    rng, self.specs[run.kind], run.lang, t0, self.now, run.name, "scheduled", f.show_p
-                )
+            run = active[int(rng.random() * len(active))] if active else None
+            t_run = run.at(t0, self.now) if run is not None else None
+            if run is not None and t_run is not None:  # at the schedule's own time of day
+                t_run += int(rng.random() * 40_000)
+                spec = self.specs[run.kind]
+                conv = render_run(rng, spec, run.lang, t_run, self.now, run.name, "scheduled", f.show_p)
                 conv.channel = run.id
                 conv.trigger = f"schedule:{run.name}"
                 return conv

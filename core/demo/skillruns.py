@@ -48,7 +48,8 @@ class _Skill:
         tool, params, result = self._linked(slots, ok, mode)
         self.why = str(slots.get("why", ""))
         lines = spec.lines
-        if "task" in lines and rng.random() < conv_p:
+        quiet = not ok and spec.failures.get(mode, {}).get("quiet", False)
+        if "task" in lines and not quiet and rng.random() < conv_p:
             self._conversation(t, slots, ok, (tool, params, result))
         else:
             self.out.actions.append(

@@ -233,7 +233,7 @@ def test_messages_are_bilingual_and_in_time_order(db):
     assert times[0] >= NOW - demo.DEFAULT_SPAN_DAYS * DAY and times[-1] < NOW
     assert times[-1] > NOW - DAY  # there is a recent conversation
     common = sum(1 for r in rows if demo.BENCH_TERMS["common"] in r["content"].lower())
-    assert 0.05 < common / len(rows) < 0.32
+    assert 0.02 < common / len(rows) < 0.32  # more in bigger timelines, where everyday talk dominates
     assert any(demo.BENCH_TERMS["zh2"] in r["content"] for r in rows)
     assert any(demo.BENCH_TERMS["zh3"] in r["content"] for r in rows)
 
@@ -285,7 +285,7 @@ def test_the_berlin_trip_is_talked_about_over_days_then_looked_back_on(big):
     assert len(days) >= 5
 
 
-def test_sessions_and_origins(db):
+def test_sessions_and_origins(db, big):
     sessions = {r["id"]: r for r in db.execute("SELECT * FROM memory_raw_sessions")}
     assert "global" in sessions
     named = [s for s in sessions if s.startswith("sess-")]
@@ -294,8 +294,11 @@ def test_sessions_and_origins(db):
     assert any(sessions[s]["ended_at"] is not None for s in named)
     origins = {r[0] for r in db.execute("SELECT DISTINCT origin_session_id FROM memory_raw_messages")}
     assert None in origins
-    for prefix in ("wechat:", "telegram:", "web-ui:", "system:scheduled:", "system:autonomous-"):
+    for prefix in ("wechat:", "telegram:", "web-ui:", "system:scheduled:"):
         assert any(o and o.startswith(prefix) for o in origins), prefix
+    assert big.execute(
+        "SELECT count(*) FROM memory_raw_messages WHERE origin_session_id LIKE 'system:autonomous-%'"
+    ).fetchone()[0]
     assert sum(1 for o in origins if o and o.startswith("web-ui:")) > 3  # several web conversations
     # Every message lies within its session's lifetime, and a named session lies within its day.
     bad = db.execute(
