@@ -85,6 +85,30 @@ def connect_file(
     return _connect_uri(_file_uri(Path(path), **uri_params), timeout_s)
 
 
+# The database files this process has open through MemoryDB, by (device, inode), with how many connections.
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_FILES_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _track_open(key: tuple[int, int] | None, delta: int) -> None:
+    if key is None:
+        return
+    with _OPEN_FILES_LOCK:
+        n = _OPEN_FILES.get(key, 0) + delta
+        if n > 0:
+            _OPEN_FILES[key] = n
+        else:
+            _OPEN_FILES.pop(key, None)
+
+
 class HeaderProblem(NamedTuple):
     """What :func:`header_problem` found: a :class:`DatabaseOpenError` problem, its detail, and whether
     naming the newest good backup helps (not for a missing file or a directory)."""
@@ -126,6 +150,12 @@ def header_problem(path: Path) -> HeaderProblem | None:
         return HeaderProblem(
             "not-sqlite", f"This path is a {kind}, not a database file; it was not opened.", False
         )
+    with _OPEN_FILES_LOCK:
+        if (st.st_dev, st.st_ino) in _OPEN_FILES:
+            # Checked when it was opened, and open here since. Closing a descriptor of it would release every
+            # POSIX lock this process holds on it, SQLite's included: another process closing its last
+            # connection would then checkpoint and delete the -wal under the connections still open here.
+            return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
@@ -207,6 +237,8 @@ class MemoryDB:
         self._backup_before_write = True
         self.last_backup: Path | None = None
         self._closed = False
+        self._file_key = _file_key(path) if path is not None else None
+        _track_open(self._file_key, 1)
 
     # -- the connection -------------------------------------------------------------------------------
     @property
@@ -541,6 +573,7 @@ class MemoryDB:
             self._closed = True
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
+            _track_open(self._file_key, -1)
 
     def __enter__(self) -> MemoryDB:
         self._check_open()

@@ -333,3 +333,45 @@ def test_every_public_method_of_a_closed_database_raises_one_clear_error(tmp_pat
     where = ":memory:" if kind == "memory" else str(p)
     assert {"backup", "conn", "write", "data_version", "with"} <= set(out)
     assert out == {name: ["db.closed", where] for name in out}
+
+
+_OTHER_PROCESS = """
+import sys
+from core.engine import sqlite3
+conn = sqlite3.connect(sys.argv[1])
+conn.execute("SELECT count(*) FROM memory_raw_messages").fetchone()
+print("open", flush=True)
+sys.stdin.readline()
+conn.close()
+"""
+
+
+def test_a_second_look_keeps_the_locks_of_the_connections_already_open(tmp_path):
+    """Opening a database this process has open again must not drop its SQLite locks: another process
+    closing would then think it is the last connection, checkpoint and delete the -wal under the
+    writer, whose next commits would be lost."""
+    import subprocess
+    import sys
+
+    from core.timeline import RawStore
+
+    path = tmp_path / "memory.sqlite"
+    MemoryDB.create(path, now=FIXED_NOW).close()
+    writer = MemoryDB.open(path, writable=True, check=False, backup_before_write=False)
+    try:
+        RawStore(writer).append_message("global", "user", "before", FIXED_NOW)
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+        other = subprocess.Popen(
+            [sys.executable, "-c", _OTHER_PROCESS, str(path)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        assert other.stdout.readline().strip() == "open"
+        MemoryDB.open(path, check=False).close()  # a second look, as a worker thread takes one
+        other.communicate("close\n", timeout=60)
+        assert Path(str(path) + "-wal").exists()
+        RawStore(writer).append_message("global", "user", "after", FIXED_NOW + 1)
+        with MemoryDB.open(path, check=False) as look:
+            texts = [r[0] for r in look.conn.execute("SELECT content FROM memory_raw_messages")]
+        assert texts == ["before", "after"]
+    finally:
+        writer.close()
