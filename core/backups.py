@@ -50,7 +50,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core import SCHEMA_VERSION
+from core import MAX_KNOWN_SCHEMA_VERSION
 from core.db import SQLITE_MAGIC, connect_file, header_problem, quick_check
 from core.engine import sqlite3
 from core.errors import MemoryError_, NotFoundError, Notice, ReadOnlyError, ValidationError_
@@ -763,12 +763,12 @@ def _validate_backup(src: Path, db: Path) -> None:
     version = None
     with contextlib.suppress(TypeError, ValueError):
         version = int(row[0]) if row is not None else None
-    if version is not None and version > SCHEMA_VERSION:
+    if version is not None and version > MAX_KNOWN_SCHEMA_VERSION:
         raise ValidationError_(
-            f"The backup {src.name} has schema version {version}, newer than {SCHEMA_VERSION}, which this "
-            "version understands; it is not restored. Nothing was changed.",
+            f"The backup {src.name} has schema version {version}, newer than {MAX_KNOWN_SCHEMA_VERSION}, "
+            "which this version understands; it is not restored. Nothing was changed.",
             code="restore.backup_newer",
-            params={"backup": str(src), "version": version, "known": SCHEMA_VERSION},
+            params={"backup": str(src), "version": version, "known": MAX_KNOWN_SCHEMA_VERSION},
         )
 
 

@@ -131,7 +131,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core import SCHEMA_VERSION, __version__
+from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION, __version__
 from core.db import MemoryDB, quick_check
 from core.engine import sqlite3
 from core.errors import MemoryError_, ValidationError_
@@ -398,9 +398,12 @@ def cmd_info(ctx: _Ctx) -> int:
     o = ctx.out.text
     o(f"path            {info['path']}")
     o(f"engine          {r.engine} (SQLite {r.sqlite_version})")
-    version = "none" if r.schema_version is None else str(r.schema_version)
-    if r.schema_version is not None and r.schema_version > SCHEMA_VERSION:
-        version += f" (newer than {SCHEMA_VERSION})"
+    version = {
+        "newer": f"{r.schema_version} (newer than {MAX_KNOWN_SCHEMA_VERSION})",
+        "older": f"{r.schema_version} (older than {MIN_KNOWN_SCHEMA_VERSION})",
+        "invalid": f"{_one_line(repr(r.schema_version_raw))} (not a version number)",
+        "missing": "none",
+    }.get(r.schema_status, str(r.schema_version))
     o(f"schema version  {version}")
     o(f"journal mode    {r.journal_mode}")
     o(f"quick_check     {r.quick_check}")

@@ -21,14 +21,14 @@ import stat
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from pydantic import BaseModel, Field
 
-from core import SCHEMA_VERSION
+from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.engine import ENGINE, SQLITE_VERSION, sqlite3
-from core.errors import DatabaseClosedError, DatabaseOpenError, ReadOnlyError
+from core.errors import DatabaseClosedError, DatabaseOpenError, Notice, ReadOnlyError
 from core.paths import chmod_private, ensure_private_dir
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -42,6 +42,8 @@ class OpenReport(BaseModel):
     engine: str = ENGINE
     sqlite_version: str = SQLITE_VERSION
     schema_version: int | None = None
+    schema_version_raw: str | None = None
+    schema_status: str = "missing"
     journal_mode: str | None = None
     read_only: bool = True
     immutable: bool = False
@@ -56,11 +58,25 @@ class OpenReport(BaseModel):
     quick_check: str | None = None
     writable: bool = False
     read_only_reason: str | None = None
+    read_only_code: str | None = None
+    read_only_params: dict[str, Any] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
 
     @property
     def complete(self) -> bool:
         return not (self.missing_tables or self.missing_fts or self.missing_triggers)
+
+    def read_only_notice(self) -> Notice | None:
+        """Why writing is refused, as a coded :class:`~core.errors.Notice` (``None`` when writable).
+
+        Codes: ``db.read_only.schema_newer`` / ``schema_older`` (``version``, ``min_known``,
+        ``max_known``), ``schema_invalid`` (``value``), ``schema_missing``, ``missing_tables`` /
+        ``missing_columns`` / ``missing_fts`` (``names``), ``damaged`` (``quick_check``), ``immutable``,
+        ``file_not_writable``, ``dir_not_writable``.
+        """
+        if self.read_only_reason is None:
+            return None
+        return Notice(self.read_only_code or "db.read_only", self.read_only_reason, self.read_only_params)
 
 
 def _connect_uri(uri: str, timeout_s: float) -> sqlite3.Connection:
@@ -406,6 +422,8 @@ class MemoryDB:
                 raise _classify_open_error(self.path, exc) from None
             raise
         r.schema_version = info.schema_version
+        r.schema_version_raw = info.schema_version_raw
+        r.schema_status = info.version_status
         r.missing_tables = sorted(info.missing_core_tables)
         r.missing_core_columns = sorted(info.missing_core_columns)
         r.missing_peripheral_tables = sorted(info.missing_peripheral_tables)
@@ -430,28 +448,86 @@ class MemoryDB:
 
     def _update_writability(self, writable_requested: bool) -> None:
         r = self.report
-        reason = None
-        if r.schema_version is not None and r.schema_version > SCHEMA_VERSION:
-            reason = (
-                f"the database has schema version {r.schema_version}, newer than {SCHEMA_VERSION}, "
-                "which this version understands; it is shown read-only and never re-stamped"
-            )
-        elif r.missing_tables:
-            reason = "core tables are missing: " + ", ".join(r.missing_tables)
-        elif r.missing_core_columns:
-            reason = "core columns are missing: " + ", ".join(r.missing_core_columns)
-        elif r.missing_fts:
-            reason = "full-text tables are missing: " + ", ".join(r.missing_fts)
-        elif r.quick_check not in (None, "ok"):
-            reason = "the database is damaged (quick_check: " + r.quick_check.splitlines()[0] + ")"
-        elif r.immutable:
-            reason = "the database directory cannot be written"
-        elif self.path is not None and not os.access(self.path, os.W_OK):
-            reason = "the file is not writable"
-        elif self.path is not None and not os.access(self.path.parent, os.W_OK):
-            reason = "the directory is not writable"
+        code, reason, params = self._refusal()
         r.read_only_reason = reason
+        r.read_only_code = code
+        r.read_only_params = params
         r.writable = reason is None
+
+    def _refusal(self) -> tuple[str | None, str | None, dict[str, Any]]:
+        """``(code, English reason, params)`` of why this file must not be written, or all ``None``."""
+        r = self.report
+        versions = {
+            "version": r.schema_version,
+            "min_known": MIN_KNOWN_SCHEMA_VERSION,
+            "max_known": MAX_KNOWN_SCHEMA_VERSION,
+        }
+        if r.schema_status == "newer":
+            return (
+                "db.read_only.schema_newer",
+                f"the database has schema version {r.schema_version}, newer than {MAX_KNOWN_SCHEMA_VERSION}, "
+                "which this version understands; it is shown read-only and never re-stamped",
+                versions,
+            )
+        if r.missing_tables:
+            names = ", ".join(r.missing_tables)
+            return (
+                "db.read_only.missing_tables",
+                "core tables are missing: " + names,
+                {"names": r.missing_tables},
+            )
+        if r.schema_status == "invalid":
+            return (
+                "db.read_only.schema_invalid",
+                f"the database's schema version {r.schema_version_raw!r} is not a version number; it is "
+                "shown read-only and never re-stamped",
+                {"value": r.schema_version_raw},
+            )
+        if r.schema_status == "older":
+            return (
+                "db.read_only.schema_older",
+                f"the database has schema version {r.schema_version}, older than {MIN_KNOWN_SCHEMA_VERSION}; "
+                "this version does not migrate it, so it is shown read-only",
+                versions,
+            )
+        if r.schema_status == "missing":
+            return (
+                "db.read_only.schema_missing",
+                "the database has no schema version; it is shown read-only and never stamped",
+                {},
+            )
+        if r.missing_core_columns:
+            names = r.missing_core_columns
+            return (
+                "db.read_only.missing_columns",
+                "core columns are missing: " + ", ".join(names),
+                {"names": names},
+            )
+        if r.missing_fts:
+            names = r.missing_fts
+            return (
+                "db.read_only.missing_fts",
+                "full-text tables are missing: " + ", ".join(names),
+                {"names": names},
+            )
+        if r.quick_check not in (None, "ok"):
+            first = r.quick_check.splitlines()[0]
+            return (
+                "db.read_only.damaged",
+                "the database is damaged (quick_check: " + first + ")",
+                {"quick_check": first},
+            )
+        if r.immutable:
+            return "db.read_only.immutable", "the database directory cannot be written", {}
+        if self.path is not None and not os.access(self.path, os.W_OK):
+            return "db.read_only.file_not_writable", "the file is not writable", {"path": str(self.path)}
+        if self.path is not None and not os.access(self.path.parent, os.W_OK):
+            return (
+                "db.read_only.dir_not_writable",
+                "the directory is not writable",
+                {"path": str(self.path.parent)},
+            )
+        return None, None, {}
 
     # -- writing -------------------------------------------------------------------------------------
     @contextlib.contextmanager

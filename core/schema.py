@@ -14,6 +14,10 @@ nullable or defaulted columns (plus the origin index).
 
 Tables this module does not know (such as this project's own audit table, or tables of a newer
 reference) are ignored by the inspection, as the reference ignores them.
+
+Schema versions 31 to 50 are *known* (:func:`version_status`): the newer reference changed only other
+tables and the additive columns, so a file at any of these versions can be curated. Nothing here ever
+re-stamps a version.
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.engine import sqlite3
 from core.jsutil import js_string_to_number
 
@@ -844,6 +849,27 @@ def add_additive_columns(conn: Any) -> list[str]:
 # --------------------------------------------------------------------------------------------------
 
 
+VersionStatus = Literal["known", "newer", "older", "invalid", "missing"]
+
+
+def version_status(version: int | None, raw: str | None) -> VersionStatus:
+    """Where a stored ``schema_version`` stands (``version`` as :func:`parse_schema_version` reads it).
+
+    ``known``: 31 to 50 (curation allowed); ``newer``: above 50; ``older``: 1 to 30 (a file this project
+    does not migrate); ``invalid``: not a positive whole number (``'abc'``, ``'-1'``, ``''``, ``'31.5'``);
+    ``missing``: no ``schema_version`` row (or no ``memory_meta``).
+    """
+    if version is None:
+        return "missing" if raw is None else "invalid"
+    if version < 1:
+        return "invalid"
+    if version < MIN_KNOWN_SCHEMA_VERSION:
+        return "older"
+    if version > MAX_KNOWN_SCHEMA_VERSION:
+        return "newer"
+    return "known"
+
+
 class SchemaInfo(BaseModel):
     """What a database has, compared with the v31 layout plus the additive columns."""
 
@@ -859,6 +885,7 @@ class SchemaInfo(BaseModel):
     missing_additive_columns: list[str] = Field(default_factory=list)
     missing_additive_indexes: list[str] = Field(default_factory=list)
     has_audit_table: bool = False
+    version_status: VersionStatus = "missing"
     is_newer: bool = False
     has_core: bool = False
 
@@ -971,7 +998,8 @@ def inspect_schema(conn: Any) -> SchemaInfo:
         missing_additive_columns=missing_additive,
         missing_additive_indexes=missing_additive_indexes,
         has_audit_table=AUDIT_TABLE in tables,
-        is_newer=version is not None and version > SCHEMA_VERSION,
+        version_status=version_status(version, raw),
+        is_newer=version is not None and version > MAX_KNOWN_SCHEMA_VERSION,
         has_core=not missing_core,
     )
 
@@ -1027,6 +1055,8 @@ __all__ = [
     "GLOBAL_SESSION_ID",
     "INDEXES",
     "INDEX_DDL",
+    "MAX_KNOWN_SCHEMA_VERSION",
+    "MIN_KNOWN_SCHEMA_VERSION",
     "ORIGIN_INDEX",
     "PERIPHERAL_TABLES",
     "SCHEMA_VERSION",
@@ -1036,6 +1066,7 @@ __all__ = [
     "AdditiveColumn",
     "FtsTable",
     "SchemaInfo",
+    "VersionStatus",
     "add_additive_columns",
     "create_audit_table",
     "create_schema",
@@ -1045,4 +1076,5 @@ __all__ = [
     "js_number",
     "parse_schema_version",
     "schema_statements",
+    "version_status",
 ]

@@ -11,7 +11,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from core import SCHEMA_VERSION
+from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.db import OpenReport
 from core.engine import ENGINE, SQLITE_VERSION
 from philont_desktop import APP_NAME, __version__, core_strings
@@ -54,7 +54,10 @@ def about_rows(
         ("pyqtgraph", pyqtgraph_version()),
         ("Python", f"{platform.python_version()} ({sys.implementation.name}, {platform.machine()})"),
         ("SQLite", f"{SQLITE_VERSION} ({ENGINE})"),
-        (QCoreApplication.translate("AboutDialog", "Schema understood"), str(SCHEMA_VERSION)),
+        (
+            QCoreApplication.translate("AboutDialog", "Schema understood"),
+            f"{MIN_KNOWN_SCHEMA_VERSION}–{MAX_KNOWN_SCHEMA_VERSION}",
+        ),
         (QCoreApplication.translate("AboutDialog", "System"), platform.platform(terse=True)),
     ]
     if report is None:
@@ -68,7 +71,7 @@ def about_rows(
     path = str(db_path) if db_path is not None else report.path
     v = report.schema_version
     schema = "—" if v is None else str(v)
-    if v is not None and v > SCHEMA_VERSION:
+    if report.schema_status == "newer":
         schema += " " + QCoreApplication.translate(
             "AboutDialog", "(newer than this version understands: read-only)"
         )

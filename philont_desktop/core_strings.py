@@ -216,6 +216,9 @@ def _fixed_messages() -> dict[str, str]:
         # read-only reasons (core.db)
         "the database directory cannot be written": _tr("the database directory cannot be written"),
         "the file is not writable": _tr("the file is not writable"),
+        "the database has no schema version; it is shown read-only and never stamped": _tr(
+            "the database has no schema version; it is shown read-only and never stamped"
+        ),
         "the directory is not writable": _tr("the directory is not writable"),
         # open errors: details (core.db)
         "No database file exists at this path.": _tr("No database file exists at this path."),
@@ -255,6 +258,22 @@ def _template_rules() -> list[tuple[str, Callable[[re.Match[str]], str]]]:
             lambda m: _tr(
                 "the database has schema version {0}, newer than {1}, which this version understands; "
                 "it is shown read-only and never re-stamped"
+            ).format(m["v"], m["known"]),
+        ),
+        (
+            r"the database's schema version (?P<v>.*) is not a version number; it is shown read-only and "
+            r"never re-stamped",
+            lambda m: _tr(
+                "the database's schema version {0} is not a version number; it is shown read-only and never "
+                "re-stamped"
+            ).format(m["v"]),
+        ),
+        (
+            r"the database has schema version (?P<v>\d+), older than (?P<known>\d+); this version does not "
+            r"migrate it, so it is shown read-only",
+            lambda m: _tr(
+                "the database has schema version {0}, older than {1}; this version does not migrate it, so it "
+                "is shown read-only"
             ).format(m["v"], m["known"]),
         ),
         (r"core tables are missing: (?P<x>.+)", lambda m: _tr("core tables are missing: {0}").format(m["x"])),

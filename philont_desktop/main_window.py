@@ -7,7 +7,7 @@ import html
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from core import SCHEMA_VERSION
+from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.db import MemoryDB, OpenReport
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
@@ -775,12 +775,12 @@ class MainWindow(QMainWindow):
         self.path_label.setToolTip(str(ctx.db_path))
         v = r.schema_version
         schema = self.tr("schema {0}").format(v if v is not None else "?")
-        if v is not None and v > SCHEMA_VERSION:
+        if r.schema_status == "newer":
             schema += " " + self.tr("(newer)")
         self.schema_label.setText(schema)
         self.schema_label.setToolTip(
             self.tr("Schema version of the file; this version understands {0}. Journal: {1}.").format(
-                SCHEMA_VERSION, r.journal_mode or "?"
+                f"{MIN_KNOWN_SCHEMA_VERSION}–{MAX_KNOWN_SCHEMA_VERSION}", r.journal_mode or "?"
             )
         )
         if ctx.editing:

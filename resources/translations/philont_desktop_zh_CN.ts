@@ -765,6 +765,21 @@ with the backup
         <source>not a regular file ({0}): never opened</source>
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>the database has no schema version; it is shown read-only and never stamped</source>
+        <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the database&apos;s schema version {0} is not a version number; it is shown read-only and never re-stamped</source>
+        <translation>数据库的架构版本 {0} 不是有效的版本号；将以只读方式显示，且不会改写版本标记</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the database has schema version {0}, older than {1}; this version does not migrate it, so it is shown read-only</source>
+        <translation>数据库的架构版本为 {0}，早于 {1}；本版本不会迁移它，因此以只读方式显示</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>

@@ -492,11 +492,11 @@ def test_history_of_an_unknown_fact(capsys, demo_db_path):
 
 def test_newer_schema_is_read_but_never_written(capsys, db_copy):
     conn = sqlite3.connect(db_copy, isolation_level=None)
-    conn.execute("UPDATE memory_meta SET value = '50' WHERE key = 'schema_version'")
+    conn.execute("UPDATE memory_meta SET value = '51' WHERE key = 'schema_version'")
     conn.close()
     info = run_json(capsys, db_copy, "info")
-    assert info["schema_version"] == 50 and info["writable"] is False
-    assert "newer than 31" in info["read_only_reason"]
+    assert info["schema_version"] == 51 and info["writable"] is False
+    assert "newer than 50" in info["read_only_reason"]
     before = db_copy.read_bytes()
     code, out, err = run(capsys, "--db", str(db_copy), "tool", "store_fact", '{"namespace":"a","key":"b","value":1}',
                          "--write")  # fmt: skip

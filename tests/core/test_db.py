@@ -124,16 +124,67 @@ def test_first_write_takes_backup_then_adds_additive_columns(tmp_path):
 def test_newer_schema_is_read_only_and_never_restamped(tmp_path):
     p = _make_db(tmp_path / "memory.sqlite")
     raw = sqlite3.connect(p)
-    raw.execute("UPDATE memory_meta SET value='50' WHERE key='schema_version'")
+    raw.execute("UPDATE memory_meta SET value='51' WHERE key='schema_version'")
     raw.commit()
     raw.close()
     before = _snapshot(p)
     db = MemoryDB.open(p)
-    assert db.report.schema_version == 50
+    assert db.report.schema_version == 51
     assert not db.report.writable
     assert "newer" in db.report.read_only_reason
+    notice = db.report.read_only_notice()
+    assert notice.code == "db.read_only.schema_newer"
+    assert notice.params == {"version": 51, "min_known": 31, "max_known": 50}
     db.close()
     with pytest.raises(ReadOnlyError, match="newer"):
+        MemoryDB.open(p, writable=True)
+    assert _snapshot(p) == before
+
+
+@pytest.mark.parametrize("stored", ["31", "42", "48", "50"])
+def test_known_schema_versions_open_writable_and_keep_their_stamp(tmp_path, stored):
+    p = _make_db(tmp_path / "memory.sqlite")
+    raw = sqlite3.connect(p)
+    raw.execute("UPDATE memory_meta SET value = ? WHERE key = 'schema_version'", (stored,))
+    raw.commit()
+    raw.close()
+    db = MemoryDB.open(p, writable=True)
+    assert db.report.writable and db.report.read_only_notice() is None
+    with db.write() as c:
+        c.execute("INSERT INTO memory_notes (id, content, created_at) VALUES ('n', 'x', 1)")
+    db.close()
+    raw = sqlite3.connect(p)
+    assert raw.execute("SELECT value FROM memory_meta WHERE key = 'schema_version'").fetchone()[0] == stored
+    raw.close()
+
+
+@pytest.mark.parametrize(
+    ("stored", "code", "params"),
+    [
+        ("abc", "db.read_only.schema_invalid", {"value": "abc"}),
+        ("-1", "db.read_only.schema_invalid", {"value": "-1"}),
+        ("", "db.read_only.schema_invalid", {"value": ""}),
+        ("30", "db.read_only.schema_older", {"version": 30, "min_known": 31, "max_known": 50}),
+        (None, "db.read_only.schema_missing", {}),
+    ],
+)
+def test_a_version_that_is_not_known_is_read_only_with_a_coded_reason(tmp_path, stored, code, params):
+    p = _make_db(tmp_path / "memory.sqlite")
+    raw = sqlite3.connect(p)
+    if stored is None:
+        raw.execute("DELETE FROM memory_meta WHERE key = 'schema_version'")
+    else:
+        raw.execute("UPDATE memory_meta SET value = ? WHERE key = 'schema_version'", (stored,))
+    raw.commit()
+    raw.close()
+    before = _snapshot(p)
+    db = MemoryDB.open(p)
+    notice = db.report.read_only_notice()
+    assert not db.report.writable
+    assert (notice.code, notice.params) == (code, params)
+    assert notice.message == db.report.read_only_reason
+    db.close()
+    with pytest.raises(ReadOnlyError, match="writing is refused"):
         MemoryDB.open(p, writable=True)
     assert _snapshot(p) == before
 
@@ -147,6 +198,8 @@ def test_missing_core_table_refuses_writing(tmp_path):
     db = MemoryDB.open(p)
     assert "memory_facts" in db.report.missing_tables
     assert "core tables are missing" in db.report.read_only_reason
+    assert db.report.read_only_notice().code == "db.read_only.missing_tables"
+    assert db.report.read_only_notice().params == {"names": ["memory_facts"]}
     db.close()
 
 

@@ -601,11 +601,43 @@ def test_create_schema_on_a_v31_database_adds_the_additive_columns() -> None:
 
 def test_newer_schema_version_reads_as_newer() -> None:
     conn = new_db()
-    conn.execute("UPDATE memory_meta SET value = '50' WHERE key = 'schema_version'")
+    conn.execute("UPDATE memory_meta SET value = '51' WHERE key = 'schema_version'")
     info = schema.inspect_schema(conn)
-    assert info.schema_version == 50
+    assert info.schema_version == 51
     assert info.is_newer is True
+    assert info.version_status == "newer"
     assert info.has_core is True
+
+
+@pytest.mark.parametrize(
+    ("stored", "status"),
+    [
+        ("31", "known"),
+        ("42", "known"),
+        ("48", "known"),
+        ("50", "known"),
+        ("51", "newer"),
+        ("30", "older"),
+        ("1", "older"),
+        ("0", "invalid"),
+        ("-1", "invalid"),
+        ("", "invalid"),
+        ("abc", "invalid"),
+        ("31.5", "invalid"),
+    ],
+)
+def test_schema_versions_31_to_50_are_known(stored: str, status: str) -> None:
+    conn = new_db()
+    conn.execute("UPDATE memory_meta SET value = ? WHERE key = 'schema_version'", (stored,))
+    info = schema.inspect_schema(conn)
+    assert info.version_status == status
+    assert info.is_newer is (status == "newer")
+
+
+def test_a_missing_schema_version_row_is_its_own_status() -> None:
+    conn = new_db()
+    conn.execute("DELETE FROM memory_meta")
+    assert schema.inspect_schema(conn).version_status == "missing"
 
 
 @pytest.mark.parametrize(
@@ -752,7 +784,7 @@ def test_inspection_works_on_a_read_only_connection_and_changes_nothing(tmp_path
     path = tmp_path / "memory.sqlite"
     conn = new_db(str(path))
     make_v31_reference_db(conn)
-    conn.execute("UPDATE memory_meta SET value = '50'")
+    conn.execute("UPDATE memory_meta SET value = '51'")
     conn.close()
     before = path.read_bytes()
 

@@ -836,4 +836,7 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
     assert (
         core_strings.read_only_reason("core tables are missing: memory_facts") == "缺少核心表：memory_facts"
     )
+    assert core_strings.read_only_reason(
+        "the database's schema version 'abc' is not a version number; it is shown read-only and never re-stamped"
+    ) == ("数据库的架构版本 'abc' 不是有效的版本号；将以只读方式显示，且不会改写版本标记")
     assert core_strings.read_only_reason(None) is None

@@ -231,7 +231,7 @@ def test_a_newer_schema_is_read_only_with_a_banner_and_editing_is_refused(make_w
     db.close()
     w = make_window(db_path)
     assert w.banner.isVisible() and w.banner.kind == "readonly"
-    assert "schema version 99, newer than 31" in w.banner.text()
+    assert "schema version 99, newer than 50" in w.banner.text()
     assert w.schema_label.text() == "schema 99 (newer)"
     assert not w.action_editing.isEnabled()
     w.ctx.set_editing(True)
