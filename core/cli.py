@@ -34,10 +34,12 @@ identify rows as the database does.
 ================== ================================================================================
 command            ``--json`` shape
 ================== ================================================================================
-info               ``{path, engine, sqlite_version, schema_version, journal_mode, read_only, writable,
-                   read_only_reason, immutable, quick_check, complete, missing: {tables,
+info               ``{path, engine, sqlite_version, schema_version, schema_version_raw, schema_status,
+                   journal_mode, read_only, writable, read_only_reason, read_only_code,
+                   read_only_params, immutable, quick_check, complete, missing: {tables,
                    peripheral_tables, fts, triggers, indexes, additive_columns}, row_counts: {<core
-                   table>: n | null}, warnings}``
+                   table>: n | null}, tables: {memory|agent|project|search|sqlite|unknown: [{name,
+                   rows, virtual}]}, warnings}``
 search             ``{layer, query, count, results}``; results are messages ``{id, sessionId, role,
                    content, timestamp, originSessionId}``, notes ``{id, content, importance, sessionId,
                    createdAt, lastAccessedAt, forgottenAt, rootPursuitId}`` or skills (as ``skills``)
@@ -358,26 +360,26 @@ class _Ctx:
 
 
 def cmd_info(ctx: _Ctx) -> int:
-    from core import schema
+    from core import schema, tables
 
     with ctx.open(check=True) as db:
         r = db.report
-        counts: dict[str, int | None] = {}
-        for table in schema.CORE_TABLES:
-            if db.table_exists(table):
-                with db.lock:
-                    counts[table] = int(db.conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])
-            else:
-                counts[table] = None
+        inventory = tables.inventory(db)
+    rows = {t.name: t.rows for t in inventory}
+    counts: dict[str, int | None] = {t: rows.get(t) for t in schema.CORE_TABLES}
     info = {
         "path": str(db.path),
         "engine": r.engine,
         "sqlite_version": r.sqlite_version,
         "schema_version": r.schema_version,
+        "schema_version_raw": r.schema_version_raw,
+        "schema_status": r.schema_status,
         "journal_mode": r.journal_mode,
         "read_only": r.read_only,
         "writable": r.writable,
         "read_only_reason": r.read_only_reason,
+        "read_only_code": r.read_only_code,
+        "read_only_params": r.read_only_params,
         "immutable": r.immutable,
         "quick_check": r.quick_check,
         "complete": r.complete,
@@ -390,6 +392,7 @@ def cmd_info(ctx: _Ctx) -> int:
             "additive_columns": r.missing_additive_columns,
         },
         "row_counts": counts,
+        "tables": tables.grouped(inventory),
         "warnings": r.warnings,
     }
     if ctx.out.as_json:
@@ -418,6 +421,18 @@ def cmd_info(ctx: _Ctx) -> int:
     o("rows")
     for table, n in counts.items():
         o(f"  {table:<22} {'(missing)' if n is None else n}")
+    for group, title in (
+        ("agent", "agent tables"),
+        ("project", "this project's tables"),
+        ("search", "full-text indexes"),
+        ("sqlite", "SQLite's own tables"),
+        ("unknown", "unknown tables"),
+    ):
+        entries = info["tables"][group]
+        if entries:
+            o(title)
+        for t in entries:
+            o(f"  {_one_line(t['name']):<32} {'(virtual)' if t['virtual'] else t['rows']}")
     return 0
 
 

@@ -82,10 +82,13 @@ def assert_one_error_line(err: str, text: str | None = None) -> None:
 def test_info(capsys, demo_db_path):
     info = run_json(capsys, demo_db_path, "info")
     assert set(info) == {
-        "path", "engine", "sqlite_version", "schema_version", "journal_mode", "read_only", "writable",
-        "read_only_reason", "immutable", "quick_check", "complete", "missing", "row_counts", "warnings",
+        "path", "engine", "sqlite_version", "schema_version", "schema_version_raw", "schema_status",
+        "journal_mode", "read_only", "writable", "read_only_reason", "read_only_code", "read_only_params",
+        "immutable", "quick_check", "complete", "missing", "row_counts", "tables", "warnings",
     }  # fmt: skip
     assert info["schema_version"] == 31
+    assert (info["schema_version_raw"], info["schema_status"]) == ("31", "known")
+    assert (info["read_only_code"], info["read_only_params"]) == (None, {})
     assert info["journal_mode"] == "wal"
     assert info["read_only"] is True and info["writable"] is True and info["read_only_reason"] is None
     assert info["quick_check"] == "ok" and info["complete"] is True
@@ -100,9 +103,18 @@ def test_info(capsys, demo_db_path):
     assert all(v == [] for v in info["missing"].values())
     assert list(info["row_counts"]) == list(schema.CORE_TABLES)
     assert info["row_counts"]["memory_raw_messages"] == 3000
+    groups = info["tables"]
+    assert list(groups) == ["memory", "agent", "project", "search", "sqlite", "unknown"]
+    assert [t["name"] for t in groups["memory"]] == sorted(schema.CORE_TABLES)
+    assert {"name": "memory_raw_messages", "rows": 3000, "virtual": False} in groups["memory"]
+    assert {"memory_pursuits", "routing_rules", "reasoning_nodes"} <= {t["name"] for t in groups["agent"]}
+    assert [t["name"] for t in groups["project"]] == [schema.AUDIT_TABLE]
+    assert {"name": "memory_notes_fts", "rows": None, "virtual": True} in groups["search"]
+    assert groups["unknown"] == []
     code, out, err = run(capsys, "--db", str(demo_db_path), "info")
     assert code == 0 and err == ""
     assert "schema version  31" in out and "memory_raw_messages    3000" in out
+    assert "agent tables" in out and "unknown tables" not in out
 
 
 def test_global_options_are_also_accepted_after_the_command(capsys, demo_db_path):
