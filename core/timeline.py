@@ -42,10 +42,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.conversations import conversation_condition
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_split_ws, js_trim, now_ms, utf16_len
 from core.models import ROLES, Message, Session
+from core.schema import GLOBAL_SESSION_ID, ORIGIN_INDEX
 
 MSG = "memory_raw_messages"
 FTS = "memory_raw_messages_fts"
@@ -69,6 +71,10 @@ FAST_SCAN_MIN = 4096
 FAST_SCAN_CAP = 200_000
 FAST_COST_RATIO = 20
 FAST_OUT_OF_ORDER_CAP = 500
+# A search restricted to conversations that hold at most this many rows reads their keys from the
+# indexes and intersects them with the full-text hits (never looking at other rows) instead of walking
+# the hits and looking each one up.
+SMALL_CONVERSATION_ROWS = 5000
 
 Keyset = tuple[int, int]
 SearchMode = Literal["fts", "like", "empty"]
@@ -172,6 +178,7 @@ class RawStore:
     def __init__(self, db: Any):
         self.db = db
         self._origin_known = False
+        self._origin_index_known = False
 
     # -- helpers ---------------------------------------------------------------------------------------
     @property
@@ -186,6 +193,27 @@ class RawStore:
             found = any(r[1] == "origin_session_id" for r in self.conn.execute(f"PRAGMA table_info({MSG})"))
         self._origin_known = found
         return found
+
+    def _has_origin_index(self) -> bool:
+        """Whether the agent's ``idx_raw_messages_origin (origin_session_id, timestamp)`` exists."""
+        if self._origin_index_known:
+            return True
+        with self.db.lock:
+            found = (
+                self.conn.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (ORIGIN_INDEX,)
+                ).fetchone()
+                is not None
+            )
+        self._origin_index_known = found
+        return found
+
+    def _conversation_cond(self, w: _Where, alias: str, conversations: Sequence[str] | None) -> None:
+        """Rows of these conversations (:mod:`core.conversations`), checked per row."""
+        if conversations is None:
+            return
+        sql, args = conversation_condition(conversations, alias=alias, has_origin=self._has_origin())
+        w.add(sql, *args)
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Message]:
         with self.db.lock:
@@ -249,6 +277,47 @@ class RawStore:
         if len(rows) >= k:
             return rows
         return self._rows(index_sql, (*ids, *args, limit))
+
+    def _by_conversations(
+        self, rng: _Where, rest: _Where, conversations: Sequence[str], limit: Any, order: str
+    ) -> list[Message]:
+        """:meth:`_ordered` for the rows of some conversations, read through the indexes that list them
+        in time order: each origin's rows from the origin index, the rows without origin of the named
+        sessions (``global`` included) from the origin index's NULL range or the session index."""
+        ids = list(dict.fromkeys(conversations))
+        k = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0 else None
+        if not ids or k == 0:
+            return []
+        if not self._has_origin():
+            return self._ordered(rng, rest, ids, limit, order)
+        if k is None or len(ids) > 16 or not self._has_origin_index():
+            w = _Where()
+            w.parts, w.args = list(rest.parts), list(rest.args)
+            self._conversation_cond(w, "m.", ids)
+            return self._ordered(rng, w, None, limit, order)
+        d = "DESC" if order == "desc" else "ASC"
+        tail = f"{rng.and_sql()}{rest.and_sql()} ORDER BY m.timestamp {d}, m.id {d} LIMIT ?"
+        rows: list[Message] = []
+        for oid in ids:  # one origin's rows are in time order in the index: no sort, stops at k
+            rows += self._rows(
+                f"SELECT m.* FROM {MSG} AS m INDEXED BY {ORIGIN_INDEX} WHERE m.origin_session_id = ?{tail}",
+                (oid, *rng.args, *rest.args, k),
+            )
+        if GLOBAL_SESSION_ID in ids:  # mostly the global timeline's rows: walk them in time order
+            ph = _placeholders(len(ids))
+            rows += self._rows(
+                f"SELECT m.* FROM {MSG} AS m INDEXED BY {ORIGIN_INDEX} WHERE m.origin_session_id IS NULL "
+                f"AND +m.session_id IN ({ph}){tail}",
+                (*ids, *rng.args, *rest.args, k),
+            )
+        else:
+            null_rest = _Where()
+            null_rest.add("+m.origin_session_id IS NULL")
+            null_rest.parts += rest.parts
+            null_rest.args += rest.args
+            rows += self._ordered(rng, null_rest, ids, k, order)
+        rows.sort(key=lambda m: (m.timestamp, m.id), reverse=order == "desc")
+        return rows[:k]
 
     def _origin_cond(self, w: _Where, alias: str, origin_session_ids: Sequence[str] | None) -> None:
         """NULL-inclusive origin filter (Part B §1.3: NULL means "unknown origin, include it")."""
@@ -525,13 +594,17 @@ class RawStore:
         roles: Sequence[str] | None = None,
         since: int | None = None,
         until: int | None = None,
+        *,
+        conversations: Sequence[str] | None = None,
     ) -> list[Message]:
         """Messages ordered by ``(timestamp, id)``; keyset pagination in both directions.
 
         ``before``/``after`` are ``(timestamp, id)`` bounds (exclusive). ``session_ids`` empty or None
         means no filter (the reference's ``sessionIds``); ``origin_session_ids`` keeps rows whose origin
-        is in the list or NULL. ``roles`` None means every role. A negative ``limit`` or None means no
-        limit (SQLite's reading).
+        is in the list or NULL (the agent's recency filter). ``conversations`` keeps the rows of those
+        conversations only (:mod:`core.conversations`: an origin id, an older session's id, or
+        ``global`` for the rows of unknown origin; an empty list keeps nothing). ``roles`` None means
+        every role. A negative ``limit`` or None means no limit (SQLite's reading).
         """
         if order not in ("asc", "desc"):
             raise ValidationError_("order must be 'asc' or 'desc'")
@@ -540,26 +613,42 @@ class RawStore:
         self._range_cond(rng, "m.", since, until)
         self._origin_cond(rest, "m.", origin_session_ids)
         self._roles_cond(rest, "m.", roles)
-        return self._ordered(rng, rest, session_ids, -1 if limit is None else limit, order)
+        lim = -1 if limit is None else limit
+        if conversations is not None:
+            self._session_cond(rest, "m.", session_ids)
+            return self._by_conversations(rng, rest, conversations, lim, order)
+        return self._ordered(rng, rest, session_ids, lim, order)
 
     def messages_around(
-        self, message_id: int, n: int = 5, *, session_ids: Sequence[str] | None = None
+        self,
+        message_id: int,
+        n: int = 5,
+        *,
+        session_ids: Sequence[str] | None = None,
+        conversations: Sequence[str] | None = None,
     ) -> list[Message]:
         """Up to ``n`` messages before and after ``message_id`` and the message itself, oldest first."""
         m = self.get_message(message_id)
         if m is None:
             raise NotFoundError(f"No message {message_id}.")
         key = (m.timestamp, m.id)
-        older = self.query_timeline("desc", n, session_ids=session_ids, before=key)
-        newer = self.query_timeline("asc", n, session_ids=session_ids, after=key)
+        f = {"session_ids": session_ids, "conversations": conversations}
+        older = self.query_timeline("desc", n, before=key, **f)
+        newer = self.query_timeline("asc", n, after=key, **f)
         return [*reversed(older), m, *newer]
 
     def messages_near(
-        self, timestamp: int, n: int = 5, *, session_ids: Sequence[str] | None = None
+        self,
+        timestamp: int,
+        n: int = 5,
+        *,
+        session_ids: Sequence[str] | None = None,
+        conversations: Sequence[str] | None = None,
     ) -> list[Message]:
         """Up to ``n`` messages at or before ``timestamp`` and ``n`` after it, oldest first."""
-        older = self.query_timeline("desc", n, session_ids=session_ids, before=(timestamp, INT64_MAX))
-        newer = self.query_timeline("asc", n, session_ids=session_ids, after=(timestamp, INT64_MAX))
+        f = {"session_ids": session_ids, "conversations": conversations}
+        older = self.query_timeline("desc", n, before=(timestamp, INT64_MAX), **f)
+        newer = self.query_timeline("asc", n, after=(timestamp, INT64_MAX), **f)
         return [*reversed(older), *newer]
 
     def latest_id(self) -> int | None:
@@ -696,14 +785,19 @@ class RawStore:
         session_id: str | None = None,
         session_ids: Sequence[str] | None = None,
         limit: int = 20,
+        *,
+        conversations: Sequence[str] | None = None,
     ) -> list[Message]:
         """``RawStore.searchMessages`` (spec §4.3), newest first, ties by id descending.
 
         An FTS error (syntax, unknown column) counts as zero rows and the ``LIKE`` fallback runs, as in
         the reference. Errors of the fallback itself propagate (e.g. a fractional ``limit``: SQLite's
-        ``datatype mismatch``), as in the reference.
+        ``datatype mismatch``), as in the reference. ``conversations`` (not in the reference) keeps the
+        hits of those conversations (see :meth:`query_timeline`).
         """
-        return self.search_with_mode(query, since, until, session_id, session_ids, limit)[0]
+        return self.search_with_mode(
+            query, since, until, session_id, session_ids, limit, conversations=conversations
+        )[0]
 
     def search_with_mode(
         self,
@@ -716,6 +810,7 @@ class RawStore:
         *,
         before: Keyset | None = None,
         on_like: Callable[[], None] | None = None,
+        conversations: Sequence[str] | None = None,
     ) -> tuple[list[Message], SearchMode]:
         """:meth:`search_messages` that also tells how it ran: ``"fts"``, ``"like"`` (the fallback) or
         ``"empty"`` (nothing left after sanitising; no query ran).
@@ -735,6 +830,7 @@ class RawStore:
             limit=limit,
             before=before,
             on_like=on_like,
+            conversations=conversations,
         )
 
     def search_page(
@@ -749,13 +845,14 @@ class RawStore:
         limit: int = 50,
         before: Keyset | None = None,
         mode: SearchMode | None = None,
+        conversations: Sequence[str] | None = None,
     ) -> SearchPage:
         """A page of :meth:`search_messages` results for the GUI, with highlight spans. Never raises.
 
         The first page (``before=None``) chooses the mode the way the reference does (FTS when it has
         rows, else ``LIKE``). Later pages pass ``before=page.next_before`` and ``mode=page.mode`` so that
         the whole listing stays in one mode; without ``mode`` it is chosen again from the filters.
-        ``roles`` is an extra filter of this view (not in the reference).
+        ``roles`` and ``conversations`` are extra filters of this view (not in the reference).
         """
         query = query if isinstance(query, str) else ("" if query is None else str(query))
         safe = sanitize_query(query)
@@ -766,7 +863,7 @@ class RawStore:
             if mode not in ("fts", "like"):
                 mode = None
             if before is not None and mode is None:
-                mode = "fts" if self._fts_has_any(safe, since, until, ids, roles) else "like"
+                mode = "fts" if self._fts_has_any(safe, since, until, ids, roles, conversations) else "like"
             rows, used = self._search(
                 safe,
                 since=since,
@@ -776,6 +873,7 @@ class RawStore:
                 roles=roles,
                 before=before,
                 mode=mode,
+                conversations=conversations,
             )
         except Exception as exc:  # the GUI's search must never crash
             return SearchPage(query=query, safe=safe, mode="empty", error=f"{type(exc).__name__}: {exc}")
@@ -798,17 +896,26 @@ class RawStore:
         before: Keyset | None = None,
         mode: SearchMode | None = None,
         on_like: Callable[[], None] | None = None,
+        conversations: Sequence[str] | None = None,
     ) -> tuple[list[Message], SearchMode]:
+        f = (since, until, session_ids, roles, before)
+        keys = (
+            None if conversations is None else self._conversation_keys(conversations, SMALL_CONVERSATION_ROWS)
+        )
+        if keys is not None:
+            found = self._search_keys(safe, keys, self._filters(*f), limit, mode, on_like)
+            if found is not None:
+                return found
         if mode != "like" and utf16_len(safe) >= 3:
             try:
-                rows = self._fts_search(safe, since, until, session_ids, roles, before, _norm_limit(limit))
+                rows = self._fts_search(safe, *f, _norm_limit(limit), conversations)
             except (sqlite3.Error, _BadLimit):
                 rows = []  # the reference: any error counts as zero rows
             if rows or mode == "fts":
                 return rows, "fts"
         if on_like is not None:
             on_like()
-        return self._like_search(safe, since, until, session_ids, roles, before, limit), "like"
+        return self._like_search(safe, *f, limit, conversations), "like"
 
     def _filters(
         self,
@@ -817,12 +924,14 @@ class RawStore:
         session_ids: list[str] | None,
         roles: Sequence[str] | None,
         before: Keyset | None,
+        conversations: Sequence[str] | None = None,
     ) -> _Where:
         w = _Where()
         self._range_cond(w, "m.", since, until)
         self._session_cond(w, "m.", session_ids)
         self._roles_cond(w, "m.", roles)
         self._keyset_cond(w, "m.", before, None)
+        self._conversation_cond(w, "m.", conversations)
         return w
 
     def _fts_has_any(
@@ -832,10 +941,11 @@ class RawStore:
         until: int | None,
         session_ids: list[str] | None,
         roles: Sequence[str] | None,
+        conversations: Sequence[str] | None = None,
     ) -> bool:
         if utf16_len(safe) < 3:
             return False
-        w = self._filters(since, until, session_ids, roles, None)
+        w = self._filters(since, until, session_ids, roles, None, conversations)
         sql = (
             f"SELECT 1 FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
             f"WHERE {FTS} MATCH ?{w.and_sql()} LIMIT 1"
@@ -845,6 +955,83 @@ class RawStore:
                 return self.conn.execute(sql, (safe, *w.args)).fetchone() is not None
         except sqlite3.Error:
             return False
+
+    def _conversation_keys(self, conversations: Sequence[str], cap: int) -> dict[int, int] | None:
+        """``{id: timestamp}`` of every row of the conversations, or None when they hold more than
+        ``cap`` rows (or the origin index is missing): read from the origin index (origin rows) and the
+        session index (rows without origin)."""
+        ids = list(dict.fromkeys(conversations))
+        if not ids:
+            return {}
+        ph = _placeholders(len(ids))
+        parts: list[tuple[str, tuple[Any, ...]]] = []
+        if self._has_origin():
+            if not self._has_origin_index():
+                return None
+            parts.append(
+                (
+                    f"SELECT id, timestamp FROM {MSG} INDEXED BY {ORIGIN_INDEX} WHERE origin_session_id IN ({ph})",
+                    (*ids,),
+                )
+            )
+            null = " AND origin_session_id IS NULL"
+        else:
+            null = ""
+        parts.append((f"SELECT id, timestamp FROM {MSG} WHERE session_id IN ({ph}){null}", (*ids,)))
+        out: dict[int, int] = {}
+        with self.db.lock:
+            for sql, args in parts:
+                for i, ts in self.conn.execute(f"{sql} LIMIT ?", (*args, cap + 1 - len(out))):
+                    if type(ts) is not int:
+                        return None  # a damaged time: let SQLite order the rows
+                    out[i] = ts
+                if len(out) > cap:
+                    return None
+        return out
+
+    def _search_keys(
+        self,
+        safe: str,
+        keys: dict[int, int],
+        w: _Where,
+        limit: Any,
+        mode: SearchMode | None,
+        on_like: Callable[[], None] | None,
+    ) -> tuple[list[Message], SearchMode] | None:
+        """:meth:`_search` over the rows ``keys`` only (see :data:`SMALL_CONVERSATION_ROWS`); None
+        when the limit is one SQLite would refuse (the general path raises as the reference does)."""
+        try:
+            k = _norm_limit(limit)
+        except _BadLimit:
+            return None
+        if mode != "like" and utf16_len(safe) >= 3:
+            try:
+                with self.db.lock:
+                    hits = [
+                        r[0]
+                        for r in self.conn.execute(f"SELECT rowid FROM {FTS} WHERE {FTS} MATCH ?", (safe,))
+                    ]
+                rows = self._top_keys([i for i in hits if i in keys], w, k)
+            except sqlite3.Error:
+                rows = []  # the reference: any error counts as zero rows
+            if rows or mode == "fts":
+                return rows, "fts"
+        if on_like is not None:
+            on_like()
+        like = _Where()
+        like.parts, like.args = [*w.parts, "m.content LIKE '%' || ? || '%'"], [*w.args, safe]
+        return self._top_keys(sorted(keys), like, k), "like"
+
+    def _top_keys(self, ids: list[int], w: _Where, k: int | None) -> list[Message]:
+        """The rows ``ids`` that pass ``w``, newest ``(timestamp, id)`` first, at most ``k``."""
+        keys: list[tuple[int, int]] = []
+        with self.db.lock:
+            for i in range(0, len(ids), 500):
+                part = ids[i : i + 500]
+                sql = f"SELECT m.timestamp, m.id FROM {MSG} AS m WHERE m.id IN ({_placeholders(len(part))}){w.and_sql()}"
+                keys += [(r[0], r[1]) for r in self.conn.execute(sql, (*part, *w.args))]
+        keys.sort(reverse=True)
+        return self._load_in_order([i for _t, i in (keys if k is None else keys[:k])])
 
     def _fts_exact(self, safe: str, w: _Where, k: int | None) -> list[tuple[int, int]]:
         """The reference's query (every hit sorted), as ``(timestamp, id)`` pairs, ties by id."""
@@ -871,8 +1058,9 @@ class RawStore:
         roles: Sequence[str] | None,
         before: Keyset | None,
         k: int | None,
+        conversations: Sequence[str] | None = None,
     ) -> list[Message]:
-        w = self._filters(since, until, session_ids, roles, before)
+        w = self._filters(since, until, session_ids, roles, before, conversations)
         with self.db.lock:
             if k is None:
                 keys = self._fts_exact(safe, w, None)
@@ -973,6 +1161,7 @@ class RawStore:
         roles: Sequence[str] | None,
         before: Keyset | None,
         limit: Any,
+        conversations: Sequence[str] | None = None,
     ) -> list[Message]:
         """``content LIKE '%'||safe||'%'`` on the content table, newest first, via the timestamp index."""
         rng, rest = _Where(), _Where()
@@ -980,6 +1169,7 @@ class RawStore:
         self._keyset_cond(rng, "m.", before, None)
         rest.add("m.content LIKE '%' || ? || '%'", safe)
         self._roles_cond(rest, "m.", roles)
+        self._conversation_cond(rest, "m.", conversations)
         return self._ordered(rng, rest, session_ids, 20 if limit is None else limit)
 
 
