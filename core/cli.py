@@ -47,6 +47,7 @@ facts              ``{now, namespace, include_inactive, facts: [FACT]}``
 forget-candidates  ``{now, threshold, limit, namespace, candidates: [{fact: FACT, score}]}``
 history            ``{namespace, key, versions: [FACT]}`` (active version first, then newest first)
 skills             ``{now, skills: [SKILL]}``
+conversations      ``{conversations: [{id, kind, channel, detail, messageCount, firstAt, lastAt}]}``
 check              ``{path, quick_check, integrity_check, fts, ok}`` (``integrity_check`` is null with
                    ``--quick``; ``fts`` lists FTS/content inconsistencies)
 backup             ``{path, backup, bytes}``
@@ -88,7 +89,9 @@ factKind, rootPursuitId, jsonErrors``) plus ``status`` (``active``, ``superseded
 
 ``SKILL`` is ``{name, id, kind, maturity, source, description, triggerKeywords, whenToUse, useCount,
 successCount, failureCount, consecutiveFailures, lastUsedAt, lastSuccessAt, lastFailureAt, offeredCount,
-matchedCount, createdAt, callable, isRecipe, verification, toolPolicy, revisionCount, score}``.
+matchedCount, createdAt, callable, isRecipe, verification, toolPolicy, revisionCount, repairAttempts,
+fromDisk, score}``: ``repairAttempts`` counts the revisions whose reason starts with ``skill_repair:``
+(the agent stops repairing at 3); ``fromDisk`` is true for a skill the agent installed from disk.
 
 ``UPCOMING`` is ``{kind, title, at, atIso, timezone, rrule, actionType, overdue, sourceId, endsAt,
 cronExpr, project, message, payloadError}``: ``kind`` is ``event`` (``at`` is the occurrence start) or
@@ -118,6 +121,9 @@ Commands in short (``T`` as above)::
     changes [--since T | --against BACKUP [--to OTHER]] [--layer L]... [--threshold X]
                                           what changed, layer by layer (default: since the review mark,
                                           else the last 7 days)
+    conversations                         the timeline's conversations: origin, channel, count, span
+    search QUERY --origin ID...           only the messages of these conversations (an origin such as
+                                          web-ui:abc, an older session's id, or global: unknown origin)
 """
 
 from __future__ import annotations
@@ -308,6 +314,7 @@ def fact_json(fact: Any, now: int) -> dict[str, Any]:
 def skill_json(skill: Any, now: int) -> dict[str, Any]:
     """A skill's CLI shape (see the module docstring)."""
     from core.maturity import is_callable_maturity
+    from core.repair import repair_attempts
     from core.skills import score_skill
 
     return {
@@ -334,6 +341,8 @@ def skill_json(skill: Any, now: int) -> dict[str, Any]:
         "verification": skill.verification,
         "toolPolicy": skill.tool_policy,
         "revisionCount": len(skill.revision_history),
+        "repairAttempts": repair_attempts(skill.revision_history).count,
+        "fromDisk": bool(skill.from_disk),
         "score": score_skill(skill, now),
     }
 
@@ -436,18 +445,40 @@ def cmd_info(ctx: _Ctx) -> int:
     return 0
 
 
+def cmd_conversations(ctx: _Ctx) -> int:
+    from core.conversations import list_conversations
+
+    with ctx.open() as db:
+        convs = list_conversations(db)
+    if ctx.out.as_json:
+        ctx.out.json({"conversations": [c.to_json() for c in convs]})
+        return 0
+    o = ctx.out.text
+    for c in convs:
+        o(
+            f"{_one_line(c.id):<40} {c.channel:<10} {c.message_count:>7}  {_iso(c.first_at)} .. {_iso(c.last_at)}"
+        )
+    o(f"({len(convs)} conversation{'s' if len(convs) != 1 else ''})")
+    return 0
+
+
 def cmd_search(ctx: _Ctx) -> int:
     a = ctx.args
     since = parse_time(a.since, "--since") if a.since is not None else None
     until = parse_time(a.until, "--until") if a.until is not None else None
-    if a.layer != "messages" and (a.session or since is not None or until is not None):
-        raise _UsageError("--session, --since and --until apply only to --layer messages")
+    if a.layer != "messages" and (a.session or a.origin or since is not None or until is not None):
+        raise _UsageError("--session, --origin, --since and --until apply only to --layer messages")
     with ctx.open() as db:
         if a.layer == "messages":
             from core.timeline import RawStore
 
             rows = RawStore(db).search_messages(
-                a.query, since=since, until=until, session_ids=a.session or None, limit=a.limit
+                a.query,
+                since=since,
+                until=until,
+                session_ids=a.session or None,
+                limit=a.limit,
+                conversations=a.origin,
             )
             results = [m.to_json() for m in rows]
         elif a.layer == "notes":
@@ -1141,8 +1172,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--layer", choices=LAYERS, default="messages")
     p.add_argument("--limit", type=_positive_int, default=20)
     p.add_argument("--session", metavar="ID", action="append", help="only these sessions (repeatable)")
+    p.add_argument(
+        "--origin",
+        metavar="ID",
+        action="append",
+        help="only these conversations (repeatable): an origin such as web-ui:abc or wechat:x, an older "
+        "session's id, or 'global' for messages of unknown origin",
+    )
     p.add_argument("--since", metavar="T")
     p.add_argument("--until", metavar="T")
+
+    add("conversations", cmd_conversations, "the conversations of the timeline, by origin, newest first")
 
     p = add("facts", cmd_facts, "facts with tau, pin, decay score at --now and status")
     p.add_argument("--namespace", metavar="NS", help="exactly this namespace")

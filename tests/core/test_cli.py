@@ -29,7 +29,7 @@ SKILL_KEYS = {
     "name", "id", "kind", "maturity", "source", "description", "triggerKeywords", "whenToUse", "useCount",
     "successCount", "failureCount", "consecutiveFailures", "lastUsedAt", "lastSuccessAt", "lastFailureAt",
     "offeredCount", "matchedCount", "createdAt", "callable", "isRecipe", "verification", "toolPolicy",
-    "revisionCount", "score",
+    "revisionCount", "repairAttempts", "fromDisk", "score",
 }  # fmt: skip
 MESSAGE_KEYS = {"id", "sessionId", "role", "content", "timestamp", "originSessionId"}
 NOTE_KEYS = {
