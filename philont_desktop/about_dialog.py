@@ -131,6 +131,7 @@ class AboutDialog(QDialog):
         parent: QWidget | None = None,
         *,
         editing: bool = False,
+        ctx: Any = None,
     ):
         super().__init__(parent)
         self.setObjectName("aboutDialog")
@@ -165,17 +166,32 @@ class AboutDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        self.tables = None
+        if ctx is not None:  # every table of the open file, grouped, counted in a worker
+            from philont_desktop.database_tables import DatabaseTables
+
+            self.tables = DatabaseTables(ctx, self)
+            self.tables.setMinimumHeight(220)
+            layout.addWidget(QLabel(self.tr("Tables in this database")))
+            layout.addWidget(self.tables, 1)
         layout.addWidget(buttons)
 
     def copy(self) -> None:
-        QApplication.clipboard().setText(about_text(self.report, self.db_path, self.editing))
+        text = about_text(self.report, self.db_path, self.editing)
+        if self.tables is not None:
+            text += "\n\n" + self.tables.text()
+        QApplication.clipboard().setText(text)
 
 
 def show_about(window: Any) -> AboutDialog:
     """Open the About dialog for ``window`` (its open database, if any) without blocking."""
     ctx = getattr(window, "ctx", None)
     dlg = AboutDialog(
-        ctx.report if ctx else None, ctx.db_path if ctx else None, window, editing=bool(ctx and ctx.editing)
+        ctx.report if ctx else None,
+        ctx.db_path if ctx else None,
+        window,
+        editing=bool(ctx and ctx.editing),
+        ctx=ctx,
     )
     dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dlg.open()

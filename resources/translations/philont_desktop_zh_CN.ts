@@ -874,6 +874,11 @@ with the backup
         <source>Copy the versions as text (for a bug report)</source>
         <translation>以文本形式复制版本信息（用于报告问题）</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Tables in this database</source>
+        <translation>此数据库中的表</translation>
+    </message>
 </context>
 <context>
     <name>ActionsModel</name>
@@ -7324,6 +7329,74 @@ Reason (optional):</source>
     <message>
         <source>, {0} new</source>
         <translation>，{0} 项新增</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseTables</name>
+    <message>
+        <location filename="../../philont_desktop/database_tables.py" line="+1"/>
+        <source>Memory layers</source>
+        <translation>记忆层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The agent&apos;s other tables</source>
+        <translation>智能体的其他表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This application&apos;s tables</source>
+        <translation>本应用的表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full-text indexes</source>
+        <translation>全文索引</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SQLite&apos;s own tables</source>
+        <translation>SQLite 自身的表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown tables</source>
+        <translation>未知的表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading the list of tables…</source>
+        <translation>正在读取表的列表…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Counting rows…</source>
+        <translation>正在统计行数…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} tables</source>
+        <translation>{0} 张表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The tables could not be read: {0}</source>
+        <translation>无法读取表：{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>virtual</source>
+        <translation>虚拟表</translation>
     </message>
 </context>
 </TS>
