@@ -16,8 +16,8 @@ Every figure is measured beside a floor measured in the same run on the same mac
 figure / floor (below 1: faster than the floor). Each group of figures runs in a fresh process (one
 ``QApplication`` each, no state carried between groups); each figure is one warm-up run, then the
 median of ``N`` runs (printed). The figures reuse the measurement functions of the area benchmarks
-(``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_changes``, ``bench_app``), which print
-more detail when run alone.
+(``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_changes``,
+``bench_conversations``, ``bench_app``), which print more detail when run alone.
 
 Results go to ``bench/results.json`` (the latest run) and ``bench/results-<scale>.json``: a list of
 ``{name, value, unit, floor_name, floor_value, ratio, scale}``. Nothing here is run by CI or the tests.
@@ -580,6 +580,13 @@ def measure_changes(db_path: Path, runs: int) -> list[dict]:
     return bench_changes.measure(db_path, runs, FIXED_NOW, result)
 
 
+def measure_conversations(db_path: Path, runs: int) -> list[dict]:
+    """The conversations: listed from the indexes, refreshed, a page of one, a search in a small one."""
+    import bench_conversations
+
+    return bench_conversations.measure(db_path, runs, result)
+
+
 def measure_start(db_path: Path, runs: int) -> list[dict]:
     """Cold start (a new process each run) beside a bare ``QMainWindow`` process."""
     import bench_app
@@ -689,6 +696,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "facts": (measure_facts, 7),
     "skills": (measure_skills, 7),
     "changes": (measure_changes, 7),
+    "conversations": (measure_conversations, 7),
     "start": (measure_start, 7),
     "memory": (measure_memory, 3),
 }
