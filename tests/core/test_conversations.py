@@ -17,8 +17,8 @@ from core.conversations import (
 )
 from core.db import MemoryDB
 from core.timeline import RawStore
-from tests.conftest import FIXED_NOW
 from tests.fixtures import agent_files
+from tests.support import FIXED_NOW
 
 T0 = FIXED_NOW
 
