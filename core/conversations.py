@@ -131,13 +131,15 @@ def conversation_condition(
 
 
 class ConversationIndex:
-    """The conversations of one open database, computed once and then kept up to date.
+    """The conversations of one database file, computed once and then kept up to date.
 
     Thread-safe. :meth:`list` computes on first use (an index scan: run it in a worker on a big file)
-    and afterwards reads only the rows appended since; :meth:`invalidate` forgets everything.
+    and afterwards reads only the rows appended since; :meth:`invalidate` forgets everything. ``db`` is
+    the connection to use; :meth:`list` takes another (a worker thread's own connection to the same
+    file) so that one index can live in the GUI and be brought up to date from any worker.
     """
 
-    def __init__(self, db: Any):
+    def __init__(self, db: Any = None):
         self.db = db
         self._lock = threading.Lock()
         self._origins: dict[str, _Span] = {}
@@ -147,9 +149,14 @@ class ConversationIndex:
         self._listed: list[Conversation] | None = None
 
     # -- public ---------------------------------------------------------------------------------------
-    def list(self) -> list[Conversation]:
-        """Every conversation, the most recent (``last_at``) first, then by id."""
-        with self._lock, self.db.lock:
+    def list(self, db: Any = None) -> list[Conversation]:
+        """Every conversation, the most recent (``last_at``) first, then by id (read through ``db``, by
+        default the index's own)."""
+        use = db if db is not None else self.db
+        if use is None:
+            raise ValueError("ConversationIndex.list needs a database")
+        with self._lock, use.lock:
+            self.db = use
             if self._refresh() or self._listed is None:
                 self._listed = self._conversations()
             return list(self._listed)

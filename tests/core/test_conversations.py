@@ -174,6 +174,18 @@ def test_the_index_follows_appended_rows_and_starts_over_after_a_deletion(mixed_
     assert index.list() == list_conversations(mixed_db)
 
 
+def test_one_index_is_brought_up_to_date_through_any_connection(file_db):
+    _mixed(file_db)
+    index = ConversationIndex()
+    with pytest.raises(ValueError):
+        index.list()
+    with MemoryDB.open(file_db.path) as reader:  # another connection, as a worker thread has
+        first = index.list(reader)
+    RawStore(file_db).append_message("global", "user", "new", T0, origin_session_id="wechat:b")
+    with MemoryDB.open(file_db.path) as reader:
+        assert index.list(reader) == list_conversations(file_db) != first
+
+
 @pytest.mark.parametrize("small", [timeline.SMALL_CONVERSATION_ROWS, 0], ids=["keys", "walk"])
 def test_search_keeps_the_hits_of_the_chosen_conversations(mixed_db, monkeypatch, small):
     monkeypatch.setattr(timeline, "SMALL_CONVERSATION_ROWS", small)
