@@ -899,6 +899,9 @@ class RawStore:
         conversations: Sequence[str] | None = None,
     ) -> tuple[list[Message], SearchMode]:
         f = (since, until, session_ids, roles, before)
+        # The conversation filter goes to the steps as a keyword only when there is one, so that a
+        # subclass overriding a step with the plain signature (core.substring) keeps working without it.
+        conv = {} if conversations is None else {"conversations": conversations}
         keys = (
             None if conversations is None else self._conversation_keys(conversations, SMALL_CONVERSATION_ROWS)
         )
@@ -908,14 +911,14 @@ class RawStore:
                 return found
         if mode != "like" and utf16_len(safe) >= 3:
             try:
-                rows = self._fts_search(safe, *f, _norm_limit(limit), conversations)
+                rows = self._fts_search(safe, *f, _norm_limit(limit), **conv)
             except (sqlite3.Error, _BadLimit):
                 rows = []  # the reference: any error counts as zero rows
             if rows or mode == "fts":
                 return rows, "fts"
         if on_like is not None:
             on_like()
-        return self._like_search(safe, *f, limit, conversations), "like"
+        return self._like_search(safe, *f, limit, **conv), "like"
 
     def _filters(
         self,
