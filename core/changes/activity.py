@@ -4,8 +4,9 @@ started failing.
 A conversation is a message's ``origin_session_id`` (the newer reference's per-chat id; messages
 without one are grouped by their ``session_id``). Both logs are append-only, so with a time baseline
 the window's rows are read through the timestamp index and grouped by SQLite; with a backup baseline the
-rows the backup lacks arrive chunk by chunk from the comparison and are tallied here, and rows of the
-backup that changed or are gone (which the agent never does) are reported as such, undated.
+rows the backup lacks are grouped by SQLite chunk by chunk during the comparison and the groups added up
+here, and rows of the backup that changed or are gone (which the agent never does) are reported as such,
+undated.
 
 A tool "started failing" when it failed in the window and none of its calls failed in the week before
 (or, when the window is longer, in as long a stretch before it), though it was called then.
@@ -24,8 +25,6 @@ __all__ = ["ActionTally", "ConversationTally", "actions_since", "timeline_since"
 
 DAY_MS = 86_400_000
 PREVIOUS_MIN_MS = 7 * DAY_MS
-MESSAGE_COLUMNS = ("id", "session_id", "role", "timestamp", "origin_session_id")
-ACTION_COLUMNS = ("id", "tool_name", "success", "timestamp")
 
 
 @dataclass
@@ -68,15 +67,6 @@ class ConversationTally:
             got = self.convs[key] = _Conv(*key)
         return got
 
-    def add_rows(self, rows: list[Any]) -> None:
-        if not rows:
-            return
-        has_origin = "origin_session_id" in set(rows[0].keys())
-        for r in rows:
-            role, t, i = r["role"], r["timestamp"], r["id"]
-            origin = r["origin_session_id"] if has_origin else None
-            self.conv(origin, r["session_id"]).add(1, role == "user", role == "assistant", (t, t), (i, i))
-
     def items(self) -> list[ChangeItem]:
         ranked = sorted(self.convs.values(), key=lambda c: (-c.messages, -(c.last_at or 0)))
         out = []
@@ -114,19 +104,40 @@ class ConversationTally:
         return out
 
 
+def _message_groups(ctx: Ctx) -> tuple[str, str]:
+    """The select list and GROUP BY that tally messages (alias ``m``) per conversation."""
+    origin = "m.origin_session_id" if "origin_session_id" in ctx.after.columns(MESSAGES) else "NULL"
+    select = (
+        f"{origin} AS origin, CASE WHEN {origin} IS NULL THEN m.session_id END AS session, "
+        "sum(m.role = 'user') AS user, sum(m.role = 'assistant') AS assistant, min(m.timestamp) AS t0, "
+        "max(m.timestamp) AS t1, min(m.id) AS i0, max(m.id) AS i1"
+    )
+    return select, "origin, session"
+
+
+def _add_message_groups(tally: ConversationTally, rows: list[Any]) -> None:
+    for r in rows:
+        tally.conv(r["origin"], r["session"]).add(
+            r["_n_"], r["user"] or 0, r["assistant"] or 0, (r["t0"], r["t1"]), (r["i0"], r["i1"])
+        )
+
+
+def message_aggregate(ctx: Ctx, tally: ConversationTally) -> tuple[str, str, Any]:
+    """How a backup comparison tallies the new messages (see :class:`core.changes.rowdiff.RowDiffer`)."""
+    select, group_by = _message_groups(ctx)
+    return select, group_by, lambda rows: _add_message_groups(tally, rows)
+
+
 def timeline_since(ctx: Ctx) -> list[ChangeItem]:
-    t = ctx.after.t(MESSAGES)
-    origin = "origin_session_id" if "origin_session_id" in ctx.after.columns(MESSAGES) else "NULL"
+    select, group_by = _message_groups(ctx)
     lo = ctx.since if ctx.since is not None else -(2**63)
     rows = ctx.after.rows(
-        f"SELECT {origin}, CASE WHEN {origin} IS NULL THEN session_id END, count(*), "
-        "sum(role = 'user'), sum(role = 'assistant'), min(timestamp), max(timestamp), min(id), max(id) "
-        f"FROM {t} WHERE timestamp > ? AND timestamp <= ? GROUP BY 1, 2",
+        f"SELECT count(*) AS _n_, {select} FROM {ctx.after.t(MESSAGES)} m "
+        f"WHERE m.timestamp > ? AND m.timestamp <= ? GROUP BY {group_by}",
         (lo, ctx.until),
     )
     tally = ConversationTally()
-    for origin, session, n, user, assistant, t0, t1, i0, i1 in rows:
-        tally.conv(origin, session).add(n, user, assistant, (t0, t1), (i0, i1))
+    _add_message_groups(tally, rows)
     return tally.items()
 
 
@@ -149,19 +160,19 @@ class ActionTally:
     def __init__(self) -> None:
         self.tools: dict[str, _Tool] = {}
 
-    def add_rows(self, rows: list[Any]) -> None:
+    def add_groups(self, rows: list[Any]) -> None:
+        """Grouped rows (``_n_`` calls and the :data:`_ACTION_SELECT` columns) of one tool each."""
         for r in rows:
-            tool = self.tools.setdefault(str(r["tool_name"]), _Tool())
-            t, i = ms(r["timestamp"]), r["id"]
-            tool.calls += 1
-            if tool.last_at is None or (t is not None and (t, i) > (tool.last_at, tool.last_id)):
-                tool.last_at, tool.last_id = t, i
-            if not r["success"]:
-                tool.failures += 1
-                if t is not None and (
-                    tool.first_fail_at is None or (t, i) < (tool.first_fail_at, tool.first_fail_id)
-                ):
-                    tool.first_fail_at, tool.first_fail_id = t, i
+            tool = self.tools.setdefault(str(r["tool"]), _Tool())
+            tool.calls += int(r["_n_"])
+            tool.failures += int(r["failures"] or 0)
+            last, fail = ms(r["last_at"]), ms(r["fail_at"])
+            if last is not None and (tool.last_at is None or last > tool.last_at):
+                tool.last_at = last
+            if tool.last_id is None or (r["last_id"] is not None and r["last_id"] > tool.last_id):
+                tool.last_id = r["last_id"]
+            if fail is not None and (tool.first_fail_at is None or fail < tool.first_fail_at):
+                tool.first_fail_at, tool.first_fail_id = fail, r["fail_id"]
 
     def items(self, previous: dict[str, tuple[int, int]]) -> list[ChangeItem]:
         out = []
@@ -221,18 +232,27 @@ def _previous(ctx: Ctx, side: Any) -> dict[str, tuple[int, int]]:
     return {str(r[0]): (int(r[1]), int(r[2] or 0)) for r in rows}
 
 
+_ACTION_SELECT = (
+    "m.tool_name AS tool, sum(CASE WHEN m.success THEN 0 ELSE 1 END) AS failures, max(m.timestamp) AS last_at, "
+    "max(m.id) AS last_id, min(CASE WHEN m.success THEN NULL ELSE m.timestamp END) AS fail_at, "
+    "min(CASE WHEN m.success THEN NULL ELSE m.id END) AS fail_id"
+)
+
+
+def action_aggregate(tally: ActionTally) -> tuple[str, str, Any]:
+    """How a backup comparison tallies the new actions (see :class:`core.changes.rowdiff.RowDiffer`)."""
+    return _ACTION_SELECT, "m.tool_name", tally.add_groups
+
+
 def actions_since(ctx: Ctx) -> list[ChangeItem]:
-    t = ctx.after.t(ACTIONS)
     lo = ctx.since if ctx.since is not None else -(2**63)
     rows = ctx.after.rows(
-        "SELECT tool_name, count(*), sum(CASE WHEN success THEN 0 ELSE 1 END), max(timestamp), max(id), "
-        "min(CASE WHEN success THEN NULL ELSE timestamp END), min(CASE WHEN success THEN NULL ELSE id END) "
-        f"FROM {t} WHERE timestamp > ? AND timestamp <= ? GROUP BY tool_name",
+        f"SELECT count(*) AS _n_, {_ACTION_SELECT} FROM {ctx.after.t(ACTIONS)} m "
+        "WHERE m.timestamp > ? AND m.timestamp <= ? GROUP BY m.tool_name",
         (lo, ctx.until),
     )
     tally = ActionTally()
-    for name, calls, failures, last_at, last_id, fail_at, fail_id in rows:
-        tally.tools[str(name)] = _Tool(calls, failures or 0, ms(last_at), last_id, ms(fail_at), fail_id)
+    tally.add_groups(rows)
     return tally.items(_previous(ctx, ctx.after))
 
 

@@ -248,16 +248,12 @@ def _layer_against(ctx: Ctx, differ: RowDiffer, name: str) -> list[ChangeItem]:
     table = _TABLE[name]
     if name == "timeline":
         tally = activity.ConversationTally()
-        d = differ.compare(
-            table, on_added=tally.add_rows, added_columns=_present(ctx, table, activity.MESSAGE_COLUMNS)
-        )
+        d = differ.compare(table, aggregate=activity.message_aggregate(ctx, tally))
         _table_notices(ctx, d)
         return tally.items() + activity.altered(ctx, "timeline", d)
     if name == "actions":
         atally = activity.ActionTally()
-        d = differ.compare(
-            table, on_added=atally.add_rows, added_columns=_present(ctx, table, activity.ACTION_COLUMNS)
-        )
+        d = differ.compare(table, aggregate=activity.action_aggregate(atally))
         _table_notices(ctx, d)
         return activity.actions_against(ctx, atally, d)
     d = differ.compare(table)
@@ -270,12 +266,6 @@ def _layer_against(ctx: Ctx, differ: RowDiffer, name: str) -> list[ChangeItem]:
         "schedules": calendar.schedules_against,
     }
     return finder[name](ctx, d)
-
-
-def _present(ctx: Ctx, table: str, wanted: Sequence[str]) -> list[str] | None:
-    cols = ctx.after.columns(table)
-    have = [c for c in wanted if c in cols]
-    return have or None
 
 
 def _table_notices(ctx: Ctx, d: TableDiff) -> None:

@@ -436,3 +436,31 @@ def test_a_fifo_is_never_opened_as_a_backup(world, tmp_path):
     with pytest.raises(Exception) as err:
         changes_against(fifo, db_path=path)  # would block forever if it were opened
     assert getattr(err.value, "code", "").startswith(("db.open", "backup.not_regular"))
+
+
+def test_sparse_message_ids_are_compared_in_a_few_chunks(tmp_path):
+    """Integer keys are cut by value from the next key either side has: a gap of 10^15 ids costs nothing."""
+    path = tmp_path / "memory" / "memory.sqlite"
+    with MemoryDB.create(path, now=T0 - DAY) as db:
+        RawStore(db).append_message("global", "user", "before", T0 - HOUR, "web:a")
+        raw_backup = db.backup()
+        backup = raw_backup.with_name(f"memory-{_stamp(T0)}.sqlite")
+        os.replace(raw_backup, backup)
+        with db.write() as conn:
+            conn.execute(
+                "INSERT INTO memory_raw_messages (id, session_id, role, content, timestamp, origin_session_id) "
+                "VALUES (?, 'global', 'user', 'far away', ?, 'web:a')",
+                (10**15, T0 + HOUR),
+            )
+    ticks: list[int] = []
+    cs = changes_against(
+        backup,
+        db_path=path,
+        now=T1,
+        layers=["timeline"],
+        chunk_rows=10,
+        progress=lambda d, t: ticks.append(d),
+    )
+    conv = _by(cs, "change.timeline.conversation", "web:a")
+    assert (conv.params["messages"], conv.after["lastId"]) == (1, 10**15)
+    assert len(ticks) < 10
