@@ -464,3 +464,44 @@ def test_sparse_message_ids_are_compared_in_a_few_chunks(tmp_path):
     conv = _by(cs, "change.timeline.conversation", "web:a")
     assert (conv.params["messages"], conv.after["lastId"]) == (1, 10**15)
     assert len(ticks) < 10
+
+
+def test_schedules_paused_after_failures_and_calendar_edits(tmp_path):
+    """A task the scheduler paused after failing runs (dated by its newest failed run); an event changed in
+    place (seen only against a backup, at an unknown time); a task deleted in the app (audited)."""
+    from core.curation import calendar as ccal
+
+    path = tmp_path / "memory" / "memory.sqlite"
+    with MemoryDB.create(path, now=T0 - DAY) as db:
+        event = CalendarStore(db).create("Dentist", T1 + DAY, timezone="Asia/Shanghai", now=T0 - DAY)
+        task = ScheduleStore(db).create("water plants", T1 + DAY, cron_expr="interval:3600000", now=T0 - DAY)
+        gone = ScheduleStore(db).create("old reminder", T1 + DAY, now=T0 - DAY)
+        raw_backup = db.backup()
+        backup = raw_backup.with_name(f"memory-{_stamp(T0)}.sqlite")
+        os.replace(raw_backup, backup)
+        with db.write() as conn:
+            conn.execute(
+                "UPDATE memory_schedules SET consecutive_failures = 3, paused_until = ?, last_run_at = ? WHERE id = ?",
+                (T1 + DAY, T0 + 20 * HOUR, task.id),
+            )
+            conn.execute(
+                "INSERT INTO schedule_outcomes (id, schedule_id, fired_at, duration_ms, outcome, text_summary, "
+                "created_at) VALUES ('o1', ?, ?, 100, 'failed', 'HTTP 500', ?)",
+                (task.id, T0 + 19 * HOUR, T0 + 19 * HOUR),
+            )
+            conn.execute("UPDATE memory_calendar SET title = 'Dentist (moved)' WHERE id = ?", (event.id,))
+        ccal.delete_schedule(gone.id).perform(db, ACTOR, now=T0 + 21 * HOUR)
+    layers = ["schedules", "calendar"]
+    with MemoryDB.open(path) as db:
+        by_time = changes_since(db, T0, until=T1, layers=layers)
+    assert {(it.code, it.target.label, it.at, it.dating) for it in by_time.items} == {
+        ("change.schedule.paused", "water plants", T0 + 19 * HOUR, "derived"),
+        ("change.schedule.removed", "old reminder", T0 + 21 * HOUR, "exact"),
+    }
+    by_backup = changes_against(backup, db_path=path, now=T1, layers=layers)
+    assert {(it.code, it.target.label, it.at, it.dating) for it in by_backup.items} == {
+        ("change.schedule.paused", "water plants", T0 + 19 * HOUR, "derived"),
+        ("change.schedule.removed", "old reminder", T0 + 21 * HOUR, "exact"),
+        ("change.calendar.changed", "Dentist (moved)", None, "unknown"),
+    }
+    assert _by(by_backup, "change.calendar.changed", "Dentist (moved)").params["fields"] == ["title"]
