@@ -85,7 +85,7 @@ class _Skill:
 
     def _conversation(self, t: int, slots: Slots, ok: bool, linked: tuple[str, dict[str, Any], str]) -> None:
         spec, rng = self.spec, self.rng
-        lang = spec.lang if spec.curated else ("zh" if rng.random() < 0.45 else "en")
+        lang = spec.lang  # a skill learnt in one language is asked for in it
         conv = Conv("skill", lang, slots)
         conv.priority = 1
         t_user = t - 20_000 - int(rng.random() * 40_000)

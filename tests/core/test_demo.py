@@ -642,3 +642,20 @@ def test_calendar_entries_and_reminders_were_asked_for(big):
             assert s["name"] in asked_names, s["name"]
         if s["cron_expr"] is None:  # a one-shot runs after it was made
             assert s["next_run_at"] > s["created_at"], s["name"]
+
+
+def test_what_the_agent_said_it_put_in_the_calendar_is_there(big):
+    """Every calendar entry a conversation created is in the calendar, and every recurring reminder is a
+    schedule (a one-time reminder may have fired and be gone)."""
+    titles = {r[0] for r in big.execute("SELECT title FROM memory_calendar")}
+    names = {r[0] for r in big.execute("SELECT name FROM memory_schedules")}
+    made = 0
+    for (content,) in big.execute("SELECT content FROM memory_raw_messages WHERE role = 'tool'"):
+        msg = json.loads(content)
+        if msg["tool"] == "create_calendar_event" and msg["success"]:
+            made += 1
+            assert msg["result"].split("'")[1] in titles, msg["result"]
+        if msg["tool"] == "schedule_reminder" and "recurring(" in msg["result"]:
+            made += 1
+            assert msg["result"].split("'")[1] in names, msg["result"]
+    assert made >= 5
