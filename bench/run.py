@@ -58,8 +58,8 @@ RESULT_KEYS = ("name", "value", "unit", "floor_name", "floor_value", "ratio", "s
 CHILD_MARK = "BENCH-JSON "
 GROUP_TIMEOUT_S = 3600
 
-# The English 4-letter word: "plan" is in about 3 % of the generated messages ("plan", "plans",
-# "planned"); the other terms are the generator's own benchmark terms (core.demo.BENCH_TERMS).
+# The English 4-letter word: "plan" is in about 0.7 % of the generated messages ("plan", "plans",
+# "query plan"); the other terms are the generator's own benchmark terms (core.demo.BENCH_TERMS).
 EN4 = "plan"
 
 # Context assembly: a message whose recall query the trigram index answers, and one it does not (the

@@ -118,11 +118,11 @@ class _Router:
             if channel not in self.web_keys:
                 self.web_keys[channel] = "web-ui:" + _hex(self.rng, 12)
             return self.web_keys[channel]
-        if channel == "web":  # a new chat, unless the last one is recent enough to go on with
+        if channel == "web":  # a new chat, unless the last one is over and recent enough to go on with
             t0 = conv.msgs[0][2]
             if self.web is None or t0 - self.web_last > 12 * HOUR_MS or t0 < self.web_last or r() < 0.4:
                 self.web = "web-ui:" + _hex(self.rng, 12)
-            self.web_last = t0
+            self.web_last = conv.msgs[-1][2]
             return self.web
         if channel == "wechat":  # the persona's own chat; now and then a group she is in
             return self.wechat[0] if conv.kind == "story" or r() < 0.8 else self.wechat[1]
