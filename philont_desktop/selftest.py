@@ -59,7 +59,7 @@ def check_facts(tab: Any) -> list[str]:
     rows = tab.model.rows()
     active = [r for r in rows if r.fact.active]
     tab.bottom.setCurrentWidget(tab.overview)
-    from philont_desktop.facts.plots import drawable_confidence
+    from philont_desktop.facts.curves import drawable_confidence
 
     # facts whose confidence cannot be drawn are left out of the overview (its legend says so)
     drawable = [r for r in active if drawable_confidence(r.fact.confidence)]
@@ -87,7 +87,6 @@ def check_facts(tab: Any) -> list[str]:
             break
     if active:
         tab.select_ids([r.fact.id for r in active[:3]])
-        tab._on_selection()
         if not tab.curves.curve_items:
             problems.append("facts: no decay curve was drawn for the selected facts")
         image = tab.curves.plot.grab().toImage()

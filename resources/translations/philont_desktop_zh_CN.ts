@@ -49,9 +49,8 @@
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+135"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+32"/>
         <source>{0} y</source>
-        <extracomment>The value each column sorts and filters by (``None`` / NaN: empty, sorted last).</extracomment>
         <translation>{0} 年</translation>
     </message>
     <message>
@@ -116,7 +115,7 @@
         <translation>{0} 年前使用</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/diff.py" line="+218"/>
+        <location filename="../../philont_desktop/widgets/diff.py" line="+138"/>
         <source>unchanged</source>
         <translation>未改变</translation>
     </message>
@@ -402,7 +401,7 @@
         <translation>文件不可写</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>the directory is not writable</source>
         <translation>目录不可写</translation>
     </message>
@@ -457,7 +456,7 @@
         <translation>数据库的架构版本为 {0}，比本版本支持的 {1} 更新；将以只读方式显示，且不会改写版本标记</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+20"/>
         <source>core tables are missing: {0}</source>
         <translation>缺少核心表：{0}</translation>
     </message>
@@ -530,170 +529,213 @@
         <translation>修改前 → 修改后</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+405"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>This is the backup {0}, shown read-only for comparing.{1}</source>
         <translation>这是备份 {0}，以只读方式显示以便对比。{1}</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>Backup {0}{1} [read-only] — {2}</source>
         <translation>备份 {0}{1} [只读] — {2}</translation>
     </message>
     <message>
+        <location line="+9"/>
         <source>Copying {0} to a private folder to browse it…</source>
         <translation>正在将 {0} 复制到私有文件夹以便浏览…</translation>
     </message>
     <message>
+        <location line="+11"/>
         <source>The backup cannot be opened</source>
         <translation>无法打开该备份</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>Copying the backup</source>
         <translation>正在复制备份</translation>
     </message>
     <message>
+        <location line="-181"/>
         <source>Restoring {0} from {1}…</source>
         <translation>正在从 {1} 恢复 {0}…</translation>
     </message>
     <message>
+        <location line="-81"/>
         <source>Restored {0} from {1}. The replaced content was backed up to {2}.</source>
         <translation>已从 {1} 恢复 {0}。被替换的内容已备份到 {2}。</translation>
     </message>
     <message>
+        <location line="+101"/>
         <source>Backup restored</source>
         <translation>备份已恢复</translation>
     </message>
     <message>
+        <location line="-108"/>
         <source>The backup was not restored</source>
         <translation>备份未恢复</translation>
     </message>
     <message>
+        <location line="+127"/>
         <source>Restoring a backup</source>
         <translation>正在恢复备份</translation>
     </message>
     <message>
+        <location line="-246"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>empty</source>
         <translation>空文件</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>truncated</source>
         <translation>被截断</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <location line="+25"/>
         <source>missing</source>
         <translation>不存在</translation>
     </message>
     <message>
+        <location line="-24"/>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
     <message>
+        <location line="+8"/>
         <source>FIFO</source>
         <translation>FIFO 管道</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>socket</source>
         <translation>套接字</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>device</source>
         <translation>设备文件</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>special file</source>
         <translation>特殊文件</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>unreadable entry</source>
         <translation>无法读取的条目</translation>
     </message>
     <message>
+        <location line="+39"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>{0} is open in another program (probably the agent). Stop the agent (and close other windows or tools that show this file), then try again. Nothing was changed.</source>
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>The backup {0} has schema version {1}, newer than this version understands ({2}); it is not restored. Nothing was changed.</source>
         <translation>备份 {0} 的架构版本为 {1}，比本版本能理解的版本（{2}）更新；未恢复。没有做任何更改。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>The backup and the database are the same file.</source>
         <translation>备份和数据库是同一个文件。</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>{0} cannot be read ({1}). Nothing was changed.</source>
         <translation>无法读取 {0}（{1}）。没有做任何更改。</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>The folder of {0} cannot be written, so nothing can be restored there.</source>
         <translation>{0} 所在的文件夹不可写入，因此无法在那里恢复。</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>The restored database fails quick_check ({0}); the replaced file is kept in {1}.</source>
         <translation>恢复后的数据库未通过 quick_check（{0}）；被替换的文件保存在 {1}。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>The damaged file {0} could not be moved into the backups folder ({1}). Nothing was changed.</source>
         <translation>无法把损坏的文件 {0} 移到备份文件夹（{1}）。没有做任何更改。</translation>
     </message>
     <message>
+        <location line="+6"/>
         <source>A new file appeared at {0} during the restore (did the agent start?); it was left alone. The restored copy is {1}.</source>
         <translation>恢复期间 {0} 处出现了一个新文件（智能体启动了吗？）；它未被改动。恢复出的副本是 {1}。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>The backup {0} does not exist.</source>
         <translation>备份 {0} 不存在。</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>{0} is a {1}, not a database file: nothing can be restored there.</source>
         <translation>{0} 是{1}，不是数据库文件：无法在那里恢复。</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>{0} is a {1}, not a backup file; it was not opened.</source>
         <translation>{0} 是{1}，不是备份文件；未打开它。</translation>
     </message>
     <message>
+        <location line="+21"/>
         <source>Restored {0} from {1}: there was no file, so it was created from the backup.</source>
         <translation>已从 {1} 恢复 {0}：原来没有文件，因此根据备份新建了它。</translation>
     </message>
     <message>
+        <location line="+5"/>
         <source>Restored {0} from {1}: there was no file. The files left at that path were moved, unchanged, to {2}.</source>
         <translation>已从 {1} 恢复 {0}：原来没有文件。该路径上遗留的文件已原样移到 {2}。</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>Restored {0} from {1}. The damaged file ({2}) was moved, unchanged, to {3}.</source>
         <translation>已从 {1} 恢复 {0}。损坏的文件（{2}）已原样移到 {3}。</translation>
     </message>
     <message>
+        <location line="+18"/>
         <source>The current file is kept in {0}: backed up first, or, when it is damaged, moved there unchanged.</source>
         <translation>当前文件会保存在 {0}：先做备份；如果它已损坏，则原样移到那里。</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>The file there cannot be opened ({0}). It is not deleted: it is moved, unchanged and with its -wal and -shm files, into {1}.</source>
         <translation>那里的文件无法打开（{0}）。它不会被删除：它会连同 -wal 和 -shm 文件一起原样移到 {1}。</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>Replace the database
 
     {0}
@@ -714,69 +756,83 @@ with the backup
 {2}智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。</translation>
     </message>
     <message>
+        <location line="+3"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
+        <location line="+96"/>
+        <location line="+31"/>
         <source>The database cannot be opened</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
+        <location line="-28"/>
         <source>Restore this backup…</source>
         <translation>恢复这份备份…</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>Open the backup read-only</source>
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
+        <location line="-236"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>Not an SQLite database.</source>
         <translation>不是 SQLite 数据库。</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>The file is truncated.</source>
         <translation>文件被截断了。</translation>
     </message>
     <message>
+        <location line="+1"/>
         <source>The file cannot be read.</source>
         <translation>无法读取该文件。</translation>
     </message>
     <message>
+        <location line="+4"/>
         <source>cannot be read: {0}</source>
         <translation>无法读取：{0}</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>quick_check: {0}</source>
         <translation>quick_check：{0}</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>not a memory database: missing {0}</source>
         <translation>不是记忆数据库：缺少 {0}</translation>
     </message>
     <message>
+        <location line="-14"/>
         <source>not a regular file ({0}): never opened</source>
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../philont_desktop/core_strings.py" line="-107"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+47"/>
         <source>the database&apos;s schema version {0} is not a version number; it is shown read-only and never re-stamped</source>
         <translation>数据库的架构版本 {0} 不是有效的版本号；将以只读方式显示，且不会改写版本标记</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>the database has schema version {0}, older than {1}; this version does not migrate it, so it is shown read-only</source>
         <translation>数据库的架构版本为 {0}，早于 {1}；本版本不会迁移它，因此以只读方式显示</translation>
     </message>
@@ -789,12 +845,12 @@ with the backup
         <translation>未安装</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Schema understood</source>
         <translation>支持的架构版本</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
@@ -860,7 +916,7 @@ with the backup
         <translation>用于查看和整理 Philont 智能体记忆的工具。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>About {0}</source>
         <translation>关于 {0}</translation>
     </message>
@@ -875,7 +931,7 @@ with the backup
         <translation>以文本形式复制版本信息（用于报告问题）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+12"/>
         <source>Tables in this database</source>
         <translation>此数据库中的表</translation>
     </message>
@@ -883,7 +939,7 @@ with the backup
 <context>
     <name>ActionsModel</name>
     <message>
-        <location filename="../../philont_desktop/actions/model.py" line="+94"/>
+        <location filename="../../philont_desktop/actions/model.py" line="+91"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -927,12 +983,12 @@ with the backup
     <name>ActionsTab</name>
     <message>
         <location filename="../../philont_desktop/actions/view.py" line="+95"/>
-        <location line="+123"/>
+        <location line="+117"/>
         <source>All tools</source>
         <translation>全部工具</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-114"/>
         <source>Any outcome</source>
         <translation>任意结果</translation>
     </message>
@@ -948,12 +1004,12 @@ with the backup
     </message>
     <message>
         <location line="+5"/>
-        <location line="+114"/>
+        <location line="+108"/>
         <source>Any linked skill</source>
         <translation>任意关联技能</translation>
     </message>
     <message>
-        <location line="-113"/>
+        <location line="-107"/>
         <source>Linked skill</source>
         <translation>关联技能</translation>
     </message>
@@ -979,29 +1035,28 @@ with the backup
     </message>
     <message>
         <location line="+8"/>
-        <location line="+205"/>
+        <location line="+191"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="-203"/>
-        <location line="+207"/>
+        <location line="-189"/>
+        <location line="+193"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
-        <location line="-176"/>
+        <location line="-162"/>
         <source>The action log could not be read</source>
         <translation>无法读取操作记录</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+40"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+173"/>
         <source>Actions</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location filename="../../philont_desktop/actions/view.py" line="+114"/>
         <source>No actions</source>
         <translation>没有操作</translation>
     </message>
@@ -1076,7 +1131,7 @@ with the backup
         <translation>[长行已为显示而折断：双击查看原文]</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+29"/>
         <source>The Timeline tab is not available.</source>
         <translation>时间线标签页不可用。</translation>
     </message>
@@ -1107,7 +1162,7 @@ with the backup
 <context>
     <name>AddNoteDialog</name>
     <message>
-        <location filename="../../philont_desktop/notes/view.py" line="+60"/>
+        <location filename="../../philont_desktop/notes/widgets/add_dialog.py" line="+21"/>
         <source>Add a note</source>
         <translation>添加笔记</translation>
     </message>
@@ -1117,7 +1172,7 @@ with the backup
         <translation>需要记住什么？</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -1130,7 +1185,7 @@ with the backup
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../../philont_desktop/context.py" line="+98"/>
+        <location filename="../../philont_desktop/context.py" line="+104"/>
         <source>Checking database integrity</source>
         <translation>正在检查数据库完整性</translation>
     </message>
@@ -1145,7 +1200,7 @@ with the backup
         <translation>编辑模式已关闭：开启后才能修改数据库。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+53"/>
         <source>Editing mode is off; the database is only read.</source>
         <translation>编辑模式已关闭；数据库仅被读取。</translation>
     </message>
@@ -1272,18 +1327,18 @@ with the backup
     </message>
     <message>
         <location line="+6"/>
-        <location line="+172"/>
+        <location line="+146"/>
         <source>Undo this change</source>
         <translation>撤销此变更</translation>
     </message>
     <message>
-        <location line="-171"/>
-        <location line="+171"/>
+        <location line="-145"/>
+        <location line="+145"/>
         <source>Redo this change</source>
         <translation>重做此变更</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-139"/>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
@@ -1293,13 +1348,12 @@ with the backup
         <translation>此数据库中尚无手动编辑记录。在编辑模式下所做的修改会显示在这里：由谁、何时、改了什么，以及修改前后的状态。</translation>
     </message>
     <message>
-        <location line="+27"/>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+7"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+9"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location filename="../../philont_desktop/audit/view.py" line="+73"/>
         <source>{0} new ↑</source>
         <translation>{0} 条新记录 ↑</translation>
     </message>
@@ -1312,7 +1366,7 @@ with the backup
 <context>
     <name>BackupsModel</name>
     <message>
-        <location filename="../../philont_desktop/backups/model.py" line="+74"/>
+        <location filename="../../philont_desktop/backups/model.py" line="+76"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -1342,17 +1396,17 @@ with the backup
         <translation>类型</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>UTC: {0}</source>
         <translation>UTC：{0}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Copied by the agent from its WAL database: browsing it uses a private copy.</source>
         <translation>由智能体从其 WAL 数据库复制：浏览时使用一份私有副本。</translation>
     </message>
@@ -1372,7 +1426,7 @@ with the backup
         <translation>检查中…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>agent (WAL)</source>
         <translation>智能体（WAL）</translation>
     </message>
@@ -1387,10 +1441,12 @@ with the backup
         <translation>无法读取</translation>
     </message>
     <message>
+        <location line="-50"/>
         <source>Not a regular file: it is never opened, so it cannot hang anything.</source>
         <translation>不是普通文件：它从不会被打开，因此不会造成任何卡顿。</translation>
     </message>
     <message>
+        <location line="+54"/>
         <source>Files beside it ({0}) are not part of the backup and are ignored.</source>
         <translation>它旁边的文件（{0}）不属于这份备份，会被忽略。</translation>
     </message>
@@ -1398,7 +1454,7 @@ with the backup
 <context>
     <name>BackupsTab</name>
     <message>
-        <location line="-115"/>
+        <location line="-127"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
@@ -1418,7 +1474,7 @@ with the backup
         <translation>{0} 天前</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location filename="../../philont_desktop/backups/view.py" line="+92"/>
         <source>Back up now</source>
         <translation>立即备份</translation>
     </message>
@@ -1438,13 +1494,12 @@ with the backup
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location line="+31"/>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location filename="../../philont_desktop/backups/view.py" line="+94"/>
         <source>The backups could not be listed</source>
         <translation>无法列出备份</translation>
     </message>
@@ -1454,7 +1509,7 @@ with the backup
         <translation>正在列出备份</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+44"/>
         <source>This window shows the backup {0} read-only, for comparing. Its own backups are not listed, and nothing can be backed up or restored here.</source>
         <translation>此窗口以只读方式显示备份 {0}，用于对比。这里不列出它自己的备份，也不能进行备份或恢复。</translation>
     </message>
@@ -1479,7 +1534,7 @@ with the backup
         <translation>{0} 份未通过 quick_check。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+13"/>
         <source>The database was last written {0}.</source>
         <translation>数据库最后写入：{0}。</translation>
     </message>
@@ -1500,16 +1555,11 @@ with the backup
     </message>
     <message>
         <location line="+7"/>
-        <source>checking…</source>
-        <translation>检查中…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
         <source>{0} — {1} bytes — quick_check: {2}</source>
         <translation>{0} — {1} 字节 — quick_check：{2}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+69"/>
         <source>Checking backups</source>
         <translation>正在检查备份</translation>
     </message>
@@ -1529,7 +1579,7 @@ with the backup
         <translation>正在备份</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+13"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -1549,10 +1599,12 @@ with the backup
         <translation>备份列表</translation>
     </message>
     <message>
+        <location line="-319"/>
         <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
         <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
     </message>
     <message>
+        <location line="+274"/>
         <source>Replace the content of the open database
 
     {0}
@@ -1575,8 +1627,74 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 当前文件会保存在 {4}：先做备份；如果它已损坏，则原样移到那里。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
     </message>
     <message>
+        <location line="-146"/>
         <source>{0} damaged file(s) kept by earlier restores (damaged-…).</source>
         <translation>之前的恢复保留了 {0} 个损坏的文件（damaged-…）。</translation>
+    </message>
+    <message>
+        <location line="+168"/>
+        <source>The backup was not restored</source>
+        <translation>备份未恢复</translation>
+    </message>
+</context>
+<context>
+    <name>BaselineBar</name>
+    <message>
+        <location filename="../../philont_desktop/review/widgets/baseline_bar.py" line="+50"/>
+        <location line="+116"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location line="-111"/>
+        <location line="+112"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="-105"/>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>since the last review</source>
+        <translation>自上次审阅以来</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>since a time</source>
+        <translation>自某个时间以来</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compared with a backup</source>
+        <translation>与备份比较</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Never reviewed: showing the last 7 days</source>
+        <translation>尚未审阅过：显示最近 7 天</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reviewed up to {0}</source>
+        <translation>已审阅至 {0}</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Another file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Compare with a backup</source>
+        <translation>与备份比较</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SQLite databases (*.sqlite *.db);;All files (*)</source>
+        <translation>SQLite 数据库 (*.sqlite *.db);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1864,13 +1982,13 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BulkConfirmDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/dialogs.py" line="+363"/>
-        <location line="+27"/>
+        <location filename="../../philont_desktop/facts/widgets/bulk_dialog.py" line="+43"/>
+        <location line="+41"/>
         <source>Fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="+0"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
@@ -1885,7 +2003,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>变更</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-43"/>
         <source>Left out ({0}):</source>
         <translation>未纳入（{0}）：</translation>
     </message>
@@ -1900,7 +2018,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>这是一次变更：撤销一次即可全部还原。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+57"/>
         <source>{0} facts will be forgotten (soft: they stay in the history and can be unforgotten).</source>
         <translation>将遗忘 {0} 条事实（软遗忘：它们仍保留在历史中，可以取消遗忘）。</translation>
     </message>
@@ -1930,7 +2048,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>已固定（原 τ 为 {0}）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>unpinned → namespace default {0}</source>
         <translation>取消固定 → 命名空间默认值 {0}</translation>
     </message>
@@ -1943,6 +2061,46 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <location line="+2"/>
         <source>(supersedes the version stored {0}: {1})</source>
         <translation>（取代 {0} 存储的版本：{1}）</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>Forget facts</source>
+        <translation>遗忘事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Forget {0} facts</source>
+        <translation>遗忘 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin facts</source>
+        <translation>固定事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Pin {0} facts</source>
+        <translation>固定 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin facts</source>
+        <translation>取消固定事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unpin {0} facts</source>
+        <translation>取消固定 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Move facts to {0}</source>
+        <translation>将事实移到 {0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move {0} facts</source>
+        <translation>移动 {0} 条事实</translation>
     </message>
 </context>
 <context>
@@ -2014,17 +2172,17 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../philont_desktop/calendar/view.py" line="+432"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+426"/>
         <source>once</source>
         <translation>一次</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+27"/>
         <source>(payload is not valid JSON)</source>
         <translation>（负载不是有效的 JSON）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="-336"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="-329"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -2050,17 +2208,17 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     </message>
     <message>
         <location line="+1"/>
-        <location line="+286"/>
+        <location line="+279"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-268"/>
         <source>Coming up in the next</source>
         <translation>显示未来</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+89"/>
         <source>Upcoming ({0})</source>
         <translation>即将到来（{0}）</translation>
     </message>
@@ -2075,13 +2233,12 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>全部任务（{0}）</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
         <source>Calendar</source>
         <translation>日历</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+22"/>
         <source>The calendar could not be loaded</source>
         <translation>无法加载日历</translation>
     </message>
@@ -2091,7 +2248,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>正在加载日历</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+57"/>
         <source>{0} event occurrence(s)</source>
         <translation>{0} 次事件</translation>
     </message>
@@ -2116,7 +2273,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>{0} 个已逾期</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>{0} disabled task(s) not listed</source>
         <translation>{0} 个已停用的任务未列出</translation>
     </message>
@@ -2157,12 +2314,12 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     </message>
     <message>
         <location line="+1"/>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Repeats</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-24"/>
         <source>Time zone</source>
         <translation>时区</translation>
     </message>
@@ -2178,18 +2335,18 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     </message>
     <message>
         <location line="+1"/>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location line="-26"/>
-        <location line="+27"/>
+        <location line="-30"/>
+        <location line="+31"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-27"/>
         <source>enabled</source>
         <translation>已启用</translation>
     </message>
@@ -2199,7 +2356,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>已停用</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>enabled, overdue</source>
         <translation>已启用，已逾期</translation>
     </message>
@@ -2265,7 +2422,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     </message>
     <message>
         <location line="+11"/>
-        <location line="+49"/>
+        <location line="+42"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -2313,14 +2470,17 @@ You can undo this with Edit › Undo.</source>
         <translation>删除事件“{0}”</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/calendar/model.py" line="-23"/>
         <source>Paused until {0}: the agent&apos;s scheduler skips this task until then (it pauses a task after repeated failures). list_upcoming still lists it.</source>
         <translation>暂停至 {0}：在此之前智能体的调度器会跳过这个任务（任务连续失败后会被暂停）。list_upcoming 仍会列出它。</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/calendar/view.py" line="-228"/>
         <source>{0} paused task(s)</source>
         <translation>{0} 个已暂停的任务</translation>
     </message>
     <message>
+        <location line="+129"/>
         <source>enabled, paused: the agent&apos;s scheduler skips it until {0}</source>
         <translation>已启用，已暂停：智能体的调度器在 {0} 之前会跳过它</translation>
     </message>
@@ -2351,6 +2511,59 @@ You can undo this with Edit › Undo.</source>
         <location line="+16"/>
         <source>from disk</source>
         <translation>来自磁盘</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeTreeModel</name>
+    <message>
+        <location filename="../../philont_desktop/review/model.py" line="+170"/>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>{0} ({1}, {2} reviewed)</source>
+        <translation>{0}（{1}，已审阅 {2}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>derived</source>
+        <translation>推算</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unknown time</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>made in this app by {0}</source>
+        <translation>由 {0} 在本应用中修改</translation>
+    </message>
+    <message>
+        <location line="-58"/>
+        <source>When</source>
+        <translation>多久前</translation>
     </message>
 </context>
 <context>
@@ -2392,12 +2605,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+187"/>
+        <location line="+184"/>
         <source>This machine (%1)</source>
         <translation>本机（%1）</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-166"/>
         <source>Defaults</source>
         <translation>默认值</translation>
     </message>
@@ -2458,12 +2671,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+578"/>
+        <location line="+551"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="-563"/>
+        <location line="-536"/>
         <source>Copy as text</source>
         <translation>复制为文本</translation>
     </message>
@@ -2488,13 +2701,12 @@ You can undo this with Edit › Undo.</source>
         <translation>输入一条消息，或选择一条过去的消息。</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+156"/>
         <source>%1 messages, since %2</source>
         <translation>%1 条消息，自 %2 起</translation>
     </message>
@@ -2668,22 +2880,90 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>DatabaseTables</name>
+    <message>
+        <location filename="../../philont_desktop/database_tables.py" line="+28"/>
+        <source>Memory layers</source>
+        <translation>记忆层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The agent&apos;s other tables</source>
+        <translation>智能体的其他表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This application&apos;s tables</source>
+        <translation>本应用的表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full-text indexes</source>
+        <translation>全文索引</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SQLite&apos;s own tables</source>
+        <translation>SQLite 自身的表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown tables</source>
+        <translation>未知的表</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Reading the list of tables…</source>
+        <translation>正在读取表的列表…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rows</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Counting rows…</source>
+        <translation>正在统计行数…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{0} tables</source>
+        <translation>{0} 张表</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The tables could not be read: {0}</source>
+        <translation>无法读取表：{0}</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>virtual</source>
+        <translation>虚拟表</translation>
+    </message>
+</context>
+<context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+238"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+96"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+36"/>
+        <location line="+31"/>
+        <location line="+24"/>
         <location line="+68"/>
         <source>forget threshold {0}</source>
         <translation>遗忘阈值 {0}</translation>
     </message>
     <message>
-        <location line="-100"/>
-        <location line="+33"/>
+        <location line="-88"/>
+        <location line="+21"/>
         <source>now</source>
         <translation>现在</translation>
     </message>
@@ -2693,17 +2973,17 @@ You can undo this with Edit › Undo.</source>
         <translation>查看时间：{0}</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+69"/>
         <source>Select facts in the table to see how their scores fade.</source>
         <translation>在表格中选择事实，查看其得分如何衰减。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+95"/>
         <source>{0}: last read {1} (the score restarts here)</source>
         <translation>{0}：最后读取于 {1}（得分从此处重新计算）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+18"/>
         <source>{0}: stored {1}</source>
         <translation>{0}：存储于 {1}</translation>
     </message>
@@ -2723,12 +3003,12 @@ You can undo this with Edit › Undo.</source>
         <translation>user.* · 永不衰减</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>{0}: invalid confidence {1}, drawn at 0</source>
         <translation>{0}：置信度无效（{1}），按 0 绘制</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+11"/>
         <source>what if: tau {0}, confidence {1}</source>
         <translation>假设：τ {0}，置信度 {1}</translation>
     </message>
@@ -2738,7 +3018,7 @@ You can undo this with Edit › Undo.</source>
         <translation>显示所选 {1} 条事实中的前 {0} 条。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+17"/>
         <source>invalid confidence {0}: drawn at 0</source>
         <translation>置信度无效（{0}）：按 0 绘制</translation>
     </message>
@@ -2768,7 +3048,7 @@ You can undo this with Edit › Undo.</source>
         <translation>{0}低于阈值（{1}）</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+15"/>
         <source>{0} facts</source>
         <translation>{0} 条事实</translation>
     </message>
@@ -2786,6 +3066,14 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>next crossing {0}</source>
         <translation>下次跌破阈值：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>DecayPlot</name>
+    <message>
+        <location filename="../../philont_desktop/review/widgets/decay_plot.py" line="+27"/>
+        <source>Score</source>
+        <translation>得分</translation>
     </message>
 </context>
 <context>
@@ -3192,9 +3480,82 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>EditBar</name>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/edit_bar.py" line="+22"/>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tau…</source>
+        <translation>τ…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unforget</source>
+        <translation>取消遗忘</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Bulk</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forget all forget-pool candidates…</source>
+        <translation>遗忘遗忘池中的全部候选…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget selected…</source>
+        <translation>遗忘所选…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin selected…</source>
+        <translation>固定所选…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin selected…</source>
+        <translation>取消固定所选…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move selected to namespace…</source>
+        <translation>将所选移到命名空间…</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Every change is audited and can be undone (Ctrl+Z).</source>
+        <translation>每次变更都会记入审计，并且可以撤销（Ctrl+Z）。</translation>
+    </message>
+</context>
+<context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+434"/>
+        <location filename="../../philont_desktop/main_window.py" line="+455"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -3206,7 +3567,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+205"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+244"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -3450,7 +3811,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactEditDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/dialogs.py" line="-346"/>
+        <location filename="../../philont_desktop/facts/widgets/fact_dialog.py" line="+84"/>
         <source>Edit {0}</source>
         <translation>编辑 {0}</translation>
     </message>
@@ -3460,7 +3821,7 @@ You can undo this with Edit › Undo.</source>
         <translation>添加事实</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+43"/>
         <source>Saving stores a new version; the current one stays in the history.</source>
         <translation>保存会存储一个新版本；当前版本保留在历史中。</translation>
     </message>
@@ -3475,7 +3836,7 @@ You can undo this with Edit › Undo.</source>
         <translation>键</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Text (stored as a JSON string)</source>
         <translation>文本（存储为 JSON 字符串）</translation>
     </message>
@@ -3485,7 +3846,7 @@ You can undo this with Edit › Undo.</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
@@ -3520,7 +3881,7 @@ You can undo this with Edit › Undo.</source>
         <translation>有效至</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-82"/>
         <source>Save new version</source>
         <translation>保存新版本</translation>
     </message>
@@ -3530,7 +3891,7 @@ You can undo this with Edit › Undo.</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+93"/>
         <source>The value is not valid JSON ({0}). Tick &quot;Text&quot; to store it as text.</source>
         <translation>该值不是有效的 JSON（{0}）。勾选“文本”可将其作为文本存储。</translation>
     </message>
@@ -3556,9 +3917,148 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>FactsController</name>
+    <message>
+        <location filename="../../philont_desktop/facts/controller.py" line="+48"/>
+        <source>Loading facts</source>
+        <translation>正在加载事实</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Facts could not be read</source>
+        <translation>无法读取事实</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+143"/>
+        <source>Forget pool</source>
+        <translation>遗忘池</translation>
+    </message>
+    <message>
+        <location line="-134"/>
+        <source>Fact history</source>
+        <translation>事实历史</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Done: {0}</source>
+        <translation>已完成：{0}</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Not applied: the fact changed meanwhile</source>
+        <translation>未应用：该事实在此期间已被修改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The change was not made</source>
+        <translation>未能进行此变更</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Add {0}</source>
+        <translation>添加 {0}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Edit {0}</source>
+        <translation>编辑 {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+3"/>
+        <source>Pin {0}</source>
+        <translation>固定 {0}</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Unpin {0}</source>
+        <translation>取消固定 {0}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+10"/>
+        <source>Set tau of {0}</source>
+        <translation>设置 {0} 的 τ</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Change confidence of {0}</source>
+        <translation>修改 {0} 的置信度</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Forget {0}</source>
+        <translation>遗忘 {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Unforget {0}</source>
+        <translation>取消遗忘 {0}</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Nothing to change.</source>
+        <translation>没有需要变更的内容。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Preparing the change</source>
+        <translation>正在准备变更</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Forget {0} facts</source>
+        <translation>遗忘 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin {0} facts</source>
+        <translation>固定 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin {0} facts</source>
+        <translation>取消固定 {0} 条事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Move {0} facts to {1}</source>
+        <translation>将 {0} 条事实移到 {1}</translation>
+    </message>
+</context>
+<context>
+    <name>FactsFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/filter_bar.py" line="+23"/>
+        <source>Filter keys and values</source>
+        <translation>筛选键和值</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Column filter: off</source>
+        <translation>列筛选：关</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>text, or &lt; 0.05, &gt;= 2026-05-01, 0.2 .. 0.8</source>
+        <translation>文本，或 &lt; 0.05、&gt;= 2026-05-01、0.2 .. 0.8</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+</context>
+<context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+321"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+68"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
@@ -3663,7 +4163,7 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+37"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
@@ -3683,7 +4183,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+42"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -3698,17 +4198,17 @@ You can undo this with Edit › Undo.</source>
         <translation>命名空间默认值</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+7"/>
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+2"/>
         <source>state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+32"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
@@ -3751,7 +4251,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsPlots</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+18"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="-423"/>
         <source>{0} active fact(s) with an invalid confidence (NaN, infinite or negative) are not shown; edit their confidence to repair them</source>
         <translation>{0} 条有效事实的置信度无效（NaN、无穷大或负数），未显示；编辑其置信度即可修复</translation>
     </message>
@@ -3764,149 +4264,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTab</name>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+124"/>
-        <source>Filter keys and values</source>
-        <translation>筛选键和值</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Column filter: off</source>
-        <translation>列筛选：关</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>text, or &lt; 0.05, &gt;= 2026-05-01, 0.2 .. 0.8</source>
-        <translation>文本，或 &lt; 0.05、&gt;= 2026-05-01、0.2 .. 0.8</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Superseded</source>
-        <translation>已被取代</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Forgotten</source>
-        <translation>已遗忘</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <location line="+270"/>
-        <source> d</source>
-        <translation> 天</translation>
-    </message>
-    <message>
-        <location line="-265"/>
-        <source>Now</source>
-        <translation>现在</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>View at</source>
-        <translation>查看时间</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Add…</source>
-        <translation>添加…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Edit…</source>
-        <translation>编辑…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+137"/>
-        <source>Pin</source>
-        <translation>固定</translation>
-    </message>
-    <message>
-        <location line="-136"/>
-        <source>Unpin</source>
-        <translation>取消固定</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tau…</source>
-        <translation>τ…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Forget</source>
-        <translation>遗忘</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Unforget</source>
-        <translation>取消遗忘</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Bulk</source>
-        <translation>批量</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Forget all forget-pool candidates…</source>
-        <translation>遗忘遗忘池中的全部候选…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+126"/>
-        <source>Forget selected…</source>
-        <translation>遗忘所选…</translation>
-    </message>
-    <message>
-        <location line="-124"/>
-        <source>Pin selected…</source>
-        <translation>固定所选…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Unpin selected…</source>
-        <translation>取消固定所选…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Move selected to namespace…</source>
-        <translation>将所选移到命名空间…</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>Every change is audited and can be undone (Ctrl+Z).</source>
-        <translation>每次变更都会记入审计，并且可以撤销（Ctrl+Z）。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Namespace</source>
-        <translation>命名空间</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+167"/>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="-167"/>
-        <location line="+217"/>
-        <location line="+390"/>
-        <source>Tau</source>
-        <translation>τ</translation>
-    </message>
-    <message>
-        <location line="-506"/>
-        <source>Forget all candidates…</source>
-        <translation>遗忘全部候选…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Show in table</source>
-        <translation>在表格中显示</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+107"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -3922,369 +4285,26 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+272"/>
-        <location line="+569"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="-773"/>
-        <source>What if</source>
-        <translation>假设分析</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Select one fact.</source>
-        <translation>请选择一条事实。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>namespace default</source>
-        <translation>命名空间默认值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>custom</source>
-        <translation>自定义</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>pinned</source>
-        <translation>已固定</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <location line="+383"/>
-        <source>Confidence</source>
-        <translation>置信度</translation>
-    </message>
-    <message>
-        <location line="-352"/>
-        <source>Loading facts</source>
-        <translation>正在加载事实</translation>
-    </message>
-    <message>
-        <location line="+77"/>
-        <source>now</source>
-        <translation>现在</translation>
-    </message>
-    <message>
-        <location line="+80"/>
-        <source>At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now.</source>
-        <translation>在 {0}（+{1} 天）：{2} 个遗忘候选（得分低于 {3}，未固定）；其中 {4} 个现在就是候选。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0} forget candidates now: active facts scoring below {1} that are not pinned.</source>
-        <translation>当前有 {0} 个遗忘候选：得分低于 {1} 且未固定的有效事实。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+244"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>All namespaces</source>
-        <translation>全部命名空间</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>(empty)</source>
-        <translation>（空）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0}: {1} active facts here, {2} with sub-namespaces, {3} rows in all.</source>
-        <translation>{0}：此处有 {1} 条有效事实，含子命名空间共 {2} 条，总计 {3} 行。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Tau ∞: facts of user.* never decay.</source>
-        <translation>τ ∞：user.* 的事实永不衰减。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Tau {0} (namespace default).</source>
-        <translation>τ {0}（命名空间默认值）。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No facts in this namespace itself.</source>
-        <translation>此命名空间本身没有事实。</translation>
-    </message>
-    <message>
-        <location line="+99"/>
+        <location line="+47"/>
         <source>{0} of the chosen facts are hidden by the current filter.</source>
         <translation>所选事实中有 {0} 条被当前筛选条件隐藏。</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>Select one fact to see its versions side by side.</source>
-        <translation>选择一条事实，并排查看其各个版本。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Fact history</source>
-        <translation>事实历史</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>No versions.</source>
-        <translation>没有版本。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>event</source>
-        <translation>事件</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>state</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Occurred</source>
-        <translation>发生时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Valid from</source>
-        <translation>生效自</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Valid until</source>
-        <translation>有效至</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+30"/>
-        <source>Created</source>
-        <translation>创建时间</translation>
-    </message>
-    <message>
-        <location line="-29"/>
-        <location line="+29"/>
-        <source>Last accessed</source>
-        <translation>最后访问</translation>
-    </message>
-    <message>
-        <location line="-28"/>
-        <location line="+28"/>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="-24"/>
-        <source>{0}: {1} versions, newest first</source>
-        <translation>{0}：{1} 个版本，最新的在前</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>current</source>
-        <translation>当前</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>v{0}</source>
-        <translation>v{0}</translation>
-    </message>
-    <message>
-        <location line="+52"/>
-        <source>Select one fact to try another tau or confidence.</source>
-        <translation>选择一条事实，尝试其他 τ 或置信度。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>default ({0})</source>
-        <translation>默认（{0}）</translation>
-    </message>
-    <message>
-        <location line="+70"/>
-        <source>Now: {0}</source>
-        <translation>当前：{0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Now: {0}
-What if: {1}</source>
-        <translation>当前：{0}
-假设：{1}</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>pinned, never decays</source>
-        <translation>已固定，永不衰减</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>never decays</source>
-        <translation>永不衰减</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>below the threshold (confidence)</source>
-        <translation>低于阈值（置信度）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>stays above the threshold</source>
-        <translation>始终高于阈值</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>below the threshold since {0}</source>
-        <translation>自 {0} 起低于阈值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>falls below the threshold on {0} (in {1})</source>
-        <translation>将于 {0} 跌破阈值（{1}）</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>Change confidence of {0}</source>
-        <translation>修改 {0} 的置信度</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <location line="+115"/>
-        <source>Set tau of {0}</source>
-        <translation>设置 {0} 的 τ</translation>
-    </message>
-    <message>
-        <location line="-93"/>
-        <source>Done: {0}</source>
-        <translation>已完成：{0}</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>Not applied: the fact changed meanwhile</source>
-        <translation>未应用：该事实在此期间已被修改</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The change was not made</source>
-        <translation>未能进行此变更</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>Add {0}</source>
-        <translation>添加 {0}</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Edit {0}</source>
-        <translation>编辑 {0}</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <location line="+80"/>
-        <source>Pin {0}</source>
-        <translation>固定 {0}</translation>
-    </message>
-    <message>
-        <location line="-80"/>
-        <source>Unpin {0}</source>
-        <translation>取消固定 {0}</translation>
-    </message>
-    <message>
-        <location line="+33"/>
-        <source>Forget {0}</source>
-        <translation>遗忘 {0}</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Unforget {0}</source>
-        <translation>取消遗忘 {0}</translation>
-    </message>
-    <message>
-        <location line="+59"/>
-        <source>Nothing to change.</source>
-        <translation>没有需要变更的内容。</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>Preparing the change</source>
-        <translation>正在准备变更</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Forget facts</source>
-        <translation>遗忘事实</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+30"/>
-        <source>Forget {0} facts</source>
-        <translation>遗忘 {0} 条事实</translation>
-    </message>
-    <message>
-        <location line="-29"/>
-        <source>Pin facts</source>
-        <translation>固定事实</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+30"/>
-        <source>Pin {0} facts</source>
-        <translation>固定 {0} 条事实</translation>
-    </message>
-    <message>
-        <location line="-29"/>
-        <source>Unpin facts</source>
-        <translation>取消固定事实</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+30"/>
-        <source>Unpin {0} facts</source>
-        <translation>取消固定 {0} 条事实</translation>
-    </message>
-    <message>
-        <location line="-28"/>
-        <source>Move facts to {0}</source>
-        <translation>将事实移到 {0}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Move {0} facts</source>
-        <translation>移动 {0} 条事实</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>Move {0} facts to {1}</source>
-        <translation>将 {0} 条事实移到 {1}</translation>
-    </message>
-    <message>
-        <location line="+27"/>
+        <location line="+140"/>
         <source>Loading facts…</source>
         <translation>正在加载事实…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>{0} active facts</source>
         <translation>{0} 条有效事实</translation>
     </message>
@@ -4299,7 +4319,7 @@ What if: {1}</source>
         <translation>显示 {0} 行</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>{0} selected</source>
         <translation>已选 {0} 行</translation>
     </message>
@@ -4331,6 +4351,39 @@ What if: {1}</source>
         <location line="+25"/>
         <source>%1% (%2 of %3)</source>
         <translation>%1%（%3 次中 %2 次）</translation>
+    </message>
+</context>
+<context>
+    <name>ForgetPool</name>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="+150"/>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forget selected…</source>
+        <translation>遗忘所选…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forget all candidates…</source>
+        <translation>遗忘全部候选…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show in table</source>
+        <translation>在表格中显示</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now.</source>
+        <translation>在 {0}（+{1} 天）：{2} 个遗忘候选（得分低于 {3}，未固定）；其中 {4} 个现在就是候选。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} forget candidates now: active facts scoring below {1} that are not pinned.</source>
+        <translation>当前有 {0} 个遗忘候选：得分低于 {1} 且未固定的有效事实。</translation>
     </message>
 </context>
 <context>
@@ -4542,6 +4595,84 @@ What if: {1}</source>
     </message>
 </context>
 <context>
+    <name>HistoryView</name>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/history.py" line="+26"/>
+        <source>Select one fact to see its versions side by side.</source>
+        <translation>选择一条事实，并排查看其各个版本。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occurred</source>
+        <translation>发生时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid from</source>
+        <translation>生效自</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Valid until</source>
+        <translation>有效至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tau</source>
+        <translation>τ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last accessed</source>
+        <translation>最后访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No versions.</source>
+        <translation>没有版本。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0}: {1} versions, newest first</source>
+        <translation>{0}：{1} 个版本，最新的在前</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>v{0}</source>
+        <translation>v{0}</translation>
+    </message>
+</context>
+<context>
     <name>HitDelegate</name>
     <message>
         <location filename="../../philont_desktop/timeline/search.py" line="-79"/>
@@ -4697,6 +4828,70 @@ What if: {1}</source>
     </message>
 </context>
 <context>
+    <name>ItemActions</name>
+    <message>
+        <location filename="../../philont_desktop/review/widgets/item_actions.py" line="+74"/>
+        <location line="+35"/>
+        <source>Turn on editing to act on this change.</source>
+        <translation>开启编辑模式后可以处理这项变更。</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>Revert to the old value</source>
+        <translation>还原为旧值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Correct…</source>
+        <translation>更正…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unforget</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Demote</source>
+        <translation>降级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deprecate</source>
+        <translation>弃用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revert this revision</source>
+        <translation>撤回此次修订</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unforget note</source>
+        <translation>恢复笔记</translation>
+    </message>
+</context>
+<context>
     <name>JobIndicator</name>
     <message>
         <location filename="../../philont_desktop/main_window.py" line="-59"/>
@@ -4712,7 +4907,7 @@ What if: {1}</source>
 <context>
     <name>LadderModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+655"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+572"/>
         <source>When</source>
         <extracomment>The board&apos;s columns, in ladder order (playbook first: a lesson that is not callable). Outcomes shown in a card&apos;s sparkline (the newest ones).</extracomment>
         <translation>时间</translation>
@@ -4804,12 +4999,12 @@ What if: {1}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-355"/>
+        <location filename="../../philont_desktop/main_window.py" line="-374"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+544"/>
+        <location line="+558"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -4850,20 +5045,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+618"/>
+        <location line="+627"/>
         <location line="+7"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-622"/>
-        <location line="+615"/>
+        <location line="-631"/>
+        <location line="+624"/>
         <location line="+8"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-615"/>
+        <location line="-624"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -5106,13 +5301,13 @@ What if: {1}</source>
         <translation>正在打开 {0}</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <location line="+5"/>
         <source>The database cannot be opened</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+197"/>
         <source>Create demo database</source>
         <translation>创建演示数据库</translation>
     </message>
@@ -5181,10 +5376,6 @@ What if: {1}</source>
         <location line="+2"/>
         <source>Writing a backup of {0}…</source>
         <translation>正在写入 {0} 的备份…</translation>
-    </message>
-    <message>
-        <source>damaged</source>
-        <translation>已损坏</translation>
     </message>
 </context>
 <context>
@@ -5288,7 +5479,7 @@ What if: {1}</source>
 <context>
     <name>NamespaceDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/dialogs.py" line="+106"/>
+        <location filename="../../philont_desktop/facts/widgets/tau_dialog.py" line="+84"/>
         <source>Move to namespace</source>
         <translation>移到命名空间</translation>
     </message>
@@ -5299,9 +5490,222 @@ What if: {1}</source>
     </message>
 </context>
 <context>
+    <name>NamespaceTree</name>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+26"/>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tau</source>
+        <translation>τ</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>All namespaces</source>
+        <translation>全部命名空间</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>(empty)</source>
+        <translation>（空）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0}: {1} active facts here, {2} with sub-namespaces, {3} rows in all.</source>
+        <translation>{0}：此处有 {1} 条有效事实，含子命名空间共 {2} 条，总计 {3} 行。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tau ∞: facts of user.* never decay.</source>
+        <translation>τ ∞：user.* 的事实永不衰减。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tau {0} (namespace default).</source>
+        <translation>τ {0}（命名空间默认值）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No facts in this namespace itself.</source>
+        <translation>此命名空间本身没有事实。</translation>
+    </message>
+</context>
+<context>
+    <name>NoteEditor</name>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+48"/>
+        <source>Save changes</source>
+        <translation>保存更改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+135"/>
+        <source>Forget</source>
+        <translation>遗忘</translation>
+    </message>
+    <message>
+        <location line="-121"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Select a note to see it.</source>
+        <translation>选择一条笔记进行查看。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Id: %1</source>
+        <translation>ID：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created: %1</source>
+        <translation>创建时间：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Accessed: %1</source>
+        <translation>访问时间：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forgotten: %1</source>
+        <translation>遗忘时间：%1</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>This note was changed in the database while you were editing it. Saving will be refused; revert to see the new text.</source>
+        <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Unforget</source>
+        <translation>取消遗忘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Turn on editing mode to change, forget or add notes.</source>
+        <translation>开启编辑模式后才能修改、遗忘或添加笔记。</translation>
+    </message>
+</context>
+<context>
+    <name>NotesController</name>
+    <message>
+        <location filename="../../philont_desktop/notes/controller.py" line="+34"/>
+        <source>Notes could not be read</source>
+        <translation>无法读取笔记</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Edit note</source>
+        <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unforget note</source>
+        <translation>取消遗忘笔记</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Add note</source>
+        <translation>添加笔记</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The note was not changed</source>
+        <translation>笔记未被修改</translation>
+    </message>
+</context>
+<context>
+    <name>NotesFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="+33"/>
+        <source>Search notes (the agent&apos;s search: 3+ characters full-text)</source>
+        <translation>搜索笔记（与智能体的搜索相同：3 个以上字符进行全文搜索）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hide forgotten</source>
+        <translation>隐藏已遗忘</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Newest first</source>
+        <translation>最新的在前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Most important first</source>
+        <translation>最重要的在前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add note…</source>
+        <translation>添加笔记…</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Search results come as the agent&apos;s search orders them: most important first</source>
+        <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>1 note found</source>
+        <translation>找到 1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 notes found</source>
+        <translation>找到 %1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 note</source>
+        <translation>1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 notes</source>
+        <translation>%1 条笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1+ notes</source>
+        <translation>%1+ 条笔记</translation>
+    </message>
+</context>
+<context>
     <name>NotesModel</name>
     <message>
-        <location filename="../../philont_desktop/notes/model.py" line="+68"/>
+        <location filename="../../philont_desktop/notes/model.py" line="+61"/>
         <source>Note</source>
         <translation>笔记</translation>
     </message>
@@ -5349,13 +5753,12 @@ What if: {1}</source>
 <context>
     <name>NotesTab</name>
     <message>
-        <location line="+10"/>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location filename="../../philont_desktop/notes/view.py" line="+203"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
@@ -5368,7 +5771,7 @@ What if: {1}</source>
 <context>
     <name>OverviewPlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/plots.py" line="+88"/>
+        <location filename="../../philont_desktop/facts/widgets/overview.py" line="+97"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -5386,7 +5789,7 @@ What if: {1}</source>
 <context>
     <name>PoolModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+305"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-148"/>
         <source>Fact</source>
         <translation>事实</translation>
     </message>
@@ -5416,7 +5819,7 @@ What if: {1}</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+45"/>
         <source>Not a candidate yet: it falls below the threshold at the chosen future time</source>
         <translation>目前还不是候选：在所选的未来时间会跌破阈值</translation>
     </message>
@@ -5830,6 +6233,736 @@ What if: {1}</source>
     </message>
 </context>
 <context>
+    <name>ReviewBar</name>
+    <message>
+        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+33"/>
+        <source>Looks right</source>
+        <translation>确认无误</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark the selected changes as reviewed</source>
+        <translation>将选中的变更标记为已审阅</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mark all reviewed</source>
+        <translation>全部标记为已审阅</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The next review starts from here</source>
+        <translation>下次审阅从这里开始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide reviewed</source>
+        <translation>隐藏已审阅</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Markdown digest…</source>
+        <translation>Markdown 摘要…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Looking for changes…</source>
+        <translation>正在查找变更…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} changes, {1} reviewed</source>
+        <translation>{0} 项变更，已审阅 {1} 项</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, {0} new</source>
+        <translation>，{0} 项新增</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewController</name>
+    <message>
+        <location filename="../../philont_desktop/review/controller.py" line="+147"/>
+        <source>Finding changes</source>
+        <extracomment>One grade down, for &quot;Demote&quot;.</extracomment>
+        <translation>正在查找变更</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Comparing with a backup</source>
+        <translation>正在与备份比较</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>The review mark could not be saved</source>
+        <translation>无法保存审阅标记</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+11"/>
+        <location line="+32"/>
+        <location line="+14"/>
+        <source>This change cannot be made</source>
+        <translation>无法进行此更改</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>Nothing was changed</source>
+        <translation>未做任何更改</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The old value is not valid JSON.</source>
+        <translation>旧值不是有效的 JSON。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Revert fact</source>
+        <translation>还原事实</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Correct fact</source>
+        <translation>更正事实</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Pin fact</source>
+        <translation>固定事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unpin fact</source>
+        <translation>取消固定事实</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Forget fact</source>
+        <translation>遗忘事实</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unforget fact</source>
+        <translation>恢复事实</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Forget note</source>
+        <translation>遗忘笔记</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unforget note</source>
+        <translation>恢复笔记</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+14"/>
+        <source>The skill is gone.</source>
+        <translation>该技能已不存在。</translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>Set skill grade</source>
+        <translation>设置技能等级</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Revert recipe revision</source>
+        <translation>撤回配方修订</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewDetail</name>
+    <message>
+        <location filename="../../philont_desktop/review/widgets/detail.py" line="+48"/>
+        <source>pinned: never decays</source>
+        <translation>已固定：永不衰减</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>never decays</source>
+        <translation>永不衰减</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>τ = {0}</source>
+        <translation>τ = {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>forgotten</source>
+        <translation>已遗忘</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Action template</source>
+        <translation>动作模板</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decay</source>
+        <translation>衰减</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+10"/>
+        <source>Created</source>
+        <translation>创建于</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <location line="+10"/>
+        <source>Forgotten</source>
+        <translation>遗忘于</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <location line="+17"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewDetailPane</name>
+    <message>
+        <location line="+54"/>
+        <source>Show in the Timeline</source>
+        <translation>在时间线中显示</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Before and after</source>
+        <translation>前后对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decay</source>
+        <translation>衰减</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ladder</source>
+        <translation>等级阶梯</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Messages around</source>
+        <translation>相关消息</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Select a change to see it in full.</source>
+        <translation>选择一项变更以查看详情。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>made in this app by {0}</source>
+        <translation>由 {0} 在本应用中修改</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Before (did not exist)</source>
+        <translation>之前（不存在）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>After (gone)</source>
+        <translation>之后（已不存在）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>revision</source>
+        <translation>修订</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No messages near this change.</source>
+        <translation>这项变更附近没有消息。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewTab</name>
+    <message>
+        <location filename="../../philont_desktop/review/view.py" line="+291"/>
+        <source>Correct fact</source>
+        <translation>更正事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The correct value (JSON):</source>
+        <translation>正确的值（JSON）：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Why (kept in the audit trail):</source>
+        <translation>原因（记入审计记录）：</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Compared with {0} ({1})</source>
+        <translation>与 {0} 比较（{1}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Changes since {0}</source>
+        <translation>自 {0} 以来的变更</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Memory review, {0}</source>
+        <translation>记忆审阅，{0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>time unknown</source>
+        <translation>时间未知</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>reviewed</source>
+        <translation>已审阅</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown（*.md）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON（*.json）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export the review</source>
+        <translation>导出审阅</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Exporting the review</source>
+        <translation>正在导出审阅</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Review exported to {0}</source>
+        <translation>审阅已导出到 {0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The review could not be exported</source>
+        <translation>无法导出审阅</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+13"/>
+        <source>Review</source>
+        <translation>审阅</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewText</name>
+    <message>
+        <location filename="../../philont_desktop/review/texts.py" line="+35"/>
+        <source>the namespace&apos;s default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{0} days</source>
+        <translation>{0} 天</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>new fact {name} = {value}</source>
+        <translation>新事实 {name} = {value}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name}: {old} → {new} (confidence {c0} → {c1})</source>
+        <translation>{name}：{old} → {new}（置信度 {c0} → {c1}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>forgot {name} = {value}</source>
+        <translation>遗忘了 {name} = {value}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>unforgot {name} = {value}</source>
+        <translation>恢复了 {name} = {value}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>pinned {name}</source>
+        <translation>固定了 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unpinned {name}</source>
+        <translation>取消固定 {name}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}: decay τ {t0} → {t1}</source>
+        <translation>{name}：衰减 τ {t0} → {t1}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} fell below the forget threshold {threshold} by decay</source>
+        <translation>{name} 因衰减低于遗忘阈值 {threshold}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name}: {fields} changed in place</source>
+        <translation>{name}：{fields} 被原地修改</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} = {value}: this version is gone</source>
+        <translation>{name} = {value}：此版本已不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>new skill {name} ({grade})</source>
+        <translation>新技能 {name}（{grade}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name}: {path}</source>
+        <translation>{name}：{path}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} became deprecated (was {grade})</source>
+        <translation>{name} 已被弃用（原为 {grade}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name}: recipe revised ({reason})</source>
+        <translation>{name}：配方已修订（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no reason given</source>
+        <translation>未说明原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name}: successes +{successes}, failures +{failures}</source>
+        <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} used up its repair attempts ({attempts} of {limit})</source>
+        <translation>{name} 已用完修复次数（{attempts}/{limit}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name}: {fields} changed</source>
+        <translation>{name}：{fields} 已修改</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>skill {name} is gone</source>
+        <translation>技能 {name} 已不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>new note: {preview}</source>
+        <translation>新笔记：{preview}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note edited ({fields}): {preview}</source>
+        <translation>笔记已编辑（{fields}）：{preview}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>forgot note: {preview}</source>
+        <translation>遗忘了笔记：{preview}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>unforgot note: {preview}</source>
+        <translation>恢复了笔记：{preview}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>note is gone: {preview}</source>
+        <translation>笔记已不存在：{preview}</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>{conversation}: %n message(s), {user} from the user</source>
+        <translation>
+            <numerusform>{conversation}：%n 条消息，其中 {user} 条来自用户</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{changed} messages of the baseline changed and {missing} are gone</source>
+        <translation>基准中有 {changed} 条消息被修改，{missing} 条已不存在</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>{tool}: %n call(s), {failures} failed</source>
+        <translation>
+            <numerusform>{tool}：调用 %n 次，失败 {failures} 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{tool} started failing: {failures} of {calls} calls failed (none of {previous_calls} before)</source>
+        <translation>{tool} 开始失败：{calls} 次调用中失败 {failures} 次（此前 {previous_calls} 次均未失败）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{changed} actions of the baseline changed and {missing} are gone</source>
+        <translation>基准中有 {changed} 条动作被修改，{missing} 条已不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>new event {title}</source>
+        <translation>新日程 {title}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>event {title}: {fields} changed</source>
+        <translation>日程 {title}：{fields} 已修改</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>event {title} is gone</source>
+        <translation>日程 {title} 已不存在</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>new task {name} ({action_type})</source>
+        <translation>新任务 {name}（{action_type}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>task {name}: {fields} changed</source>
+        <translation>任务 {name}：{fields} 已修改</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>task {name} paused after {failures} failures in a row</source>
+        <translation>任务 {name} 连续失败 {failures} 次后已暂停</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>task {name} is gone</source>
+        <translation>任务 {name} 已不存在</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
+        <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The baseline is newer than what it is compared with.</source>
+        <translation>基准比被比较的对象更新。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{table}: columns only on one side are compared as empty there.</source>
+        <translation>{table}：只在一侧存在的列在另一侧按空值比较。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{table} is missing on one side.</source>
+        <translation>{table} 在其中一侧不存在。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The backup&apos;s name carries no time; its file&apos;s modification time is used.</source>
+        <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scheduled tasks</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>time derived from other data (the action log, the decay model)</source>
+        <translation>时间由其他数据推算（动作日志、衰减模型）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>changed at an unknown time after the baseline</source>
+        <translation>在基准之后的未知时间被修改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time recorded with the change</source>
+        <translation>时间随变更一同记录</translation>
+    </message>
+    <message>
+        <location line="-184"/>
+        <source>playbook</source>
+        <translation>手册</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stable</source>
+        <translation>稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>deprecated</source>
+        <translation>已弃用</translation>
+    </message>
+</context>
+<context>
     <name>SchedulesModel</name>
     <message>
         <location filename="../../philont_desktop/calendar/model.py" line="+27"/>
@@ -5877,12 +7010,12 @@ What if: {1}</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>overdue</source>
         <translation>已逾期</translation>
     </message>
@@ -5897,10 +7030,12 @@ What if: {1}</source>
         <translation>UTC：{0}</translation>
     </message>
     <message>
+        <location line="-20"/>
         <source>paused until {0}</source>
         <translation>暂停至 {0}</translation>
     </message>
     <message>
+        <location line="+26"/>
         <source>Was paused until {0}.</source>
         <translation>曾暂停至 {0}。</translation>
     </message>
@@ -5908,7 +7043,7 @@ What if: {1}</source>
 <context>
     <name>SessionsModel</name>
     <message>
-        <location filename="../../philont_desktop/timeline/model.py" line="+588"/>
+        <location filename="../../philont_desktop/timeline/model.py" line="+578"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
@@ -5991,13 +7126,12 @@ What if: {1}</source>
 <context>
     <name>SkillsTab</name>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+90"/>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+2"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-11"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
         <source>Loading skills</source>
         <translation>正在加载技能</translation>
     </message>
@@ -6013,7 +7147,7 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+56"/>
-        <location line="+10"/>
+        <location line="+5"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
@@ -6125,7 +7259,7 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-1079"/>
+        <location filename="../../philont_desktop/main_window.py" line="-1101"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
@@ -6145,7 +7279,7 @@ Reason (optional):</source>
         <translation>创建空数据库…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+23"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -6165,7 +7299,7 @@ Reason (optional):</source>
         <translation>生成一份包含几个月中英文对话的记忆，用来试用本程序（默认位置：{0}）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+27"/>
         <source>This file does not exist any more.</source>
         <translation>此文件已不存在。</translation>
     </message>
@@ -6174,22 +7308,27 @@ Reason (optional):</source>
         <translation>最近的文件</translation>
     </message>
     <message>
+        <location line="-142"/>
         <source>Open the backup read-only</source>
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
+        <location line="+2"/>
         <source>Restore this backup…</source>
         <translation>恢复这份备份…</translation>
     </message>
     <message>
+        <location line="+125"/>
         <source>Replace the file with this backup; the file is kept, unchanged, in the backups folder.</source>
         <translation>用这份备份替换该文件；原文件会原样保存在备份文件夹中。</translation>
     </message>
     <message>
+        <location line="+6"/>
         <source>Look at {0} in a new window, changing nothing.</source>
         <translation>在新窗口中查看 {0}，不做任何更改。</translation>
     </message>
     <message>
+        <location line="-3"/>
         <source>Not possible: the app was started read-only.</source>
         <translation>无法进行：程序以只读方式启动。</translation>
     </message>
@@ -6197,7 +7336,7 @@ Reason (optional):</source>
 <context>
     <name>TauDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/dialogs.py" line="-60"/>
+        <location filename="../../philont_desktop/facts/widgets/tau_dialog.py" line="-60"/>
         <source>Decay of {0}</source>
         <translation>{0} 的衰减</translation>
     </message>
@@ -6218,9 +7357,32 @@ Reason (optional):</source>
     </message>
 </context>
 <context>
+    <name>TimeControl</name>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/time_control.py" line="+17"/>
+        <source>View at</source>
+        <translation>查看时间</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source> d</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+</context>
+<context>
     <name>TimelineTab</name>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+112"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+114"/>
         <source>Search messages (3+ characters full-text; Enter: next hit)</source>
         <translation>搜索消息（3 个以上字符进行全文搜索；回车：下一个结果）</translation>
     </message>
@@ -6231,12 +7393,12 @@ Reason (optional):</source>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+242"/>
+        <location line="+221"/>
         <source>All sessions</source>
         <translation>全部会话</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-220"/>
         <source>Selected session</source>
         <translation>所选会话</translation>
     </message>
@@ -6256,13 +7418,12 @@ Reason (optional):</source>
         <translation>无法读取会话</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
-        <location filename="../../philont_desktop/timeline/view.py" line="+20"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-5"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+60"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+59"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -6342,7 +7503,7 @@ Reason (optional):</source>
         <translation>%1 个结果</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+109"/>
         <source>Message #%1 · %2 · %3</source>
         <translation>消息 #%1 · %2 · %3</translation>
     </message>
@@ -6350,7 +7511,7 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location filename="../../philont_desktop/undo.py" line="+86"/>
+        <location filename="../../philont_desktop/undo.py" line="+88"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -6360,17 +7521,19 @@ Reason (optional):</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+44"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+13"/>
+        <location line="+34"/>
         <source>Undo failed</source>
         <translation>撤销失败</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-34"/>
+        <location line="+34"/>
         <source>Redo failed</source>
         <translation>重做失败</translation>
     </message>
@@ -6378,7 +7541,7 @@ Reason (optional):</source>
 <context>
     <name>UpcomingModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-191"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="-212"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -6428,7 +7591,7 @@ Reason (optional):</source>
         <translation>一次</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>overdue</source>
         <translation>已逾期</translation>
     </message>
@@ -6448,955 +7611,119 @@ Reason (optional):</source>
         <translation>事件所在时区：{0}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>The task&apos;s next run is in the past: the agent has not run it yet.</source>
         <translation>该任务的下次运行时间已过：智能体尚未运行它。</translation>
     </message>
     <message>
+        <location line="-18"/>
         <source>paused until {0}</source>
         <translation>暂停至 {0}</translation>
     </message>
 </context>
 <context>
-    <name>NotesController</name>
+    <name>WhatIfBox</name>
     <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="34"/>
-        <source>Notes could not be read</source>
-        <translation>无法读取笔记</translation>
+        <location filename="../../philont_desktop/facts/widgets/what_if.py" line="+36"/>
+        <source>What if</source>
+        <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="77"/>
-        <source>Edit note</source>
-        <translation>编辑笔记</translation>
+        <location line="+13"/>
+        <source>Select one fact.</source>
+        <translation>请选择一条事实。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="82"/>
-        <source>Forget note</source>
-        <translation>遗忘笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="84"/>
-        <source>Unforget note</source>
-        <translation>取消遗忘笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="91"/>
-        <source>Add note</source>
-        <translation>添加笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="111"/>
-        <source>The note was not changed</source>
-        <translation>笔记未被修改</translation>
-    </message>
-</context>
-<context>
-    <name>NoteEditor</name>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="48"/>
-        <source>Save changes</source>
-        <translation>保存更改</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="50"/>
-        <source>Revert</source>
-        <translation>还原</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="51"/>
-        <source>Forget</source>
-        <translation>遗忘</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="65"/>
-        <source>Importance</source>
-        <translation>重要性</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="92"/>
-        <source>Select a note to see it.</source>
-        <translation>选择一条笔记进行查看。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="111"/>
-        <source>Id: %1</source>
-        <translation>ID：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="112"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="113"/>
-        <source>Created: %1</source>
-        <translation>创建时间：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="114"/>
-        <source>Accessed: %1</source>
-        <translation>访问时间：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="114"/>
-        <source>never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="117"/>
-        <source>Forgotten: %1</source>
-        <translation>遗忘时间：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="138"/>
-        <source>This note was changed in the database while you were editing it. Saving will be refused; revert to see the new text.</source>
-        <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="186"/>
-        <source>Unforget</source>
-        <translation>取消遗忘</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="187"/>
-        <source>Turn on editing mode to change, forget or add notes.</source>
-        <translation>开启编辑模式后才能修改、遗忘或添加笔记。</translation>
-    </message>
-</context>
-<context>
-    <name>NotesFilterBar</name>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="33"/>
-        <source>Search notes (the agent&apos;s search: 3+ characters full-text)</source>
-        <translation>搜索笔记（与智能体的搜索相同：3 个以上字符进行全文搜索）</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="35"/>
-        <source>Hide forgotten</source>
-        <translation>隐藏已遗忘</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="37"/>
-        <source>Newest first</source>
-        <translation>最新的在前</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="38"/>
-        <source>Most important first</source>
-        <translation>最重要的在前</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="39"/>
-        <source>Add note…</source>
-        <translation>添加笔记…</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="72"/>
-        <source>Search results come as the agent&apos;s search orders them: most important first</source>
-        <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="79"/>
-        <source>1 note found</source>
-        <translation>找到 1 条笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="79"/>
-        <source>%1 notes found</source>
-        <translation>找到 %1 条笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="81"/>
-        <source>1 note</source>
-        <translation>1 条笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="81"/>
-        <source>%1 notes</source>
-        <translation>%1 条笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/notes/widgets/filter_bar.py" line="83"/>
-        <source>%1+ notes</source>
-        <translation>%1+ 条笔记</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewController</name>
-    <message>
-        <source>Finding changes</source>
-        <translation>正在查找变更</translation>
-    </message>
-    <message>
-        <source>Comparing with a backup</source>
-        <translation>正在与备份比较</translation>
-    </message>
-    <message>
-        <source>The review mark could not be saved</source>
-        <translation>无法保存审阅标记</translation>
-    </message>
-    <message>
-        <source>This change cannot be made</source>
-        <translation>无法进行此更改</translation>
-    </message>
-    <message>
-        <source>Nothing was changed</source>
-        <translation>未做任何更改</translation>
-    </message>
-    <message>
-        <source>The old value is not valid JSON.</source>
-        <translation>旧值不是有效的 JSON。</translation>
-    </message>
-    <message>
-        <source>Revert fact</source>
-        <translation>还原事实</translation>
-    </message>
-    <message>
-        <source>Correct fact</source>
-        <translation>更正事实</translation>
-    </message>
-    <message>
-        <source>Pin fact</source>
-        <translation>固定事实</translation>
-    </message>
-    <message>
-        <source>Unpin fact</source>
-        <translation>取消固定事实</translation>
-    </message>
-    <message>
-        <source>Forget fact</source>
-        <translation>遗忘事实</translation>
-    </message>
-    <message>
-        <source>Unforget fact</source>
-        <translation>恢复事实</translation>
-    </message>
-    <message>
-        <source>Forget note</source>
-        <translation>遗忘笔记</translation>
-    </message>
-    <message>
-        <source>Unforget note</source>
-        <translation>恢复笔记</translation>
-    </message>
-    <message>
-        <source>The skill is gone.</source>
-        <translation>该技能已不存在。</translation>
-    </message>
-    <message>
-        <source>Set skill grade</source>
-        <translation>设置技能等级</translation>
-    </message>
-    <message>
-        <source>Revert recipe revision</source>
-        <translation>撤回配方修订</translation>
-    </message>
-</context>
-<context>
-    <name>ChangeTreeModel</name>
-    <message>
-        <source>Change</source>
-        <translation>变更</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <source>{0} ({1}, {2} reviewed)</source>
-        <translation>{0}（{1}，已审阅 {2}）</translation>
-    </message>
-    <message>
-        <source>{0} ({1})</source>
-        <translation>{0}（{1}）</translation>
-    </message>
-    <message>
-        <source>time unknown</source>
-        <translation>时间未知</translation>
-    </message>
-    <message>
-        <source>derived</source>
-        <translation>推算</translation>
-    </message>
-    <message>
-        <source>unknown time</source>
-        <translation>时间未知</translation>
-    </message>
-    <message>
-        <source>made in this app by {0}</source>
-        <translation>由 {0} 在本应用中修改</translation>
-    </message>
-    <message>
-        <source>When</source>
-        <translation>多久前</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewText</name>
-    <message>
-        <source>the namespace&apos;s default</source>
+        <location line="+4"/>
+        <source>namespace default</source>
         <translation>命名空间默认值</translation>
     </message>
     <message>
-        <source>{0} days</source>
-        <translation>{0} 天</translation>
+        <location line="+1"/>
+        <source>custom</source>
+        <translation>自定义</translation>
     </message>
     <message>
-        <source>new fact {name} = {value}</source>
-        <translation>新事实 {name} = {value}</translation>
+        <location line="+1"/>
+        <source>pinned</source>
+        <translation>已固定</translation>
     </message>
     <message>
-        <source>{name}: {old} → {new} (confidence {c0} → {c1})</source>
-        <translation>{name}：{old} → {new}（置信度 {c0} → {c1}）</translation>
+        <location line="+5"/>
+        <source> d</source>
+        <translation> 天</translation>
     </message>
     <message>
-        <source>forgot {name} = {value}</source>
-        <translation>遗忘了 {name} = {value}</translation>
+        <location line="+9"/>
+        <source>Reset</source>
+        <translation>重置</translation>
     </message>
     <message>
-        <source>unforgot {name} = {value}</source>
-        <translation>恢复了 {name} = {value}</translation>
+        <location line="+1"/>
+        <source>Apply</source>
+        <translation>应用</translation>
     </message>
     <message>
-        <source>pinned {name}</source>
-        <translation>固定了 {name}</translation>
+        <location line="+7"/>
+        <source>Tau</source>
+        <translation>τ</translation>
     </message>
     <message>
-        <source>unpinned {name}</source>
-        <translation>取消固定 {name}</translation>
-    </message>
-    <message>
-        <source>{name}: decay τ {t0} → {t1}</source>
-        <translation>{name}：衰减 τ {t0} → {t1}</translation>
-    </message>
-    <message>
-        <source>{name} fell below the forget threshold {threshold} by decay</source>
-        <translation>{name} 因衰减低于遗忘阈值 {threshold}</translation>
-    </message>
-    <message>
-        <source>{name}: {fields} changed in place</source>
-        <translation>{name}：{fields} 被原地修改</translation>
-    </message>
-    <message>
-        <source>{name} = {value}: this version is gone</source>
-        <translation>{name} = {value}：此版本已不存在</translation>
-    </message>
-    <message>
-        <source>new skill {name} ({grade})</source>
-        <translation>新技能 {name}（{grade}）</translation>
-    </message>
-    <message>
-        <source>{name}: {path}</source>
-        <translation>{name}：{path}</translation>
-    </message>
-    <message>
-        <source>{name} became deprecated (was {grade})</source>
-        <translation>{name} 已被弃用（原为 {grade}）</translation>
-    </message>
-    <message>
-        <source>{name}: recipe revised ({reason})</source>
-        <translation>{name}：配方已修订（{reason}）</translation>
-    </message>
-    <message>
-        <source>no reason given</source>
-        <translation>未说明原因</translation>
-    </message>
-    <message>
-        <source>{name}: successes +{successes}, failures +{failures}</source>
-        <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
-    </message>
-    <message>
-        <source>{name} used up its repair attempts ({attempts} of {limit})</source>
-        <translation>{name} 已用完修复次数（{attempts}/{limit}）</translation>
-    </message>
-    <message>
-        <source>{name}: {fields} changed</source>
-        <translation>{name}：{fields} 已修改</translation>
-    </message>
-    <message>
-        <source>skill {name} is gone</source>
-        <translation>技能 {name} 已不存在</translation>
-    </message>
-    <message>
-        <source>new note: {preview}</source>
-        <translation>新笔记：{preview}</translation>
-    </message>
-    <message>
-        <source>note edited ({fields}): {preview}</source>
-        <translation>笔记已编辑（{fields}）：{preview}</translation>
-    </message>
-    <message>
-        <source>forgot note: {preview}</source>
-        <translation>遗忘了笔记：{preview}</translation>
-    </message>
-    <message>
-        <source>unforgot note: {preview}</source>
-        <translation>恢复了笔记：{preview}</translation>
-    </message>
-    <message>
-        <source>note is gone: {preview}</source>
-        <translation>笔记已不存在：{preview}</translation>
-    </message>
-    <message numerus="yes">
-        <source>{conversation}: %n message(s), {user} from the user</source>
-        <translation>
-            <numerusform>{conversation}：%n 条消息，其中 {user} 条来自用户</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>{changed} messages of the baseline changed and {missing} are gone</source>
-        <translation>基准中有 {changed} 条消息被修改，{missing} 条已不存在</translation>
-    </message>
-    <message numerus="yes">
-        <source>{tool}: %n call(s), {failures} failed</source>
-        <translation>
-            <numerusform>{tool}：调用 %n 次，失败 {failures} 次</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>{tool} started failing: {failures} of {calls} calls failed (none of {previous_calls} before)</source>
-        <translation>{tool} 开始失败：{calls} 次调用中失败 {failures} 次（此前 {previous_calls} 次均未失败）</translation>
-    </message>
-    <message>
-        <source>{changed} actions of the baseline changed and {missing} are gone</source>
-        <translation>基准中有 {changed} 条动作被修改，{missing} 条已不存在</translation>
-    </message>
-    <message>
-        <source>new event {title}</source>
-        <translation>新日程 {title}</translation>
-    </message>
-    <message>
-        <source>event {title}: {fields} changed</source>
-        <translation>日程 {title}：{fields} 已修改</translation>
-    </message>
-    <message>
-        <source>event {title} is gone</source>
-        <translation>日程 {title} 已不存在</translation>
-    </message>
-    <message>
-        <source>new task {name} ({action_type})</source>
-        <translation>新任务 {name}（{action_type}）</translation>
-    </message>
-    <message>
-        <source>task {name}: {fields} changed</source>
-        <translation>任务 {name}：{fields} 已修改</translation>
-    </message>
-    <message>
-        <source>task {name} paused after {failures} failures in a row</source>
-        <translation>任务 {name} 连续失败 {failures} 次后已暂停</translation>
-    </message>
-    <message>
-        <source>task {name} is gone</source>
-        <translation>任务 {name} 已不存在</translation>
-    </message>
-    <message>
-        <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
-        <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
-    </message>
-    <message>
-        <source>The baseline is newer than what it is compared with.</source>
-        <translation>基准比被比较的对象更新。</translation>
-    </message>
-    <message>
-        <source>{table}: columns only on one side are compared as empty there.</source>
-        <translation>{table}：只在一侧存在的列在另一侧按空值比较。</translation>
-    </message>
-    <message>
-        <source>{table} is missing on one side.</source>
-        <translation>{table} 在其中一侧不存在。</translation>
-    </message>
-    <message>
-        <source>The backup&apos;s name carries no time; its file&apos;s modification time is used.</source>
-        <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
-    </message>
-    <message>
-        <source>Facts</source>
-        <translation>事实</translation>
-    </message>
-    <message>
-        <source>Skills</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>笔记</translation>
-    </message>
-    <message>
-        <source>Conversations</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <source>Tools</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <source>Calendar</source>
-        <translation>日历</translation>
-    </message>
-    <message>
-        <source>Scheduled tasks</source>
-        <translation>计划任务</translation>
-    </message>
-    <message>
-        <source>time derived from other data (the action log, the decay model)</source>
-        <translation>时间由其他数据推算（动作日志、衰减模型）</translation>
-    </message>
-    <message>
-        <source>changed at an unknown time after the baseline</source>
-        <translation>在基准之后的未知时间被修改</translation>
-    </message>
-    <message>
-        <source>time recorded with the change</source>
-        <translation>时间随变更一同记录</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewTab</name>
-    <message>
-        <source>Correct fact</source>
-        <translation>更正事实</translation>
-    </message>
-    <message>
-        <source>The correct value (JSON):</source>
-        <translation>正确的值（JSON）：</translation>
-    </message>
-    <message>
-        <source>Reason</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <source>Why (kept in the audit trail):</source>
-        <translation>原因（记入审计记录）：</translation>
-    </message>
-    <message>
-        <source>Compared with {0} ({1})</source>
-        <translation>与 {0} 比较（{1}）</translation>
-    </message>
-    <message>
-        <source>Changes since {0}</source>
-        <translation>自 {0} 以来的变更</translation>
-    </message>
-    <message>
-        <source>Memory review, {0}</source>
-        <translation>记忆审阅，{0}</translation>
-    </message>
-    <message>
-        <source>time unknown</source>
-        <translation>时间未知</translation>
-    </message>
-    <message>
-        <source>reviewed</source>
-        <translation>已审阅</translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation>Markdown（*.md）</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON（*.json）</translation>
-    </message>
-    <message>
-        <source>Export the review</source>
-        <translation>导出审阅</translation>
-    </message>
-    <message>
-        <source>Exporting the review</source>
-        <translation>正在导出审阅</translation>
-    </message>
-    <message>
-        <source>Review exported to {0}</source>
-        <translation>审阅已导出到 {0}</translation>
-    </message>
-    <message>
-        <source>The review could not be exported</source>
-        <translation>无法导出审阅</translation>
-    </message>
-    <message>
-        <source>Review</source>
-        <translation>审阅</translation>
-    </message>
-</context>
-<context>
-    <name>BaselineBar</name>
-    <message>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Changes</source>
-        <translation>变更</translation>
-    </message>
-    <message>
-        <source>since the last review</source>
-        <translation>自上次审阅以来</translation>
-    </message>
-    <message>
-        <source>since a time</source>
-        <translation>自某个时间以来</translation>
-    </message>
-    <message>
-        <source>compared with a backup</source>
-        <translation>与备份比较</translation>
-    </message>
-    <message>
-        <source>Never reviewed: showing the last 7 days</source>
-        <translation>尚未审阅过：显示最近 7 天</translation>
-    </message>
-    <message>
-        <source>Reviewed up to {0}</source>
-        <translation>已审阅至 {0}</translation>
-    </message>
-    <message>
-        <source>Another file…</source>
-        <translation>其他文件…</translation>
-    </message>
-    <message>
-        <source>Compare with a backup</source>
-        <translation>与备份比较</translation>
-    </message>
-    <message>
-        <source>SQLite databases (*.sqlite *.db);;All files (*)</source>
-        <translation>SQLite 数据库 (*.sqlite *.db);;所有文件 (*)</translation>
-    </message>
-</context>
-<context>
-    <name>DecayPlot</name>
-    <message>
-        <source>Score</source>
-        <translation>得分</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewDetail</name>
-    <message>
-        <source>pinned: never decays</source>
-        <translation>已固定：永不衰减</translation>
-    </message>
-    <message>
-        <source>never decays</source>
-        <translation>永不衰减</translation>
-    </message>
-    <message>
-        <source>τ = {0}</source>
-        <translation>τ = {0}</translation>
-    </message>
-    <message>
-        <source>active</source>
-        <translation>有效</translation>
-    </message>
-    <message>
-        <source>superseded</source>
-        <translation>已被取代</translation>
-    </message>
-    <message>
-        <source>forgotten</source>
-        <translation>已遗忘</translation>
-    </message>
-    <message>
-        <source>Action template</source>
-        <translation>动作模板</translation>
-    </message>
-    <message>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <source>Tool policy</source>
-        <translation>工具策略</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
+        <location line="+2"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <source>Status</source>
-        <translation>状态</translation>
+        <location line="+48"/>
+        <source>Select one fact to try another tau or confidence.</source>
+        <translation>选择一条事实，尝试其他 τ 或置信度。</translation>
     </message>
     <message>
-        <source>Decay</source>
-        <translation>衰减</translation>
+        <location line="+16"/>
+        <source>default ({0})</source>
+        <translation>默认（{0}）</translation>
     </message>
     <message>
-        <source>Created</source>
-        <translation>创建于</translation>
+        <location line="+64"/>
+        <source>Now: {0}</source>
+        <translation>当前：{0}</translation>
     </message>
     <message>
-        <source>Forgotten</source>
-        <translation>遗忘于</translation>
+        <location line="+4"/>
+        <source>Now: {0}
+What if: {1}</source>
+        <translation>当前：{0}
+假设：{1}</translation>
     </message>
     <message>
-        <source>Text</source>
-        <translation>文本</translation>
+        <location line="+8"/>
+        <source>pinned, never decays</source>
+        <translation>已固定，永不衰减</translation>
     </message>
     <message>
-        <source>Importance</source>
-        <translation>重要性</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewDetailPane</name>
-    <message>
-        <source>Show in the Timeline</source>
-        <translation>在时间线中显示</translation>
+        <location line="+4"/>
+        <source>never decays</source>
+        <translation>永不衰减</translation>
     </message>
     <message>
-        <source>Time</source>
-        <translation>时间</translation>
+        <location line="+2"/>
+        <source>below the threshold (confidence)</source>
+        <translation>低于阈值（置信度）</translation>
     </message>
     <message>
-        <source>Event</source>
-        <translation>事件</translation>
+        <location line="+3"/>
+        <source>stays above the threshold</source>
+        <translation>始终高于阈值</translation>
     </message>
     <message>
-        <source>Tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <source>Grade</source>
-        <translation>等级</translation>
-    </message>
-    <message>
-        <source>Before and after</source>
-        <translation>前后对比</translation>
-    </message>
-    <message>
-        <source>Decay</source>
-        <translation>衰减</translation>
-    </message>
-    <message>
-        <source>Ladder</source>
-        <translation>等级阶梯</translation>
-    </message>
-    <message>
-        <source>Messages around</source>
-        <translation>相关消息</translation>
-    </message>
-    <message>
-        <source>Select a change to see it in full.</source>
-        <translation>选择一项变更以查看详情。</translation>
-    </message>
-    <message>
-        <source>time unknown</source>
-        <translation>时间未知</translation>
-    </message>
-    <message>
-        <source>made in this app by {0}</source>
-        <translation>由 {0} 在本应用中修改</translation>
-    </message>
-    <message>
-        <source>Loading…</source>
-        <translation>正在加载…</translation>
-    </message>
-    <message>
-        <source>Before</source>
-        <translation>之前</translation>
-    </message>
-    <message>
-        <source>Before (did not exist)</source>
-        <translation>之前（不存在）</translation>
-    </message>
-    <message>
-        <source>After</source>
-        <translation>之后</translation>
-    </message>
-    <message>
-        <source>After (gone)</source>
-        <translation>之后（已不存在）</translation>
-    </message>
-    <message>
-        <source>revision</source>
-        <translation>修订</translation>
-    </message>
-    <message>
-        <source>success</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>failure</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>No messages near this change.</source>
-        <translation>这项变更附近没有消息。</translation>
-    </message>
-</context>
-<context>
-    <name>ItemActions</name>
-    <message>
-        <source>Turn on editing to act on this change.</source>
-        <translation>开启编辑模式后可以处理这项变更。</translation>
-    </message>
-    <message>
-        <source>Revert to the old value</source>
-        <translation>还原为旧值</translation>
-    </message>
-    <message>
-        <source>Correct…</source>
-        <translation>更正…</translation>
-    </message>
-    <message>
-        <source>Pin</source>
-        <translation>固定</translation>
-    </message>
-    <message>
-        <source>Unpin</source>
-        <translation>取消固定</translation>
-    </message>
-    <message>
-        <source>Forget</source>
-        <translation>遗忘</translation>
-    </message>
-    <message>
-        <source>Unforget</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <source>Demote</source>
-        <translation>降级</translation>
-    </message>
-    <message>
-        <source>Deprecate</source>
-        <translation>弃用</translation>
-    </message>
-    <message>
-        <source>Revert this revision</source>
-        <translation>撤回此次修订</translation>
-    </message>
-    <message>
-        <source>Forget note</source>
-        <translation>遗忘笔记</translation>
-    </message>
-    <message>
-        <source>Unforget note</source>
-        <translation>恢复笔记</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewBar</name>
-    <message>
-        <source>Looks right</source>
-        <translation>确认无误</translation>
-    </message>
-    <message>
-        <source>Mark the selected changes as reviewed</source>
-        <translation>将选中的变更标记为已审阅</translation>
-    </message>
-    <message>
-        <source>Mark all reviewed</source>
-        <translation>全部标记为已审阅</translation>
-    </message>
-    <message>
-        <source>The next review starts from here</source>
-        <translation>下次审阅从这里开始</translation>
-    </message>
-    <message>
-        <source>Hide reviewed</source>
-        <translation>隐藏已审阅</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>Markdown digest…</source>
-        <translation>Markdown 摘要…</translation>
-    </message>
-    <message>
-        <source>JSON…</source>
-        <translation>JSON…</translation>
-    </message>
-    <message>
-        <source>Looking for changes…</source>
-        <translation>正在查找变更…</translation>
-    </message>
-    <message>
-        <source>{0} changes, {1} reviewed</source>
-        <translation>{0} 项变更，已审阅 {1} 项</translation>
-    </message>
-    <message>
-        <source>, {0} new</source>
-        <translation>，{0} 项新增</translation>
-    </message>
-</context>
-<context>
-    <name>DatabaseTables</name>
-    <message>
-        <location filename="../../philont_desktop/database_tables.py" line="+1"/>
-        <source>Memory layers</source>
-        <translation>记忆层</translation>
+        <location line="+3"/>
+        <source>below the threshold since {0}</source>
+        <translation>自 {0} 起低于阈值</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>The agent&apos;s other tables</source>
-        <translation>智能体的其他表</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>This application&apos;s tables</source>
-        <translation>本应用的表</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Full-text indexes</source>
-        <translation>全文索引</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>SQLite&apos;s own tables</source>
-        <translation>SQLite 自身的表</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Unknown tables</source>
-        <translation>未知的表</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reading the list of tables…</source>
-        <translation>正在读取表的列表…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Table</source>
-        <translation>表</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Rows</source>
-        <translation>行数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Counting rows…</source>
-        <translation>正在统计行数…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} tables</source>
-        <translation>{0} 张表</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The tables could not be read: {0}</source>
-        <translation>无法读取表：{0}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>virtual</source>
-        <translation>虚拟表</translation>
+        <source>falls below the threshold on {0} (in {1})</source>
+        <translation>将于 {0} 跌破阈值（{1}）</translation>
     </message>
 </context>
 </TS>

@@ -140,7 +140,8 @@ def test_model_and_proxy_pass_the_model_tester(qtmodeltester, facts_db, make_tab
 
 
 def test_columns_show_every_field_readably(facts_db, make_tab):
-    from philont_desktop.facts import model as m
+    from philont_desktop.facts import columns as m
+    from philont_desktop.facts.text import fmt_time
 
     tab = make_tab(facts_db[0])
     d = tab.model.display
@@ -156,12 +157,12 @@ def test_columns_show_every_field_readably(facts_db, make_tab):
     )
     assert d(trip, m.C_VALUE) == '{"to": "LIS", "seat": "14C"}'
     assert (d(trip, m.C_KIND), d(trip, m.C_STATUS)) == ("event", "outside validity window")
-    assert d(trip, m.C_VALID_FROM) == m.fmt_time(T(-5)) and d(trip, m.C_OCCURRED) == m.fmt_time(T(-5))
+    assert d(trip, m.C_VALID_FROM) == fmt_time(T(-5)) and d(trip, m.C_OCCURRED) == fmt_time(T(-5))
     assert (d(db, m.C_TAU), d(db, m.C_TAU_SOURCE)) == ("∞", "pinned")
     assert (d(loc, m.C_TAU), d(loc, m.C_TAU_SOURCE)) == ("7 d", "custom")
     assert d(loc, m.C_SCORE) == f"{math.exp(-0.5 / 7):.4f}"
     assert d(loc, m.C_CONFIDENCE) == "1" and d(row_by_name(tab, "project.repo"), m.C_CONFIDENCE) == "0.9"
-    assert d(loc, m.C_CREATED) == m.fmt_time(T(0.5))
+    assert d(loc, m.C_CREATED) == fmt_time(T(0.5))
     # the crossing of context.location: 7 d × ln(1/0.05) after it was stored, to the millisecond
     assert loc.crossing == forget_crossing_time("context", 1.0, T(0.5), T(0.5), 7)
     assert abs(loc.crossing - (T(0.5) + 7 * math.log(20) * DAY)) < 2
@@ -180,7 +181,7 @@ def test_superseded_and_forgotten_rows_are_hidden_until_asked_for(facts_db, make
 
 
 def test_sorting_by_every_column_follows_its_values(facts_db, make_tab):
-    from philont_desktop.facts.model import N_COLUMNS
+    from philont_desktop.facts.columns import N_COLUMNS
 
     tab = make_tab(facts_db[0])
     tab.superseded_check.setChecked(True)
@@ -196,15 +197,15 @@ def test_sorting_by_every_column_follows_its_values(facts_db, make_tab):
             assert all(v is None or v != v for v in vals[k:]), col
 
 
-def test_text_filter_namespace_tree_and_column_filters(facts_db, make_tab):
-    from philont_desktop.facts import model as m
+def test_text_filter_namespace_tree_and_column_filters(qtbot, facts_db, make_tab):
+    from philont_desktop.facts import columns as m
+    from philont_desktop.facts.text import fmt_time
 
     tab = make_tab(facts_db[0])
-    tab.filter_edit.setText("杭州")
-    tab._apply_filters()
-    assert sorted(shown_names(tab)) == ["project.deploy_target", "user.city"]
+    tab.filter_edit.setText("杭州")  # applied after a pause in typing
+    qtbot.waitUntil(lambda: sorted(shown_names(tab)) == ["project.deploy_target", "user.city"])
     tab.filter_edit.setText("")
-    tab._apply_filters()
+    qtbot.waitUntil(lambda: len(shown_names(tab)) == 11)
     tab.select_namespace("user")
     assert sorted(shown_names(tab)) == ["user.city", "user.preferences.editor"]
     tab.select_namespace(None)
@@ -212,7 +213,7 @@ def test_text_filter_namespace_tree_and_column_filters(facts_db, make_tab):
     assert sorted(shown_names(tab)) == ["context.mood", "session.focus"]
     tab.set_column_filter(m.C_TAU_SOURCE, "pinned")
     assert shown_names(tab) == ["decisions.db"]
-    tab.set_column_filter(m.C_CREATED, f">= {m.fmt_time(T(1))}")
+    tab.set_column_filter(m.C_CREATED, f">= {fmt_time(T(1))}")
     assert shown_names(tab) == ["context.location"]
     tab.set_column_filter(m.C_CONFIDENCE, "0.5 .. 0.95")
     assert sorted(shown_names(tab)) == ["context.mood", "project.repo"]
@@ -246,7 +247,7 @@ def test_namespace_tree_has_counts_and_tau(facts_db, make_tab):
 
 
 def test_curve_values_are_the_cores_decay_at_fixed_times(facts_db, make_tab):
-    from philont_desktop.facts.plots import curve_xy, scores_over_time
+    from philont_desktop.facts.curves import curve_xy, scores_over_time
 
     tab = make_tab(facts_db[0])
     notes = row_by_name(tab, "research.notes")  # stored 179 d ago, read 10 d ago (the anchor)
@@ -278,7 +279,6 @@ def test_selected_facts_get_curves_with_anchors_threshold_and_now(facts_db, make
     tab = make_tab(facts_db[0])
     ids = facts_db[1]
     tab.select_ids([ids["notes"], ids["location"], ids["db"], ids["city"]])
-    tab._on_selection()
     curves = tab.curves
     assert set(curves.curve_items) == {ids["notes"], ids["location"], ids["db"], ids["city"]}
     past, future = curves.curve_items[ids["location"]]
@@ -312,12 +312,12 @@ def test_selected_facts_get_curves_with_anchors_threshold_and_now(facts_db, make
 def test_now_line_moves_with_the_clock(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     tab.now_fn = lambda: FIXED_NOW + 5000
-    tab._tick()
+    tab.tick()
     assert tab.curves.now_line.value() == (FIXED_NOW + 5000) / 1000
 
 
 def test_time_control_moves_scores_pool_and_overview(qtbot, facts_db, make_tab):
-    from philont_desktop.facts.model import C_SCORE
+    from philont_desktop.facts.columns import C_SCORE
 
     tab = make_tab(facts_db[0])
     tab.bottom.setCurrentWidget(tab.overview)
@@ -386,7 +386,6 @@ def test_overview_plots_active_facts_and_selection_selects_rows(qtbot, facts_db,
     assert sorted(r.name for r in tab.selected_rows()) == ["context.mood", "project.repo", "session.focus"]
     QtTest.QTest.mouseClick(vp, left, Qt.KeyboardModifier.NoModifier, at(ov.x[k], ov.y[k]))
     assert [r.name for r in tab.selected_rows()] == ["project.repo"]
-    tab._on_selection()
     assert ov.selected.getData()[0].tolist() == [ov.x[k]]
     # the same through the view box's signals (what the mouse handlers emit)
     ov.vb.sigRectSelected.emit(QRectF(0, 0, 100, 0.05), Qt.KeyboardModifier.NoModifier)
@@ -415,7 +414,6 @@ def test_invalid_confidences_are_left_out_of_the_overview_and_drawn_at_zero(qtbo
     y0, y1 = ov.vb.viewRange()[1]
     assert y0 == 0 and math.isfinite(y1)
     tab.select_ids([ids["repo"], ids["mood"], ids["focus"], ids["meeting"]])
-    tab._on_selection()
     assert idle(tab)
     legend = plain(tab.curves.legend.text())
     assert "project.repo — invalid confidence Infinity: drawn at 0" in legend
@@ -429,7 +427,6 @@ def test_invalid_confidences_are_left_out_of_the_overview_and_drawn_at_zero(qtbo
 def test_history_shows_versions_side_by_side(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     tab.select_ids([facts_db[1]["deploy2"]])
-    tab._on_selection()
     assert idle(tab)
     text = tab.history.toPlainText()
     assert "project.deploy_target: 2 versions, newest first" in text
@@ -443,7 +440,6 @@ def test_pin_undo_and_redo_through_the_shared_stack(qtbot, facts_db, make_tab):
     path, ids = facts_db
     tab = make_tab(path, editing=True)
     tab.select_ids([ids["repo"]])
-    tab._on_selection()
     tab.pin_selected(True)
     assert idle(tab)
     qtbot.waitUntil(lambda: row_by_name(tab, "project.repo").tau_src == "pinned", timeout=10_000)
@@ -562,7 +558,6 @@ def test_what_if_draws_the_curve_before_applying(qtbot, facts_db, make_tab):
     path, ids = facts_db
     tab = make_tab(path, editing=True)
     tab.select_ids([ids["repo"]])
-    tab._on_selection()
     assert tab.whatif_apply.isEnabled() is False
     tab.whatif_mode.setCurrentIndex(tab.whatif_mode.findData("custom"))
     tab.whatif_tau.setValue(100)
@@ -613,7 +608,7 @@ def test_a_selected_fact_the_agent_supersedes_stays_selected_as_its_new_version(
 
 
 def test_edit_dialog_reports_only_what_changed(qtbot, facts_db, make_tab):
-    from philont_desktop.facts.dialogs import FactEditDialog
+    from philont_desktop.facts.widgets.fact_dialog import FactEditDialog
 
     tab = make_tab(facts_db[0])
     trip = row_by_name(tab, "travel.trip").fact
@@ -643,7 +638,7 @@ def test_row_scores_are_score_memory_bit_for_bit():
     from hypothesis import strategies as st
 
     from core.models import Fact
-    from philont_desktop.facts.model import build_row, row_score
+    from philont_desktop.facts.data import build_row, row_score
 
     namespaces = st.sampled_from(["user", "user.x", "project", "context", "session", "decisions", "", "USER"])
     times = st.integers(min_value=0, max_value=4_000_000_000_000)

@@ -1,0 +1,282 @@
+"""The Facts tab's controller: loads facts, the forget pool and a fact's history; runs fact curation.
+
+Every edit is a :mod:`core.curation.facts` change run by ``ctx.curate`` (one audited transaction on the
+writer, then a command on the shared undo stack), so it is in the audit trail and can be undone from any
+tab. An edit carries the version it was computed against: a change computed against a version the agent
+superseded meanwhile is refused by the core, and the refusal is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from core.curation import Change, Changes
+from core.curation import facts as cf
+from core.curation.facts import BulkPlan
+from core.errors import ConflictError
+from core.jsutil import now_ms
+from core.models import Fact
+from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, load_facts, load_history, load_pool
+from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
+from philont_desktop.ops import ReadOp
+from philont_desktop.qt import QObject
+from philont_desktop.tabs.controller import TabController
+
+Confirm = Callable[[BulkPlan], bool]
+
+
+class FactsController(TabController):
+    layers = ("facts",)
+
+    def __init__(self, ctx: Any, state: FactsState, name: str, parent: QObject | None = None):
+        super().__init__(ctx, state, name, parent)
+        self.state: FactsState = state
+        self.now_fn: Callable[[], int] = now_ms  # tests pin the clock
+        self.select_after_load: list[str] | None = None
+
+    # -- reading --------------------------------------------------------------------------------------
+    @property
+    def real_now(self) -> int:
+        return int(self.now_fn())
+
+    def refresh(self) -> None:
+        """Load every fact row, scored at the view time."""
+        real = self.real_now
+        view = self.state.view_time_at(real)
+        self.state.update(loading=True)
+        op = ReadOp(load_facts, (view, real), key="load", label=self.tr("Loading facts"))
+        self.submit(op, on_result=self._on_loaded, on_error=self._on_load_failed)
+
+    def changes_applied(self, changes: Changes) -> None:
+        self.refresh()
+
+    def _on_loaded(self, data: FactsData) -> None:
+        offset = self.state.offset_days
+        if (
+            data.scored_at is not None
+            and data.real_now is not None
+            and data.scored_at - data.real_now == offset * DAY_MS
+        ):
+            real, view = data.real_now, data.scored_at  # scored on the worker: "now" is the load time
+        else:
+            real = self.real_now
+            view = self.state.view_time_at(real)
+        self.state.update(
+            data=data, real_now=real, view_time=view, loaded=len(data.rows), complete=True, loading=False
+        )
+        self.load_pool()
+
+    def _on_load_failed(self, exc: BaseException) -> None:
+        self.state.update(loading=False)
+        self.ctx.show_error(self.tr("Facts could not be read"), exc)
+
+    def load_pool(self) -> None:
+        """The forget candidates at the view time, exactly as the core computes them."""
+        at = self.state.view_time
+        op = ReadOp(load_pool, (self.state.threshold, at), key="pool", label=self.tr("Forget pool"))
+        self.submit(op, on_result=lambda cands: self.state.update(pool=tuple(cands), pool_at=at))
+
+    def load_history(self, row: FactRow | None) -> None:
+        """The versions of ``row``'s key (``None``: no history shown)."""
+        if row is None:
+            self.state.update(history=(), history_of=None)
+            return
+        f = row.fact
+        op = ReadOp(load_history, (f.namespace, f.key), key="history", label=self.tr("Fact history"))
+        self.submit(op, on_result=lambda hist: self.state.update(history=tuple(hist), history_of=f.id))
+
+    # -- time -----------------------------------------------------------------------------------------
+    def set_offset_days(self, days: int, *, force: bool = False) -> None:
+        """Look at the scores ``days`` ahead (0: now); the forget pool follows."""
+        days = max(0, min(MAX_OFFSET_DAYS, int(days)))
+        real = self.real_now
+        view = self.state.view_time_at(real, days)
+        if not force and days == self.state.offset_days and view == self.state.view_time:
+            return
+        self.state.update(offset_days=days, real_now=real, view_time=view)
+        if self.state.data is not None:
+            self.load_pool()
+
+    def tick(self) -> None:
+        """The clock moved (every second): the "now" line follows."""
+        self.state.update(real_now=self.real_now)
+
+    # -- selection ------------------------------------------------------------------------------------
+    def select(self, ids: tuple[str, ...], current: str | None) -> None:
+        self.state.update(selection=ids, selected=current)
+
+    def set_namespace(self, ns: str | None) -> None:
+        self.state.update(namespace=ns)
+
+    def set_editing(self, on: bool) -> None:
+        self.state.update(editing=bool(on))
+
+    def rows(self) -> list[FactRow]:
+        return self.state.data.rows if self.state.data is not None else []
+
+    def namespaces(self) -> list[str]:
+        return sorted({r.fact.namespace for r in self.rows()})
+
+    def head_id(self, namespace: str, key: str) -> str | None:
+        """The head (active version) of ``namespace.key`` as loaded."""
+        heads = [
+            r.fact.id
+            for r in self.rows()
+            if r.fact.namespace == namespace and r.fact.key == key and r.fact.superseded_by is None
+        ]
+        return heads[0] if heads else None
+
+    def _head_of(self, f: Fact) -> str | None:
+        """The head of ``f``'s chain as loaded (``f`` itself when it is the head)."""
+        return f.id if f.superseded_by is None else self.head_id(f.namespace, f.key)
+
+    # -- curation -------------------------------------------------------------------------------------
+    def _curate(self, text: str, change: Change, *, follow: bool = False) -> None:
+        def done(changes: Changes) -> None:
+            edit = changes.entry
+            if follow and edit.target_type == cf.TARGET:
+                self.select_after_load = [edit.target_id]
+            self.ctx.statusMessage.emit(self.tr("Done: {0}").format(text))
+            self.refresh()
+
+        self.curate(change, text, on_result=done, on_error=self.failed)
+
+    def _build(self, build: Callable[[], Change]) -> Change | None:
+        try:
+            return build()
+        except Exception as exc:
+            self.failed(exc)
+            return None
+
+    def failed(self, exc: BaseException) -> None:
+        if isinstance(exc, ConflictError):
+            title = self.tr("Not applied: the fact changed meanwhile")
+        else:
+            title = self.tr("The change was not made")
+        self.ctx.show_error(title, exc)
+        self.refresh()
+
+    def add(self, fields: dict[str, Any]) -> None:
+        """Store a new fact (``namespace``, ``key``, ``value`` and the other fields of ``cf.add``)."""
+        kw = dict(fields)
+        ns, key = kw.pop("namespace"), kw.pop("key")
+        value = kw.pop("value")
+        change = self._build(lambda: cf.add(ns, key, value, expected_head=self.head_id(ns, key), **kw))
+        if change is not None:
+            self._curate(self.tr("Add {0}").format(f"{ns}.{key}"), change, follow=True)
+
+    def edit(self, row: FactRow, changes: dict[str, Any]) -> None:
+        """Store a new version of ``row`` with ``changes`` (keyword arguments of ``cf.edit``)."""
+        f = row.fact
+        if not changes and f.superseded_by is None:
+            return
+        change = self._build(lambda: cf.edit(f.id, expected_head=self._head_of(f), **changes))
+        if change is not None:
+            self._curate(self.tr("Edit {0}").format(row.name), change, follow=True)
+
+    def pin(self, row: FactRow, pin: bool) -> None:
+        f = row.fact
+        change = cf.pin(f.id, seen=f) if pin else cf.unpin(f.id, seen=f)
+        self._curate((self.tr("Pin {0}") if pin else self.tr("Unpin {0}")).format(row.name), change)
+
+    def pin_fact(self, f: Fact) -> None:
+        self._curate(self.tr("Pin {0}").format(f"{f.namespace}.{f.key}"), cf.pin(f.id, seen=f))
+
+    def set_tau(self, row: FactRow, tau: float | None) -> None:
+        f = row.fact
+        if tau == f.decay_tau_days or (tau is not None and tau < 0 and f.pinned):
+            return
+        change = self._build(lambda: cf.set_tau(f.id, tau, seen=f))
+        if change is not None:
+            self._curate(self.tr("Set tau of {0}").format(row.name), change)
+
+    def apply_whatif(self, row: FactRow, changes: dict[str, Any]) -> None:
+        """Store what the what-if box tried: a new confidence (a new version) or a tau."""
+        f = row.fact
+        if "confidence" in changes:
+            change = self._build(lambda: cf.edit(f.id, expected_head=self._head_of(f), **changes))
+            text = self.tr("Change confidence of {0}").format(row.name)
+        else:
+            change = self._build(lambda: cf.set_tau(f.id, changes["decay_tau_days"], seen=f))
+            text = self.tr("Set tau of {0}").format(row.name)
+        if change is not None:
+            self._curate(text, change, follow=True)
+
+    def forget(self, row: FactRow) -> None:
+        f = row.fact
+        if f.forgotten_at is None:
+            self._curate(self.tr("Forget {0}").format(row.name), cf.forget(f.id, seen=f, now=self.real_now))
+
+    def unforget(self, row: FactRow) -> None:
+        f = row.fact
+        if f.forgotten_at is not None:
+            self._curate(self.tr("Unforget {0}").format(row.name), cf.unforget(f.id, seen=f))
+
+    # -- bulk -----------------------------------------------------------------------------------------
+    def forget_pool_candidates(self, confirm: Confirm) -> None:
+        """Forget every candidate as of now (not the view time): forgetting is about the present."""
+        op = ReadOp(
+            load_pool, (self.state.threshold, self.real_now), key="poolnow", label=self.tr("Forget pool")
+        )
+        self.submit(
+            op,
+            on_result=lambda c: self.start_bulk(
+                "forget", [f.id for f, _s in c], confirm, candidates_only=True
+            ),
+        )
+
+    def start_bulk(
+        self,
+        op: str,
+        ids: list[str],
+        confirm: Confirm,
+        *,
+        new_namespace: str | None = None,
+        candidates_only: bool = False,
+    ) -> None:
+        """Plan the bulk change on a worker, ask ``confirm(plan)``, then apply it as one edit."""
+        if not ids:
+            self.ctx.statusMessage.emit(self.tr("Nothing to change."))
+            return
+        now, threshold = self.real_now, self.state.threshold
+
+        def plan(db: Any) -> BulkPlan:
+            return cf.plan_bulk(
+                db,
+                op,
+                ids,
+                new_namespace=new_namespace,
+                candidates_only=candidates_only,
+                threshold=threshold,
+                now=now,
+            )
+
+        def planned(p: BulkPlan) -> None:
+            if confirm(p) and p.items:
+                self.apply_bulk(p, ids, candidates_only)
+
+        self.submit(
+            ReadOp(plan, key="plan", label=self.tr("Preparing the change")),
+            on_result=planned,
+            on_error=self.failed,
+        )
+
+    def apply_bulk(self, plan: BulkPlan, ids: list[str], candidates_only: bool) -> None:
+        change = cf.bulk(
+            plan.op,
+            ids,
+            new_namespace=plan.namespace,
+            candidates_only=candidates_only,
+            threshold=plan.threshold,
+            expected=plan.signature,
+            now=self.real_now,
+            score_at=plan.now,
+        )
+        texts = {
+            "forget": self.tr("Forget {0} facts"),
+            "pin": self.tr("Pin {0} facts"),
+            "unpin": self.tr("Unpin {0} facts"),
+            "move": self.tr("Move {0} facts to {1}"),
+        }
+        self._curate(texts[plan.op].format(len(plan.items), plan.namespace), change)

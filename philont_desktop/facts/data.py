@@ -1,0 +1,295 @@
+"""The facts the tab shows, prepared off the GUI thread (Qt-free).
+
+:func:`load_facts` reads every row of ``memory_facts`` once (superseded and forgotten ones too) and
+prepares each as a :class:`FactRow`: readable value text, effective tau and its source, decay anchor and,
+when first asked for, the threshold crossing time. :func:`row_score` gives the score of a row at any
+time with the exact arithmetic of :func:`core.decay.score_memory`. :func:`namespace_tree` nests the
+namespaces by their dots with their counts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.decay import (
+    DEFAULT_FORGET_THRESHOLD,
+    effective_tau,
+    forget_crossing_time,
+    namespace_tau_days,
+    score_memory,
+    tau_source,
+)
+from core.facts import FactStore
+from core.jsutil import now_ms
+from core.models import Fact
+
+DAY_MS = 86_400_000
+HOUR_MS = 3_600_000
+THRESHOLD = DEFAULT_FORGET_THRESHOLD
+ONE_LINE_MAX = 140
+FULL_MAX = 3000
+SEARCH_MAX = 4000
+STATUSES = ("active", "outside", "superseded", "forgotten")
+
+
+def compact_value(fact: Fact) -> str:
+    """The whole value on one line: a string as it is, other JSON compact with spaces."""
+    if fact.json_errors:
+        return fact.value_json or ""
+    v = fact.value
+    if isinstance(v, str):
+        return v
+    try:
+        return json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def readable_value(fact: Fact) -> tuple[str, str]:
+    """``(one line, full text)``: strings as they are, other JSON compact with spaces / indented."""
+    if fact.json_errors:
+        raw = fact.value_json or ""
+        return _one_line(raw), raw[:FULL_MAX]
+    v = fact.value
+    if isinstance(v, str):
+        return _one_line(v), v[:FULL_MAX]
+    try:
+        compact = json.dumps(v, ensure_ascii=False, separators=(", ", ": "))
+        full = json.dumps(v, ensure_ascii=False, indent=2)
+    except (TypeError, ValueError):
+        compact = full = str(v)
+    return _one_line(compact), full[:FULL_MAX]
+
+
+def _one_line(s: str) -> str:
+    s = " ⏎ ".join(part.strip() for part in s.splitlines() if part.strip()) if "\n" in s or "\r" in s else s
+    return s if len(s) <= ONE_LINE_MAX else s[: ONE_LINE_MAX - 1] + "…"
+
+
+# -- prepared rows (built on the worker) -----------------------------------------------------------------
+
+
+_NOT_YET: Any = object()
+
+
+@dataclass(slots=True, eq=False)
+class FactRow:
+    """One fact as the table shows it; the threshold crossing and the pretty value are computed when
+    first asked for (most rows are never looked at)."""
+
+    fact: Fact
+    fid: str
+    name: str
+    value_text: str
+    search: str
+    tau_eff: float
+    tau_src: str
+    anchor: int
+    sig: tuple[Any, ...]
+    order: int
+    sort_text: tuple[str, str, str]  # namespace, key, value casefolded (for sorting)
+    fast: tuple[float, float, float] | None  # (confidence, anchor, tau) when the plain formula applies
+    flat: float | None  # the constant score of a fact that does not decay (pinned, tau ∞)
+    score: float = math.nan
+    status: str = "active"
+    _crossing: Any = field(default=_NOT_YET, init=False, repr=False, compare=False)
+
+    @property
+    def crossing(self) -> int | None:
+        """When the score falls below the forget threshold without another read (``None``: never)."""
+        if self._crossing is _NOT_YET:
+            f = self.fact
+            self._crossing = forget_crossing_time(
+                f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days
+            )
+        return self._crossing
+
+    @property
+    def value_full(self) -> str:
+        return readable_value(self.fact)[1]
+
+
+def fact_signature(f: Fact) -> tuple[Any, ...]:
+    return (
+        f.value_json,
+        f.confidence,
+        f.superseded_by,
+        f.supersedes,
+        f.created_at,
+        f.occurred_at,
+        f.valid_from,
+        f.valid_until,
+        f.last_accessed_at,
+        f.decay_tau_days,
+        f.forgotten_at,
+        f.fact_kind,
+    )
+
+
+def build_row(fact: Fact, order: int = 0) -> FactRow:
+    compact = compact_value(fact)
+    one = _one_line(compact)
+    anchor = fact.last_accessed_at if fact.last_accessed_at is not None else fact.created_at
+    tau_eff = effective_tau(fact.namespace, fact.decay_tau_days)
+    fast, flat = _score_plan(fact)
+    return FactRow(
+        fact=fact,
+        fid=fact.id,
+        name=f"{fact.namespace}.{fact.key}",
+        value_text=one,
+        search=f"{fact.namespace}.{fact.key}\n{compact[:SEARCH_MAX]}".casefold(),
+        tau_eff=tau_eff,
+        tau_src=tau_source(fact.namespace, fact.decay_tau_days),
+        anchor=int(anchor) if anchor is not None else 0,
+        sig=fact_signature(fact),
+        order=order,
+        sort_text=(fact.namespace.casefold(), fact.key.casefold(), one.casefold()),
+        fast=fast,
+        flat=flat,
+    )
+
+
+def _score_plan(f: Fact) -> tuple[tuple[float, float, float] | None, float | None]:
+    """How :func:`row_score` computes this fact's score with the exact arithmetic of ``score_memory``.
+
+    ``(None, conf)``: it does not decay (pinned, or a tau that is not finite); ``((conf, anchor, tau),
+    None)``: ``conf × exp(−max(0, (t − anchor)/day)/tau)``; ``(None, None)``: an edge case (tau 0,
+    missing or non-finite anchor) left to ``score_memory`` itself.
+    """
+    c = f.confidence
+    conf = 0.0 if c is None else float(c)
+    tau_raw = f.decay_tau_days
+    if tau_raw is not None and tau_raw < 0:
+        return None, conf
+    tau = float(tau_raw) if tau_raw is not None else namespace_tau_days(f.namespace)
+    if not math.isfinite(tau):
+        return None, conf
+    anchor = f.last_accessed_at if f.last_accessed_at is not None else f.created_at
+    if tau == 0 or anchor is None or not math.isfinite(float(anchor)):
+        return None, None
+    return (conf, float(anchor), tau), None
+
+
+@dataclass
+class FactsData:
+    rows: list[FactRow]
+    loaded_at: int
+    seconds: float = 0.0
+    scored_at: int | None = None  # the view time the rows' scores were computed for
+    real_now: int | None = None  # "now" when the load started
+    active: int = 0
+
+
+def load_facts(db: Any, at: int | None = None, real_now: int | None = None, job: Any = None) -> FactsData:
+    """Every fact row, prepared for the table and scored at ``at`` (runs on a worker connection)."""
+    t0 = time.perf_counter()
+    facts = FactStore(db).all_rows()
+    rows: list[FactRow] = []
+    active = 0
+    for i, f in enumerate(facts):
+        if job is not None and i % 2000 == 0 and job.cancelled:
+            break
+        r = build_row(f, i)
+        if at is not None:
+            r.score = row_score(r, at)
+            r.status = status_at(f, at)
+        active += f.superseded_by is None and f.forgotten_at is None
+        rows.append(r)
+    return FactsData(rows, now_ms(), time.perf_counter() - t0, at, real_now, active)
+
+
+def load_pool(db: Any, threshold: float, at: int) -> list[tuple[Fact, float]]:
+    """The forget candidates at ``at`` exactly as the core computes them (every one of them)."""
+    return FactStore(db).forget_candidates(threshold=threshold, limit=1_000_000_000, now=at)
+
+
+def load_history(db: Any, namespace: str, key: str) -> list[Fact]:
+    return FactStore(db).history(namespace, key)
+
+
+def status_at(f: Fact, at: int) -> str:
+    if f.forgotten_at is not None:
+        return "forgotten"
+    if f.superseded_by is not None:
+        return "superseded"
+    if (f.valid_from is not None and f.valid_from > at) or (f.valid_until is not None and f.valid_until < at):
+        return "outside"
+    return "active"
+
+
+def row_score(r: FactRow, at: int) -> float:
+    """``score_memory`` of the row at ``at``, bit for bit, without its per-call overhead."""
+    if r.fast is not None:
+        conf, anchor, tau = r.fast
+        age = (float(at) - anchor) / DAY_MS
+        if age < 0.0:
+            age = 0.0
+        return conf * math.exp(-age / tau)
+    if r.flat is not None:
+        return r.flat
+    f = r.fact
+    return score_memory(f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, at)
+
+
+def ranges(indices: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for i in indices:
+        if out and out[-1][1] == i - 1:
+            out[-1] = (out[-1][0], i)
+        else:
+            out.append((i, i))
+    return out
+
+
+# -- namespace summary -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class NamespaceNode:
+    namespace: str
+    active: int = 0  # active facts in this namespace itself
+    rows: int = 0  # every row in it (superseded / forgotten included)
+    subtree_active: int = 0
+    children: list[NamespaceNode] = field(default_factory=list)
+    exists: bool = False  # has rows itself (else only a parent of others)
+
+
+def namespace_tree(rows: Iterable[FactRow]) -> list[NamespaceNode]:
+    """Namespaces nested by their dots (``project`` > ``project.mycox``), sorted, with counts."""
+    nodes: dict[str, NamespaceNode] = {}
+    for r in rows:
+        ns = r.fact.namespace
+        n = nodes.get(ns)
+        if n is None:
+            n = nodes[ns] = NamespaceNode(ns)
+        n.exists = True
+        n.rows += 1
+        if r.fact.active:
+            n.active += 1
+    for ns in list(nodes):
+        parts = ns.split(".")
+        for k in range(1, len(parts)):
+            parent = ".".join(parts[:k])
+            if parent and parent not in nodes:
+                nodes[parent] = NamespaceNode(parent)
+    roots: list[NamespaceNode] = []
+    for ns in sorted(nodes):
+        n = nodes[ns]
+        parent = ns.rsplit(".", 1)[0] if "." in ns else None
+        if parent and parent in nodes:
+            nodes[parent].children.append(n)
+        else:
+            roots.append(n)
+
+    def total(n: NamespaceNode) -> int:
+        n.subtree_active = n.active + sum(total(c) for c in n.children)
+        return n.subtree_active
+
+    for n in roots:
+        total(n)
+    return roots

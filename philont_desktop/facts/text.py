@@ -1,0 +1,93 @@
+"""How the Facts tab writes times, durations, numbers, scores and tau."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from core.decay import namespace_tau_days
+from philont_desktop.facts.data import DAY_MS, HOUR_MS
+from philont_desktop.qt import QCoreApplication
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("FactsModel", text)
+
+
+def fmt_time(ms: Any, seconds: bool = False) -> str:
+    """Local time ``YYYY-MM-DD HH:MM``; empty for ``None``."""
+    if ms is None:
+        return ""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M", time.localtime(ms / 1000))
+    except (OverflowError, OSError, ValueError, TypeError):
+        return str(ms)
+
+
+def fmt_duration(ms: float) -> str:
+    """``12 d``, ``5 h``, ``40 min``, ``1.5 y`` (absolute value)."""
+    ms = abs(ms)
+    if ms >= 365 * DAY_MS:
+        return _tr("{0} y").format(f"{ms / (365 * DAY_MS):.1f}".rstrip("0").rstrip("."))
+    if ms >= 2 * DAY_MS:
+        return _tr("{0} d").format(round(ms / DAY_MS))
+    if ms >= 2 * HOUR_MS:
+        return _tr("{0} h").format(round(ms / HOUR_MS))
+    return _tr("{0} min").format(max(0, round(ms / 60_000)))
+
+
+def fmt_relative(ms: int, now: int) -> str:
+    """``in 12 d`` / ``12 d ago``."""
+    d = ms - now
+    return _tr("in {0}").format(fmt_duration(d)) if d >= 0 else _tr("{0} ago").format(fmt_duration(d))
+
+
+def fmt_number(x: Any, digits: int = 3) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, float) and math.isnan(x):
+        return "NaN"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    s = f"{float(x):.{digits}f}".rstrip("0").rstrip(".")
+    return s if s not in ("-0", "") else "0"
+
+
+def fmt_score(s: float) -> str:
+    if math.isnan(s):
+        return "NaN"
+    if 0 < s < 0.0001:
+        return f"{s:.1e}"
+    return f"{s:.4f}"
+
+
+def fmt_tau(tau: float) -> str:
+    if math.isnan(tau):
+        return "NaN"
+    if math.isinf(tau):
+        return "∞"
+    return _tr("{0} d").format(fmt_number(tau, 2))
+
+
+def namespace_tau_text(ns: str) -> str:
+    return fmt_tau(namespace_tau_days(ns))
+
+
+def status_text(status: str) -> str:
+    """``active``, ``outside validity window``, ``superseded`` or ``forgotten`` in the interface's language."""
+    texts = {
+        "active": QCoreApplication.translate("FactsModel", "active"),
+        "outside": QCoreApplication.translate("FactsModel", "outside validity window"),
+        "superseded": QCoreApplication.translate("FactsModel", "superseded"),
+        "forgotten": QCoreApplication.translate("FactsModel", "forgotten"),
+    }
+    return texts.get(status, status)
+
+
+def kind_text(kind: str) -> str:
+    return (
+        QCoreApplication.translate("FactsModel", "event")
+        if kind == "event"
+        else QCoreApplication.translate("FactsModel", "state")
+    )

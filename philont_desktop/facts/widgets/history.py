@@ -1,0 +1,79 @@
+"""The history of one fact: its supersede chain side by side, newest first, changes tinted."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+from core.decay import effective_tau
+from core.models import Fact
+from philont_desktop.facts.data import readable_value, status_at
+from philont_desktop.facts.text import fmt_number, fmt_tau, fmt_time, kind_text, status_text
+from philont_desktop.qt import QTextBrowser, QWidget
+
+
+class HistoryView(QTextBrowser):
+    """Every version of the chosen fact in a table, one column per version."""
+
+    def __init__(self, theme: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._theme = theme
+        self.setObjectName("factHistory")
+        self.setOpenLinks(False)
+
+    def show_placeholder(self) -> None:
+        self.setHtml(html.escape(self.tr("Select one fact to see its versions side by side.")))
+
+    def show_versions(self, versions: list[Fact], selected_id: str | None, now: int) -> None:
+        self.setHtml(self.history_html(versions, selected_id, now))
+
+    def _fields(self, now: int) -> list[tuple[str, Callable[[Fact], str], bool]]:
+        """(name, text of a version, whether a change is tinted)."""
+        return [
+            (self.tr("Value"), lambda f: readable_value(f)[1], True),
+            (self.tr("Confidence"), lambda f: fmt_number(f.confidence), True),
+            (self.tr("Kind"), lambda f: kind_text(f.fact_kind), True),
+            (self.tr("Occurred"), lambda f: fmt_time(f.occurred_at), True),
+            (self.tr("Valid from"), lambda f: fmt_time(f.valid_from), True),
+            (self.tr("Valid until"), lambda f: fmt_time(f.valid_until), True),
+            (self.tr("Tau"), lambda f: fmt_tau(effective_tau(f.namespace, f.decay_tau_days)), True),
+            (self.tr("Created"), lambda f: fmt_time(f.created_at), False),
+            (self.tr("Last accessed"), lambda f: fmt_time(f.last_accessed_at), False),
+            (self.tr("Status"), lambda f: status_text(status_at(f, now)), False),
+        ]
+
+    def history_html(self, versions: list[Fact], selected_id: str | None, now: int) -> str:
+        """The supersede chain, newest first, one column per version; changed cells are tinted."""
+        if not versions:
+            return html.escape(self.tr("No versions."))
+        _removed, added = self._theme.diff_colors()
+        head = versions[0]
+        title = html.escape(
+            self.tr("{0}: {1} versions, newest first").format(f"{head.namespace}.{head.key}", len(versions))
+        )
+        n = len(versions)
+        cells = ["<th></th>"]
+        for i, f in enumerate(versions):
+            label = (
+                self.tr("current") if i == 0 and f.superseded_by is None else self.tr("v{0}").format(n - i)
+            )
+            mark = " ◀" if f.id == selected_id else ""
+            cells.append(f"<th align='left'>{html.escape(label + mark)}</th>")
+        out = [
+            f"<p><b>{title}</b></p>",
+            "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'>",
+            "<tr>" + "".join(cells) + "</tr>",
+        ]
+        for name, get, tinted in self._fields(now):
+            texts = [get(f) for f in versions]
+            row = [f"<th align='left' valign='top'>{html.escape(name)}</th>"]
+            for i, t in enumerate(texts):
+                older = texts[i + 1] if i + 1 < n else None
+                changed = tinted and older is not None and t != older
+                style = f" style='background-color:{added.name()}'" if changed else ""
+                body = html.escape(t).replace("\n", "<br>") if t else "&nbsp;"
+                row.append(f"<td valign='top'{style}>{body}</td>")
+            out.append("<tr>" + "".join(row) + "</tr>")
+        out.append("</table>")
+        return "".join(out)

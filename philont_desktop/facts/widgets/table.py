@@ -1,0 +1,125 @@
+"""The facts table: every fact of the chosen namespace and filter, sortable, several rows selectable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from philont_desktop.facts.columns import (
+    C_CONFIDENCE,
+    C_CROSSES,
+    C_KEY,
+    C_KIND,
+    C_NAMESPACE,
+    C_SCORE,
+    C_STATUS,
+    C_TAU,
+    C_TAU_SOURCE,
+    C_VALUE,
+    N_COLUMNS,
+)
+from philont_desktop.facts.data import FactRow, ranges
+from philont_desktop.facts.model import FactsModel, FactsProxy
+from philont_desktop.qt import (
+    QAbstractItemView,
+    QItemSelection,
+    QItemSelectionModel,
+    Qt,
+    QTableView,
+    QTimer,
+    QWidget,
+    Signal,
+)
+from philont_desktop.widgets.table import setup_table
+
+SELECTION_DEBOUNCE_MS = 30
+TIME_SAMPLE = "2026-06-15 12:00"
+
+
+class FactsTable(QTableView):
+    """The table over ``proxy``; ``selectionMoved`` after the selection settles (30 ms)."""
+
+    selectionMoved = Signal()
+
+    def __init__(self, model: FactsModel, proxy: FactsProxy, settings: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.facts = model
+        self.proxy = proxy
+        self._settings = settings
+        fm = self.fontMetrics()
+        time_w = fm.horizontalAdvance(TIME_SAMPLE) + 18
+        widths: dict[int, int | str] = {c: time_w for c in range(N_COLUMNS)}
+        widths.update(
+            {
+                C_NAMESPACE: 120,
+                C_KEY: 150,
+                C_VALUE: 260,
+                C_CONFIDENCE: fm.horizontalAdvance("Confidence") + 20,
+                C_KIND: 60,
+                C_TAU: 64,
+                C_TAU_SOURCE: 130,
+                C_SCORE: fm.horizontalAdvance("Score (+365 d)") + 24,
+                C_CROSSES: time_w + fm.horizontalAdvance(" · in 365 d") + 6,
+                C_STATUS: 150,
+            }
+        )
+        setup_table(
+            self, proxy, name="factsTable", widths=widths, stretch_last=True, multi=True, sortable=True
+        )
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        state = settings.header_state("facts/table")
+        if state:
+            self.horizontalHeader().restoreState(state)
+        self.sortByColumn(C_NAMESPACE, Qt.SortOrder.AscendingOrder)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(SELECTION_DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.selectionMoved)
+        self.selectionModel().selectionChanged.connect(lambda *_: self._debounce.start())
+        self.selectionModel().currentRowChanged.connect(lambda *_: self._debounce.start())
+
+    def save_state(self) -> None:
+        self._settings.set_header_state("facts/table", self.horizontalHeader().saveState())
+
+    def settle(self) -> None:
+        """The selection changed in code: say so now rather than after the pause."""
+        self._debounce.stop()
+        self.selectionMoved.emit()
+
+    def selected_rows(self) -> list[FactRow]:
+        rows = sorted(i.row() for i in self.selectionModel().selectedRows())
+        return [self.proxy.fact_at(r) for r in rows]
+
+    def current_row(self) -> FactRow | None:
+        """The current row when it is selected, else the only selected row (``None``: none or several)."""
+        sm = self.selectionModel()
+        idx = sm.currentIndex()
+        if not idx.isValid() or not sm.isRowSelected(idx.row(), idx.parent()):
+            sel = self.selected_rows()
+            return sel[0] if len(sel) == 1 else None
+        return self.facts.row(self.proxy.mapToSource(idx).row())
+
+    def select_ids(self, ids: list[str], add: bool = False) -> tuple[int, int]:
+        """Select the rows of ``ids`` the filter shows; ``(selected, hidden by the filter)``."""
+        proxy_rows: list[int] = []
+        hidden = 0
+        for fid in ids:
+            src = self.facts.row_of(fid)
+            if src < 0:
+                continue
+            p = self.proxy.mapFromSource(self.facts.index(src, 0))
+            if p.isValid():
+                proxy_rows.append(p.row())
+            else:
+                hidden += 1
+        proxy_rows.sort()
+        sel = QItemSelection()
+        for start, end in ranges(proxy_rows):
+            sel.select(self.proxy.index(start, 0), self.proxy.index(end, N_COLUMNS - 1))
+        sm = self.selectionModel()
+        flag = QItemSelectionModel.SelectionFlag
+        sm.select(sel, (flag.Select if add else flag.ClearAndSelect) | flag.Rows)
+        if proxy_rows:
+            first = self.proxy.index(proxy_rows[0], 0)
+            sm.setCurrentIndex(first, flag.NoUpdate)
+            self.scrollTo(first, QAbstractItemView.ScrollHint.EnsureVisible)
+        return len(proxy_rows), hidden
