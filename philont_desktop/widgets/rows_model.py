@@ -241,14 +241,17 @@ class PagedRowsModel(KeyedRowsModel):
     * :meth:`start_op`: the rows before the first row, for a model whose first page is in the middle
       (the timeline opens at the newest messages, oldest at the top; :meth:`fetch_start` loads older);
     * :meth:`live_op`: the rows newer than those loaded, for a live refresh that puts new rows on top
-      (the action log); without it :meth:`refresh` reloads every loaded row in one op, keeping the
-      selection;
+      (the action log) or, with :attr:`live_at` ``"end"``, below (the timeline, oldest on top); without
+      it :meth:`refresh` reloads every loaded row in one op, keeping the selection;
     * :meth:`unpack`: the :class:`Page` of a result (default: a list, ending when shorter than asked).
 
     A generation counter drops the answers to requests that a newer first page has superseded, so a slow
     page of an old filter never lands in the new one. With ``max_rows`` the loaded rows are a window:
     growing it at one end drops rows at the other, which can be loaded again.
     """
+
+    #: Where the rows of a live refresh go: ``"start"`` (newest on top) or ``"end"`` (oldest on top).
+    live_at = "start"
 
     loaded = Signal()  # a first page, a page, a refresh or live rows arrived
     failed = Signal(object)  # the exception of a failed load
@@ -284,15 +287,22 @@ class PagedRowsModel(KeyedRowsModel):
         return None
 
     def live_op(self, first: Any) -> ReadOp | None:
-        """The op loading the rows newer than ``first`` (``None``: a refresh reloads what is loaded)."""
+        """The op loading the rows newer than ``first``, the row at the :attr:`live_at` edge (``None``: a
+        refresh reloads what is loaded)."""
         return None
 
     def unpack(self, result: Any, limit: int) -> Page:
         """The page of a result; by default a list, exhausted when shorter than ``limit``."""
         return Page(list(result), len(result) < limit)
 
-    def merge_live(self, rows: list[Any]) -> int:
-        """Put the rows of a live refresh in (default: on top); return how many were new."""
+    def merge_live(self, result: Any) -> int:
+        """Put the rows of a live refresh (the result of :meth:`live_op`) in at the :attr:`live_at` edge;
+        return how many were new."""
+        rows = list(result)
+        if self.live_at == "end":
+            n = self.append_rows(rows)
+            self.trim_window("end")
+            return n
         n = self.prepend_rows(rows)
         if n:
             self.rowsPrepended.emit(n)
@@ -323,8 +333,8 @@ class PagedRowsModel(KeyedRowsModel):
         """The database changed: live rows on top (:meth:`live_op`), else reload what is loaded."""
         if self._inflight & {"first", "reload", "live"}:
             return
-        first = self._rows[0] if self._rows else None
-        op = self.live_op(first) if first is not None else None
+        edge = (self._rows[0] if self.live_at == "start" else self._rows[-1]) if self._rows else None
+        op = self.live_op(edge) if edge is not None else None
         if op is not None:
             self._request("live", op, self._on_live)
             return
@@ -402,23 +412,30 @@ class PagedRowsModel(KeyedRowsModel):
         self._complete, self._at_start = page.exhausted, not page.more_before
         self.replace_rows(page.rows)
 
+    def trim_window(self, grew_at: str) -> None:
+        """With ``max_rows``: drop the rows over it at the other end than ``grew_at`` (``"end"`` or
+        ``"start"``), which then has more rows to load."""
+        over = len(self._rows) - self.max_rows if self.max_rows else 0
+        if over <= 0:
+            return
+        if grew_at == "end":
+            self.drop_first(over)
+            self._at_start = False
+        else:
+            self.drop_last(over)
+            self._complete = False
+
     def _on_end(self, result: Any, limit: int) -> None:
         page = self.unpack(result, limit)
         self._complete = page.exhausted
         self.append_rows(page.rows)
-        over = len(self._rows) - self.max_rows if self.max_rows else 0
-        if over > 0:
-            self.drop_first(over)
-            self._at_start = False
+        self.trim_window("end")
 
     def _on_start(self, result: Any, limit: int) -> None:
         page = self.unpack(result, limit)
         self._at_start = page.exhausted
         self.prepend_rows(page.rows)
-        over = len(self._rows) - self.max_rows if self.max_rows else 0
-        if over > 0:
-            self.drop_last(over)
-            self._complete = False
+        self.trim_window("start")
 
     def _on_live(self, result: Any) -> None:
-        self.merge_live(list(result))
+        self.merge_live(result)

@@ -182,6 +182,28 @@ def test_refresh_puts_live_rows_on_top_or_reloads_keeping_the_selection(qapp):
     assert _ids(model) == list(range(5, 25)) and kept.row() == model.row_of(15) == 10
 
 
+class Appended(Numbers):
+    """Oldest on top: live rows (100, 101, ...) arrive below the last one."""
+
+    live_at = "end"
+
+    def live_op(self, last):
+        return ReadOp(_rows, (last.id + 1, self.newest, "end"))
+
+    def merge_live(self, result):
+        return super().merge_live(result[0])
+
+
+def test_live_rows_of_a_model_oldest_on_top_arrive_at_the_end_and_keep_the_window(qapp):
+    model = Appended(FakeSubmit(), start=90, page_size=10, max_rows=15)
+    model.load_first_page()
+    assert model.complete and not model.complete_at_start
+    model.newest = 108
+    model.refresh()
+    assert _ids(model) == list(range(93, 108)) and not model.complete_at_start
+    assert model.fetch_start() and _ids(model)[0] == 83 and not model.complete  # the end went again
+
+
 # -- the table helper -------------------------------------------------------------------------------------
 
 
