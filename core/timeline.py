@@ -705,6 +705,8 @@ class RawStore:
         until: int | None = None,
         session_ids: Sequence[str] | None = None,
         tz_offset_minutes: int = 0,
+        *,
+        conversations: Sequence[str] | None = None,
     ) -> list[tuple[int, int]]:
         """Messages per day: ``[(day_start_ms, count)]`` for the days that have messages, oldest first.
 
@@ -715,12 +717,16 @@ class RawStore:
         Without a session filter the counts come from the timestamp index only (two index seeks and one
         range count per day with messages). With one, whichever of "the selected sessions" and "all
         minus the other sessions" holds fewer rows is counted through the session index.
+        ``conversations`` (not in the reference) counts the rows of those conversations only (see
+        :meth:`query_timeline`; an empty list counts nothing), read through the indexes that list them.
         """
         off = int(tz_offset_minutes) * 60_000
         lo = INT64_MIN if since is None else int(since)
         hi = INT64_MAX if until is None else int(until)
         if lo > hi:
             return []
+        if conversations is not None:
+            return self._daily_conversations(conversations, lo, hi, off)
         if session_ids:
             wanted = set(session_ids)
             present = self.session_ids_with_messages()
@@ -766,15 +772,47 @@ class RawStore:
                 ).fetchone()[0]
         return out
 
+    @staticmethod
+    def _day_sql(off: int) -> str:
+        return f"((timestamp + {off}) - (((timestamp + {off}) % {DAY_MS}) + {DAY_MS}) % {DAY_MS}) - {off}"
+
     def _daily_grouped(self, session_ids: Sequence[str], lo: int, hi: int, off: int) -> list[tuple[int, int]]:
-        day = f"((timestamp + {off}) - (((timestamp + {off}) % {DAY_MS}) + {DAY_MS}) % {DAY_MS})"
         sql = (
-            f"SELECT {day} - {off} AS d, count(*) FROM {MSG} "
+            f"SELECT {self._day_sql(off)} AS d, count(*) FROM {MSG} "
             f"WHERE session_id IN ({_placeholders(len(session_ids))}) AND timestamp >= ? AND timestamp <= ? "
             "GROUP BY d ORDER BY d"
         )
         with self.db.lock:
             return [(r[0], r[1]) for r in self.conn.execute(sql, (*session_ids, lo, hi))]
+
+    def _daily_conversations(
+        self, conversations: Sequence[str], lo: int, hi: int, off: int
+    ) -> list[tuple[int, int]]:
+        """Per-day counts of the rows of some conversations: each origin's rows from the origin index,
+        the rows without origin of the named sessions as :meth:`_by_conversations` reads them."""
+        ids = list(dict.fromkeys(conversations))
+        if not ids:
+            return []
+        if not self._has_origin():
+            return self._daily_grouped(ids, lo, hi, off)
+        ph = _placeholders(len(ids))
+        indexed = f"INDEXED BY {ORIGIN_INDEX}" if self._has_origin_index() else ""
+        null_part = (
+            f"{indexed} WHERE origin_session_id IS NULL AND +session_id IN ({ph})"
+            if GLOBAL_SESSION_ID in ids and indexed
+            else f"WHERE session_id IN ({ph}) AND +origin_session_id IS NULL"
+        )
+        parts = (f"{indexed} WHERE origin_session_id IN ({ph})", null_part)
+        days: dict[int, int] = {}
+        with self.db.lock:
+            for where in parts:
+                sql = (
+                    f"SELECT {self._day_sql(off)} AS d, count(*) FROM {MSG} {where} "
+                    "AND timestamp >= ? AND timestamp <= ? GROUP BY d"
+                )
+                for d, n in self.conn.execute(sql, (*ids, lo, hi)):
+                    days[d] = days.get(d, 0) + n
+        return sorted(days.items())
 
     # -- search ----------------------------------------------------------------------------------------
     def search_messages(
@@ -883,6 +921,41 @@ class RawStore:
         if rows and isinstance(limit, int) and limit > 0 and len(rows) == limit:
             nb = (rows[-1].timestamp, rows[-1].id)
         return SearchPage(query=query, safe=safe, mode=used, hits=hits, next_before=nb)
+
+    def count_hits(
+        self,
+        query: str,
+        mode: SearchMode,
+        *,
+        since: int | None = None,
+        until: int | None = None,
+        session_ids: Sequence[str] | None = None,
+        roles: Sequence[str] | None = None,
+        conversations: Sequence[str] | None = None,
+    ) -> int:
+        """How many messages every page of :meth:`search_page` for ``query`` in ``mode`` (the mode its
+        first page ran in) lists with these filters, counted without reading them. A full-text count
+        reads the index; a substring count scans the messages (run it off the GUI thread)."""
+        safe = sanitize_query(query)
+        if not safe or mode not in ("fts", "like"):
+            return 0
+        w = self._filters(
+            since, until, list(session_ids) if session_ids else None, roles, None, conversations
+        )
+        if mode == "fts":
+            sql = (
+                f"SELECT count(*) FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+                f"WHERE {FTS} MATCH ?{w.and_sql()}"
+            )
+        else:
+            sql = f"SELECT count(*) FROM {MSG} AS m WHERE m.content LIKE '%' || ? || '%'{w.and_sql()}"
+        try:
+            with self.db.lock:
+                return int(self.conn.execute(sql, (safe, *w.args)).fetchone()[0])
+        except sqlite3.Error:
+            if mode == "fts":
+                return 0  # as the search: a full-text error counts as no rows
+            raise
 
     def _search(
         self,

@@ -136,6 +136,54 @@ def test_pages_of_conversations_match_a_plain_filter(mixed_db, ids, order):
         assert all(conversation_of(m) in ids for m in around) and mid in around
 
 
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ["web-ui:a"],
+        ["global"],
+        ["sess-b"],
+        ["system:scheduled:digest", "sess-late"],
+        ["global", "wechat:b"],
+        [],
+    ],
+)
+@pytest.mark.parametrize("index", [True, False], ids=["origin-index", "no-index"])
+def test_daily_counts_of_conversations_count_their_messages_per_day(mixed_db, ids, index):
+    if not index:
+        with mixed_db.write() as c:
+            c.execute("DROP INDEX idx_raw_messages_origin")
+    off = 480
+    rows = _brute(mixed_db, set(ids))
+
+    def per_day(since):
+        want: dict[int, int] = {}
+        for m in rows:
+            if m.timestamp >= since:
+                day = ((m.timestamp + off * 60_000) // timeline.DAY_MS) * timeline.DAY_MS - off * 60_000
+                want[day] = want.get(day, 0) + 1
+        return sorted(want.items())
+
+    raw = RawStore(mixed_db)
+    assert raw.daily_counts(conversations=ids, tz_offset_minutes=off) == per_day(timeline.INT64_MIN)
+    mid = rows[len(rows) // 2].timestamp if rows else 0
+    assert raw.daily_counts(since=mid, conversations=ids, tz_offset_minutes=off) == per_day(mid)
+
+
+@pytest.mark.parametrize("query", ["hello", "line 1", "lo", "a-b", "hello role:user"])
+@pytest.mark.parametrize("ids", [None, ["web-ui:a"], ["global", "sess-a"]])
+def test_counted_hits_are_every_page_of_the_search_put_together(mixed_db, query, ids):
+    raw = RawStore(mixed_db)
+    first = raw.search_page(query, limit=5, conversations=ids, roles=["user"])
+    got, page = len(first.hits), first
+    while page.next_before is not None:
+        page = raw.search_page(
+            query, limit=5, before=page.next_before, mode=first.mode, conversations=ids, roles=["user"]
+        )
+        got += len(page.hits)
+    assert raw.count_hits(query, first.mode, conversations=ids, roles=["user"]) == got
+    assert raw.count_hits(query, "empty") == 0 and raw.count_hits("'\"", "fts") == 0
+
+
 def test_the_same_pages_without_the_origin_index_or_column(mixed_db):
     raw = RawStore(mixed_db)
     ids = ["global", "web-ui:a", "sess-b"]
