@@ -836,6 +836,46 @@ with the backup
         <source>the database has schema version {0}, older than {1}; this version does not migrate it, so it is shown read-only</source>
         <translation>数据库的架构版本为 {0}，早于 {1}；本版本不会迁移它，因此以只读方式显示</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+51"/>
+        <source>Web</source>
+        <translation>网页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>WeChat</source>
+        <translation>微信</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Telegram</source>
+        <translation>Telegram</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scheduled task</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Background run</source>
+        <translation>后台运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown origin</source>
+        <translation>来源未知</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Listing conversations</source>
+        <translation>正在列出对话</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -7724,6 +7764,51 @@ What if: {1}</source>
         <location line="+1"/>
         <source>falls below the threshold on {0} (in {1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationsModel</name>
+    <message>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+43"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>First</source>
+        <translation>首条</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Last</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Counting messages…</source>
+        <translation>正在统计消息…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First message: %1</source>
+        <translation>首条消息：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last message: %1</source>
+        <translation>最近一条消息：%1</translation>
     </message>
 </context>
 </TS>
