@@ -2920,6 +2920,51 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>ConversationsModel</name>
+    <message>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+43"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>First</source>
+        <translation>首条</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Last</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Counting messages…</source>
+        <translation>正在统计消息…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First message: %1</source>
+        <translation>首条消息：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last message: %1</source>
+        <translation>最近一条消息：%1</translation>
+    </message>
+</context>
+<context>
     <name>DatabaseTables</name>
     <message>
         <location filename="../../philont_desktop/database_tables.py" line="+28"/>
@@ -7764,51 +7809,6 @@ What if: {1}</source>
         <location line="+1"/>
         <source>falls below the threshold on {0} (in {1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
-    </message>
-</context>
-<context>
-    <name>ConversationsModel</name>
-    <message>
-        <location filename="../../philont_desktop/widgets/conversations.py" line="+43"/>
-        <source>Conversation</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Messages</source>
-        <translation>消息数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>First</source>
-        <translation>首条</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Last</source>
-        <translation>最近</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Counting messages…</source>
-        <translation>正在统计消息…</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n message(s)</source>
-        <translation>
-            <numerusform>%n 条消息</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>First message: %1</source>
-        <translation>首条消息：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Last message: %1</source>
-        <translation>最近一条消息：%1</translation>
     </message>
 </context>
 </TS>
