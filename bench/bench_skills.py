@@ -10,7 +10,7 @@ The database is built once with the core stores (``SkillStore.create_skill``, ``
 Printed, as medians of warm runs in this process (``gc.collect()`` before each):
 
 * ``floor``: ``SkillStore.list_every()`` alone, the least any board load must do;
-* ``board data``: what the tab's worker runs (:func:`philont_desktop.skills.model.load_board`: every
+* ``board data``: what the tab's worker runs (:func:`philont_desktop.skills.loaders.load_board`: every
   skill plus the recent outcome history of each for the sparklines);
 * ``board model``: handing that to the board (model reset, five filtered and sorted column proxies);
 * ``first paint``: rendering the whole board widget offscreen (``QWidget.grab``);
@@ -203,8 +203,8 @@ def measure_board(path: Path, repeat: int = 7, now: int = NOW) -> list[dict]:
 
 def measure(path: Path, repeat: int) -> int:
     from philont_desktop.qt import QApplication
-    from philont_desktop.skills.board import BoardWidget
-    from philont_desktop.skills.model import load_board, load_detail, load_histories
+    from philont_desktop.skills.loaders import load_board, load_detail, load_histories
+    from philont_desktop.skills.widgets.board import BoardWidget
     from philont_desktop.theme import Theme
 
     app = QApplication.instance() or QApplication([])

@@ -98,7 +98,7 @@ def check_facts(tab: Any) -> list[str]:
 
 def check_skills(tab: Any) -> list[str]:
     from core.maturity import explain_maturity
-    from philont_desktop.skills.model import load_board, load_detail
+    from philont_desktop.skills.loaders import load_board, load_detail
 
     problems: list[str] = []
     job = tab.ctx.run(load_board, key="skills:selftest")

@@ -21,7 +21,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
-from philont_desktop.skills.detail import policy_text
+from philont_desktop.skills.widgets.overview import policy_text
 
 _NONE = "__none__"
 

@@ -1,34 +1,21 @@
-"""Data of the Skills tab: loaders run by the worker layer, the ladder replay, and the board's Qt models.
+"""The board's Qt models: every skill in one list model, and one filtered column per grade.
 
-* Loaders (``fn(db, ...)`` for ``ctx.run``; core APIs only): :func:`load_board` (every skill),
-  :func:`load_histories` (recent linked outcomes of some skills, for the card sparklines, asked for only
-  when a card is painted) and :func:`load_detail` (one skill with its whole outcome history, revision
-  windows and ladder replay).
-* :func:`build_ladder` (from :mod:`core.ladder`, shared with the change set): the linked actions in time
-  order replayed through :mod:`core.maturity` from ``draft`` with zero counters, each revision of the
-  recipe resetting the grade to ``draft``; the database's grade may differ, and the view shows both.
-* :class:`SkillBoardModel`: one list model of all skills (kept in ``rowid`` order and merged on refresh so
-  that selections and scroll positions survive), with precomputed filter text and sort keys;
-  :class:`ColumnProxy`: one per maturity column, filtering by grade and the shared :class:`BoardFilter`,
-  sorting by the model's keys.
+:class:`SkillBoardModel` keeps every skill (merged on refresh, so selections and scroll positions
+survive), with precomputed filter text and sort keys; :class:`ColumnProxy` is one maturity column,
+filtering by grade and the shared :class:`~philont_desktop.skills.state.BoardFilter`, in the model's order.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from core.curation.skills import skill_version
-from core.ladder import Ladder, LadderStep, build_ladder
-from core.maturity import Explanation, explain_maturity
 from core.models import MATURITIES, Skill
-from core.skills import OutcomePoint, RevisionWindow, SkillStore, score_skill
+from core.skills import score_skill
 from philont_desktop.core_strings import maturity_caveat
 from philont_desktop.qt import (
     QAbstractListModel,
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -37,126 +24,13 @@ from philont_desktop.qt import (
     QTimer,
     Signal,
 )
+from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, shown_key, source_class
 
-__all__ = [
-    "BOARD_COLUMNS",
-    "HISTORY_LENGTH",
-    "SORT_MODES",
-    "BoardFilter",
-    "ColumnProxy",
-    "LadderModel",
-    "LadderStep",
-    "SkillBoardModel",
-    "SkillDetail",
-    "build_ladder",
-    "load_board",
-    "load_detail",
-    "load_histories",
-    "source_class",
-]
+__all__ = ["BOARD_COLUMNS", "SORT_MODES", "BoardFilter", "ColumnProxy", "SkillBoardModel", "source_class"]
 
-#: The board's columns, in ladder order (playbook first: a lesson that is not callable).
-BOARD_COLUMNS: tuple[str, ...] = ("playbook", "draft", "confirmed", "stable", "deprecated")
 assert set(BOARD_COLUMNS) == set(MATURITIES)
-#: Outcomes shown in a card's sparkline (the newest ones).
-HISTORY_LENGTH = 24
-SORT_MODES: tuple[str, ...] = ("name", "uses", "recent", "successes", "failures", "score", "newest")
 
 Invalid = QModelIndex | QPersistentModelIndex
-
-
-# ---------------------------------------------------------------------------------------------------
-# Loaders (worker threads)
-# ---------------------------------------------------------------------------------------------------
-
-
-def load_board(db: Any) -> list[Skill]:
-    """Every skill, deprecated included, in rowid order."""
-    return SkillStore(db).list_every()
-
-
-def load_histories(
-    db: Any, names: Sequence[str], limit: int = HISTORY_LENGTH, job: Any = None
-) -> dict[str, list[bool]]:
-    """The newest ``limit`` linked outcomes (oldest first) of each skill in ``names``."""
-    store = SkillStore(db)
-    out: dict[str, list[bool]] = {}
-    for name in names:
-        if job is not None and job.cancelled:
-            break
-        out[name] = [p.success for p in store.outcome_history(name, limit)]
-    return out
-
-
-@dataclass
-class SkillDetail:
-    """Everything the detail pane shows about one skill."""
-
-    skill: Skill
-    version: str
-    explanation: Explanation
-    outcomes: list[OutcomePoint]
-    windows: list[RevisionWindow]
-    ladder: Ladder
-    loaded_at: int = 0
-
-
-def load_detail(db: Any, name: str) -> SkillDetail | None:
-    store = SkillStore(db)
-    skill = store.get_by_name(name)
-    if skill is None:
-        return None
-    outcomes = store.outcome_history(name)
-    windows = store.revision_outcomes(name)
-    return SkillDetail(
-        skill=skill,
-        version=skill_version(skill),
-        explanation=explain_maturity(
-            skill.maturity, skill.success_count, skill.failure_count, skill.consecutive_failures
-        ),
-        outcomes=outcomes,
-        windows=windows,
-        ladder=build_ladder(skill, outcomes),
-        loaded_at=int(time.time() * 1000),
-    )
-
-
-# ---------------------------------------------------------------------------------------------------
-# Board model
-# ---------------------------------------------------------------------------------------------------
-
-
-def source_class(skill: Skill) -> str:
-    """``self`` (learned by the agent: ``self:…``), ``external`` (imported, or from disk) or ``none``."""
-    src = skill.source or ""
-    if src.startswith("self:"):
-        return "self"
-    if src or skill.from_disk:
-        return "external"
-    return "none"
-
-
-@dataclass
-class BoardFilter:
-    """The filter shared by the five columns."""
-
-    text: str = ""
-    kind: str = "all"  # all | positive | negative
-    source: str = "all"  # all | self | external | none
-    recipes_only: bool = False
-    _terms: list[str] = field(default_factory=list, repr=False)
-
-    def set_text(self, text: str) -> None:
-        self.text = text
-        self._terms = [t for t in text.casefold().split() if t]
-
-    @property
-    def terms(self) -> list[str]:
-        return self._terms
-
-    @property
-    def active(self) -> bool:
-        return bool(self._terms) or self.kind != "all" or self.source != "all" or self.recipes_only
 
 
 class _RowInfo(NamedTuple):
@@ -171,35 +45,6 @@ def _info(s: Skill) -> _RowInfo:
     kws = " ".join(str(k) for k in s.trigger_keywords)
     blob = "\n".join((s.name, s.description, s.when_to_use, kws, s.source or "")).casefold()
     return _RowInfo(s.maturity, s.kind, source_class(s), s.is_recipe, blob)
-
-
-def _state_key(s: Skill) -> tuple[Any, ...]:
-    """What the board shows of a skill: a changed key means the row is updated."""
-    last = s.revision_history[-1].at if s.revision_history else None
-    return (
-        s.name,
-        s.description,
-        s.trigger_keywords_json,
-        s.action_template,
-        s.kind,
-        s.source,
-        s.when_to_use,
-        s.maturity_raw,
-        s.maturity,
-        s.verification,
-        s.tool_policy,
-        len(s.revision_history),
-        last,
-        s.use_count,
-        s.last_used_at,
-        s.success_count,
-        s.failure_count,
-        s.consecutive_failures,
-        s.offered_count,
-        s.matched_count,
-        s.from_disk,
-        s.rowid,
-    )
 
 
 def _passes(info: _RowInfo, f: BoardFilter) -> bool:
@@ -380,19 +225,31 @@ class SkillBoardModel(QAbstractListModel):
     def set_skills(self, skills: Sequence[Skill]) -> list[str]:
         """Merge a fresh list into the model; returns the ids whose row is new or changed."""
         if not self._skills or not skills:
-            self.beginResetModel()
-            keyed = sorted(((self._key(s), s) for s in skills), key=lambda ks: ks[0])
-            self._skills = [s for _, s in keyed]
-            self._keys = [k for k, _ in keyed]
-            self._info = [_info(s) for s in self._skills]
-            self._pass = [_passes(i, self._filter) for i in self._info]
-            self._state = {s.id: _state_key(s) for s in self._skills}
-            self._reindex()
-            self.endResetModel()
-            self.skillsChanged.emit()
-            return [s.id for s in self._skills]
+            return self._reset(skills)
         fresh = {s.id: s for s in skills}
-        # 1. removals: contiguous runs, bottom up
+        self._remove_gone(fresh)
+        changed = self._update_changed(fresh)
+        changed += self._append_new(skills)
+        self._reindex()
+        self._restore_order()
+        self.skillsChanged.emit()
+        return changed
+
+    def _reset(self, skills: Sequence[Skill]) -> list[str]:
+        self.beginResetModel()
+        keyed = sorted(((self._key(s), s) for s in skills), key=lambda ks: ks[0])
+        self._skills = [s for _, s in keyed]
+        self._keys = [k for k, _ in keyed]
+        self._info = [_info(s) for s in self._skills]
+        self._pass = [_passes(i, self._filter) for i in self._info]
+        self._state = {s.id: shown_key(s) for s in self._skills}
+        self._reindex()
+        self.endResetModel()
+        self.skillsChanged.emit()
+        return [s.id for s in self._skills]
+
+    def _remove_gone(self, fresh: dict[str, Skill]) -> None:
+        """Remove the rows whose skill is gone, in contiguous runs, bottom up."""
         row = len(self._skills) - 1
         while row >= 0:
             if self._skills[row].id in fresh:
@@ -408,11 +265,13 @@ class SkillBoardModel(QAbstractListModel):
                 del lst[row : end + 1]
             self.endRemoveRows()
             row -= 1
-        # 2. updates in place
+
+    def _update_changed(self, fresh: dict[str, Skill]) -> list[str]:
+        """Update the rows whose skill changed, in place."""
         changed: list[str] = []
         for row, old in enumerate(self._skills):
             s = fresh[old.id]
-            key = _state_key(s)
+            key = shown_key(s)
             if self._state.get(s.id) == key:
                 continue
             self._skills[row] = s
@@ -425,26 +284,24 @@ class SkillBoardModel(QAbstractListModel):
             idx = self.index(row)
             self.dataChanged.emit(idx, idx, [])
             changed.append(s.id)
-        # 3. new rows, appended
+        return changed
+
+    def _append_new(self, skills: Sequence[Skill]) -> list[str]:
         have = {s.id for s in self._skills}
         added = [s for s in skills if s.id not in have]
-        if added:
-            first = len(self._skills)
-            self.beginInsertRows(QModelIndex(), first, first + len(added) - 1)
-            for s in added:
-                info = _info(s)
-                self._skills.append(s)
-                self._info.append(info)
-                self._keys.append(self._key(s))
-                self._pass.append(_passes(info, self._filter))
-                self._state[s.id] = _state_key(s)
-            self.endInsertRows()
-            changed.extend(s.id for s in added)
-        self._reindex()
-        # 4. the sort order
-        self._restore_order()
-        self.skillsChanged.emit()
-        return changed
+        if not added:
+            return []
+        first = len(self._skills)
+        self.beginInsertRows(QModelIndex(), first, first + len(added) - 1)
+        for s in added:
+            info = _info(s)
+            self._skills.append(s)
+            self._info.append(info)
+            self._keys.append(self._key(s))
+            self._pass.append(_passes(info, self._filter))
+            self._state[s.id] = shown_key(s)
+        self.endInsertRows()
+        return [s.id for s in added]
 
     def _reindex(self) -> None:
         self._row_of = {s.id: i for i, s in enumerate(self._skills)}
@@ -530,79 +387,3 @@ class ColumnProxy(QSortFilterProxyModel):
         """After :meth:`SkillBoardModel.set_filter`."""
         self.beginFilterChange()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Ladder table
-# ---------------------------------------------------------------------------------------------------
-
-
-class LadderModel(QAbstractTableModel):
-    """Ladder steps (grade changes and revisions, or every step) for a table view."""
-
-    COLUMNS = ("when", "event", "outcome", "counts", "grade")
-    StepRole = Qt.ItemDataRole.UserRole + 1
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._steps: list[LadderStep] = []
-        self.time_format = lambda ms: str(ms)
-        self.grade_name = lambda m: m
-
-    def set_steps(self, steps: Sequence[LadderStep]) -> None:
-        self.beginResetModel()
-        self._steps = list(steps)
-        self.endResetModel()
-
-    @property
-    def steps(self) -> list[LadderStep]:
-        return list(self._steps)
-
-    def rowCount(self, parent: Invalid = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._steps)
-
-    def columnCount(self, parent: Invalid = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal:
-            return None
-        if not 0 <= section < len(self.COLUMNS):
-            return None
-        return (self.tr("When"), self.tr("Event"), self.tr("Outcome"), self.tr("After it"), self.tr("Grade"))[
-            section
-        ]
-
-    def data(self, index: Invalid, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._steps):
-            return None
-        st = self._steps[index.row()]
-        if role == self.StepRole:
-            return st
-        col = self.COLUMNS[index.column()] if 0 <= index.column() < len(self.COLUMNS) else ""
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == "when":
-                return self.time_format(st.at)
-            if col == "event":
-                if st.kind == "revision":
-                    return (
-                        self.tr("recipe revised: {0}").format(st.reason)
-                        if st.reason
-                        else self.tr("recipe revised")
-                    )
-                return self.tr("{0} (action #{1})").format(st.tool, st.action_id)
-            if col == "outcome":
-                if st.kind == "revision":
-                    return self.tr("back to draft")
-                return self.tr("success") if st.success else self.tr("failure")
-            if col == "counts":
-                return self.tr("{0} ✓ · {1} ✗ · {2} in a row").format(
-                    st.success_count, st.failure_count, st.consecutive_failures
-                )
-            if col == "grade":
-                if st.before == st.after:
-                    return self.grade_name(st.after)
-                return f"{self.grade_name(st.before)} → {self.grade_name(st.after)}"
-        if role == Qt.ItemDataRole.ToolTipRole and col == "event" and st.reason:
-            return st.reason
-        return None

@@ -1,11 +1,11 @@
 """The Skills tab: the maturity board on top, the selected skill's detail below, curation in editing mode.
 
-Loading: the board gets every skill (``load_board``) and merges it into its model on each refresh, so
-selection and scroll positions stay; cards ask for their outcome sparkline only when painted
-(``load_histories``, batched); the selected skill's detail (``load_detail``) is reloaded only when the
-skill changed. Curation: every edit is built by :mod:`core.curation.skills` from the skill as shown
-(its version stamp makes a concurrent change by the agent a conflict instead of an overwrite) and runs
-through ``ctx.curate``, so it is audited and lands on the shared undo stack.
+The shape of every tab (see :mod:`philont_desktop.tabs`): :mod:`.state` holds the loaded skills, the
+filter, sort, selection and detail without Qt; :mod:`.controller` reads them off the GUI thread and runs
+the edits; this view composes the board (:mod:`.widgets.board`: filter bar, columns, cards) and the
+detail (:mod:`.widgets.detail`: overview, ladder history, revisions) and wires them together. The board
+merges each fresh list into its model, so selection and scroll positions stay; cards ask for their
+outcome sparkline only when painted.
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from core.curation import Change
-from core.curation import skills as skill_curation
-from core.errors import ValidationError_
-from core.maturity import MATURITIES
 from core.models import Skill
 from philont_desktop.qt import (
     QApplication,
@@ -24,17 +20,18 @@ from philont_desktop.qt import (
     QInputDialog,
     QLabel,
     QLineEdit,
-    QMenu,
     QPoint,
     QSplitter,
     Qt,
     QVBoxLayout,
     QWidget,
 )
-from philont_desktop.skills.board import BoardWidget
-from philont_desktop.skills.detail import DetailPane
+from philont_desktop.skills.controller import SkillsController
 from philont_desktop.skills.dialogs import DetailsDialog, GradeDialog, RecipeDialog, confirm
-from philont_desktop.skills.model import SkillDetail, load_board, load_detail, load_histories
+from philont_desktop.skills.state import SkillsState
+from philont_desktop.skills.widgets.board import BoardWidget
+from philont_desktop.skills.widgets.detail import DetailPane
+from philont_desktop.skills.widgets.menu import SkillMenu
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.workers import Job
 
@@ -44,13 +41,14 @@ class SkillsTab(BaseTab):
 
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, now: int | None = None):
         super().__init__(ctx, parent)
-        dark = bool(getattr(ctx.theme, "is_dark", False))
-        self.board = BoardWidget(dark, self, now=now)
+        self.board = BoardWidget(bool(getattr(ctx.theme, "is_dark", False)), self, now=now)
         self.detail_pane = DetailPane(self.board.colors, self)
         self.detail_pane.grade_name = self.board.grade_name
+        self.controller.grade_name = self.board.grade_name
         self.status = QLabel(self)
         self.status.setObjectName("skillsStatus")
         self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.hide()
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("skillsSplitter")
@@ -64,108 +62,80 @@ class SkillsTab(BaseTab):
         layout.addWidget(self.status)
         layout.addWidget(self.splitter, 1)
         self.register_splitter(self.splitter, "main")
+        self._wire()
 
-        self.loaded = False
-        self.load_error: BaseException | None = None
-        self._detail_id = ""
-        self._editing = False
-        self._selected_once = False
+    def create_state(self) -> SkillsState:
+        return SkillsState()
 
-        self.board.currentSkillChanged.connect(self._on_current)
-        self.board.historiesNeeded.connect(self._load_histories)
-        self.board.contextMenuRequested.connect(self._context_menu)
-        self.board.skillActivated.connect(lambda _s: self.detail_pane.tabs.setCurrentIndex(0))
-        d = self.detail_pane
-        d.editRecipeRequested.connect(lambda: self._ask_and_revise(self.current_skill()))
-        d.editDetailsRequested.connect(lambda: self._ask_and_update(self.current_skill()))
-        d.setGradeRequested.connect(lambda: self._ask_and_set_grade(self.current_skill()))
+    def create_controller(self) -> SkillsController:
+        return SkillsController(self.ctx, self.state, self.name, self)
+
+    def _wire(self) -> None:
+        b, d, c = self.board, self.detail_pane, self.controller
+        b.currentSkillChanged.connect(c.select)
+        b.filterChanged.connect(c.set_filter)
+        b.sortChanged.connect(c.set_sort)
+        b.historiesNeeded.connect(self._load_histories)
+        b.contextMenuRequested.connect(self._context_menu)
+        b.skillActivated.connect(lambda _s: d.tabs.setCurrentIndex(0))
+        d.editRecipeRequested.connect(lambda: self.request_recipe(self.current_skill()))
+        d.editDetailsRequested.connect(lambda: self.request_details(self.current_skill()))
+        d.setGradeRequested.connect(lambda: self.request_grade(self.current_skill()))
         d.flipKindRequested.connect(lambda: self.flip_kind(self.current_skill()))
-        d.deleteRequested.connect(lambda: self._ask_and_delete(self.current_skill()))
-        d.revertRequested.connect(lambda i: self._ask_and_revert(self.current_skill(), i))
-        theme_changed = getattr(ctx.theme, "changed", None)
+        d.deleteRequested.connect(lambda: self.request_delete(self.current_skill()))
+        d.revertRequested.connect(lambda i: self.request_revert(self.current_skill(), i))
+        self.state.changed.connect(self._on_state)
+        theme_changed = getattr(self.ctx.theme, "changed", None)
         if theme_changed is not None:
             theme_changed.connect(self._on_theme)
 
-    # -- loading --------------------------------------------------------------------------------------------
-    def activate(self) -> None:
-        self.refresh()
+    # -- state -> widgets -----------------------------------------------------------------------------
+    def _on_state(self, names: frozenset[str]) -> None:
+        st = self.state
+        if "error" in names:
+            self.status.setText(
+                self.tr("The skills could not be read: {0}").format(st.error) if st.error else ""
+            )
+            self.status.setVisible(bool(st.error))
+        if "filter" in names:
+            self.board.apply_filter(st.filter)
+        if "sort" in names:
+            self.board.set_sort_mode(st.sort)
+        if "skills" in names:
+            self._show_skills()
+        selected = st.selected or ""
+        if names & {"selected", "skills"} and selected != self.board.current_id:
+            self.board.select_skill(selected)
+        if "detail" in names:
+            self.detail_pane.set_detail(st.detail)
+        if "editing" in names:
+            self.detail_pane.set_editing(st.editing)
 
-    def refresh(self) -> None:
-        self.run(
-            load_board,
-            on_result=self._on_board,
-            on_error=self._on_board_error,
-            key="board",
-            label=self.tr("Loading skills"),
-        )
-
-    def _on_board(self, skills: list[Skill]) -> None:
-        self.loaded = True
-        self.load_error = None
-        self.status.hide()
+    def _show_skills(self) -> None:
         model = self.board.model
         model.invalidate_histories()
-        changed = set(self.board.set_skills(skills))
+        self.board.set_skills(list(self.state.skills))
         # The cards in view get their sparklines in the same round (the others when scrolled to).
         model.request_histories_now(self.board.visible_names())
         for view in self.board.views.values():
             view.viewport().update()
-        first = not self._selected_once
-        self._selected_once = True
-        if first and not self.board.current_id and skills:
-            # Start with the most recently used skill, so the pane below says something at once.
-            recent = max(skills, key=lambda s: (s.last_used_at or -1, s.created_at))
-            self.board.select_skill(recent.id)
-            return
-        cur = self.board.current_id
-        if cur and (cur in changed or self.detail_pane.detail is None or self._detail_id != cur):
-            self._load_detail(cur)
-        elif not cur and self.detail_pane.detail is not None:
-            self._detail_id = ""
-            self.detail_pane.set_detail(None)
-
-    def _on_board_error(self, exc: BaseException) -> None:
-        self.load_error = exc
-        self.status.setText(self.tr("The skills could not be read: {0}").format(exc))
-        self.status.show()
 
     def _load_histories(self, names: list[str]) -> None:
         model = self.board.model
-        self.run(
-            load_histories,
+        self.controller.load_histories(
             names,
-            on_result=lambda h, names=names: model.set_histories(h, names),
-            on_error=lambda _e, names=names: model.histories_failed(names),
+            lambda h, names=names: model.set_histories(h, names),
+            lambda names=names: model.histories_failed(names),
         )
 
-    def _on_current(self, skill_id: str) -> None:
-        if not skill_id:
-            self._detail_id = ""
-            self.detail_pane.set_detail(None)
-            return
-        self._load_detail(skill_id)
+    @property
+    def loaded(self) -> bool:
+        """The board was read at least once."""
+        return self.state.ready
 
-    def _load_detail(self, skill_id: str) -> None:
-        skill = self.board.model.skill_by_id(skill_id)
-        if skill is None:
-            return
-        self.run(
-            load_detail,
-            skill.name,
-            on_result=lambda d, sid=skill_id: self._on_detail(sid, d),
-            key="detail",
-            label=self.tr("Loading skill {0}").format(skill.name),
-        )
-
-    def _on_detail(self, skill_id: str, detail: SkillDetail | None) -> None:
-        if skill_id != self.board.current_id:
-            return
-        if detail is None or detail.skill.id != skill_id:
-            self._detail_id = ""
-            self.detail_pane.set_detail(None)
-            return
-        self._detail_id = skill_id
-        self.detail_pane.set_detail(detail)
+    @property
+    def load_error(self) -> str:
+        return self.state.error
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         """Until loads are done and no card painted since asks for its sparkline."""
@@ -179,19 +149,16 @@ class SkillsTab(BaseTab):
             if time.monotonic() >= deadline:
                 return False
 
-    # -- selection (also for tests and screenshots) ---------------------------------------------------------
+    # -- selection (also for tests and screenshots) ---------------------------------------------------
     def select_skill(self, name: str) -> bool:
         skill = self.board.model.skill_by_name(name)
         return skill is not None and self.board.select_skill(skill.id)
 
     def current_skill(self) -> Skill | None:
         """The selected skill as last read (the detail's copy when it is loaded)."""
-        d = self.detail_pane.detail
-        if d is not None and d.skill.id == self.board.current_id:
-            return d.skill
-        return self.board.current_skill()
+        return self.state.selected_skill()
 
-    # -- appearance and mode --------------------------------------------------------------------------------
+    # -- appearance and mode --------------------------------------------------------------------------
     def retranslate(self) -> None:
         super().retranslate()
         self._on_theme()  # repaints the cards and re-renders the detail in the new language
@@ -201,63 +168,28 @@ class SkillsTab(BaseTab):
         self.detail_pane.set_colors(self.board.colors)
 
     def set_editing(self, on: bool) -> None:
-        self._editing = on
-        self.detail_pane.set_editing(on)
+        self.controller.set_editing(on)
 
-    # -- curation (non-interactive; the dialogs end here) ---------------------------------------------------
-    def apply_edit(self, text: str, build: Any) -> Job | None:
-        """Build a :class:`core.curation.Change` (``build()``) and run it as an audited, undoable edit."""
-        try:
-            change: Change = build()
-        except ValidationError_ as exc:
-            self.ctx.show_error(self.tr("The change was not made"), exc)
-            return None
-        return self.curate(change, text, on_result=lambda _c: self.refresh(), on_error=self._on_edit_error)
-
-    def _on_edit_error(self, exc: BaseException) -> None:
-        self.ctx.show_error(self.tr("The change was not made"), exc)
-        self.refresh()
-
+    # -- edits (non-interactive; the dialogs end here) ------------------------------------------------
     def revise_recipe(self, skill: Skill, **values: Any) -> Job | None:
-        return self.apply_edit(
-            self.tr("Revise recipe {0}").format(skill.name),
-            lambda: skill_curation.revise_recipe(skill, **values),
-        )
+        return self.controller.revise_recipe(skill, **values)
 
     def revert(self, skill: Skill, index: int, reason: str | None = None) -> Job | None:
-        return self.apply_edit(
-            self.tr("Restore version {0} of {1}").format(index + 1, skill.name),
-            lambda: skill_curation.revert(skill, index, reason),
-        )
+        return self.controller.revert(skill, index, reason)
 
     def update_details(self, skill: Skill, **values: Any) -> Job | None:
-        return self.apply_edit(
-            self.tr("Edit skill {0}").format(skill.name), lambda: skill_curation.update(skill, **values)
-        )
+        return self.controller.update_details(skill, **values)
 
     def set_grade(self, skill: Skill, maturity: str, reason: str) -> Job | None:
-        return self.apply_edit(
-            self.tr("Set {0} to {1}").format(skill.name, self.board.grade_name(maturity)),
-            lambda: skill_curation.set_maturity(skill, maturity, reason=reason),
-        )
+        return self.controller.set_grade(skill, maturity, reason)
 
     def flip_kind(self, skill: Skill | None) -> Job | None:
-        if skill is None:
-            return None
-        kind = "positive" if skill.kind == "negative" else "negative"
-        text = (
-            self.tr("Mark {0} as avoid").format(skill.name)
-            if kind == "negative"
-            else self.tr("Mark {0} as positive").format(skill.name)
-        )
-        return self.apply_edit(text, lambda: skill_curation.set_kind(skill, kind))
+        return self.controller.flip_kind(skill) if skill is not None and self.state.editing else None
 
     def delete(self, skill: Skill) -> Job | None:
-        return self.apply_edit(
-            self.tr("Delete skill {0}").format(skill.name), lambda: skill_curation.delete(skill)
-        )
+        return self.controller.delete(skill)
 
-    # -- asking the user (tests replace these) --------------------------------------------------------------
+    # -- asking the user (tests replace the ask_* methods) -----------------------------------------------
     def ask_recipe(self, skill: Skill) -> dict[str, Any] | None:
         dlg = RecipeDialog(skill, self)
         return dlg.values() if dlg.exec() == QDialog.DialogCode.Accepted else None
@@ -285,69 +217,53 @@ class SkillsTab(BaseTab):
         return text if ok else None
 
     def confirm_delete(self, skill: Skill) -> bool:
-        return confirm(
-            self,
-            self.tr("Delete skill"),
-            self.tr(
-                "Delete {0} ({1}, {2} uses, {3} successes, {4} failures)? The agent will no longer find it. "
-                "Undo restores it with every field as it was."
-            ).format(
-                skill.name,
-                self.board.grade_name(skill.maturity),
-                skill.use_count,
-                skill.success_count,
-                skill.failure_count,
-            ),
-            self.tr("Delete"),
+        text = self.tr(
+            "Delete {0} ({1}, {2} uses, {3} successes, {4} failures)? The agent will no longer find it. "
+            "Undo restores it with every field as it was."
+        ).format(
+            skill.name,
+            self.board.grade_name(skill.maturity),
+            skill.use_count,
+            skill.success_count,
+            skill.failure_count,
         )
+        return confirm(self, self.tr("Delete skill"), text, self.tr("Delete"))
 
-    def _ask_and_revise(self, skill: Skill | None) -> None:
-        if skill is not None and self._editing:
+    def request_recipe(self, skill: Skill | None) -> None:
+        """Ask for a new version of ``skill``'s recipe and save it (editing mode only)."""
+        if skill is not None and self.state.editing:
             values = self.ask_recipe(skill)
             if values:
                 self.revise_recipe(skill, **values)
 
-    def _ask_and_update(self, skill: Skill | None) -> None:
-        if skill is not None and self._editing:
+    def request_details(self, skill: Skill | None) -> None:
+        if skill is not None and self.state.editing:
             values = self.ask_details(skill)
             if values:
                 self.update_details(skill, **values)
 
-    def _ask_and_set_grade(self, skill: Skill | None, target: str | None = None) -> None:
-        if skill is not None and self._editing:
+    def request_grade(self, skill: Skill | None, target: str | None = None) -> None:
+        if skill is not None and self.state.editing:
             answer = self.ask_grade(skill, target)
             if answer:
                 self.set_grade(skill, *answer)
 
-    def _ask_and_delete(self, skill: Skill | None) -> None:
-        if skill is not None and self._editing and self.confirm_delete(skill):
+    def request_delete(self, skill: Skill | None) -> None:
+        if skill is not None and self.state.editing and self.confirm_delete(skill):
             self.delete(skill)
 
-    def _ask_and_revert(self, skill: Skill | None, index: int) -> None:
-        if skill is not None and self._editing:
+    def request_revert(self, skill: Skill | None, index: int) -> None:
+        if skill is not None and self.state.editing:
             reason = self.ask_revert(skill, index)
             if reason is not None:
                 self.revert(skill, index, reason)
 
     def _context_menu(self, skill: Skill, pos: QPoint) -> None:
-        menu = QMenu(self)
-        editing = self._editing
-        a = menu.addAction(self.tr("Edit recipe…"), lambda: self._ask_and_revise(skill))
-        a.setEnabled(editing and skill.is_recipe)
-        menu.addAction(self.tr("Edit details…"), lambda: self._ask_and_update(skill)).setEnabled(editing)
-        grades = menu.addMenu(self.tr("Set grade"))
-        grades.setEnabled(editing)
-        for m in MATURITIES:
-            act = grades.addAction(self.board.grade_name(m), lambda m=m: self._ask_and_set_grade(skill, m))
-            act.setEnabled(m != skill.maturity)
-        kind_text = self.tr("Mark as positive") if skill.kind == "negative" else self.tr("Mark as avoid")
-        menu.addAction(kind_text, lambda: self.flip_kind(skill)).setEnabled(editing)
-        menu.addAction(self.tr("Delete…"), lambda: self._ask_and_delete(skill)).setEnabled(editing)
-        menu.addSeparator()
-        menu.addAction(self.tr("Copy name"), lambda: QApplication.clipboard().setText(skill.name))
-        if not editing:
-            menu.addSeparator()
-            menu.addAction(self.tr("Turn on editing mode to change skills")).setEnabled(False)
-        menu.exec(pos)
-
-    # -- self-test --------------------------------------------------------------------------------------------
+        handlers = {
+            "recipe": self.request_recipe,
+            "details": self.request_details,
+            "grade": self.request_grade,
+            "kind": self.flip_kind,
+            "delete": self.request_delete,
+        }
+        SkillMenu(skill, self.state.editing, self.board.grade_name, handlers, self).exec(pos)

@@ -1740,86 +1740,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/board.py" line="+286"/>
-        <source>Filter by name, description, keywords, source…</source>
-        <translation>按名称、描述、关键词、来源筛选…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>All kinds</source>
-        <translation>全部类型</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Positive</source>
-        <translation>正面</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Avoid (negative)</source>
-        <translation>避免（负面）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>All sources</source>
-        <translation>全部来源</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Learned (self:…)</source>
-        <translation>自学（self:…）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Imported</source>
-        <translation>导入</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No source</source>
-        <translation>无来源</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Recipes only</source>
-        <translation>仅流程</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Sort: name</source>
-        <translation>排序：名称</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: most used</source>
-        <translation>排序：最常用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: recently used</source>
-        <translation>排序：最近使用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: most successes</source>
-        <translation>排序：成功最多</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: most failures</source>
-        <translation>排序：失败最多</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: ranking score</source>
-        <translation>排序：排名得分</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: newest</source>
-        <translation>排序：最新</translation>
-    </message>
-    <message>
         <location line="+70"/>
         <source>Playbook</source>
         <translation>手册</translation>
@@ -1883,16 +1803,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <location line="+0"/>
         <source>No skills.</source>
         <translation>没有技能。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>{0} skills</source>
-        <translation>{0} 个技能</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} of {1} skills</source>
-        <translation>{0} / {1} 个技能</translation>
     </message>
 </context>
 <context>
@@ -3195,56 +3105,9 @@ You can undo this with Edit › Undo.</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Show every outcome, not only grade changes</source>
-        <translation>显示每次结果，而不仅是等级变化</translation>
-    </message>
-    <message>
         <location line="+22"/>
         <source>Ladder history</source>
         <translation>等级历史</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Version</source>
-        <translation>版本</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+190"/>
-        <source>Successes</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location line="-189"/>
-        <location line="+190"/>
-        <source>Failures</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location line="-189"/>
-        <source>In effect</source>
-        <translation>生效期间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Replaced because</source>
-        <translation>替换原因</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Restore this version…</source>
-        <translation>恢复此版本…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Compare</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>with</source>
-        <translation>与</translation>
     </message>
     <message>
         <location line="+25"/>
@@ -3280,198 +3143,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>recipe</source>
         <translation>流程</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>Why this grade</source>
-        <translation>为何处于此等级</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>What would move it next</source>
-        <translation>什么会改变它的等级</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>The database holds the unknown grade {0}; it is read as draft.</source>
-        <translation>数据库中存有未知等级 {0}；按草稿处理。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>A replay of its {0} linked actions from draft also ends on {1}.</source>
-        <translation>从草稿开始重放其 {0} 个关联操作，结果同样是{1}。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: see Ladder history.</source>
-        <translation>从草稿开始重放其 {0} 个关联操作，结果是{1}，但数据库中为{2}：请查看等级历史。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Uses</source>
-        <translation>使用次数</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Consecutive failures</source>
-        <translation>连续失败次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Offered in the skill index</source>
-        <translation>在技能索引中提供的次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Matched when offered</source>
-        <translation>提供时匹配的次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last used</source>
-        <translation>上次使用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last success</source>
-        <translation>上次成功</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last failure</source>
-        <translation>上次失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Created</source>
-        <translation>创建时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Revisions kept</source>
-        <translation>保留的修订数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Linked actions</source>
-        <translation>关联操作</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Counters</source>
-        <translation>计数</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Description</source>
-        <translation>描述</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>When to use</source>
-        <translation>使用时机</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <location line="+2"/>
-        <source>Trigger keywords</source>
-        <translation>触发关键词</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <location line="+150"/>
-        <source>Action template</source>
-        <translation>操作模板</translation>
-    </message>
-    <message>
-        <location line="-145"/>
-        <location line="+148"/>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <location line="-147"/>
-        <location line="+153"/>
-        <source>Tool policy</source>
-        <translation>工具策略</translation>
-    </message>
-    <message>
-        <location line="-150"/>
-        <source>(installed from disk)</source>
-        <translation>（从磁盘安装）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Unreadable JSON in this row: {0}</source>
-        <translation>此行中有无法读取的 JSON：{0}</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
-        <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>{0} linked actions in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{1}&lt;/b&gt; with {2} successes and {3} failures. The database says &lt;b&gt;{4}&lt;/b&gt; with {5} successes and {6} failures.</source>
-        <translation>按时间顺序将 {0} 个关联操作从草稿、计数为零开始经状态机重放（流程的每次修订都会把等级重置为草稿）：重放结果为 &lt;b&gt;{1}&lt;/b&gt;，成功 {2} 次，失败 {3} 次。数据库中为 &lt;b&gt;{4}&lt;/b&gt;，成功 {5} 次，失败 {6} 次。</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
-        <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Version {0} (current)</source>
-        <translation>版本 {0}（当前）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Version 1 (original)</source>
-        <translation>版本 1（原始）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Version {0}</source>
-        <translation>版本 {0}</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Never revised: only the current version exists.</source>
-        <translation>从未修订：只有当前版本。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Not a recipe (no verification): its rewrites are not versioned.</source>
-        <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current.</source>
-        <translation>保留了 {0} 个较早的版本。成功和失败次数是各版本生效期间记录的关联操作。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>creation</source>
-        <translation>创建</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>now</source>
-        <translation>现在</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <source>none: an advisory lesson, not a callable recipe</source>
-        <translation>无：建议性的经验，不是可调用的流程</translation>
     </message>
 </context>
 <context>
@@ -7216,60 +6887,9 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
-        <source>Loading skills</source>
-        <translation>正在加载技能</translation>
-    </message>
-    <message>
         <location line="+30"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>Loading skill {0}</source>
-        <translation>正在加载技能 {0}</translation>
-    </message>
-    <message>
-        <location line="+56"/>
-        <location line="+5"/>
-        <source>The change was not made</source>
-        <translation>未能进行此变更</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Revise recipe {0}</source>
-        <translation>修订流程 {0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Restore version {0} of {1}</source>
-        <translation>恢复 {1} 的版本 {0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Edit skill {0}</source>
-        <translation>编辑技能 {0}</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Set {0} to {1}</source>
-        <translation>将 {0} 设为{1}</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Mark {0} as avoid</source>
-        <translation>将 {0} 标记为避免</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Mark {0} as positive</source>
-        <translation>将 {0} 标记为正面</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Delete skill {0}</source>
-        <translation>删除技能 {0}</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -7299,46 +6919,6 @@ Reason (optional):</source>
         <location line="+9"/>
         <source>Delete</source>
         <translation>删除</translation>
-    </message>
-    <message>
-        <location line="+34"/>
-        <source>Edit recipe…</source>
-        <translation>编辑流程…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Edit details…</source>
-        <translation>编辑详情…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Set grade</source>
-        <translation>设置等级</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Mark as positive</source>
-        <translation>标记为正面</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Mark as avoid</source>
-        <translation>标记为避免</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy name</source>
-        <translation>复制名称</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Turn on editing mode to change skills</source>
-        <translation>开启编辑模式后才能修改技能</translation>
     </message>
 </context>
 <context>
@@ -7809,6 +7389,468 @@ What if: {1}</source>
         <location line="+1"/>
         <source>falls below the threshold on {0} (in {1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
+    </message>
+</context>
+<context>
+    <name>LadderPanel</name>
+    <message>
+        <location line="+24"/>
+        <source>Show every outcome, not only grade changes</source>
+        <translation>显示每次结果，而不仅是等级变化</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
+        <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} linked actions in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{1}&lt;/b&gt; with {2} successes and {3} failures. The database says &lt;b&gt;{4}&lt;/b&gt; with {5} successes and {6} failures.</source>
+        <translation>按时间顺序将 {0} 个关联操作从草稿、计数为零开始经状态机重放（流程的每次修订都会把等级重置为草稿）：重放结果为 &lt;b&gt;{1}&lt;/b&gt;，成功 {2} 次，失败 {3} 次。数据库中为 &lt;b&gt;{4}&lt;/b&gt;，成功 {5} 次，失败 {6} 次。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
+        <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPanel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+84"/>
+        <source>Why this grade</source>
+        <translation>为何处于此等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What would move it next</source>
+        <translation>什么会改变它的等级</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The database holds the unknown grade {0}; it is read as draft.</source>
+        <translation>数据库中存有未知等级 {0}；按草稿处理。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Counters</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A replay of its {0} linked actions from draft also ends on {1}.</source>
+        <translation>从草稿开始重放其 {0} 个关联操作，结果同样是{1}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: see Ladder history.</source>
+        <translation>从草稿开始重放其 {0} 个关联操作，结果是{1}，但数据库中为{2}：请查看等级历史。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Uses</source>
+        <translation>使用次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successes</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Consecutive failures</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Offered in the skill index</source>
+        <translation>在技能索引中提供的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Matched when offered</source>
+        <translation>提供时匹配的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last success</source>
+        <translation>上次成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last failure</source>
+        <translation>上次失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revisions kept</source>
+        <translation>保留的修订数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Linked actions</source>
+        <translation>关联操作</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When to use</source>
+        <translation>使用时机</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+2"/>
+        <source>Trigger keywords</source>
+        <translation>触发关键词</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: an advisory lesson, not a callable recipe</source>
+        <translation>无：建议性的经验，不是可调用的流程</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(installed from disk)</source>
+        <translation>（从磁盘安装）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unreadable JSON in this row: {0}</source>
+        <translation>此行中有无法读取的 JSON：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/overview.py" line="76"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
+    <name>RevisionsPanel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+56"/>
+        <source>Restore this version…</source>
+        <translation>恢复此版本…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successes</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In effect</source>
+        <translation>生效期间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replaced because</source>
+        <translation>替换原因</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Version {0} (current)</source>
+        <translation>版本 {0}（当前）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version 1 (original)</source>
+        <translation>版本 1（原始）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Version {0}</source>
+        <translation>版本 {0}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Never revised: only the current version exists.</source>
+        <translation>从未修订：只有当前版本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not a recipe (no verification): its rewrites are not versioned.</source>
+        <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current.</source>
+        <translation>保留了 {0} 个较早的版本。成功和失败次数是各版本生效期间记录的关联操作。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>creation</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+22"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+</context>
+<context>
+    <name>SkillMenu</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/menu.py" line="+27"/>
+        <source>Edit recipe…</source>
+        <translation>编辑流程…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit details…</source>
+        <translation>编辑详情…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set grade</source>
+        <translation>设置等级</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Mark as positive</source>
+        <translation>标记为正面</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mark as avoid</source>
+        <translation>标记为避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Turn on editing mode to change skills</source>
+        <translation>开启编辑模式后才能修改技能</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsController</name>
+    <message>
+        <location filename="../../philont_desktop/skills/controller.py" line="+40"/>
+        <source>Loading skills</source>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <translation>正在加载技能</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Loading skill {0}</source>
+        <translation>正在加载技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <location line="+5"/>
+        <source>The change was not made</source>
+        <translation>未能进行此变更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revise recipe {0}</source>
+        <translation>修订流程 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Restore version {0} of {1}</source>
+        <translation>恢复 {1} 的版本 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Edit skill {0}</source>
+        <translation>编辑技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Set {0} to {1}</source>
+        <translation>将 {0} 设为{1}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Mark {0} as avoid</source>
+        <translation>将 {0} 标记为避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark {0} as positive</source>
+        <translation>将 {0} 标记为正面</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Delete skill {0}</source>
+        <translation>删除技能 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/filter_bar.py" line="+21"/>
+        <source>Filter by name, description, keywords, source…</source>
+        <translation>按名称、描述、关键词、来源筛选…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive</source>
+        <translation>正面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Avoid (negative)</source>
+        <translation>避免（负面）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All sources</source>
+        <translation>全部来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Learned (self:…)</source>
+        <translation>自学（self:…）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Imported</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No source</source>
+        <translation>无来源</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recipes only</source>
+        <translation>仅流程</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sort: name</source>
+        <translation>排序：名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most used</source>
+        <translation>排序：最常用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: recently used</source>
+        <translation>排序：最近使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most successes</source>
+        <translation>排序：成功最多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most failures</source>
+        <translation>排序：失败最多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: ranking score</source>
+        <translation>排序：排名得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: newest</source>
+        <translation>排序：最新</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>{0} skills</source>
+        <translation>{0} 个技能</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} of {1} skills</source>
+        <translation>{0} / {1} 个技能</translation>
     </message>
 </context>
 </TS>

@@ -7,20 +7,15 @@ import pytest
 from core.actions import ActionStore
 from core.curation.skills import skill_version
 from core.db import MemoryDB
+from core.ladder import build_ladder
 from core.maturity import explain_maturity
 from core.models import Skill
 from core.skills import SkillStore
 from philont_desktop.selftest import check_tab
 from philont_desktop.skills.diff import changed_spans, tokenize, word_diff
-from philont_desktop.skills.model import (
-    BOARD_COLUMNS,
-    BoardFilter,
-    ColumnProxy,
-    SkillBoardModel,
-    build_ladder,
-    load_board,
-    load_detail,
-)
+from philont_desktop.skills.loaders import load_board, load_detail
+from philont_desktop.skills.model import ColumnProxy, SkillBoardModel
+from philont_desktop.skills.state import BOARD_COLUMNS, BoardFilter, SkillsState
 from philont_desktop.workers import spin_until
 from tests.support import FIXED_NOW
 
@@ -153,8 +148,7 @@ def test_column_proxy_passes_the_model_tester_while_the_source_changes(qtmodelte
     db.close()
     model = SkillBoardModel(now=FIXED_NOW)
     model.set_skills(skills)
-    f = BoardFilter()
-    model.set_filter(f)
+    model.set_filter(BoardFilter())
     proxy = ColumnProxy(model, "draft")
     qtmodeltester.check(proxy, force_py=True)
     assert [proxy.index(r, 0).data() for r in range(proxy.rowCount())] == ["alpha-draft", "draft-only", ZH]
@@ -163,8 +157,7 @@ def test_column_proxy_passes_the_model_tester_while_the_source_changes(qtmodelte
     added = by_name["alpha-draft"].model_copy(update={"id": "new-id", "name": "a-new-draft", "rowid": 999})
     model.set_skills([promoted if s.name == "draft-only" else s for s in skills if s.name != ZH] + [added])
     assert [proxy.index(r, 0).data() for r in range(proxy.rowCount())] == ["a-new-draft", "alpha-draft"]
-    f.set_text("new")
-    model.set_filter(f)
+    model.set_filter(BoardFilter("new"))
     proxy.refilter()
     assert proxy.rowCount() == 1
 
@@ -230,9 +223,11 @@ def test_sort_within_columns(tab):
 
 
 def test_cards_load_their_sparkline_when_painted(tab, qtbot):
-    model = tab.board.model
-    qtbot.waitUntil(lambda: model._hist.get(EN) is not None, timeout=5000)
-    assert model._hist[EN][1] == [True, True, True, True, True, False]
+    view = tab.board.views["confirmed"]
+    index = view.model().index(0, 0)
+    assert index.data() == EN
+    qtbot.waitUntil(lambda: index.data(SkillBoardModel.HistoryRole) is not None, timeout=5000)
+    assert index.data(SkillBoardModel.HistoryRole) == [True, True, True, True, True, False]
 
 
 # -- explanations ------------------------------------------------------------------------------------------
@@ -408,11 +403,11 @@ def test_delete_needs_confirmation_and_undo_brings_it_back(tab, ctx, fixture_pat
     assert tab.select_skill("broken")
     tab.wait_idle(5000)
     monkeypatch.setattr(tab, "confirm_delete", lambda skill: False)
-    tab._ask_and_delete(tab.current_skill())
+    tab.detail_pane.buttons["delete"].click()
     settle(tab, ctx)
     assert db_skill(fixture_path, "broken") is not None
     monkeypatch.setattr(tab, "confirm_delete", lambda skill: True)
-    tab._ask_and_delete(tab.current_skill())
+    tab.detail_pane.buttons["delete"].click()
     settle(tab, ctx)
     assert db_skill(fixture_path, "broken") is None
     assert tab.board.model.skill_by_name("broken") is None
@@ -428,9 +423,11 @@ def test_grade_dialog_is_the_confirmation(tab, ctx, fixture_path, monkeypatch):
     assert tab.select_skill("broken")
     tab.wait_idle(5000)
     monkeypatch.setattr(tab, "ask_grade", lambda skill, target=None: None)  # cancelled
-    tab._ask_and_set_grade(tab.current_skill())
+    tab.detail_pane.buttons["grade"].click()
+    settle(tab, ctx)
+    assert db_skill(fixture_path, "broken").maturity == "deprecated"
     monkeypatch.setattr(tab, "ask_grade", lambda skill, target=None: ("draft", "fixed upstream"))
-    tab._ask_and_set_grade(tab.current_skill())
+    tab.detail_pane.buttons["grade"].click()
     settle(tab, ctx)
     assert db_skill(fixture_path, "broken").maturity == "draft"
 
@@ -525,3 +522,42 @@ def test_arrow_keys_move_between_columns(tab, qtbot):
     assert tab.board.current_id == tab.board.model.skill_by_name(EN).id
     qtbot.keyClick(tab.board.views["confirmed"], Qt.Key.Key_Left)
     assert tab.board.model.skill_by_id(tab.board.current_id).maturity == "draft"
+
+
+# -- the shape: a Qt-free state, the view following it -------------------------------------------------------
+def test_state_is_qt_free_and_announces_what_changed(fixture_path):
+    db = MemoryDB.open(fixture_path)
+    skills = load_board(db)
+    db.close()
+    state = SkillsState()
+    seen = []
+    state.changed.connect(lambda names: seen.append(sorted(names)))
+    f = BoardFilter("  Deploy  BLUE ")
+    assert f.terms == ("deploy", "blue") and f.active
+    assert f.with_(text="", kind=None) == BoardFilter() and not BoardFilter().active
+    state.update(skills=tuple(skills), selected=skills[0].id, filter=f)
+    state.update(filter=BoardFilter("deploy blue"))  # the same words: no change
+    assert seen == [["filter", "selected", "skills"], ["filter"]]
+    assert state.selected_skill() == skills[0]
+    assert state.skill("nope") is None
+
+
+def test_typing_in_the_filter_bar_filters_after_a_pause(tab, qtbot):
+    tab.board.search.setText("备份")
+    qtbot.waitUntil(lambda: tab.state.filter.text == "备份", timeout=3000)
+    assert tab.board.summary.text() == "1 of 7 skills"
+    tab.board.bar.kind_combo.setCurrentIndex(tab.board.bar.kind_combo.findData("negative"))
+    assert tab.state.filter == BoardFilter("备份", "negative")
+    assert tab.board.summary.text() == "0 of 7 skills"
+    tab.board.search.clear()
+    qtbot.waitUntil(lambda: tab.board.summary.text() == "1 of 7 skills", timeout=3000)
+
+
+def test_selecting_a_card_loads_its_detail(tab, qtbot):
+    view = tab.board.views["stable"]
+    view.setCurrentIndex(view.model().index(0, 0))
+    qtbot.waitUntil(
+        lambda: tab.state.detail is not None and tab.state.detail.skill.name == "stable-one", timeout=5000
+    )
+    assert tab.current_skill().name == "stable-one"
+    assert "stable-one" in tab.detail_pane.title.text()

@@ -192,7 +192,7 @@ def test_timeline_bubbles_and_chart_repaint_in_the_new_theme(window, theme) -> N
 
 
 def test_skill_cards_repaint_in_the_new_theme(window, theme) -> None:
-    from philont_desktop.skills.board import Colors
+    from philont_desktop.skills.widgets.colors import Colors
 
     tab = _show(window, "skills")
     board = tab.board

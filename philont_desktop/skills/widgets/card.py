@@ -1,0 +1,269 @@
+"""The skill card: one skill painted by a delegate (no widget per skill), so thousands of cards scroll.
+
+A card shows the name with its badges, the success and failure counters with the outcome sparkline
+beside them, the uses and last use, and one caveat line (the draft caveat, else the source).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from core.models import Skill
+from philont_desktop.core_strings import maturity_caveat
+from philont_desktop.qt import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QModelIndex,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QRect,
+    QRectF,
+    QSize,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    Qt,
+    QWidget,
+)
+from philont_desktop.skills.loaders import HISTORY_LENGTH
+from philont_desktop.skills.model import SkillBoardModel
+from philont_desktop.skills.widgets.colors import Colors
+
+DAY_MS = 86_400_000
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def relative_time(obj: Any, ms: int | None, now: int) -> str:
+    """``never``, ``just now``, ``5 min ago``, ``3 h ago``, ``12 d ago``, ``4 mo ago``, ``2 y ago``."""
+    tr = obj.tr
+    if ms is None:
+        return tr("never used")
+    d = max(0, now - ms)
+    if d < 60_000:
+        return tr("used just now")
+    if d < 3_600_000:
+        return tr("used {0} min ago").format(d // 60_000)
+    if d < DAY_MS:
+        return tr("used {0} h ago").format(d // 3_600_000)
+    days = d // DAY_MS
+    if days < 60:
+        return tr("used {0} d ago").format(days)
+    if days < 730:
+        return tr("used {0} mo ago").format(days // 30)
+    return tr("used {0} y ago").format(days // 365)
+
+
+class _Fonts:
+    """The card's fonts and their metrics for one base font."""
+
+    def __init__(self, base: QFont):
+        self.name = QFont(base)
+        self.name.setBold(True)
+        self.small = QFont(base)
+        self.small.setPointSizeF(max(7.0, base.pointSizeF() * 0.88))
+        self.badge = QFont(self.small)
+        self.badge.setPointSizeF(max(6.5, base.pointSizeF() * 0.78))
+        self.badge.setBold(True)
+        self.fm_name = QFontMetrics(self.name)
+        self.fm_small = QFontMetrics(self.small)
+        self.fm_badge = QFontMetrics(self.badge)
+
+
+class CardDelegate(QStyledItemDelegate):
+    """Paints one skill as a card: name and badges, counters, last use, sparkline, caveat or source."""
+
+    PAD = 8
+    MARGIN_X = 6
+    MARGIN_Y = 4
+    SPARK_BAR = 3
+    SPARK_GAP = 1
+
+    def __init__(self, colors: Colors, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.colors = colors
+        self.now_ms: int | None = None  # fixed "now" for screenshots and tests
+        self._cache_font: QFont | None = None
+        self._height = 0
+
+    def set_colors(self, colors: Colors) -> None:
+        self.colors = colors
+
+    def card_height(self, base: QFont) -> int:
+        if self._cache_font is None or self._cache_font != base:
+            f = _Fonts(base)
+            hn, hs = f.fm_name.height(), f.fm_small.height()
+            self._height = self.MARGIN_Y * 2 + self.PAD * 2 + hn + 3 * hs + 3 * 3
+            self._cache_font = QFont(base)
+        return self._height
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        return QSize(max(160, option.rect.width()), self.card_height(option.font))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        skill: Skill | None = index.data(SkillBoardModel.SkillRole)
+        if skill is None:
+            return
+        history: list[bool] | None = index.data(SkillBoardModel.HistoryRole)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        outer = QRectF(option.rect.adjusted(self.MARGIN_X, self.MARGIN_Y, -self.MARGIN_X, -self.MARGIN_Y))
+        self._paint_frame(painter, option, outer, skill)
+        f = _Fonts(option.font)
+        text_color = option.palette.color(QPalette.ColorRole.Text)
+        x0 = int(outer.left()) + self.PAD + 2
+        right = int(outer.right()) - self.PAD
+        y = int(outer.top()) + self.PAD
+        y = self._paint_title(painter, f, skill, x0, right, y, text_color)
+        hs = f.fm_small.height()
+        step = self.SPARK_BAR + self.SPARK_GAP
+        bars = min(HISTORY_LENGTH, int((right - x0) * 0.45) // step)
+        spark_w = bars * step if bars >= 8 else 0
+        spark_rect = QRect(right - spark_w, y - 1, spark_w, hs + 3)
+        self._paint_counters(painter, f, skill, x0, right - spark_w - (8 if spark_w else 0), y, text_color)
+        y += hs + 3
+        y = self._paint_lines(painter, f, skill, x0, right, y)
+        if spark_w:
+            self._paint_sparkline(painter, spark_rect, history, self.colors)
+        painter.restore()
+
+    def _paint_frame(
+        self, painter: QPainter, option: QStyleOptionViewItem, outer: QRectF, skill: Skill
+    ) -> None:
+        c = self.colors
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        hover = bool(option.state & QStyle.StateFlag.State_MouseOver)
+        path = QPainterPath()
+        path.addRoundedRect(outer, 6, 6)
+        painter.fillPath(path, c.card)
+        if selected:
+            hl = option.palette.color(QPalette.ColorRole.Highlight)
+            tint = QColor(hl)
+            tint.setAlpha(40 if c.dark else 28)
+            painter.fillPath(path, tint)
+            painter.setPen(QPen(hl, 2))
+        elif hover:
+            painter.setPen(QPen(c.border.lighter(130) if c.dark else c.border.darker(115), 1))
+        else:
+            painter.setPen(QPen(c.border, 1))
+        painter.drawPath(path)
+        stripe = QPainterPath()
+        stripe.addRoundedRect(QRectF(outer.left(), outer.top(), 4, outer.height()), 2, 2)
+        painter.fillPath(stripe, c.grade(skill.maturity))
+
+    def badges(self, skill: Skill) -> list[tuple[str, QColor, bool]]:
+        """The badges of a card, right to left: (text, colour, filled)."""
+        c = self.colors
+        out: list[tuple[str, QColor, bool]] = []
+        if skill.kind == "negative":
+            out.append((self.tr("avoid"), c.avoid, True))
+        if skill.is_recipe:
+            out.append((self.tr("recipe"), c.recipe, False))
+        return out
+
+    def _paint_title(
+        self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, right: int, y: int, text_color: QColor
+    ) -> int:
+        """Line 1: the badges (right) and the name (elided); returns the next line's top."""
+        bx = right
+        hn = f.fm_name.height()
+        painter.setFont(f.badge)
+        for text, color, filled in self.badges(skill):
+            w = f.fm_badge.horizontalAdvance(text) + 10
+            h = f.fm_badge.height() + 2
+            r = QRectF(bx - w, y + (hn - h) / 2, w, h)
+            pill = QPainterPath()
+            pill.addRoundedRect(r, h / 2, h / 2)
+            if filled:
+                painter.fillPath(pill, color)
+                painter.setPen(QColor("#ffffff"))
+            else:
+                painter.setPen(QPen(color, 1))
+                painter.drawPath(pill)
+                painter.setPen(color)
+            painter.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+            bx -= w + 4
+        painter.setFont(f.name)
+        painter.setPen(text_color)
+        name = f.fm_name.elidedText(skill.name, Qt.TextElideMode.ElideRight, max(10, bx - x0 - 4))
+        painter.drawText(QRect(x0, y, bx - x0, hn), _LEFT, name)
+        return y + hn + 3
+
+    def _paint_counters(
+        self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, text_right: int, y: int, text_color: QColor
+    ) -> None:
+        """Line 2: successes, failures, failures in a row."""
+        c = self.colors
+        hs = f.fm_small.height()
+        painter.setFont(f.small)
+        pieces: list[tuple[str, QColor]] = [
+            (f"✓ {skill.success_count}", c.success),
+            ("  ", text_color),
+            (f"✗ {skill.failure_count}", c.failure if skill.failure_count else c.muted),
+        ]
+        if skill.consecutive_failures:
+            pieces += [
+                ("  ", text_color),
+                (self.tr("{0} in a row").format(skill.consecutive_failures), c.failure),
+            ]
+        x = x0
+        for text, color in pieces:
+            w = f.fm_small.horizontalAdvance(text)
+            if x + w > text_right:
+                text = f.fm_small.elidedText(text, Qt.TextElideMode.ElideRight, max(0, text_right - x))
+                w = f.fm_small.horizontalAdvance(text)
+            painter.setPen(color)
+            painter.drawText(QRect(x, y, w + 1, hs), _LEFT, text)
+            x += w
+            if x >= text_right:
+                break
+
+    def caveat_line(self, skill: Skill) -> tuple[str, QColor]:
+        """The card's last line and its colour: the draft caveat, else the source."""
+        c = self.colors
+        if skill.maturity == "draft":
+            return maturity_caveat("draft"), c.grade("draft")
+        return skill.source or (self.tr("from disk") if skill.from_disk else ""), c.muted
+
+    def _paint_lines(self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, right: int, y: int) -> int:
+        """Lines 3 and 4: uses and last use; the caveat or source."""
+        hs = f.fm_small.height()
+        now = self.now_ms if self.now_ms is not None else int(time.time() * 1000)
+        painter.setPen(self.colors.muted)
+        line3 = (
+            self.tr("{0} uses").format(skill.use_count) + " · " + relative_time(self, skill.last_used_at, now)
+        )
+        painter.drawText(
+            QRect(x0, y, right - x0, hs),
+            _LEFT,
+            f.fm_small.elidedText(line3, Qt.TextElideMode.ElideRight, right - x0),
+        )
+        y += hs + 3
+        line4, color = self.caveat_line(skill)
+        if line4:
+            painter.setPen(color)
+            line4 = f.fm_small.elidedText(line4, Qt.TextElideMode.ElideRight, right - x0)
+            painter.drawText(QRect(x0, y, right - x0, hs), _LEFT, line4)
+        return y + hs + 3
+
+    def _paint_sparkline(self, painter: QPainter, rect: QRect, history: list[bool] | None, c: Colors) -> None:
+        mid = rect.top() + rect.height() // 2
+        base = QColor(c.muted)
+        base.setAlpha(90)
+        painter.setPen(QPen(base, 1))
+        painter.drawLine(rect.left(), mid, rect.right(), mid)
+        if not history:
+            return
+        half = rect.height() // 2 - 1
+        step = self.SPARK_BAR + self.SPARK_GAP
+        items = history[-max(1, rect.width() // step) :]
+        x = rect.right() - len(items) * step + 1
+        for ok in items:
+            if ok:
+                painter.fillRect(QRect(x, mid - half, self.SPARK_BAR, half), c.success)
+            else:
+                painter.fillRect(QRect(x, mid + 1, self.SPARK_BAR, half), c.failure)
+            x += step

@@ -1,0 +1,158 @@
+"""The detail's Overview: why the skill has its grade and its counters (left), its fields (right)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from typing import Any
+
+from core.jsutil import js_stringify
+from philont_desktop.core_strings import explanation
+from philont_desktop.qt import QSplitter, Qt, QTextBrowser, QWidget
+from philont_desktop.skills.loaders import SkillDetail
+from philont_desktop.skills.widgets.colors import Colors
+from philont_desktop.widgets.text import format_local
+
+
+def format_time(ms: int | None) -> str:
+    return format_local(ms, with_seconds=False) if ms is not None else "—"
+
+
+def verification_text(value: Any) -> str:
+    """``kind: check`` for a reference-shaped verification, else its JSON; ``""`` for none."""
+    if value is None:
+        return ""
+    if isinstance(value, dict) and isinstance(value.get("kind"), str) and isinstance(value.get("check"), str):
+        extra = {k: v for k, v in value.items() if k not in ("kind", "check")}
+        text = f"{value['kind']}: {value['check']}"
+        return text + (" " + js_stringify(extra) if extra else "")
+    try:
+        return js_stringify(value)
+    except (TypeError, ValueError):
+        return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def policy_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return js_stringify(value)
+
+
+def esc(text: Any) -> str:
+    return html.escape("" if text is None else str(text), quote=False).replace("\n", "<br/>")
+
+
+def section(title: str, body: str) -> str:
+    return f'<p style="margin-top:10px; margin-bottom:2px"><b>{esc(title)}</b></p>{body}'
+
+
+class OverviewPanel(QSplitter):
+    """Two rich-text views over one :class:`SkillDetail`; all stored text is escaped."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.fields_view = QTextBrowser(self)
+        self.fields_view.setObjectName("skillsFields")
+        self.fields_view.setOpenLinks(False)
+        self.grade_view = QTextBrowser(self)
+        self.grade_view.setObjectName("skillsGrade")
+        self.grade_view.setOpenLinks(False)
+        self.addWidget(self.grade_view)
+        self.addWidget(self.fields_view)
+        self.setStretchFactor(0, 2)
+        self.setStretchFactor(1, 3)
+        self.colors = Colors(False)
+        self.grade_name: Callable[[str], str] = lambda m: m
+
+    def show_detail(self, d: SkillDetail, colors: Colors) -> None:
+        self.colors = colors
+        self.grade_view.setHtml(self._grade_html(d))
+        self.fields_view.setHtml(self._fields_html(d))
+
+    def _none(self) -> str:
+        return f'<span style="color:{self.colors.muted.name()}">{esc(self.tr("(none)"))}</span>'
+
+    def _para(self, text: str) -> str:
+        return f"<p style='margin-top:0'>{esc(text)}</p>" if text else self._none()
+
+    def _grade_html(self, d: SkillDetail) -> str:
+        s, c = d.skill, self.colors
+        muted = c.muted.name()
+        g = [section(self.tr("Why this grade"), self._para(explanation(d.explanation.why)))]
+        g.append(section(self.tr("What would move it next"), self._para(explanation(d.explanation.next))))
+        if s.maturity_raw is not None and s.maturity_raw != s.maturity:
+            unknown = self.tr("The database holds the unknown grade {0}; it is read as draft.")
+            g.append(
+                f"<p style='color:{c.failure.name()}'>" + esc(unknown.format(repr(s.maturity_raw))) + "</p>"
+            )
+        if d.outcomes or s.revision_history:
+            g.append(f"<p style='color:{muted}'>{esc(self._replay_note(d))}</p>")
+        table = "".join(
+            f"<tr><td style='color:{muted}; padding-right:12px'>{esc(k)}</td><td>{esc(v)}</td></tr>"
+            for k, v in self._counters(d)
+        )
+        g.append(section(self.tr("Counters"), f"<table cellspacing='0' cellpadding='2'>{table}</table>"))
+        return "".join(g)
+
+    def _replay_note(self, d: SkillDetail) -> str:
+        s, ladder = d.skill, d.ladder
+        if ladder.grade == s.maturity:
+            return self.tr("A replay of its {0} linked actions from draft also ends on {1}.").format(
+                len(d.outcomes), self.grade_name(ladder.grade)
+            )
+        return self.tr(
+            "A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: "
+            "see Ladder history."
+        ).format(len(d.outcomes), self.grade_name(ladder.grade), self.grade_name(s.maturity))
+
+    def _counters(self, d: SkillDetail) -> list[tuple[str, Any]]:
+        s = d.skill
+        return [
+            (self.tr("Uses"), s.use_count),
+            (self.tr("Successes"), s.success_count),
+            (self.tr("Failures"), s.failure_count),
+            (self.tr("Consecutive failures"), s.consecutive_failures),
+            (self.tr("Offered in the skill index"), s.offered_count),
+            (self.tr("Matched when offered"), s.matched_count),
+            (self.tr("Last used"), format_time(s.last_used_at)),
+            (self.tr("Last success"), format_time(s.last_success_at)),
+            (self.tr("Last failure"), format_time(s.last_failure_at)),
+            (self.tr("Created"), format_time(s.created_at)),
+            (self.tr("Revisions kept"), len(s.revision_history)),
+            (self.tr("Linked actions"), len(d.outcomes)),
+        ]
+
+    def _fields_html(self, d: SkillDetail) -> str:
+        s, c = d.skill, self.colors
+        muted = c.muted.name()
+        f = [section(self.tr("Description"), self._para(s.description))]
+        f.append(section(self.tr("When to use"), self._para(s.when_to_use)))
+        if s.trigger_keywords:
+            kws = " ".join(
+                f"<span style='background-color:{c.lane.name()}'>&nbsp;{esc(k)}&nbsp;</span>"
+                for k in s.trigger_keywords
+            )
+            f.append(section(self.tr("Trigger keywords"), f"<p style='margin-top:0'>{kws}</p>"))
+        else:
+            f.append(section(self.tr("Trigger keywords"), self._none()))
+        mono = "<p style='margin-top:0; font-family:monospace'>{0}</p>"
+        tpl = mono.format(esc(s.action_template)) if s.action_template else self._none()
+        f.append(section(self.tr("Action template"), tpl))
+        if s.verification is None:
+            lesson = self.tr("none: an advisory lesson, not a callable recipe")
+            ver = f"<p style='margin-top:0; color:{muted}'>{esc(lesson)}</p>"
+        else:
+            ver = mono.format(esc(verification_text(s.verification)))
+        f.append(section(self.tr("Verification"), ver))
+        f.append(section(self.tr("Tool policy"), self._para(policy_text(s.tool_policy))))
+        src = s.source or ""
+        if s.from_disk:
+            src = (src + " " if src else "") + self.tr("(installed from disk)")
+        f.append(section(self.tr("Source"), self._para(src)))
+        if s.json_errors:
+            bad = self.tr("Unreadable JSON in this row: {0}").format("; ".join(s.json_errors))
+            f.append(f"<p style='color:{c.failure.name()}'>" + esc(bad) + "</p>")
+        return "".join(f)
