@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from core.context import ContextResult, build_context, export_json, prefix_session_id
+from core.context import ContextResult, build_context, explain_context, export_json, prefix_session_id
+from core.conversations import Conversation, ConversationIndex
 from core.models import Message
 from core.prefix import PrefixResult
 from core.timeline import RawStore
@@ -79,9 +80,30 @@ def parse_session_list(text: str) -> tuple[str, ...]:
 def job_build_context(
     db: Any, inputs: ContextInputs, prefix: PrefixResult | None, job: Any = None
 ) -> ContextResult:
-    """:func:`build_context` for ``inputs``; stops early once the job is cancelled (a newer keystroke)."""
+    """:func:`build_context` for ``inputs`` without the recall explanation's details (word counts,
+    keyword query: :func:`job_explain` adds them after the preview is shown); stops early once the job
+    is cancelled (a newer keystroke)."""
     check = (lambda: job.cancelled) if job is not None else None
-    return build_context(db, inputs.message, prefix=prefix, cancel_check=check, **inputs.kwargs())
+    return build_context(
+        db, inputs.message, prefix=prefix, cancel_check=check, explain=False, **inputs.kwargs()
+    )
+
+
+def with_details(db: Any, result: ContextResult, cancel_check: Any = None) -> ContextResult:
+    """``result`` with its recall explanation complete (what ``context --json`` prints); ``result``
+    itself is not changed (it may be on screen)."""
+    e = result.recall
+    if e is None or e.detailed:
+        return result
+    own = result.model_copy(update={"recall": replace(e, notices=list(e.notices))})
+    explained = explain_context(db, own, cancel_check=cancel_check)
+    return own.model_copy(update={"recall": explained})
+
+
+def job_explain(db: Any, result: ContextResult, job: Any = None) -> ContextResult:
+    """:func:`with_details` on a worker; cancelled with the preview it explains."""
+    check = (lambda: job.cancelled) if job is not None else None
+    return with_details(db, result, check)
 
 
 @dataclass(frozen=True)
@@ -130,6 +152,11 @@ def job_user_messages(
     return PickerPage(query=query, messages=msgs, next_before=nb)
 
 
-def task_export(result: ContextResult, path: str) -> Path:
-    """Write the command line's JSON to ``path`` (mode 0600)."""
-    return export_json(result, path)
+def job_export(db: Any, result: ContextResult, path: str) -> Path:
+    """Write the command line's JSON to ``path`` (mode 0600), with the recall explanation complete."""
+    return export_json(with_details(db, result), path)
+
+
+def job_conversations(db: Any, index: ConversationIndex) -> list[Conversation]:
+    """The timeline's conversations, newest first (``index`` is kept and brought up to date)."""
+    return index.list(db)

@@ -63,7 +63,16 @@ def small_db(tmp_path) -> Path:
 
 
 @pytest.fixture
-def tab_factory(qtbot, qapp):
+def english():
+    from philont_desktop import i18n
+
+    i18n.install("en")  # the application's translator resolves the English plurals ("%n message(s)")
+    yield
+    i18n.uninstall()
+
+
+@pytest.fixture
+def tab_factory(qtbot, qapp, english):
     from philont_desktop.context import AppContext
     from philont_desktop.context_tab.view import ContextTab
 
@@ -136,6 +145,11 @@ def assert_view_shows(tab, j: dict) -> None:
         i = text.find("no hit: nothing is injected", pos)
         assert i >= 0
         pos = i
+    keyword = (j["recall"] or {}).get("keyword") or {"hits": []}
+    if keyword["hits"]:  # what a keyword query would recall: shown above the recalled messages
+        pos = text.index("What a keyword query would recall — not what the agent does", pos)
+        for hit in keyword["hits"][:8]:
+            pos = text.index(hit["excerpt"], pos) + len(hit["excerpt"])
     for m in j["timeline"]["messages"]:
         i = text.find(m["content"][:4000], pos)
         assert i >= 0, f"message {m['id']} not shown in order"
@@ -143,7 +157,7 @@ def assert_view_shows(tab, j: dict) -> None:
             assert f"#{m['id']} " in text[max(0, i - 200) : i]
         pos = i + 1
     assert text.find(tab.result.message, pos) >= 0  # this turn, last
-    table = tab.budget_panel.table
+    table = tab.left_out_table.table
     rows = [
         (table.item(r, 0).text(), table.item(r, 1).text(), table.item(r, 2).toolTip())
         for r in range(table.rowCount())
@@ -253,12 +267,12 @@ def test_typing_is_debounced_into_one_computation(qtbot, tab_factory, small_db):
     from philont_desktop.context_tab.view import DEBOUNCE_MS
 
     tab = tab_factory(small_db)
-    assert DEBOUNCE_MS == 250 and tab._debounce.interval() == 250
+    assert DEBOUNCE_MS == 250
     started, shown = tab.computations_started, tab.results_shown
     tab.message_edit.setFocus()
     qtbot.keyClicks(tab.message_edit, "Deploy")
     assert tab.computations_started == started  # nothing yet: the keystrokes came faster than 250 ms
-    assert tab._debounce.isActive()
+    assert tab.controller.debouncing
     qtbot.waitUntil(lambda: tab.results_shown == shown + 1, timeout=5000)
     assert tab.computations_started == started + 1
     assert tab.result.message == "Deploy"
@@ -281,7 +295,7 @@ def test_a_newer_input_cancels_the_running_computation(qtbot, tab_factory, small
                 gate.wait(10)
         return model.job_build_context(db, inputs, prefix, job)
 
-    tab._job_fn = slow
+    tab.controller.job_fn = slow
     shown = tab.results_shown
     tab.set_message("first")
     first = tab.compute_now()
@@ -311,7 +325,7 @@ def test_a_slow_recall_search_shows_the_rest_first(qtbot, tab_factory, small_db)
             gate.wait(10)
         return model.job_build_context(db, inputs, prefix, job)
 
-    tab._job_fn = slow
+    tab.controller.job_fn = slow
     assert PROVISIONAL_AFTER_MS == 150
     tab.set_message("还记得 数据库迁移")
     job = tab.compute_now()
@@ -366,7 +380,7 @@ def test_pick_a_past_message_shows_what_existed_before_it(qtbot, tab_factory, sm
     assert r.to_json() == expected
     assert [m["id"] for m in expected["timeline"]["messages"]] == [1, 2]
     assert '  user.city = "Paris"' in expected["prefix"] and "Berlin" not in expected["prefix"]
-    assert tab.travel_banner.isVisible() and "#3" in tab.travel_label.text()
+    assert tab.travel_banner.isVisible() and "#3" in tab.travel_banner.label.text()
     assert "What cannot be rewound" in plain(tab)
     tab.back_to_now()
     assert tab.wait_idle(10_000)
@@ -429,12 +443,12 @@ def test_sections_collapse_and_expand_by_link(tab_factory, small_db):
     facts = next(s for s in tab.result.prefix.sections if s.name == "user_facts")
     assert facts.text.rstrip("\n") not in plain(tab)
     assert 'user.city = "Berlin"' in plain(tab)  # the collapsed gist: the first line after the heading
-    tab._on_link(QUrl("toggle:user_facts"))
+    tab.preview.anchorClicked.emit(QUrl("toggle:user_facts"))
     assert tab.expanded_sections == {"user_facts"}
     assert facts.text.rstrip("\n") in plain(tab)
-    tab._on_link(QUrl("toggle:user_facts"))
+    tab.preview.anchorClicked.emit(QUrl("toggle:user_facts"))
     assert tab.expanded_sections == set()
-    tab._on_link(QUrl("expand:all"))
+    tab.preview.anchorClicked.emit(QUrl("expand:all"))
     assert all(s.text.rstrip("\n") in plain(tab) for s in tab.result.prefix.sections)
 
 

@@ -1,0 +1,1 @@
+"""The widgets of the Context tab, one per file."""

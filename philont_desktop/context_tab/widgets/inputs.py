@@ -1,0 +1,241 @@
+"""The inputs of a preview: the message, the sessions, the home conversation, the host OS and the budgets.
+
+The panel shows the state's inputs (:meth:`InputsPanel.show_inputs`, without echoing them back) and
+announces every edit a person makes through one signal per input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.prefix import agent_platform
+from philont_desktop import humanize
+from philont_desktop.context_tab.model import parse_session_list
+from philont_desktop.context_tab.state import Budgets, ContextState
+from philont_desktop.qt import (
+    QComboBox,
+    QCompleter,
+    QGridLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+
+HOSTS = (("Linux", "linux"), ("Windows", "windows"), ("macOS", "darwin"))
+
+
+class InputsPanel(QWidget):
+    messageEdited = Signal(str)
+    sessionsEdited = Signal(object)  # tuple[str, ...]
+    homeEdited = Signal(object)  # str | None
+    hostEdited = Signal(object)  # str | None
+    budgetsEdited = Signal(object)  # Budgets
+    defaultsRequested = Signal()
+    pickRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.message_edit = QPlainTextEdit(self)
+        self.message_edit.setObjectName("contextMessage")
+        self.message_edit.setPlaceholderText(
+            self.tr("Type a message as the user would send it; the preview follows as you type.")
+        )
+        self.message_edit.setTabChangesFocus(True)
+        self.message_edit.setFixedHeight(self.message_edit.fontMetrics().lineSpacing() * 3 + 14)
+        self.pick_button = QPushButton(self.tr("Pick a past message…"), self)
+        self.pick_button.setObjectName("pickMessage")
+        self.pick_button.setToolTip(
+            self.tr(
+                "What did the agent see here? Choose a user message from the timeline: the preview uses "
+                "only what existed before it."
+            )
+        )
+        self.clear_button = QPushButton(self.tr("Clear"), self)
+        self.session_combo = _session_combo(self, self.tr("All sessions (ids, comma-separated)"))
+        self.session_combo.setObjectName("contextSessions")
+        self.home_combo = _session_combo(self, self.tr("No home conversation"))
+        self.home_combo.setObjectName("contextHome")
+        self.home_combo.setToolTip(
+            self.tr(
+                "The conversation the message arrives in: recent messages from other conversations are left "
+                "out, recalled ones are labelled with where they came from."
+            )
+        )
+        self.host_combo = QComboBox(self)
+        self.host_combo.setObjectName("contextHostOs")
+        self.host_combo.addItem(self._this_machine(), "")
+        for label, key in HOSTS:
+            self.host_combo.addItem(label, key)
+        self.spins = {
+            "recent_budget": _spin(self, "recentBudget", 10_000_000, 500),
+            "recall_budget": _spin(self, "recallBudget", 10_000_000, 500),
+            "recent_limit": _spin(self, "recentLimit", 100_000, 1),
+            "recall_limit": _spin(self, "recallLimit", 100_000, 1),
+        }
+        self.defaults_button = QPushButton(self.tr("Defaults"), self)
+        self.defaults_button.setToolTip(
+            self.tr("8,000 / 4,000 tokens, 30 recent messages, 10 recall candidates")
+        )
+        self._layout()
+        self._wire()
+
+    def _this_machine(self) -> str:
+        return self.tr("This machine (%1)").replace("%1", agent_platform(None))
+
+    def _layout(self) -> None:
+        grid = QGridLayout(self)
+        grid.setContentsMargins(8, 8, 8, 0)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(4)
+        grid.addWidget(QLabel(self.tr("Message"), self), 0, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.message_edit, 0, 1, 1, 7)
+        side = QVBoxLayout()
+        side.setSpacing(4)
+        side.addWidget(self.pick_button)
+        side.addWidget(self.clear_button)
+        side.addStretch(1)
+        grid.addLayout(side, 0, 8)
+        grid.addWidget(QLabel(self.tr("Sessions"), self), 1, 0)
+        grid.addWidget(self.session_combo, 1, 1, 1, 3)
+        grid.addWidget(QLabel(self.tr("Home conversation"), self), 1, 4)
+        grid.addWidget(self.home_combo, 1, 5, 1, 2)
+        grid.addWidget(QLabel(self.tr("Host OS"), self), 1, 7, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.host_combo, 1, 8)
+        labels = (
+            (self.tr("Recent tokens"), "recent_budget"),
+            (self.tr("Recall tokens"), "recall_budget"),
+            (self.tr("Recent messages"), "recent_limit"),
+            (self.tr("Recall candidates"), "recall_limit"),
+        )
+        for i, (text, key) in enumerate(labels):
+            align = Qt.AlignmentFlag.AlignRight if i % 2 else Qt.AlignmentFlag.AlignLeft
+            grid.addWidget(QLabel(text, self), 2, 2 * i, align | Qt.AlignmentFlag.AlignVCenter)
+            grid.addWidget(self.spins[key], 2, 2 * i + 1)
+        grid.addWidget(self.defaults_button, 2, 8)
+        for col, stretch in ((1, 2), (3, 2), (5, 2), (6, 1), (7, 2)):
+            grid.setColumnStretch(col, stretch)
+
+    def _wire(self) -> None:
+        self.message_edit.textChanged.connect(
+            lambda: self.messageEdited.emit(self.message_edit.toPlainText())
+        )
+        self.session_combo.currentTextChanged.connect(
+            lambda t: self.sessionsEdited.emit(parse_session_list(t))
+        )
+        self.home_combo.currentTextChanged.connect(lambda t: self.homeEdited.emit(t.strip() or None))
+        self.host_combo.currentIndexChanged.connect(
+            lambda _i: self.hostEdited.emit(self.host_combo.currentData() or None)
+        )
+        for spin in self.spins.values():
+            spin.valueChanged.connect(lambda _v: self.budgetsEdited.emit(self.budgets()))
+        self.defaults_button.clicked.connect(self.defaultsRequested)
+        self.clear_button.clicked.connect(self.message_edit.clear)
+        self.pick_button.clicked.connect(self.pickRequested)
+
+    # -- reading and showing --------------------------------------------------------------------------
+    def budgets(self) -> Budgets:
+        return Budgets(**{k: spin.value() for k, spin in self.spins.items()})
+
+    def show_inputs(self, st: ContextState, names: frozenset[str] | None = None) -> None:
+        """Show the state's inputs (all, or those in ``names``) without announcing them as edits."""
+        every = names is None
+        with _Quiet(self):
+            if (every or "message" in names) and self.message_edit.toPlainText() != st.message:
+                self.message_edit.setPlainText(st.message)
+            if (every or "session_ids" in names) and parse_session_list(
+                self.session_combo.currentText()
+            ) != tuple(st.session_ids):
+                self.session_combo.setEditText(", ".join(st.session_ids))
+            if (every or "home" in names) and (self.home_combo.currentText().strip() or None) != st.home:
+                self.home_combo.setEditText(st.home or "")
+            if every or "host_os" in names:
+                self.host_combo.setCurrentIndex(max(0, self.host_combo.findData(st.host_os or "")))
+            if every or "budgets" in names:
+                for key, spin in self.spins.items():
+                    spin.setValue(int(getattr(st.budgets, key)))
+
+    def set_sessions(self, sessions: Sequence[Any]) -> None:
+        """The sessions offered for the restriction (``SessionChoice``), newest first."""
+        combo = self.session_combo
+        with _Quiet(self):
+            text = combo.currentText()
+            combo.clear()
+            combo.addItem("", "")
+            for s in sessions:
+                combo.addItem(s.id, s.id)
+                tip = self.tr("%n message(s) since %1", None, s.count).replace(
+                    "%1", humanize.abs_time(s.started_at)
+                )
+                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+            combo.setEditText(text)
+
+    def set_conversations(self, conversations: Sequence[Any]) -> None:
+        """The conversations offered as the home conversation, newest first."""
+        combo = self.home_combo
+        with _Quiet(self):
+            text = combo.currentText()
+            combo.clear()
+            combo.addItem("", "")
+            for c in conversations:
+                combo.addItem(c.id, c.id)
+                tip = self.tr("%n message(s) since %1", None, c.message_count).replace(
+                    "%1", humanize.abs_time(c.first_at)
+                )
+                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+            combo.setEditText(text)
+
+    def retranslate(self) -> None:
+        self.host_combo.setItemText(0, self._this_machine())
+
+
+class _Quiet:
+    """Blocks the panel's input widgets' signals while the state is shown in them."""
+
+    def __init__(self, panel: InputsPanel):
+        self.widgets = [
+            panel.message_edit,
+            panel.session_combo,
+            panel.home_combo,
+            panel.host_combo,
+            *panel.spins.values(),
+        ]
+
+    def __enter__(self) -> None:
+        self.was = [w.blockSignals(True) for w in self.widgets]
+
+    def __exit__(self, *_exc: object) -> None:
+        for w, was in zip(self.widgets, self.was, strict=True):
+            w.blockSignals(was)
+
+
+def _session_combo(parent: QWidget, placeholder: str) -> QComboBox:
+    combo = QComboBox(parent)
+    combo.setEditable(True)
+    combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+    combo.setMaxVisibleItems(20)
+    combo.lineEdit().setPlaceholderText(placeholder)
+    combo.lineEdit().setClearButtonEnabled(True)
+    combo.addItem("", "")
+    comp = combo.completer()
+    if comp is not None:
+        comp.setFilterMode(Qt.MatchFlag.MatchContains)
+        comp.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    combo.setMinimumContentsLength(12)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    return combo
+
+
+def _spin(parent: QWidget, name: str, hi: int, step: int) -> QSpinBox:
+    spin = QSpinBox(parent)
+    spin.setObjectName(name)
+    spin.setRange(0, hi)
+    spin.setSingleStep(step)
+    spin.setGroupSeparatorShown(True)
+    spin.setAccelerated(True)
+    return spin
