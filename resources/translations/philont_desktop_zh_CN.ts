@@ -876,6 +876,398 @@ with the backup
         <source>Listing conversations</source>
         <translation>正在列出对话</translation>
     </message>
+    <message>
+        <source>“{0}”</source>
+        <translation>“{0}”</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>The message has %n character(s); the agent searches only from 2.</source>
+        <translation>消息只有 %n 个字符；智能体从 2 个字符起才搜索。</translation>
+    </message>
+    <message>
+        <source>The recall budget is 0: the agent does not search.</source>
+        <translation>召回预算为 0：智能体不搜索。</translation>
+    </message>
+    <message>
+        <source>Nothing is left of the message once &apos; &quot; * ( ) are removed: the agent does not search.</source>
+        <translation>去掉 &apos; &quot; * ( ) 之后消息什么也不剩：智能体不搜索。</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s search returned %n message(s) (it asks for {limit} at most); {recalled} recalled.</source>
+        <translation>智能体的搜索返回了 %n 条消息（最多取 {limit} 条），召回 {recalled} 条。</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s search found %n message(s), all already among the recent messages.</source>
+        <translation>智能体的搜索找到 %n 条消息，全都已在近期消息中。</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s search found %n message(s); those that fit are system messages, which the agent drops.</source>
+        <translation>智能体的搜索找到 %n 条消息；放得下的都是系统消息，智能体会丢弃它们。</translation>
+    </message>
+    <message>
+        <source>The full-text query failed (SQLite: {error}), so the agent&apos;s search looked for the whole message as one piece of text, and no message contains it.</source>
+        <translation>全文查询失败（SQLite：{error}），于是智能体的搜索把整条消息当作一段文字来找，没有任何消息包含它。</translation>
+    </message>
+    <message>
+        <source>No message contains every word of the message (full-text search), and none contains the whole message as one piece of text.</source>
+        <translation>没有消息同时包含这条消息的每个词（全文搜索），也没有消息把整条消息作为一段文字包含在内。</translation>
+    </message>
+    <message>
+        <source>The message is shorter than 3 characters, too short for the full-text index, and no message contains it.</source>
+        <translation>消息不足 3 个字符，全文索引无法查找，且没有消息包含它。</translation>
+    </message>
+    <message>
+        <source>Proven, not scanned: the full-text query found no message with every word, so none can contain the whole text.</source>
+        <translation>已证明，未扫描：全文查询没有找到包含每个词的消息，所以不可能有消息包含整段文字。</translation>
+    </message>
+    <message>
+        <source>Proven, not scanned: no message contains all of {pieces}, so none can contain the whole text.</source>
+        <translation>已证明，未扫描：没有消息同时包含 {pieces}，所以不可能有消息包含整段文字。</translation>
+    </message>
+    <message>
+        <source>Answered from the index, not scanned: all of {pieces} are in %n message(s); the whole text is in {rows} of them.</source>
+        <translation>由索引回答，未扫描：{pieces} 同时出现在 %n 条消息中；其中 {rows} 条包含整段文字。</translation>
+    </message>
+    <message>
+        <source>Scanned every message: no part of the text has 3 characters, the least the full-text index can look up.</source>
+        <translation>扫描了每条消息：文字中没有任何部分达到 3 个字符，而全文索引至少需要 3 个字符才能查找。</translation>
+    </message>
+    <message>
+        <source>Scanned every message: the full-text index is not provably in step with the messages.</source>
+        <translation>扫描了每条消息：无法证明全文索引与消息保持同步。</translation>
+    </message>
+    <message>
+        <source>Scanned every message: more than {cap} messages contain all of {pieces}.</source>
+        <translation>扫描了每条消息：同时包含 {pieces} 的消息超过 {cap} 条。</translation>
+    </message>
+    <message>
+        <source>Scanned every message: the index lookup failed ({error}).</source>
+        <translation>扫描了每条消息：索引查找失败（{error}）。</translation>
+    </message>
+    <message>
+        <source>Scanned every message: the text holds a character the index lookup cannot take.</source>
+        <translation>扫描了每条消息：文字中含有索引查找无法处理的字符。</translation>
+    </message>
+    <message>
+        <source>The full-text index covers every message (rowids {first}–{last}), so a full-text miss proves a substring miss.</source>
+        <translation>全文索引覆盖每条消息（rowid {first}–{last}），所以全文查询没有命中就证明子串也不会命中。</translation>
+    </message>
+    <message>
+        <source>There are no messages.</source>
+        <translation>没有任何消息。</translation>
+    </message>
+    <message>
+        <source>The full-text table is missing.</source>
+        <translation>全文索引表不存在。</translation>
+    </message>
+    <message>
+        <source>The full-text table is not the case-insensitive trigram index of the message text ({detail}).</source>
+        <translation>全文索引表不是消息文本的不区分大小写的三元组索引（{detail}）。</translation>
+    </message>
+    <message>
+        <source>The triggers that keep the full-text index in step are not the agent&apos;s ({detail}).</source>
+        <translation>保持全文索引同步的触发器与智能体的不同（{detail}）。</translation>
+    </message>
+    <message>
+        <source>Messages {first}–{last} are not all inside the indexed range {indexed_first}–{indexed_last}: some were written without the full-text trigger, or their index rows were deleted.</source>
+        <translation>消息 {first}–{last} 并不都在已索引的范围 {indexed_first}–{indexed_last} 内：有些写入时没有经过全文触发器，或者它们的索引行被删除了。</translation>
+    </message>
+    <message>
+        <source>The index holds {indexed} documents for rowids {indexed_first}–{indexed_last}: deleted messages or index rows leave gaps, so it cannot be checked cheaply that every message is indexed.</source>
+        <translation>索引为 rowid {indexed_first}–{indexed_last} 保存了 {indexed} 个文档：删除的消息或索引行留下了空缺，无法低成本地确认每条消息都已索引。</translation>
+    </message>
+    <message>
+        <source>The full-text index&apos;s bookkeeping could not be read ({detail}).</source>
+        <translation>无法读取全文索引的记录信息（{detail}）。</translation>
+    </message>
+    <message>
+        <source>Words of the message are in other messages ({words}), but the agent&apos;s search needs them all in one message, in the message&apos;s exact order.</source>
+        <translation>消息中的词出现在其他消息里（{words}），但智能体的搜索要求它们全部按原顺序出现在同一条消息中。</translation>
+    </message>
+    <message>
+        <source>Words of the message are in other messages ({words}), but no message contains all of them.</source>
+        <translation>消息中的词出现在其他消息里（{words}），但没有一条消息同时包含它们全部。</translation>
+    </message>
+    <message>
+        <source>No word of the message (function words aside) is in any message.</source>
+        <translation>除虚词外，消息中的词没有出现在任何消息里。</translation>
+    </message>
+    <message>
+        <source>A keyword query such as {query} would find %n message(s) in {sessions}.</source>
+        <translation>像 {query} 这样的关键词查询会在 {sessions}中找到 %n 条消息。</translation>
+    </message>
+    <message>
+        <source>%n session(s)</source>
+        <translation>%n 个会话</translation>
+    </message>
+    <message>
+        <source>A keyword query such as {query} would find nothing either.</source>
+        <translation>像 {query} 这样的关键词查询同样什么也找不到。</translation>
+    </message>
+    <message>
+        <source>The message has no keyword to search for.</source>
+        <translation>这条消息没有可搜索的关键词。</translation>
+    </message>
+    <message>
+        <source>A keyword query such as {query} would need a scan of every message (no part of 3 characters, or the index is not provably in step); it is not run here.</source>
+        <translation>像 {query} 这样的关键词查询需要扫描每条消息（没有 3 个字符的部分，或无法证明索引同步）；这里不运行它。</translation>
+    </message>
+    <message>
+        <source>under 3 characters, the index cannot look them up: {words}</source>
+        <translation>不足 3 个字符，索引无法查找：{words}</translation>
+    </message>
+    <message>
+        <source>common words, not counted: {words}</source>
+        <translation>常用词，不计数：{words}</translation>
+    </message>
+    <message>
+        <source>not counted, the index is not provably in step: {words}</source>
+        <translation>未计数，无法证明索引同步：{words}</translation>
+    </message>
+    <message>
+        <source>not counted (only the first 8 words are): {words}</source>
+        <translation>未计数（只统计前 8 个词）：{words}</translation>
+    </message>
+    <message>
+        <source>full-text search (trigram index)</source>
+        <translation>全文搜索（三元组索引）</translation>
+    </message>
+    <message>
+        <source>substring search, proven from the full-text index: no message was scanned</source>
+        <translation>子串搜索，由全文索引证明：没有扫描任何消息</translation>
+    </message>
+    <message>
+        <source>substring search: every message was scanned</source>
+        <translation>子串搜索：扫描了每条消息</translation>
+    </message>
+    <message>
+        <source>substring search</source>
+        <translation>子串搜索</translation>
+    </message>
+    <message>
+        <source>no search: nothing is left of the message</source>
+        <translation>不搜索：消息什么也不剩</translation>
+    </message>
+    <message>
+        <source>no search</source>
+        <translation>不搜索</translation>
+    </message>
+    <message>
+        <source>Runtime environment</source>
+        <translation>运行环境</translation>
+    </message>
+    <message>
+        <source>Project plan.md</source>
+        <translation>项目 plan.md</translation>
+    </message>
+    <message>
+        <source>Active project plan</source>
+        <translation>当前项目计划</translation>
+    </message>
+    <message>
+        <source>Task mode (fast)</source>
+        <translation>任务模式（快速）</translation>
+    </message>
+    <message>
+        <source>Known user information</source>
+        <translation>已知用户信息</translation>
+    </message>
+    <message>
+        <source>Known project information</source>
+        <translation>已知项目信息</translation>
+    </message>
+    <message>
+        <source>Extended capabilities</source>
+        <translation>扩展能力</translation>
+    </message>
+    <message>
+        <source>Skill index</source>
+        <translation>技能索引</translation>
+    </message>
+    <message>
+        <source>Past failure patterns</source>
+        <translation>过往失败模式</translation>
+    </message>
+    <message>
+        <source>Lessons learned</source>
+        <translation>经验教训</translation>
+    </message>
+    <message>
+        <source>Corrected behaviours (negative skills)</source>
+        <translation>已纠正的行为（负面技能）</translation>
+    </message>
+    <message>
+        <source>Who I am now</source>
+        <translation>当前的自我</translation>
+    </message>
+    <message>
+        <source>Recent runs of this schedule</source>
+        <translation>此计划任务最近的运行</translation>
+    </message>
+    <message>
+        <source>Recently uploaded files</source>
+        <translation>最近上传的文件</translation>
+    </message>
+    <message>
+        <source>Resources fetched earlier</source>
+        <translation>之前获取的资源</translation>
+    </message>
+    <message>
+        <source>Signals and interrupts</source>
+        <translation>信号与中断</translation>
+    </message>
+    <message>
+        <source>Autonomous self-correction review</source>
+        <translation>自主纠错回顾</translation>
+    </message>
+    <message>
+        <source>Autonomous research progress</source>
+        <translation>自主研究进展</translation>
+    </message>
+    <message>
+        <source>Pending research approvals</source>
+        <translation>待批准的研究</translation>
+    </message>
+    <message>
+        <source>Deep-reasoning progress</source>
+        <translation>深度推理进展</translation>
+    </message>
+    <message>
+        <source>User-pattern observations</source>
+        <translation>用户模式观察</translation>
+    </message>
+    <message>
+        <source>over the token budget</source>
+        <translation>超出 token 预算</translation>
+    </message>
+    <message>
+        <source>already among the recent messages</source>
+        <translation>已在近期消息中</translation>
+    </message>
+    <message>
+        <source>system message (counted, not shown)</source>
+        <translation>系统消息（计入，不显示）</translation>
+    </message>
+    <message>
+        <source>beyond the candidate limit</source>
+        <translation>超出候选数量上限</translation>
+    </message>
+    <message>
+        <source>over budget</source>
+        <translation>超出预算</translation>
+    </message>
+    <message>
+        <source>already recent</source>
+        <translation>已在近期中</translation>
+    </message>
+    <message>
+        <source>system message</source>
+        <translation>系统消息</translation>
+    </message>
+    <message>
+        <source>candidate limit</source>
+        <translation>候选上限</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>recent</source>
+        <translation>近期</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <source>Skills are shown with today&apos;s counters, maturity and descriptions; only skills created later are left out, and deleted skills are missing.</source>
+        <translation>技能显示的是今天的计数、等级和描述；只排除之后才创建的技能，已删除的技能则不会出现。</translation>
+    </message>
+    <message>
+        <source>Facts read after that moment are ordered by their creation time (their last access then is not recorded).</source>
+        <translation>在那之后被读取过的事实按创建时间排序（当时的最后访问时间没有记录）。</translation>
+    </message>
+    <message>
+        <source>A fact forgotten and restored since, or a row edited in place, shows its current state.</source>
+        <translation>之后被遗忘又恢复的事实，或被原地编辑的行，显示的是其当前状态。</translation>
+    </message>
+    <message>
+        <source>Scheduled tasks are read as they are now.</source>
+        <translation>计划任务按其当前状态读取。</translation>
+    </message>
+    <message>
+        <source>Recent messages: tokens</source>
+        <translation>近期消息：token</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>Recalled messages: tokens</source>
+        <translation>召回消息：token</translation>
+    </message>
+    <message>
+        <source>Recent messages: count</source>
+        <translation>近期消息：条数</translation>
+    </message>
+    <message>
+        <source>messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Recall candidates</source>
+        <translation>召回候选</translation>
+    </message>
+    <message>
+        <source>candidates</source>
+        <translation>个候选</translation>
+    </message>
+    <message>
+        <source>Memory prefix: characters (cap)</source>
+        <translation>记忆前缀：字符数（上限）</translation>
+    </message>
+    <message>
+        <source>chars</source>
+        <translation>字符</translation>
+    </message>
+    <message>
+        <source>shown</source>
+        <translation>已显示</translation>
+    </message>
+    <message>
+        <source>system messages (counted, not shown)</source>
+        <translation>系统消息（计入，不显示）</translation>
+    </message>
+    <message>
+        <source>recalled</source>
+        <translation>已召回</translation>
+    </message>
+    <message>
+        <source>skipped (already recent or over budget)</source>
+        <translation>已跳过（已在近期消息中或超出预算）</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -1812,122 +2204,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <source>Budgets</source>
         <translation>预算</translation>
     </message>
-    <message>
-        <location line="+29"/>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Section</source>
-        <translation>部分</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reason</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Role</source>
-        <translation>角色</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tokens</source>
-        <translation>Token 数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Text</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Recent messages: tokens</source>
-        <translation>近期消息：token</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <location line="+1"/>
-        <source>tokens</source>
-        <translation>token</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Recalled messages: tokens</source>
-        <translation>召回消息：token</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recent messages: count</source>
-        <translation>近期消息：条数</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>messages</source>
-        <translation>条消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recall candidates</source>
-        <translation>召回候选</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>candidates</source>
-        <translation>个候选</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Memory prefix: characters (cap)</source>
-        <translation>记忆前缀：字符数（上限）</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>chars</source>
-        <translation>字符</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>shown</source>
-        <translation>已显示</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>system messages (counted, not shown)</source>
-        <translation>系统消息（计入，不显示）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>recalled</source>
-        <translation>已召回</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>skipped (already recent or over budget)</source>
-        <translation>已跳过（已在近期消息中或超出预算）</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Left out: %1</source>
-        <translation>未纳入：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Nothing was left out.</source>
-        <translation>没有遗漏任何内容。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>recent</source>
-        <translation>近期</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>recall</source>
-        <translation>召回</translation>
-    </message>
 </context>
 <context>
     <name>BulkConfirmDialog</name>
@@ -2519,102 +2795,6 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextTab</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/view.py" line="+117"/>
-        <source>Type a message as the user would send it; the preview follows as you type.</source>
-        <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Pick a past message…</source>
-        <translation>选择过去的消息…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>What did the agent see here? Choose a user message from the timeline: the preview uses only what existed before it.</source>
-        <translation>智能体当时看到了什么？从时间线中选择一条用户消息：预览只使用在它之前已存在的内容。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Clear</source>
-        <translation>清除</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>All sessions (comma-separated ids restrict the timeline)</source>
-        <translation>全部会话（用逗号分隔的 ID 可限定时间线）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>No home conversation</source>
-        <translation>无所属对话</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The conversation&apos;s own id (newer reference): recent messages from other conversations are left out, recalled ones are labelled.</source>
-        <translation>对话自身的 ID（较新的参考实现）：其他对话的近期消息不纳入，召回的消息会加上标注。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <location line="+184"/>
-        <source>This machine (%1)</source>
-        <translation>本机（%1）</translation>
-    </message>
-    <message>
-        <location line="-166"/>
-        <source>Defaults</source>
-        <translation>默认值</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>8,000 / 4,000 tokens, 30 recent messages, 10 recall candidates</source>
-        <translation>8,000 / 4,000 token，30 条近期消息，10 个召回候选</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Home conversation</source>
-        <translation>所属对话</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Host OS</source>
-        <translation>主机操作系统</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Recent tokens</source>
-        <translation>近期 token</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Recall tokens</source>
-        <translation>召回 token</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Recent messages</source>
-        <translation>近期消息</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Recall candidates</source>
-        <translation>召回候选</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Back to now</source>
-        <translation>回到现在</translation>
-    </message>
-    <message>
         <location line="+17"/>
         <source>Preview</source>
         <translation>预览</translation>
@@ -2656,19 +2836,9 @@ You can undo this with Edit › Undo.</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/context_tab/view.py" line="+156"/>
-        <source>%1 messages, since %2</source>
-        <translation>%1 条消息，自 %2 起</translation>
-    </message>
-    <message>
         <location line="+22"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Computing the context preview</source>
-        <translation>正在计算上下文预览</translation>
     </message>
     <message>
         <location line="+33"/>
@@ -2686,11 +2856,6 @@ You can undo this with Edit › Undo.</source>
         <translation>无法计算上下文。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>The context could not be computed</source>
-        <translation>无法计算上下文</translation>
-    </message>
-    <message>
         <location line="+11"/>
         <source>%1 prefix tokens</source>
         <translation>前缀 %1 token</translation>
@@ -2699,11 +2864,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>%1 timeline tokens (%2 recent, %3 recalled)</source>
         <translation>时间线 %1 token（近期 %2，召回 %3）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>%1 left out</source>
-        <translation>%1 条未纳入</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2719,31 +2879,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+6"/>
         <source>Message #%1 · %2 · %3</source>
         <translation>消息 #%1 · %2 · %3</translation>
-    </message>
-    <message>
-        <location line="+31"/>
-        <source>the timeline is restricted to its scheduled session, as the agent does</source>
-        <translation>时间线限定为其计划任务会话，与智能体的做法一致</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>its conversation is the home conversation</source>
-        <translation>其所在对话即为所属对话</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>What the agent saw before message #%1 (%2, session %3): only messages, facts and skills that existed then.</source>
-        <translation>智能体在消息 #%1（%2，会话 %3）之前看到的内容：只包含当时已存在的消息、事实和技能。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Set from the message: %1.</source>
-        <translation>根据该消息设置：%1。</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>; </source>
-        <translation>；</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -2766,16 +2901,6 @@ You can undo this with Edit › Undo.</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>The JSON could not be written</source>
-        <translation>无法写入 JSON</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Exporting the context</source>
-        <translation>正在导出上下文</translation>
-    </message>
-    <message>
         <location line="+12"/>
         <source>(empty message)</source>
         <translation>（空消息）</translation>
@@ -2789,6 +2914,13 @@ You can undo this with Edit › Undo.</source>
         <location line="+4"/>
         <source>Compare (pinned)</source>
         <translation>对比（已固定）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>%n left out</source>
+        <translation>
+            <numerusform>%n 条被略去</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3226,13 +3358,15 @@ You can undo this with Edit › Undo.</source>
         <translation>+%1 −%2 行</translation>
     </message>
     <message>
-        <location line="+49"/>
-        <source>⋯ %1 unchanged lines</source>
-        <translation>⋯ %1 行未改变</translation>
-    </message>
-    <message>
         <source>The two previews are identical.</source>
         <translation>两个预览完全相同。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+51"/>
+        <source>⋯ %n unchanged line(s)</source>
+        <translation>
+            <numerusform>⋯ %n 行未改变</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5223,13 +5357,15 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+2"/>
-        <source>%1 user messages, newest first</source>
-        <translation>%1 条用户消息，最新的在前</translation>
-    </message>
-    <message>
-        <location line="+2"/>
         <source>(more below)</source>
         <translation>（下方还有更多）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n user message(s), newest first</source>
+        <translation>
+            <numerusform>%n 条用户消息，最新的在前</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5583,211 +5719,6 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PreviewRenderer</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/render.py" line="+96"/>
-        <source>Runtime environment</source>
-        <translation>运行环境</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Project plan.md</source>
-        <translation>项目 plan.md</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Active project plan</source>
-        <translation>当前项目计划</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Task mode (fast)</source>
-        <translation>任务模式（快速）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Known user information</source>
-        <translation>已知用户信息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Known project information</source>
-        <translation>已知项目信息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Extended capabilities</source>
-        <translation>扩展能力</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Skill index</source>
-        <translation>技能索引</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Past failure patterns</source>
-        <translation>过往失败模式</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Lessons learned</source>
-        <translation>经验教训</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Corrected behaviours (negative skills)</source>
-        <translation>已纠正的行为（负面技能）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Who I am now</source>
-        <translation>当前的自我</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Recent runs of this schedule</source>
-        <translation>此计划任务最近的运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recently uploaded files</source>
-        <translation>最近上传的文件</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Resources fetched earlier</source>
-        <translation>之前获取的资源</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Signals and interrupts</source>
-        <translation>信号与中断</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Autonomous self-correction review</source>
-        <translation>自主纠错回顾</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Autonomous research progress</source>
-        <translation>自主研究进展</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pending research approvals</source>
-        <translation>待批准的研究</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Deep-reasoning progress</source>
-        <translation>深度推理进展</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>User-pattern observations</source>
-        <translation>用户模式观察</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>over the token budget</source>
-        <translation>超出 token 预算</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>already among the recent messages</source>
-        <translation>已在近期消息中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>system message (counted, not shown)</source>
-        <translation>系统消息（计入，不显示）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>beyond the candidate limit</source>
-        <translation>超出候选数量上限</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>over budget</source>
-        <translation>超出预算</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>already recent</source>
-        <translation>已在近期中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>system message</source>
-        <translation>系统消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>candidate limit</source>
-        <translation>候选上限</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>User</source>
-        <translation>用户</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>System</source>
-        <translation>系统</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Skills are shown with today&apos;s counters, maturity and descriptions; only skills created later are left out, and deleted skills are missing.</source>
-        <translation>技能显示的是今天的计数、等级和描述；只排除之后才创建的技能，已删除的技能则不会出现。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Facts read after that moment are ordered by their creation time (their last access then is not recorded).</source>
-        <translation>在那之后被读取过的事实按创建时间排序（当时的最后访问时间没有记录）。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>A fact forgotten and restored since, or a row edited in place, shows its current state.</source>
-        <translation>之后被遗忘又恢复的事实，或被原地编辑的行，显示的是其当前状态。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Scheduled tasks are read as they are now.</source>
-        <translation>计划任务按其当前状态读取。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>full-text (trigram) search</source>
-        <translation>全文（三元组）搜索</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>substring (LIKE) search</source>
-        <translation>子串（LIKE）搜索</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>nothing to search for</source>
-        <translation>没有可搜索的内容</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no search (fewer than 2 characters)</source>
-        <translation>未搜索（少于 2 个字符）</translation>
-    </message>
-    <message>
         <location line="+46"/>
         <source>before message #%1</source>
         <translation>消息 #%1 之前</translation>
@@ -5806,11 +5737,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+13"/>
         <source>Memory prefix</source>
         <translation>记忆前缀</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 sections · %2 characters · %3 tokens</source>
-        <translation>%1 个部分 · %2 个字符 · %3 token</translation>
     </message>
     <message>
         <location line="+18"/>
@@ -5854,11 +5780,6 @@ You can undo this with Edit › Undo.</source>
         <translation>未命中：不注入任何内容</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>%1 messages · %2 tokens · %3</source>
-        <translation>%1 条消息 · %2 token · %3</translation>
-    </message>
-    <message>
         <location line="+2"/>
         <source>searching…</source>
         <translation>搜索中…</translation>
@@ -5872,11 +5793,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+4"/>
         <source>Searching the timeline for recall candidates…</source>
         <translation>正在时间线中搜索召回候选…</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>%1 messages · %2 tokens</source>
-        <translation>%1 条消息 · %2 token</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5922,12 +5838,23 @@ You can undo this with Edit › Undo.</source>
         <translation>全部收起</translation>
     </message>
     <message>
-        <source>Nothing recalled.</source>
-        <translation>没有召回任何内容。</translation>
-    </message>
-    <message>
         <source>No recent messages.</source>
         <translation>没有近期消息。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>%n section(s)</source>
+        <translation>
+            <numerusform>%n 个部分</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+88"/>
+        <location line="+23"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -7851,6 +7778,341 @@ What if: {1}</source>
         <location line="+2"/>
         <source>{0} of {1} skills</source>
         <translation>{0} / {1} 个技能</translation>
+    </message>
+</context>
+<context>
+    <name>ContextController</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/controller.py" line="+226"/>
+        <source>Computing the context preview</source>
+        <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
+        <translation>正在计算上下文预览</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>The context could not be computed</source>
+        <translation>无法计算上下文</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Exporting the context</source>
+        <translation>正在导出上下文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The JSON could not be written</source>
+        <translation>无法写入 JSON</translation>
+    </message>
+</context>
+<context>
+    <name>InputsPanel</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+47"/>
+        <source>Type a message as the user would send it; the preview follows as you type.</source>
+        <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Pick a past message…</source>
+        <translation>选择过去的消息…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What did the agent see here? Choose a user message from the timeline: the preview uses only what existed before it.</source>
+        <translation>智能体当时看到了什么？从时间线中选择一条用户消息：预览只使用在它之前已存在的内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All sessions (ids, comma-separated)</source>
+        <translation>所有会话（会话 ID，用逗号分隔）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No home conversation</source>
+        <translation>无所属对话</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The conversation the message arrives in: recent messages from other conversations are left out, recalled ones are labelled with where they came from.</source>
+        <translation>消息所在的对话：其他对话的近期消息会被略去，召回的消息会标明来自哪里。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Defaults</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>8,000 / 4,000 tokens, 30 recent messages, 10 recall candidates</source>
+        <translation>8,000 / 4,000 token，30 条近期消息，10 个召回候选</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This machine (%1)</source>
+        <translation>本机（%1）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Home conversation</source>
+        <translation>所属对话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Host OS</source>
+        <translation>主机操作系统</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recent tokens</source>
+        <translation>近期 token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recall tokens</source>
+        <translation>召回 token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recent messages</source>
+        <translation>近期消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recall candidates</source>
+        <translation>召回候选</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+58"/>
+        <location line="+15"/>
+        <source>%n message(s) since %1</source>
+        <translation>
+            <numerusform>%n 条消息，始于 %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>LeftOutTable</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets/left_out.py" line="+47"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Section</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already recent</source>
+        <translation>已在近期中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>Left out: %n message(s)</source>
+        <translation>
+            <numerusform>略去：%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Nothing was left out.</source>
+        <translation>没有遗漏任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>RecallRenderer</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/render_recall.py" line="+54"/>
+        <source>Recall: searching the timeline…</source>
+        <translation>召回：正在搜索时间线…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Recall: %n message(s) recalled</source>
+        <translation>
+            <numerusform>召回：召回了 %n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recall: nothing recalled</source>
+        <translation>召回：什么也没有召回</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No recall trigger: nothing is added to the system message.</source>
+        <translation>没有命中召回触发词：系统消息不追加任何内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>⚠ Recall trigger hit (%1): “%2”. The agent is told to call recall_sessions.</source>
+        <translation>⚠ 命中召回触发词（%1）：“%2”。智能体会被要求调用 recall_sessions。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The agent&apos;s search received</source>
+        <translation>智能体的搜索收到</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>After removing &apos; &quot; * ( )</source>
+        <translation>去掉 &apos; &quot; * ( ) 之后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Full-text query</source>
+        <translation>全文查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Counting each word&apos;s messages and the keyword query…</source>
+        <translation>正在统计每个词的消息数和关键词查询…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+3"/>
+        <source>Each word alone</source>
+        <translation>每个词单独</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>failed (SQLite: %1)</source>
+        <translation>失败（SQLite：%1）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1+ messages</source>
+        <translation>%1+ 条消息</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>What a keyword query would recall — not what the agent does</source>
+        <translation>关键词查询会召回什么 —— 这不是智能体的做法</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The agent searches for the whole message. A keyword search (what recall_sessions is asked for when the agent calls it) would use the message&apos;s key words; shown here to see the gap.</source>
+        <translation>智能体搜索的是整条消息。关键词搜索（智能体调用 recall_sessions 时要求的方式）会使用消息中的关键词；列在这里以便看出差距。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>rule %1</source>
+        <translation>规则 %1</translation>
+    </message>
+    <message>
+        <source>Why, word by word ↓</source>
+        <translation>为什么：逐词说明 ↓</translation>
+    </message>
+    <message>
+        <source>Keyword query</source>
+        <translation>关键词查询</translation>
+    </message>
+    <message>
+        <source>and %n more</source>
+        <translation>另有 %n 条</translation>
+    </message>
+</context>
+<context>
+    <name>TimeTravelBanner</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets/travel.py" line="+22"/>
+        <source>Back to now</source>
+        <translation>回到现在</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>What the agent saw before message #%1 (%2, session %3): only messages, facts and skills that existed then.</source>
+        <translation>智能体在消息 #%1（%2，会话 %3）之前看到的内容：只包含当时已存在的消息、事实和技能。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the timeline is restricted to its scheduled session, as the agent does</source>
+        <translation>时间线限定为其计划任务会话，与智能体的做法一致</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its conversation is the home conversation</source>
+        <translation>其所在对话即为所属对话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set from the message: %1.</source>
+        <translation>根据该消息设置：%1。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 </TS>

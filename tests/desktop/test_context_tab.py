@@ -496,3 +496,85 @@ def test_compute_diff_rows_intraline_and_folding():
     ]
     assert compute_diff("a\nb", "a\nb").identical
     assert len(compute_diff(old, new, context=-1).rows) == 21
+
+
+# -- recall, explained: the question of issue 16 on a database with Berlin messages ----------------------------
+
+BERLIN = "Do you remember what we discussed about the Berlin trip last time?"
+BERLIN_ROWS = [
+    ("user", "Book the Berlin trip for the Mycox offsite: two nights near Alexanderplatz."),
+    ("assistant", "Booked: Hotel Indigo Berlin, two nights, 14-16 November."),
+    ("user", "Finance wants the receipts of the Berlin trip."),
+    ("user", "柏林之行的发票在哪里？"),
+    ("assistant", "The trip receipts are in the shared folder."),
+    ("user", "Deploy the gateway tomorrow."),
+]
+
+
+@pytest.fixture
+def berlin_db(tmp_path) -> Path:
+    path = tmp_path / "memory" / "memory.sqlite"
+    with MemoryDB.create(path, now=T0) as db:
+        raw = RawStore(db)
+        for k, (role, content) in enumerate(BERLIN_ROWS):
+            raw.append_message("global", role, content, T0 + k * MIN)
+    return path
+
+
+def test_berlin_question_recall_explained_proven_not_scanned(tab_factory, berlin_db):
+    from philont_desktop import i18n
+
+    tab = tab_factory(berlin_db)
+    j = show(tab, BERLIN)
+    assert j == cli_json(berlin_db, BERLIN)[0]
+    recall = j["recall"]
+    assert (recall["mode"], recall["substring"], recall["recalled"]) == ("like", "proven", 0)
+    text = plain(tab)
+    # the summary opens the preview: the trigger, what recall found, how the search ran, why
+    top = [
+        "⚠ Recall trigger hit (E1): “remember what”. The agent is told to call recall_sessions.",
+        "Recall: nothing recalled · substring search, proven from the full-text index: no message was scanned",
+        "so the agent's search looked for the whole message as one piece of text, and no message contains it.",
+        "1. Memory prefix",
+    ]
+    assert [text.index(s) for s in top] == sorted(text.index(s) for s in top)
+    # the explanation above the recalled messages: the exact query, each word's count, the keyword query
+    pos = text.index("3. Recalled messages")
+    for s in (
+        f"The agent's search received:\n{BERLIN}",
+        "Proven, not scanned: no message contains all of “you”, “remember”",
+        "Words of the message are in other messages (“Berlin” (3), “trip” (3))",
+        "Berlin 3 messages  ·  trip 3 messages",
+        "What a keyword query would recall — not what the agent does",
+        "A keyword query such as “Berlin trip” would find 2 messages in 1 session.",
+        BERLIN_ROWS[2][1],
+        "4. Recent messages",
+    ):
+        pos = text.index(s, pos) + len(s)
+    assert (
+        "Proven without scanning" not in text
+    )  # the core's English sentence is never shown for a known code
+    # in Chinese: the same explanation, from the codes
+    i18n.install("zh_CN")
+    text = plain(tab)
+    assert "子串搜索，由全文索引证明：没有扫描任何消息" in text
+    assert "已证明，未扫描：没有消息同时包含 “you”、“remember”" in text
+    assert "关键词查询会召回什么 —— 这不是智能体的做法" in text
+    assert "Words of the message" not in text and "Proven, not scanned" not in text
+    j = show(tab, "上次讨论过的柏林之行")
+    assert j["recall_trigger"] == {"hit": True, "snippet": "上次讨论过", "pattern": "Z1"}
+    assert "命中召回触发词（Z1）：“上次讨论过”" in plain(tab)
+
+
+def test_every_code_of_the_recall_explanation_has_a_translated_template():
+    from core import recall_explain, substring
+    from philont_desktop.context_tab import recall_text
+
+    # the core's tables of English sentences, one per code it can report
+    core_codes = {
+        *recall_explain._TEXT,
+        *recall_explain._TOKEN_NOTE,
+        *substring._INDEX_TEXT,
+        *substring._SUBSTRING_TEXT,
+    }
+    assert core_codes <= recall_text.codes()
