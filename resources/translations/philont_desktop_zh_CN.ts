@@ -80,7 +80,7 @@
         <translation>{0}前</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/board.py" line="+108"/>
+        <location filename="../../philont_desktop/skills/widgets/card.py" line="+44"/>
         <source>never used</source>
         <translation>从未使用</translation>
     </message>
@@ -2132,7 +2132,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location line="+70"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+162"/>
         <source>Playbook</source>
         <translation>手册</translation>
     </message>
@@ -2182,7 +2182,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>已证实不可靠：作为反例保留，不再可调用。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+59"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -2200,7 +2200,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BudgetPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets.py" line="+169"/>
+        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+147"/>
         <source>Budgets</source>
         <translation>预算</translation>
     </message>
@@ -2714,7 +2714,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CardDelegate</name>
     <message>
-        <location filename="../../philont_desktop/skills/board.py" line="-385"/>
+        <location filename="../../philont_desktop/skills/widgets/card.py" line="+105"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -2729,12 +2729,12 @@ You can undo this with Edit › Undo.</source>
         <translation>连续 {0} 次</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+27"/>
         <source>{0} uses</source>
         <translation>使用 {0} 次</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-8"/>
         <source>from disk</source>
         <translation>来自磁盘</translation>
     </message>
@@ -2793,20 +2793,44 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>ContextController</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/controller.py" line="+226"/>
+        <source>Computing the context preview</source>
+        <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
+        <translation>正在计算上下文预览</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>The context could not be computed</source>
+        <translation>无法计算上下文</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Exporting the context</source>
+        <translation>正在导出上下文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The JSON could not be written</source>
+        <translation>无法写入 JSON</translation>
+    </message>
+</context>
+<context>
     <name>ContextTab</name>
     <message>
-        <location line="+17"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+61"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+551"/>
+        <location line="+151"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="-536"/>
+        <location line="-145"/>
         <source>Copy as text</source>
         <translation>复制为文本</translation>
     </message>
@@ -2826,7 +2850,7 @@ You can undo this with Edit › Undo.</source>
         <translation>固定以便对比</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+104"/>
         <source>Type a message, or pick a past one.</source>
         <translation>输入一条消息，或选择一条过去的消息。</translation>
     </message>
@@ -2836,27 +2860,27 @@ You can undo this with Edit › Undo.</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+1"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+1"/>
         <source>Searching the timeline for recall candidates…</source>
         <translation>正在时间线中搜索召回候选…</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+2"/>
         <source>The picked message no longer exists.</source>
         <translation>所选消息已不存在。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-1"/>
         <source>The context could not be computed.</source>
         <translation>无法计算上下文。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>%1 prefix tokens</source>
         <translation>前缀 %1 token</translation>
     </message>
@@ -2866,12 +2890,12 @@ You can undo this with Edit › Undo.</source>
         <translation>时间线 %1 token（近期 %2，召回 %3）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>computed in %1 ms</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+141"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -2881,7 +2905,7 @@ You can undo this with Edit › Undo.</source>
         <translation>消息 #%1 · %2 · %3</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+13"/>
         <source>The whole context was copied as text.</source>
         <translation>已将完整上下文复制为文本。</translation>
     </message>
@@ -2896,12 +2920,12 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-234"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+80"/>
         <source>(empty message)</source>
         <translation>（空消息）</translation>
     </message>
@@ -2916,7 +2940,7 @@ You can undo this with Edit › Undo.</source>
         <translation>对比（已固定）</translation>
     </message>
     <message numerus="yes">
-        <location line="+20"/>
+        <location line="-24"/>
         <source>%n left out</source>
         <translation>
             <numerusform>%n 条被略去</numerusform>
@@ -3206,7 +3230,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../philont_desktop/skills/detail.py" line="+110"/>
+        <location filename="../../philont_desktop/skills/widgets/detail.py" line="+49"/>
         <source>Edit recipe…</source>
         <translation>编辑流程…</translation>
     </message>
@@ -3222,37 +3246,37 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+160"/>
+        <location line="+102"/>
         <source>Mark as avoid</source>
         <translation>标记为避免</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-101"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+14"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+1"/>
         <source>Ladder history</source>
         <translation>等级历史</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+1"/>
         <source>Revisions</source>
         <translation>修订</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Select a skill on the board to see why it has its grade.</source>
         <translation>在看板上选择一个技能，查看它为何处于当前等级。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+78"/>
         <source>Rewrite the recipe; the current version is kept in its revision history.</source>
         <translation>重写流程；当前版本会保留在修订历史中。</translation>
     </message>
@@ -3267,7 +3291,7 @@ You can undo this with Edit › Undo.</source>
         <translation>标记为正面</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+36"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -3318,7 +3342,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DiffView</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets.py" line="+230"/>
+        <location filename="../../philont_desktop/context_tab/widgets/diff_view.py" line="+38"/>
         <source>Unified</source>
         <translation>统一视图</translation>
     </message>
@@ -4718,6 +4742,107 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>InputsPanel</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+47"/>
+        <source>Type a message as the user would send it; the preview follows as you type.</source>
+        <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Pick a past message…</source>
+        <translation>选择过去的消息…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What did the agent see here? Choose a user message from the timeline: the preview uses only what existed before it.</source>
+        <translation>智能体当时看到了什么？从时间线中选择一条用户消息：预览只使用在它之前已存在的内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All sessions (ids, comma-separated)</source>
+        <translation>所有会话（会话 ID，用逗号分隔）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No home conversation</source>
+        <translation>无所属对话</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The conversation the message arrives in: recent messages from other conversations are left out, recalled ones are labelled with where they came from.</source>
+        <translation>消息所在的对话：其他对话的近期消息会被略去，召回的消息会标明来自哪里。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Defaults</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>8,000 / 4,000 tokens, 30 recent messages, 10 recall candidates</source>
+        <translation>8,000 / 4,000 token，30 条近期消息，10 个召回候选</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This machine (%1)</source>
+        <translation>本机（%1）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Home conversation</source>
+        <translation>所属对话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Host OS</source>
+        <translation>主机操作系统</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recent tokens</source>
+        <translation>近期 token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recall tokens</source>
+        <translation>召回 token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recent messages</source>
+        <translation>近期消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Recall candidates</source>
+        <translation>召回候选</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+58"/>
+        <location line="+15"/>
+        <source>%n message(s) since %1</source>
+        <translation>
+            <numerusform>%n 条消息，始于 %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ItemActions</name>
     <message>
         <location filename="../../philont_desktop/review/widgets/item_actions.py" line="+74"/>
@@ -4797,9 +4922,8 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LadderModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+572"/>
+        <location filename="../../philont_desktop/skills/widgets/ladder.py" line="+66"/>
         <source>When</source>
-        <extracomment>The board&apos;s columns, in ladder order (playbook first: a lesson that is not callable). Outcomes shown in a card&apos;s sparkline (the newest ones).</extracomment>
         <translation>时间</translation>
     </message>
     <message>
@@ -4856,6 +4980,89 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>{0} ✓ · {1} ✗ · {2} in a row</source>
         <translation>{0} ✓ · {1} ✗ · 连续 {2}</translation>
+    </message>
+</context>
+<context>
+    <name>LadderPanel</name>
+    <message>
+        <location line="+24"/>
+        <source>Show every outcome, not only grade changes</source>
+        <translation>显示每次结果，而不仅是等级变化</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
+        <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} linked actions in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{1}&lt;/b&gt; with {2} successes and {3} failures. The database says &lt;b&gt;{4}&lt;/b&gt; with {5} successes and {6} failures.</source>
+        <translation>按时间顺序将 {0} 个关联操作从草稿、计数为零开始经状态机重放（流程的每次修订都会把等级重置为草稿）：重放结果为 &lt;b&gt;{1}&lt;/b&gt;，成功 {2} 次，失败 {3} 次。数据库中为 &lt;b&gt;{4}&lt;/b&gt;，成功 {5} 次，失败 {6} 次。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
+        <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
+    </message>
+</context>
+<context>
+    <name>LeftOutTable</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets/left_out.py" line="+47"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Section</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already recent</source>
+        <translation>已在近期中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>Left out: %n message(s)</source>
+        <translation>
+            <numerusform>略去：%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Nothing was left out.</source>
+        <translation>没有遗漏任何内容。</translation>
     </message>
 </context>
 <context>
@@ -5316,7 +5523,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessagePicker</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets.py" line="-236"/>
+        <location filename="../../philont_desktop/context_tab/widgets/picker.py" line="+114"/>
         <source>What did the agent see here? Pick a user message</source>
         <translation>智能体当时看到了什么？选择一条用户消息</translation>
     </message>
@@ -5356,12 +5563,12 @@ You can undo this with Edit › Undo.</source>
         <translation>未找到用户消息。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>(more below)</source>
         <translation>（下方还有更多）</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="-2"/>
         <source>%n user message(s), newest first</source>
         <translation>
             <numerusform>%n 条用户消息，最新的在前</numerusform>
@@ -5661,6 +5868,154 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>OverviewPanel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+84"/>
+        <source>Why this grade</source>
+        <translation>为何处于此等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What would move it next</source>
+        <translation>什么会改变它的等级</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The database holds the unknown grade {0}; it is read as draft.</source>
+        <translation>数据库中存有未知等级 {0}；按草稿处理。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Counters</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A replay of its {0} linked actions from draft also ends on {1}.</source>
+        <translation>从草稿开始重放其 {0} 个关联操作，结果同样是{1}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: see Ladder history.</source>
+        <translation>从草稿开始重放其 {0} 个关联操作，结果是{1}，但数据库中为{2}：请查看等级历史。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Uses</source>
+        <translation>使用次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successes</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Consecutive failures</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Offered in the skill index</source>
+        <translation>在技能索引中提供的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Matched when offered</source>
+        <translation>提供时匹配的次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last success</source>
+        <translation>上次成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last failure</source>
+        <translation>上次失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revisions kept</source>
+        <translation>保留的修订数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Linked actions</source>
+        <translation>关联操作</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When to use</source>
+        <translation>使用时机</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+2"/>
+        <source>Trigger keywords</source>
+        <translation>触发关键词</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: an advisory lesson, not a callable recipe</source>
+        <translation>无：建议性的经验，不是可调用的流程</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(installed from disk)</source>
+        <translation>（从磁盘安装）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unreadable JSON in this row: {0}</source>
+        <translation>此行中有无法读取的 JSON：{0}</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
     <name>OverviewPlot</name>
     <message>
         <location filename="../../philont_desktop/facts/widgets/overview.py" line="+97"/>
@@ -5719,7 +6074,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PreviewRenderer</name>
     <message>
-        <location line="+46"/>
+        <location filename="../../philont_desktop/context_tab/render.py" line="+115"/>
         <source>before message #%1</source>
         <translation>消息 #%1 之前</translation>
     </message>
@@ -5729,37 +6084,37 @@ You can undo this with Edit › Undo.</source>
         <translation>%1 之前</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
         <source>Rebuilt as of %1 (%2) from what the database records. What cannot be rewound:</source>
         <translation>根据数据库的记录重建为 %1（%2）时的状态。无法回溯的部分：</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Memory prefix</source>
         <translation>记忆前缀</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+3"/>
         <source>The prefix is over 40,000 characters (%1): the agent gets it truncated.</source>
         <translation>前缀超过 40,000 个字符（%1）：智能体收到的是截断后的版本。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+27"/>
         <source>%1 chars · %2 tokens</source>
         <translation>%1 字符 · %2 token</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="-6"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Not reproduced here (only the agent&apos;s running server fills them): %1.</source>
         <translation>此处未重现（只有智能体运行中的服务器才会填写）：%1。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Recall trigger hit (%1): “%2”</source>
         <translation>命中召回触发（%1）：“%2”</translation>
     </message>
@@ -5769,38 +6124,38 @@ You can undo this with Edit › Undo.</source>
         <translation>服务器会把以下内容追加到系统消息中：</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+9"/>
+        <location line="-6"/>
+        <location line="+7"/>
         <source>Recall trigger</source>
         <translation>召回触发</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-7"/>
         <source>no hit: nothing is injected</source>
         <translation>未命中：不注入任何内容</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+19"/>
         <source>searching…</source>
         <translation>搜索中…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>Recalled messages</source>
         <translation>召回的消息</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Searching the timeline for recall candidates…</source>
         <translation>正在时间线中搜索召回候选…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+21"/>
         <source>Recent messages</source>
         <translation>近期消息</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-115"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -5810,22 +6165,24 @@ You can undo this with Edit › Undo.</source>
         <translation>正在回复的消息</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+155"/>
         <source>(stored as %1)</source>
         <translation>（存储为 %1）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>this turn</source>
         <translation>本轮</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-67"/>
+        <location line="+23"/>
+        <location line="+47"/>
         <source>%1 tokens</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
         <source>… %1 more characters: show the full text</source>
         <translation>… 还有 %1 个字符：显示全文</translation>
     </message>
@@ -5842,19 +6199,136 @@ You can undo this with Edit › Undo.</source>
         <translation>没有近期消息。</translation>
     </message>
     <message numerus="yes">
-        <location line="+12"/>
+        <location line="-138"/>
         <source>%n section(s)</source>
         <translation>
             <numerusform>%n 个部分</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+88"/>
+        <location line="+62"/>
         <location line="+23"/>
         <source>%n message(s)</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>RecallRenderer</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/render_recall.py" line="+54"/>
+        <source>Recall: searching the timeline…</source>
+        <translation>召回：正在搜索时间线…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Recall: %n message(s) recalled</source>
+        <translation>
+            <numerusform>召回：召回了 %n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recall: nothing recalled</source>
+        <translation>召回：什么也没有召回</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No recall trigger: nothing is added to the system message.</source>
+        <translation>没有命中召回触发词：系统消息不追加任何内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>⚠ Recall trigger hit (%1): “%2”. The agent is told to call recall_sessions.</source>
+        <translation>⚠ 命中召回触发词（%1）：“%2”。智能体会被要求调用 recall_sessions。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The agent&apos;s search received</source>
+        <translation>智能体的搜索收到</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>After removing &apos; &quot; * ( )</source>
+        <translation>去掉 &apos; &quot; * ( ) 之后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Full-text query</source>
+        <translation>全文查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Counting each word&apos;s messages and the keyword query…</source>
+        <translation>正在统计每个词的消息数和关键词查询…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+3"/>
+        <source>Each word alone</source>
+        <translation>每个词单独</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>failed (SQLite: %1)</source>
+        <translation>失败（SQLite：%1）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1+ messages</source>
+        <translation>%1+ 条消息</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>What a keyword query would recall — not what the agent does</source>
+        <translation>关键词查询会召回什么 —— 这不是智能体的做法</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The agent searches for the whole message. A keyword search (what recall_sessions is asked for when the agent calls it) would use the message&apos;s key words; shown here to see the gap.</source>
+        <translation>智能体搜索的是整条消息。关键词搜索（智能体调用 recall_sessions 时要求的方式）会使用消息中的关键词；列在这里以便看出差距。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>rule %1</source>
+        <translation>规则 %1</translation>
+    </message>
+    <message>
+        <source>Why, word by word ↓</source>
+        <translation>为什么：逐词说明 ↓</translation>
+    </message>
+    <message>
+        <source>Keyword query</source>
+        <translation>关键词查询</translation>
+    </message>
+    <message>
+        <source>and %n more</source>
+        <translation>另有 %n 条</translation>
     </message>
 </context>
 <context>
@@ -6646,6 +7120,105 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>RevisionsPanel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+56"/>
+        <source>Restore this version…</source>
+        <translation>恢复此版本…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with</source>
+        <translation>与</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Successes</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In effect</source>
+        <translation>生效期间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replaced because</source>
+        <translation>替换原因</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Version {0} (current)</source>
+        <translation>版本 {0}（当前）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Version 1 (original)</source>
+        <translation>版本 1（原始）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Version {0}</source>
+        <translation>版本 {0}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Never revised: only the current version exists.</source>
+        <translation>从未修订：只有当前版本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not a recipe (no verification): its rewrites are not versioned.</source>
+        <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current.</source>
+        <translation>保留了 {0} 个较早的版本。成功和失败次数是各版本生效期间记录的关联操作。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>creation</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+22"/>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Action template</source>
+        <translation>操作模板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+</context>
+<context>
     <name>SchedulesModel</name>
     <message>
         <location filename="../../philont_desktop/calendar/model.py" line="+27"/>
@@ -6807,6 +7380,197 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>SkillMenu</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/menu.py" line="+27"/>
+        <source>Edit recipe…</source>
+        <translation>编辑流程…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit details…</source>
+        <translation>编辑详情…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set grade</source>
+        <translation>设置等级</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Mark as positive</source>
+        <translation>标记为正面</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mark as avoid</source>
+        <translation>标记为避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Turn on editing mode to change skills</source>
+        <translation>开启编辑模式后才能修改技能</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsController</name>
+    <message>
+        <location filename="../../philont_desktop/skills/controller.py" line="+40"/>
+        <source>Loading skills</source>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <translation>正在加载技能</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Loading skill {0}</source>
+        <translation>正在加载技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <location line="+5"/>
+        <source>The change was not made</source>
+        <translation>未能进行此变更</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Revise recipe {0}</source>
+        <translation>修订流程 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Restore version {0} of {1}</source>
+        <translation>恢复 {1} 的版本 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Edit skill {0}</source>
+        <translation>编辑技能 {0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Set {0} to {1}</source>
+        <translation>将 {0} 设为{1}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Mark {0} as avoid</source>
+        <translation>将 {0} 标记为避免</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark {0} as positive</source>
+        <translation>将 {0} 标记为正面</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Delete skill {0}</source>
+        <translation>删除技能 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>SkillsFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/skills/widgets/filter_bar.py" line="+21"/>
+        <source>Filter by name, description, keywords, source…</source>
+        <translation>按名称、描述、关键词、来源筛选…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positive</source>
+        <translation>正面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Avoid (negative)</source>
+        <translation>避免（负面）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>All sources</source>
+        <translation>全部来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Learned (self:…)</source>
+        <translation>自学（self:…）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Imported</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No source</source>
+        <translation>无来源</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recipes only</source>
+        <translation>仅流程</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sort: name</source>
+        <translation>排序：名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most used</source>
+        <translation>排序：最常用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: recently used</source>
+        <translation>排序：最近使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most successes</source>
+        <translation>排序：成功最多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: most failures</source>
+        <translation>排序：失败最多</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: ranking score</source>
+        <translation>排序：排名得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sort: newest</source>
+        <translation>排序：最新</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>{0} skills</source>
+        <translation>{0} 个技能</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} of {1} skills</source>
+        <translation>{0} / {1} 个技能</translation>
+    </message>
+</context>
+<context>
     <name>SkillsTab</name>
     <message>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-11"/>
@@ -6814,12 +7578,12 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+97"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+112"/>
         <source>Restore an earlier version</source>
         <translation>恢复较早的版本</translation>
     </message>
@@ -6833,12 +7597,12 @@ Reason (optional):</source>
 原因（可选）：</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>Delete skill</source>
         <translation>删除技能</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
         <source>Delete {0} ({1}, {2} uses, {3} successes, {4} failures)? The agent will no longer find it. Undo restores it with every field as it was.</source>
         <translation>删除 {0}（{1}，使用 {2} 次，成功 {3} 次，失败 {4} 次）吗？智能体将再也找不到它。撤销会按原样恢复所有字段。</translation>
     </message>
@@ -6969,6 +7733,39 @@ Reason (optional):</source>
         <location line="+19"/>
         <source>now</source>
         <translation>现在</translation>
+    </message>
+</context>
+<context>
+    <name>TimeTravelBanner</name>
+    <message>
+        <location filename="../../philont_desktop/context_tab/widgets/travel.py" line="+22"/>
+        <source>Back to now</source>
+        <translation>回到现在</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>What the agent saw before message #%1 (%2, session %3): only messages, facts and skills that existed then.</source>
+        <translation>智能体在消息 #%1（%2，会话 %3）之前看到的内容：只包含当时已存在的消息、事实和技能。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the timeline is restricted to its scheduled session, as the agent does</source>
+        <translation>时间线限定为其计划任务会话，与智能体的做法一致</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its conversation is the home conversation</source>
+        <translation>其所在对话即为所属对话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set from the message: %1.</source>
+        <translation>根据该消息设置：%1。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -7316,803 +8113,6 @@ What if: {1}</source>
         <location line="+1"/>
         <source>falls below the threshold on {0} (in {1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
-    </message>
-</context>
-<context>
-    <name>LadderPanel</name>
-    <message>
-        <location line="+24"/>
-        <source>Show every outcome, not only grade changes</source>
-        <translation>显示每次结果，而不仅是等级变化</translation>
-    </message>
-    <message>
-        <location line="+41"/>
-        <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
-        <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0} linked actions in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{1}&lt;/b&gt; with {2} successes and {3} failures. The database says &lt;b&gt;{4}&lt;/b&gt; with {5} successes and {6} failures.</source>
-        <translation>按时间顺序将 {0} 个关联操作从草稿、计数为零开始经状态机重放（流程的每次修订都会把等级重置为草稿）：重放结果为 &lt;b&gt;{1}&lt;/b&gt;，成功 {2} 次，失败 {3} 次。数据库中为 &lt;b&gt;{4}&lt;/b&gt;，成功 {5} 次，失败 {6} 次。</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
-        <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
-    </message>
-</context>
-<context>
-    <name>OverviewPanel</name>
-    <message>
-        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+84"/>
-        <source>Why this grade</source>
-        <translation>为何处于此等级</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>What would move it next</source>
-        <translation>什么会改变它的等级</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The database holds the unknown grade {0}; it is read as draft.</source>
-        <translation>数据库中存有未知等级 {0}；按草稿处理。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Counters</source>
-        <translation>计数</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>A replay of its {0} linked actions from draft also ends on {1}.</source>
-        <translation>从草稿开始重放其 {0} 个关联操作，结果同样是{1}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: see Ladder history.</source>
-        <translation>从草稿开始重放其 {0} 个关联操作，结果是{1}，但数据库中为{2}：请查看等级历史。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Uses</source>
-        <translation>使用次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Successes</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Failures</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Consecutive failures</source>
-        <translation>连续失败次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Offered in the skill index</source>
-        <translation>在技能索引中提供的次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Matched when offered</source>
-        <translation>提供时匹配的次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last used</source>
-        <translation>上次使用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last success</source>
-        <translation>上次成功</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last failure</source>
-        <translation>上次失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Created</source>
-        <translation>创建时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Revisions kept</source>
-        <translation>保留的修订数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Linked actions</source>
-        <translation>关联操作</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Description</source>
-        <translation>描述</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>When to use</source>
-        <translation>使用时机</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <location line="+2"/>
-        <source>Trigger keywords</source>
-        <translation>触发关键词</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Action template</source>
-        <translation>操作模板</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>none: an advisory lesson, not a callable recipe</source>
-        <translation>无：建议性的经验，不是可调用的流程</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tool policy</source>
-        <translation>工具策略</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>(installed from disk)</source>
-        <translation>（从磁盘安装）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Unreadable JSON in this row: {0}</source>
-        <translation>此行中有无法读取的 JSON：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/skills/widgets/overview.py" line="76"/>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-</context>
-<context>
-    <name>RevisionsPanel</name>
-    <message>
-        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+56"/>
-        <source>Restore this version…</source>
-        <translation>恢复此版本…</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Compare</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>with</source>
-        <translation>与</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Version</source>
-        <translation>版本</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Successes</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Failures</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>In effect</source>
-        <translation>生效期间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Replaced because</source>
-        <translation>替换原因</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>Version {0} (current)</source>
-        <translation>版本 {0}（当前）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Version 1 (original)</source>
-        <translation>版本 1（原始）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Version {0}</source>
-        <translation>版本 {0}</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Never revised: only the current version exists.</source>
-        <translation>从未修订：只有当前版本。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Not a recipe (no verification): its rewrites are not versioned.</source>
-        <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current.</source>
-        <translation>保留了 {0} 个较早的版本。成功和失败次数是各版本生效期间记录的关联操作。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>creation</source>
-        <translation>创建</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+22"/>
-        <source>now</source>
-        <translation>现在</translation>
-    </message>
-    <message>
-        <location line="+37"/>
-        <source>Action template</source>
-        <translation>操作模板</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Tool policy</source>
-        <translation>工具策略</translation>
-    </message>
-</context>
-<context>
-    <name>SkillMenu</name>
-    <message>
-        <location filename="../../philont_desktop/skills/widgets/menu.py" line="+27"/>
-        <source>Edit recipe…</source>
-        <translation>编辑流程…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Edit details…</source>
-        <translation>编辑详情…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Set grade</source>
-        <translation>设置等级</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Mark as positive</source>
-        <translation>标记为正面</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Mark as avoid</source>
-        <translation>标记为避免</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Copy name</source>
-        <translation>复制名称</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Turn on editing mode to change skills</source>
-        <translation>开启编辑模式后才能修改技能</translation>
-    </message>
-</context>
-<context>
-    <name>SkillsController</name>
-    <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+40"/>
-        <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
-        <translation>正在加载技能</translation>
-    </message>
-    <message>
-        <location line="+49"/>
-        <source>Loading skill {0}</source>
-        <translation>正在加载技能 {0}</translation>
-    </message>
-    <message>
-        <location line="+33"/>
-        <location line="+5"/>
-        <source>The change was not made</source>
-        <translation>未能进行此变更</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Revise recipe {0}</source>
-        <translation>修订流程 {0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Restore version {0} of {1}</source>
-        <translation>恢复 {1} 的版本 {0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Edit skill {0}</source>
-        <translation>编辑技能 {0}</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Set {0} to {1}</source>
-        <translation>将 {0} 设为{1}</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Mark {0} as avoid</source>
-        <translation>将 {0} 标记为避免</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Mark {0} as positive</source>
-        <translation>将 {0} 标记为正面</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Delete skill {0}</source>
-        <translation>删除技能 {0}</translation>
-    </message>
-</context>
-<context>
-    <name>SkillsFilterBar</name>
-    <message>
-        <location filename="../../philont_desktop/skills/widgets/filter_bar.py" line="+21"/>
-        <source>Filter by name, description, keywords, source…</source>
-        <translation>按名称、描述、关键词、来源筛选…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>All kinds</source>
-        <translation>全部类型</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Positive</source>
-        <translation>正面</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Avoid (negative)</source>
-        <translation>避免（负面）</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>All sources</source>
-        <translation>全部来源</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Learned (self:…)</source>
-        <translation>自学（self:…）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Imported</source>
-        <translation>导入</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No source</source>
-        <translation>无来源</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Recipes only</source>
-        <translation>仅流程</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Sort: name</source>
-        <translation>排序：名称</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: most used</source>
-        <translation>排序：最常用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: recently used</source>
-        <translation>排序：最近使用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: most successes</source>
-        <translation>排序：成功最多</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: most failures</source>
-        <translation>排序：失败最多</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: ranking score</source>
-        <translation>排序：排名得分</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sort: newest</source>
-        <translation>排序：最新</translation>
-    </message>
-    <message>
-        <location line="+66"/>
-        <source>{0} skills</source>
-        <translation>{0} 个技能</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} of {1} skills</source>
-        <translation>{0} / {1} 个技能</translation>
-    </message>
-</context>
-<context>
-    <name>ContextController</name>
-    <message>
-        <location filename="../../philont_desktop/context_tab/controller.py" line="+226"/>
-        <source>Computing the context preview</source>
-        <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
-        <translation>正在计算上下文预览</translation>
-    </message>
-    <message>
-        <location line="+78"/>
-        <source>The context could not be computed</source>
-        <translation>无法计算上下文</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>Exporting the context</source>
-        <translation>正在导出上下文</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The JSON could not be written</source>
-        <translation>无法写入 JSON</translation>
-    </message>
-</context>
-<context>
-    <name>InputsPanel</name>
-    <message>
-        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+47"/>
-        <source>Type a message as the user would send it; the preview follows as you type.</source>
-        <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Pick a past message…</source>
-        <translation>选择过去的消息…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>What did the agent see here? Choose a user message from the timeline: the preview uses only what existed before it.</source>
-        <translation>智能体当时看到了什么？从时间线中选择一条用户消息：预览只使用在它之前已存在的内容。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Clear</source>
-        <translation>清除</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>All sessions (ids, comma-separated)</source>
-        <translation>所有会话（会话 ID，用逗号分隔）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No home conversation</source>
-        <translation>无所属对话</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The conversation the message arrives in: recent messages from other conversations are left out, recalled ones are labelled with where they came from.</source>
-        <translation>消息所在的对话：其他对话的近期消息会被略去，召回的消息会标明来自哪里。</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>Defaults</source>
-        <translation>默认值</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>8,000 / 4,000 tokens, 30 recent messages, 10 recall candidates</source>
-        <translation>8,000 / 4,000 token，30 条近期消息，10 个召回候选</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>This machine (%1)</source>
-        <translation>本机（%1）</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Home conversation</source>
-        <translation>所属对话</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Host OS</source>
-        <translation>主机操作系统</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Recent tokens</source>
-        <translation>近期 token</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recall tokens</source>
-        <translation>召回 token</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recent messages</source>
-        <translation>近期消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Recall candidates</source>
-        <translation>召回候选</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+58"/>
-        <location line="+15"/>
-        <source>%n message(s) since %1</source>
-        <translation>
-            <numerusform>%n 条消息，始于 %1</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>LeftOutTable</name>
-    <message>
-        <location filename="../../philont_desktop/context_tab/widgets/left_out.py" line="+47"/>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Section</source>
-        <translation>部分</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Reason</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Role</source>
-        <translation>角色</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tokens</source>
-        <translation>Token 数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Text</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>recall</source>
-        <translation>召回</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>already recent</source>
-        <translation>已在近期中</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+14"/>
-        <source>Left out: %n message(s)</source>
-        <translation>
-            <numerusform>略去：%n 条消息</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Nothing was left out.</source>
-        <translation>没有遗漏任何内容。</translation>
-    </message>
-</context>
-<context>
-    <name>RecallRenderer</name>
-    <message>
-        <location filename="../../philont_desktop/context_tab/render_recall.py" line="+54"/>
-        <source>Recall: searching the timeline…</source>
-        <translation>召回：正在搜索时间线…</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>Recall: %n message(s) recalled</source>
-        <translation>
-            <numerusform>召回：召回了 %n 条消息</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Recall: nothing recalled</source>
-        <translation>召回：什么也没有召回</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>No recall trigger: nothing is added to the system message.</source>
-        <translation>没有命中召回触发词：系统消息不追加任何内容。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>⚠ Recall trigger hit (%1): “%2”. The agent is told to call recall_sessions.</source>
-        <translation>⚠ 命中召回触发词（%1）：“%2”。智能体会被要求调用 recall_sessions。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>The agent&apos;s search received</source>
-        <translation>智能体的搜索收到</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>After removing &apos; &quot; * ( )</source>
-        <translation>去掉 &apos; &quot; * ( ) 之后</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Search</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Full-text query</source>
-        <translation>全文查询</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Why</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Counting each word&apos;s messages and the keyword query…</source>
-        <translation>正在统计每个词的消息数和关键词查询…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+3"/>
-        <source>Each word alone</source>
-        <translation>每个词单独</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>failed (SQLite: %1)</source>
-        <translation>失败（SQLite：%1）</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>%n row(s)</source>
-        <translation>
-            <numerusform>%n 行</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>%1+ messages</source>
-        <translation>%1+ 条消息</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%n message(s)</source>
-        <translation>
-            <numerusform>%n 条消息</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>What a keyword query would recall — not what the agent does</source>
-        <translation>关键词查询会召回什么 —— 这不是智能体的做法</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The agent searches for the whole message. A keyword search (what recall_sessions is asked for when the agent calls it) would use the message&apos;s key words; shown here to see the gap.</source>
-        <translation>智能体搜索的是整条消息。关键词搜索（智能体调用 recall_sessions 时要求的方式）会使用消息中的关键词；列在这里以便看出差距。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>rule %1</source>
-        <translation>规则 %1</translation>
-    </message>
-    <message>
-        <source>Why, word by word ↓</source>
-        <translation>为什么：逐词说明 ↓</translation>
-    </message>
-    <message>
-        <source>Keyword query</source>
-        <translation>关键词查询</translation>
-    </message>
-    <message>
-        <source>and %n more</source>
-        <translation>另有 %n 条</translation>
-    </message>
-</context>
-<context>
-    <name>TimeTravelBanner</name>
-    <message>
-        <location filename="../../philont_desktop/context_tab/widgets/travel.py" line="+22"/>
-        <source>Back to now</source>
-        <translation>回到现在</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>What the agent saw before message #%1 (%2, session %3): only messages, facts and skills that existed then.</source>
-        <translation>智能体在消息 #%1（%2，会话 %3）之前看到的内容：只包含当时已存在的消息、事实和技能。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>the timeline is restricted to its scheduled session, as the agent does</source>
-        <translation>时间线限定为其计划任务会话，与智能体的做法一致</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>its conversation is the home conversation</source>
-        <translation>其所在对话即为所属对话</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Set from the message: %1.</source>
-        <translation>根据该消息设置：%1。</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>; </source>
-        <translation>；</translation>
     </message>
 </context>
 </TS>
