@@ -44,6 +44,7 @@ from philont_desktop.qt import (
 )
 
 PROGRESS_INTERVAL_S = 0.05
+REINTERRUPT_MS = 50  # how often a cancelled job that is still running is interrupted again
 
 
 class JobCancelledError(Exception):
@@ -157,13 +158,17 @@ class Job(QObject):
         if self.is_done or self._cancel:
             return
         self._cancel = True
+        self._interrupt()
+        if self._workers is not None:
+            self._workers._take_requested.emit(self)
+
+    def _interrupt(self) -> None:
+        """Interrupt the statement this job's connection is running (reads and tasks, never a write)."""
         with self._lock:
             db = self._db
             if db is not None and self.lane != "write":
                 with contextlib.suppress(Exception):
                     db.conn.interrupt()
-        if self._workers is not None:
-            self._workers._take_requested.emit(self)
 
     # -- from the worker thread ---------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -255,6 +260,12 @@ class Workers(QObject):
         self._delivered.connect(self._on_delivered, Qt.ConnectionType.QueuedConnection)
         self._progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
         self._take_requested.connect(self._on_take_requested, Qt.ConnectionType.QueuedConnection)
+        # sqlite3_interrupt() only stops statements running at that moment: a cancel that lands between
+        # a job taking its connection and starting its statement would be lost, so cancelled jobs that
+        # are still running are interrupted again until they end (no cost while nothing is cancelled).
+        self._reinterrupt = QTimer(self)
+        self._reinterrupt.setInterval(REINTERRUPT_MS)
+        self._reinterrupt.timeout.connect(self._interrupt_cancelled)
 
     # -- submitting ---------------------------------------------------------------------------------------
     def submit(
@@ -469,21 +480,25 @@ class Workers(QObject):
         if self._closed:
             return True
         self._closed = True
-        for job in list(self._runnables):
-            if job.lane != "write":
-                job._cancel = True
-                with job._lock:
-                    if job._db is not None:
-                        with contextlib.suppress(Exception):
-                            job._db.conn.interrupt()
+        self._reinterrupt.stop()
+        reads = [job for job in self._runnables if job.lane != "write"]
+        for job in reads:
+            job._cancel = True
+            job._interrupt()
         for lane, pool in self._pools.items():
             if lane != "write":
                 pool.clear()
         deadline = time.monotonic() + timeout_ms / 1000
         ok = True
         for pool in self._pools.values():
-            left = max(0, int((deadline - time.monotonic()) * 1000))
-            ok = pool.waitForDone(left) and ok
+            while True:  # interrupting again between waits: see _reinterrupt in __init__
+                left = max(0, int((deadline - time.monotonic()) * 1000))
+                done = pool.waitForDone(min(left, REINTERRUPT_MS))
+                if done or left <= REINTERRUPT_MS:
+                    break
+                for job in reads:
+                    job._interrupt()
+            ok = done and ok
         if ok:
             w, self._writer = self._writer, None
             if w is not None:
@@ -550,6 +565,16 @@ class Workers(QObject):
         if self._pools[job.lane].tryTake(runnable):
             runnable.release()
             self._on_delivered(job)
+        elif job.lane != "write" and not self._reinterrupt.isActive():
+            self._reinterrupt.start()
+
+    @Slot()
+    def _interrupt_cancelled(self) -> None:
+        running = [j for j in self._runnables if j._cancel and j.lane != "write" and not j.is_done]
+        for job in running:
+            job._interrupt()
+        if not running:
+            self._reinterrupt.stop()
 
     @Slot(object, int, int)
     def _on_progress(self, job: Job, done: int, total: int) -> None:

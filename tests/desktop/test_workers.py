@@ -15,9 +15,10 @@ from philont_desktop.qt import QCoreApplication, QThread
 from philont_desktop.workers import JobCancelledError, Workers, spin_until
 from tests.support import FIXED_NOW
 
-LONG_QUERY = (
-    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000000) SELECT count(*) FROM c"
-)
+# A read that would run for hours: a test that waits for it to end proves it was interrupted, with
+# timeouts generous enough for a loaded machine and no assertion on elapsed time.
+LONG_QUERY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000000000) SELECT count(*) FROM c"
+PATIENCE_MS = 60_000
 
 
 @pytest.fixture
@@ -106,19 +107,34 @@ def test_a_queued_job_that_is_cancelled_never_runs(qapp, db_path):
         w.shutdown()
 
 
+def test_a_cancel_that_lands_before_the_statement_starts_still_stops_it(workers):
+    # sqlite3_interrupt() only stops a statement that is running: this cancel arrives while the job
+    # holds its connection but has not started its query yet.
+    started = threading.Event()
+
+    def slow_start(db):
+        started.set()
+        time.sleep(0.3)
+        return db.conn.execute(LONG_QUERY).fetchone()[0]
+
+    job = workers.run(slow_start, on_error=lambda exc: None)
+    assert spin_until(started.is_set, PATIENCE_MS)
+    job.cancel()
+    assert workers.wait_idle(PATIENCE_MS)
+    assert job.state == "cancelled"
+
+
 def test_a_running_query_is_interrupted_when_superseded(workers):
     errors = []
-    t0 = time.monotonic()
     long_job = workers.run(
         lambda db: db.conn.execute(LONG_QUERY).fetchone()[0], key="q", on_error=errors.append
     )
-    assert spin_until(lambda: long_job.state == "running", 5000)
+    assert spin_until(lambda: long_job.state == "running", PATIENCE_MS)
     quick = workers.run(lambda db: 42, key="q")
-    assert workers.wait_idle(10_000)
+    assert workers.wait_idle(PATIENCE_MS)
     assert long_job.state == "cancelled"
     assert quick.result == 42
     assert errors == []  # a cancelled job reports nothing
-    assert time.monotonic() - t0 < 5
 
 
 def test_progress_is_reported_and_the_last_value_kept(workers, qtbot):
@@ -224,7 +240,7 @@ def test_shutdown_closes_every_connection_and_refuses_new_jobs(qapp, db_path):
     assert w.wait_idle(5000)
     assert w.open_writer().wait(10_000)
     writer = w._writer
-    assert w.shutdown(5000) is True
+    assert w.shutdown(PATIENCE_MS) is True
     assert all(db._closed for db in dbs)
     assert writer is not None and writer._closed
     late = w.run(lambda db: 1)
@@ -234,10 +250,8 @@ def test_shutdown_closes_every_connection_and_refuses_new_jobs(qapp, db_path):
 def test_shutdown_interrupts_a_long_read(qapp, db_path):
     w = Workers(db_path, readers=1)
     job = w.run(lambda db: db.conn.execute(LONG_QUERY).fetchone()[0])
-    assert spin_until(lambda: job.state == "running", 5000)
-    t0 = time.monotonic()
-    assert w.shutdown(5000) is True
-    assert time.monotonic() - t0 < 5
+    assert spin_until(lambda: job.state == "running", PATIENCE_MS)
+    assert w.shutdown(PATIENCE_MS) is True
 
 
 def test_finished_jobs_and_their_results_are_freed(workers):
@@ -268,12 +282,10 @@ def test_a_task_can_make_its_own_connection_interruptible(qapp, db_path):
                 db.close()
 
         job = w.task(long_task, db_path, on_error=lambda exc: None)
-        assert spin_until(lambda: job.state == "running", 5000)
+        assert spin_until(lambda: job.state == "running", PATIENCE_MS)
         spin_until(lambda: False, 100)
-        t0 = time.monotonic()
         job.cancel()
-        assert job.wait(5000)
+        assert job.wait(PATIENCE_MS)
         assert job.state == "cancelled"
-        assert time.monotonic() - t0 < 3
     finally:
         w.shutdown()
