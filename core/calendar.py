@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from core.errors import ValidationError_
 from core.ids import new_id
-from core.jsutil import date_parse, js_slice, js_string_to_number, js_trim, now_ms, utf16_len
+from core.jsutil import date_parse, js_max, js_slice, js_string_to_number, js_trim, now_ms, utf16_len
 from core.models import CalendarEvent
 
 DAY_MS = 86_400_000
@@ -50,9 +50,9 @@ def parse_rrule(rrule: str) -> ParsedRrule | None:
     freq = kv.get("FREQ")
     if freq not in ("DAILY", "WEEKLY"):
         return None
-    interval = _js_max1(js_string_to_number(kv.get("INTERVAL", "1")))
+    interval = js_max(1, js_string_to_number(kv.get("INTERVAL", "1")))
     count_raw = kv.get("COUNT")
-    count = _js_max1(js_string_to_number(count_raw)) if count_raw else None
+    count = js_max(1, js_string_to_number(count_raw)) if count_raw else None
     until: int | None = None
     until_raw = kv.get("UNTIL")
     if until_raw:
@@ -69,13 +69,6 @@ def parse_rrule(rrule: str) -> ParsedRrule | None:
             iso = u
         until = date_parse(iso)
     return ParsedRrule(freq, interval, count, until)
-
-
-def _js_max1(x: float | int) -> float | int:
-    """``Math.max(1, x)``: NaN stays NaN."""
-    if isinstance(x, float) and math.isnan(x):
-        return x
-    return x if x > 1 else 1
 
 
 def expand_occurrences(starts_at: int, rrule: str | None, from_ms: float, to_ms: float) -> list[int]:

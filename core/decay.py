@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from core.jsutil import now_ms
+from core.jsutil import js_div, js_exp, now_ms
 
 __all__ = [
     "DAY_MS",
@@ -97,23 +97,6 @@ def _num(x: float | None) -> float:
     return 0.0 if x is None else float(x)
 
 
-def _js_div(a: float, b: float) -> float:
-    """IEEE-754 division as JavaScript does it (no ZeroDivisionError)."""
-    if b == 0:
-        if a == 0 or math.isnan(a):
-            return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
-    return a / b
-
-
-def _js_exp(x: float) -> float:
-    """``Math.exp`` (overflow gives Infinity instead of raising)."""
-    try:
-        return math.exp(x)
-    except OverflowError:
-        return math.inf
-
-
 def _age_days(created_at: float | None, last_accessed_at: float | None, now: float) -> float:
     anchor = _num(last_accessed_at if last_accessed_at is not None else created_at)
     age = (float(now) - anchor) / DAY_MS
@@ -123,7 +106,7 @@ def _age_days(created_at: float | None, last_accessed_at: float | None, now: flo
 
 
 def _score_at(confidence: float, tau: float, age_days: float) -> float:
-    return confidence * _js_exp(_js_div(-age_days, tau))
+    return confidence * js_exp(js_div(-age_days, tau))
 
 
 def score_memory(

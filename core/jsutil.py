@@ -4,10 +4,13 @@ The reference agent is written in TypeScript and runs on Node (V8). Everything i
 serialises or parses follows JavaScript semantics, and this project must reproduce those results to
 the character. This module collects the few primitives the rest of ``core`` needs for that:
 
-* lengths and slices in UTF-16 code units (``String.prototype.length`` / ``slice``);
+* lengths, slices and ``indexOf`` in UTF-16 code units (``String.prototype.length`` / ``slice``);
 * ``JSON.stringify`` and ``Number.prototype.toString`` output;
-* ``Date.prototype.toISOString`` and ``Date.parse`` (a port of V8's date parser);
+* ``Date.prototype.toISOString`` and ``Date.parse`` (a port of V8's date parser), and the reference's
+  ``parseTimeField``;
 * the JavaScript whitespace set used by ``\\s``, ``trim()`` and ``split(/\\s+/)``;
+* ``String()``, ``Number()``, ``Array.prototype.join``, ``Math.max``/``min``/``exp``, division,
+  truthiness and the key order of ``Object.keys``, for the values JSON can hold;
 * the token estimate ``ceil(length * 0.6)``.
 
 Standard library only; no function here touches the database or the clock except :func:`now_ms`.
@@ -26,15 +29,31 @@ __all__ = [
     "JS_WS_CHARS",
     "MAX_TIME_MS",
     "date_parse",
+    "date_parse_string",
     "estimate_tokens",
     "from_utf16_view",
+    "int_if_integral",
     "iso_ms",
+    "js_div",
+    "js_exp",
+    "js_index_of",
+    "js_isnan",
+    "js_join",
+    "js_max",
+    "js_min",
     "js_number_str",
+    "js_own_keys",
     "js_slice",
+    "js_slice_end",
     "js_split_ws",
+    "js_string",
+    "js_string_to_number",
     "js_stringify",
+    "js_to_number",
     "js_trim",
+    "js_truthy",
     "now_ms",
+    "parse_time_field",
     "utf16_len",
     "utf16_view",
 ]
@@ -971,3 +990,136 @@ def js_string_to_number(s: str) -> float | int:
         return math.nan
     value = float(t)
     return int(value) if math.isfinite(value) and value.is_integer() else value
+
+
+# ---------------------------------------------------------------------------------------------------
+# JavaScript values: String(), Number(), Math.max/min, truthiness, Object key order
+# ---------------------------------------------------------------------------------------------------
+
+
+def js_isnan(x: Any) -> bool:
+    """``Number.isNaN(x)`` for the numbers the helpers here return."""
+    return isinstance(x, float) and math.isnan(x)
+
+
+def js_string(v: Any) -> str:
+    """JavaScript ``String(v)`` for JSON values (arrays join with ``,``; objects are ``[object Object]``)."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int | float):
+        return js_number_str(v)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list | tuple):
+        return js_join(v, ",")
+    return "[object Object]"
+
+
+def js_join(items: Any, sep: str) -> str:
+    """JavaScript ``Array.prototype.join``: ``null`` elements become ``''``."""
+    return sep.join("" if x is None else js_string(x) for x in items)
+
+
+def js_to_number(v: Any) -> int | float:
+    """JavaScript ``Number(v)`` (ToNumber) for JSON values."""
+    if v is None:
+        return 0
+    if v is True:
+        return 1
+    if v is False:
+        return 0
+    if isinstance(v, int | float):
+        return v
+    if isinstance(v, str):
+        return js_string_to_number(v)
+    if isinstance(v, list | tuple):
+        return js_string_to_number(js_string(v))
+    return math.nan
+
+
+def js_max(a: int | float, b: int | float) -> int | float:
+    """``Math.max(a, b)``: NaN wins."""
+    if js_isnan(a) or js_isnan(b):
+        return math.nan
+    return a if a >= b else b
+
+
+def js_min(a: int | float, b: int | float) -> int | float:
+    """``Math.min(a, b)``: NaN wins."""
+    if js_isnan(a) or js_isnan(b):
+        return math.nan
+    return a if a <= b else b
+
+
+def js_div(a: float, b: float) -> float:
+    """IEEE-754 division as JavaScript does it (no ZeroDivisionError)."""
+    if b == 0:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def js_exp(x: float) -> float:
+    """``Math.exp`` (overflow gives Infinity instead of raising)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def js_truthy(v: Any) -> bool:
+    """JS truthiness: ``{}`` and ``[]`` are true; ``None``, ``False``, ``0``, NaN and ``''`` are false."""
+    if v is None or v is False:
+        return False
+    if isinstance(v, int | float):
+        return not (v == 0 or js_isnan(v))
+    if isinstance(v, str):
+        return v != ""
+    return True
+
+
+def int_if_integral(x: int | float) -> int | float:
+    """A finite integral float as ``int`` (how JavaScript prints it: ``2.0`` is ``2``), else ``x``."""
+    if isinstance(x, float) and math.isfinite(x) and x.is_integer():
+        return int(x)
+    return x
+
+
+def js_slice_end(x: int | float) -> int | None:
+    """ToIntegerOrInfinity of a ``slice`` end as a Python bound: NaN is 0, +Infinity is no bound."""
+    if js_isnan(x):
+        return 0
+    if isinstance(x, float) and math.isinf(x):
+        return None if x > 0 else 0
+    return math.trunc(x)
+
+
+def js_index_of(s: str, sub: str) -> int:
+    """``s.indexOf(sub)`` in UTF-16 code units (``-1`` when absent)."""
+    i = s.find(sub)
+    return -1 if i < 0 else utf16_len(s[:i])
+
+
+def js_own_keys(d: dict[str, Any]) -> list[str]:
+    """``Object.keys`` / ``Object.entries`` order: array-index keys ascending first, then insertion order."""
+    idx = [k for k in d if _is_array_index(k)]
+    seen = set(idx)
+    return sorted(idx, key=int) + [k for k in d if k not in seen]
+
+
+def date_parse_string(v: Any) -> int | float | None:
+    """``Date.parse(v)``: the argument is converted with ``String()`` first (numbers are not epoch ms)."""
+    return date_parse(v if isinstance(v, str) else js_string(v))
+
+
+def parse_time_field(v: Any) -> int | float | None:
+    """The reference's ``parseTimeField``: a finite number passes, a string goes through ``Date.parse``,
+    anything else (and every invalid value) is NULL."""
+    if v is None or v == "":
+        return None
+    return date_parse(v)

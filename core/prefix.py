@@ -36,11 +36,10 @@ from pydantic import BaseModel, Field
 
 from core.engine import sqlite3
 from core.facts import FactStore
-from core.jsutil import estimate_tokens, js_slice, js_stringify, js_trim, utf16_len
+from core.jsutil import estimate_tokens, js_join, js_slice, js_stringify, js_trim, utf16_len
 from core.models import Fact, Skill, parse_json_lenient
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
-from core.tools import js_join
 
 MEMORY_PREFIX_TOTAL_CAP = 40_000
 FACT_VALUE_INJECT_CAP = 1_000

@@ -26,7 +26,7 @@ from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET, FactStore
 from core.ids import new_id
-from core.jsutil import iso_ms, js_stringify, now_ms, utf16_len
+from core.jsutil import iso_ms, js_stringify, js_truthy, now_ms, utf16_len
 from core.maturity import next_maturity, parse_maturity
 from core.models import MATURITIES, Skill, parse_json_lenient
 from core.timeline import sanitize_query
@@ -77,17 +77,6 @@ class Attribution(NamedTuple):
     successes: int
     failures: int
     recipes_demoted: int
-
-
-def js_truthy(v: Any) -> bool:
-    """JS truthiness: ``{}`` and ``[]`` are true; ``None``, ``False``, ``0``, NaN and ``''`` are false."""
-    if v is None or v is False:
-        return False
-    if isinstance(v, int | float) and not isinstance(v, bool):
-        return not (v == 0 or (isinstance(v, float) and math.isnan(v)))
-    if isinstance(v, str):
-        return v != ""
-    return True
 
 
 def _safe_parse(text: Any) -> Any:
@@ -694,7 +683,6 @@ __all__ = [
     "OutcomePoint",
     "RevisionWindow",
     "SkillStore",
-    "js_truthy",
     "recipe_decay_text",
     "recipe_reuse_verify_enabled",
     "score_skill",

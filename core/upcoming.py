@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.calendar import DAY_MS, CalendarStore
-from core.jsutil import iso_ms, js_number_str, now_ms
+from core.jsutil import iso_ms, js_max, js_min, js_number_str, js_to_number, now_ms
 from core.schedules import ScheduleStore, parse_interval
-from core.tools import js_max, js_min, js_to_number
 
 DEFAULT_WINDOW_DAYS = 7
 MIN_WINDOW_DAYS = 1

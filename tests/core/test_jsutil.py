@@ -17,14 +17,27 @@ from core.jsutil import (
     JS_WS,
     JS_WS_CHARS,
     date_parse,
+    date_parse_string,
     estimate_tokens,
     from_utf16_view,
+    int_if_integral,
     iso_ms,
+    js_div,
+    js_exp,
+    js_index_of,
+    js_join,
+    js_max,
+    js_min,
     js_number_str,
+    js_own_keys,
     js_slice,
+    js_slice_end,
     js_split_ws,
     js_stringify,
+    js_to_number,
     js_trim,
+    js_truthy,
+    parse_time_field,
     utf16_len,
     utf16_view,
 )
@@ -499,3 +512,55 @@ def test_date_parse_non_strings(value, expected):
     got = date_parse(value)
     assert got == expected
     assert type(got) is type(expected)
+
+
+def test_js_join_and_to_number():
+    assert (
+        js_join([1.0, None, "x", False, {"a": 1}, [None, 1e21]], ", ")
+        == "1, , x, false, [object Object], ,1e+21"
+    )
+    assert js_to_number("2.50") == 2.5
+    assert js_to_number(True) == 1
+    assert js_to_number([7]) == 7
+    assert js_to_number([]) == 0
+    assert math.isnan(js_to_number({}))
+    assert math.isnan(js_to_number([1, 2]))
+
+
+def test_math_max_min_and_division():
+    assert js_max(2, 3) == 3 and js_min(2, 3) == 2
+    assert math.isnan(js_max(1, math.nan)) and math.isnan(js_min(math.nan, 5))
+    assert js_max(1, 1.0) == 1 and type(js_max(1, 1.0)) is int
+    assert js_div(1, 0) == math.inf and js_div(-1, 0) == -math.inf and js_div(1, -0.0) == -math.inf
+    assert math.isnan(js_div(0, 0)) and math.isnan(js_div(math.nan, 0))
+    assert js_div(3, 2) == 1.5
+    assert js_exp(1000) == math.inf and js_exp(0) == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "truthy"),
+    [(None, False), (False, False), (0, False), (0.0, False), (math.nan, False), ("", False),
+     (True, True), ("0", True), (" ", True), (-1, True), ({}, True), ([], True)],
+)  # fmt: skip
+def test_truthiness(value, truthy):
+    assert js_truthy(value) is truthy
+
+
+def test_integral_numbers_slice_ends_and_index_of():
+    assert int_if_integral(2.0) == 2 and type(int_if_integral(2.0)) is int
+    assert int_if_integral(2.5) == 2.5 and int_if_integral(math.inf) == math.inf
+    assert js_slice_end(math.nan) == 0 and js_slice_end(math.inf) is None and js_slice_end(-math.inf) == 0
+    assert js_slice_end(2.7) == 2 and js_slice_end(-2.5) == -2
+    assert js_index_of(EMOJI + ":x", ":") == 2 and js_index_of("abc", ":") == -1
+
+
+def test_object_key_order():
+    keys = {"b": 1, "2": 1, "a": 1, "1": 1, "01": 1, "4294967295": 1}
+    assert js_own_keys(keys) == ["1", "2", "b", "a", "01", "4294967295"]
+
+
+def test_time_field_parsing():
+    assert date_parse_string(2026) == date_parse("2026") == 1_767_225_600_000  # String(2026), not epoch ms
+    assert parse_time_field(1_500_000_000_000) == 1_500_000_000_000
+    assert parse_time_field("2026-01-01") == 1_767_225_600_000
+    assert parse_time_field("") is None and parse_time_field(None) is None and parse_time_field("abc") is None

@@ -4,7 +4,6 @@ Part C c-e)."""
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,18 +16,7 @@ from core.notes import NotesStore
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
 from core.timeline import RawStore
-from core.tools import (
-    TOOL_NAMES,
-    TOOLS,
-    ToolResult,
-    auth_prefix_error,
-    js_join,
-    js_to_number,
-    run_tool,
-    secret_shape_error,
-    secret_shape_leaf_error,
-    tool_schemas,
-)
+from core.tools import TOOL_NAMES, TOOLS, ToolResult, run_tool, tool_schemas
 from tests.conftest import FIXED_NOW
 
 T0 = FIXED_NOW  # 2026-06-15T12:00:00.000Z
@@ -466,24 +454,12 @@ def test_auth_header_and_scheme_errors(mem_db):
         "value should be a bare token / raw data, without the header name + colon.\n"
         'Example:\n  ❌ value: "Authorization: Bearer sk-xxx"\n  ✅ value: "sk-xxx"'
     )
-    assert auth_prefix_error("x-api-key : abc").startswith(
-        'value looks like a full HTTP header line (starts with "x-api-key :").'
-    )
     assert err(mem_db, "store_fact", {"namespace": "project", "key": "tok", "value": "Bearer abc123"}) == (
         'value contains auth scheme prefix "Bearer", which is HTTP Authorization header syntax and should '
         "**not** be stored in a fact value.\n"
         "The real data is after stripping the prefix.\n"
         'Example:\n  ❌ value: "Bearer abc123..."\n  ✅ value: "abc123..."'
     )
-    assert auth_prefix_error("API_KEY  xyz").startswith('value contains auth scheme prefix "API_KEY",')
-    assert auth_prefix_error("api key xyz").startswith('value contains auth scheme prefix "api key",')
-    long = "Basic " + "Q" * 40
-    assert auth_prefix_error(long).endswith(f'❌ value: "{long[:30]}..."\n  ✅ value: "{"Q" * 30}..."')
-    # JS /i does not fold the long s or the Kelvin sign onto ASCII.
-    assert auth_prefix_error("bearer\u00a0x") is not None
-    assert auth_prefix_error("Authorization") is None
-    assert auth_prefix_error("tokens are fine") is None
-    assert auth_prefix_error("\u212aey: x") is None
 
 
 CRED_MSG = (
@@ -505,52 +481,10 @@ def test_credential_gate_exact_text(mem_db):
     assert FactStore(mem_db).list_facts("project") == []
 
 
-@pytest.mark.parametrize(
-    "value",
-    [
-        "sk-proj1234567890abcdef",
-        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-        "github_pat_11ABCDEFG0123456789",
-        "xoxb-1234567890-abcdefghij",
-        "glpat-abcdefghijklmnopqrst",
-        "AKIAIOSFODNN7EXAMPLE",
-        "AIzaSyA1234567890abcdefghijkl",
-        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
-        "  svc-0123456789abcdef0123456789abcdef  ",
-    ],
-)
-def test_strong_shapes_are_flagged_under_any_key(value):
-    assert secret_shape_error("notes", "misc", value) is not None
-
-
-def test_token_like_needs_a_credential_key():
-    v = "abcdefghijklmnopqrstuvwx1"
-    assert secret_shape_error("service", "github_token", v) is not None
-    assert secret_shape_error("service", "Api-Key", v) is not None
-    assert secret_shape_error("service", "build_id", v) is None
-    assert secret_shape_error("service", "password", "abcdefghijklmnopqrstuvwxyz") is None  # no digit
-
-
-@pytest.mark.parametrize(
-    "value",
-    ["sk-short", "sk-has a space in it 12345", '{"token":"sk-abcdefghijklmnop"}', "[sk-abcdefghijklmnop]"],
-)
-def test_skipped_values(value):
-    assert secret_shape_error("p", "api_key", value) is None
-
-
 def test_credential_gate_looks_into_objects_and_arrays(mem_db):
     value = {"handle": "bob", "api_key": "mycox_" + "ab" * 32}
     e = err(mem_db, "store_fact", {"namespace": "project", "key": "mycox", "value": value})
     assert e == CRED_MSG
-    assert "project-mycox-1" in secret_shape_leaf_error("project", "mycox", ["x", "sk-abcdefghijklmnop"])
-    deep3 = {"a": {"b": {"c": "sk-abcdefghijklmnop"}}}
-    assert "project-k-a-b-c" in secret_shape_leaf_error("project", "k", deep3)
-    deep4 = {"a": {"b": {"c": {"d": "sk-abcdefghijklmnop"}}}}
-    assert secret_shape_leaf_error("project", "k", deep4) is None
-    # JS object key order: array-index keys first.
-    two = {"z": "sk-abcdefghijklmnop", "1": "ghp_abcdefghijklmnopqrst"}
-    assert "project-k-1" in secret_shape_leaf_error("project", "k", two)
     assert run(mem_db, "store_fact", {"namespace": "project", "key": "cfg", "value": {"retries": 3}}).success
 
 
@@ -692,19 +626,6 @@ def test_search_skills_keyword_rendering_and_bad_json(mem_db, skills):
         err(mem_db, "search_skills", {"query": "mixed"})
         == "TypeError: trigger_keywords of skill 'mixed' is not an array"
     )
-
-
-def test_js_join_and_to_number():
-    assert (
-        js_join([1.0, None, "x", False, {"a": 1}, [None, 1e21]], ", ")
-        == "1, , x, false, [object Object], ,1e+21"
-    )
-    assert js_to_number("2.50") == 2.5
-    assert js_to_number(True) == 1
-    assert js_to_number([7]) == 7
-    assert js_to_number([]) == 0
-    assert math.isnan(js_to_number({}))
-    assert math.isnan(js_to_number([1, 2]))
 
 
 def test_use_skill_draft_caveat_and_usage_only(mem_db, skills):
