@@ -20,7 +20,12 @@ leaves the database as it was, with the backup already taken. ``restore`` replac
 backup: a sound file is backed up first; a damaged one (not a database, empty, truncated, corrupt, a
 stale ``-wal``) is moved unchanged, with its ``-wal``/``-shm``, into ``backups/damaged-<time>-<name>``;
 a missing one is created. The restored file passes ``check``, opens writable and its audit trail records
-the restore.
+the restore. ``tool NAME ARGS --write`` is audited as well (action
+``tools.<name>``), so ``undo`` reverts it.
+
+``mcp [--write] [--http HOST:PORT]`` serves the memory to MCP clients (:mod:`core.mcp_server`) until
+the client closes stdin or the process is stopped: the database is open read-only unless ``--write``
+is given; writes through it are audited with actor ``<user>@philont-memory-mcp``.
 
 On an error the exit status is non-zero (2 for a usage error, 3 when ``restore`` finds the database in
 use by another program, probably the agent, 1 otherwise), stderr gets exactly one line
@@ -124,6 +129,7 @@ Commands in short (``T`` as above)::
     conversations                         the timeline's conversations: origin, channel, count, span
     search QUERY --origin ID...           only the messages of these conversations (an origin such as
                                           web-ui:abc, an older session's id, or global: unknown origin)
+    mcp [--write] [--http HOST:PORT]      the memory as an MCP server (stdio by default)
 """
 
 from __future__ import annotations
@@ -752,7 +758,8 @@ def cmd_recall_trigger(ctx: _Ctx) -> int:
 
 
 def cmd_tool(ctx: _Ctx) -> int:
-    from core.tools import TOOL_NAMES, TOOLS, run_tool
+    from core.curation.tools import run_audited
+    from core.tools import TOOL_NAMES, TOOLS
 
     a = ctx.args
     spec = TOOLS.get(a.name)
@@ -761,7 +768,7 @@ def cmd_tool(ctx: _Ctx) -> int:
     if spec.capability == "write" and not a.write:
         raise _UsageError(f"{a.name} writes to the memory; run it with --write")
     with ctx.open(writable=a.write) as db:
-        result = run_tool(db, a.name, a.args, now=ctx.now)
+        result = run_audited(db, a.name, a.args, note=f"{PROG} tool {a.name}", now=ctx.now).result
     if ctx.out.as_json:
         ctx.out.json(result.to_json())
     elif result.success:
@@ -786,6 +793,19 @@ def cmd_tools(ctx: _Ctx) -> int:
     for r in rows:
         ctx.out.text(f"{r['name']:<22} {r['capability']:<6} {_first_line(r['description'], 80)}")
     return 0
+
+
+def cmd_mcp(ctx: _Ctx) -> int:
+    from core.mcp_server import parse_http_address, serve
+
+    a = ctx.args
+    if a.http is not None:
+        try:
+            parse_http_address(a.http)
+        except ValidationError_ as exc:
+            raise _UsageError(str(exc)) from None
+    with ctx.open(writable=a.write) as db:
+        return serve(db, write=a.write, http=a.http, now=ctx.now if a.now is not None else None)
 
 
 def cmd_upcoming(ctx: _Ctx) -> int:
@@ -1226,6 +1246,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
     p.add_argument("args", metavar="JSON-ARGS", nargs="?", default="{}")
     p.add_argument("--write", action="store_true", help="allow a write tool (opens the database writable)")
+
+    p = add("mcp", cmd_mcp, "serve the memory to MCP clients (stdio; read-only unless --write)")
+    p.add_argument(
+        "--write", action="store_true", help="allow the writing tools (audited, undoable; backup first)"
+    )
+    p.add_argument(
+        "--http", metavar="HOST:PORT", help="streamable HTTP instead of stdio (HOST defaults to 127.0.0.1)"
+    )
 
     p = add("tools", cmd_tools, "list the memory tools")
     p.add_argument("--schema", action="store_true", help="every tool's JSON Schema in the function format")

@@ -13,7 +13,7 @@ The descriptions are the reference's text, to the character (a compatibility con
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
@@ -24,6 +24,7 @@ __all__ = [
     "GET_FACT_DESC",
     "LIST_FACTS_DESC",
     "LIST_UPCOMING_DESC",
+    "PREVIEW_CONTEXT_DESC",
     "RECALL_SESSIONS_DESC",
     "SCHEDULE_REMINDER_DESC",
     "SEARCH_NOTES_DESC",
@@ -35,6 +36,7 @@ __all__ = [
     "GetFactParams",
     "ListFactsParams",
     "ListUpcomingParams",
+    "PreviewContextParams",
     "RecallSessionsParams",
     "ScheduleReminderParams",
     "SearchNotesParams",
@@ -306,3 +308,37 @@ RECALL_SESSIONS_DESC = (
     "Before calling, consider: can list_facts / get_fact / search_notes find it? If yes, prefer those (lower "
     "cost)."
 )
+
+
+# ---------------------------------------------------------------------------------------------------
+# The context preview as a tool (served by ``philont-memory mcp``, not one of the agent's tools)
+# ---------------------------------------------------------------------------------------------------
+
+PREVIEW_CONTEXT_DESC = (
+    "Preview what the agent would be given if MESSAGE arrived now: the memory prefix by section, the "
+    "recall trigger's result, and the recent and recalled messages within their budgets, with what was "
+    "left out and why. Reads only. output is the whole context as text; data is the shape of "
+    "`philont-memory context --json`."
+)
+
+_Budget = Annotated[int, Field(ge=0, le=10_000_000)]
+
+
+class PreviewContextParams(ToolParams):
+    message: str = Field(description="The message the agent would receive")
+    session_ids: Annotated[
+        list[str] | None, WithJsonSchema({"type": "array", "items": {"type": "string"}})
+    ] = Field(
+        None,
+        description="Only these sessions in the timeline (default: every session); with exactly one, the "
+        "prefix is built for that session",
+    )
+    home_session: OptStr = Field(None, description="The conversation's own origin session id, if any")
+    recent_budget: _Budget = Field(8000, description="Token budget of the recent messages, default 8000")
+    recall_budget: _Budget = Field(4000, description="Token budget of the recalled messages, default 4000")
+    recent_limit: _Budget = Field(30, description="At most this many recent messages, default 30")
+    recall_limit: _Budget = Field(10, description="At most this many recall candidates, default 10")
+    host_os: Annotated[
+        Literal["linux", "windows", "darwin"] | None,
+        WithJsonSchema({"type": "string", "enum": ["linux", "windows", "darwin"]}),
+    ] = Field(None, description="The agent host's platform for the runtime section (default: this machine)")

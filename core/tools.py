@@ -585,6 +585,20 @@ def _recall_sessions(ctx: _Ctx, p: RecallSessionsParams) -> ToolResult:
 # ---------------------------------------------------------------------------------------------------
 
 
+def parameters_schema(params: type[BaseModel], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The JSON Schema of a parameter model as the reference declares one: ``{"type": "object",
+    "required"?: [...], "properties": {...}}``, without pydantic's titles and defaults."""
+    raw = params.model_json_schema()
+    props: dict[str, Any] = {}
+    for name, prop in raw.get("properties", {}).items():
+        props[name] = {k: v for k, v in prop.items() if k not in ("title", "default")}
+    schema: dict[str, Any] = {"type": "object"}
+    if required:
+        schema["required"] = list(required)
+    schema["properties"] = props
+    return schema
+
+
 class ToolSpec(NamedTuple):
     """One memory tool: what the agent sees (name, description, schema) and what runs."""
 
@@ -598,15 +612,7 @@ class ToolSpec(NamedTuple):
 
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON Schema of the parameters, as the reference declares it (no titles or defaults)."""
-        raw = self.params.model_json_schema()
-        props: dict[str, Any] = {}
-        for name, prop in raw.get("properties", {}).items():
-            props[name] = {k: v for k, v in prop.items() if k not in ("title", "default")}
-        schema: dict[str, Any] = {"type": "object"}
-        if self.required:
-            schema["required"] = list(self.required)
-        schema["properties"] = props
-        return schema
+        return parameters_schema(self.params, self.required)
 
     def function_schema(self) -> dict[str, Any]:
         return {
@@ -666,7 +672,8 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _describe_validation(exc: ValidationError) -> str:
+def describe_validation_error(exc: ValidationError) -> str:
+    """``loc: message; ...`` of a pydantic validation error (the input is never echoed)."""
     parts = []
     for e in exc.errors(include_url=False, include_input=False):
         loc = ".".join(str(x) for x in e.get("loc", ())) or "arguments"
@@ -703,7 +710,7 @@ def run_tool(
         try:
             params = spec.params.model_validate(args)
         except ValidationError as exc:
-            return _fail(f"Invalid arguments for {name}: {_describe_validation(exc)}")
+            return _fail(f"Invalid arguments for {name}: {describe_validation_error(exc)}")
         if spec.capability == "write" and not is_writable(db):
             reason = getattr(db.report, "read_only_reason", None)
             why = f" ({reason})" if reason else ""

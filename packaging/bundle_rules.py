@@ -2,7 +2,7 @@
 that tests can check them without running PyInstaller.
 
 - :data:`EXCLUDES`: Python modules left out (the Qt modules the application does not use, other Qt
-  bindings, heavy optional imports of pyqtgraph and numpy, development tools);
+  bindings, heavy optional imports of pyqtgraph and numpy, development tools, the MCP server's SDK);
 - :func:`keep_entry`: whether a collected file stays (platform plugins of the target system only, a few
   image formats, no plugins or Qt libraries of the dropped modules, Qt's own catalogues of English and
   Chinese only);
@@ -45,6 +45,8 @@ EXCLUDES = [f"PySide6.{name}" for name in UNUSED_QT] + [
     "yaml", "numpy.f2py", "numpy.distutils",  # numpy.__config__ imports yaml only to print its config
     # development tools that may be importable on the build machine
     "pytest", "_pytest", "hypothesis", "pytestqt", "ruff", "setuptools", "pip",
+    # the MCP server's SDK and web stack: `philont-memory mcp` is not part of the desktop bundle
+    "mcp", "mcp_types", "starlette", "sse_starlette", "uvicorn", "httpx2", "httpcore2", "jwt",
 ]  # fmt: skip
 
 # Platform plugins kept per system ("offscreen" everywhere: headless runs and the CI smoke test).

@@ -2,7 +2,7 @@
 
 :func:`install` (called once from the main window's menu construction) adds
 
-* Help › Keyboard shortcuts… (F1),
+* Help › Keyboard shortcuts… (F1) and Help › Use with AI clients (MCP)… (:mod:`mcp_dialog`),
 * Edit › Find in this tab (Ctrl+F): focuses the current tab's search or filter field,
 * View › Go to tab › 1–9 (Ctrl+1 … Ctrl+9),
 * the missing standard keys: F5 for Refresh, Ctrl+Shift+Z (and the platform's other keys) for Redo,
@@ -173,6 +173,12 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     window.action_shortcuts.triggered.connect(lambda: show_help(window))
     first = help_menu.actions()[0] if help_menu.actions() else None
     help_menu.insertAction(first, window.action_shortcuts)
+    # Help › Use with AI clients (MCP)… (mcp_dialog.py)
+    window.action_mcp = QAction(
+        QCoreApplication.translate("HelpDialog", "Use with &AI clients (MCP)…"), window
+    )
+    window.action_mcp.triggered.connect(lambda: _show_mcp(window))
+    help_menu.insertAction(first, window.action_mcp)
     if first is not None:
         help_menu.insertSeparator(first)
 
@@ -223,6 +229,12 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     window.tab_widget.currentChanged.connect(_update)
     i18n.on_language_changed(window, _update)
     _update()
+
+
+def _show_mcp(window: Any) -> Any:
+    from philont_desktop import mcp_dialog
+
+    return mcp_dialog.show_mcp_help(window)
 
 
 def _go_to_tab(window: Any, index: int) -> None:

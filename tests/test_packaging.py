@@ -447,6 +447,19 @@ def test_bundle_drops_unused_qt_parts():
     assert set(rules.HIDDEN_QT_IMPORTS) >= {"PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets", "PySide6.QtSvg"}
 
 
+def test_bundle_leaves_out_the_mcp_server_sdk():
+    """The desktop bundle runs the app, not ``philont-memory mcp``: the SDK and its web stack stay out
+    (core imports it only when a server is started, so the app works without it)."""
+    rules = load_script("bundle_rules")
+    for name in ("mcp", "mcp_types", "starlette", "uvicorn", "httpx2"):
+        assert name in rules.EXCLUDES
+    tree = ast.parse((ROOT / "core" / "mcp_server.py").read_text(encoding="utf-8"))
+    top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    imported = {a.name.split(".")[0] for n in top_level if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in top_level if isinstance(n, ast.ImportFrom) and n.module}
+    assert not imported & {"mcp", "mcp_types", "anyio", "uvicorn", "starlette"}
+
+
 def test_windows_version_file_carries_the_package_version():
     rules = load_script("bundle_rules")
     assert rules.version_tuple("0.1.0") == (0, 1, 0, 0)

@@ -4507,6 +4507,11 @@ You can undo this with Edit › Undo.</source>
         <source>Shortcut</source>
         <translation>快捷键</translation>
     </message>
+    <message>
+        <location line="+5"/>
+        <source>Use with &amp;AI clients (MCP)…</source>
+        <translation>在 AI 客户端中使用 (MCP)(&amp;A)…</translation>
+    </message>
 </context>
 <context>
     <name>HistoryView</name>
@@ -8113,6 +8118,64 @@ What if: {1}</source>
         <location line="+1"/>
         <source>falls below the threshold on {0} (in {1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
+    </message>
+</context>
+<context>
+    <name>McpDialog</name>
+    <message>
+        <location filename="../../philont_desktop/mcp_dialog.py" line="+61"/>
+        <source>Use with AI clients (MCP)</source>
+        <translation>在 AI 客户端中使用 (MCP)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Other AI applications can use this memory through the Model Context Protocol (MCP): the agent&apos;s eleven memory tools with their exact answers, a preview of the context the agent would be given, and the memory prefix, facts, skills and recent messages as resources.</source>
+        <translation>其他 AI 应用可以通过模型上下文协议 (MCP) 使用这份记忆：智能体的十一个记忆工具（回答与智能体完全一致）、智能体将获得的上下文预览，以及作为资源提供的记忆前缀、事实、技能和最近消息。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Allow writing tools (--write)</source>
+        <translation>允许写入工具 (--write)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>store_fact, calendar events and reminders are then written after a backup, audited, and can be undone here. Without it the server only reads.</source>
+        <translation>此时 store_fact、日历事件和提醒会在备份之后写入、记入审计，并可在此撤销。不勾选时服务器只读。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy command</source>
+        <translation>复制命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy configuration</source>
+        <translation>复制配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Database: {0}</source>
+        <translation>数据库：{0}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No database is open: the server uses $MEMORY_DB_PATH or ~/.philont/memory/memory.sqlite.</source>
+        <translation>未打开数据库：服务器将使用 $MEMORY_DB_PATH 或 ~/.philont/memory/memory.sqlite。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The server needs the mcp package ({0}). It speaks over stdio, as desktop clients start it; add --http 127.0.0.1:8765 to serve streamable HTTP on this computer instead.</source>
+        <translation>服务器需要 mcp 软件包（{0}）。它通过 stdio 通信，桌面客户端即以此方式启动它；加上 --http 127.0.0.1:8765 则改为在本机提供可流式 HTTP 服务。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Client configuration (the &quot;mcpServers&quot; entry of the client&apos;s settings file)</source>
+        <translation>客户端配置（客户端设置文件中的 &quot;mcpServers&quot; 条目）</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,293 @@
+"""Writes of the memory tools made on a person's behalf: audited and undoable like every manual edit.
+
+``philont-memory tool NAME ARGS --write`` and the MCP server started with ``--write`` run the agent's
+write tools (``store_fact``, ``create_calendar_event``, ``schedule_reminder``, ``cancel_schedule``)
+through :func:`run_audited`: the tool runs through the one dispatcher (:func:`core.tools.run_tool`, so
+its result and every output string are the tool's own) inside one ``BEGIN IMMEDIATE`` transaction that
+also writes one audit row, action ``tools.<tool name>``. A tool that fails writes nothing (the
+transaction is rolled back) and leaves no audit row. Read tools are not audited (``get_fact`` and
+``use_skill`` only refresh the agent's bookkeeping).
+
+The audit row holds the rows the call changed, before and after, all columns and the ``rowid``::
+
+    {"tool": "store_fact", "rows": [{"table": "memory_facts", "id": "...", "row": {...} | null}, ...]}
+
+(``before`` and ``after`` list the same rows in the same order; ``null`` is "did not exist"). Which
+rows a call may touch is known from the tool: the versions of ``namespace.key`` for ``store_fact``,
+new rows of ``memory_calendar`` for ``create_calendar_event``, the rows of ``memory_schedules`` for the
+schedule tools.
+
+Undo puts the ``before`` rows back and redo the ``after`` rows, in one transaction, each only when
+what it replaces still holds the value the call left: a version the agent superseded since, a task it
+fired or edited, a row deleted or re-created meanwhile all raise :class:`~core.errors.ConflictError`
+and nothing is changed. The agent's own bookkeeping (a fact's ``last_accessed_at``, a task's
+``next_run_at``, ``last_run_at``, ``consecutive_failures`` and ``paused_until``) is never compared
+and, when a row is updated back, never put back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from core import curation
+from core.audit import AuditEntry
+from core.errors import ConflictError
+from core.tools import TOOLS, ToolResult, run_tool
+
+__all__ = ["ACTIONS", "ACTOR_MCP_SUFFIX", "AuditedRun", "action_of", "run_audited"]
+
+ACTION_PREFIX = "tools."
+ACTOR_MCP_SUFFIX = "@philont-memory-mcp"
+
+FACTS = "memory_facts"
+EVENTS = "memory_calendar"
+SCHEDULES = "memory_schedules"
+
+#: target type of the audit row, per write tool
+_TARGET = {
+    "store_fact": "fact",
+    "create_calendar_event": "calendar_event",
+    "schedule_reminder": "schedule",
+    "cancel_schedule": "schedule",
+}
+ACTIONS = tuple(f"{ACTION_PREFIX}{name}" for name in _TARGET)
+
+#: columns the agent moves on its own: never compared, never put back
+_BOOKKEEPING = {
+    FACTS: frozenset({"last_accessed_at"}),
+    EVENTS: frozenset(),
+    SCHEDULES: frozenset({"next_run_at", "last_run_at", "consecutive_failures", "paused_until"}),
+}
+
+
+def action_of(tool_name: str) -> str:
+    return f"{ACTION_PREFIX}{tool_name}"
+
+
+@dataclass(frozen=True)
+class AuditedRun:
+    """The tool's result, exactly as the dispatcher returns it, and the audit row (``None`` when the
+    tool failed, reads only, or changed nothing)."""
+
+    result: ToolResult
+    entry: AuditEntry | None = None
+
+
+class _Rollback(Exception):
+    """Raised inside the transaction to undo a call that failed or changed nothing."""
+
+    def __init__(self, result: ToolResult):
+        super().__init__("rollback")
+        self.result = result
+
+
+# -- what a call may touch ------------------------------------------------------------------------------
+
+
+def _scope(name: str, params: Any, conn: Any) -> tuple[str, str, tuple[Any, ...]]:
+    """``(table, where, args)``: the rows the call ``name(params)`` may change (read before it runs)."""
+    if name == "store_fact":
+        return FACTS, "namespace = ? AND key = ?", (params.namespace, params.key)
+    if name == "create_calendar_event":
+        top = conn.execute(f"SELECT max(rowid) FROM {EVENTS}").fetchone()[0]
+        return EVENTS, "rowid > ?", (top or 0,)
+    return SCHEDULES, "1", ()
+
+
+def _snapshot(conn: Any, table: str, where: str, args: tuple[Any, ...]) -> dict[str, dict[str, Any]]:
+    rows = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE {where}', args).fetchall()
+    return {str(r["id"]): dict(zip(r.keys(), tuple(r), strict=True)) for r in rows}
+
+
+def _changes(table: str, before: dict[str, Any], after: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    ids = list(before) + [i for i in after if i not in before]
+    changed = [i for i in ids if before.get(i) != after.get(i)]
+    rows_b = [{"table": table, "id": i, "row": before.get(i)} for i in changed]
+    rows_a = [{"table": table, "id": i, "row": after.get(i)} for i in changed]
+    return rows_b, rows_a
+
+
+def _target_id(rows_b: list[Any], rows_a: list[Any]) -> str:
+    created = [a["id"] for b, a in zip(rows_b, rows_a) if b["row"] is None]
+    ids = created or [a["id"] for a in rows_a]
+    return ",".join(ids)
+
+
+def run_audited(
+    db: Any,
+    name: str,
+    args: dict[str, Any] | str | bytes | None = None,
+    *,
+    actor: str | None = None,
+    note: str | None = None,
+    now: int | None = None,
+) -> AuditedRun:
+    """Run tool ``name`` like :func:`core.tools.run_tool` (never raises for the tool's own errors); a
+    write tool on a writable database runs in one transaction with its audit row.
+
+    ``actor`` defaults to :func:`core.audit.default_actor`; ``note`` says how the call was made (the
+    MCP client, the command line). Raises only what the audit itself cannot do (the database refusing
+    the transaction: :class:`~core.errors.ReadOnlyError`, ``sqlite3.OperationalError`` after the busy
+    timeout).
+    """
+    spec = TOOLS.get(name) if isinstance(name, str) else None
+    if spec is None or spec.capability != "write" or not _writable(db):
+        return AuditedRun(run_tool(db, name, args, now=now))
+    parsed = _parse_args(spec, args)
+    if parsed is None:  # the dispatcher explains what is wrong with the arguments
+        return AuditedRun(run_tool(db, name, args, now=now))
+
+    def fn(conn: Any) -> tuple[Any, Any, str]:
+        table, where, scope_args = _scope(name, parsed, conn)
+        before = _snapshot(conn, table, where, scope_args)
+        result = run_tool(db, name, args, now=now)
+        if not result.success:
+            raise _Rollback(result)
+        rows_b, rows_a = _changes(table, before, _snapshot(conn, table, where, scope_args))
+        if not rows_b:
+            raise _Rollback(result)
+        box.append(result)
+        return {"tool": name, "rows": rows_b}, {"tool": name, "rows": rows_a}, _target_id(rows_b, rows_a)
+
+    box: list[ToolResult] = []
+    try:
+        entry = curation.perform(
+            db,
+            actor=actor or curation.default_actor(),
+            action=action_of(name),
+            target_type=_TARGET[name],
+            target_id=None,
+            fn=fn,
+            note=note,
+            now=now,
+        )
+    except _Rollback as rb:
+        return AuditedRun(rb.result)
+    return AuditedRun(box[0], entry)
+
+
+def _writable(db: Any) -> bool:
+    report = db.report
+    return not report.read_only and report.read_only_reason is None
+
+
+def _parse_args(spec: Any, args: Any) -> Any:
+    """The validated parameter model, or ``None`` when the dispatcher would refuse the arguments."""
+    import json
+
+    try:
+        if isinstance(args, bytes | bytearray):
+            args = bytes(args).decode("utf-8")
+        if isinstance(args, str):
+            args = json.loads(args) if args.strip() else {}
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            return None
+        return spec.params.model_validate(args)
+    except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
+        return None
+
+
+# -- undo / redo ----------------------------------------------------------------------------------------
+
+
+def _rows(entry: AuditEntry) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    rows_b = entry.before.get("rows") if isinstance(entry.before, dict) else None
+    rows_a = entry.after.get("rows") if isinstance(entry.after, dict) else None
+    if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
+        raise ConflictError(
+            f"Audit entry #{entry.id} does not list the rows it changed; it cannot be undone.",
+            code="tools.audit_unreadable",
+            params={"audit_id": entry.id},
+        )
+    for b, a in zip(rows_b, rows_a):
+        ok = isinstance(b, dict) and isinstance(a, dict) and b.get("table") in _BOOKKEEPING
+        if not ok or b.get("table") != a.get("table") or b.get("id") != a.get("id"):
+            raise ConflictError(
+                f"Audit entry #{entry.id} does not list the rows it changed; it cannot be undone.",
+                code="tools.audit_unreadable",
+                params={"audit_id": entry.id},
+            )
+    return list(zip(rows_b, rows_a))
+
+
+def _get(conn: Any, table: str, row_id: str) -> dict[str, Any] | None:
+    row = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?', (row_id,)).fetchone()
+    return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
+
+
+def _conflict(what: str, table: str, row_id: str, detail: str, current: Any = None) -> ConflictError:
+    return ConflictError(
+        f"{what}: the row {row_id} of {table} {detail}; nothing was changed.",
+        current,
+        code="tools.undo_conflict",
+        params={"step": what, "table": table, "id": row_id, "detail": detail},
+    )
+
+
+def _differs(cur: Mapping[str, Any], want: Mapping[str, Any], table: str) -> list[str]:
+    skip = _BOOKKEEPING[table] | {"rowid"}
+    return [k for k in want if k not in skip and (k not in cur or cur[k] != want[k])]
+
+
+def _insert(conn: Any, table: str, row: Mapping[str, Any], what: str) -> None:
+    existing = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
+    cols = [k for k in row if k != "rowid"]
+    lost = [k for k in cols if k not in existing]
+    if lost:
+        raise _conflict(
+            what, table, str(row["id"]), "has columns the table no longer has: " + ", ".join(lost)
+        )
+    rowid = row.get("rowid")
+    if isinstance(rowid, int) and conn.execute(f"SELECT 1 FROM {table} WHERE rowid = ?", (rowid,)).fetchone():
+        rowid = None
+    names = (["rowid"] if isinstance(rowid, int) else []) + cols
+    values = ([rowid] if isinstance(rowid, int) else []) + [row[k] for k in cols]
+    conn.execute(
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", tuple(values)
+    )
+
+
+def _apply(conn: Any, table: str, row_id: str, src: Any, dst: Any, what: str) -> None:
+    """Move one row from state ``src`` (what must be there now) to ``dst``."""
+    cur = _get(conn, table, row_id)
+    if src is None:
+        if cur is not None:
+            raise _conflict(what, table, row_id, "exists again", cur)
+        if dst is not None:
+            _insert(conn, table, dst, what)
+        return
+    if cur is None:
+        raise _conflict(what, table, row_id, "no longer exists")
+    if dst is None:
+        diff = _differs(cur, src, table)
+        if diff:
+            raise _conflict(what, table, row_id, "was changed since (" + ", ".join(diff) + ")", cur)
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
+        return
+    fields = [k for k in dst if k not in _BOOKKEEPING[table] | {"rowid", "id"} and src.get(k) != dst[k]]
+    diff = [f for f in fields if cur.get(f) != src.get(f)]
+    if diff:
+        raise _conflict(what, table, row_id, "was changed since (" + ", ".join(diff) + ")", cur)
+    if fields:
+        sets = ", ".join(f"{f} = ?" for f in fields)
+        conn.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), row_id))
+
+
+def _undo(conn: Any, entry: AuditEntry) -> None:
+    for b, a in reversed(_rows(entry)):
+        _apply(conn, a["table"], str(a["id"]), a["row"], b["row"], "Undoing it")
+    return None
+
+
+def _redo(conn: Any, entry: AuditEntry) -> None:
+    for b, a in _rows(entry):
+        _apply(conn, a["table"], str(a["id"]), b["row"], a["row"], "Redoing it")
+    return None
+
+
+for _action in ACTIONS:
+    curation.register(_action, _undo, _redo)

@@ -1,0 +1,765 @@
+"""``philont-memory mcp``: the memory as a Model Context Protocol server, on the official ``mcp`` SDK.
+
+What a client gets (the protocol itself is the SDK's; this module only answers):
+
+* **Tools**: the agent's eleven memory tools, with the names, descriptions and JSON Schemas of
+  ``philont-memory tools --schema`` (one source: :mod:`core.tool_params`), plus ``preview_context``
+  (:func:`core.context.build_context`). A call returns exactly what the dispatcher returns: the
+  structured content is ``{success, output?, error?, data?}`` (``philont-memory tool --json``), the
+  text content is ``output`` (or ``error``, with ``isError``), the very string the agent would see.
+  Without ``--write`` the database is opened read-only: the four writing tools are refused with a clear
+  message and ``get_fact``/``use_skill`` answer without their access bumps, as ``tool`` does without
+  ``--write``. With ``--write`` a writing tool runs as ``tool --write`` runs it (a backup before the
+  first write, one short ``BEGIN IMMEDIATE`` transaction) and is audited (``tools.<name>``, actor
+  ``<user>@philont-memory-mcp``, the client named in the note), so the desktop app can undo it.
+* **Resources**: the memory prefix the agent would be given now (``memory://prefix``), facts by
+  namespace (``memory://facts/{namespace}``), a skill with its maturity and revisions
+  (``memory://skills/{name}``), the recent messages of a conversation
+  (``memory://conversations/{session_id}``), and an index of each (``memory://facts``,
+  ``memory://skills``, ``memory://conversations``). Names are percent-encoded in URIs.
+* **Prompts**: ``recall``, "recall what we discussed about TOPIC": the question hits the recall
+  trigger, so the server runs ``recall_sessions`` as the trigger's instruction demands (query = the
+  topic, limit 5) and hands the sessions found to the model with the question.
+
+Nothing a client sends can stop the server: a tool's failure is a tool result with ``isError`` and
+``{success: false, error, code?, params?}`` (``code`` and ``params`` are present when the refusal comes
+from the server rather than the tool: ``mcp.read_only``, ``mcp.invalid_arguments``,
+``mcp.internal_error``, or a core error's code); a bad resource URI or prompt is a protocol error whose
+``data`` is ``{code, params}``.
+
+:class:`MemoryService` is the SDK-free part (plain Python, tested directly); :func:`build_server` binds
+it to the SDK's low-level ``Server``; :func:`serve` runs it on stdio or streamable HTTP. The SDK is an
+optional dependency (``pip install 'philont-desktop[mcp]'``): this module imports it only when a server
+is built, so ``core`` imports without it.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import math
+import os
+import socket
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, unquote
+
+from core import __version__
+from core.errors import MemoryError_, NotFoundError, ValidationError_
+from core.jsutil import now_ms
+
+__all__ = [
+    "DEFAULT_HTTP_HOST",
+    "OUTPUT_SCHEMA",
+    "PREVIEW_TOOL",
+    "RECALL_PROMPT",
+    "SERVER_NAME",
+    "McpUnavailableError",
+    "MemoryService",
+    "ToolCall",
+    "build_server",
+    "client_config",
+    "command_line",
+    "parse_http_address",
+    "serve",
+]
+
+SERVER_NAME = "philont-memory"
+PREVIEW_TOOL = "preview_context"
+RECALL_PROMPT = "recall"
+RECALL_LIMIT = 5  # what the recall trigger's instruction asks for (limit=5)
+RECENT_MESSAGES = 50
+LISTED_CONVERSATIONS = 100
+DEFAULT_HTTP_HOST = "127.0.0.1"
+HTTP_PATH = "/mcp"
+SCHEME = "memory://"
+INSTALL_HINT = "pip install 'philont-desktop[mcp]'"
+
+#: The structured content of every tool result.
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["success"],
+    "properties": {
+        "success": {"type": "boolean"},
+        "output": {"type": "string"},
+        "error": {"type": "string"},
+        "data": {},
+        "code": {"type": "string"},
+        "params": {"type": "object"},
+    },
+}
+
+_INSTRUCTIONS = (
+    "The long-term memory of a Philont agent (one SQLite file): facts, notes, skills, calendar, scheduled "
+    "tasks and past conversations. The tools are the agent's own memory tools and answer exactly as the "
+    "agent's tools do; preview_context shows what the agent would be given for a message. Resources give "
+    "the memory prefix, facts by namespace, skills and recent messages; the recall prompt looks up past "
+    "conversations about a topic."
+)
+
+
+class McpUnavailableError(MemoryError_):
+    """The ``mcp`` SDK is not installed, so no server can be started."""
+
+    default_code = "mcp.sdk_missing"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool's answer: ``structured`` (the dispatcher's JSON), ``text`` (what the model reads)."""
+
+    structured: dict[str, Any]
+    text: str
+    is_error: bool
+
+
+@dataclass(frozen=True)
+class ResourceInfo:
+    uri: str
+    name: str
+    description: str
+    mime_type: str
+
+
+@dataclass(frozen=True)
+class PromptInfo:
+    name: str
+    title: str
+    description: str
+    arguments: list[tuple[str, str, bool]] = field(default_factory=list)  # (name, description, required)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(_json_safe(value), ensure_ascii=False, indent=2)
+
+
+def mcp_actor() -> str:
+    """``<OS user name>@philont-memory-mcp``: who made a write through the server."""
+    from core.curation.tools import ACTOR_MCP_SUFFIX
+
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        user = os.environ.get("USER") or os.environ.get("USERNAME") or "user"
+    return f"{user}{ACTOR_MCP_SUFFIX}"
+
+
+# --------------------------------------------------------------------------------------------------
+# The service: what the server answers, without the SDK
+# --------------------------------------------------------------------------------------------------
+
+
+class MemoryService:
+    """Answers tools, resources and prompts from one open :class:`core.db.MemoryDB`.
+
+    ``write`` is whether the server was started with ``--write`` (the database is then open writable).
+    ``now`` fixes the time every answer is computed at (``--now``); ``None`` is the current time.
+    Thread-safe as the database is (calls are serialised by its lock).
+    """
+
+    def __init__(self, db: Any, *, write: bool = False, now: int | None = None, actor: str | None = None):
+        self.db = db
+        self.write = bool(write)
+        self._now = now
+        self.actor = actor or mcp_actor()
+
+    def now(self) -> int:
+        return now_ms() if self._now is None else int(self._now)
+
+    # -- tools -------------------------------------------------------------------------------------
+    def tools(self) -> list[dict[str, Any]]:
+        """``[{name, description, inputSchema, capability}]``: the eleven tools, then the preview."""
+        from core.tool_params import PREVIEW_CONTEXT_DESC, PreviewContextParams
+        from core.tools import TOOLS, parameters_schema
+
+        out = [
+            {
+                "name": s.name,
+                "description": s.description,
+                "inputSchema": s.parameters_schema(),
+                "capability": s.capability,
+            }
+            for s in TOOLS.values()
+        ]
+        out.append(
+            {
+                "name": PREVIEW_TOOL,
+                "description": PREVIEW_CONTEXT_DESC,
+                "inputSchema": parameters_schema(PreviewContextParams, ("message",)),
+                "capability": "read",
+            }
+        )
+        return out
+
+    def call_tool(self, name: str, arguments: Any = None, client: str | None = None) -> ToolCall:
+        """Run one tool. Never raises."""
+        try:
+            return self._call(name, arguments, client)
+        except MemoryError_ as exc:
+            return _refusal(f"Error: {exc}", exc.code, exc.params)
+        except Exception as exc:  # the server must answer whatever happens
+            return _refusal(
+                f"{type(exc).__name__}: {exc}",
+                "mcp.internal_error",
+                {"tool": str(name), "type": type(exc).__name__},
+            )
+
+    def _call(self, name: str, arguments: Any, client: str | None) -> ToolCall:
+        from core.curation.tools import run_audited
+        from core.tools import TOOLS, run_tool
+
+        if name == PREVIEW_TOOL:
+            return self._preview(arguments)
+        spec = TOOLS.get(name) if isinstance(name, str) else None
+        if spec is not None and spec.capability == "write" and not self.write:
+            return _refusal(
+                f"{name} changes memory, and this MCP server was started read-only: nothing was written. "
+                "Start it with --write (philont-memory mcp --write) to allow the writing tools.",
+                "mcp.read_only",
+                {"tool": name},
+            )
+        if spec is not None and spec.capability == "write":
+            via = f"MCP client {client}" if client else "MCP client"
+            run = run_audited(
+                self.db, name, arguments, actor=self.actor, note=f"{via}: {name}", now=self.now()
+            )
+            result = run.result
+        else:
+            result = run_tool(self.db, name, arguments, now=self.now())
+        return _from_result(result.to_json())
+
+    def _preview(self, arguments: Any) -> ToolCall:
+        from pydantic import ValidationError
+
+        from core.context import build_context
+        from core.tool_params import PreviewContextParams
+        from core.tools import describe_validation_error
+
+        try:
+            p = PreviewContextParams.model_validate({} if arguments is None else arguments)
+        except ValidationError as exc:
+            detail = describe_validation_error(exc)
+            return _refusal(
+                f"Invalid arguments for {PREVIEW_TOOL}: {detail}",
+                "mcp.invalid_arguments",
+                {"tool": PREVIEW_TOOL, "detail": detail},
+            )
+        r = build_context(
+            self.db,
+            p.message,
+            session_ids=p.session_ids or (),
+            recent_budget=p.recent_budget,
+            recall_budget=p.recall_budget,
+            recent_limit=p.recent_limit,
+            recall_limit=p.recall_limit,
+            host_os=p.host_os,
+            home_session_id=p.home_session,
+            now=self.now(),
+        )
+        return _from_result({"success": True, "output": r.to_text(), "data": r.to_json()})
+
+    # -- resources ---------------------------------------------------------------------------------
+    def resources(self) -> list[ResourceInfo]:
+        """The fixed resources, then one per fact namespace with active facts."""
+        from core.facts import FactStore
+
+        out = [
+            ResourceInfo(
+                f"{SCHEME}prefix",
+                "Memory prefix",
+                "The memory prefix the agent would be given now (runtime, plan, task mode, user and project "
+                "facts, capabilities, skill index, upcoming).",
+                "text/plain",
+            ),
+            ResourceInfo(
+                f"{SCHEME}facts", "Fact namespaces", "Namespaces with their active facts.", "application/json"
+            ),
+            ResourceInfo(
+                f"{SCHEME}skills", "Skills", "Every skill with its maturity and kind.", "application/json"
+            ),
+            ResourceInfo(
+                f"{SCHEME}conversations",
+                "Conversations",
+                f"The {LISTED_CONVERSATIONS} most recent conversations (sessions) with their message counts.",
+                "application/json",
+            ),
+        ]
+        for ns, count in FactStore(self.db).list_namespaces():
+            out.append(
+                ResourceInfo(
+                    _facts_uri(ns),
+                    f"Facts: {ns}",
+                    f"The {count} active fact{'s' if count != 1 else ''} of namespace {ns}.",
+                    "application/json",
+                )
+            )
+        return out
+
+    def resource_templates(self) -> list[ResourceInfo]:
+        return [
+            ResourceInfo(
+                f"{SCHEME}facts/{{namespace}}",
+                "Facts of a namespace",
+                "The active facts of one namespace (exactly this namespace), each with its decay score now.",
+                "application/json",
+            ),
+            ResourceInfo(
+                f"{SCHEME}skills/{{name}}",
+                "Skill",
+                "One skill: its action template, maturity with why and what would move it, and revisions.",
+                "application/json",
+            ),
+            ResourceInfo(
+                f"{SCHEME}conversations/{{session_id}}",
+                "Recent messages of a conversation",
+                f"The {RECENT_MESSAGES} most recent messages of one conversation (session), oldest first.",
+                "application/json",
+            ),
+        ]
+
+    def read_resource(self, uri: str) -> tuple[str, str]:
+        """``(text, mime_type)`` of a resource; :class:`NotFoundError` / :class:`ValidationError_` with a
+        code (``mcp.resource_not_found``, ``mcp.bad_uri``) otherwise."""
+        if not isinstance(uri, str) or not uri.startswith(SCHEME):
+            raise ValidationError_(
+                f"Unknown resource {uri!r}: the resources of this server start with {SCHEME}.",
+                code="mcp.bad_uri",
+                params={"uri": str(uri)},
+            )
+        path = uri[len(SCHEME) :]
+        kind, _, rest = path.partition("/")
+        readers: dict[str, Callable[[str], tuple[str, str]]] = {
+            "prefix": self._read_prefix,
+            "facts": self._read_facts,
+            "skills": self._read_skills,
+            "conversations": self._read_conversations,
+        }
+        reader = readers.get(kind)
+        if reader is None or (kind == "prefix" and rest):
+            raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
+        return reader(unquote(rest) if rest else "")
+
+    def _read_prefix(self, _: str) -> tuple[str, str]:
+        from core.prefix import build_memory_prefix
+
+        return build_memory_prefix(self.db, now=self.now()).text, "text/plain"
+
+    def _read_facts(self, namespace: str) -> tuple[str, str]:
+        from core.cli import fact_json
+        from core.facts import FactStore
+
+        store = FactStore(self.db)
+        if not namespace:
+            rows = [{"namespace": ns, "count": n, "uri": _facts_uri(ns)} for ns, n in store.list_namespaces()]
+            return _dumps({"namespaces": rows}), "application/json"
+        now = self.now()
+        facts = [fact_json(f, now) for f in store.list_facts(namespace)]
+        return _dumps({"now": now, "namespace": namespace, "facts": facts}), "application/json"
+
+    def _read_skills(self, name: str) -> tuple[str, str]:
+        from core.cli import skill_json
+        from core.maturity import explain_maturity, maturity_caveat
+        from core.skills import SkillStore
+
+        store = SkillStore(self.db)
+        now = self.now()
+        if not name:
+            rows = [
+                {"name": s.name, "maturity": s.maturity, "kind": s.kind, "uri": _skill_uri(s.name)}
+                for s in store.list_every()
+            ]
+            return _dumps({"skills": rows}), "application/json"
+        skill = store.get_by_name(name)
+        if skill is None:
+            raise NotFoundError(f"No skill {name!r}.", code="mcp.skill_not_found", params={"name": name})
+        why = explain_maturity(
+            skill.maturity, skill.success_count, skill.failure_count, skill.consecutive_failures
+        )
+        out = skill_json(skill, now)
+        out["actionTemplate"] = skill.action_template
+        out["maturityExplained"] = {
+            "caveat": maturity_caveat(skill.maturity),
+            "why": why.why,
+            "next": why.next,
+        }
+        out["revisions"] = [r.to_json() for r in skill.revision_history]
+        return _dumps({"now": now, "skill": out}), "application/json"
+
+    def _read_conversations(self, session_id: str) -> tuple[str, str]:
+        from core.timeline import RawStore
+
+        raw = RawStore(self.db)
+        if not session_id:
+            rows = [
+                {
+                    "id": s.id,
+                    "startedAt": s.started_at,
+                    "endedAt": s.ended_at,
+                    "messageCount": s.message_count,
+                    "uri": _conversation_uri(s.id),
+                }
+                for s in raw.list_sessions(LISTED_CONVERSATIONS)
+            ]
+            return _dumps({"conversations": rows}), "application/json"
+        session = raw.get_session(session_id, with_count=False)
+        messages = raw.query_timeline("desc", RECENT_MESSAGES, session_ids=[session_id])
+        if session is None and not messages:
+            raise NotFoundError(
+                f"No conversation {session_id!r}.",
+                code="mcp.conversation_not_found",
+                params={"session_id": session_id},
+            )
+        body = {
+            "session": None if session is None else session.to_json(),
+            "messages": [m.to_json() for m in reversed(messages)],
+        }
+        return _dumps(body), "application/json"
+
+    # -- prompts -----------------------------------------------------------------------------------
+    def prompts(self) -> list[PromptInfo]:
+        return [
+            PromptInfo(
+                RECALL_PROMPT,
+                "Recall what we discussed about …",
+                "Recall what we discussed about a topic: the question hits the recall trigger, so "
+                f"recall_sessions runs as the trigger demands (query = the topic, limit {RECALL_LIMIT}) and the "
+                "sessions found come with the question.",
+                [("topic", "What to recall: the key nouns, e.g. 'database migration'", True)],
+            )
+        ]
+
+    def get_prompt(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, str]:
+        """``(description, user message text)`` of a prompt."""
+        from core import recall_trigger
+        from core.tools import run_tool
+
+        if name != RECALL_PROMPT:
+            raise NotFoundError(
+                f"No prompt {name!r}.", code="mcp.prompt_not_found", params={"name": str(name)}
+            )
+        topic = (arguments or {}).get("topic")
+        if not isinstance(topic, str) or not topic.strip():
+            raise ValidationError_(
+                "The recall prompt needs a topic.",
+                code="mcp.prompt_argument_missing",
+                params={"argument": "topic"},
+            )
+        topic = topic.strip()
+        question = f"Recall what we discussed about {topic}."
+        hit = recall_trigger.detect(question)
+        lines = [question]
+        if hit is not None:  # the trigger demands recall_sessions with the message's key nouns, limit 5
+            args = {"query": topic, "limit": RECALL_LIMIT}
+            result = run_tool(self.db, "recall_sessions", args, now=self.now())
+            found = result.output if result.success else result.error
+            lines += [
+                "",
+                f"Past sessions found by recall_sessions({json.dumps(args, ensure_ascii=False)}):",
+                found or "",
+                "",
+                "Answer from these sessions. If they do not cover it, say so, or call recall_sessions again "
+                "with other key words.",
+            ]
+        return self.prompts()[0].description, "\n".join(lines)
+
+
+def _facts_uri(namespace: str) -> str:
+    return f"{SCHEME}facts/{quote(namespace, safe='')}"
+
+
+def _skill_uri(name: str) -> str:
+    return f"{SCHEME}skills/{quote(name, safe='')}"
+
+
+def _conversation_uri(session_id: str) -> str:
+    return f"{SCHEME}conversations/{quote(session_id, safe='')}"
+
+
+def _from_result(result: dict[str, Any]) -> ToolCall:
+    ok = bool(result.get("success"))
+    text = result.get("output") if ok else result.get("error")
+    return ToolCall(_json_safe(result), "" if text is None else str(text), not ok)
+
+
+def _refusal(message: str, code: str, params: dict[str, Any]) -> ToolCall:
+    return ToolCall(
+        {"success": False, "error": message, "code": code, "params": _json_safe(dict(params))}, message, True
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The SDK binding
+# --------------------------------------------------------------------------------------------------
+
+
+def _require_sdk() -> None:
+    try:
+        import mcp
+        import mcp.server.lowlevel  # noqa: F401
+    except ImportError as exc:
+        raise McpUnavailableError(
+            f"The MCP server needs the mcp package, which is not installed ({exc}). Install it with: "
+            f"{INSTALL_HINT}",
+            params={"install": INSTALL_HINT, "detail": str(exc)},
+        ) from None
+
+
+def _protocol_error(exc: MemoryError_) -> Exception:
+    import mcp_types as types
+    from mcp.shared.exceptions import MCPError
+
+    code = types.INVALID_PARAMS if isinstance(exc, NotFoundError | ValidationError_) else types.INTERNAL_ERROR
+    return MCPError(code, str(exc), {"code": exc.code, "params": _json_safe(exc.params)})
+
+
+def _client_name(ctx: Any) -> str | None:
+    try:
+        info = ctx.session.client_params.client_info
+        return f"{info.name} {info.version}".strip() if info is not None else None
+    except AttributeError:
+        return None
+
+
+def build_server(service: MemoryService) -> Any:
+    """The SDK's low-level ``Server`` answering from ``service``."""
+    _require_sdk()
+    import anyio.to_thread
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    tools = service.tools()
+    schemas = {t["name"]: t["inputSchema"] for t in tools}
+
+    async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await anyio.to_thread.run_sync(fn, *args)
+        except MemoryError_ as exc:
+            raise _protocol_error(exc) from None
+        except MCPError:
+            raise
+        except Exception as exc:
+            raise MCPError(
+                types.INTERNAL_ERROR,
+                f"{type(exc).__name__}: {exc}",
+                {"code": "mcp.internal_error", "params": {"type": type(exc).__name__}},
+            ) from None
+
+    def tool_entry(t: dict[str, Any]) -> Any:
+        read = t["capability"] == "read"
+        return types.Tool(
+            name=t["name"],
+            description=t["description"],
+            input_schema=t["inputSchema"],
+            output_schema=OUTPUT_SCHEMA,
+            annotations=types.ToolAnnotations(
+                read_only_hint=read,
+                destructive_hint=t["name"] == "cancel_schedule",
+                open_world_hint=False,
+            ),
+        )
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=[tool_entry(t) for t in tools])
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        r: ToolCall = await anyio.to_thread.run_sync(
+            service.call_tool, params.name, params.arguments, _client_name(ctx)
+        )
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=r.text)],
+            structured_content=r.structured,
+            is_error=r.is_error,
+        )
+
+    def resource_entry(r: ResourceInfo) -> Any:
+        return types.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
+
+    async def list_resources(ctx: Any, params: Any) -> Any:
+        found = await in_thread(service.resources)
+        return types.ListResourcesResult(resources=[resource_entry(r) for r in found])
+
+    async def list_templates(ctx: Any, params: Any) -> Any:
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    uri_template=r.uri, name=r.name, description=r.description, mime_type=r.mime_type
+                )
+                for r in service.resource_templates()
+            ]
+        )
+
+    async def read_resource(ctx: Any, params: Any) -> Any:
+        uri = str(params.uri)
+        text, mime = await in_thread(service.read_resource, uri)
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)]
+        )
+
+    async def list_prompts(ctx: Any, params: Any) -> Any:
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=p.name,
+                    title=p.title,
+                    description=p.description,
+                    arguments=[
+                        types.PromptArgument(name=n, description=d, required=req) for n, d, req in p.arguments
+                    ],
+                )
+                for p in service.prompts()
+            ]
+        )
+
+    async def get_prompt(ctx: Any, params: Any) -> Any:
+        description, text = await in_thread(service.get_prompt, params.name, params.arguments)
+        return types.GetPromptResult(
+            description=description,
+            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))],
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=_INSTRUCTIONS,
+        get_tool_input_schema=schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Running it
+# --------------------------------------------------------------------------------------------------
+
+
+def parse_http_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``[v6]:PORT`` or ``PORT`` (host 127.0.0.1); port 0 picks a free one."""
+    t = text.strip()
+    host, port_text = DEFAULT_HTTP_HOST, t
+    if t.startswith("["):
+        close = t.find("]")
+        if close < 0 or not t[close + 1 :].startswith(":"):
+            raise ValidationError_(
+                f"Not an address: {text!r} (expected HOST:PORT).",
+                code="mcp.bad_address",
+                params={"address": text},
+            )
+        host, port_text = t[1:close], t[close + 2 :]
+    elif ":" in t:
+        host, _, port_text = t.rpartition(":")
+    if not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ValidationError_(
+            f"Not an address: {text!r} (expected HOST:PORT, a port from 0 to 65535).",
+            code="mcp.bad_address",
+            params={"address": text},
+        )
+    return host, int(port_text)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        import ipaddress
+
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(f"{SERVER_NAME}: {text}\n")
+    sys.stderr.flush()
+
+
+def serve(db: Any, *, write: bool, http: str | None = None, now: int | None = None) -> int:
+    """Serve ``db`` over stdio (``http`` None) or streamable HTTP at ``http`` until the client or a
+    signal ends it; returns the exit status."""
+    _require_sdk()
+    service = MemoryService(db, write=write, now=now)
+    server = build_server(service)
+    mode = "read and write (audited)" if write else "read-only"
+    if http is None:
+        _say(f"MCP server on stdio, {db.path}, {mode}")
+        import anyio
+
+        anyio.run(_run_stdio, server)
+        return 0
+    host, port = parse_http_address(http)
+    return _run_http(server, host, port, f"{db.path}, {mode}", write)
+
+
+async def _run_stdio(server: Any) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def _run_http(server: Any, host: str, port: int, what: str, write: bool) -> int:
+    import asyncio
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    bound = sock.getsockname()[1]
+    app = server.streamable_http_app(host=host, streamable_http_path=HTTP_PATH)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    if not _is_loopback(host):
+        _say(
+            f"warning: listening on {host}, not only this computer: whoever reaches it can read the memory"
+            + (" and change it" if write else "")
+        )
+    _say(f"MCP server on http://{shown}:{bound}{HTTP_PATH}, {what}")
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------
+# What a client's configuration looks like (README, the desktop app's Help)
+# --------------------------------------------------------------------------------------------------
+
+
+def command_line(db_path: str | None, *, write: bool = False, http: str | None = None) -> list[str]:
+    """The command that starts the server: ``philont-memory mcp [--db PATH] [--write] [--http A]``."""
+    args = [SERVER_NAME, "mcp"]
+    if db_path:
+        args += ["--db", str(db_path)]
+    if write:
+        args.append("--write")
+    if http:
+        args += ["--http", http]
+    return args
+
+
+def client_config(db_path: str | None, *, write: bool = False) -> str:
+    """The ``mcpServers`` entry most desktop clients read (JSON text, two-space indent)."""
+    cmd = command_line(db_path, write=write)
+    entry = {"mcpServers": {"philont-memory": {"command": cmd[0], "args": cmd[1:]}}}
+    return json.dumps(entry, ensure_ascii=False, indent=2)

@@ -1,0 +1,485 @@
+"""``philont-memory mcp``: the server is started as a subprocess and spoken to with the SDK's own client.
+
+Over stdio: the tools (eleven plus ``preview_context``) with the schemas of ``tools --schema``, every
+read tool answering exactly as ``philont-memory tool`` does, writes refused without ``--write`` and
+made, audited and undoable with it, resources listed and read, the recall prompt, and errors that
+never end the session. Over streamable HTTP: the server answers on localhost at a free port.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from core import audit, curation, recall_trigger
+from core.cli import main
+from core.db import MemoryDB
+from core.facts import FactStore
+from core.jsutil import iso_ms
+from core.prefix import build_memory_prefix
+from core.schedules import ScheduleStore
+from core.skills import SkillStore
+from core.timeline import RawStore
+from core.tools import TOOL_NAMES, TOOLS, run_tool
+from tests.conftest import FIXED_NOW
+from tests.reliability.helpers import fingerprint
+
+REPO = Path(__file__).resolve().parents[2]
+NOW_ISO = iso_ms(FIXED_NOW)
+TIMEOUT = 120
+
+
+@pytest.fixture
+def db_copy(demo_db_path, tmp_path) -> Path:
+    dest = tmp_path / "memory" / "memory.sqlite"
+    dest.parent.mkdir(mode=0o700)
+    shutil.copyfile(demo_db_path, dest)
+    os.chmod(dest, 0o600)
+    return dest
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def _server_args(db: Path, *extra: str) -> list[str]:
+    return ["-m", "core", "--db", str(db), "--now", NOW_ISO, "mcp", *extra]
+
+
+def _session(db: Path, log: Path, *extra: str, body) -> Any:
+    """Start the server on stdio, initialise a client session, run ``await body(session)``."""
+
+    async def go() -> Any:
+        params = StdioServerParameters(command=sys.executable, args=_server_args(db, *extra), env=_env())
+        with log.open("w", encoding="utf-8") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                with anyio.fail_after(TIMEOUT):
+                    await session.initialize()
+                    return await body(session)
+
+    return anyio.run(go)
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _cli_tool(capsys, db: Path, name: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``philont-memory tool`` as JSON and as text (the text is ``output`` or the error line)."""
+    argv = ("--db", str(db), "--now", NOW_ISO, "tool", name, json.dumps(args, ensure_ascii=False))
+    _, out_json, _ = _cli(capsys, "--json", *argv)
+    code, out_text, err = _cli(capsys, *argv)
+    as_json = json.loads(out_json)
+    text = out_text[:-1] if code == 0 else err.removeprefix("philont-memory: error: ").rstrip("\n")
+    return as_json, text
+
+
+def _read_tool_calls(db_path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """One call of every read tool on this demo database (names picked from its rows), and failures."""
+    db = MemoryDB.open(db_path, check=False)
+    try:
+        fact = FactStore(db).list_facts("user")[0]
+        skills = SkillStore(db).list_every()
+        callable_skill = next(s.name for s in skills if s.maturity in ("draft", "confirmed", "stable"))
+        lesson = next(s.name for s in skills if s.maturity == "playbook")
+    finally:
+        db.close()
+    return [
+        ("get_fact", {"namespace": "user", "key": fact.key}),
+        ("get_fact", {"namespace": "user", "key": "no-such-key"}),
+        ("list_facts", {"namespace": "user"}),
+        ("search_notes", {"query": "deploy", "limit": 3}),
+        ("search_skills", {"query": "deploy"}),
+        ("use_skill", {"name": callable_skill}),
+        ("use_skill", {"name": lesson}),
+        ("list_upcoming", {"window_days": 30}),
+        ("recall_sessions", {"query": "数据库迁移"}),
+        ("recall_sessions", {"query": "zzqxv-nothing"}),
+    ]
+
+
+def _tool_result(r: Any) -> tuple[dict[str, Any], str, bool]:
+    assert len(r.content) == 1 and r.content[0].type == "text"
+    return r.structured_content, r.content[0].text, r.is_error
+
+
+# --------------------------------------------------------------------------------------------------
+# stdio, read-only
+# --------------------------------------------------------------------------------------------------
+
+
+def test_tools_over_stdio_answer_as_philont_memory_tool(capsys, db_copy, tmp_path):
+    _, schemas_out, _ = _cli(capsys, "tools", "--schema")
+    schemas = {s["function"]["name"]: s["function"] for s in json.loads(schemas_out)}
+    calls = _read_tool_calls(db_copy)
+    expected = [_cli_tool(capsys, db_copy, name, args) for name, args in calls]
+    _, context_out, _ = _cli(
+        capsys, "--db", str(db_copy), "--now", NOW_ISO, "--json", "context", "数据库迁移"
+    )
+    before = fingerprint(db_copy)
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        got: dict[str, Any] = {"tools": (await s.list_tools()).tools, "calls": []}
+        for name, args in calls:
+            got["calls"].append(await s.call_tool(name, args))
+        got["write"] = await s.call_tool("store_fact", {"namespace": "user", "key": "tea", "value": "龙井"})
+        got["preview"] = await s.call_tool("preview_context", {"message": "数据库迁移"})
+        got["bad"] = [
+            await s.call_tool("no_such_tool", {}),
+            await s.call_tool("get_fact", {"namespace": 5}),
+            await s.call_tool("preview_context", {"message": "x", "recent_budget": -1}),
+        ]
+        got["after_errors"] = len((await s.list_tools()).tools)
+        return got
+
+    got = _session(db_copy, tmp_path / "server.log", body=body)
+
+    # Eleven tools with exactly the schemas of `tools --schema`, then the preview.
+    tools = got["tools"]
+    assert [t.name for t in tools] == [*TOOL_NAMES, "preview_context"]
+    for t in tools[:11]:
+        assert {"name": t.name, "description": t.description, "parameters": t.input_schema} == schemas[t.name]
+        assert t.annotations.read_only_hint is (TOOLS[t.name].capability == "read")
+    assert tools[11].input_schema["required"] == ["message"]
+
+    # Each read tool: the structured content is `tool --json`, the text is what `tool` prints.
+    for (name, args), result, (want_json, want_text) in zip(calls, got["calls"], expected, strict=True):
+        structured, text, is_error = _tool_result(result)
+        assert structured == want_json, (name, args)
+        assert text == want_text, (name, args)
+        assert is_error is (not want_json["success"])
+    use = next(r for (n, _), r in zip(calls, got["calls"]) if n == "use_skill").structured_content
+    assert use["data"]["usageRecorded"] is False  # no access bump without --write, as `tool`
+
+    # A write is refused, clearly, and nothing is written.
+    structured, text, is_error = _tool_result(got["write"])
+    assert (
+        is_error and structured["code"] == "mcp.read_only" and structured["params"] == {"tool": "store_fact"}
+    )
+    assert "started read-only" in text and "--write" in text
+    assert fingerprint(db_copy) == before
+    assert not (db_copy.parent / "backups").exists()
+
+    # The context preview is core.context's assembly (`context --json`).
+    structured, text, is_error = _tool_result(got["preview"])
+    assert not is_error and structured["data"] == json.loads(context_out)
+    assert text.startswith("=== Memory prefix: ") and text == structured["output"]
+
+    # Bad input is a structured error, and the session goes on.
+    unknown, bad_args, bad_preview = (_tool_result(r) for r in got["bad"])
+    assert unknown[2] and unknown[0]["error"].startswith("Unknown tool 'no_such_tool'")
+    assert bad_args[2] and bad_args[0]["error"].startswith("Invalid arguments for get_fact: ")
+    assert bad_preview[2] and bad_preview[0]["code"] == "mcp.invalid_arguments"
+    assert got["after_errors"] == 12
+
+
+def test_resources_and_the_recall_prompt(db_copy, tmp_path):
+    db = MemoryDB.open(db_copy, check=False)
+    try:
+        prefix = build_memory_prefix(db, now=FIXED_NOW).text
+        namespaces = dict(FactStore(db).list_namespaces())
+        user_ids = [f.id for f in FactStore(db).list_facts("user")]
+        revised = next(s for s in SkillStore(db).list_every() if s.revision_history)
+        session = next(s for s in RawStore(db).list_sessions() if (s.message_count or 0) > 60)
+        newest = RawStore(db).query_timeline("desc", 50, session_ids=[session.id])
+        recall = run_tool(db, "recall_sessions", {"query": "数据库迁移", "limit": 5}, now=FIXED_NOW)
+    finally:
+        db.close()
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        got: dict[str, Any] = {
+            "resources": (await s.list_resources()).resources,
+            "templates": (await s.list_resource_templates()).resource_templates,
+            "prompts": (await s.list_prompts()).prompts,
+        }
+        for key, uri in (
+            ("prefix", "memory://prefix"),
+            ("user", "memory://facts/user"),
+            ("skill", "memory://skills/" + revised.name),
+            ("conversation", "memory://conversations/" + session.id.replace(":", "%3A")),
+            ("index", "memory://facts"),
+        ):
+            got[key] = (await s.read_resource(uri)).contents[0]
+        got["prompt"] = await s.get_prompt("recall", {"topic": "数据库迁移"})
+        got["errors"] = []
+        for call in (
+            lambda: s.read_resource("memory://skills/no-such-skill"),
+            lambda: s.read_resource("memory://nothing"),
+            lambda: s.read_resource("file:///etc/passwd"),
+            lambda: s.get_prompt("recall", {}),
+            lambda: s.get_prompt("no-such-prompt", {}),
+        ):
+            try:
+                await call()
+            except MCPError as exc:
+                got["errors"].append(exc.error)
+        got["still_up"] = (await s.read_resource("memory://prefix")).contents[0].text
+        return got
+
+    got = _session(db_copy, tmp_path / "server.log", body=body)
+
+    uris = [r.uri for r in got["resources"]]
+    assert uris[:4] == ["memory://prefix", "memory://facts", "memory://skills", "memory://conversations"]
+    assert {unquote(u.removeprefix("memory://facts/")) for u in uris[4:]} == set(namespaces)
+    assert [t.uri_template for t in got["templates"]] == [
+        "memory://facts/{namespace}",
+        "memory://skills/{name}",
+        "memory://conversations/{session_id}",
+    ]
+
+    assert got["prefix"].mime_type == "text/plain" and got["prefix"].text == prefix == got["still_up"]
+    facts = json.loads(got["user"].text)
+    assert facts["namespace"] == "user" and [f["id"] for f in facts["facts"]] == user_ids
+    assert all({"score", "status", "tauDays"} <= set(f) for f in facts["facts"])
+    skill = json.loads(got["skill"].text)["skill"]
+    assert skill["name"] == revised.name and skill["maturity"] == revised.maturity
+    assert len(skill["revisions"]) == len(revised.revision_history) == skill["revisionCount"]
+    assert skill["maturityExplained"]["why"] and skill["actionTemplate"] == revised.action_template
+    convo = json.loads(got["conversation"].text)
+    assert convo["session"]["id"] == session.id
+    assert [m["id"] for m in convo["messages"]] == [m.id for m in reversed(newest)]
+    index = json.loads(got["index"].text)["namespaces"]
+    assert {r["namespace"]: r["count"] for r in index} == namespaces
+
+    # The prompt: its question hits the recall trigger, and recall_sessions ran as the trigger demands.
+    (prompt,) = got["prompts"]
+    assert prompt.name == "recall" and [(a.name, a.required) for a in prompt.arguments] == [("topic", True)]
+    (message,) = got["prompt"].messages
+    text = message.content.text
+    question = text.split("\n", 1)[0]
+    assert question == "Recall what we discussed about 数据库迁移."
+    assert recall_trigger.detect(question) is not None
+    assert recall.success and recall.output in text
+    assert 'recall_sessions({"query": "数据库迁移", "limit": 5})' in text
+
+    codes = [e.data["code"] for e in got["errors"]]
+    assert codes == [
+        "mcp.skill_not_found",
+        "mcp.resource_not_found",
+        "mcp.bad_uri",
+        "mcp.prompt_argument_missing",
+        "mcp.prompt_not_found",
+    ]
+    assert got["errors"][0].data["params"] == {"name": "no-such-skill"}
+
+
+# --------------------------------------------------------------------------------------------------
+# stdio with --write: audited, undoable
+# --------------------------------------------------------------------------------------------------
+
+
+def test_writes_with_write_flag_are_audited_and_undone_by_the_apps_undo(db_copy, tmp_path):
+    db = MemoryDB.open(db_copy, check=False)
+    try:
+        fact = FactStore(db).list_facts("user")[0]
+        old_value = fact.value
+        schedules_before = {s.id: s.to_json() for s in ScheduleStore(db).list_all()}
+        victim = next(s for s in ScheduleStore(db).list_all() if s.enabled)
+    finally:
+        db.close()
+    writes = [
+        ("store_fact", {"namespace": "user", "key": fact.key, "value": {"edited": "through MCP"}}),
+        (
+            "create_calendar_event",
+            {"title": "MCP review", "starts_at": "2026-06-20T09:00:00Z", "timezone": "UTC"},
+        ),
+        (
+            "schedule_reminder",
+            {"name": victim.name, "message": "replaced through MCP", "interval_ms": 3_600_000},
+        ),
+        ("cancel_schedule", {"id": victim.id}),
+    ]
+
+    async def body(s: ClientSession) -> list[Any]:
+        return [await s.call_tool(name, args) for name, args in writes]
+
+    results = _session(db_copy, tmp_path / "server.log", "--write", body=body)
+    for (name, _), r in zip(writes, results):
+        structured, text, is_error = _tool_result(r)
+        assert not is_error and structured["success"], (name, structured)
+        assert text == structured["output"]
+    assert len(list((db_copy.parent / "backups").iterdir())) == 1  # a backup before the first write
+
+    db = MemoryDB.open(db_copy, writable=True, check=False)
+    try:
+        entries = [e for e in audit.list_entries(db) if e.action.startswith("tools.")]
+        assert [e.action for e in reversed(entries)] == [f"tools.{n}" for n, _ in writes]
+        assert all(
+            e.actor.endswith("@philont-memory-mcp") and "MCP client" in (e.note or "") for e in entries
+        )
+        head = FactStore(db).get_fact("user", fact.key, bump=False)
+        assert head.value == {"edited": "through MCP"} and head.supersedes == fact.id
+        assert entries[-1].target_type == "fact" and entries[-1].target_id == head.id
+
+        # Undo every write, newest first, as the app's undo does (core.curation.undo).
+        for e in entries:
+            curation.undo(db, e.id, curation.default_actor())
+        assert FactStore(db).get_fact("user", fact.key, bump=False).value == old_value
+        assert {s.id: s.to_json() for s in ScheduleStore(db).list_all()} == schedules_before
+        assert not any(ev.title == "MCP review" for ev in _events(db))
+        # ... and redo brings the new version back.
+        curation.redo(db, entries[-1].id, curation.default_actor())
+        assert FactStore(db).get_fact("user", fact.key, bump=False).id == head.id
+    finally:
+        db.close()
+
+
+def _events(db: MemoryDB) -> list[Any]:
+    from core.calendar import CalendarStore
+
+    return CalendarStore(db).list_all()
+
+
+# --------------------------------------------------------------------------------------------------
+# streamable HTTP on localhost
+# --------------------------------------------------------------------------------------------------
+
+
+def test_http_transport_answers_on_localhost(db_copy, tmp_path):
+    log = (tmp_path / "http.log").open("w+", encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, *_server_args(db_copy, "--http", "127.0.0.1:0")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        env=_env(),
+    )
+    try:
+        url = None
+        deadline = time.monotonic() + TIMEOUT
+        while url is None and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+            log.seek(0)
+            m = re.search(r"MCP server on (http://127\.0\.0\.1:(\d+)/mcp)", log.read())
+            url = m.group(1) if m else None
+        assert url is not None, (proc.poll(), log.seek(0) or log.read())
+
+        async def go() -> tuple[list[str], Any]:
+            with anyio.fail_after(TIMEOUT):
+                async with streamable_http_client(url) as (read, write), ClientSession(read, write) as s:
+                    await s.initialize()
+                    names = [t.name for t in (await s.list_tools()).tools]
+                    return names, await s.call_tool("list_facts", {"namespace": "user"})
+
+        names, result = anyio.run(go)
+        assert names == [*TOOL_NAMES, "preview_context"]
+        assert result.structured_content["success"] and result.content[0].text.startswith("user.")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
+        log.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# Without the SDK; the service and the address alone
+# --------------------------------------------------------------------------------------------------
+
+NO_SDK = """
+import importlib.abc, pkgutil, sys
+
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("mcp", "mcp_types"):
+            raise ImportError(f"{name} is blocked in this test")
+        return None
+
+sys.meta_path.insert(0, Blocker())
+import core
+for m in pkgutil.walk_packages(core.__path__, "core."):
+    if not m.name.endswith("__main__"):
+        __import__(m.name)
+from core.cli import main
+sys.exit(main(["--db", sys.argv[1], "mcp"]))
+"""
+
+
+def test_core_imports_without_the_sdk_and_mcp_says_how_to_install_it(db_copy):
+    proc = subprocess.run(
+        [sys.executable, "-c", NO_SDK, str(db_copy)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("philont-memory: error: The MCP server needs the mcp package")
+    assert "pip install 'philont-desktop[mcp]'" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_service_answers_even_when_the_database_fails(mem_db):
+    from core.mcp_server import MemoryService
+
+    service = MemoryService(mem_db, now=FIXED_NOW)
+    mem_db.close()
+    r = service.call_tool("list_facts", {"namespace": "user"})
+    assert r.is_error and r.structured["success"] is False and r.text == r.structured["error"]
+    r = service.call_tool("preview_context", {"message": "hello"})
+    assert r.is_error and r.structured["code"] == "mcp.internal_error"
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("8765", ("127.0.0.1", 8765)),
+        ("localhost:0", ("localhost", 0)),
+        ("0.0.0.0:9000", ("0.0.0.0", 9000)),
+        ("[::1]:8765", ("::1", 8765)),
+    ],
+)
+def test_http_address(text, address):
+    from core.mcp_server import parse_http_address
+
+    assert parse_http_address(text) == address
+
+
+@pytest.mark.parametrize("text", ["", "host:", ":80", "host:99999", "host:http", "[::1]8765"])
+def test_bad_http_address_is_a_usage_error(capsys, db_copy, text):
+    code, out, err = _cli(capsys, "--db", str(db_copy), "mcp", "--http", text)
+    assert code == 2 and out == ""
+    assert err.startswith("philont-memory: error: Not an address") and err.count("\n") == 1
+
+
+def test_client_configuration_snippet():
+    from core.mcp_server import client_config, command_line
+
+    assert command_line("/data/memory.sqlite", write=True) == [
+        "philont-memory",
+        "mcp",
+        "--db",
+        "/data/memory.sqlite",
+        "--write",
+    ]
+    config = json.loads(client_config("/data/记忆.sqlite"))
+    assert config == {
+        "mcpServers": {
+            "philont-memory": {"command": "philont-memory", "args": ["mcp", "--db", "/data/记忆.sqlite"]}
+        }
+    }
