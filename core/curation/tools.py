@@ -10,9 +10,10 @@ transaction is rolled back) and leaves no audit row. Read tools are not audited 
 
 The audit row holds the rows the call changed, before and after, all columns and the ``rowid``::
 
-    {"tool": "store_fact", "rows": [{"table": "memory_facts", "id": "...", "row": {...} | null}, ...]}
+    {"tool": "store_fact", "table": "memory_facts", "ids": ["...", ...], "rows": [{...} | null, ...]}
 
-(``before`` and ``after`` list the same rows in the same order; ``null`` is "did not exist"). Which
+(``before`` and ``after`` list the same rows in the same order; ``null`` is "did not exist"; the
+``rows`` list has the shape of the bulk edits' entries, which the change set reads). Which
 rows a call may touch is known from the tool: the versions of ``namespace.key`` for ``store_fact``,
 new rows of ``memory_calendar`` for ``create_calendar_event``, the rows of ``memory_schedules`` for the
 schedule tools.
@@ -101,18 +102,14 @@ def _snapshot(conn: Any, table: str, where: str, args: tuple[Any, ...]) -> dict[
     return {str(r["id"]): dict(zip(r.keys(), tuple(r), strict=True)) for r in rows}
 
 
-def _changes(table: str, before: dict[str, Any], after: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+def _changed_ids(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     ids = list(before) + [i for i in after if i not in before]
-    changed = [i for i in ids if before.get(i) != after.get(i)]
-    rows_b = [{"table": table, "id": i, "row": before.get(i)} for i in changed]
-    rows_a = [{"table": table, "id": i, "row": after.get(i)} for i in changed]
-    return rows_b, rows_a
+    return [i for i in ids if before.get(i) != after.get(i)]
 
 
-def _target_id(rows_b: list[Any], rows_a: list[Any]) -> str:
-    created = [a["id"] for b, a in zip(rows_b, rows_a) if b["row"] is None]
-    ids = created or [a["id"] for a in rows_a]
-    return ",".join(ids)
+def _target_id(ids: list[str], before: dict[str, Any]) -> str:
+    created = [i for i in ids if i not in before]
+    return ",".join(created or ids)
 
 
 def run_audited(
@@ -145,11 +142,17 @@ def run_audited(
         result = run_tool(db, name, args, now=now)
         if not result.success:
             raise _Rollback(result)
-        rows_b, rows_a = _changes(table, before, _snapshot(conn, table, where, scope_args))
-        if not rows_b:
+        after = _snapshot(conn, table, where, scope_args)
+        ids = _changed_ids(before, after)
+        if not ids:
             raise _Rollback(result)
         box.append(result)
-        return {"tool": name, "rows": rows_b}, {"tool": name, "rows": rows_a}, _target_id(rows_b, rows_a)
+        head = {"tool": name, "table": table, "ids": ids}
+        return (
+            {**head, "rows": [before.get(i) for i in ids]},
+            {**head, "rows": [after.get(i) for i in ids]},
+            _target_id(ids, before),
+        )
 
     box: list[ToolResult] = []
     try:
@@ -194,24 +197,29 @@ def _parse_args(spec: Any, args: Any) -> Any:
 # -- undo / redo ----------------------------------------------------------------------------------------
 
 
-def _rows(entry: AuditEntry) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
-    rows_b = entry.before.get("rows") if isinstance(entry.before, dict) else None
-    rows_a = entry.after.get("rows") if isinstance(entry.after, dict) else None
-    if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
+def _rows(entry: AuditEntry) -> tuple[str, list[tuple[str, Any, Any]]]:
+    """``(table, [(id, before row, after row)])`` of an entry; :class:`ConflictError` when unreadable."""
+    b, a = entry.before, entry.after
+    ok = isinstance(b, dict) and isinstance(a, dict)
+    if ok:
+        table, ids = b.get("table"), b.get("ids")
+        rows_b, rows_a = b.get("rows"), a.get("rows")
+        ok = (
+            table in _BOOKKEEPING
+            and a.get("table") == table
+            and isinstance(ids, list)
+            and a.get("ids") == ids
+            and isinstance(rows_b, list)
+            and isinstance(rows_a, list)
+            and len(rows_b) == len(rows_a) == len(ids)
+        )
+    if not ok:
         raise ConflictError(
             f"Audit entry #{entry.id} does not list the rows it changed; it cannot be undone.",
             code="tools.audit_unreadable",
             params={"audit_id": entry.id},
         )
-    for b, a in zip(rows_b, rows_a):
-        ok = isinstance(b, dict) and isinstance(a, dict) and b.get("table") in _BOOKKEEPING
-        if not ok or b.get("table") != a.get("table") or b.get("id") != a.get("id"):
-            raise ConflictError(
-                f"Audit entry #{entry.id} does not list the rows it changed; it cannot be undone.",
-                code="tools.audit_unreadable",
-                params={"audit_id": entry.id},
-            )
-    return list(zip(rows_b, rows_a))
+    return table, [(str(i), rb, ra) for i, rb, ra in zip(ids, rows_b, rows_a)]
 
 
 def _get(conn: Any, table: str, row_id: str) -> dict[str, Any] | None:
@@ -278,14 +286,16 @@ def _apply(conn: Any, table: str, row_id: str, src: Any, dst: Any, what: str) ->
 
 
 def _undo(conn: Any, entry: AuditEntry) -> None:
-    for b, a in reversed(_rows(entry)):
-        _apply(conn, a["table"], str(a["id"]), a["row"], b["row"], "Undoing it")
+    table, rows = _rows(entry)
+    for row_id, before, after in reversed(rows):
+        _apply(conn, table, row_id, after, before, "Undoing it")
     return None
 
 
 def _redo(conn: Any, entry: AuditEntry) -> None:
-    for b, a in _rows(entry):
-        _apply(conn, a["table"], str(a["id"]), b["row"], a["row"], "Redoing it")
+    table, rows = _rows(entry)
+    for row_id, before, after in rows:
+        _apply(conn, table, row_id, before, after, "Redoing it")
     return None
 
 

@@ -46,8 +46,10 @@ def test_store_fact_is_audited_with_both_versions_and_undone(file_db):
     assert (e.action, e.actor, e.note, e.target_type) == ("tools.store_fact", ACTOR, "n", "fact")
     new = FactStore(file_db).get_fact("user", "tea", bump=False)
     assert e.target_id == new.id and new.supersedes == old.id
-    assert [r["id"] for r in e.before["rows"]] == [old.id, new.id]
-    assert e.before["rows"][1]["row"] is None and e.after["rows"][0]["row"]["superseded_by"] == new.id
+    assert e.before["table"] == e.after["table"] == "memory_facts"
+    assert e.before["ids"] == e.after["ids"] == [old.id, new.id]
+    assert e.before["rows"][1] is None and e.after["rows"][0]["superseded_by"] == new.id
+    assert e.before["rows"][0]["superseded_by"] is None and e.after["rows"][1]["value_json"] == '"龙井"'
 
     _undo(file_db, e)
     head = FactStore(file_db).get_fact("user", "tea", bump=False)
@@ -174,3 +176,14 @@ def test_cli_tool_write_is_audited_and_undone_by_the_cli(capsys, tmp_path):
     capsys.readouterr()
     assert main([*base, "tool", "get_fact", '{"namespace":"user","key":"tea"}']) == 1
     assert json.loads(capsys.readouterr().out) == {"success": False, "error": "Not found: user.tea"}
+
+
+def test_the_change_set_credits_a_tool_write_to_its_actor(file_db):
+    from core.changes import changes_since
+
+    FactStore(file_db).store_fact("user", "tea", "绿茶", now=FIXED_NOW - 10_000)
+    args = {"namespace": "user", "key": "tea", "value": "龙井"}
+    run_audited(file_db, "store_fact", args, actor=ACTOR, now=FIXED_NOW)
+    cs = changes_since(file_db, FIXED_NOW - 1000, until=FIXED_NOW + 1000, layers=["facts"])
+    (item,) = [i for i in cs.items if i.target.id.endswith("tea") or "tea" in str(i.params.get("name"))]
+    assert item.code == "change.fact.replaced" and item.actor == ACTOR
