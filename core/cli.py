@@ -21,7 +21,7 @@ backup: a sound file is backed up first; a damaged one (not a database, empty, t
 stale ``-wal``) is moved unchanged, with its ``-wal``/``-shm``, into ``backups/damaged-<time>-<name>``;
 a missing one is created. The restored file passes ``check``, opens writable and its audit trail records
 the restore. ``tool NAME ARGS --write`` is audited as well (action
-``tools.<name>``), so ``undo`` reverts it.
+``facts.store_fact``, ``calendar.<tool>``), so ``undo`` reverts it.
 
 ``mcp [--write] [--http HOST:PORT]`` serves the memory to MCP clients (:mod:`core.mcp_server`) until
 the client closes stdin or the process is stopped: the database is open read-only unless ``--write``

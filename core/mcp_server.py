@@ -10,7 +10,8 @@ What a client gets (the protocol itself is the SDK's; this module only answers):
   Without ``--write`` the database is opened read-only: the four writing tools are refused with a clear
   message and ``get_fact``/``use_skill`` answer without their access bumps, as ``tool`` does without
   ``--write``. With ``--write`` a writing tool runs as ``tool --write`` runs it (a backup before the
-  first write, one short ``BEGIN IMMEDIATE`` transaction) and is audited (``tools.<name>``, actor
+  first write, one short ``BEGIN IMMEDIATE`` transaction) and is audited (``facts.store_fact``,
+  ``calendar.<tool>``; actor
   ``<user>@philont-memory-mcp``, the client named in the note), so the desktop app can undo it.
 * **Resources**: the memory prefix the agent would be given now (``memory://prefix``), facts by
   namespace (``memory://facts/{namespace}``), a skill with its maturity and revisions

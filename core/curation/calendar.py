@@ -246,3 +246,7 @@ def _redo(conn: Any, entry: AuditEntry) -> None:
 
 for _action in ACTIONS:
     curation.register(_action, _undo, _redo)
+
+# The memory tools' writes to this layer (through `tool --write` and the MCP server) are undone by
+# core.curation.tools; importing it here lets the handler lookup of their actions find it.
+from core.curation import tools as _tool_writes  # noqa: E402, F401

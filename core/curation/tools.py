@@ -4,7 +4,9 @@
 write tools (``store_fact``, ``create_calendar_event``, ``schedule_reminder``, ``cancel_schedule``)
 through :func:`run_audited`: the tool runs through the one dispatcher (:func:`core.tools.run_tool`, so
 its result and every output string are the tool's own) inside one ``BEGIN IMMEDIATE`` transaction that
-also writes one audit row, action ``tools.<tool name>``. A tool that fails writes nothing (the
+also writes one audit row, action ``<layer>.<tool name>`` (``facts.store_fact``,
+``calendar.create_calendar_event``, ``calendar.schedule_reminder``, ``calendar.cancel_schedule``: the
+layer whose tab shows the rows, so the app refreshes it after an undo). A tool that fails writes nothing (the
 transaction is rolled back) and leaves no audit row. Read tools are not audited (``get_fact`` and
 ``use_skill`` only refresh the agent's bookkeeping).
 
@@ -39,7 +41,6 @@ from core.tools import TOOLS, ToolResult, run_tool
 
 __all__ = ["ACTIONS", "ACTOR_MCP_SUFFIX", "AuditedRun", "action_of", "run_audited"]
 
-ACTION_PREFIX = "tools."
 ACTOR_MCP_SUFFIX = "@philont-memory-mcp"
 
 FACTS = "memory_facts"
@@ -53,7 +54,14 @@ _TARGET = {
     "schedule_reminder": "schedule",
     "cancel_schedule": "schedule",
 }
-ACTIONS = tuple(f"{ACTION_PREFIX}{name}" for name in _TARGET)
+#: audit action, per write tool: ``<layer>.<tool>``
+_ACTION = {
+    "store_fact": "facts.store_fact",
+    "create_calendar_event": "calendar.create_calendar_event",
+    "schedule_reminder": "calendar.schedule_reminder",
+    "cancel_schedule": "calendar.cancel_schedule",
+}
+ACTIONS = tuple(_ACTION.values())
 
 #: columns the agent moves on its own: never compared, never put back
 _BOOKKEEPING = {
@@ -64,7 +72,8 @@ _BOOKKEEPING = {
 
 
 def action_of(tool_name: str) -> str:
-    return f"{ACTION_PREFIX}{tool_name}"
+    """The audit action of a write tool's calls (``facts.store_fact``)."""
+    return _ACTION[tool_name]
 
 
 @dataclass(frozen=True)
@@ -301,3 +310,5 @@ def _redo(conn: Any, entry: AuditEntry) -> None:
 
 for _action in ACTIONS:
     curation.register(_action, _undo, _redo)
+# core.curation.facts and core.curation.calendar import this module, so that looking up the handler of
+# an action by its layer finds these too.

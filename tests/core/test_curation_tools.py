@@ -43,7 +43,7 @@ def test_store_fact_is_audited_with_both_versions_and_undone(file_db):
     assert run.result.success
     assert run.result.output.startswith("Stored user.tea [state ? → ∞ | recorded 2026-06-15T12:00:00.000Z]")
     e = run.entry
-    assert (e.action, e.actor, e.note, e.target_type) == ("tools.store_fact", ACTOR, "n", "fact")
+    assert (e.action, e.actor, e.note, e.target_type) == ("facts.store_fact", ACTOR, "n", "fact")
     new = FactStore(file_db).get_fact("user", "tea", bump=False)
     assert e.target_id == new.id and new.supersedes == old.id
     assert e.before["table"] == e.after["table"] == "memory_facts"
@@ -171,7 +171,7 @@ def test_cli_tool_write_is_audited_and_undone_by_the_cli(capsys, tmp_path):
     capsys.readouterr()
     assert main([*base, "audit"]) == 0
     (entry,) = json.loads(capsys.readouterr().out)["entries"]
-    assert entry["action"] == "tools.store_fact" and entry["actor"].endswith("@philont-desktop")
+    assert entry["action"] == "facts.store_fact" and entry["actor"].endswith("@philont-desktop")
     assert main([*base, "undo", str(entry["id"])]) == 0
     capsys.readouterr()
     assert main([*base, "tool", "get_fact", '{"namespace":"user","key":"tea"}']) == 1
@@ -187,3 +187,14 @@ def test_the_change_set_credits_a_tool_write_to_its_actor(file_db):
     cs = changes_since(file_db, FIXED_NOW - 1000, until=FIXED_NOW + 1000, layers=["facts"])
     (item,) = [i for i in cs.items if i.target.id.endswith("tea") or "tea" in str(i.params.get("name"))]
     assert item.code == "change.fact.replaced" and item.actor == ACTOR
+
+
+def test_the_app_refreshes_the_layer_a_tool_write_touched(file_db):
+    sched = run_audited(
+        file_db, "schedule_reminder", {"name": "p", "message": "m", "at": "2026-07-01"}, actor=ACTOR
+    )
+    fact = run_audited(file_db, "store_fact", {"namespace": "user", "key": "k", "value": 1}, actor=ACTOR)
+    changes = curation.Changes.of(fact.entry)
+    assert changes.touches("facts", [fact.entry.target_id]) and ("user", "k") in changes.keys
+    undo = curation.Changes.of(_undo(file_db, sched.entry), "undo")
+    assert undo.layer == "calendar" and undo.touches("calendar", [sched.entry.target_id])
