@@ -99,7 +99,10 @@ class _Rollback(Exception):
 def _scope(name: str, params: Any, conn: Any) -> tuple[str, str, tuple[Any, ...]]:
     """``(table, where, args)``: the rows the call ``name(params)`` may change (read before it runs)."""
     if name == "store_fact":
-        return FACTS, "namespace = ? AND key = ?", (params.namespace, params.key)
+        ns, key = params.namespace, params.key
+        if not isinstance(ns, str) or not isinstance(key, str):  # the tool refuses these itself
+            return FACTS, "0", ()
+        return FACTS, "namespace = ? AND key = ?", (ns, key)
     if name == "create_calendar_event":
         top = conn.execute(f"SELECT max(rowid) FROM {EVENTS}").fetchone()[0]
         return EVENTS, "rowid > ?", (top or 0,)

@@ -78,6 +78,7 @@ def test_a_failing_or_refused_call_writes_nothing(file_db):
         ("cancel_schedule", {"name": "nothing matches this"}),
         ("store_fact", "{not json"),
         ("schedule_reminder", {"name": 3}),
+        ("store_fact", {"namespace": {"a": 1}, "key": ["k"], "value": 1}),
     ]
     for name, args in bad:
         run = run_audited(file_db, name, args, actor=ACTOR, now=FIXED_NOW)
