@@ -439,15 +439,29 @@ def test_core_imports_without_the_sdk_and_mcp_says_how_to_install_it(db_copy):
     assert "pip install 'philont-desktop[mcp]'" in proc.stderr and proc.stderr.count("\n") == 1
 
 
-def test_service_answers_even_when_the_database_fails(mem_db):
+def test_service_answers_even_when_the_database_fails(mem_db, monkeypatch):
+    import core.context
     from core.mcp_server import MemoryService
 
     service = MemoryService(mem_db, now=FIXED_NOW)
-    mem_db.close()
-    r = service.call_tool("list_facts", {"namespace": "user"})
-    assert r.is_error and r.structured["success"] is False and r.text == r.structured["error"]
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(core.context, "build_context", broken)
     r = service.call_tool("preview_context", {"message": "hello"})
-    assert r.is_error and r.structured["code"] == "mcp.internal_error"
+    assert r.is_error and r.structured == {
+        "success": False,
+        "error": "RuntimeError: disk on fire",
+        "code": "mcp.internal_error",
+        "params": {"tool": "preview_context", "type": "RuntimeError"},
+    }
+    mem_db.close()
+    r = service.call_tool("list_facts", {"namespace": "user"})  # the dispatcher's own error
+    assert r.is_error and r.structured["success"] is False and r.text == r.structured["error"]
+    monkeypatch.undo()
+    r = service.call_tool("preview_context", {"message": "hello"})  # a core error keeps its code
+    assert r.is_error and r.structured["code"] and r.text == r.structured["error"]
 
 
 @pytest.mark.parametrize(
