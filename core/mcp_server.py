@@ -16,8 +16,9 @@ What a client gets (the protocol itself is the SDK's; this module only answers):
 * **Resources**: the memory prefix the agent would be given now (``memory://prefix``), facts by
   namespace (``memory://facts/{namespace}``), a skill with its maturity and revisions
   (``memory://skills/{name}``), the recent messages of a conversation
-  (``memory://conversations/{session_id}``), and an index of each (``memory://facts``,
-  ``memory://skills``, ``memory://conversations``). Names are percent-encoded in URIs.
+  (``memory://conversations/{conversation}``, a conversation of :mod:`core.conversations`), and an
+  index of each (``memory://facts``, ``memory://skills``, ``memory://conversations``). Names are
+  percent-encoded in URIs.
 * **Prompts**: ``recall``, "recall what we discussed about TOPIC": the question hits the recall
   trigger, so the server runs ``recall_sessions`` as the trigger's instruction demands (query = the
   topic, limit 5) and hands the sessions found to the model with the question.
@@ -293,7 +294,8 @@ class MemoryService:
             ResourceInfo(
                 f"{SCHEME}conversations",
                 "Conversations",
-                f"The {LISTED_CONVERSATIONS} most recent conversations (sessions) with their message counts.",
+                f"The {LISTED_CONVERSATIONS} most recent conversations with their channel, message count and "
+                "time span.",
                 "application/json",
             ),
         ]
@@ -323,9 +325,11 @@ class MemoryService:
                 "application/json",
             ),
             ResourceInfo(
-                f"{SCHEME}conversations/{{session_id}}",
+                f"{SCHEME}conversations/{{conversation}}",
                 "Recent messages of a conversation",
-                f"The {RECENT_MESSAGES} most recent messages of one conversation (session), oldest first.",
+                f"The {RECENT_MESSAGES} most recent messages of one conversation (where they came from: a "
+                "web-ui:, wechat:, telegram: or system: origin, an older session, or global for unknown "
+                "origin), oldest first.",
                 "application/json",
             ),
         ]
@@ -398,34 +402,23 @@ class MemoryService:
         out["revisions"] = [r.to_json() for r in skill.revision_history]
         return _dumps({"now": now, "skill": out}), "application/json"
 
-    def _read_conversations(self, session_id: str) -> tuple[str, str]:
+    def _read_conversations(self, conversation_id: str) -> tuple[str, str]:
+        from core.conversations import list_conversations
         from core.timeline import RawStore
 
-        raw = RawStore(self.db)
-        if not session_id:
-            rows = [
-                {
-                    "id": s.id,
-                    "startedAt": s.started_at,
-                    "endedAt": s.ended_at,
-                    "messageCount": s.message_count,
-                    "uri": _conversation_uri(s.id),
-                }
-                for s in raw.list_sessions(LISTED_CONVERSATIONS)
-            ]
+        convs = list_conversations(self.db)  # newest first
+        if not conversation_id:
+            rows = [{**c.to_json(), "uri": _conversation_uri(c.id)} for c in convs[:LISTED_CONVERSATIONS]]
             return _dumps({"conversations": rows}), "application/json"
-        session = raw.get_session(session_id, with_count=False)
-        messages = raw.query_timeline("desc", RECENT_MESSAGES, session_ids=[session_id])
-        if session is None and not messages:
+        conv = next((c for c in convs if c.id == conversation_id), None)
+        if conv is None:
             raise NotFoundError(
-                f"No conversation {session_id!r}.",
+                f"No conversation {conversation_id!r}.",
                 code="mcp.conversation_not_found",
-                params={"session_id": session_id},
+                params={"conversation": conversation_id},
             )
-        body = {
-            "session": None if session is None else session.to_json(),
-            "messages": [m.to_json() for m in reversed(messages)],
-        }
+        messages = RawStore(self.db).query_timeline("desc", RECENT_MESSAGES, conversations=[conversation_id])
+        body = {"conversation": conv.to_json(), "messages": [m.to_json() for m in reversed(messages)]}
         return _dumps(body), "application/json"
 
     # -- prompts -----------------------------------------------------------------------------------
@@ -484,8 +477,8 @@ def _skill_uri(name: str) -> str:
     return f"{SCHEME}skills/{quote(name, safe='')}"
 
 
-def _conversation_uri(session_id: str) -> str:
-    return f"{SCHEME}conversations/{quote(session_id, safe='')}"
+def _conversation_uri(conversation_id: str) -> str:
+    return f"{SCHEME}conversations/{quote(conversation_id, safe='')}"
 
 
 def _from_result(result: dict[str, Any]) -> ToolCall:

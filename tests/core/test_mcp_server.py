@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import anyio
 import pytest
@@ -27,6 +27,7 @@ from mcp.shared.exceptions import MCPError
 
 from core import audit, curation, recall_trigger
 from core.cli import main
+from core.conversations import list_conversations
 from core.db import MemoryDB
 from core.facts import FactStore
 from core.jsutil import iso_ms
@@ -202,8 +203,9 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
         namespaces = dict(FactStore(db).list_namespaces())
         user_ids = [f.id for f in FactStore(db).list_facts("user")]
         revised = next(s for s in SkillStore(db).list_every() if s.revision_history)
-        session = next(s for s in RawStore(db).list_sessions() if (s.message_count or 0) > 60)
-        newest = RawStore(db).query_timeline("desc", 50, session_ids=[session.id])
+        conv = next(c for c in list_conversations(db) if c.kind == "origin" and c.message_count > 60)
+        newest = RawStore(db).query_timeline("desc", 50, conversations=[conv.id])
+        assert len(newest) == 50 and all(m.origin_session_id == conv.id for m in newest)
         recall = run_tool(db, "recall_sessions", {"query": "数据库迁移", "limit": 5}, now=FIXED_NOW)
     finally:
         db.close()
@@ -218,7 +220,8 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
             ("prefix", "memory://prefix"),
             ("user", "memory://facts/user"),
             ("skill", "memory://skills/" + revised.name),
-            ("conversation", "memory://conversations/" + session.id.replace(":", "%3A")),
+            ("conversation", "memory://conversations/" + quote(conv.id, safe="")),
+            ("conversations", "memory://conversations"),
             ("index", "memory://facts"),
         ):
             got[key] = (await s.read_resource(uri)).contents[0]
@@ -246,7 +249,7 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
     assert [t.uri_template for t in got["templates"]] == [
         "memory://facts/{namespace}",
         "memory://skills/{name}",
-        "memory://conversations/{session_id}",
+        "memory://conversations/{conversation}",
     ]
 
     assert got["prefix"].mime_type == "text/plain" and got["prefix"].text == prefix == got["still_up"]
@@ -258,8 +261,13 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
     assert len(skill["revisions"]) == len(revised.revision_history) == skill["revisionCount"]
     assert skill["maturityExplained"]["why"] and skill["actionTemplate"] == revised.action_template
     convo = json.loads(got["conversation"].text)
-    assert convo["session"]["id"] == session.id
+    assert (
+        convo["conversation"]["id"] == conv.id and convo["conversation"]["messageCount"] == conv.message_count
+    )
     assert [m["id"] for m in convo["messages"]] == [m.id for m in reversed(newest)]
+    listed = json.loads(got["conversations"].text)["conversations"]
+    assert conv.id in {c["id"] for c in listed}
+    assert [c["lastAt"] for c in listed] == sorted((c["lastAt"] for c in listed), reverse=True)
     index = json.loads(got["index"].text)["namespaces"]
     assert {r["namespace"]: r["count"] for r in index} == namespaces
 
