@@ -153,13 +153,7 @@ def wait_for_database(window, timeout_ms: int) -> bool:
     """Wait until a database is shown, or opening/creating it ended without one."""
     from philont_desktop.workers import spin_until
 
-    def _settled() -> bool:
-        if window.ctx is not None:
-            return True
-        creating = window._creating is not None and not window._creating.is_done
-        return not creating and window.opening is None and window.tasks.pending() == 0
-
-    spin_until(_settled, timeout_ms)
+    spin_until(lambda: window.ctx is not None or window.session.settled, timeout_ms)
     return window.ctx is not None
 
 
@@ -184,7 +178,7 @@ def run_screenshots(window, out_dir: Path) -> int:
     from philont_desktop.qt import QApplication
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    timeout = DEMO_TIMEOUT_MS if window._creating is not None else LOAD_TIMEOUT_MS
+    timeout = DEMO_TIMEOUT_MS if window.session.creating is not None else LOAD_TIMEOUT_MS
     if not wait_for_database(window, timeout):
         QApplication.processEvents()
         target = out_dir / "start.png"

@@ -221,26 +221,28 @@ class AppContext(QObject):
         """
         if self._editing_busy:
             return None
-        if not on:
-            if not self._editing and not self.workers.writer_open:
-                if on_done:
-                    on_done(False)
-                return None
-            self._editing = False
-            self.undo.stack.clear()
-            self._editing_busy = True
+        done = on_done or (lambda _state: None)
+        return self._editing_on(done) if on else self._editing_off(done)
 
-            def _closed(_: Any) -> None:
-                self._editing_busy = False
-                self.editingChanged.emit(False)
-                self.statusMessage.emit(self.tr("Editing mode is off; the database is only read."))
-                if on_done:
-                    on_done(False)
+    def _editing_off(self, done: Callable[[bool], Any]) -> Job | None:
+        if not self._editing and not self.workers.writer_open:
+            done(False)
+            return None
+        self._editing = False
+        self.undo.stack.clear()
+        self._editing_busy = True
 
-            return self.workers.close_writer(on_result=_closed)
+        def _closed(_: Any) -> None:
+            self._editing_busy = False
+            self.editingChanged.emit(False)
+            self.statusMessage.emit(self.tr("Editing mode is off; the database is only read."))
+            done(False)
+
+        return self.workers.close_writer(on_result=_closed)
+
+    def _editing_on(self, done: Callable[[bool], Any]) -> Job | None:
         if self._editing:
-            if on_done:
-                on_done(True)
+            done(True)
             return None
         reason = self.read_only_reason
         if reason is not None:
@@ -249,8 +251,7 @@ class AppContext(QObject):
                 ReadOnlyError(self.tr("This database cannot be edited: {0}.").format(reason)),
             )
             self.editingChanged.emit(False)
-            if on_done:
-                on_done(False)
+            done(False)
             return None
         self._editing_busy = True
 
@@ -261,16 +262,14 @@ class AppContext(QObject):
             self.editingChanged.emit(True)
             where = str(backup) if backup else self.tr("(new database: no backup needed)")
             self.statusMessage.emit(self.tr("Editing mode is on. Backup taken first: {0}").format(where))
-            if on_done:
-                on_done(True)
+            done(True)
 
         def _failed(exc: BaseException) -> None:
             self._editing_busy = False
             self._editing = False
             self.show_error(self.tr("Editing mode could not be turned on"), exc)
             self.editingChanged.emit(False)
-            if on_done:
-                on_done(False)
+            done(False)
 
         return self.workers.open_writer(
             check=self.report.quick_check is None,

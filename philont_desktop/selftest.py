@@ -251,7 +251,7 @@ def run_self_test(window) -> int:
     from philont_desktop.workers import spin_until
 
     failures: list[str] = []
-    timeout = DEMO_TIMEOUT_MS if window._creating is not None else LOAD_TIMEOUT_MS
+    timeout = DEMO_TIMEOUT_MS if window.session.creating is not None else LOAD_TIMEOUT_MS
     if not wait_for_database(window, timeout):
         err = window.open_error
         failures.append(f"database: {err}" if err is not None else "database: none could be opened")

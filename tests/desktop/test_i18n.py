@@ -529,7 +529,7 @@ def test_switching_translates_widgets_and_qts_own_dialogs_without_restart(lang, 
             self.retranslated = 0
             self.label = QLabel(QCoreApplication.translate("TimelineTab", "Timeline"))
             self.dynamic = QLabel()
-            self.action = QAction(QCoreApplication.translate("MainWindow", "&Refresh"), self)
+            self.action = QAction(QCoreApplication.translate("WindowMenus", "&Refresh"), self)
             self.buttons = QDialogButtonBox(
                 QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
             )

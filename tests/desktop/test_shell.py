@@ -694,3 +694,29 @@ def test_a_missing_core_table_is_read_only_and_counts_leave_it_out(make_window, 
     assert w.counts["facts"] is None
     assert "facts" not in w.counts_label.text()
     assert "notes 0" in w.counts_label.text()
+
+
+def test_the_shell_has_room_for_a_badge_a_banner_and_a_way_out_of_an_open_failure(
+    qtbot, make_window, db_path
+):
+    from philont_desktop.qt import QLabel, QPushButton, Qt
+
+    w = make_window(db_path)
+    badge = w.status.add_badge(QLabel("Demo"))
+    assert badge.isVisible()
+    extra = w.banners.add("demo")
+    assert not extra.isVisible()
+    extra.show_message("info", "A generated demo database")
+    assert extra.isVisible() and extra.text() == "A generated demo database"
+    w.close_database_to_start()
+    assert not badge.isVisible()
+    clicked = []
+    w.start_page.set_problem("<b>This file cannot be opened.</b>", backup="/x/memory-1.sqlite")
+    button = w.start_page.add_problem_action("Restore this backup", lambda: clicked.append(True))
+    assert button.isVisible() and w.start_page.backup_button.isVisible()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert clicked == [True]
+    w.start_page.set_problem("No database is open.")
+    qtbot.waitUntil(
+        lambda: "Restore this backup" not in [b.text() for b in w.start_page.findChildren(QPushButton)]
+    )

@@ -1,0 +1,278 @@
+"""The tabs of the window: every registered tab's title at once, each tab built when first needed.
+
+:class:`TabHost` fills a ``QTabWidget`` from the registry (:mod:`philont_desktop.tabs`) for one open
+database. A tab's place holds a :class:`TabSlot` until the tab is shown or looked up; then its module is
+imported and the tab built in place (an :class:`ErrorTab` saying why when that fails). Once the shown tab
+is idle the others are built one per event-loop turn (``prebuild``). When the database changes the
+shown tab refreshes at once and the others when they are next shown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from philont_desktop.context import AppContext
+from philont_desktop.qt import QLabel, QObject, Qt, QTabWidget, QTimer, QVBoxLayout, QWidget, is_valid
+from philont_desktop.settings import Settings
+from philont_desktop.tabs import TabEntry, TabRegistrationError, registry
+from philont_desktop.tabs.base import BaseTab
+
+
+class ErrorTab(BaseTab):
+    """Stands in for a tab that failed to load, saying why (``load_error``; the self-test reports it)."""
+
+    name = "error"
+
+    def __init__(self, ctx: AppContext, tab_name: str, message: str, parent: QWidget | None = None):
+        super().__init__(ctx, parent)
+        self.name = tab_name
+        self.load_error = message
+        label = QLabel(self.tr("This tab could not be loaded:\n\n{0}").format(message))
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addStretch(1)
+
+
+class TabSlot(QWidget):
+    """Holds a tab's place (and title) in the tab bar until the tab is built."""
+
+    def __init__(self, entry: TabEntry, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.entry = entry
+        self.name = entry.name
+        self.setObjectName(f"{entry.name}Slot")
+
+    def title(self) -> str:
+        return self.entry.title()
+
+
+class TabsByName(Mapping):
+    """Every tab by name; looking one up builds it when it is not built yet.
+
+    Iterating gives the names in display order without building anything; ``values()`` builds them all.
+    """
+
+    def __init__(self, host: TabHost):
+        self._host = host
+
+    def __getitem__(self, name: str) -> BaseTab:
+        tab = self._host.tab(name)
+        if tab is None:
+            raise KeyError(name)
+        return tab
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._host.names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._host.names())
+
+    def __len__(self) -> int:
+        return len(self._host.names())
+
+
+class TabHost(QObject):
+    """The registered tabs of one database in ``widget`` (a ``QTabWidget``)."""
+
+    def __init__(
+        self, widget: QTabWidget, settings: Settings, *, persist: bool, parent: QObject | None = None
+    ):
+        super().__init__(parent)
+        self.widget = widget
+        self.settings = settings
+        self.persist = persist  # remember the current tab and the tabs' view state
+        self.prebuild = False  # build the tabs not shown yet in idle time
+        self.ctx: AppContext | None = None
+        self.errors: list[str] = []
+        self._tabs: dict[str, BaseTab] = {}  # built so far (the others are TabSlots)
+        self._stale: set[BaseTab] = set()
+        self._prebuild_timer = QTimer(self)
+        self._prebuild_timer.setSingleShot(True)
+        self._prebuild_timer.timeout.connect(self._prebuild_next)
+        widget.currentChanged.connect(self._on_current_changed)
+
+    # -- building -------------------------------------------------------------------------------------
+    def build(self, ctx: AppContext) -> None:
+        """Put every tab's title in the bar and build the tab shown first (the others when needed)."""
+        self.ctx = ctx
+        self.widget.blockSignals(True)
+        self.errors = []
+        for entry in registry():
+            slot = TabSlot(entry)
+            self.widget.addTab(slot, slot.title())
+        wanted = self.settings.current_tab if self.persist else ""
+        names = self.names()
+        preferred = registry().home_for(ctx.db_path)  # the Review tab, for a database reviewed before
+        if preferred is not None:
+            wanted = preferred.name
+        if wanted not in names:
+            home = registry().home()
+            wanted = home.name if home is not None else ""
+        self.widget.setCurrentIndex(names.index(wanted) if wanted in names else 0)
+        self.widget.blockSignals(False)
+        current = self.tab_at(self.widget.currentIndex())
+        if current is not None:
+            current.ensure_activated()
+
+    def start_prebuilding(self) -> None:
+        if self.prebuild:
+            self._prebuild_timer.start(0)
+
+    def names(self) -> list[str]:
+        """The names of the tabs in display order, built or not."""
+        out = []
+        for i in range(self.widget.count()):
+            page = self.widget.widget(i)
+            if isinstance(page, BaseTab | TabSlot):
+                out.append(page.name)
+        return out
+
+    def built(self) -> list[BaseTab]:
+        """The tabs built so far, in display order."""
+        return [t for t in self._tabs.values() if is_valid(t)]
+
+    def tab(self, name: str) -> BaseTab | None:
+        """The tab called ``name``, built now if it was not yet (``None``: no such tab or no database)."""
+        tab = self._tabs.get(name)
+        if tab is not None:
+            return tab
+        for i in range(self.widget.count()):
+            page = self.widget.widget(i)
+            if isinstance(page, TabSlot) and page.name == name:
+                return self._build_tab(page)
+        return None
+
+    def tab_at(self, index: int) -> BaseTab | None:
+        """The tab at ``index`` of the tab bar, built now if it was not yet."""
+        page = self.widget.widget(index)
+        if isinstance(page, TabSlot):
+            return self._build_tab(page)
+        return page if isinstance(page, BaseTab) else None
+
+    def show(self, name: str) -> BaseTab | None:
+        """Select the tab called ``name`` (built if needed)."""
+        tab = self.tab(name)
+        if tab is not None:
+            self.widget.setCurrentWidget(tab)
+        return tab
+
+    def current(self) -> BaseTab | None:
+        page = self.widget.currentWidget()
+        return page if isinstance(page, BaseTab) else None
+
+    def _build_tab(self, slot: TabSlot) -> BaseTab:
+        """Import and construct the tab ``slot`` stands for and put it in the slot's place."""
+        ctx = self.ctx
+        assert ctx is not None
+        tab: BaseTab | None = None
+        try:
+            tab = registry().load_class(slot.entry)(ctx)
+        except TabRegistrationError as exc:
+            error = str(exc)
+        except Exception as exc:  # one broken tab must not take the window down
+            error = f"{slot.name}: {type(exc).__name__}: {exc}"
+        if tab is None:
+            tab = ErrorTab(ctx, slot.name, error)
+            self.errors.append(error)
+        tab.set_editing(ctx.editing)
+        self._tabs[slot.name] = tab
+        self._replace(slot, tab)
+        return tab
+
+    def _replace(self, slot: TabSlot, tab: BaseTab) -> None:
+        # Insert the tab before its slot, then remove the slot selecting the tab on its left (the new
+        # one): the current page never changes on the way.
+        bar = self.widget.tabBar()
+        behaviour = bar.selectionBehaviorOnRemove()
+        blocked = self.widget.blockSignals(True)
+        try:
+            index = self.widget.indexOf(slot)
+            current = self.widget.currentIndex()
+            bar.setSelectionBehaviorOnRemove(bar.SelectionBehavior.SelectLeftTab)
+            self.widget.insertTab(index, tab, tab.title())
+            self.widget.removeTab(index + 1)
+            self.widget.setCurrentIndex(current)
+        finally:
+            bar.setSelectionBehaviorOnRemove(behaviour)
+            self.widget.blockSignals(blocked)
+        slot.deleteLater()
+
+    def _prebuild_next(self) -> None:
+        """Build one tab that is not built yet, when the shown tab has finished loading."""
+        if self.ctx is None or self.ctx.closed:
+            return
+        current = self.current()
+        if current is not None and current.busy:
+            self._prebuild_timer.start(100)
+            return
+        for i in range(self.widget.count()):
+            if isinstance(self.widget.widget(i), TabSlot):
+                self.tab_at(i)
+                self._prebuild_timer.start(0)
+                return
+
+    def clear(self) -> None:
+        """Save the tabs' state (when persisting) and remove them all."""
+        if self.persist:
+            self.save_states()
+        self._prebuild_timer.stop()
+        self.widget.blockSignals(True)
+        while self.widget.count():
+            w = self.widget.widget(0)
+            self.widget.removeTab(0)
+            w.deleteLater()
+        self.widget.blockSignals(False)
+        self._tabs = {}
+        self._stale.clear()
+        self.ctx = None
+
+    def save_states(self) -> None:
+        for tab in self.built():
+            with contextlib.suppress(Exception):
+                tab.save_state()
+        current = self.current()
+        if current is not None:
+            self.settings.current_tab = current.name
+
+    # -- following the database -----------------------------------------------------------------------
+    def set_editing(self, on: bool) -> None:
+        for tab in self.built():
+            tab.set_editing(on)
+
+    def data_changed(self) -> None:
+        """The database changed: the shown tab refreshes now, the others when next shown."""
+        current = self.widget.currentWidget()
+        for tab in self.built():
+            if not tab.activated:
+                continue
+            if tab is current:
+                tab.refresh()
+            else:
+                self._stale.add(tab)
+
+    def refresh_current(self) -> None:
+        tab = self.current()
+        if tab is not None and tab.activated:
+            tab.refresh()
+
+    def retitle(self) -> None:
+        """The language changed: the titles of the tab bar follow."""
+        for index in range(self.widget.count()):
+            page = self.widget.widget(index)
+            if isinstance(page, BaseTab | TabSlot):
+                self.widget.setTabText(index, page.title())
+
+    def _on_current_changed(self, index: int) -> None:
+        tab: Any = self.tab_at(index) if index >= 0 else None
+        if not isinstance(tab, BaseTab):
+            return
+        if not tab.activated:
+            tab.ensure_activated()
+            self._stale.discard(tab)
+        elif tab in self._stale:
+            self._stale.discard(tab)
+            tab.refresh()
