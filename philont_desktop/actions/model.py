@@ -14,6 +14,7 @@ from typing import Any
 from core.actions import ActionStore, ToolStat
 from core.models import Action
 from core.skills import SkillStore
+from philont_desktop.actions.state import ActionsFilter
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QColor, QObject
 from philont_desktop.widgets.rows_model import PagedRowsModel, Submit
@@ -23,16 +24,6 @@ PAGE_SIZE = 200
 LIVE_LIMIT = 1000
 
 COL_TIME, COL_TOOL, COL_OUTCOME, COL_SKILL, COL_PARAMS, COL_RESULT = range(6)
-
-
-@dataclass(frozen=True)
-class ActionsFilter:
-    tool: str | None = None
-    success: bool | None = None
-    linked_skill: str | None = None
-
-    def kwargs(self) -> dict[str, Any]:
-        return {"tool": self.tool, "success": self.success, "linked_skill": self.linked_skill}
 
 
 def job_actions(db: Any, flt: ActionsFilter, limit: int, before: tuple[int, int] | None) -> list[Action]:

@@ -35,7 +35,7 @@ class TabController(QObject):
     """The controller of one tab (named ``name``) over ``state``."""
 
     busyChanged = Signal(bool)
-    #: The curation layers (``core.curation`` module names) whose changes this tab shows.
+    #: The curation layers (``core.curation`` module names) whose changes this tab shows ("*": all).
     layers: tuple[str, ...] = ()
 
     def __init__(self, ctx: AppContext, state: TabState, name: str, parent: QObject | None = None):
@@ -142,5 +142,5 @@ class TabController(QObject):
                 self.busyChanged.emit(False)
 
     def _on_changes(self, changes: Changes) -> None:
-        if self.active and changes.layer in self.layers:
+        if self.active and (changes.layer in self.layers or "*" in self.layers):
             self.changes_applied(changes)

@@ -343,10 +343,10 @@ class PagedRowsModel(KeyedRowsModel):
         self._request("reload", self.page_op(None, limit), lambda res: self._on_reload(res, limit))
 
     # -- Qt's lazy loading at the end, ours at the start ---------------------------------------------------
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
         return not parent.isValid() and not self._complete and not self._inflight & {"first", "reload", "end"}
 
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
         if not self.canFetchMore(parent) or not self._rows:
             return
         limit = self.page_size

@@ -331,11 +331,11 @@ def test_values_are_stored_as_compact_json(db):
 
 
 def _sync_runner(db):
-    """Runs the model's loads at once on ``db`` (the model contract without threads)."""
+    """Runs the model's read ops at once on ``db`` (a controller's ``submit`` without threads)."""
 
-    def run(fn, *args, on_result=None, on_error=None, key=None):
+    def run(op, *, on_result=None, on_error=None):
         try:
-            value = fn(db, *args)
+            value = op.fn(db, *op.args)
         except Exception as exc:
             if on_error:
                 on_error(exc)

@@ -1,0 +1,29 @@
+"""What the Actions tab shows, without Qt: the filter, the action in the detail pane, the lists the
+filters offer and the failure rates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.models import Action
+from philont_desktop.tabs.state import TabState
+
+
+@dataclass(frozen=True)
+class ActionsFilter:
+    tool: str | None = None
+    success: bool | None = None
+    linked_skill: str | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"tool": self.tool, "success": self.success, "linked_skill": self.linked_skill}
+
+
+@dataclass(eq=False)
+class ActionsState(TabState):
+    filter: ActionsFilter = ActionsFilter()
+    shown: Action | None = None  # the action in the detail pane
+    tools: tuple[str, ...] = ()  # what the tool filter offers
+    skills: tuple[str, ...] = ()  # what the linked-skill filter offers
+    stats: tuple[Any, ...] = ()  # core.actions.ToolStat per tool: the failure rates

@@ -1,0 +1,112 @@
+"""The Actions tab's bar: filters by tool, outcome and linked skill, and how many actions are shown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from philont_desktop.actions.state import ActionsFilter
+from philont_desktop.qt import QComboBox, QHBoxLayout, QLabel, QWidget, Signal
+
+
+class ActionsFilterBar(QWidget):
+    """Emits ``filterChanged`` when the user picks a tool, an outcome or a skill."""
+
+    filterChanged = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.tool_combo = QComboBox(self)
+        self.tool_combo.setObjectName("toolFilter")
+        self.tool_combo.addItem(self.tr("All tools"), None)
+        self.outcome_combo = QComboBox(self)
+        self.outcome_combo.setObjectName("outcomeFilter")
+        self.outcome_combo.addItem(self.tr("Any outcome"), None)
+        self.outcome_combo.addItem(self.tr("Succeeded"), True)
+        self.outcome_combo.addItem(self.tr("Failed"), False)
+        self.skill_combo = QComboBox(self)
+        self.skill_combo.setObjectName("skillFilter")
+        self.skill_combo.setEditable(True)
+        self.skill_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.skill_combo.addItem(self.tr("Any linked skill"), None)
+        self.skill_combo.lineEdit().setPlaceholderText(self.tr("Linked skill"))
+        self.skill_combo.setMinimumContentsLength(18)
+        self.count_label = QLabel(self)
+        bar = QHBoxLayout(self)
+        bar.setContentsMargins(6, 6, 6, 2)
+        bar.addWidget(QLabel(self.tr("Tool"), self))
+        bar.addWidget(self.tool_combo)
+        bar.addWidget(QLabel(self.tr("Outcome"), self))
+        bar.addWidget(self.outcome_combo)
+        bar.addWidget(QLabel(self.tr("Skill"), self))
+        bar.addWidget(self.skill_combo)
+        bar.addStretch(1)
+        bar.addWidget(self.count_label)
+        self.tool_combo.currentIndexChanged.connect(lambda _i: self.filterChanged.emit())
+        self.outcome_combo.currentIndexChanged.connect(lambda _i: self.filterChanged.emit())
+        self.skill_combo.activated.connect(lambda _i: self.filterChanged.emit())
+        self.skill_combo.lineEdit().editingFinished.connect(self.filterChanged)
+
+    def current_filter(self) -> ActionsFilter:
+        skill = self.skill_combo.currentText().strip()
+        if self.skill_combo.currentIndex() == 0 and skill == self.skill_combo.itemText(0):
+            skill = ""
+        return ActionsFilter(
+            tool=self.tool_combo.currentData(),
+            success=self.outcome_combo.currentData(),
+            linked_skill=skill or None,
+        )
+
+    def set_tool(self, tool: str | None) -> None:
+        i = self.tool_combo.findData(tool) if tool else 0
+        if i < 0:
+            self.tool_combo.addItem(tool, tool)
+            i = self.tool_combo.count() - 1
+        self.tool_combo.setCurrentIndex(i)
+
+    def set_outcome(self, success: bool | None) -> None:
+        self.outcome_combo.setCurrentIndex(self.outcome_combo.findData(success) if success is not None else 0)
+
+    def set_skill(self, skill: str | None) -> None:
+        self.skill_combo.setEditText(skill or "")
+        if not skill:
+            self.skill_combo.setCurrentIndex(0)
+        self.filterChanged.emit()
+
+    def set_choices(self, tools: Sequence[str], skills: Sequence[str]) -> None:
+        """The tools and skills the log has, keeping what is chosen (also a value not in the lists)."""
+        current = self.tool_combo.currentData()
+        self.tool_combo.blockSignals(True)
+        while self.tool_combo.count() > 1:
+            self.tool_combo.removeItem(1)
+        for t in tools:
+            self.tool_combo.addItem(t, t)
+        i = self.tool_combo.findData(current) if current else 0
+        if i < 0:
+            self.tool_combo.addItem(current, current)
+            i = self.tool_combo.count() - 1
+        self.tool_combo.setCurrentIndex(i)
+        self.tool_combo.blockSignals(False)
+        text, idx = self.skill_combo.currentText(), self.skill_combo.currentIndex()
+        self.skill_combo.blockSignals(True)
+        while self.skill_combo.count() > 1:
+            self.skill_combo.removeItem(1)
+        for s in skills:
+            self.skill_combo.addItem(s, s)
+        if idx > 0 or (text and text != self.skill_combo.itemText(0)):
+            self.skill_combo.setEditText(text)
+        else:
+            self.skill_combo.setCurrentIndex(0)
+        self.skill_combo.blockSignals(False)
+
+    def show_count(self, n: int, complete: bool) -> None:
+        if n == 0:
+            text = self.tr("No actions")
+        elif complete:
+            text = self.tr("1 action") if n == 1 else self.tr("%1 actions").replace("%1", f"{n:,}")
+        else:
+            text = self.tr("%1+ actions (more as you scroll)").replace("%1", f"{n:,}")
+        self.count_label.setText(text)
+
+    def retranslate(self) -> None:
+        self.tool_combo.setItemText(0, self.tr("All tools"))
+        self.skill_combo.setItemText(0, self.tr("Any linked skill"))

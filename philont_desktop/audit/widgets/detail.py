@@ -1,0 +1,84 @@
+"""The detail of one audit entry: who, when, what, the target, then a coloured before/after diff."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from core.audit import AuditEntry
+from philont_desktop.audit.model import format_time
+from philont_desktop.qt import QCoreApplication, QTextBrowser, QWidget
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("AuditTab", text)
+
+
+def entry_html(e: AuditEntry, theme: Any) -> str:
+    """The detail view of one entry: facts, then a coloured before/after diff."""
+    muted = theme.muted_text().name()
+    rows = [
+        (_tr("Entry"), f"#{e.id}"),
+        (_tr("When"), format_time(e.at)),
+        (_tr("Who"), e.actor),
+        (_tr("What"), e.action + (f" ({e.original_action})" if e.original_action else "")),
+        (_tr("Target"), f"{e.target_type} {e.target_id}"),
+    ]
+    if e.undone_of is not None:
+        rows.append((_tr("Refers to"), f"#{e.undone_of}"))
+    if e.is_original and e.undone:
+        rows.append((_tr("State"), _tr("undone")))
+    if e.note:
+        rows.append((_tr("Note"), e.note))
+    head = "".join(
+        f"<tr><td style='color:{muted}; padding-right:12px'>{html.escape(k)}</td>"
+        f"<td>{html.escape(str(v))}</td></tr>"
+        for k, v in rows
+    )
+    errors = "".join(f"<p style='color:#cf222e'>{html.escape(x)}</p>" for x in e.json_errors)
+    return (
+        f"<table>{head}</table>{errors}"
+        f"<p style='margin-top:10px'><b>{html.escape(_tr('Before → after'))}</b></p>"
+        f"<pre style='white-space:pre-wrap'>{_diff_html(e, theme)}</pre>"
+    )
+
+
+def _diff_html(e: AuditEntry, theme: Any) -> str:
+    removed, added = theme.diff_colors()
+    muted = theme.muted_text().name()
+    lines = []
+    for ln in e.diff():
+        esc = html.escape(ln)
+        if ln.startswith("+"):
+            lines.append(f"<div style='background:{added.name()}'>{esc}</div>")
+        elif ln.startswith("-"):
+            lines.append(f"<div style='background:{removed.name()}'>{esc}</div>")
+        elif ln.startswith("@@"):
+            lines.append(f"<div style='color:{muted}'>{esc}</div>")
+        else:
+            lines.append(f"<div>{esc}</div>")
+    return "".join(lines) or f"<div style='color:{muted}'>{html.escape(_tr('No difference recorded.'))}</div>"
+
+
+class EntryDetail(QTextBrowser):
+    """Shows one entry (:meth:`show_entry`), or what the trail is for when it is empty."""
+
+    def __init__(self, theme: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.theme = theme
+        self.setOpenLinks(False)
+        self.entry: AuditEntry | None = None
+
+    def empty_text(self) -> str:
+        return self.tr(
+            "No manual edits are recorded in this database yet. Edits made in editing mode appear here: "
+            "who, when, what, and the state before and after."
+        )
+
+    def show_entry(self, e: AuditEntry | None) -> None:
+        self.entry = e
+        self.setHtml(entry_html(e, self.theme) if e is not None else "")
+
+    def show_empty(self) -> None:
+        self.entry = None
+        self.setHtml(f"<p>{html.escape(self.empty_text())}</p>")

@@ -1,0 +1,121 @@
+"""The Audit tab: the trail newest first, filters, the entry's detail, undo / redo of one entry from the
+tab, and entries added meanwhile put on top without moving the rows in view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.curation import notes as note_curation
+from core.db import MemoryDB
+from core.notes import NotesStore
+from philont_desktop.qt import Qt
+
+ACTOR = "alice@philont-desktop"
+
+
+def _add_notes(path: Path, n: int, start: int = 0) -> None:
+    db = MemoryDB.open(path, writable=True, backup_before_write=False)
+    try:
+        for i in range(start, start + n):
+            note_curation.add(f"note {i}", 0.5, note_id=f"n{i:03d}").perform(db, ACTOR)
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def audit_db(tmp_path) -> Path:
+    path = tmp_path / "memory" / "memory.sqlite"
+    MemoryDB.create(path).close()
+    _add_notes(path, 40)
+    return path
+
+
+@pytest.fixture
+def make_tab(qtbot, qapp):
+    from philont_desktop.audit.view import AuditTab
+    from philont_desktop.context import AppContext
+
+    made = []
+
+    def make(path: Path):
+        ctx = AppContext.open(path, interactive=False)
+        made.append(ctx)
+        tab = AuditTab(ctx)
+        qtbot.addWidget(tab)
+        tab.resize(1100, 600)
+        tab.show()
+        tab.ensure_activated()
+        assert tab.wait_idle(10_000)
+        return tab
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def _note(path: Path, note_id: str):
+    db = MemoryDB.open(path)
+    try:
+        return NotesStore(db).get(note_id)
+    finally:
+        db.close()
+
+
+def test_the_trail_newest_first_with_the_entry_in_detail(qtbot, qtmodeltester, audit_db, make_tab):
+    tab = make_tab(audit_db)
+    assert tab.model.rowCount() == 40 and tab.bar.count_label.text() == "40 entries"
+    assert [tab.model.index(0, c).data() for c in (1, 2, 3, 4)] == [
+        ACTOR,
+        "notes.add",
+        "note n039",
+        "created",
+    ]
+    assert "note n039" in tab.detail.toPlainText() and "note 39" in tab.detail.toPlainText()
+    tab.table.selectRow(5)
+    assert "note n034" in tab.detail.toPlainText()
+    assert tab.bar.filter.findData("note") > 0
+    qtmodeltester.check(tab.model)
+    assert not tab.bar.undo_button.isVisible()  # read-only: no undo from here
+
+
+def test_undo_and_redo_of_one_entry_from_the_tab(qtbot, audit_db, make_tab):
+    tab = make_tab(audit_db)
+    with qtbot.waitSignal(tab.ctx.editingChanged, timeout=15_000):
+        tab.ctx.set_editing(True)
+    tab.set_editing(True)
+    tab.table.selectRow(2)  # note n037
+    assert tab.bar.undo_button.isEnabled() and not tab.bar.redo_button.isEnabled()
+    announced = []
+    tab.ctx.changed.connect(announced.append)
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(announced), timeout=10_000)
+    assert [(c.kind, c.layer, c.ids) for c in announced] == [("undo", "notes", {"n037"})]
+    assert _note(audit_db, "n037") is None
+    # The controller hears the change: the undo row comes on top, the entry shows as undone.
+    qtbot.waitUntil(lambda: tab.model.rowCount() == 41, timeout=10_000)
+    assert tab.model.index(0, 2).data() == "undo notes.add"
+    row = tab.model.row_of(tab.state.shown.id)
+    assert tab.model.index(row, 5).data() == "undone" and tab.state.shown.undone
+    assert tab.bar.redo_button.isEnabled() and not tab.bar.undo_button.isEnabled()
+    qtbot.mouseClick(tab.bar.redo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "n037") is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: tab.model.rowCount() == 42, timeout=10_000)
+    assert tab.ctx.errors == []
+
+
+def test_entries_added_meanwhile_come_on_top_without_moving_the_rows_in_view(qtbot, audit_db, make_tab):
+    tab = make_tab(audit_db)
+    tab.table.resize(900, 250)
+    tab.table.scrollTo(tab.model.index(20, 0), tab.table.ScrollHint.PositionAtTop)
+    top = tab.model.row_at(tab.table.rowAt(0)).id
+    _add_notes(audit_db, 3, start=100)
+    tab.refresh()
+    assert tab.wait_idle(10_000)
+    assert tab.model.rowCount() == 43
+    assert tab.model.row_at(tab.table.rowAt(0)).id == top
+    assert tab.bar.new_button.isVisible() and tab.bar.new_button.text() == "3 new ↑"
+    qtbot.mouseClick(tab.bar.new_button, Qt.MouseButton.LeftButton)
+    assert tab.table.verticalScrollBar().value() == 0 and not tab.bar.new_button.isVisible()
+    assert tab.model.index(0, 3).data() == "note n102"
