@@ -1414,158 +1414,9 @@ with the backup
 <context>
     <name>ActionsTab</name>
     <message>
-        <location filename="../../philont_desktop/actions/view.py" line="+95"/>
-        <location line="+117"/>
-        <source>All tools</source>
-        <translation>全部工具</translation>
-    </message>
-    <message>
-        <location line="-114"/>
-        <source>Any outcome</source>
-        <translation>任意结果</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <location line="+108"/>
-        <source>Any linked skill</source>
-        <translation>任意关联技能</translation>
-    </message>
-    <message>
-        <location line="-107"/>
-        <source>Linked skill</source>
-        <translation>关联技能</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Outcome</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Skill</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <location line="+50"/>
-        <source>Show the messages around this action</source>
-        <translation>显示此操作前后的消息</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <location line="+191"/>
-        <source>Parameters</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location line="-189"/>
-        <location line="+193"/>
-        <source>Result</source>
-        <translation>返回结果</translation>
-    </message>
-    <message>
-        <location line="-162"/>
-        <source>The action log could not be read</source>
-        <translation>无法读取操作记录</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/tabs/__init__.py" line="+173"/>
         <source>Actions</source>
         <translation>操作</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/view.py" line="+114"/>
-        <source>No actions</source>
-        <translation>没有操作</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>1 action</source>
-        <translation>1 个操作</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>%1 actions</source>
-        <translation>%1 个操作</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1+ actions (more as you scroll)</source>
-        <translation>%1+ 个操作（滚动加载更多）</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>Select an action to see its parameters and result.</source>
-        <translation>选择一个操作以查看其参数和返回结果。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Time: %1</source>
-        <translation>时间：%1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Linked skill: %1</source>
-        <translation>关联技能：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Trigger: %1</source>
-        <translation>触发：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The parameters are not valid JSON; shown as stored.</source>
-        <translation>参数不是有效的 JSON，按存储原样显示。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>(no result recorded)</source>
-        <translation>（未记录返回结果）</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>[… %1 more characters: double-click to see the whole text]</source>
-        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>[long lines are broken for display: double-click to see the text as it is]</source>
-        <translation>[长行已为显示而折断：双击查看原文]</translation>
-    </message>
-    <message>
-        <location line="+29"/>
-        <source>The Timeline tab is not available.</source>
-        <translation>时间线标签页不可用。</translation>
     </message>
 </context>
 <context>
@@ -1748,51 +1599,9 @@ with the backup
 <context>
     <name>AuditTab</name>
     <message>
-        <location line="+180"/>
-        <source>The audit trail cannot be read</source>
-        <translation>无法读取审计记录</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>All targets</source>
-        <translation>全部对象</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <location line="+146"/>
-        <source>Undo this change</source>
-        <translation>撤销此变更</translation>
-    </message>
-    <message>
-        <location line="-145"/>
-        <location line="+145"/>
-        <source>Redo this change</source>
-        <translation>重做此变更</translation>
-    </message>
-    <message>
-        <location line="-139"/>
-        <source>Show:</source>
-        <translation>显示：</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>No manual edits are recorded in this database yet. Edits made in editing mode appear here: who, when, what, and the state before and after.</source>
-        <translation>此数据库中尚无手动编辑记录。在编辑模式下所做的修改会显示在这里：由谁、何时、改了什么，以及修改前后的状态。</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/tabs/__init__.py" line="+9"/>
         <source>Audit</source>
         <translation>审计</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/view.py" line="+73"/>
-        <source>{0} new ↑</source>
-        <translation>{0} 条新记录 ↑</translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>{0}{1} entries</source>
-        <translation>{0}{1} 条记录</translation>
     </message>
 </context>
 <context>
@@ -5106,265 +4915,15 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+558"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Open (read-only)…</source>
-        <translation>打开（只读）(&amp;O)…</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open for &amp;editing…</source>
-        <translation>打开以编辑(&amp;E)…</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&amp;Recent files</source>
-        <translation>最近的文件(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Backup now</source>
-        <translation>立即备份(&amp;B)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Close database</source>
-        <translation>关闭数据库(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+627"/>
-        <location line="+7"/>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <location line="-631"/>
-        <location line="+624"/>
-        <location line="+8"/>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="-624"/>
-        <source>&amp;Editing mode</source>
-        <translation>编辑模式(&amp;E)</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Theme</source>
-        <translation>主题(&amp;T)</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Follow &amp;system</source>
-        <translation>跟随系统(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Light</source>
-        <translation>浅色(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Dark</source>
-        <translation>深色(&amp;D)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Follow system</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>&amp;Audit log</source>
-        <translation>审计记录(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&amp;Refresh</source>
-        <translation>刷新(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;About {0}</source>
-        <translation>关于 {0}(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Clear list</source>
-        <translation>清空列表</translation>
-    </message>
-    <message>
-        <location line="+54"/>
-        <source>schema {0}</source>
-        <translation>架构 {0}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>(newer)</source>
-        <translation>（较新）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Schema version of the file; this version understands {0}. Journal: {1}.</source>
-        <translation>文件的架构版本；本版本支持 {0}。日志模式：{1}。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Changes are written to the database and audited.</source>
-        <translation>更改会写入数据库并记入审计。</translation>
-    </message>
-    <message>
         <location line="+2"/>
         <location line="+110"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location line="-108"/>
-        <source>Turn on editing mode to make changes.</source>
-        <translation>开启编辑模式后才能进行更改。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+2"/>
-        <source>live</source>
-        <translation>实时</translation>
-    </message>
-    <message>
-        <location line="-1"/>
-        <source>changed</source>
-        <translation>已变化</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>paused</source>
-        <translation>已暂停</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>not live</source>
-        <translation>非实时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>live: error</source>
-        <translation>实时：出错</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>checking…</source>
-        <translation>检查中…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>quick_check is running in the background.</source>
-        <translation>quick_check 正在后台运行。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>integrity ok</source>
-        <translation>完整性正常</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>PRAGMA quick_check: ok</source>
-        <translation>PRAGMA quick_check：正常</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>messages</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>actions</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>notes</source>
-        <translation>笔记</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>facts</source>
-        <translation>事实</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>skills</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
-        <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
-    </message>
-    <message>
-        <location line="+36"/>
-        <source>not needed (new file)</source>
-        <translation>不需要（新文件）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&lt;b&gt;Editing mode.&lt;/b&gt; Changes are written to this database and recorded in its audit log. A backup was taken first: {0}</source>
-        <translation>&lt;b&gt;编辑模式。&lt;/b&gt;更改会写入此数据库并记入其审计记录。已先行备份：{0}</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Stop editing</source>
-        <translation>停止编辑</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
-        <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
-    </message>
-    <message>
         <location line="+17"/>
         <source>EDITING</source>
         <translation>编辑中</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Editing mode</source>
-        <translation>编辑模式</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -5398,11 +4957,6 @@ You can undo this with Edit › Undo.</source>
         <translation>正在打开 {0}…</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Opening {0}</source>
-        <translation>正在打开 {0}</translation>
-    </message>
-    <message>
         <location line="+11"/>
         <location line="+5"/>
         <source>The database cannot be opened</source>
@@ -5419,37 +4973,6 @@ You can undo this with Edit › Undo.</source>
         <translation>创建空数据库</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+18"/>
-        <source>The demo database was not created</source>
-        <translation>未能创建演示数据库</translation>
-    </message>
-    <message>
-        <location line="-16"/>
-        <source>A file already exists at this path; it was left alone.</source>
-        <translation>此路径已存在文件；未做任何改动。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Generating a demo database at {0}…</source>
-        <translation>正在 {0} 生成演示数据库…</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>Generating demo database</source>
-        <translation>正在生成演示数据库</translation>
-    </message>
-    <message>
-        <location line="+21"/>
-        <source>The database was not created</source>
-        <translation>未能创建数据库</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Creating database</source>
-        <translation>正在创建数据库</translation>
-    </message>
-    <message>
         <location line="+10"/>
         <source>Taking a backup before editing…</source>
         <translation>编辑前正在备份…</translation>
@@ -5463,16 +4986,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+5"/>
         <source>Backup now</source>
         <translation>立即备份</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>The backup failed</source>
-        <translation>备份失败</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Backing up</source>
-        <translation>正在备份</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -8176,6 +7689,531 @@ What if: {1}</source>
         <location line="+1"/>
         <source>Client configuration (the &quot;mcpServers&quot; entry of the client&apos;s settings file)</source>
         <translation>客户端配置（客户端设置文件中的 &quot;mcpServers&quot; 条目）</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsController</name>
+    <message>
+        <location filename="../../philont_desktop/actions/controller.py" line="25"/>
+        <source>The action log could not be read</source>
+        <translation>无法读取操作记录</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/controller.py" line="61"/>
+        <source>The Timeline tab is not available.</source>
+        <translation>时间线标签页不可用。</translation>
+    </message>
+</context>
+<context>
+    <name>ActionDetail</name>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="35"/>
+        <source>Show the messages around this action</source>
+        <translation>显示此操作前后的消息</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="42"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="44"/>
+        <source>Result</source>
+        <translation>返回结果</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="60"/>
+        <source>Select an action to see its parameters and result.</source>
+        <translation>选择一个操作以查看其参数和返回结果。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="66"/>
+        <source>(no result recorded)</source>
+        <translation>（未记录返回结果）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="71"/>
+        <source>succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="71"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="75"/>
+        <source>Time: %1</source>
+        <translation>时间：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="76"/>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="79"/>
+        <source>Linked skill: %1</source>
+        <translation>关联技能：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="81"/>
+        <source>Trigger: %1</source>
+        <translation>触发：%1</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="83"/>
+        <source>The parameters are not valid JSON; shown as stored.</source>
+        <translation>参数不是有效的 JSON，按存储原样显示。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="96"/>
+        <source>[… %1 more characters: double-click to see the whole text]</source>
+        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="102"/>
+        <source>[long lines are broken for display: double-click to see the text as it is]</source>
+        <translation>[长行已为显示而折断：双击查看原文]</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="20"/>
+        <source>All tools</source>
+        <translation>全部工具</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="23"/>
+        <source>Any outcome</source>
+        <translation>任意结果</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="24"/>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="25"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="30"/>
+        <source>Any linked skill</source>
+        <translation>任意关联技能</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="31"/>
+        <source>Linked skill</source>
+        <translation>关联技能</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="36"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="38"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="40"/>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="103"/>
+        <source>No actions</source>
+        <translation>没有操作</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="105"/>
+        <source>1 action</source>
+        <translation>1 个操作</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="105"/>
+        <source>%1 actions</source>
+        <translation>%1 个操作</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="107"/>
+        <source>%1+ actions (more as you scroll)</source>
+        <translation>%1+ 个操作（滚动加载更多）</translation>
+    </message>
+</context>
+<context>
+    <name>AuditController</name>
+    <message>
+        <location filename="../../philont_desktop/audit/controller.py" line="25"/>
+        <source>The audit trail cannot be read</source>
+        <translation>无法读取审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/controller.py" line="61"/>
+        <source>Undo this change</source>
+        <translation>撤销此变更</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/controller.py" line="61"/>
+        <source>Redo this change</source>
+        <translation>重做此变更</translation>
+    </message>
+</context>
+<context>
+    <name>AuditBar</name>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="22"/>
+        <source>All targets</source>
+        <translation>全部对象</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="28"/>
+        <source>Undo this change</source>
+        <translation>撤销此变更</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="29"/>
+        <source>Redo this change</source>
+        <translation>重做此变更</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="35"/>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="60"/>
+        <source>{0} new ↑</source>
+        <translation>{0} 条新记录 ↑</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="63"/>
+        <source>{0}{1} entries</source>
+        <translation>{0}{1} 条记录</translation>
+    </message>
+</context>
+<context>
+    <name>EntryDetail</name>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="73"/>
+        <source>No manual edits are recorded in this database yet. Edits made in editing mode appear here: who, when, what, and the state before and after.</source>
+        <translation>此数据库中尚无手动编辑记录。在编辑模式下所做的修改会显示在这里：由谁、何时、改了什么，以及修改前后的状态。</translation>
+    </message>
+</context>
+<context>
+    <name>Banners</name>
+    <message>
+        <location filename="../../philont_desktop/shell/banners.py" line="106"/>
+        <source>not needed (new file)</source>
+        <translation>不需要（新文件）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/banners.py" line="109"/>
+        <source>&lt;b&gt;Editing mode.&lt;/b&gt; Changes are written to this database and recorded in its audit log. A backup was taken first: {0}</source>
+        <translation>&lt;b&gt;编辑模式。&lt;/b&gt;更改会写入此数据库并记入其审计记录。已先行备份：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/banners.py" line="113"/>
+        <source>Stop editing</source>
+        <translation>停止编辑</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/banners.py" line="120"/>
+        <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
+        <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="29"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="30"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="31"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="32"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="33"/>
+        <source>&amp;About {0}</source>
+        <translation>关于 {0}(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="53"/>
+        <source>&amp;Open (read-only)…</source>
+        <translation>打开（只读）(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="55"/>
+        <source>Open for &amp;editing…</source>
+        <translation>打开以编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="58"/>
+        <source>&amp;Recent files</source>
+        <translation>最近的文件(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="60"/>
+        <source>&amp;Backup now</source>
+        <translation>立即备份(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="62"/>
+        <source>&amp;Close database</source>
+        <translation>关闭数据库(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="64"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="78"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="79"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="87"/>
+        <source>&amp;Editing mode</source>
+        <translation>编辑模式(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="96"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="97"/>
+        <source>Follow &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="97"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="97"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="102"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="103"/>
+        <source>Follow system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="108"/>
+        <source>&amp;Audit log</source>
+        <translation>审计记录(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="111"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="137"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="141"/>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/menus.py" line="156"/>
+        <source>Editing mode</source>
+        <translation>编辑模式</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseSession</name>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="116"/>
+        <source>Opening {0}</source>
+        <translation>正在打开 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="171"/>
+        <source>The demo database was not created</source>
+        <translation>未能创建演示数据库</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="176"/>
+        <source>Generating a demo database at {0}…</source>
+        <translation>正在 {0} 生成演示数据库…</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="194"/>
+        <source>Generating demo database</source>
+        <translation>正在生成演示数据库</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="216"/>
+        <source>The database was not created</source>
+        <translation>未能创建数据库</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="217"/>
+        <source>Creating database</source>
+        <translation>正在创建数据库</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="229"/>
+        <source>The backup failed</source>
+        <translation>备份失败</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="231"/>
+        <source>Backing up</source>
+        <translation>正在备份</translation>
+    </message>
+</context>
+<context>
+    <name>StatusArea</name>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="205"/>
+        <source>schema {0}</source>
+        <translation>架构 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="207"/>
+        <source>(newer)</source>
+        <translation>（较新）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="210"/>
+        <source>Schema version of the file; this version understands {0}. Journal: {1}.</source>
+        <translation>文件的架构版本；本版本支持 {0}。日志模式：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="218"/>
+        <source>EDITING</source>
+        <translation>编辑中</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="219"/>
+        <source>Changes are written to the database and audited.</source>
+        <translation>更改会写入数据库并记入审计。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="221"/>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="223"/>
+        <source>Turn on editing mode to make changes.</source>
+        <translation>开启编辑模式后才能进行更改。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="229"/>
+        <source>live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="230"/>
+        <source>changed</source>
+        <translation>已变化</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="232"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="233"/>
+        <source>not live</source>
+        <translation>非实时</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="234"/>
+        <source>live: error</source>
+        <translation>实时：出错</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="242"/>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="243"/>
+        <source>quick_check is running in the background.</source>
+        <translation>quick_check 正在后台运行。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="245"/>
+        <source>integrity ok</source>
+        <translation>完整性正常</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="246"/>
+        <source>PRAGMA quick_check: ok</source>
+        <translation>PRAGMA quick_check：正常</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="249"/>
+        <source>damaged</source>
+        <translation>已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="255"/>
+        <source>messages</source>
+        <translation>条消息</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="256"/>
+        <source>actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="257"/>
+        <source>notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="258"/>
+        <source>facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="259"/>
+        <source>skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="268"/>
+        <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
+        <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
 </context>
 </TS>
