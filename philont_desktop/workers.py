@@ -539,6 +539,8 @@ class Workers(QObject):
                     db = self._reader_db()
                     with job._lock:
                         job._db = db
+                    # A cancel that came before the connection was known could not interrupt it.
+                    job.raise_if_cancelled()
                     args = (db, *job.args)
                 elif job.lane == "write":
                     if self._writer is None and job.needs_writer:
