@@ -267,3 +267,31 @@ def test_a_controller_hears_the_changes_of_its_layers_once_its_tab_is_shown(qapp
         assert heard == [{"n1"}]
     finally:
         ctx.close()
+
+
+# -- tabs do not import each other ------------------------------------------------------------------------
+
+
+def test_no_tab_imports_another_tab():
+    import ast
+    from pathlib import Path
+
+    from philont_desktop.tabs import registry
+
+    package = Path(__file__).resolve().parents[2] / "philont_desktop"
+    folders = {e.module.split(".")[1] for e in registry()}
+    found = []
+    for folder in sorted(folders):
+        for path in (package / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                for name in names:
+                    parts = name.split(".")
+                    if len(parts) > 1 and parts[0] == "philont_desktop" and parts[1] in folders - {folder}:
+                        found.append(f"{path.relative_to(package)}: {name}")
+    assert folders >= {"timeline", "actions", "notes", "audit"}
+    assert found == [], "tabs ask ctx.navigator instead of importing each other"
