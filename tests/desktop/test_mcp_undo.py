@@ -71,9 +71,9 @@ def test_the_apps_audit_tab_undoes_a_write_made_through_the_server(qtbot, writte
         qtbot.waitUntil(lambda: ctx.editing, timeout=20_000)
         tab.set_editing(True)
         tab.table.selectRow(0)
-        assert tab.undo_button.isVisible() and tab.undo_button.isEnabled()
+        assert tab.bar.undo_button.isVisible() and tab.bar.undo_button.isEnabled()
         with qtbot.waitSignal(ctx.undo.stepFinished, timeout=20_000) as step:
-            tab.undo_button.click()
+            tab.bar.undo_button.click()
         assert step.args[0] == "undo"
         assert _value(path) == "绿茶"
         tab.refresh()
