@@ -160,13 +160,8 @@ def check_context(tab: Any) -> list[str]:
 
 
 def check_calendar(tab: Any) -> list[str]:
-    from core.jsutil import now_ms
-    from philont_desktop.calendar.view import _compare_with_tool
-
     problems: list[str] = []
-    now = tab.fixed_now if tab.fixed_now is not None else now_ms()
-    days = tab.days_spin.value()
-    job = tab.ctx.run(_compare_with_tool, days, now, label="calendar tab-test")
+    job = tab.controller.compare_with_tool()
     if not job.wait(30_000) or job.state != "finished":
         return [f"calendar: the list_upcoming comparison did not finish ({job.state}: {job.error})"]
     ours, ok, tool = job.result
@@ -178,11 +173,11 @@ def check_calendar(tab: Any) -> list[str]:
 
 
 def check_backups(tab: Any) -> list[str]:
-    from philont_desktop.backups.view import _list
+    from philont_desktop.backups.controller import list_backups_job
 
     if tab.browsing:
         return []
-    job = tab.ctx.run(_list, str(tab.ctx.db_path), label="backups tab-test")
+    job = tab.ctx.run(list_backups_job, str(tab.ctx.db_path), label="backups tab-test")
     if not job.wait(30_000) or job.state != "finished":
         return [f"backups: listing failed ({job.state}: {job.error})"]
     return []

@@ -14,7 +14,7 @@ from pathlib import Path
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.notes import NotesStore
-from tests.conftest import FIXED_NOW
+from tests.support import FIXED_NOW
 
 SIDES = ("", "-wal", "-shm", "-journal")
 KINDS = (

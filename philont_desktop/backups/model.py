@@ -180,6 +180,13 @@ class BackupsModel(QAbstractTableModel):
             self._checks = dict(checks)
         self.endResetModel()
 
+    def set_checks(self, checks: dict[str, Notice]) -> None:
+        """The checks known now (path -> notice); rows without one show "checking…"."""
+        self._checks = dict(checks)
+        if self._rows:
+            col = self.COLUMNS.index("check")
+            self.dataChanged.emit(self.index(0, col), self.index(len(self._rows) - 1, col))
+
     def set_check(self, path: str, result: Notice) -> None:
         self._checks[path] = result
         for i, info in enumerate(self._rows):

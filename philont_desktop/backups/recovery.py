@@ -92,23 +92,9 @@ def check_text(notice: Notice) -> str:
     return notice.message
 
 
-def error_text(exc: BaseException) -> str | None:
-    """The translated message of a backup or restore error from the core, by its code (else ``None``)."""
-    if not isinstance(exc, MemoryError_):
-        return None
-    p = exc.params
-    code = exc.code
-    if code == "restore.agent_running" and p.get("reason") == "wal_recent":
-        return _tr(
-            "{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the "
-            "agent, wait a few seconds and try again. Nothing was changed."
-        ).format(p.get("path"), p.get("age_s"))
-    if code == "restore.agent_running":
-        return _tr(
-            "{0} is open in another program (probably the agent). Stop the agent (and close other windows or "
-            "tools that show this file), then try again. Nothing was changed."
-        ).format(p.get("path"))
-    templates = {
+def _error_templates() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Translated templates of the core's backup and restore errors, with the parameters they take."""
+    return {
         "restore.backup_bad": (
             _tr("The backup {0} cannot be restored: {1}. Nothing was changed."),
             ("backup", "problem"),
@@ -148,16 +134,35 @@ def error_text(exc: BaseException) -> str | None:
         ),
         "backup.not_found": (_tr("The backup {0} does not exist."), ("path",)),
     }
-    if code in ("restore.live_not_regular", "backup.not_regular"):
-        template = (
-            _tr("{0} is a {1}, not a database file: nothing can be restored there.")
-            if code == "restore.live_not_regular"
-            else _tr("{0} is a {1}, not a backup file; it was not opened.")
-        )
-        return template.format(p.get("path"), kind_text(p.get("kind")))
-    if code not in templates:
+
+
+def error_text(exc: BaseException) -> str | None:
+    """The translated message of a backup or restore error from the core, by its code (else ``None``)."""
+    if not isinstance(exc, MemoryError_):
         return None
-    template, keys = templates[code]
+    p, code = exc.params, exc.code
+    if code == "restore.agent_running" and p.get("reason") == "wal_recent":
+        return _tr(
+            "{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the "
+            "agent, wait a few seconds and try again. Nothing was changed."
+        ).format(p.get("path"), p.get("age_s"))
+    if code == "restore.agent_running":
+        return _tr(
+            "{0} is open in another program (probably the agent). Stop the agent (and close other windows or "
+            "tools that show this file), then try again. Nothing was changed."
+        ).format(p.get("path"))
+    if code == "restore.live_not_regular":
+        return _tr("{0} is a {1}, not a database file: nothing can be restored there.").format(
+            p.get("path"), kind_text(p.get("kind"))
+        )
+    if code == "backup.not_regular":
+        return _tr("{0} is a {1}, not a backup file; it was not opened.").format(
+            p.get("path"), kind_text(p.get("kind"))
+        )
+    found = _error_templates().get(code)
+    if found is None:
+        return None
+    template, keys = found
     return template.format(*(p.get(k) for k in keys))
 
 
@@ -229,6 +234,29 @@ def _run_restore(db_path: Path, backup: Path, job: Any) -> RestoreResult:
     return restore_backup(db_path, backup, progress=job.progress)
 
 
+def _reopen(window: Any, target: Path, message: str | None) -> None:
+    """Open ``target`` in ``window`` again; with a ``message``, show it and the Backups tab once opened."""
+
+    def _shown(_ctx: Any) -> None:
+        with contextlib.suppress(RuntimeError, TypeError):
+            window.databaseOpened.disconnect(_shown)
+        window.show_tab("backups")
+        window.statusBar().showMessage(message, 20_000)
+
+    if message:
+        window.databaseOpened.connect(_shown)
+    window.open_database(target)
+
+
+def _restored(window: Any, target: Path, result: RestoreResult) -> None:
+    msg = restore_message(result)
+    _reopen(window, target, msg)
+    if window.interactive:
+        box = QMessageBox(QMessageBox.Icon.Information, _tr("Backup restored"), msg, parent=window)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+
 def restore_in_window(
     window: Any,
     backup_path: str | Path,
@@ -254,30 +282,13 @@ def restore_in_window(
     if window.ctx is None:
         window.pages.setCurrentWidget(window.loading_page)
 
-    def _reopen(message: str | None) -> None:
-        def _shown(_ctx: Any) -> None:
-            with contextlib.suppress(RuntimeError, TypeError):
-                window.databaseOpened.disconnect(_shown)
-            window.show_tab("backups")
-            if message:
-                window.statusBar().showMessage(message, 20_000)
-
-        if message:
-            window.databaseOpened.connect(_shown)
-        window.open_database(target)
-
     def _done(result: RestoreResult) -> None:
-        msg = restore_message(result)
-        _reopen(msg)
-        if window.interactive:
-            box = QMessageBox(QMessageBox.Icon.Information, _tr("Backup restored"), msg, parent=window)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            box.open()
+        _restored(window, target, result)
         if on_done is not None:
             on_done(result)
 
     def _failed(exc: BaseException) -> None:
-        _reopen(None)
+        _reopen(window, target, None)
         show_restore_error(window, exc)
         if on_done is not None:
             on_done(exc)
@@ -413,9 +424,29 @@ def open_backup_window(window: Any, backup_path: str | Path):
 
     w.databaseOpened.connect(_opened)
     w.show()
-    if not browse_copy_needed(path):
-        w.browse_job = w.open_database(path)
-        return w
+    w.browse_job = w.open_database(path) if not browse_copy_needed(path) else _open_through_copy(w, path)
+    return w
+
+
+def _copy_for_browsing(src: Path, dest: str, job: Any) -> Path:
+    return copy_for_browsing(src, dest, progress=job.progress, cancel=lambda: job.cancelled)
+
+
+def _open_through_copy(w: Any, path: Path) -> Any:
+    """Copy ``path`` into a private folder (removed with the window) and open the copy in ``w``."""
+    tmp = tempfile.mkdtemp(prefix="philont-browse-")
+    w.destroyed.connect(lambda *_: shutil.rmtree(tmp, ignore_errors=True))
+    w.loading_page.setText(_tr("Copying {0} to a private folder to browse it…").format(path.name))
+    w.pages.setCurrentWidget(w.loading_page)
+    return w.tasks.task(
+        _copy_for_browsing,
+        path,
+        tmp,
+        on_result=lambda p: w.open_database(p),
+        on_error=lambda exc: w.show_error(_tr("The backup cannot be opened"), error_text(exc) or exc),
+        progress=True,
+        label=_tr("Copying the backup"),
+    )
     tmp = tempfile.mkdtemp(prefix="philont-browse-")
     w.destroyed.connect(lambda *_: shutil.rmtree(tmp, ignore_errors=True))
     w.loading_page.setText(_tr("Copying {0} to a private folder to browse it…").format(path.name))

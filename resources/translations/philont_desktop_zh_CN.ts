@@ -1715,109 +1715,9 @@ with the backup
         <translation>{0} 天前</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/view.py" line="+92"/>
-        <source>Back up now</source>
-        <translation>立即备份</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Restore…</source>
-        <translation>恢复…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Open read-only to compare</source>
-        <translation>以只读方式打开对比</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Show folder</source>
-        <translation>打开文件夹</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
         <source>Backups</source>
         <translation>备份</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/backups/view.py" line="+94"/>
-        <source>The backups could not be listed</source>
-        <translation>无法列出备份</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Listing backups</source>
-        <translation>正在列出备份</translation>
-    </message>
-    <message>
-        <location line="+44"/>
-        <source>This window shows the backup {0} read-only, for comparing. Its own backups are not listed, and nothing can be backed up or restored here.</source>
-        <translation>此窗口以只读方式显示备份 {0}，用于对比。这里不列出它自己的备份，也不能进行备份或恢复。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Backups of {0} are kept in {1}.</source>
-        <translation>{0} 的备份保存在 {1}。</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>No backups yet. “Back up now” writes the first one.</source>
-        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0} backup(s), {1} in all; newest {2}.</source>
-        <translation>共 {0} 份备份，总计 {1}；最新一份：{2}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0} fail quick_check.</source>
-        <translation>{0} 份未通过 quick_check。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>The database was last written {0}.</source>
-        <translation>数据库最后写入：{0}。</translation>
-    </message>
-    <message>
-        <location line="+26"/>
-        <source>Not possible: the app was started read-only.</source>
-        <translation>无法进行：程序以只读方式启动。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>This backup fails quick_check.</source>
-        <translation>此备份未通过 quick_check。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Replace the database&apos;s content with the selected backup.</source>
-        <translation>用所选备份替换数据库的内容。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>{0} — {1} bytes — quick_check: {2}</source>
-        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
-    </message>
-    <message>
-        <location line="+69"/>
-        <source>Checking backups</source>
-        <translation>正在检查备份</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>Backup written to {0}</source>
-        <translation>备份已写入 {0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>The backup failed</source>
-        <translation>备份失败</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Backing up</source>
-        <translation>正在备份</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -1838,11 +1738,6 @@ with the backup
         <location line="+22"/>
         <source>the list of backups</source>
         <translation>备份列表</translation>
-    </message>
-    <message>
-        <location line="-319"/>
-        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
-        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
     </message>
     <message>
         <location line="+274"/>
@@ -1866,11 +1761,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     （创建于 {2}，{3}）吗？
 
 当前文件会保存在 {4}：先做备份；如果它已损坏，则原样移到那里。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
-    </message>
-    <message>
-        <location line="-146"/>
-        <source>{0} damaged file(s) kept by earlier restores (damaged-…).</source>
-        <translation>之前的恢复保留了 {0} 个损坏的文件（damaged-…）。</translation>
     </message>
     <message>
         <location line="+168"/>
@@ -2217,70 +2107,9 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>（负载不是有效的 JSON）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="-329"/>
-        <source> days</source>
-        <translation> 天</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>How many days ahead, as the agent&apos;s list_upcoming window (1–90).</source>
-        <translation>向前查看多少天，与智能体 list_upcoming 的时间窗口一致（1–90）。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Filter by title, task, zone, message…</source>
-        <translation>按标题、任务、时区、消息筛选…</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Enable task</source>
-        <translation>启用任务</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Disable task</source>
-        <translation>停用任务</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+279"/>
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <location line="-268"/>
-        <source>Coming up in the next</source>
-        <translation>显示未来</translation>
-    </message>
-    <message>
-        <location line="+89"/>
-        <source>Upcoming ({0})</source>
-        <translation>即将到来（{0}）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>All events ({0})</source>
-        <translation>全部事件（{0}）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>All tasks ({0})</source>
-        <translation>全部任务（{0}）</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
         <source>Calendar</source>
         <translation>日历</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+22"/>
-        <source>The calendar could not be loaded</source>
-        <translation>无法加载日历</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Loading the calendar</source>
-        <translation>正在加载日历</translation>
     </message>
     <message>
         <location line="+57"/>
@@ -2311,149 +2140,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <location line="+9"/>
         <source>{0} disabled task(s) not listed</source>
         <translation>{0} 个已停用的任务未列出</translation>
-    </message>
-    <message>
-        <location line="+80"/>
-        <source>Delete task…</source>
-        <translation>删除任务…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Delete event…</source>
-        <translation>删除事件…</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Select a row to see its details.</source>
-        <translation>选择一行以查看详情。</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>This occurrence</source>
-        <translation>本次发生</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Ends</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>First start</source>
-        <translation>首次开始</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>End</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+25"/>
-        <source>Repeats</source>
-        <translation>重复</translation>
-    </message>
-    <message>
-        <location line="-24"/>
-        <source>Time zone</source>
-        <translation>时区</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Related fact</source>
-        <translation>相关事实</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>External ref</source>
-        <translation>外部引用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+31"/>
-        <source>Created</source>
-        <translation>创建时间</translation>
-    </message>
-    <message>
-        <location line="-30"/>
-        <location line="+31"/>
-        <source>Id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <location line="-27"/>
-        <source>enabled</source>
-        <translation>已启用</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>disabled</source>
-        <translation>已停用</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>enabled, overdue</source>
-        <translation>已启用，已逾期</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Next run</source>
-        <translation>下次运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Last run</source>
-        <translation>上次运行</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Action</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Failures in a row</source>
-        <translation>连续失败次数</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Paused until</source>
-        <translation>暂停至</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Project</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Created by</source>
-        <translation>创建者</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Payload</source>
-        <translation>负载</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>What list_upcoming tells the agent:</source>
-        <translation>list_upcoming 告诉智能体的内容：</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>UTC {0}</source>
-        <translation>UTC {0}</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -2513,11 +2199,6 @@ You can undo this with Edit › Undo.</source>
         <location filename="../../philont_desktop/calendar/view.py" line="-228"/>
         <source>{0} paused task(s)</source>
         <translation>{0} 个已暂停的任务</translation>
-    </message>
-    <message>
-        <location line="+129"/>
-        <source>enabled, paused: the agent&apos;s scheduler skips it until {0}</source>
-        <translation>已启用，已暂停：智能体的调度器在 {0} 之前会跳过它</translation>
     </message>
 </context>
 <context>
@@ -8214,6 +7895,282 @@ What if: {1}</source>
         <location filename="../../philont_desktop/shell/status.py" line="268"/>
         <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsController</name>
+    <message>
+        <source>The backups could not be listed</source>
+        <translation>无法列出备份</translation>
+    </message>
+    <message>
+        <source>Listing backups</source>
+        <translation>正在列出备份</translation>
+    </message>
+    <message>
+        <source>Checking backups</source>
+        <translation>正在检查备份</translation>
+    </message>
+    <message>
+        <source>Backup written to {0}</source>
+        <translation>备份已写入 {0}</translation>
+    </message>
+    <message>
+        <source>The backup failed</source>
+        <translation>备份失败</translation>
+    </message>
+    <message>
+        <source>Backing up</source>
+        <translation>正在备份</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsBar</name>
+    <message>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <source>Open read-only to compare</source>
+        <translation>以只读方式打开对比</translation>
+    </message>
+    <message>
+        <source>Show folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Not possible: the app was started read-only.</source>
+        <translation>无法进行：程序以只读方式启动。</translation>
+    </message>
+    <message>
+        <source>This backup fails quick_check.</source>
+        <translation>此备份未通过 quick_check。</translation>
+    </message>
+    <message>
+        <source>Replace the database&apos;s content with the selected backup.</source>
+        <translation>用所选备份替换数据库的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsFooter</name>
+    <message>
+        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
+        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
+    </message>
+    <message>
+        <source>{0} — {1} bytes — quick_check: {2}</source>
+        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsHeader</name>
+    <message>
+        <source>This window shows the backup {0} read-only, for comparing. Its own backups are not listed, and nothing can be backed up or restored here.</source>
+        <translation>此窗口以只读方式显示备份 {0}，用于对比。这里不列出它自己的备份，也不能进行备份或恢复。</translation>
+    </message>
+    <message>
+        <source>Backups of {0} are kept in {1}.</source>
+        <translation>{0} 的备份保存在 {1}。</translation>
+    </message>
+    <message>
+        <source>No backups yet. “Back up now” writes the first one.</source>
+        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
+    </message>
+    <message>
+        <source>{0} backup(s), {1} in all; newest {2}.</source>
+        <translation>共 {0} 份备份，总计 {1}；最新一份：{2}。</translation>
+    </message>
+    <message>
+        <source>{0} fail quick_check.</source>
+        <translation>{0} 份未通过 quick_check。</translation>
+    </message>
+    <message>
+        <source>{0} damaged file(s) kept by earlier restores (damaged-…).</source>
+        <translation>之前的恢复保留了 {0} 个损坏的文件（damaged-…）。</translation>
+    </message>
+    <message>
+        <source>The database was last written {0}.</source>
+        <translation>数据库最后写入：{0}。</translation>
+    </message>
+</context>
+<context>
+    <name>CalendarController</name>
+    <message>
+        <source>Loading the calendar</source>
+        <translation>正在加载日历</translation>
+    </message>
+    <message>
+        <source>The calendar could not be loaded</source>
+        <translation>无法加载日历</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPane</name>
+    <message>
+        <source>Select a row to see its details.</source>
+        <translation>选择一行以查看详情。</translation>
+    </message>
+    <message>
+        <source>What list_upcoming tells the agent:</source>
+        <translation>list_upcoming 告诉智能体的内容：</translation>
+    </message>
+    <message>
+        <source>This occurrence</source>
+        <translation>本次发生</translation>
+    </message>
+    <message>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>First start</source>
+        <translation>首次开始</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <source>Related fact</source>
+        <translation>相关事实</translation>
+    </message>
+    <message>
+        <source>External ref</source>
+        <translation>外部引用</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>enabled, paused: the agent&apos;s scheduler skips it until {0}</source>
+        <translation>已启用，已暂停：智能体的调度器在 {0} 之前会跳过它</translation>
+    </message>
+    <message>
+        <source>enabled, overdue</source>
+        <translation>已启用，已逾期</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <source>Last run</source>
+        <translation>上次运行</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Failures in a row</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <source>Paused until</source>
+        <translation>暂停至</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Created by</source>
+        <translation>创建者</translation>
+    </message>
+    <message>
+        <source>Payload</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>UTC {0}</source>
+        <translation>UTC {0}</translation>
+    </message>
+</context>
+<context>
+    <name>CalendarTables</name>
+    <message>
+        <source>Upcoming ({0})</source>
+        <translation>即将到来（{0}）</translation>
+    </message>
+    <message>
+        <source>All events ({0})</source>
+        <translation>全部事件（{0}）</translation>
+    </message>
+    <message>
+        <source>All tasks ({0})</source>
+        <translation>全部任务（{0}）</translation>
+    </message>
+</context>
+<context>
+    <name>CalendarToolbar</name>
+    <message>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <source>How many days ahead, as the agent&apos;s list_upcoming window (1–90).</source>
+        <translation>向前查看多少天，与智能体 list_upcoming 的时间窗口一致（1–90）。</translation>
+    </message>
+    <message>
+        <source>Filter by title, task, zone, message…</source>
+        <translation>按标题、任务、时区、消息筛选…</translation>
+    </message>
+    <message>
+        <source>Enable task</source>
+        <translation>启用任务</translation>
+    </message>
+    <message>
+        <source>Disable task</source>
+        <translation>停用任务</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Coming up in the next</source>
+        <translation>显示未来</translation>
+    </message>
+    <message>
+        <source>Delete task…</source>
+        <translation>删除任务…</translation>
+    </message>
+    <message>
+        <source>Delete event…</source>
+        <translation>删除事件…</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,1 @@
+"""The Calendar tab's widgets: the toolbar, the three tables and the details pane."""

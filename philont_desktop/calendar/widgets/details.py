@@ -1,0 +1,127 @@
+"""The Calendar tab's details pane: everything about the selected event, occurrence or task, and the line
+``list_upcoming`` gives the agent for it. Stored text is escaped: it is shown, never interpreted."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from core.jsutil import iso_ms
+from core.models import CalendarEvent, Schedule
+from core.upcoming import UpcomingItem
+from philont_desktop.calendar.model import fmt_in_zone, fmt_local, fmt_relative, payload_message, repeats_text
+from philont_desktop.calendar.state import CalendarState
+from philont_desktop.qt import QTextBrowser, QWidget
+
+Lines = list[tuple[str, str]]  # (label, HTML value)
+
+
+class DetailsPane(QTextBrowser):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setMinimumWidth(260)
+        self.muted = "#888888"
+
+    def show_row(self, row: Any, state: CalendarState) -> None:
+        self.setHtml(self.details_html(row, state))
+
+    def details_html(self, row: Any, state: CalendarState) -> str:
+        if row is None:
+            return (
+                f"<p style='color:{self.muted}'>"
+                + html.escape(self.tr("Select a row to see its details."))
+                + "</p>"
+            )
+        title, lines, agent_line = "", [], ""
+        if isinstance(row, UpcomingItem):
+            agent_line = row.line
+            if row.kind == "task":
+                row = state.task(row.source_id) or row
+            else:
+                title = row.title
+                lines += self._occurrence(row, state.now)
+                row = state.event(row.source_id) or row
+        if isinstance(row, CalendarEvent):
+            title = row.title
+            lines += self._event(row, state.now)
+        elif isinstance(row, Schedule):
+            title = row.name
+            lines += self._task(row, state)
+        return self._render(title, lines, agent_line)
+
+    def _render(self, title: str, lines: Lines, agent_line: str) -> str:
+        body = "".join(
+            f"<tr><td style='color:{self.muted}; padding-right:8px' valign='top' nowrap>{html.escape(k)}</td>"
+            f"<td>{v}</td></tr>"
+            for k, v in lines
+        )
+        out = f"<h3>{html.escape(title)}</h3><table>{body}</table>"
+        if agent_line:
+            out += (
+                f"<p style='color:{self.muted}'>"
+                + html.escape(self.tr("What list_upcoming tells the agent:"))
+                + f"</p><pre style='white-space: pre-wrap'>{html.escape(agent_line)}</pre>"
+            )
+        return out
+
+    def _occurrence(self, item: UpcomingItem, now: int) -> Lines:
+        return [
+            (self.tr("This occurrence"), self._when(item.at, item.timezone, now)),
+            (self.tr("Ends"), self._when(item.ends_at, item.timezone, now) if item.ends_at else "—"),
+        ]
+
+    def _event(self, e: CalendarEvent, now: int) -> Lines:
+        return [
+            (self.tr("First start"), self._when(e.starts_at, e.timezone, now)),
+            (self.tr("End"), self._when(e.ends_at, e.timezone, now) if e.ends_at is not None else "—"),
+            (self.tr("Repeats"), html.escape(e.rrule or self.tr("once"))),
+            (self.tr("Time zone"), html.escape(e.timezone)),
+            (self.tr("Related fact"), html.escape(e.related_fact_id or "—")),
+            (self.tr("External ref"), html.escape(e.external_ref or "—")),
+            (self.tr("Created"), html.escape(fmt_local(e.created_at, seconds=True))),
+            (self.tr("Id"), f"<code>{html.escape(e.id)}</code>"),
+        ]
+
+    def _task_state(self, s: Schedule, state: CalendarState) -> str:
+        if not s.enabled:
+            return self.tr("disabled")
+        if s.id in state.paused:
+            return self.tr("enabled, paused: the agent's scheduler skips it until {0}").format(
+                fmt_local(s.paused_until)
+            )
+        if s.next_run_at < state.now:
+            return self.tr("enabled, overdue")
+        return self.tr("enabled")
+
+    def _task(self, s: Schedule, state: CalendarState) -> Lines:
+        now = state.now
+        payload = json.dumps(s.payload, ensure_ascii=False, indent=2) if not s.json_errors else s.payload_json
+        return [
+            (self.tr("State"), html.escape(self._task_state(s, state))),
+            (self.tr("Next run"), self._when(s.next_run_at, None, now)),
+            (self.tr("Last run"), self._when(s.last_run_at, None, now) if s.last_run_at else "—"),
+            (self.tr("Repeats"), html.escape(repeats_text(s.cron_expr))),
+            (self.tr("Action"), html.escape(s.action_type)),
+            (self.tr("Message"), html.escape(payload_message(s)) or "—"),
+            (self.tr("Failures in a row"), str(s.consecutive_failures or 0)),
+            (self.tr("Paused until"), html.escape(fmt_local(s.paused_until)) if s.paused_until else "—"),
+            (self.tr("Project"), html.escape(s.project or "—")),
+            (self.tr("Created by"), html.escape(s.created_by)),
+            (self.tr("Created"), html.escape(fmt_local(s.created_at, seconds=True))),
+            (self.tr("Id"), f"<code>{html.escape(s.id)}</code>"),
+            (self.tr("Payload"), f"<pre style='white-space: pre-wrap'>{html.escape(payload)}</pre>"),
+        ]
+
+    def _when(self, ms: int | None, zone: str | None, now: int) -> str:
+        if ms is None:
+            return "—"
+        parts = [
+            html.escape(f"{fmt_local(ms)}  ({fmt_relative(ms, now)})"),
+            html.escape(self.tr("UTC {0}").format(iso_ms(ms))),
+        ]
+        zoned = fmt_in_zone(ms, zone)
+        if zoned:
+            parts.append(html.escape(zoned))
+        return "<br>".join(parts)

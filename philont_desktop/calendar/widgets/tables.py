@@ -1,0 +1,173 @@
+"""The Calendar tab's three tables (upcoming, every event, every task) in one tab widget.
+
+Each table sits on a filter proxy (the toolbar's filter matches any column); the events and tasks can
+be sorted by a click on a header, and a second click on a sorted header gives the store's order back.
+Rows are found by their stable key (``kind:id[:occurrence]``), so a reload keeps the selection and the
+scroll position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from philont_desktop.calendar.model import EventsModel, SchedulesModel, UpcomingModel, _Table
+from philont_desktop.calendar.state import VIEWS, CalendarState
+from philont_desktop.qt import (
+    QItemSelectionModel,
+    QModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    QTableView,
+    QTabWidget,
+    QWidget,
+    Signal,
+)
+from philont_desktop.widgets.table import setup_table
+
+TITLE_CAP_PX = 320  # no column wider than this when sized to its contents
+
+
+class _Proxy(QSortFilterProxyModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSortRole(_Table.SortRole)
+        self.setFilterKeyColumn(-1)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+
+class CalendarTables(QTabWidget):
+    """Emits ``currentChanged(str, object)``: the view's name and the row under the cursor (or ``None``)."""
+
+    rowChanged = Signal(str, object)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setDocumentMode(True)
+        self.upcoming_model = UpcomingModel(self)
+        self.events_model = EventsModel(self)
+        self.schedules_model = SchedulesModel(self)
+        models = {"upcoming": self.upcoming_model, "events": self.events_model, "tasks": self.schedules_model}
+        self.views: dict[str, QTableView] = {
+            name: self._table(models[name], name, sortable=name != "upcoming") for name in VIEWS
+        }
+        for name in VIEWS:
+            self.addTab(self.views[name], "")
+        self.currentChanged.connect(lambda *_: self._emit_row())
+        self._sized = False
+
+    def _table(self, model: _Table, name: str, *, sortable: bool) -> QTableView:
+        proxy = _Proxy(self)
+        proxy.setSourceModel(model)
+        view = setup_table(QTableView(self), proxy, name=f"calendar_{name}", stretch_last=True)
+        if sortable:
+            h = view.horizontalHeader()
+            h.setSortIndicatorClearable(True)
+            h.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            view.setSortingEnabled(True)
+            proxy.sort(-1)  # the store's order until a header is clicked
+        view.selectionModel().currentRowChanged.connect(lambda *_: self._emit_row())
+        view.doubleClicked.connect(lambda *_: self._emit_row())
+        return view
+
+    # -- which row ------------------------------------------------------------------------------------
+    def view_name(self, view: QTableView | None = None) -> str:
+        view = view if view is not None else self.currentWidget()
+        return next(k for k, v in self.views.items() if v is view)
+
+    def current_view(self) -> QTableView:
+        return self.currentWidget()  # type: ignore[return-value]
+
+    def row(self, view: QTableView) -> Any:
+        idx = view.selectionModel().currentIndex()
+        if not idx.isValid():
+            rows = view.selectionModel().selectedRows()
+            if not rows:
+                return None
+            idx = rows[0]
+        proxy = view.model()
+        return proxy.sourceModel().row_at(proxy.mapToSource(idx).row())
+
+    def current_row(self) -> Any:
+        return self.row(self.current_view())
+
+    def key_of(self, view: QTableView) -> str | None:
+        row = self.row(view)
+        return None if row is None else view.model().sourceModel().key(row)
+
+    def index_of_key(self, view_name: str, key: str) -> QModelIndex:
+        proxy = self.views[view_name].model()
+        row = proxy.sourceModel().row_of_key(key)
+        return QModelIndex() if row is None else proxy.mapFromSource(proxy.sourceModel().index(row, 0))
+
+    def select_key(self, view_name: str, key: str) -> bool:
+        idx = self.index_of_key(view_name, key)
+        if not idx.isValid():
+            return False
+        self.views[view_name].selectionModel().setCurrentIndex(
+            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        return True
+
+    def _emit_row(self) -> None:
+        self.rowChanged.emit(self.view_name(), self.current_row())
+
+    # -- content --------------------------------------------------------------------------------------
+    def show_state(self, state: CalendarState, restore_header: Any) -> None:
+        """Load the rows of ``state``; keep each table's selection and scroll position (first load: the
+        first row; headers sized to their contents unless ``restore_header(name)`` restored them)."""
+        keep = {name: self.key_of(view) for name, view in self.views.items()}
+        scroll = {name: view.verticalScrollBar().value() for name, view in self.views.items()}
+        r = state.result
+        self.upcoming_model.set_rows(list(r.items) if r else [], state.now, dict(state.paused))
+        self.events_model.set_rows(list(state.events), state.now)
+        self.schedules_model.set_rows(list(state.schedules), state.now, dict(state.paused))
+        first = not self._sized
+        for name, view in self.views.items():
+            reselected = bool(keep[name]) and self.select_key(name, keep[name])
+            if not reselected and view.model().rowCount() and (first or keep[name]):
+                view.selectRow(0)  # first load, or the selected row went away
+            view.verticalScrollBar().setValue(scroll[name])
+            if first and not restore_header(name):
+                view.resizeColumnsToContents()
+                _cap_columns(view)
+        self._sized = True
+        self.update_titles(len(r.items) if r else 0)
+
+    def update_titles(self, n_upcoming: int) -> None:
+        self.setTabText(0, self.tr("Upcoming ({0})").format(n_upcoming))
+        self.setTabText(1, self.tr("All events ({0})").format(self.events_model.rowCount()))
+        self.setTabText(2, self.tr("All tasks ({0})").format(self.schedules_model.rowCount()))
+
+    def set_filter(self, text: str) -> None:
+        for view in self.views.values():
+            view.model().setFilterFixedString(text)
+        self._emit_row()
+
+    def set_colors(self, colors: dict[str, Any]) -> None:
+        for m in (self.upcoming_model, self.events_model, self.schedules_model):
+            m.set_colors(colors)
+
+    def export_view(self) -> dict[str, Any]:
+        """What the current table shows (filter and sort applied), for the export dialog."""
+        view = self.current_view()
+        proxy = view.model()
+        model: _Table = proxy.sourceModel()
+        rows = [
+            model.export_row(model.row_at(proxy.mapToSource(proxy.index(r, 0)).row()))
+            for r in range(proxy.rowCount())
+        ]
+        return {
+            "name": f"calendar-{self.view_name(view)}",
+            "description": self.tabText(self.currentIndex()),
+            "columns": [c for c, _ in model.export_columns()],
+            "rows": rows,
+        }
+
+
+def _cap_columns(view: QTableView, cap: int = TITLE_CAP_PX) -> None:
+    h = view.horizontalHeader()
+    for i in range(h.count()):
+        if h.sectionSize(i) > cap:
+            h.resizeSection(i, cap)
+    h.setStretchLastSection(False)  # re-apply: sizing to contents can leave the last section narrow
+    h.setStretchLastSection(True)
