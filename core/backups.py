@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from core import MAX_KNOWN_SCHEMA_VERSION
-from core.db import SQLITE_MAGIC, connect_file, header_problem, quick_check
+from core.db import SQLITE_MAGIC, connect_file, header_problem, open_in_this_process, quick_check
 from core.engine import sqlite3
 from core.errors import MemoryError_, NotFoundError, Notice, ReadOnlyError, ValidationError_
 from core.jsutil import now_ms
@@ -605,6 +605,8 @@ def _held_by_another_process(db_path: Path) -> bool:
         import fcntl
         import struct
     except ImportError:  # pragma: no cover - Windows
+        return False
+    if open_in_this_process(db_path):  # opening and closing a descriptor would drop this process's locks
         return False
     for path, (start, length) in ((db_path, _DB_LOCK_RANGE), (Path(str(db_path) + "-shm"), _SHM_LOCK_RANGE)):
         if file_kind(path) != "file":

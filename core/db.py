@@ -114,6 +114,14 @@ def _file_key(path: Path) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino)
 
 
+def open_in_this_process(path: str | os.PathLike[str]) -> bool:
+    """Whether a :class:`MemoryDB` of this process has ``path`` open (then no descriptor of it may be
+    opened and closed here: the close would release the connection's locks)."""
+    key = _file_key(Path(path))
+    with _OPEN_FILES_LOCK:
+        return key is not None and key in _OPEN_FILES
+
+
 def _track_open(key: tuple[int, int] | None, delta: int) -> None:
     if key is None:
         return
