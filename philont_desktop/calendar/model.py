@@ -7,14 +7,15 @@ live refresh.
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
-from core.calendar import DAY_MS
 from core.jsutil import iso_ms
 from core.models import CalendarEvent, Schedule
-from core.schedules import parse_interval
 from core.upcoming import UpcomingItem
+from philont_desktop import humanize as hz
+from philont_desktop.calendar.words import event_words, task_words
 from philont_desktop.qt import (
     QAbstractTableModel,
     QColor,
@@ -28,16 +29,10 @@ from philont_desktop.qt import (
     QTimeZone,
 )
 
-MINUTE_MS = 60_000
-HOUR_MS = 3_600_000
-
 
 def fmt_local(ms: int | None, *, seconds: bool = False) -> str:
     """``2026-06-15 14:00`` in the computer's time zone (empty for ``None``)."""
-    if ms is None:
-        return ""
-    fmt = "yyyy-MM-dd HH:mm:ss" if seconds else "yyyy-MM-dd HH:mm"
-    return QDateTime.fromMSecsSinceEpoch(int(ms)).toLocalTime().toString(fmt)
+    return hz.abs_time(ms, seconds=seconds)
 
 
 def fmt_in_zone(ms: int, zone: str | None) -> str | None:
@@ -52,55 +47,23 @@ def fmt_in_zone(ms: int, zone: str | None) -> str | None:
 
 
 def fmt_relative(ms: int, now: int) -> str:
-    """``in 3 h``, ``2 d ago``, ``now`` (rounded down to the largest whole unit)."""
-    delta = int(ms) - int(now)
-    ahead = delta >= 0
-    d = abs(delta)
-    if d < MINUTE_MS:
-        return QCoreApplication.translate("CalendarTab", "now")
-    if d < HOUR_MS:
-        n, unit = d // MINUTE_MS, "min"
-    elif d < 2 * DAY_MS:
-        n, unit = d // HOUR_MS, "h"
-    else:
-        n, unit = d // DAY_MS, "d"
-    if unit == "min":
-        return (
-            QCoreApplication.translate("CalendarTab", "in {0} min")
-            if ahead
-            else QCoreApplication.translate("CalendarTab", "{0} min ago")
-        ).format(n)
-    if unit == "h":
-        return (
-            QCoreApplication.translate("CalendarTab", "in {0} h")
-            if ahead
-            else QCoreApplication.translate("CalendarTab", "{0} h ago")
-        ).format(n)
+    """``in 3 h``, ``2 days ago``, ``just now`` (:func:`philont_desktop.humanize.rel_time`)."""
+    return hz.rel_time(ms, now)
+
+
+def plain_tooltip(text: str | None) -> str | None:
+    """A tooltip that shows stored text literally (never read as rich text)."""
+    if not text:
+        return None
+    return "<qt>" + html.escape(text, quote=False).replace("\n", "<br/>") + "</qt>"
+
+
+def rule_tooltip(rule: str | None) -> str | None:
     return (
-        QCoreApplication.translate("CalendarTab", "in {0} d")
-        if ahead
-        else QCoreApplication.translate("CalendarTab", "{0} d ago")
-    ).format(n)
-
-
-def fmt_duration(ms: int) -> str:
-    """``every 1 d``-style step text for ``interval:<ms>``."""
-    if ms % DAY_MS == 0:
-        return QCoreApplication.translate("CalendarTab", "{0} d").format(ms // DAY_MS)
-    if ms % HOUR_MS == 0:
-        return QCoreApplication.translate("CalendarTab", "{0} h").format(ms // HOUR_MS)
-    if ms % MINUTE_MS == 0:
-        return QCoreApplication.translate("CalendarTab", "{0} min").format(ms // MINUTE_MS)
-    return QCoreApplication.translate("CalendarTab", "{0} s").format(round(ms / 1000, 3))
-
-
-def repeats_text(cron_expr: str | None) -> str:
-    step = parse_interval(cron_expr)
-    if step is not None:
-        return QCoreApplication.translate("CalendarTab", "every {0}").format(fmt_duration(step))
-    if cron_expr:
-        return QCoreApplication.translate("CalendarTab", "not understood: {0}").format(cron_expr)
-    return QCoreApplication.translate("CalendarTab", "once")
+        plain_tooltip(QCoreApplication.translate("CalendarTab", "Stored rule: {0}").format(rule))
+        if rule
+        else None
+    )
 
 
 def paused_tooltip(until: int | None) -> str:
@@ -280,8 +243,9 @@ class UpcomingModel(_Table):
             return row.title
         if col == "repeats":
             if row.kind == "event":
-                return row.rrule or self.tr("once")
-            return repeats_text(row.cron_expr)
+                start = row.base_starts_at if row.base_starts_at is not None else row.at
+                return event_words(row.rrule, start, row.timezone, self.now)
+            return task_words(row.cron_expr, self.now)
         if col == "detail":
             return (row.timezone or "") if row.kind == "event" else (row.action_type or "")
         if col == "status":
@@ -306,7 +270,9 @@ class UpcomingModel(_Table):
         if col == "status" and row.overdue:
             return self.tr("The task's next run is in the past: the agent has not run it yet.")
         if col == "title":
-            return row.line
+            return plain_tooltip(row.line)
+        if col == "repeats":
+            return rule_tooltip(row.rrule if row.kind == "event" else row.cron_expr)
         return None
 
     def sort_value(self, row: UpcomingItem, col: str) -> Any:
@@ -369,7 +335,7 @@ class EventsModel(_Table):
         if col == "ends":
             return fmt_local(row.ends_at)
         if col == "repeats":
-            return row.rrule or self.tr("once")
+            return event_words(row.rrule, row.starts_at, row.timezone, self.now)
         if col == "timezone":
             return row.timezone
         if col == "related":
@@ -390,6 +356,10 @@ class EventsModel(_Table):
                 [self.tr("UTC: {0}").format(iso_ms(ms))]
                 + ([self.tr("In the event's zone: {0}").format(zoned)] if zoned else [])
             )
+        if col == "title":
+            return plain_tooltip(row.title)
+        if col == "repeats":
+            return rule_tooltip(row.rrule)
         return None
 
     def sort_value(self, row: CalendarEvent, col: str) -> Any:
@@ -448,7 +418,7 @@ class SchedulesModel(_Table):
         if col == "next":
             return f"{fmt_local(row.next_run_at)}  ({fmt_relative(row.next_run_at, self.now)})"
         if col == "repeats":
-            return repeats_text(row.cron_expr)
+            return task_words(row.cron_expr, self.now)
         if col == "action":
             return row.action_type
         if col == "last":
@@ -465,7 +435,11 @@ class SchedulesModel(_Table):
         if col == "next":
             return self.tr("UTC: {0}").format(iso_ms(row.next_run_at))
         if col == "message":
-            return payload_message(row) or None
+            return plain_tooltip(payload_message(row))
+        if col == "name":
+            return plain_tooltip(row.name)
+        if col == "repeats":
+            return rule_tooltip(row.cron_expr)
         if col == "state" and self.is_paused(row):
             return paused_tooltip(row.paused_until)
         if col == "state" and row.paused_until:

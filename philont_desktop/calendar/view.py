@@ -1,9 +1,10 @@
 """The Calendar tab: what is coming up (as the agent's ``list_upcoming`` sees it), every event, every task.
 
-* **Upcoming**: calendar occurrences and enabled tasks in a window of 1–90 days, with exactly the
-  semantics of ``list_upcoming`` (:mod:`core.upcoming`): recurring events expanded, overdue tasks
-  included and highlighted, paused tasks shown as paused. The details pane shows the line the agent
-  would be given.
+* **Agenda**: calendar occurrences and enabled tasks in a window of 1–90 days, with exactly the
+  semantics of ``list_upcoming`` (:mod:`core.upcoming`), merged by time with the overdue tasks first
+  (highlighted); paused tasks shown as paused; repeat rules in words. The details pane shows the line
+  the agent would be given.
+* **Month**: a month grid of every event occurrence and task run (:mod:`.widgets.month`).
 * **Events** and **Tasks**: every row of ``memory_calendar`` and ``memory_schedules``, disabled tasks
   and past events included (muted).
 * In editing mode: enable / disable / delete a task, delete an event, each an audited edit on the shared
@@ -71,6 +72,7 @@ class CalendarTab(BaseTab):
         self.toolbar.enableRequested.connect(self.set_selected_enabled)
         self.toolbar.deleteRequested.connect(lambda: self.delete_selected())
         self.tables.rowChanged.connect(lambda *_: self._on_selection())
+        self.tables.month.dayChanged.connect(lambda *_: self._on_selection())
         self.state.changed.connect(self._on_state)
         self.ctx.theme.changed.connect(self._apply_colors)
 
@@ -155,6 +157,8 @@ class CalendarTab(BaseTab):
 
     def retranslate(self) -> None:
         super().retranslate()
+        self.tables.month.retranslate()
+        self.tables.update_titles(len(self.state.result.items) if self.state.result else 0)
         self._show_summary()
 
     def focus_search(self) -> None:
@@ -183,6 +187,8 @@ class CalendarTab(BaseTab):
                 "overdue_fg": fg,
                 "muted": theme.muted_text(),
                 "paused": theme.status_color("paused"),
+                "task": theme.status_color("changed"),
+                "overdue_text": theme.status_color("error"),
             }
         )
         self._on_selection()
@@ -192,25 +198,31 @@ class CalendarTab(BaseTab):
             self.summary.setText("")
             return
         c = self.state.counts()
-        parts = [self.tr("{0} event occurrence(s)").format(c.events), self.tr("{0} task(s)").format(c.tasks)]
-        text = html.escape(self.tr("Next {0} days: {1}").format(self.state.days, self.tr(", ").join(parts)))
+        parts = [
+            self.tr("%n event occurrence(s)", None, c.events),
+            self.tr("%n task(s)", None, c.tasks),
+        ]
+        text = html.escape(
+            self.tr("Next %n day(s): {0}", None, self.state.days).format(self.tr(", ").join(parts))
+        )
         if c.overdue:
             color = self.ctx.theme.status_color("error").name()
             text += (
-                f" · <b style='color:{color}'>"
-                + html.escape(self.tr("{0} overdue").format(c.overdue))
-                + "</b>"
+                f" · <b style='color:{color}'>" + html.escape(self.tr("%n overdue", None, c.overdue)) + "</b>"
             )
         if c.paused:
-            text += " · " + html.escape(self.tr("{0} paused task(s)").format(c.paused))
+            text += " · " + html.escape(self.tr("%n paused task(s)", None, c.paused))
         if c.disabled:
-            text += " · " + html.escape(self.tr("{0} disabled task(s) not listed").format(c.disabled))
+            text += " · " + html.escape(self.tr("%n disabled task(s) not listed", None, c.disabled))
         self.summary.setText(text)
 
     def _on_selection(self) -> None:
         target = self.selected_target()
         self.toolbar.show_target(target, self.state.editing)
-        self.details.show_row(self.tables.current_row(), self.state)
+        if self.tables.currentWidget() is self.tables.month:
+            self.details.show_day(*self.tables.month.selected_day(), self.state)
+        else:
+            self.details.show_row(self.tables.current_row(), self.state)
 
     # -- selection ------------------------------------------------------------------------------------
     def current_view(self):

@@ -1268,6 +1268,66 @@ with the backup
         <source>skipped (already recent or over budget)</source>
         <translation>已跳过（已在近期消息中或超出预算）</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/calendar/words.py" line="+27"/>
+        <source>every week</source>
+        <translation>每周</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every hour</source>
+        <translation>每小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every minute</source>
+        <translation>每分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every second</source>
+        <translation>每秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>every millisecond</source>
+        <translation>每毫秒</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>d MMMM</source>
+        <translation>M月d日</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>d MMMM yyyy</source>
+        <translation>yyyy年M月d日</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not understood: {0}</source>
+        <translation>无法理解：{0}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>weekly on {0}</source>
+        <translation>每{0}</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>{0} until {1}</source>
+        <translation>{0}，直到 {1}</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -2031,77 +2091,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>CalendarTab</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+60"/>
-        <source>now</source>
-        <translation>现在</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>in {0} min</source>
-        <translation>{0} 分钟后</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} min ago</source>
-        <translation>{0} 分钟前</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>in {0} h</source>
-        <translation>{0} 小时后</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} h ago</source>
-        <translation>{0} 小时前</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>in {0} d</source>
-        <translation>{0} 天后</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} d ago</source>
-        <translation>{0} 天前</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>{0} d</source>
-        <translation>{0} 天</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} h</source>
-        <translation>{0} 小时</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} min</source>
-        <translation>{0} 分钟</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} s</source>
-        <translation>{0} 秒</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>every {0}</source>
-        <translation>每 {0}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>not understood: {0}</source>
-        <translation>无法解析：{0}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location filename="../../philont_desktop/calendar/view.py" line="+426"/>
-        <source>once</source>
-        <translation>一次</translation>
-    </message>
-    <message>
         <location line="+27"/>
         <source>(payload is not valid JSON)</source>
         <translation>（负载不是有效的 JSON）</translation>
@@ -2112,34 +2101,9 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location line="+57"/>
-        <source>{0} event occurrence(s)</source>
-        <translation>{0} 次事件</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} task(s)</source>
-        <translation>{0} 个任务</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Next {0} days: {1}</source>
-        <translation>未来 {0} 天：{1}</translation>
-    </message>
-    <message>
         <location line="+0"/>
         <source>, </source>
         <translation>、</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>{0} overdue</source>
-        <translation>{0} 个已逾期</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>{0} disabled task(s) not listed</source>
-        <translation>{0} 个已停用的任务未列出</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -2196,9 +2160,51 @@ You can undo this with Edit › Undo.</source>
         <translation>暂停至 {0}：在此之前智能体的调度器会跳过这个任务（任务连续失败后会被暂停）。list_upcoming 仍会列出它。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="-228"/>
-        <source>{0} paused task(s)</source>
-        <translation>{0} 个已暂停的任务</translation>
+        <location filename="../../philont_desktop/calendar/model.py" line="+63"/>
+        <source>Stored rule: {0}</source>
+        <translation>存储的规则：{0}</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-4"/>
+        <source>%n event occurrence(s)</source>
+        <translation>
+            <numerusform>%n 次事件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n task(s)</source>
+        <translation>
+            <numerusform>%n 个任务</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Next %n day(s): {0}</source>
+        <translation>
+            <numerusform>未来 %n 天：{0}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n overdue</source>
+        <translation>
+            <numerusform>%n 个已逾期</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n paused task(s)</source>
+        <translation>
+            <numerusform>%n 个已暂停的任务</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n disabled task(s) not listed</source>
+        <translation>
+            <numerusform>%n 个已停用的任务未列出</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3009,11 +3015,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>Created</source>
         <translation>创建时间</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>once</source>
-        <translation>一次</translation>
     </message>
     <message>
         <location line="+18"/>
@@ -7174,11 +7175,6 @@ Reason (optional):</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>once</source>
-        <translation>一次</translation>
-    </message>
-    <message>
         <location line="+8"/>
         <source>overdue</source>
         <translation>已逾期</translation>
@@ -7981,20 +7977,29 @@ What if: {1}</source>
         <translation>还没有备份。点击“立即备份”创建第一份。</translation>
     </message>
     <message>
-        <source>{0} backup(s), {1} in all; newest {2}.</source>
-        <translation>共 {0} 份备份，总计 {1}；最新一份：{2}。</translation>
-    </message>
-    <message>
-        <source>{0} fail quick_check.</source>
-        <translation>{0} 份未通过 quick_check。</translation>
-    </message>
-    <message>
-        <source>{0} damaged file(s) kept by earlier restores (damaged-…).</source>
-        <translation>之前的恢复保留了 {0} 个损坏的文件（damaged-…）。</translation>
-    </message>
-    <message>
         <source>The database was last written {0}.</source>
         <translation>数据库最后写入：{0}。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n backup(s), {0} in all; newest {1}.</source>
+        <translation>
+            <numerusform>%n 个备份，共 {0}；最新：{1}。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>quick_check fails for %n.</source>
+        <translation>
+            <numerusform>%n 个未通过 quick_check。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n damaged file(s) kept by earlier restores (damaged-…).</source>
+        <translation>
+            <numerusform>之前的恢复保留了 %n 个损坏的文件（damaged-…）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8037,10 +8042,6 @@ What if: {1}</source>
     <message>
         <source>Repeats</source>
         <translation>重复</translation>
-    </message>
-    <message>
-        <source>once</source>
-        <translation>一次</translation>
     </message>
     <message>
         <source>Time zone</source>
@@ -8118,13 +8119,27 @@ What if: {1}</source>
         <source>UTC {0}</source>
         <translation>UTC {0}</translation>
     </message>
+    <message>
+        <location line="-84"/>
+        <source>Nothing on this day.</source>
+        <translation>这一天没有安排。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
 </context>
 <context>
     <name>CalendarTables</name>
-    <message>
-        <source>Upcoming ({0})</source>
-        <translation>即将到来（{0}）</translation>
-    </message>
     <message>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
@@ -8132,6 +8147,16 @@ What if: {1}</source>
     <message>
         <source>All tasks ({0})</source>
         <translation>全部任务（{0}）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+151"/>
+        <source>Agenda ({0})</source>
+        <translation>日程 ({0})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Month</source>
+        <translation>月</translation>
     </message>
 </context>
 <context>
@@ -8171,6 +8196,109 @@ What if: {1}</source>
     <message>
         <source>Delete event…</source>
         <translation>删除事件…</translation>
+    </message>
+</context>
+<context>
+    <name>MonthGrid</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/widgets/month.py" line="+52"/>
+        <source>overdue</source>
+        <translation>已逾期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+113"/>
+        <source>+%n more</source>
+        <translation>
+            <numerusform>还有 %n 项</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MonthView</name>
+    <message>
+        <location line="+42"/>
+        <location line="+50"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location line="-49"/>
+        <source>Previous month</source>
+        <translation>上个月</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next month</source>
+        <translation>下个月</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>MMMM yyyy</source>
+        <translation>yyyy年M月</translation>
+    </message>
+</context>
+<context>
+    <name>RepeatWords</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/calendar/words.py" line="-50"/>
+        <source>every %n week(s)</source>
+        <translation>
+            <numerusform>每 %n 周</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n day(s)</source>
+        <translation>
+            <numerusform>每 %n 天</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n hour(s)</source>
+        <translation>
+            <numerusform>每 %n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n minute(s)</source>
+        <translation>
+            <numerusform>每 %n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n second(s)</source>
+        <translation>
+            <numerusform>每 %n 秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n millisecond(s)</source>
+        <translation>
+            <numerusform>每 %n 毫秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+35"/>
+        <source>every %n week(s) on {0}</source>
+        <translation>
+            <numerusform>每 %n 周的{0}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>{0}, %n time(s)</source>
+        <translation>
+            <numerusform>{0}，共 %n 次</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

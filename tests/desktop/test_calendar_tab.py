@@ -14,7 +14,7 @@ from core.db import MemoryDB
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming_items
 from philont_desktop.calendar.model import fmt_local
-from philont_desktop.qt import Qt
+from philont_desktop.qt import QLocale, Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until
 from tests.support import FIXED_NOW as T0
@@ -85,6 +85,12 @@ def _texts(tab, view_name, col):
     return [proxy.index(r, c).data() for r in range(proxy.rowCount())]
 
 
+def _weekday(ms: int, zone: str) -> int:
+    from core.repeats import weekday_of, zone_of
+
+    return weekday_of(ms, zone_of(zone))
+
+
 def _wait_rows(tab, view_name, n):
     return spin_until(lambda: tab.views[view_name].model().rowCount() == n and tab.wait_idle(100), 10_000)
 
@@ -104,20 +110,33 @@ def test_upcoming_follows_list_upcoming(make_tab, db_path):
         expected = upcoming_items(db, 7, now=T0)
     finally:
         db.close()
-    assert [i.line for i in tab.upcoming_model.rows] == [i.line for i in expected]
+    # The same items as the tool, as an agenda: the overdue task first, then everything by time.
+    assert sorted(i.line for i in tab.upcoming_model.rows) == sorted(i.line for i in expected)
     assert _texts(tab, "upcoming", "title") == [
+        "交房租",
         "Standup",
+        "daily-digest",
         "Standup",
         "Dentist",
         "Standup",
         "周会",
-        "交房租",
-        "daily-digest",
     ]
-    assert _texts(tab, "upcoming", "status")[5] == "overdue"
-    assert tab.inner.tabText(0) == "Upcoming (7)"
-    assert tab.inner.tabText(1) == "All events (4)"
-    assert tab.inner.tabText(2) == "All tasks (4)"
+    assert _texts(tab, "upcoming", "status")[0] == "overdue"
+    assert _texts(tab, "upcoming", "repeats") == [
+        "once",
+        "every day, 4 times",
+        "every day",
+        "every day, 4 times",
+        "once",
+        "every day, 4 times",
+        "weekly on " + QLocale().dayName(_weekday(T0 - 3 * DAY_MS, "Asia/Shanghai")),
+    ]
+    assert [tab.inner.tabText(i) for i in range(tab.inner.count())] == [
+        "Agenda (7)",
+        "Month",
+        "All events (4)",
+        "All tasks (4)",
+    ]
     assert "1 overdue" in tab.summary.text() and "1 disabled task(s) not listed" in tab.summary.text()
     assert check_tab(tab) == []
 
@@ -130,7 +149,7 @@ def test_overdue_rows_are_highlighted(make_tab, db_path):
     idx = model.index(row, model.COLUMNS.index("when"))
     assert idx.data(Qt.ItemDataRole.BackgroundRole) == bg
     assert idx.data(Qt.ItemDataRole.ForegroundRole) == fg
-    other = model.index(0, 0)
+    other = model.index([i.title for i in model.rows].index("Dentist"), 0)
     assert other.data(Qt.ItemDataRole.BackgroundRole) is None
     smodel = tab.schedules_model
     srow = [s.name for s in smodel.rows].index("交房租")
@@ -144,7 +163,7 @@ def test_window_of_days_is_clamped_and_reloads(make_tab, db_path):
     assert (tab.days_spin.minimum(), tab.days_spin.maximum()) == (1, 90)
     tab.days_spin.setValue(1)
     assert _wait_rows(tab, "upcoming", 3)  # tomorrow's standup (13:00) is past the window's end
-    assert _texts(tab, "upcoming", "title") == ["Standup", "交房租", "daily-digest"]
+    assert _texts(tab, "upcoming", "title") == ["交房租", "Standup", "daily-digest"]
     tab.days_spin.setValue(90)
     assert spin_until(lambda: "far-away" in _texts(tab, "upcoming", "title"), 10_000)
     assert tab.result.days == 90
@@ -162,10 +181,13 @@ def test_filter_applies_to_every_table(make_tab, db_path):
 
 def test_details_show_what_the_agent_is_told(make_tab, db_path):
     tab = make_tab(db_path)
-    tab.select("upcoming", tab.upcoming_model.key(tab.upcoming_model.rows[4]))
+    item = next(i for i in tab.upcoming_model.rows if i.title == "周会")
+    tab.select("upcoming", tab.upcoming_model.key(item))
     html = tab.details.toHtml()
     assert "- [event] 周会 @ 2026-06-19T12:00:00.000Z (Asia/Shanghai, FREQ=WEEKLY)" in html
     assert "Asia/Shanghai" in html
+    text = tab.details.toPlainText()
+    assert "weekly on" in text and "FREQ=WEEKLY" in text  # the rule in words, and as stored
 
 
 def test_editing_controls_only_in_editing_mode(make_tab, db_path):
@@ -265,7 +287,7 @@ def test_export_view_lists_the_shown_rows(make_tab, db_path):
     spec = tab.export_view()
     assert spec["name"] == "calendar-upcoming"
     assert spec["columns"] == list(tab.upcoming_model.COLUMNS)
-    assert [r["title"] for r in spec["rows"]][:2] == ["Standup", "Standup"]
+    assert [r["title"] for r in spec["rows"]][:2] == ["交房租", "Standup"]
 
 
 def test_a_paused_task_shows_as_paused(make_tab, db_path):
@@ -298,3 +320,34 @@ def test_a_paused_task_shows_as_paused(make_tab, db_path):
     assert "1 paused task(s)" in tab.summary.text() and "overdue" not in tab.summary.text()
     tab.select("tasks", f"task:{rent.id}")
     assert "paused: the agent's scheduler skips it until" in tab.details.toPlainText()
+
+
+def test_the_month_grid_shows_each_day_and_its_details(make_tab, db_path):
+    import datetime as dt
+
+    db = MemoryDB.open(db_path, writable=True, backup_before_write=False)
+    try:
+        CalendarStore(db).create("<b>bold</b> & co", T0 + 3 * DAY_MS, None, None, "UTC", now=T0)
+    finally:
+        db.close()
+    tab = make_tab(db_path)
+    month = tab.tables.month
+    tab.tables.setCurrentWidget(month)
+    assert tab.tables.view_name() == "month" and tab.selected_target() is None
+    day = dt.datetime.fromtimestamp((T0 + 2 * DAY_MS) / 1000).date()
+    idx = month.model.index_of_day(day)
+    assert idx.isValid()
+    month.grid.setCurrentIndex(idx)
+    assert "Dentist" in tab.details.toPlainText()
+    odd = month.model.index_of_day(dt.datetime.fromtimestamp((T0 + 3 * DAY_MS) / 1000).date())
+    tip = odd.data(Qt.ItemDataRole.ToolTipRole)
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in tip  # stored text shown as it is, never as markup
+    overdue = month.model.index_of_day(dt.datetime.fromtimestamp((T0 - 2 * HOUR) / 1000).date())
+    assert any(
+        e.title == "交房租" and e.status == "overdue" for e in overdue.data(Qt.ItemDataRole.UserRole + 2)
+    )
+    shown = month.model.month
+    month.go(1)
+    assert month.model.month != shown
+    month.go(0)
+    assert month.model.month == shown

@@ -42,18 +42,16 @@ class BackupsHeader(QWidget):
             parts = [self.tr("No backups yet. “Back up now” writes the first one.")]
         else:
             parts = [
-                self.tr("{0} backup(s), {1} in all; newest {2}.").format(
-                    len(rows), fmt_size(sum(r.size for r in rows)), fmt_age(rows[0].age)
+                self.tr("%n backup(s), {0} in all; newest {1}.", None, len(rows)).format(
+                    fmt_size(sum(r.size for r in rows)), fmt_age(rows[0].age)
                 )
             ]
             bad = state.failing()
             if bad:
-                parts[0] += " " + self.tr("{0} fail quick_check.").format(bad)
+                parts[0] += " " + self.tr("quick_check fails for %n.", None, bad)
         if state.damaged_kept:
             parts.append(
-                self.tr("{0} damaged file(s) kept by earlier restores (damaged-…).").format(
-                    state.damaged_kept
-                )
+                self.tr("%n damaged file(s) kept by earlier restores (damaged-…).", None, state.damaged_kept)
             )
         if state.last_write is not None:
             ago = fmt_age(int(now_ms() - state.last_write * 1000))

@@ -10,9 +10,11 @@ from typing import Any
 from core.jsutil import iso_ms
 from core.models import CalendarEvent, Schedule
 from core.upcoming import UpcomingItem
-from philont_desktop.calendar.model import fmt_in_zone, fmt_local, fmt_relative, payload_message, repeats_text
+from philont_desktop import humanize as hz
+from philont_desktop.calendar.model import fmt_in_zone, fmt_local, payload_message
 from philont_desktop.calendar.state import CalendarState
-from philont_desktop.qt import QTextBrowser, QWidget
+from philont_desktop.calendar.words import event_words, task_words
+from philont_desktop.qt import QDate, QLocale, QTextBrowser, QWidget
 
 Lines = list[tuple[str, str]]  # (label, HTML value)
 
@@ -26,6 +28,24 @@ class DetailsPane(QTextBrowser):
 
     def show_row(self, row: Any, state: CalendarState) -> None:
         self.setHtml(self.details_html(row, state))
+
+    def show_day(self, day: Any, entries: list[Any], state: CalendarState) -> None:
+        """What falls on one day of the month grid (stored titles escaped)."""
+        from philont_desktop.calendar.widgets.month import entry_line
+
+        if day is None:
+            self.setHtml(self.details_html(None, state))
+            return
+        head = QLocale().toString(QDate(day.year, day.month, day.day), QLocale.FormatType.LongFormat)
+        if not entries:
+            body = f"<p style='color:{self.muted}'>" + html.escape(self.tr("Nothing on this day.")) + "</p>"
+        else:
+            body = "".join(
+                f"<p>{html.escape(self.tr('event') if e.kind == 'event' else self.tr('task'))}: "
+                f"{html.escape(entry_line(e))}</p>"
+                for e in entries
+            )
+        self.setHtml(f"<h3>{html.escape(head)}</h3>{body}")
 
     def details_html(self, row: Any, state: CalendarState) -> str:
         if row is None:
@@ -76,7 +96,7 @@ class DetailsPane(QTextBrowser):
         return [
             (self.tr("First start"), self._when(e.starts_at, e.timezone, now)),
             (self.tr("End"), self._when(e.ends_at, e.timezone, now) if e.ends_at is not None else "—"),
-            (self.tr("Repeats"), html.escape(e.rrule or self.tr("once"))),
+            (self.tr("Repeats"), self._rule(event_words(e.rrule, e.starts_at, e.timezone, now), e.rrule)),
             (self.tr("Time zone"), html.escape(e.timezone)),
             (self.tr("Related fact"), html.escape(e.related_fact_id or "—")),
             (self.tr("External ref"), html.escape(e.external_ref or "—")),
@@ -102,7 +122,7 @@ class DetailsPane(QTextBrowser):
             (self.tr("State"), html.escape(self._task_state(s, state))),
             (self.tr("Next run"), self._when(s.next_run_at, None, now)),
             (self.tr("Last run"), self._when(s.last_run_at, None, now) if s.last_run_at else "—"),
-            (self.tr("Repeats"), html.escape(repeats_text(s.cron_expr))),
+            (self.tr("Repeats"), self._rule(task_words(s.cron_expr, now), s.cron_expr)),
             (self.tr("Action"), html.escape(s.action_type)),
             (self.tr("Message"), html.escape(payload_message(s)) or "—"),
             (self.tr("Failures in a row"), str(s.consecutive_failures or 0)),
@@ -114,11 +134,18 @@ class DetailsPane(QTextBrowser):
             (self.tr("Payload"), f"<pre style='white-space: pre-wrap'>{html.escape(payload)}</pre>"),
         ]
 
+    def _rule(self, words: str, stored: str | None) -> str:
+        """The rule in words, and as stored (muted) when there is one."""
+        out = html.escape(words)
+        if stored:
+            out += f"<br><span style='color:{self.muted}'>" + html.escape(stored) + "</span>"
+        return out
+
     def _when(self, ms: int | None, zone: str | None, now: int) -> str:
         if ms is None:
             return "—"
         parts = [
-            html.escape(f"{fmt_local(ms)}  ({fmt_relative(ms, now)})"),
+            html.escape(hz.when(ms, now)),
             html.escape(self.tr("UTC {0}").format(iso_ms(ms))),
         ]
         zoned = fmt_in_zone(ms, zone)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from philont_desktop.calendar.agenda import agenda_order
 from philont_desktop.calendar.model import EventsModel, SchedulesModel, UpcomingModel, _Table
 from philont_desktop.calendar.state import VIEWS, CalendarState
+from philont_desktop.calendar.widgets.month import MonthView
 from philont_desktop.qt import (
     QItemSelectionModel,
     QModelIndex,
@@ -50,8 +52,10 @@ class CalendarTables(QTabWidget):
         self.views: dict[str, QTableView] = {
             name: self._table(models[name], name, sortable=name != "upcoming") for name in VIEWS
         }
+        self.month = MonthView(self)
         for name in VIEWS:
             self.addTab(self.views[name], "")
+        self.insertTab(1, self.month, "")
         self.currentChanged.connect(lambda *_: self._emit_row())
         self._sized = False
 
@@ -72,10 +76,14 @@ class CalendarTables(QTabWidget):
     # -- which row ------------------------------------------------------------------------------------
     def view_name(self, view: QTableView | None = None) -> str:
         view = view if view is not None else self.currentWidget()
+        if view is self.month:
+            return "month"
         return next(k for k, v in self.views.items() if v is view)
 
     def current_view(self) -> QTableView:
-        return self.currentWidget()  # type: ignore[return-value]
+        """The table shown (the agenda while the month is shown)."""
+        w = self.currentWidget()
+        return w if isinstance(w, QTableView) else self.views["upcoming"]
 
     def row(self, view: QTableView) -> Any:
         idx = view.selectionModel().currentIndex()
@@ -88,6 +96,8 @@ class CalendarTables(QTabWidget):
         return proxy.sourceModel().row_at(proxy.mapToSource(idx).row())
 
     def current_row(self) -> Any:
+        if self.currentWidget() is self.month:
+            return None
         return self.row(self.current_view())
 
     def key_of(self, view: QTableView) -> str | None:
@@ -118,7 +128,9 @@ class CalendarTables(QTabWidget):
         keep = {name: self.key_of(view) for name, view in self.views.items()}
         scroll = {name: view.verticalScrollBar().value() for name, view in self.views.items()}
         r = state.result
-        self.upcoming_model.set_rows(list(r.items) if r else [], state.now, dict(state.paused))
+        self.upcoming_model.set_rows(
+            agenda_order(r.items, state.paused) if r else [], state.now, dict(state.paused)
+        )
         self.events_model.set_rows(list(state.events), state.now)
         self.schedules_model.set_rows(list(state.schedules), state.now, dict(state.paused))
         first = not self._sized
@@ -131,12 +143,19 @@ class CalendarTables(QTabWidget):
                 view.resizeColumnsToContents()
                 _cap_columns(view)
         self._sized = True
+        self.month.show_state(state)
         self.update_titles(len(r.items) if r else 0)
 
     def update_titles(self, n_upcoming: int) -> None:
-        self.setTabText(0, self.tr("Upcoming ({0})").format(n_upcoming))
-        self.setTabText(1, self.tr("All events ({0})").format(self.events_model.rowCount()))
-        self.setTabText(2, self.tr("All tasks ({0})").format(self.schedules_model.rowCount()))
+        v = self.views
+        self.setTabText(self.indexOf(v["upcoming"]), self.tr("Agenda ({0})").format(n_upcoming))
+        self.setTabText(self.indexOf(self.month), self.tr("Month"))
+        self.setTabText(
+            self.indexOf(v["events"]), self.tr("All events ({0})").format(self.events_model.rowCount())
+        )
+        self.setTabText(
+            self.indexOf(v["tasks"]), self.tr("All tasks ({0})").format(self.schedules_model.rowCount())
+        )
 
     def set_filter(self, text: str) -> None:
         for view in self.views.values():
@@ -146,6 +165,7 @@ class CalendarTables(QTabWidget):
     def set_colors(self, colors: dict[str, Any]) -> None:
         for m in (self.upcoming_model, self.events_model, self.schedules_model):
             m.set_colors(colors)
+        self.month.set_colors(colors)
 
     def export_view(self) -> dict[str, Any]:
         """What the current table shows (filter and sort applied), for the export dialog."""
@@ -158,7 +178,7 @@ class CalendarTables(QTabWidget):
         ]
         return {
             "name": f"calendar-{self.view_name(view)}",
-            "description": self.tabText(self.currentIndex()),
+            "description": self.tabText(self.indexOf(view)),
             "columns": [c for c, _ in model.export_columns()],
             "rows": rows,
         }
