@@ -58,11 +58,12 @@ def plain_tooltip(text: str | None) -> str | None:
     return "<qt>" + html.escape(text, quote=False).replace("\n", "<br/>") + "</qt>"
 
 
-def rule_tooltip(rule: str | None) -> str | None:
-    return (
-        plain_tooltip(QCoreApplication.translate("CalendarTab", "Stored rule: {0}").format(rule))
-        if rule
-        else None
+def rule_tooltip(words: str, rule: str | None) -> str | None:
+    """The rule in words (the cell may be cut) and as stored."""
+    if not rule:
+        return plain_tooltip(words)
+    return plain_tooltip(
+        words + "\n" + QCoreApplication.translate("CalendarTab", "Stored rule: {0}").format(rule)
     )
 
 
@@ -272,7 +273,7 @@ class UpcomingModel(_Table):
         if col == "title":
             return plain_tooltip(row.line)
         if col == "repeats":
-            return rule_tooltip(row.rrule if row.kind == "event" else row.cron_expr)
+            return rule_tooltip(self.text(row, col), row.rrule if row.kind == "event" else row.cron_expr)
         return None
 
     def sort_value(self, row: UpcomingItem, col: str) -> Any:
@@ -359,7 +360,7 @@ class EventsModel(_Table):
         if col == "title":
             return plain_tooltip(row.title)
         if col == "repeats":
-            return rule_tooltip(row.rrule)
+            return rule_tooltip(self.text(row, col), row.rrule)
         return None
 
     def sort_value(self, row: CalendarEvent, col: str) -> Any:
@@ -439,7 +440,7 @@ class SchedulesModel(_Table):
         if col == "name":
             return plain_tooltip(row.name)
         if col == "repeats":
-            return rule_tooltip(row.cron_expr)
+            return rule_tooltip(self.text(row, col), row.cron_expr)
         if col == "state" and self.is_paused(row):
             return paused_tooltip(row.paused_until)
         if col == "state" and row.paused_until:

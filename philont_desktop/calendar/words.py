@@ -60,11 +60,11 @@ def day_text(ms: int, now: int, *, utc: bool = False) -> str:
 
 
 def repeat_words(r: Repeat, now: int) -> str:
-    """``once``, ``every 2 weeks on Monday, 10 times until 1 March 2027``, ``not understood: …``."""
+    """``once``, ``every 2 weeks on Monday, 10 times until 1 March 2027``, ``once (rule not understood: …)``."""
     if r.code == "once":
         return _tr("once")
     if r.code == "unparsed":
-        return _tr("not understood: {0}").format(r.text or "")
+        return _tr("once (rule not understood: {0})").format(r.text or "")  # what the agent does with it
     unit = r.unit or "day"
     if unit == "week" and r.weekday is not None:
         day = weekday_name(r.weekday)

@@ -1314,11 +1314,6 @@ with the backup
         <translation>一次</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>not understood: {0}</source>
-        <translation>无法理解：{0}</translation>
-    </message>
-    <message>
         <location line="+5"/>
         <source>weekly on {0}</source>
         <translation>每{0}</translation>
@@ -1327,6 +1322,11 @@ with the backup
         <location line="+13"/>
         <source>{0} until {1}</source>
         <translation>{0}，直到 {1}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>once (rule not understood: {0})</source>
+        <translation>一次（无法理解的规则：{0}）</translation>
     </message>
 </context>
 <context>

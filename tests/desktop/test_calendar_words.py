@@ -44,7 +44,7 @@ ENGLISH = [
     ("FREQ=DAILY;INTERVAL=3;COUNT=5", "every 3 days, 5 times"),
     ("FREQ=DAILY;INTERVAL=1.5", "every 36 hours"),
     (None, "once"),
-    ("FREQ=YEARLY", "not understood: FREQ=YEARLY"),
+    ("FREQ=YEARLY", "once (rule not understood: FREQ=YEARLY)"),
 ]
 CHINESE = [
     ("FREQ=DAILY;COUNT=200", "每天，共 200 次"),
@@ -54,7 +54,7 @@ CHINESE = [
     ("FREQ=WEEKLY;INTERVAL=2", "每 2 周的星期一"),
     ("FREQ=DAILY;INTERVAL=3;COUNT=5", "每 3 天，共 5 次"),
     (None, "一次"),
-    ("FREQ=YEARLY", "无法理解：FREQ=YEARLY"),
+    ("FREQ=YEARLY", "一次（无法理解的规则：FREQ=YEARLY）"),
 ]
 
 

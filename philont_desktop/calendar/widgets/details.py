@@ -151,4 +151,4 @@ class DetailsPane(QTextBrowser):
         zoned = fmt_in_zone(ms, zone)
         if zoned:
             parts.append(html.escape(zoned))
-        return "<br>".join(parts)
+        return "<br>".join(f"<span style='white-space:nowrap'>{p}</span>" for p in parts)
