@@ -306,3 +306,26 @@ def test_the_backups_tab_lists_a_fifo_without_opening_it(window, tmp_path):
     assert m.index(row, m.COLUMNS.index("check")).data() == "not a regular file (FIFO): never opened"
     tab.select_path(fifo)
     assert not tab.restore_button.isEnabled()
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_the_dialog_of_a_failed_open_offers_both_choices(qtbot, settings, tmp_path, read_only):
+    """What a failed open shows while another database is open: "Restore this backup…" (never when the
+    app was started read-only) and "Open the backup read-only", with the reason and the backup named."""
+    live = tmp_path / "memory" / "memory.sqlite"
+    backup = make_memory(live)
+    damage(live, "empty")
+    with pytest.raises(DatabaseOpenError) as ei:
+        MemoryDB.open(live)
+    w = MainWindow(settings, Theme("light"), read_only=read_only, interactive=False)
+    qtbot.addWidget(w)
+    box, restore, browse = recovery.backup_offer(w, ei.value)
+    assert restore.text() == "Restore this backup…" and browse.text() == "Open the backup read-only"
+    assert restore.isVisibleTo(box) is not read_only and browse.isVisibleTo(box)
+    assert str(backup) in box.text()
+    start = w.start_page
+    assert (start.restore_button.text(), start.backup_button.text()) == (
+        "Restore this backup…",
+        "Open the backup read-only",
+    )
+    box.deleteLater()
