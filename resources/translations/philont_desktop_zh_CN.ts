@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../philont_desktop/audit/view.py" line="+260"/>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+21"/>
         <source>Entry</source>
         <translation>条目</translation>
     </message>
@@ -529,7 +529,7 @@
         <translation>修改前 → 修改后</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+405"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+416"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -544,47 +544,50 @@
         <translation>备份 {0}{1} [只读] — {2}</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+16"/>
+        <location line="+13"/>
         <source>Copying {0} to a private folder to browse it…</source>
         <translation>正在将 {0} 复制到私有文件夹以便浏览…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-6"/>
+        <location line="+17"/>
         <source>The backup cannot be opened</source>
         <translation>无法打开该备份</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-15"/>
+        <location line="+17"/>
         <source>Copying the backup</source>
         <translation>正在复制备份</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-184"/>
         <source>Restoring {0} from {1}…</source>
         <translation>正在从 {1} 恢复 {0}…</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-104"/>
         <source>Restored {0} from {1}. The replaced content was backed up to {2}.</source>
         <translation>已从 {1} 恢复 {0}。被替换的内容已备份到 {2}。</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+78"/>
         <source>Backup restored</source>
         <translation>备份已恢复</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-85"/>
         <source>The backup was not restored</source>
         <translation>备份未恢复</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+133"/>
         <source>Restoring a backup</source>
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location line="-257"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -645,7 +648,7 @@
         <translation>无法读取的条目</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+82"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
@@ -655,7 +658,7 @@
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-52"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -700,17 +703,17 @@
         <translation>备份 {0} 不存在。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+20"/>
         <source>{0} is a {1}, not a database file: nothing can be restored there.</source>
         <translation>{0} 是{1}，不是数据库文件：无法在那里恢复。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>{0} is a {1}, not a backup file; it was not opened.</source>
         <translation>{0} 是{1}，不是备份文件；未打开它。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Restored {0} from {1}: there was no file, so it was created from the backup.</source>
         <translation>已从 {1} 恢复 {0}：原来没有文件，因此根据备份新建了它。</translation>
     </message>
@@ -766,7 +769,7 @@ with the backup
         <translation>恢复</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+102"/>
         <location line="+31"/>
         <source>The database cannot be opened</source>
         <translation>无法打开数据库</translation>
@@ -782,7 +785,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-247"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
@@ -1314,7 +1317,7 @@ with the backup
         <translation>一次</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>weekly on {0}</source>
         <translation>每{0}</translation>
     </message>
@@ -1324,7 +1327,7 @@ with the backup
         <translation>{0}，直到 {1}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-18"/>
         <source>once (rule not understood: {0})</source>
         <translation>一次（无法理解的规则：{0}）</translation>
     </message>
@@ -1429,9 +1432,167 @@ with the backup
     </message>
 </context>
 <context>
+    <name>ActionDetail</name>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+35"/>
+        <source>Show the messages around this action</source>
+        <translation>显示此操作前后的消息</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+23"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="-21"/>
+        <location line="+23"/>
+        <source>Result</source>
+        <translation>返回结果</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>Select an action to see its parameters and result.</source>
+        <translation>选择一个操作以查看其参数和返回结果。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>(no result recorded)</source>
+        <translation>（未记录返回结果）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Time: %1</source>
+        <translation>时间：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session: %1</source>
+        <translation>会话：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Linked skill: %1</source>
+        <translation>关联技能：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Trigger: %1</source>
+        <translation>触发：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The parameters are not valid JSON; shown as stored.</source>
+        <translation>参数不是有效的 JSON，按存储原样显示。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>[… %1 more characters: double-click to see the whole text]</source>
+        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>[long lines are broken for display: double-click to see the text as it is]</source>
+        <translation>[长行已为显示而折断：双击查看原文]</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsController</name>
+    <message>
+        <location filename="../../philont_desktop/actions/controller.py" line="+25"/>
+        <source>The action log could not be read</source>
+        <translation>无法读取操作记录</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>The Timeline tab is not available.</source>
+        <translation>时间线标签页不可用。</translation>
+    </message>
+</context>
+<context>
+    <name>ActionsFilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+20"/>
+        <location line="+91"/>
+        <source>All tools</source>
+        <translation>全部工具</translation>
+    </message>
+    <message>
+        <location line="-88"/>
+        <source>Any outcome</source>
+        <translation>任意结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+82"/>
+        <source>Any linked skill</source>
+        <translation>任意关联技能</translation>
+    </message>
+    <message>
+        <location line="-81"/>
+        <source>Linked skill</source>
+        <translation>关联技能</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skill</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>No actions</source>
+        <translation>没有操作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 action</source>
+        <translation>1 个操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 actions</source>
+        <translation>%1 个操作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1+ actions (more as you scroll)</source>
+        <translation>%1+ 个操作（滚动加载更多）</translation>
+    </message>
+</context>
+<context>
     <name>ActionsModel</name>
     <message>
-        <location filename="../../philont_desktop/actions/model.py" line="+91"/>
+        <location filename="../../philont_desktop/actions/model.py" line="+82"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -1543,7 +1704,7 @@ with the backup
         <translation>编辑模式已关闭：开启后才能修改数据库。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>Editing mode is off; the database is only read.</source>
         <translation>编辑模式已关闭；数据库仅被读取。</translation>
     </message>
@@ -1558,7 +1719,7 @@ with the backup
         <translation>此数据库无法编辑：{0}。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>(new database: no backup needed)</source>
         <translation>（新数据库：无需备份）</translation>
     </message>
@@ -1568,12 +1729,12 @@ with the backup
         <translation>编辑模式已开启。已先行备份：{0}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Editing mode could not be turned on</source>
         <translation>无法开启编辑模式</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Backing up before editing</source>
         <translation>编辑前备份中</translation>
     </message>
@@ -1589,9 +1750,60 @@ with the backup
     </message>
 </context>
 <context>
+    <name>AuditBar</name>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="+22"/>
+        <source>All targets</source>
+        <translation>全部对象</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Undo this change</source>
+        <translation>撤销此变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Redo this change</source>
+        <translation>重做此变更</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>{0} new ↑</source>
+        <translation>{0} 条新记录 ↑</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{0}{1} entries</source>
+        <translation>{0}{1} 条记录</translation>
+    </message>
+</context>
+<context>
+    <name>AuditController</name>
+    <message>
+        <location filename="../../philont_desktop/audit/controller.py" line="+25"/>
+        <source>The audit trail cannot be read</source>
+        <translation>无法读取审计记录</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Undo this change</source>
+        <translation>撤销此变更</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Redo this change</source>
+        <translation>重做此变更</translation>
+    </message>
+</context>
+<context>
     <name>AuditModel</name>
     <message>
-        <location filename="../../philont_desktop/audit/view.py" line="-189"/>
+        <location filename="../../philont_desktop/audit/model.py" line="+41"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -1621,7 +1833,7 @@ with the backup
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>undo {0}</source>
         <translation>撤销 {0}</translation>
     </message>
@@ -1631,7 +1843,7 @@ with the backup
         <translation>重做 {0}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-9"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -1641,7 +1853,7 @@ with the backup
         <translation>已删除</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+14"/>
         <source>undo of #{0}</source>
         <translation>撤销 #{0}</translation>
     </message>
@@ -1662,6 +1874,134 @@ with the backup
         <location filename="../../philont_desktop/tabs/__init__.py" line="+9"/>
         <source>Audit</source>
         <translation>审计</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsBar</name>
+    <message>
+        <location filename="../../philont_desktop/backups/widgets/bar.py" line="+20"/>
+        <source>Back up now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open read-only to compare</source>
+        <translation>以只读方式打开对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Not possible: the app was started read-only.</source>
+        <translation>无法进行：程序以只读方式启动。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This backup fails quick_check.</source>
+        <translation>此备份未通过 quick_check。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replace the database&apos;s content with the selected backup.</source>
+        <translation>用所选备份替换数据库的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsController</name>
+    <message>
+        <location filename="../../philont_desktop/backups/controller.py" line="+66"/>
+        <source>The backups could not be listed</source>
+        <translation>无法列出备份</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Listing backups</source>
+        <translation>正在列出备份</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Checking backups</source>
+        <translation>正在检查备份</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Backup written to {0}</source>
+        <translation>备份已写入 {0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The backup failed</source>
+        <translation>备份失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Backing up</source>
+        <translation>正在备份</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsFooter</name>
+    <message>
+        <location filename="../../philont_desktop/backups/widgets/footer.py" line="+18"/>
+        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
+        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>{0} — {1} bytes — quick_check: {2}</source>
+        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
+    </message>
+</context>
+<context>
+    <name>BackupsHeader</name>
+    <message>
+        <location filename="../../philont_desktop/backups/widgets/header.py" line="+29"/>
+        <source>This window shows the backup {0} read-only, for comparing. Its own backups are not listed, and nothing can be backed up or restored here.</source>
+        <translation>此窗口以只读方式显示备份 {0}，用于对比。这里不列出它自己的备份，也不能进行备份或恢复。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Backups of {0} are kept in {1}.</source>
+        <translation>{0} 的备份保存在 {1}。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No backups yet. “Back up now” writes the first one.</source>
+        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The database was last written {0}.</source>
+        <translation>数据库最后写入：{0}。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-13"/>
+        <source>%n backup(s), {0} in all; newest {1}.</source>
+        <translation>
+            <numerusform>%n 个备份，共 {0}；最新：{1}。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>quick_check fails for %n.</source>
+        <translation>
+            <numerusform>%n 个未通过 quick_check。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n damaged file(s) kept by earlier restores (damaged-…).</source>
+        <translation>
+            <numerusform>之前的恢复保留了 %n 个损坏的文件（damaged-…）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1780,7 +2120,7 @@ with the backup
         <translation>备份</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../../philont_desktop/backups/view.py" line="+254"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -1795,12 +2135,12 @@ with the backup
         <translation>恢复需要主窗口关闭并重新打开数据库。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-108"/>
         <source>the list of backups</source>
         <translation>备份列表</translation>
     </message>
     <message>
-        <location line="+274"/>
+        <location line="+83"/>
         <source>Replace the content of the open database
 
     {0}
@@ -1823,9 +2163,32 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 当前文件会保存在 {4}：先做备份；如果它已损坏，则原样移到那里。智能体必须处于未运行状态：只要有其他程序打开着该数据库，恢复就会被拒绝。恢复期间数据库会被关闭，完成后重新打开；撤销历史将被清空。</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+24"/>
         <source>The backup was not restored</source>
         <translation>备份未恢复</translation>
+    </message>
+</context>
+<context>
+    <name>Banners</name>
+    <message>
+        <location filename="../../philont_desktop/shell/banners.py" line="+106"/>
+        <source>not needed (new file)</source>
+        <translation>不需要（新文件）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;Editing mode.&lt;/b&gt; Changes are written to this database and recorded in its audit log. A backup was taken first: {0}</source>
+        <translation>&lt;b&gt;编辑模式。&lt;/b&gt;更改会写入此数据库并记入其审计记录。已先行备份：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop editing</source>
+        <translation>停止编辑</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
+        <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
     </message>
 </context>
 <context>
@@ -2089,9 +2452,22 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     </message>
 </context>
 <context>
+    <name>CalendarController</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/controller.py" line="+53"/>
+        <source>Loading the calendar</source>
+        <translation>正在加载日历</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>The calendar could not be loaded</source>
+        <translation>无法加载日历</translation>
+    </message>
+</context>
+<context>
     <name>CalendarTab</name>
     <message>
-        <location line="+27"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+94"/>
         <source>(payload is not valid JSON)</source>
         <translation>（负载不是有效的 JSON）</translation>
     </message>
@@ -2101,18 +2477,18 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+206"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+42"/>
+        <location line="+41"/>
+        <location line="+31"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-20"/>
         <source>Enable task “{0}”</source>
         <translation>启用任务“{0}”</translation>
     </message>
@@ -2131,7 +2507,7 @@ The agent will not run it any more. You can undo this with Edit › Undo.</sourc
 智能体将不再运行它。可以通过“编辑 › 撤销”撤回。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Delete task “{0}”</source>
         <translation>删除任务“{0}”</translation>
     </message>
@@ -2150,7 +2526,7 @@ You can undo this with Edit › Undo.</source>
 可以通过“编辑 › 撤销”撤回。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Delete event “{0}”</source>
         <translation>删除事件“{0}”</translation>
     </message>
@@ -2160,12 +2536,12 @@ You can undo this with Edit › Undo.</source>
         <translation>暂停至 {0}：在此之前智能体的调度器会跳过这个任务（任务连续失败后会被暂停）。list_upcoming 仍会列出它。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+63"/>
+        <location line="-5"/>
         <source>Stored rule: {0}</source>
         <translation>存储的规则：{0}</translation>
     </message>
     <message numerus="yes">
-        <location line="-4"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="-75"/>
         <source>%n event occurrence(s)</source>
         <translation>
             <numerusform>%n 次事件</numerusform>
@@ -2205,6 +2581,78 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 个已停用的任务未列出</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>CalendarTables</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+154"/>
+        <source>All events ({0})</source>
+        <translation>全部事件（{0}）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All tasks ({0})</source>
+        <translation>全部任务（{0}）</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>Agenda ({0})</source>
+        <translation>日程 ({0})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Month</source>
+        <translation>月</translation>
+    </message>
+</context>
+<context>
+    <name>CalendarToolbar</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/widgets/toolbar.py" line="+24"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many days ahead, as the agent&apos;s list_upcoming window (1–90).</source>
+        <translation>向前查看多少天，与智能体 list_upcoming 的时间窗口一致（1–90）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Filter by title, task, zone, message…</source>
+        <translation>按标题、任务、时区、消息筛选…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enable task</source>
+        <translation>启用任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Disable task</source>
+        <translation>停用任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+29"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Coming up in the next</source>
+        <translation>显示未来</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Delete task…</source>
+        <translation>删除任务…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Delete event…</source>
+        <translation>删除事件…</translation>
     </message>
 </context>
 <context>
@@ -2527,6 +2975,54 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>DatabaseSession</name>
+    <message>
+        <location filename="../../philont_desktop/shell/session.py" line="+116"/>
+        <source>Opening {0}</source>
+        <translation>正在打开 {0}</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>The demo database was not created</source>
+        <translation>未能创建演示数据库</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A file already exists at this path; it was left alone.</source>
+        <translation>此路径已存在文件；未做任何改动。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Generating a demo database at {0}…</source>
+        <translation>正在 {0} 生成演示数据库…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Generating demo database</source>
+        <translation>正在生成演示数据库</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>The database was not created</source>
+        <translation>未能创建数据库</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Creating database</source>
+        <translation>正在创建数据库</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The backup failed</source>
+        <translation>备份失败</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Backing up</source>
+        <translation>正在备份</translation>
+    </message>
+</context>
+<context>
     <name>DatabaseTables</name>
     <message>
         <location filename="../../philont_desktop/database_tables.py" line="+28"/>
@@ -2836,6 +3332,160 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>DetailsPane</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/widgets/details.py" line="+54"/>
+        <source>Select a row to see its details.</source>
+        <translation>选择一行以查看详情。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>What list_upcoming tells the agent:</source>
+        <translation>list_upcoming 告诉智能体的内容：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>This occurrence</source>
+        <translation>本次发生</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>First start</source>
+        <translation>首次开始</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+26"/>
+        <source>Repeats</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <source>Time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Related fact</source>
+        <translation>相关事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>External ref</source>
+        <translation>外部引用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+29"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <location line="+29"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>enabled, paused: the agent&apos;s scheduler skips it until {0}</source>
+        <translation>已启用，已暂停：智能体的调度器在 {0} 之前会跳过它</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>enabled, overdue</source>
+        <translation>已启用，已逾期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Next run</source>
+        <translation>下次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last run</source>
+        <translation>上次运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failures in a row</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Paused until</source>
+        <translation>暂停至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created by</source>
+        <translation>创建者</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Payload</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>UTC {0}</source>
+        <translation>UTC {0}</translation>
+    </message>
+    <message>
+        <location line="-108"/>
+        <source>Nothing on this day.</source>
+        <translation>这一天没有安排。</translation>
+    </message>
+    <message>
+        <location line="+81"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+</context>
+<context>
     <name>DiffView</name>
     <message>
         <location filename="../../philont_desktop/context_tab/widgets/diff_view.py" line="+38"/>
@@ -2963,9 +3613,17 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>EntryDetail</name>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+42"/>
+        <source>No manual edits are recorded in this database yet. Edits made in editing mode appear here: who, when, what, and the state before and after.</source>
+        <translation>此数据库中尚无手动编辑记录。在编辑模式下所做的修改会显示在这里：由谁、何时、改了什么，以及修改前后的状态。</translation>
+    </message>
+</context>
+<context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+455"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+32"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -2977,7 +3635,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+244"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+252"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -3017,7 +3675,7 @@ You can undo this with Edit › Undo.</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+32"/>
         <source>UTC: {0}</source>
         <translation>UTC：{0}</translation>
     </message>
@@ -3880,7 +4538,7 @@ You can undo this with Edit › Undo.</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+19"/>
         <source>&amp;Find in this tab</source>
         <translation>在此标签页中查找(&amp;F)</translation>
     </message>
@@ -3901,7 +4559,7 @@ You can undo this with Edit › Undo.</source>
         <translation>标签页 {0}：{1}</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+64"/>
         <source>Find in this tab</source>
         <translation>在此标签页中查找</translation>
     </message>
@@ -3999,7 +4657,7 @@ You can undo this with Edit › Undo.</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-199"/>
         <source>Use with &amp;AI clients (MCP)…</source>
         <translation>在 AI 客户端中使用 (MCP)(&amp;A)…</translation>
     </message>
@@ -4405,7 +5063,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>JobIndicator</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-59"/>
+        <location filename="../../philont_desktop/shell/status.py" line="+72"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4592,28 +5250,26 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-374"/>
+        <location filename="../../philont_desktop/main_window.py" line="+52"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+110"/>
+        <location line="+206"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+0"/>
         <source>EDITING</source>
         <translation>编辑中</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+10"/>
         <source>No database is open.</source>
         <translation>没有打开数据库。</translation>
     </message>
     <message>
-        <location line="+2"/>
         <location line="+8"/>
         <source>No memory database exists at &lt;b&gt;{0}&lt;/b&gt; yet.</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; 处还没有记忆数据库。</translation>
@@ -4624,7 +5280,7 @@ You can undo this with Edit › Undo.</source>
         <translation>&lt;b&gt;无法打开此文件。&lt;/b&gt;&lt;br&gt;{0}</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+14"/>
         <source>Open for editing</source>
         <translation>打开以编辑</translation>
     </message>
@@ -4639,40 +5295,98 @@ You can undo this with Edit › Undo.</source>
         <translation>正在打开 {0}…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <location line="+5"/>
         <source>The database cannot be opened</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location line="+197"/>
+        <location line="+40"/>
         <source>Create demo database</source>
         <translation>创建演示数据库</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Create empty database</source>
         <translation>创建空数据库</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+25"/>
         <source>Taking a backup before editing…</source>
         <translation>编辑前正在备份…</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+18"/>
         <source>Backup written to {0}</source>
         <translation>备份已写入 {0}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Backup now</source>
         <translation>立即备份</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-8"/>
         <source>Writing a backup of {0}…</source>
         <translation>正在写入 {0} 的备份…</translation>
+    </message>
+</context>
+<context>
+    <name>McpDialog</name>
+    <message>
+        <location filename="../../philont_desktop/mcp_dialog.py" line="+61"/>
+        <source>Use with AI clients (MCP)</source>
+        <translation>在 AI 客户端中使用 (MCP)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Other AI applications can use this memory through the Model Context Protocol (MCP): the agent&apos;s eleven memory tools with their exact answers, a preview of the context the agent would be given, and the memory prefix, facts, skills and recent messages as resources.</source>
+        <translation>其他 AI 应用可以通过模型上下文协议 (MCP) 使用这份记忆：智能体的十一个记忆工具（回答与智能体完全一致）、智能体将获得的上下文预览，以及作为资源提供的记忆前缀、事实、技能和最近消息。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Allow writing tools (--write)</source>
+        <translation>允许写入工具 (--write)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>store_fact, calendar events and reminders are then written after a backup, audited, and can be undone here. Without it the server only reads.</source>
+        <translation>此时 store_fact、日历事件和提醒会在备份之后写入、记入审计，并可在此撤销。不勾选时服务器只读。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy command</source>
+        <translation>复制命令</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy configuration</source>
+        <translation>复制配置</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Database: {0}</source>
+        <translation>数据库：{0}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No database is open: the server uses $MEMORY_DB_PATH or ~/.philont/memory/memory.sqlite.</source>
+        <translation>未打开数据库：服务器将使用 $MEMORY_DB_PATH 或 ~/.philont/memory/memory.sqlite。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server needs the mcp package ({0}). It speaks over stdio, as desktop clients start it; add --http 127.0.0.1:8765 to serve streamable HTTP on this computer instead.</source>
+        <translation>服务器需要 mcp 软件包（{0}）。它通过 stdio 通信，桌面客户端即以此方式启动它；加上 --http 127.0.0.1:8765 则改为在本机提供可流式 HTTP 服务。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Client configuration (the &quot;mcpServers&quot; entry of the client&apos;s settings file)</source>
+        <translation>客户端配置（客户端设置文件中的 &quot;mcpServers&quot; 条目）</translation>
     </message>
 </context>
 <context>
@@ -4773,6 +5487,50 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条用户消息，最新的在前</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>MonthGrid</name>
+    <message>
+        <location filename="../../philont_desktop/calendar/widgets/month.py" line="+52"/>
+        <source>overdue</source>
+        <translation>已逾期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+113"/>
+        <source>+%n more</source>
+        <translation>
+            <numerusform>还有 %n 项</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MonthView</name>
+    <message>
+        <location line="+42"/>
+        <location line="+50"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location line="-49"/>
+        <source>Previous month</source>
+        <translation>上个月</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next month</source>
+        <translation>下个月</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>MMMM yyyy</source>
+        <translation>yyyy年M月</translation>
     </message>
 </context>
 <context>
@@ -5587,6 +6345,65 @@ You can undo this with Edit › Undo.</source>
         <location line="+3"/>
         <source>Save as new version</source>
         <translation>保存为新版本</translation>
+    </message>
+</context>
+<context>
+    <name>RepeatWords</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/calendar/words.py" line="-32"/>
+        <source>every %n week(s)</source>
+        <translation>
+            <numerusform>每 %n 周</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n day(s)</source>
+        <translation>
+            <numerusform>每 %n 天</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n hour(s)</source>
+        <translation>
+            <numerusform>每 %n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n minute(s)</source>
+        <translation>
+            <numerusform>每 %n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n second(s)</source>
+        <translation>
+            <numerusform>每 %n 秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>every %n millisecond(s)</source>
+        <translation>
+            <numerusform>每 %n 毫秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+35"/>
+        <source>every %n week(s) on {0}</source>
+        <translation>
+            <numerusform>每 %n 周的{0}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+7"/>
+        <source>{0}, %n time(s)</source>
+        <translation>
+            <numerusform>{0}，共 %n 次</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -6421,7 +7238,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SchedulesModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+27"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+31"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -6491,7 +7308,7 @@ You can undo this with Edit › Undo.</source>
         <translation>暂停至 {0}</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>Was paused until {0}.</source>
         <translation>曾暂停至 {0}。</translation>
     </message>
@@ -6815,12 +7632,12 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="-1101"/>
+        <location filename="../../philont_desktop/shell/start_page.py" line="+131"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-66"/>
         <source>Open file…</source>
         <translation>打开文件…</translation>
     </message>
@@ -6835,27 +7652,27 @@ Reason (optional):</source>
         <translation>创建空数据库…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+29"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+15"/>
         <source>Browse an existing memory database. Nothing in it changes until you turn on editing mode.</source>
         <translation>浏览现有的记忆数据库。在开启编辑模式之前，不会对它做任何改动。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+2"/>
         <source>A new memory database with the full schema, for the agent to fill.</source>
         <translation>一个具有完整架构的新记忆数据库，供智能体填充。</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+74"/>
         <source>A generated memory of a few months of English and Chinese conversations, to try the app (default location: {0}).</source>
         <translation>生成一份包含几个月中英文对话的记忆，用来试用本程序（默认位置：{0}）。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+44"/>
         <source>This file does not exist any more.</source>
         <translation>此文件已不存在。</translation>
     </message>
@@ -6864,7 +7681,7 @@ Reason (optional):</source>
         <translation>最近的文件</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="-163"/>
         <source>Open the backup read-only</source>
         <translation>以只读方式打开这份备份</translation>
     </message>
@@ -6874,7 +7691,7 @@ Reason (optional):</source>
         <translation>恢复这份备份…</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+135"/>
         <source>Replace the file with this backup; the file is kept, unchanged, in the backups folder.</source>
         <translation>用这份备份替换该文件；原文件会原样保存在备份文件夹中。</translation>
     </message>
@@ -6887,6 +7704,119 @@ Reason (optional):</source>
         <location line="-3"/>
         <source>Not possible: the app was started read-only.</source>
         <translation>无法进行：程序以只读方式启动。</translation>
+    </message>
+</context>
+<context>
+    <name>StatusArea</name>
+    <message>
+        <location filename="../../philont_desktop/shell/status.py" line="+96"/>
+        <source>schema {0}</source>
+        <translation>架构 {0}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(newer)</source>
+        <translation>（较新）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Schema version of the file; this version understands {0}. Journal: {1}.</source>
+        <translation>文件的架构版本；本版本支持 {0}。日志模式：{1}。</translation>
+    </message>
+    <message>
+        <source>EDITING</source>
+        <translation>编辑中</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Changes are written to the database and audited.</source>
+        <translation>更改会写入数据库并记入审计。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Turn on editing mode to make changes.</source>
+        <translation>开启编辑模式后才能进行更改。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+2"/>
+        <source>live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>changed</source>
+        <translation>已变化</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not live</source>
+        <translation>非实时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>live: error</source>
+        <translation>实时：出错</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>quick_check is running in the background.</source>
+        <translation>quick_check 正在后台运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>integrity ok</source>
+        <translation>完整性正常</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PRAGMA quick_check: ok</source>
+        <translation>PRAGMA quick_check：正常</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>messages</source>
+        <translation>条消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
+        <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
 </context>
 <context>
@@ -7130,7 +8060,7 @@ Reason (optional):</source>
 <context>
     <name>UpcomingModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-212"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="-223"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -7175,7 +8105,7 @@ Reason (optional):</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
         <source>overdue</source>
         <translation>已逾期</translation>
     </message>
@@ -7311,994 +8241,135 @@ What if: {1}</source>
     </message>
 </context>
 <context>
-    <name>McpDialog</name>
-    <message>
-        <location filename="../../philont_desktop/mcp_dialog.py" line="+61"/>
-        <source>Use with AI clients (MCP)</source>
-        <translation>在 AI 客户端中使用 (MCP)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Other AI applications can use this memory through the Model Context Protocol (MCP): the agent&apos;s eleven memory tools with their exact answers, a preview of the context the agent would be given, and the memory prefix, facts, skills and recent messages as resources.</source>
-        <translation>其他 AI 应用可以通过模型上下文协议 (MCP) 使用这份记忆：智能体的十一个记忆工具（回答与智能体完全一致）、智能体将获得的上下文预览，以及作为资源提供的记忆前缀、事实、技能和最近消息。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Allow writing tools (--write)</source>
-        <translation>允许写入工具 (--write)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>store_fact, calendar events and reminders are then written after a backup, audited, and can be undone here. Without it the server only reads.</source>
-        <translation>此时 store_fact、日历事件和提醒会在备份之后写入、记入审计，并可在此撤销。不勾选时服务器只读。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Copy command</source>
-        <translation>复制命令</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Copy configuration</source>
-        <translation>复制配置</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Database: {0}</source>
-        <translation>数据库：{0}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No database is open: the server uses $MEMORY_DB_PATH or ~/.philont/memory/memory.sqlite.</source>
-        <translation>未打开数据库：服务器将使用 $MEMORY_DB_PATH 或 ~/.philont/memory/memory.sqlite。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The server needs the mcp package ({0}). It speaks over stdio, as desktop clients start it; add --http 127.0.0.1:8765 to serve streamable HTTP on this computer instead.</source>
-        <translation>服务器需要 mcp 软件包（{0}）。它通过 stdio 通信，桌面客户端即以此方式启动它；加上 --http 127.0.0.1:8765 则改为在本机提供可流式 HTTP 服务。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Command line</source>
-        <translation>命令行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Client configuration (the &quot;mcpServers&quot; entry of the client&apos;s settings file)</source>
-        <translation>客户端配置（客户端设置文件中的 &quot;mcpServers&quot; 条目）</translation>
-    </message>
-</context>
-<context>
-    <name>ActionsController</name>
-    <message>
-        <location filename="../../philont_desktop/actions/controller.py" line="25"/>
-        <source>The action log could not be read</source>
-        <translation>无法读取操作记录</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/controller.py" line="61"/>
-        <source>The Timeline tab is not available.</source>
-        <translation>时间线标签页不可用。</translation>
-    </message>
-</context>
-<context>
-    <name>ActionDetail</name>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="35"/>
-        <source>Show the messages around this action</source>
-        <translation>显示此操作前后的消息</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="42"/>
-        <source>Parameters</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="44"/>
-        <source>Result</source>
-        <translation>返回结果</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="60"/>
-        <source>Select an action to see its parameters and result.</source>
-        <translation>选择一个操作以查看其参数和返回结果。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="66"/>
-        <source>(no result recorded)</source>
-        <translation>（未记录返回结果）</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="71"/>
-        <source>succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="71"/>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="75"/>
-        <source>Time: %1</source>
-        <translation>时间：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="76"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="79"/>
-        <source>Linked skill: %1</source>
-        <translation>关联技能：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="81"/>
-        <source>Trigger: %1</source>
-        <translation>触发：%1</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="83"/>
-        <source>The parameters are not valid JSON; shown as stored.</source>
-        <translation>参数不是有效的 JSON，按存储原样显示。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="96"/>
-        <source>[… %1 more characters: double-click to see the whole text]</source>
-        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="102"/>
-        <source>[long lines are broken for display: double-click to see the text as it is]</source>
-        <translation>[长行已为显示而折断：双击查看原文]</translation>
-    </message>
-</context>
-<context>
-    <name>ActionsFilterBar</name>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="20"/>
-        <source>All tools</source>
-        <translation>全部工具</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="23"/>
-        <source>Any outcome</source>
-        <translation>任意结果</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="24"/>
-        <source>Succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="25"/>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="30"/>
-        <source>Any linked skill</source>
-        <translation>任意关联技能</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="31"/>
-        <source>Linked skill</source>
-        <translation>关联技能</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="36"/>
-        <source>Tool</source>
-        <translation>工具</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="38"/>
-        <source>Outcome</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="40"/>
-        <source>Skill</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="103"/>
-        <source>No actions</source>
-        <translation>没有操作</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="105"/>
-        <source>1 action</source>
-        <translation>1 个操作</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="105"/>
-        <source>%1 actions</source>
-        <translation>%1 个操作</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="107"/>
-        <source>%1+ actions (more as you scroll)</source>
-        <translation>%1+ 个操作（滚动加载更多）</translation>
-    </message>
-</context>
-<context>
-    <name>AuditController</name>
-    <message>
-        <location filename="../../philont_desktop/audit/controller.py" line="25"/>
-        <source>The audit trail cannot be read</source>
-        <translation>无法读取审计记录</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/controller.py" line="61"/>
-        <source>Undo this change</source>
-        <translation>撤销此变更</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/controller.py" line="61"/>
-        <source>Redo this change</source>
-        <translation>重做此变更</translation>
-    </message>
-</context>
-<context>
-    <name>AuditBar</name>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="22"/>
-        <source>All targets</source>
-        <translation>全部对象</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="28"/>
-        <source>Undo this change</source>
-        <translation>撤销此变更</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="29"/>
-        <source>Redo this change</source>
-        <translation>重做此变更</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="35"/>
-        <source>Show:</source>
-        <translation>显示：</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="60"/>
-        <source>{0} new ↑</source>
-        <translation>{0} 条新记录 ↑</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="63"/>
-        <source>{0}{1} entries</source>
-        <translation>{0}{1} 条记录</translation>
-    </message>
-</context>
-<context>
-    <name>EntryDetail</name>
-    <message>
-        <location filename="../../philont_desktop/audit/widgets/detail.py" line="73"/>
-        <source>No manual edits are recorded in this database yet. Edits made in editing mode appear here: who, when, what, and the state before and after.</source>
-        <translation>此数据库中尚无手动编辑记录。在编辑模式下所做的修改会显示在这里：由谁、何时、改了什么，以及修改前后的状态。</translation>
-    </message>
-</context>
-<context>
-    <name>Banners</name>
-    <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="106"/>
-        <source>not needed (new file)</source>
-        <translation>不需要（新文件）</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="109"/>
-        <source>&lt;b&gt;Editing mode.&lt;/b&gt; Changes are written to this database and recorded in its audit log. A backup was taken first: {0}</source>
-        <translation>&lt;b&gt;编辑模式。&lt;/b&gt;更改会写入此数据库并记入其审计记录。已先行备份：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="113"/>
-        <source>Stop editing</source>
-        <translation>停止编辑</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="120"/>
-        <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
-        <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
-    </message>
-</context>
-<context>
     <name>WindowMenus</name>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="29"/>
+        <location filename="../../philont_desktop/shell/menus.py" line="+29"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="30"/>
+        <location line="+1"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="31"/>
+        <location line="+1"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="32"/>
+        <location line="+1"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="33"/>
+        <location line="+1"/>
         <source>&amp;About {0}</source>
         <translation>关于 {0}(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="53"/>
+        <location line="+20"/>
         <source>&amp;Open (read-only)…</source>
         <translation>打开（只读）(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="55"/>
+        <location line="+2"/>
         <source>Open for &amp;editing…</source>
         <translation>打开以编辑(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="58"/>
+        <location line="+3"/>
         <source>&amp;Recent files</source>
         <translation>最近的文件(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="60"/>
+        <location line="+2"/>
         <source>&amp;Backup now</source>
         <translation>立即备份(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="62"/>
+        <location line="+2"/>
         <source>&amp;Close database</source>
         <translation>关闭数据库(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="64"/>
+        <location line="+2"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="78"/>
+        <location line="+14"/>
+        <location line="+87"/>
+        <location line="+6"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="79"/>
+        <location line="-92"/>
+        <location line="+86"/>
+        <location line="+7"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="87"/>
+        <location line="-85"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="96"/>
+        <location line="+9"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="97"/>
+        <location line="+1"/>
         <source>Follow &amp;system</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="97"/>
+        <location line="+0"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="97"/>
+        <location line="+0"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="102"/>
+        <location line="+5"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="103"/>
+        <location line="+1"/>
         <source>Follow system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="108"/>
+        <location line="+5"/>
         <source>&amp;Audit log</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="111"/>
+        <location line="+3"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="137"/>
+        <location line="+26"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="141"/>
+        <location line="+4"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/menus.py" line="156"/>
+        <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>DatabaseSession</name>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="116"/>
-        <source>Opening {0}</source>
-        <translation>正在打开 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="171"/>
-        <source>The demo database was not created</source>
-        <translation>未能创建演示数据库</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="176"/>
-        <source>Generating a demo database at {0}…</source>
-        <translation>正在 {0} 生成演示数据库…</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="194"/>
-        <source>Generating demo database</source>
-        <translation>正在生成演示数据库</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="216"/>
-        <source>The database was not created</source>
-        <translation>未能创建数据库</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="217"/>
-        <source>Creating database</source>
-        <translation>正在创建数据库</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="229"/>
-        <source>The backup failed</source>
-        <translation>备份失败</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/session.py" line="231"/>
-        <source>Backing up</source>
-        <translation>正在备份</translation>
-    </message>
-</context>
-<context>
-    <name>StatusArea</name>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="205"/>
-        <source>schema {0}</source>
-        <translation>架构 {0}</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="207"/>
-        <source>(newer)</source>
-        <translation>（较新）</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="210"/>
-        <source>Schema version of the file; this version understands {0}. Journal: {1}.</source>
-        <translation>文件的架构版本；本版本支持 {0}。日志模式：{1}。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="218"/>
-        <source>EDITING</source>
-        <translation>编辑中</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="219"/>
-        <source>Changes are written to the database and audited.</source>
-        <translation>更改会写入数据库并记入审计。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="221"/>
-        <source>read-only</source>
-        <translation>只读</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="223"/>
-        <source>Turn on editing mode to make changes.</source>
-        <translation>开启编辑模式后才能进行更改。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="229"/>
-        <source>live</source>
-        <translation>实时</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="230"/>
-        <source>changed</source>
-        <translation>已变化</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="232"/>
-        <source>paused</source>
-        <translation>已暂停</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="233"/>
-        <source>not live</source>
-        <translation>非实时</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="234"/>
-        <source>live: error</source>
-        <translation>实时：出错</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="242"/>
-        <source>checking…</source>
-        <translation>检查中…</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="243"/>
-        <source>quick_check is running in the background.</source>
-        <translation>quick_check 正在后台运行。</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="245"/>
-        <source>integrity ok</source>
-        <translation>完整性正常</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="246"/>
-        <source>PRAGMA quick_check: ok</source>
-        <translation>PRAGMA quick_check：正常</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="249"/>
-        <source>damaged</source>
-        <translation>已损坏</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="255"/>
-        <source>messages</source>
-        <translation>条消息</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="256"/>
-        <source>actions</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="257"/>
-        <source>notes</source>
-        <translation>笔记</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="258"/>
-        <source>facts</source>
-        <translation>事实</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="259"/>
-        <source>skills</source>
-        <translation>技能</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/shell/status.py" line="268"/>
-        <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
-        <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
-    </message>
-</context>
-<context>
-    <name>BackupsController</name>
-    <message>
-        <source>The backups could not be listed</source>
-        <translation>无法列出备份</translation>
-    </message>
-    <message>
-        <source>Listing backups</source>
-        <translation>正在列出备份</translation>
-    </message>
-    <message>
-        <source>Checking backups</source>
-        <translation>正在检查备份</translation>
-    </message>
-    <message>
-        <source>Backup written to {0}</source>
-        <translation>备份已写入 {0}</translation>
-    </message>
-    <message>
-        <source>The backup failed</source>
-        <translation>备份失败</translation>
-    </message>
-    <message>
-        <source>Backing up</source>
-        <translation>正在备份</translation>
-    </message>
-</context>
-<context>
-    <name>BackupsBar</name>
-    <message>
-        <source>Back up now</source>
-        <translation>立即备份</translation>
-    </message>
-    <message>
-        <source>Restore…</source>
-        <translation>恢复…</translation>
-    </message>
-    <message>
-        <source>Open read-only to compare</source>
-        <translation>以只读方式打开对比</translation>
-    </message>
-    <message>
-        <source>Show folder</source>
-        <translation>打开文件夹</translation>
-    </message>
-    <message>
-        <source>Not possible: the app was started read-only.</source>
-        <translation>无法进行：程序以只读方式启动。</translation>
-    </message>
-    <message>
-        <source>This backup fails quick_check.</source>
-        <translation>此备份未通过 quick_check。</translation>
-    </message>
-    <message>
-        <source>Replace the database&apos;s content with the selected backup.</source>
-        <translation>用所选备份替换数据库的内容。</translation>
-    </message>
-</context>
-<context>
-    <name>BackupsFooter</name>
-    <message>
-        <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
-        <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
-    </message>
-    <message>
-        <source>{0} — {1} bytes — quick_check: {2}</source>
-        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
-    </message>
-</context>
-<context>
-    <name>BackupsHeader</name>
-    <message>
-        <source>This window shows the backup {0} read-only, for comparing. Its own backups are not listed, and nothing can be backed up or restored here.</source>
-        <translation>此窗口以只读方式显示备份 {0}，用于对比。这里不列出它自己的备份，也不能进行备份或恢复。</translation>
-    </message>
-    <message>
-        <source>Backups of {0} are kept in {1}.</source>
-        <translation>{0} 的备份保存在 {1}。</translation>
-    </message>
-    <message>
-        <source>No backups yet. “Back up now” writes the first one.</source>
-        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
-    </message>
-    <message>
-        <source>The database was last written {0}.</source>
-        <translation>数据库最后写入：{0}。</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>%n backup(s), {0} in all; newest {1}.</source>
-        <translation>
-            <numerusform>%n 个备份，共 {0}；最新：{1}。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+6"/>
-        <source>quick_check fails for %n.</source>
-        <translation>
-            <numerusform>%n 个未通过 quick_check。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>%n damaged file(s) kept by earlier restores (damaged-…).</source>
-        <translation>
-            <numerusform>之前的恢复保留了 %n 个损坏的文件（damaged-…）。</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>CalendarController</name>
-    <message>
-        <source>Loading the calendar</source>
-        <translation>正在加载日历</translation>
-    </message>
-    <message>
-        <source>The calendar could not be loaded</source>
-        <translation>无法加载日历</translation>
-    </message>
-</context>
-<context>
-    <name>DetailsPane</name>
-    <message>
-        <source>Select a row to see its details.</source>
-        <translation>选择一行以查看详情。</translation>
-    </message>
-    <message>
-        <source>What list_upcoming tells the agent:</source>
-        <translation>list_upcoming 告诉智能体的内容：</translation>
-    </message>
-    <message>
-        <source>This occurrence</source>
-        <translation>本次发生</translation>
-    </message>
-    <message>
-        <source>Ends</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <source>First start</source>
-        <translation>首次开始</translation>
-    </message>
-    <message>
-        <source>End</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <source>Repeats</source>
-        <translation>重复</translation>
-    </message>
-    <message>
-        <source>Time zone</source>
-        <translation>时区</translation>
-    </message>
-    <message>
-        <source>Related fact</source>
-        <translation>相关事实</translation>
-    </message>
-    <message>
-        <source>External ref</source>
-        <translation>外部引用</translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation>创建时间</translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>disabled</source>
-        <translation>已停用</translation>
-    </message>
-    <message>
-        <source>enabled, paused: the agent&apos;s scheduler skips it until {0}</source>
-        <translation>已启用，已暂停：智能体的调度器在 {0} 之前会跳过它</translation>
-    </message>
-    <message>
-        <source>enabled, overdue</source>
-        <translation>已启用，已逾期</translation>
-    </message>
-    <message>
-        <source>enabled</source>
-        <translation>已启用</translation>
-    </message>
-    <message>
-        <source>Next run</source>
-        <translation>下次运行</translation>
-    </message>
-    <message>
-        <source>Last run</source>
-        <translation>上次运行</translation>
-    </message>
-    <message>
-        <source>Action</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>Failures in a row</source>
-        <translation>连续失败次数</translation>
-    </message>
-    <message>
-        <source>Paused until</source>
-        <translation>暂停至</translation>
-    </message>
-    <message>
-        <source>Project</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <source>Created by</source>
-        <translation>创建者</translation>
-    </message>
-    <message>
-        <source>Payload</source>
-        <translation>负载</translation>
-    </message>
-    <message>
-        <source>UTC {0}</source>
-        <translation>UTC {0}</translation>
-    </message>
-    <message>
-        <location line="-84"/>
-        <source>Nothing on this day.</source>
-        <translation>这一天没有安排。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>event</source>
-        <translation>事件</translation>
-    </message>
-    <message>
-        <source>task</source>
-        <translation>任务</translation>
-    </message>
-</context>
-<context>
-    <name>CalendarTables</name>
-    <message>
-        <source>All events ({0})</source>
-        <translation>全部事件（{0}）</translation>
-    </message>
-    <message>
-        <source>All tasks ({0})</source>
-        <translation>全部任务（{0}）</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+151"/>
-        <source>Agenda ({0})</source>
-        <translation>日程 ({0})</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Month</source>
-        <translation>月</translation>
-    </message>
-</context>
-<context>
-    <name>CalendarToolbar</name>
-    <message>
-        <source> days</source>
-        <translation> 天</translation>
-    </message>
-    <message>
-        <source>How many days ahead, as the agent&apos;s list_upcoming window (1–90).</source>
-        <translation>向前查看多少天，与智能体 list_upcoming 的时间窗口一致（1–90）。</translation>
-    </message>
-    <message>
-        <source>Filter by title, task, zone, message…</source>
-        <translation>按标题、任务、时区、消息筛选…</translation>
-    </message>
-    <message>
-        <source>Enable task</source>
-        <translation>启用任务</translation>
-    </message>
-    <message>
-        <source>Disable task</source>
-        <translation>停用任务</translation>
-    </message>
-    <message>
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <source>Coming up in the next</source>
-        <translation>显示未来</translation>
-    </message>
-    <message>
-        <source>Delete task…</source>
-        <translation>删除任务…</translation>
-    </message>
-    <message>
-        <source>Delete event…</source>
-        <translation>删除事件…</translation>
-    </message>
-</context>
-<context>
-    <name>MonthGrid</name>
-    <message>
-        <location filename="../../philont_desktop/calendar/widgets/month.py" line="+52"/>
-        <source>overdue</source>
-        <translation>已逾期</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>paused</source>
-        <translation>已暂停</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+113"/>
-        <source>+%n more</source>
-        <translation>
-            <numerusform>还有 %n 项</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>MonthView</name>
-    <message>
-        <location line="+42"/>
-        <location line="+50"/>
-        <source>Today</source>
-        <translation>今天</translation>
-    </message>
-    <message>
-        <location line="-49"/>
-        <source>Previous month</source>
-        <translation>上个月</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Next month</source>
-        <translation>下个月</translation>
-    </message>
-    <message>
-        <location line="+50"/>
-        <source>MMMM yyyy</source>
-        <translation>yyyy年M月</translation>
-    </message>
-</context>
-<context>
-    <name>RepeatWords</name>
-    <message numerus="yes">
-        <location filename="../../philont_desktop/calendar/words.py" line="-50"/>
-        <source>every %n week(s)</source>
-        <translation>
-            <numerusform>每 %n 周</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>every %n day(s)</source>
-        <translation>
-            <numerusform>每 %n 天</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>every %n hour(s)</source>
-        <translation>
-            <numerusform>每 %n 小时</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>every %n minute(s)</source>
-        <translation>
-            <numerusform>每 %n 分钟</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>every %n second(s)</source>
-        <translation>
-            <numerusform>每 %n 秒</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+1"/>
-        <source>every %n millisecond(s)</source>
-        <translation>
-            <numerusform>每 %n 毫秒</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+35"/>
-        <source>every %n week(s) on {0}</source>
-        <translation>
-            <numerusform>每 %n 周的{0}</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+7"/>
-        <source>{0}, %n time(s)</source>
-        <translation>
-            <numerusform>{0}，共 %n 次</numerusform>
-        </translation>
     </message>
 </context>
 </TS>
