@@ -215,9 +215,10 @@ class _Table(QAbstractTableModel):
 
 
 class UpcomingModel(_Table):
-    """``list_upcoming`` items: events (by occurrence), then tasks (by next run)."""
+    """``list_upcoming`` items in the agenda's order (overdue tasks first, then by time)."""
 
-    COLUMNS = ("when", "relative", "kind", "title", "repeats", "detail", "status")
+    # The status (overdue, paused) next to the title: in sight in a narrow window.
+    COLUMNS = ("when", "relative", "kind", "title", "status", "repeats", "detail")
 
     def header(self, col: str) -> str:
         return {
