@@ -24,6 +24,7 @@ from philont_desktop.qt import (
     QTimer,
     Signal,
 )
+from philont_desktop.skills.repairs import attempts_of, attempts_text
 from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, shown_key, source_class
 
 __all__ = ["BOARD_COLUMNS", "SORT_MODES", "BoardFilter", "ColumnProxy", "SkillBoardModel", "source_class"]
@@ -117,9 +118,19 @@ class SkillBoardModel(QAbstractListModel):
         if role == self.MaturityRole:
             return s.maturity
         if role == Qt.ItemDataRole.ToolTipRole:
-            text = s.description if len(s.description) <= 400 else s.description[:400] + "…"
-            return f"{s.name}\n{maturity_caveat(s.maturity)}\n\n{text}"
+            return self.tooltip(s)
         return None
+
+    def tooltip(self, s: Skill) -> str:
+        """The card's tooltip: the full name, the caveat, where it came from, repairs, the description."""
+        text = s.description if len(s.description) <= 400 else s.description[:400] + "…"
+        lines = [s.name, maturity_caveat(s.maturity)]
+        if s.from_disk:
+            lines.append(self.tr("Installed from disk"))
+        repairs = attempts_of(s)
+        if repairs.count:
+            lines.append(attempts_text(repairs))
+        return "\n".join(line for line in lines if line) + "\n\n" + text
 
     def flags(self, index: Invalid) -> Qt.ItemFlag:
         if not index.isValid():

@@ -3292,6 +3292,11 @@ You can undo this with Edit › Undo.</source>
         <source>recipe</source>
         <translation>流程</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>from disk</source>
+        <translation>来自磁盘</translation>
+    </message>
 </context>
 <context>
     <name>DetailsDialog</name>
@@ -5972,6 +5977,21 @@ You can undo this with Edit › Undo.</source>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
+    <message>
+        <location line="+7"/>
+        <source>{0} of {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the agent proposes no further repair</source>
+        <translation>智能体不再提出修复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repair attempts by the agent</source>
+        <translation>智能体的修复尝试</translation>
+    </message>
 </context>
 <context>
     <name>OverviewPlot</name>
@@ -7234,6 +7254,11 @@ You can undo this with Edit › Undo.</source>
         <source>Tool policy</source>
         <translation>工具策略</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>The agent&apos;s own rewrites: {0}.</source>
+        <translation>智能体自己的改写：{0}。</translation>
+    </message>
 </context>
 <context>
     <name>SchedulesModel</name>
@@ -8370,6 +8395,37 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
+    </message>
+</context>
+<context>
+    <name>SkillBoardModel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/model.py" line="+129"/>
+        <source>Installed from disk</source>
+        <translation>从磁盘安装</translation>
+    </message>
+</context>
+<context>
+    <name>SkillRepairs</name>
+    <message>
+        <location filename="../../philont_desktop/skills/repairs.py" line="+21"/>
+        <source>repair attempts {0} of {1}</source>
+        <translation>修复尝试 {0} / {1} 次</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>: the agent proposes no further repair</source>
+        <translation>：智能体不再提出修复</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>repair {0}/{1}</source>
+        <translation>修复 {0}/{1}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>repair attempt {0} of {1}</source>
+        <translation>第 {0} 次修复尝试（共 {1} 次）</translation>
     </message>
 </context>
 </TS>

@@ -11,6 +11,7 @@ from core.ladder import build_ladder
 from core.maturity import explain_maturity
 from core.models import Skill
 from core.skills import SkillStore
+from philont_desktop.qt import Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.skills.diff import changed_spans, tokenize, word_diff
 from philont_desktop.skills.loaders import load_board, load_detail
@@ -561,3 +562,48 @@ def test_selecting_a_card_loads_its_detail(tab, qtbot):
     )
     assert tab.current_skill().name == "stable-one"
     assert "stable-one" in tab.detail_pane.title.text()
+
+
+# -- the agent's files: skills installed from disk, the agent's repair attempts ---------------------------------
+def test_from_disk_badge_and_repair_attempts_on_card_and_detail(tab, fixture_path):
+    agent = MemoryDB.open(fixture_path, writable=True)
+    store = SkillStore(agent)
+    store.create_skill(
+        "disk-skill", "Installed by hand", [], "do", source="file:skills/x.md", maturity="confirmed", now=T0
+    )
+    agent.conn.execute("UPDATE memory_skills SET from_disk=1 WHERE name='disk-skill'")
+    store.revise_recipe(
+        EN, reason="skill_repair:init-1: the health URL moved", action_template="v3", now=T0 + 40 * DAY
+    )
+    store.revise_recipe(
+        EN, reason="skill_repair:init-2: timeout too short", action_template="v4", now=T0 + 41 * DAY
+    )
+    agent.close()
+    tab.refresh()
+    assert tab.wait_idle(5000)
+    delegate = tab.board.delegate
+    disk = tab.board.model.skill_by_name("disk-skill")
+    assert [b[0] for b in delegate.badges(disk)] == ["from disk"]
+    assert delegate.caveat_line(disk)[0] == "file:skills/x.md"  # the badge says "from disk" once
+    en = tab.board.model.skill_by_name(EN)
+    assert [b[0] for b in delegate.badges(en)] == ["recipe", "repair 2/3"]
+    index = tab.board.model.index(tab.board.model.row_of(en.id))
+    assert "repair attempts 2 of 3" in index.data(Qt.ItemDataRole.ToolTipRole)
+
+    assert tab.select_skill(EN)
+    assert tab.wait_idle(5000)
+    pane = tab.detail_pane
+    assert "repair attempts 2 of 3" in pane.revisions.summary.text()
+    reasons = [pane.revision_table.item(r, 4).text() for r in range(pane.revision_table.rowCount())]
+    assert reasons == [
+        "",
+        "repair attempt 2 of 3 (init-2): timeout too short",
+        "repair attempt 1 of 3 (init-1): the health URL moved",
+        "add a health check",
+    ]
+    assert "Repair attempts by the agent" in pane.grade_view.toPlainText()
+    events = [pane.ladder.model.index(r, 1).data() for r in range(pane.ladder.model.rowCount())]
+    assert "repair attempt 2 of 3 (init-2): timeout too short" in events
+    assert tab.select_skill("disk-skill")
+    assert tab.wait_idle(5000)
+    assert "from disk" in pane.title.text()

@@ -31,6 +31,7 @@ from philont_desktop.qt import (
 )
 from philont_desktop.skills.loaders import HISTORY_LENGTH
 from philont_desktop.skills.model import SkillBoardModel
+from philont_desktop.skills.repairs import attempts_of, badge_text
 from philont_desktop.skills.widgets.colors import Colors
 
 DAY_MS = 86_400_000
@@ -162,6 +163,13 @@ class CardDelegate(QStyledItemDelegate):
             out.append((self.tr("avoid"), c.avoid, True))
         if skill.is_recipe:
             out.append((self.tr("recipe"), c.recipe, False))
+        if skill.from_disk:
+            out.append((self.tr("from disk"), c.muted, False))
+        repairs = attempts_of(skill)
+        if repairs.count:
+            out.append(
+                (badge_text(repairs), c.failure if repairs.exhausted else c.grade("draft"), repairs.exhausted)
+            )
         return out
 
     def _paint_title(
@@ -226,7 +234,7 @@ class CardDelegate(QStyledItemDelegate):
         c = self.colors
         if skill.maturity == "draft":
             return maturity_caveat("draft"), c.grade("draft")
-        return skill.source or (self.tr("from disk") if skill.from_disk else ""), c.muted
+        return skill.source or "", c.muted
 
     def _paint_lines(self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, right: int, y: int) -> int:
         """Lines 3 and 4: uses and last use; the caveat or source."""

@@ -190,6 +190,8 @@ class DetailPane(QWidget):
             parts.append(self._chip(self.tr("avoid"), c.avoid, True))
         if s.is_recipe:
             parts.append(self._chip(self.tr("recipe"), c.recipe))
+        if s.from_disk:
+            parts.append(self._chip(self.tr("from disk"), c.muted))
         caveat = maturity_caveat(s.maturity)
         if caveat:
             parts.append(f'<span style="color:{c.muted.name()}">{esc(caveat)}</span>')

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.ladder import LadderStep
+from core.repair import is_repair_reason
 from philont_desktop.qt import (
     QAbstractItemView,
     QAbstractTableModel,
@@ -25,6 +26,7 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.skills.loaders import SkillDetail
+from philont_desktop.skills.repairs import reason_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.overview import esc, format_time
 
@@ -40,12 +42,20 @@ class LadderModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._steps: list[LadderStep] = []
+        self.repair_numbers: dict[int, int] = {}  # row -> repair attempt number
         self.time_format = lambda ms: str(ms)
         self.grade_name = lambda m: m
 
     def set_steps(self, steps: Sequence[LadderStep]) -> None:
+        """Show ``steps``; the revisions that were the agent's repair attempts are numbered in order."""
         self.beginResetModel()
         self._steps = list(steps)
+        self.repair_numbers = {}
+        n = 0
+        for row, st in enumerate(self._steps):
+            if st.kind == "revision" and is_repair_reason(st.reason):
+                n += 1
+                self.repair_numbers[row] = n
         self.endResetModel()
 
     @property
@@ -79,6 +89,9 @@ class LadderModel(QAbstractTableModel):
                 return self.time_format(st.at)
             if col == "event":
                 if st.kind == "revision":
+                    number = self.repair_numbers.get(index.row())
+                    if number is not None:
+                        return reason_text(st.reason, number)
                     return (
                         self.tr("recipe revised: {0}").format(st.reason)
                         if st.reason
@@ -148,6 +161,7 @@ class LadderPanel(QWidget):
             self.model.set_steps([])
             return
         lad = d.ladder
+        # every revision is in both lists, so repair attempts are numbered alike
         self.model.set_steps(lad.steps if self.show_all.isChecked() else lad.changes)
         self.summary.setText(self._summary(d))
 

@@ -122,8 +122,18 @@ class OverviewPanel(QSplitter):
             (self.tr("Last failure"), format_time(s.last_failure_at)),
             (self.tr("Created"), format_time(s.created_at)),
             (self.tr("Revisions kept"), len(s.revision_history)),
+            *self._repairs_row(d),
             (self.tr("Linked actions"), len(d.outcomes)),
         ]
+
+    def _repairs_row(self, d: SkillDetail) -> list[tuple[str, Any]]:
+        r = d.repairs
+        if r is None or (not r.count and not d.skill.is_recipe):
+            return []
+        value = self.tr("{0} of {1}").format(r.count, r.limit)
+        if r.exhausted:
+            value += " · " + self.tr("the agent proposes no further repair")
+        return [(self.tr("Repair attempts by the agent"), value)]
 
     def _fields_html(self, d: SkillDetail) -> str:
         s, c = d.skill, self.colors

@@ -23,6 +23,7 @@ from philont_desktop.qt import (
 )
 from philont_desktop.skills.diff import DiffField, SideBySideDiff
 from philont_desktop.skills.loaders import SkillDetail
+from philont_desktop.skills.repairs import attempt_number, attempts_text, reason_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.overview import format_time, policy_text, verification_text
 from philont_desktop.widgets.text import format_local
@@ -129,9 +130,12 @@ class RevisionsPanel(QSplitter):
                 if s.is_recipe
                 else self.tr("Not a recipe (no verification): its rewrites are not versioned.")
             )
-        return self.tr(
+        text = self.tr(
             "{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current."
         ).format(len(s.revision_history))
+        if d.repairs is not None and d.repairs.count:
+            text += " " + self.tr("The agent's own rewrites: {0}.").format(attempts_text(d.repairs))
+        return text
 
     def _row_cells(self, w: RevisionWindow) -> list[str]:
         start = format_date(w.start) if w.start is not None else self.tr("creation")
@@ -143,8 +147,14 @@ class RevisionsPanel(QSplitter):
             f"{w.successes}{rate}",
             str(w.failures),
             f"{start} → {end}",
-            w.reason or "",
+            self._reason(w),
         ]
+
+    def _reason(self, w: RevisionWindow) -> str:
+        r = self.detail.repairs if self.detail is not None else None
+        if r is None or w.is_current:
+            return w.reason or ""
+        return reason_text(w.reason, attempt_number(r, w.revision - 1), r.limit)
 
     def _fill_table(self, windows: list[RevisionWindow], select: int | None) -> None:
         t = self.table
