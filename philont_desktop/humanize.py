@@ -13,6 +13,7 @@ A value that cannot be shown as what it should be (a time column holding text, a
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -281,6 +282,30 @@ _TOKEN = re.compile(
 )
 
 
+def json_colours(dark: bool) -> dict[str, str]:
+    """The colours of JSON keys, strings, numbers and literals on a light or dark background."""
+    if dark:
+        return {"key": "#8ab4f8", "string": "#a5d6a7", "number": "#ffcc80", "literal": "#ce93d8"}
+    return {"key": "#1a5fb4", "string": "#26762b", "number": "#a8540c", "literal": "#8e24aa"}
+
+
+def json_html(text: str, dark: bool = False) -> str:
+    """JSON text as escaped HTML with the colours of :class:`JsonHighlighter` (for a piece of a rich-text
+    view; wrap it in ``<pre>`` to keep the indentation). Any text is safe: what is not a token is escaped."""
+    colours = json_colours(dark)
+    out: list[str] = []
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind is None:
+            continue
+        out.append(html.escape(text[pos : m.start()], quote=False))
+        out.append(f'<span style="color:{colours[kind]}">{html.escape(m.group(), quote=False)}</span>')
+        pos = m.end()
+    out.append(html.escape(text[pos:], quote=False))
+    return "".join(out)
+
+
 class JsonHighlighter(QSyntaxHighlighter):
     """Colours keys, strings, numbers and literals of JSON text in a ``QTextDocument``, in colours that
     read on the document's palette (light or dark)."""
@@ -291,12 +316,7 @@ class JsonHighlighter(QSyntaxHighlighter):
         self.set_palette(palette or QPalette())
 
     def set_palette(self, palette: QPalette) -> None:
-        dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
-        colours = (
-            {"key": "#8ab4f8", "string": "#a5d6a7", "number": "#ffcc80", "literal": "#ce93d8"}
-            if dark
-            else {"key": "#1a5fb4", "string": "#26762b", "number": "#a8540c", "literal": "#8e24aa"}
-        )
+        colours = json_colours(palette.color(QPalette.ColorRole.Base).lightness() < 128)
         self._formats = {}
         for name, colour in colours.items():
             f = QTextCharFormat()

@@ -184,3 +184,15 @@ def test_json_highlighter_colours_keys_strings_numbers_and_literals(qapp) -> Non
     hl.set_palette(dark)
     ranges = {(r.start, r.length): r.format.foreground().color().name() for r in layout.formats()}
     assert ranges[(1, 5)] == "#8ab4f8"
+
+
+def test_json_html_colours_tokens_and_escapes_everything_else() -> None:
+    from philont_desktop.humanize import json_colours, json_html
+
+    text = '{\n  "step": "<img src=x>",\n  "n": 2,\n  "ok": true\n}'
+    out = json_html(text)
+    assert "<img" not in out and "&lt;img src=x&gt;" in out
+    assert f'<span style="color:{json_colours(False)["key"]}">"step"</span>' in out
+    assert f'<span style="color:{json_colours(False)["number"]}">2</span>' in out
+    assert f'<span style="color:{json_colours(True)["literal"]}">true</span>' in json_html(text, dark=True)
+    assert json_html("not <json>") == "not &lt;json&gt;"
