@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from core.models import MATURITIES, Skill
 from core.skills import score_skill
-from philont_desktop.core_strings import maturity_caveat
+from philont_desktop.humanize import when
 from philont_desktop.qt import (
     QAbstractListModel,
     QModelIndex,
@@ -26,6 +26,7 @@ from philont_desktop.qt import (
 )
 from philont_desktop.skills.repairs import attempts_of, attempts_text
 from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, shown_key, source_class
+from philont_desktop.skills.words import grade_caveat, grade_name
 
 __all__ = ["BOARD_COLUMNS", "SORT_MODES", "BoardFilter", "ColumnProxy", "SkillBoardModel", "source_class"]
 
@@ -122,15 +123,22 @@ class SkillBoardModel(QAbstractListModel):
         return None
 
     def tooltip(self, s: Skill) -> str:
-        """The card's tooltip: the full name, the caveat, where it came from, repairs, the description."""
+        """The card's tooltip: the full name, the grade and its caveat, where it came from, repairs, the
+        last use (relative and absolute), the description."""
         text = s.description if len(s.description) <= 400 else s.description[:400] + "…"
-        lines = [s.name, maturity_caveat(s.maturity)]
+        caveat = grade_caveat(s.maturity)
+        lines = [s.name, grade_name(s.maturity) + (f": {caveat}" if caveat else "")]
+        if s.source:
+            lines.append(self.tr("Source: {0}").format(s.source))
         if s.from_disk:
             lines.append(self.tr("Installed from disk"))
         repairs = attempts_of(s)
         if repairs.count:
             lines.append(attempts_text(repairs))
-        return "\n".join(line for line in lines if line) + "\n\n" + text
+        if s.last_used_at is not None:
+            now = self._now if self._now is not None else int(time.time() * 1000)
+            lines.append(self.tr("Last used {0}").format(when(s.last_used_at, now)))
+        return "\n".join(line for line in lines if line) + ("\n\n" + text if text else "")
 
     def flags(self, index: Invalid) -> Qt.ItemFlag:
         if not index.isValid():

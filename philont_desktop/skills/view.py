@@ -44,6 +44,7 @@ class SkillsTab(BaseTab):
         self.board = BoardWidget(bool(getattr(ctx.theme, "is_dark", False)), self, now=now)
         self.detail_pane = DetailPane(self.board.colors, self)
         self.detail_pane.grade_name = self.board.grade_name
+        self.detail_pane.overview.now_ms = now
         self.controller.grade_name = self.board.grade_name
         self.status = QLabel(self)
         self.status.setObjectName("skillsStatus")

@@ -80,41 +80,6 @@
         <translation>{0}前</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/card.py" line="+44"/>
-        <source>never used</source>
-        <translation>从未使用</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>used just now</source>
-        <translation>刚刚使用</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>used {0} min ago</source>
-        <translation>{0} 分钟前使用</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>used {0} h ago</source>
-        <translation>{0} 小时前使用</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>used {0} d ago</source>
-        <translation>{0} 天前使用</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>used {0} mo ago</source>
-        <translation>{0} 个月前使用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>used {0} y ago</source>
-        <translation>{0} 年前使用</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/widgets/diff.py" line="+138"/>
         <source>unchanged</source>
         <translation>未改变</translation>
@@ -2254,56 +2219,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+162"/>
-        <source>Playbook</source>
-        <translation>手册</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Draft</source>
-        <translation>草稿</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Confirmed</source>
-        <translation>已确认</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Stable</source>
-        <translation>稳定</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Deprecated</source>
-        <translation>已弃用</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>A lesson shown as a hint; use_skill does not run it.</source>
-        <translation>作为提示展示的经验；use_skill 不会执行它。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Not yet validated: returned with a caveat, verify before use.</source>
-        <translation>尚未验证：返回时附带提醒，使用前请核实。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>At least 2 successes without a failure.</source>
-        <translation>至少成功 2 次且没有失败。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>At least 5 successes with failures under 10% of them.</source>
-        <translation>至少成功 5 次，且失败次数低于成功次数的 10%。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Verified unreliable: kept as a counter-example, no longer callable.</source>
-        <translation>已证实不可靠：作为反例保留，不再可调用。</translation>
-    </message>
-    <message>
         <location line="+59"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
@@ -2673,14 +2588,41 @@ You can undo this with Edit › Undo.</source>
         <translation>连续 {0} 次</translation>
     </message>
     <message>
-        <location line="+27"/>
-        <source>{0} uses</source>
-        <translation>使用 {0} 次</translation>
-    </message>
-    <message>
         <location line="-8"/>
         <source>from disk</source>
         <translation>来自磁盘</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>⚠ unreadable JSON in this row</source>
+        <translation>⚠ 此行有无法读取的 JSON</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>⚠ unknown grade, read as draft</source>
+        <translation>⚠ 未知等级，按草稿读取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>demoted, awaiting repair</source>
+        <translation>已降级，等待修复</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
+        <source>%n use(s)</source>
+        <translation>
+            <numerusform>%n 次使用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>never used</source>
+        <translation>从未使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>used {0}</source>
+        <translation>{0}使用</translation>
     </message>
 </context>
 <context>
@@ -5154,14 +5096,16 @@ You can undo this with Edit › Undo.</source>
         <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>{0} linked actions in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{1}&lt;/b&gt; with {2} successes and {3} failures. The database says &lt;b&gt;{4}&lt;/b&gt; with {5} successes and {6} failures.</source>
-        <translation>按时间顺序将 {0} 个关联操作从草稿、计数为零开始经状态机重放（流程的每次修订都会把等级重置为草稿）：重放结果为 &lt;b&gt;{1}&lt;/b&gt;，成功 {2} 次，失败 {3} 次。数据库中为 &lt;b&gt;{4}&lt;/b&gt;，成功 {5} 次，失败 {6} 次。</translation>
-    </message>
-    <message>
         <location line="+17"/>
         <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
         <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n linked action(s) in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{0}&lt;/b&gt; with {1} ✓ and {2} ✗. The database says &lt;b&gt;{3}&lt;/b&gt; with {4} ✓ and {5} ✗.</source>
+        <translation>
+            <numerusform>按时间顺序的 %n 个关联操作，从草稿、计数为零开始经状态机重放（配方的每次修订都会把等级重置为草稿）：重放结束于 &lt;b&gt;{0}&lt;/b&gt;，{1} ✓、{2} ✗。数据库记录为 &lt;b&gt;{3}&lt;/b&gt;，{4} ✓、{5} ✗。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5853,16 +5797,6 @@ You can undo this with Edit › Undo.</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>A replay of its {0} linked actions from draft also ends on {1}.</source>
-        <translation>从草稿开始重放其 {0} 个关联操作，结果同样是{1}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: see Ladder history.</source>
-        <translation>从草稿开始重放其 {0} 个关联操作，结果是{1}，但数据库中为{2}：请查看等级历史。</translation>
-    </message>
-    <message>
         <location line="+7"/>
         <source>Uses</source>
         <translation>使用次数</translation>
@@ -5991,6 +5925,25 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>Repair attempts by the agent</source>
         <translation>智能体的修复尝试</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+45"/>
+        <source>A replay of its %n linked action(s) from draft also ends on {0}.</source>
+        <translation>
+            <numerusform>从草稿重放其 %n 个关联操作，同样结束于{0}。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>A replay of its %n linked action(s) from draft ends on {0}, but the database says {1}: see Ladder history.</source>
+        <translation>
+            <numerusform>从草稿重放其 %n 个关联操作结束于{0}，但数据库记录为{1}：见“等级历史”。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -7224,11 +7177,6 @@ You can undo this with Edit › Undo.</source>
         <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current.</source>
-        <translation>保留了 {0} 个较早的版本。成功和失败次数是各版本生效期间记录的关联操作。</translation>
-    </message>
-    <message>
         <location line="+4"/>
         <source>creation</source>
         <translation>创建</translation>
@@ -7258,6 +7206,13 @@ You can undo this with Edit › Undo.</source>
         <location line="+3"/>
         <source>The agent&apos;s own rewrites: {0}.</source>
         <translation>智能体自己的改写：{0}。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n earlier version(s) kept. Successes and failures are the linked actions recorded while each version was current.</source>
+        <translation>
+            <numerusform>保留了 %n 个早期版本。成功与失败是各版本生效期间记录的关联操作。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -7601,15 +7556,19 @@ You can undo this with Edit › Undo.</source>
         <source>Sort: newest</source>
         <translation>排序：最新</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+66"/>
-        <source>{0} skills</source>
-        <translation>{0} 个技能</translation>
+        <source>%n skill(s)</source>
+        <translation>
+            <numerusform>%n 个技能</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source>{0} of {1} skills</source>
-        <translation>{0} / {1} 个技能</translation>
+        <source>{0} of %n skill(s)</source>
+        <translation>
+            <numerusform>{0} / %n 个技能</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8404,6 +8363,16 @@ What if: {1}</source>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/skills/model.py" line="+132"/>
+        <source>Source: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Last used {0}</source>
+        <translation>上次使用：{0}</translation>
+    </message>
 </context>
 <context>
     <name>SkillRepairs</name>
@@ -8426,6 +8395,74 @@ What if: {1}</source>
         <location line="+17"/>
         <source>repair attempt {0} of {1}</source>
         <translation>第 {0} 次修复尝试（共 {1} 次）</translation>
+    </message>
+</context>
+<context>
+    <name>SkillWords</name>
+    <message>
+        <location filename="../../philont_desktop/skills/words.py" line="+11"/>
+        <source>Playbook</source>
+        <translation>手册</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stable</source>
+        <translation>稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deprecated</source>
+        <translation>已弃用</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A lesson shown as a hint; use_skill does not run it.</source>
+        <translation>作为提示展示的经验；use_skill 不会执行它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not yet validated: returned with a caveat, verify before use.</source>
+        <translation>尚未验证：返回时附带提醒，使用前请核实。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>At least 2 successes without a failure.</source>
+        <translation>至少成功 2 次且没有失败。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>At least 5 successes with failures under 10% of them.</source>
+        <translation>至少成功 5 次，且失败次数低于成功次数的 10%。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verified unreliable: kept as a counter-example, no longer callable.</source>
+        <translation>已证实不可靠：作为反例保留，不再可调用。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>a lesson, not run by use_skill</source>
+        <translation>经验教训，use_skill 不执行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>verify before use</source>
+        <translation>使用前请核实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreliable: a counter-example</source>
+        <translation>不可靠：作为反例</translation>
     </message>
 </context>
 </TS>

@@ -540,7 +540,7 @@ def test_switching_translates_widgets_and_qts_own_dialogs_without_restart(lang, 
 
         def retranslate(self):
             self.retranslated += 1
-            self.dynamic.setText(QCoreApplication.translate("SkillsFilterBar", "{0} skills").format(3))
+            self.dynamic.setText(QCoreApplication.translate("SkillsFilterBar", "%n skill(s)", None, 3))
 
     loaded = lang("en")
     assert loaded == []

@@ -80,7 +80,17 @@ def fixture_path(tmp_path):
 
 
 @pytest.fixture
-def ctx(qapp, fixture_path):
+def english(qapp):
+    """The application's translator, as the app installs it (it gives English plurals: "1 skill")."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
+
+
+@pytest.fixture
+def ctx(qapp, english, fixture_path):
     from philont_desktop.context import AppContext
     from philont_desktop.theme import Theme
 
@@ -594,7 +604,7 @@ def test_from_disk_badge_and_repair_attempts_on_card_and_detail(tab, fixture_pat
     assert tab.wait_idle(5000)
     pane = tab.detail_pane
     assert "repair attempts 2 of 3" in pane.revisions.summary.text()
-    reasons = [pane.revision_table.item(r, 4).text() for r in range(pane.revision_table.rowCount())]
+    reasons = [pane.revision_table.item(r, 3).text() for r in range(pane.revision_table.rowCount())]
     assert reasons == [
         "",
         "repair attempt 2 of 3 (init-2): timeout too short",
@@ -607,3 +617,36 @@ def test_from_disk_badge_and_repair_attempts_on_card_and_detail(tab, fixture_pat
     assert tab.select_skill("disk-skill")
     assert tab.wait_idle(5000)
     assert "from disk" in pane.title.text()
+
+
+# -- human form ---------------------------------------------------------------------------------------------
+def test_cards_read_at_a_glance(tab):
+    delegate, model = tab.board.delegate, tab.board.model
+    alpha = model.skill_by_name("alpha-draft")  # 1 use, 70 days before FIXED_NOW
+    assert delegate.use_line(alpha) == "1 use · used 2 months ago"
+    assert delegate.use_line(model.skill_by_name("draft-only")) == "0 uses · never used"
+    # one caveat line, without the grade's name (the column says it)
+    assert delegate.caveat_line(alpha)[0] == "verify before use"
+    assert delegate.caveat_line(model.skill_by_name("stable-one"))[0] == ""
+    assert delegate.caveat_line(model.skill_by_name(ZH))[0] == "verify before use"
+    tip = model.index(model.row_of(alpha.id)).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.splitlines()[:2] == ["alpha-draft", "Draft: verify before use"]
+    assert "Last used 2 months ago · " in tip
+
+
+def test_detail_shows_times_relative_and_absolute_and_json_recipes_coloured(tab, fixture_path):
+    agent = MemoryDB.open(fixture_path, writable=True)
+    SkillStore(agent).create_skill(
+        "json-recipe", "Steps as JSON", [], '{"steps": ["build", "ship"], "retries": 2}', now=T0
+    )
+    agent.close()
+    tab.refresh()
+    assert tab.wait_idle(5000)
+    assert tab.select_skill("json-recipe")
+    assert tab.wait_idle(5000)
+    fields = tab.detail_pane.fields_view
+    assert '"steps": [\n    "build",' in fields.toPlainText()
+    assert "color:#1a5fb4" in fields.toHtml()  # keys coloured
+    assert tab.select_skill("alpha-draft")
+    assert tab.wait_idle(5000)
+    assert "2 months ago · 2026-" in tab.detail_pane.grade_view.toPlainText()

@@ -36,6 +36,7 @@ from philont_desktop.skills.state import BOARD_COLUMNS, BoardFilter
 from philont_desktop.skills.widgets.card import CardDelegate
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.filter_bar import SkillsFilterBar
+from philont_desktop.skills.words import grade_help, grade_name
 
 
 class ColumnView(QListView):
@@ -158,22 +159,10 @@ class BoardWidget(QWidget):
 
     # -- text ---------------------------------------------------------------------------------------------
     def grade_name(self, maturity: str) -> str:
-        return {
-            "playbook": self.tr("Playbook"),
-            "draft": self.tr("Draft"),
-            "confirmed": self.tr("Confirmed"),
-            "stable": self.tr("Stable"),
-            "deprecated": self.tr("Deprecated"),
-        }.get(maturity, maturity)
+        return grade_name(maturity)
 
     def grade_help(self, maturity: str) -> str:
-        return {
-            "playbook": self.tr("A lesson shown as a hint; use_skill does not run it."),
-            "draft": self.tr("Not yet validated: returned with a caveat, verify before use."),
-            "confirmed": self.tr("At least 2 successes without a failure."),
-            "stable": self.tr("At least 5 successes with failures under 10% of them."),
-            "deprecated": self.tr("Verified unreliable: kept as a counter-example, no longer callable."),
-        }.get(maturity, "")
+        return grade_help(maturity)
 
     # -- appearance ---------------------------------------------------------------------------------------
     def apply_colors(self, dark: bool) -> None:

@@ -7,10 +7,10 @@ beside them, the uses and last use, and one caveat line (the draft caveat, else 
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from core.models import Skill
-from philont_desktop.core_strings import maturity_caveat
+from core.repair import is_repair_candidate
+from philont_desktop.humanize import rel_time
 from philont_desktop.qt import (
     QColor,
     QFont,
@@ -33,29 +33,10 @@ from philont_desktop.skills.loaders import HISTORY_LENGTH
 from philont_desktop.skills.model import SkillBoardModel
 from philont_desktop.skills.repairs import attempts_of, badge_text
 from philont_desktop.skills.widgets.colors import Colors
+from philont_desktop.skills.words import grade_caveat
 
 DAY_MS = 86_400_000
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-
-
-def relative_time(obj: Any, ms: int | None, now: int) -> str:
-    """``never``, ``just now``, ``5 min ago``, ``3 h ago``, ``12 d ago``, ``4 mo ago``, ``2 y ago``."""
-    tr = obj.tr
-    if ms is None:
-        return tr("never used")
-    d = max(0, now - ms)
-    if d < 60_000:
-        return tr("used just now")
-    if d < 3_600_000:
-        return tr("used {0} min ago").format(d // 60_000)
-    if d < DAY_MS:
-        return tr("used {0} h ago").format(d // 3_600_000)
-    days = d // DAY_MS
-    if days < 60:
-        return tr("used {0} d ago").format(days)
-    if days < 730:
-        return tr("used {0} mo ago").format(days // 30)
-    return tr("used {0} y ago").format(days // 365)
 
 
 class _Fonts:
@@ -77,8 +58,8 @@ class _Fonts:
 class CardDelegate(QStyledItemDelegate):
     """Paints one skill as a card: name and badges, counters, last use, sparkline, caveat or source."""
 
-    PAD = 8
-    MARGIN_X = 6
+    PAD = 7
+    MARGIN_X = 4
     MARGIN_Y = 4
     SPARK_BAR = 3
     SPARK_GAP = 1
@@ -97,7 +78,7 @@ class CardDelegate(QStyledItemDelegate):
         if self._cache_font is None or self._cache_font != base:
             f = _Fonts(base)
             hn, hs = f.fm_name.height(), f.fm_small.height()
-            self._height = self.MARGIN_Y * 2 + self.PAD * 2 + hn + 3 * hs + 3 * 3
+            self._height = self.MARGIN_Y * 2 + self.PAD * 2 + hn + 4 * hs + 4 * 3
             self._cache_font = QFont(base)
         return self._height
 
@@ -118,17 +99,29 @@ class CardDelegate(QStyledItemDelegate):
         x0 = int(outer.left()) + self.PAD + 2
         right = int(outer.right()) - self.PAD
         y = int(outer.top()) + self.PAD
-        y = self._paint_title(painter, f, skill, x0, right, y, text_color)
+        # line 1: the name, the whole width (the full name is in the tooltip)
+        hn = f.fm_name.height()
+        painter.setFont(f.name)
+        painter.setPen(text_color)
+        painter.drawText(
+            QRect(x0, y, right - x0, hn),
+            _LEFT,
+            f.fm_name.elidedText(skill.name, Qt.TextElideMode.ElideRight, right - x0),
+        )
+        y += hn + 3
+        # line 2: the badges (left), the outcome sparkline (right)
         hs = f.fm_small.height()
+        badges_right = self._paint_badges(painter, f, skill, x0, y, hs)
         step = self.SPARK_BAR + self.SPARK_GAP
-        bars = min(HISTORY_LENGTH, int((right - x0) * 0.45) // step)
-        spark_w = bars * step if bars >= 8 else 0
-        spark_rect = QRect(right - spark_w, y - 1, spark_w, hs + 3)
-        self._paint_counters(painter, f, skill, x0, right - spark_w - (8 if spark_w else 0), y, text_color)
+        bars = min(HISTORY_LENGTH, (right - max(badges_right + 8, x0 + (right - x0) // 2)) // step)
+        if bars >= 6:
+            self._paint_sparkline(
+                painter, QRect(right - bars * step, y - 1, bars * step, hs + 3), history, self.colors
+            )
         y += hs + 3
-        y = self._paint_lines(painter, f, skill, x0, right, y)
-        if spark_w:
-            self._paint_sparkline(painter, spark_rect, history, self.colors)
+        self._paint_counters(painter, f, skill, x0, right, y, text_color)
+        y += hs + 3
+        self._paint_lines(painter, f, skill, x0, right, y)
         painter.restore()
 
     def _paint_frame(
@@ -156,7 +149,7 @@ class CardDelegate(QStyledItemDelegate):
         painter.fillPath(stripe, c.grade(skill.maturity))
 
     def badges(self, skill: Skill) -> list[tuple[str, QColor, bool]]:
-        """The badges of a card, right to left: (text, colour, filled)."""
+        """The badges of a card, left to right: (text, colour, filled)."""
         c = self.colors
         out: list[tuple[str, QColor, bool]] = []
         if skill.kind == "negative":
@@ -172,17 +165,13 @@ class CardDelegate(QStyledItemDelegate):
             )
         return out
 
-    def _paint_title(
-        self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, right: int, y: int, text_color: QColor
-    ) -> int:
-        """Line 1: the badges (right) and the name (elided); returns the next line's top."""
-        bx = right
-        hn = f.fm_name.height()
+    def _paint_badges(self, painter: QPainter, f: _Fonts, skill: Skill, x: int, y: int, line_h: int) -> int:
+        """The badges from ``x``, left to right; returns where they end."""
         painter.setFont(f.badge)
         for text, color, filled in self.badges(skill):
             w = f.fm_badge.horizontalAdvance(text) + 10
             h = f.fm_badge.height() + 2
-            r = QRectF(bx - w, y + (hn - h) / 2, w, h)
+            r = QRectF(x, y + (line_h - h) / 2, w, h)
             pill = QPainterPath()
             pill.addRoundedRect(r, h / 2, h / 2)
             if filled:
@@ -193,12 +182,8 @@ class CardDelegate(QStyledItemDelegate):
                 painter.drawPath(pill)
                 painter.setPen(color)
             painter.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
-            bx -= w + 4
-        painter.setFont(f.name)
-        painter.setPen(text_color)
-        name = f.fm_name.elidedText(skill.name, Qt.TextElideMode.ElideRight, max(10, bx - x0 - 4))
-        painter.drawText(QRect(x0, y, bx - x0, hn), _LEFT, name)
-        return y + hn + 3
+            x += w + 4
+        return x
 
     def _paint_counters(
         self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, text_right: int, y: int, text_color: QColor
@@ -230,20 +215,33 @@ class CardDelegate(QStyledItemDelegate):
                 break
 
     def caveat_line(self, skill: Skill) -> tuple[str, QColor]:
-        """The card's last line and its colour: the draft caveat, else the source."""
+        """The card's one caveat line and its colour: what is wrong with this row, else the caveat of its
+        grade (without the grade's name, which the column says), else where it came from."""
         c = self.colors
-        if skill.maturity == "draft":
-            return maturity_caveat("draft"), c.grade("draft")
+        if skill.json_errors:
+            return self.tr("⚠ unreadable JSON in this row"), c.failure
+        if skill.maturity_raw is not None and skill.maturity_raw != skill.maturity:
+            return self.tr("⚠ unknown grade, read as draft"), c.failure
+        if is_repair_candidate(skill):
+            return self.tr("demoted, awaiting repair"), c.grade("draft")
+        caveat = grade_caveat(skill.maturity)
+        if caveat:
+            return caveat, c.grade(skill.maturity) if skill.maturity == "draft" else c.muted
         return skill.source or "", c.muted
 
-    def _paint_lines(self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, right: int, y: int) -> int:
-        """Lines 3 and 4: uses and last use; the caveat or source."""
-        hs = f.fm_small.height()
+    def use_line(self, skill: Skill) -> str:
+        """``12 uses · used 3 days ago``."""
         now = self.now_ms if self.now_ms is not None else int(time.time() * 1000)
+        uses = self.tr("%n use(s)", None, skill.use_count)
+        if skill.last_used_at is None:
+            return uses + " · " + self.tr("never used")
+        return uses + " · " + self.tr("used {0}").format(rel_time(skill.last_used_at, now))
+
+    def _paint_lines(self, painter: QPainter, f: _Fonts, skill: Skill, x0: int, right: int, y: int) -> int:
+        """Lines 4 and 5: uses and last use; the one caveat line."""
+        hs = f.fm_small.height()
         painter.setPen(self.colors.muted)
-        line3 = (
-            self.tr("{0} uses").format(skill.use_count) + " · " + relative_time(self, skill.last_used_at, now)
-        )
+        line3 = self.use_line(skill)
         painter.drawText(
             QRect(x0, y, right - x0, hs),
             _LEFT,

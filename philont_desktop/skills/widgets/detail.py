@@ -11,13 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from core.models import Skill
-from philont_desktop.core_strings import maturity_caveat
 from philont_desktop.qt import QHBoxLayout, QLabel, QPushButton, Qt, QTabWidget, QVBoxLayout, QWidget, Signal
 from philont_desktop.skills.loaders import SkillDetail
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.ladder import LadderPanel
 from philont_desktop.skills.widgets.overview import OverviewPanel, esc
 from philont_desktop.skills.widgets.revisions import RevisionsPanel
+from philont_desktop.skills.words import grade_caveat
 
 
 class DetailPane(QWidget):
@@ -192,7 +192,7 @@ class DetailPane(QWidget):
             parts.append(self._chip(self.tr("recipe"), c.recipe))
         if s.from_disk:
             parts.append(self._chip(self.tr("from disk"), c.muted))
-        caveat = maturity_caveat(s.maturity)
+        caveat = grade_caveat(s.maturity)
         if caveat:
             parts.append(f'<span style="color:{c.muted.name()}">{esc(caveat)}</span>')
         return "&nbsp;&nbsp;".join(parts)

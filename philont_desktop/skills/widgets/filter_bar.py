@@ -111,8 +111,7 @@ class SkillsFilterBar(QWidget):
             self.sort_combo.blockSignals(False)
 
     def show_count(self, shown: int, total: int) -> None:
-        self.summary.setText(
-            self.tr("{0} skills").format(total)
-            if shown == total
-            else self.tr("{0} of {1} skills").format(shown, total)
-        )
+        if shown == total:
+            self.summary.setText(self.tr("%n skill(s)", None, total))
+        else:
+            self.summary.setText(self.tr("{0} of %n skill(s)", None, total).format(shown))

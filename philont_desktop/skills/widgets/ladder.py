@@ -173,12 +173,12 @@ class LadderPanel(QWidget):
                 "Its grade in the database is {0}."
             ).format(self.grade_name(s.maturity))
         text = self.tr(
-            "{0} linked actions in time order, replayed through the state machine from draft with zero "
-            "counters (each revision of the recipe resets the grade to draft): the replay ends on <b>{1}</b> "
-            "with {2} successes and {3} failures. The database says <b>{4}</b> with {5} successes and {6} "
-            "failures."
-        ).format(
+            "%n linked action(s) in time order, replayed through the state machine from draft with zero "
+            "counters (each revision of the recipe resets the grade to draft): the replay ends on <b>{0}</b> "
+            "with {1} ✓ and {2} ✗. The database says <b>{3}</b> with {4} ✓ and {5} ✗.",
+            None,
             len(d.outcomes),
+        ).format(
             esc(self.grade_name(lad.grade)),
             lad.success_count,
             lad.failure_count,

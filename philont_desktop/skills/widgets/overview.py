@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import html
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from core.jsutil import js_stringify
 from philont_desktop.core_strings import explanation
+from philont_desktop.humanize import json_html, json_pretty, when
 from philont_desktop.qt import QSplitter, Qt, QTextBrowser, QWidget
 from philont_desktop.skills.loaders import SkillDetail
 from philont_desktop.skills.widgets.colors import Colors
@@ -17,6 +19,17 @@ from philont_desktop.widgets.text import format_local
 
 def format_time(ms: int | None) -> str:
     return format_local(ms, with_seconds=False) if ms is not None else "—"
+
+
+def as_json(text: str) -> str | None:
+    """``text`` re-indented when it is a JSON object or array (a recipe written as JSON), else None."""
+    t = text.strip()
+    if not t or t[0] not in "[{":
+        return None
+    try:
+        return json_pretty(json.loads(t))
+    except (ValueError, RecursionError):
+        return None
 
 
 def verification_text(value: Any) -> str:
@@ -66,6 +79,21 @@ class OverviewPanel(QSplitter):
         self.setStretchFactor(1, 3)
         self.colors = Colors(False)
         self.grade_name: Callable[[str], str] = lambda m: m
+        self.now_ms: int | None = None  # fixed "now" for screenshots and tests
+
+    def _when(self, ms: int | None) -> str:
+        """Relative and absolute (``3 days ago · 2026-11-28 14:05``); ``never`` for none."""
+        if ms is None:
+            return self.tr("never")
+        return when(ms, self.now_ms if self.now_ms is not None else int(time.time() * 1000))
+
+    def _code(self, text: str) -> str:
+        """A template, check or policy: JSON pretty-printed and coloured, other text in monospace."""
+        pretty = as_json(text)
+        if pretty is not None:
+            body = json_html(pretty, self.colors.dark)
+            return f"<pre style='margin-top:0; font-family:monospace'>{body}</pre>"
+        return f"<p style='margin-top:0; font-family:monospace'>{esc(text)}</p>"
 
     def show_detail(self, d: SkillDetail, colors: Colors) -> None:
         self.colors = colors
@@ -98,15 +126,17 @@ class OverviewPanel(QSplitter):
         return "".join(g)
 
     def _replay_note(self, d: SkillDetail) -> str:
-        s, ladder = d.skill, d.ladder
+        s, ladder, n = d.skill, d.ladder, len(d.outcomes)
         if ladder.grade == s.maturity:
-            return self.tr("A replay of its {0} linked actions from draft also ends on {1}.").format(
-                len(d.outcomes), self.grade_name(ladder.grade)
-            )
+            return self.tr(
+                "A replay of its %n linked action(s) from draft also ends on {0}.", None, n
+            ).format(self.grade_name(ladder.grade))
         return self.tr(
-            "A replay of its {0} linked actions from draft ends on {1}, but the database says {2}: "
-            "see Ladder history."
-        ).format(len(d.outcomes), self.grade_name(ladder.grade), self.grade_name(s.maturity))
+            "A replay of its %n linked action(s) from draft ends on {0}, but the database says {1}: "
+            "see Ladder history.",
+            None,
+            n,
+        ).format(self.grade_name(ladder.grade), self.grade_name(s.maturity))
 
     def _counters(self, d: SkillDetail) -> list[tuple[str, Any]]:
         s = d.skill
@@ -117,10 +147,10 @@ class OverviewPanel(QSplitter):
             (self.tr("Consecutive failures"), s.consecutive_failures),
             (self.tr("Offered in the skill index"), s.offered_count),
             (self.tr("Matched when offered"), s.matched_count),
-            (self.tr("Last used"), format_time(s.last_used_at)),
-            (self.tr("Last success"), format_time(s.last_success_at)),
-            (self.tr("Last failure"), format_time(s.last_failure_at)),
-            (self.tr("Created"), format_time(s.created_at)),
+            (self.tr("Last used"), self._when(s.last_used_at)),
+            (self.tr("Last success"), self._when(s.last_success_at)),
+            (self.tr("Last failure"), self._when(s.last_failure_at)),
+            (self.tr("Created"), self._when(s.created_at)),
             (self.tr("Revisions kept"), len(s.revision_history)),
             *self._repairs_row(d),
             (self.tr("Linked actions"), len(d.outcomes)),
@@ -148,16 +178,16 @@ class OverviewPanel(QSplitter):
             f.append(section(self.tr("Trigger keywords"), f"<p style='margin-top:0'>{kws}</p>"))
         else:
             f.append(section(self.tr("Trigger keywords"), self._none()))
-        mono = "<p style='margin-top:0; font-family:monospace'>{0}</p>"
-        tpl = mono.format(esc(s.action_template)) if s.action_template else self._none()
+        tpl = self._code(s.action_template) if s.action_template else self._none()
         f.append(section(self.tr("Action template"), tpl))
         if s.verification is None:
             lesson = self.tr("none: an advisory lesson, not a callable recipe")
             ver = f"<p style='margin-top:0; color:{muted}'>{esc(lesson)}</p>"
         else:
-            ver = mono.format(esc(verification_text(s.verification)))
+            ver = self._code(verification_text(s.verification))
         f.append(section(self.tr("Verification"), ver))
-        f.append(section(self.tr("Tool policy"), self._para(policy_text(s.tool_policy))))
+        policy = policy_text(s.tool_policy)
+        f.append(section(self.tr("Tool policy"), self._code(policy) if policy else self._none()))
         src = s.source or ""
         if s.from_disk:
             src = (src + " " if src else "") + self.tr("(installed from disk)")

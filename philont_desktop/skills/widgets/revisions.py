@@ -11,6 +11,7 @@ from philont_desktop.qt import (
     QColor,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
@@ -29,6 +30,7 @@ from philont_desktop.skills.widgets.overview import format_time, policy_text, ve
 from philont_desktop.widgets.text import format_local
 
 _ROLE = Qt.ItemDataRole.UserRole
+COL_REASON, COL_EFFECT = 3, 4
 
 
 def format_date(ms: int | None) -> str:
@@ -78,8 +80,9 @@ class RevisionsPanel(QSplitter):
         rl.addWidget(self.diff_view, 1)
         self.addWidget(left)
         self.addWidget(right)
-        self.setStretchFactor(0, 1)
-        self.setStretchFactor(1, 1)
+        self.setStretchFactor(0, 6)
+        self.setStretchFactor(1, 5)
+        self.setSizes([600, 420])  # the versions table needs room for its reasons
 
     def _make_table(self) -> QTableWidget:
         t = QTableWidget(0, 5, self)
@@ -89,8 +92,8 @@ class RevisionsPanel(QSplitter):
                 self.tr("Version"),
                 self.tr("Successes"),
                 self.tr("Failures"),
-                self.tr("In effect"),
                 self.tr("Replaced because"),
+                self.tr("In effect"),
             ]
         )
         t.verticalHeader().setVisible(False)
@@ -98,9 +101,9 @@ class RevisionsPanel(QSplitter):
         t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         t.setWordWrap(False)
-        t.horizontalHeader().setStretchLastSection(True)
-        for col, width in enumerate((150, 90, 70, 250)):
-            t.setColumnWidth(col, width)
+        t.horizontalHeader().setStretchLastSection(False)
+        t.horizontalHeader().setSectionResizeMode(COL_REASON, QHeaderView.ResizeMode.Stretch)
+        t.horizontalHeader().setMinimumSectionSize(40)
         t.itemSelectionChanged.connect(self._on_revision_selected)
         return t
 
@@ -131,8 +134,11 @@ class RevisionsPanel(QSplitter):
                 else self.tr("Not a recipe (no verification): its rewrites are not versioned.")
             )
         text = self.tr(
-            "{0} earlier versions are kept. Successes and failures are the linked actions recorded while each version was current."
-        ).format(len(s.revision_history))
+            "%n earlier version(s) kept. Successes and failures are the linked actions recorded while each "
+            "version was current.",
+            None,
+            len(s.revision_history),
+        )
         if d.repairs is not None and d.repairs.count:
             text += " " + self.tr("The agent's own rewrites: {0}.").format(attempts_text(d.repairs))
         return text
@@ -146,8 +152,8 @@ class RevisionsPanel(QSplitter):
             self.version_label(w),
             f"{w.successes}{rate}",
             str(w.failures),
-            f"{start} → {end}",
             self._reason(w),
+            f"{start} → {end}",
         ]
 
     def _reason(self, w: RevisionWindow) -> str:
@@ -164,9 +170,9 @@ class RevisionsPanel(QSplitter):
             for col, text in enumerate(self._row_cells(w)):
                 item = QTableWidgetItem(text)
                 item.setData(_ROLE, w.revision)
-                if col == 4 and w.reason:
+                if col == COL_REASON and w.reason:
                     item.setToolTip(w.reason)
-                if col == 3:
+                if col == COL_EFFECT:
                     end = format_time(w.end) if w.end else self.tr("now")
                     item.setToolTip(f"{format_time(w.start)} → {end}")
                 if col in (1, 2):
@@ -179,6 +185,8 @@ class RevisionsPanel(QSplitter):
         t.clearSelection()
         if select is not None:
             self._select_row_of(select + 1)
+        for col in (0, 1, 2, COL_EFFECT):  # the reason takes the rest; a cut reason has its tooltip
+            t.resizeColumnToContents(col)
         t.blockSignals(False)
 
     def _fill_combos(self, windows: list[RevisionWindow], pair: tuple[int, int] | None) -> None:
