@@ -70,13 +70,22 @@ class CardDelegate(QStyledItemDelegate):
         self.now_ms: int | None = None  # fixed "now" for screenshots and tests
         self._cache_font: QFont | None = None
         self._height = 0
+        self._fonts_for: tuple[QFont, _Fonts] | None = None  # the fonts of the last base font
+
+    def fonts(self, base: QFont) -> _Fonts:
+        """The card's fonts for ``base``, made once (not for every card painted)."""
+        cached = self._fonts_for
+        if cached is None or cached[0] != base:
+            cached = (QFont(base), _Fonts(base))
+            self._fonts_for = cached
+        return cached[1]
 
     def set_colors(self, colors: Colors) -> None:
         self.colors = colors
 
     def card_height(self, base: QFont) -> int:
         if self._cache_font is None or self._cache_font != base:
-            f = _Fonts(base)
+            f = self.fonts(base)
             hn, hs = f.fm_name.height(), f.fm_small.height()
             self._height = self.MARGIN_Y * 2 + self.PAD * 2 + hn + 4 * hs + 4 * 3
             self._cache_font = QFont(base)
@@ -94,7 +103,7 @@ class CardDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         outer = QRectF(option.rect.adjusted(self.MARGIN_X, self.MARGIN_Y, -self.MARGIN_X, -self.MARGIN_Y))
         self._paint_frame(painter, option, outer, skill)
-        f = _Fonts(option.font)
+        f = self.fonts(option.font)
         text_color = option.palette.color(QPalette.ColorRole.Text)
         x0 = int(outer.left()) + self.PAD + 2
         right = int(outer.right()) - self.PAD
