@@ -2219,7 +2219,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location line="+59"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -2573,7 +2573,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CardDelegate</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/card.py" line="+105"/>
+        <location filename="../../philont_desktop/skills/widgets/card.py" line="+165"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -2583,17 +2583,17 @@ You can undo this with Edit › Undo.</source>
         <translation>流程</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+45"/>
         <source>{0} in a row</source>
         <translation>连续 {0} 次</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-43"/>
         <source>from disk</source>
         <translation>来自磁盘</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+62"/>
         <source>⚠ unreadable JSON in this row</source>
         <translation>⚠ 此行有无法读取的 JSON</translation>
     </message>
@@ -3582,7 +3582,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+252"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+253"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -4713,7 +4713,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>Humanize</name>
     <message>
-        <location filename="../../philont_desktop/humanize.py" line="+44"/>
+        <location filename="../../philont_desktop/humanize.py" line="+45"/>
         <source>⚠ unreadable</source>
         <translation>⚠ 无法读取</translation>
     </message>
@@ -5023,7 +5023,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LadderModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/ladder.py" line="+66"/>
+        <location filename="../../philont_desktop/skills/widgets/ladder.py" line="+76"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -5048,7 +5048,7 @@ You can undo this with Edit › Undo.</source>
         <translation>等级</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+20"/>
         <source>recipe revised: {0}</source>
         <translation>流程已修订：{0}</translation>
     </message>
@@ -5091,17 +5091,17 @@ You can undo this with Edit › Undo.</source>
         <translation>显示每次结果，而不仅是等级变化</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
         <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>They differ: grades set by hand or by reflection (playbooks, recipe demotions), outcomes recorded without a linked action, and the reflector crediting one failure per failing group are not visible in the action log.</source>
         <translation>两者不同：手动或由反思设置的等级（手册、流程降级）、没有关联操作而记录的结果，以及反思器对每个失败组只记一次失败，这些在操作记录中都看不到。</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="-17"/>
         <source>%n linked action(s) in time order, replayed through the state machine from draft with zero counters (each revision of the recipe resets the grade to draft): the replay ends on &lt;b&gt;{0}&lt;/b&gt; with {1} ✓ and {2} ✗. The database says &lt;b&gt;{3}&lt;/b&gt; with {4} ✓ and {5} ✗.</source>
         <translation>
             <numerusform>按时间顺序的 %n 个关联操作，从草稿、计数为零开始经状态机重放（配方的每次修订都会把等级重置为草稿）：重放结束于 &lt;b&gt;{0}&lt;/b&gt;，{1} ✓、{2} ✗。数据库记录为 &lt;b&gt;{3}&lt;/b&gt;，{4} ✓、{5} ✗。</numerusform>
@@ -5777,7 +5777,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+84"/>
+        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+112"/>
         <source>Why this grade</source>
         <translation>为何处于此等级</translation>
     </message>
@@ -5797,7 +5797,7 @@ You can undo this with Edit › Undo.</source>
         <translation>计数</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+19"/>
         <source>Uses</source>
         <translation>使用次数</translation>
     </message>
@@ -5852,12 +5852,12 @@ You can undo this with Edit › Undo.</source>
         <translation>保留的修订数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Linked actions</source>
         <translation>关联操作</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+15"/>
         <source>Description</source>
         <translation>描述</translation>
     </message>
@@ -5873,7 +5873,7 @@ You can undo this with Edit › Undo.</source>
         <translation>触发关键词</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Action template</source>
         <translation>操作模板</translation>
     </message>
@@ -5888,7 +5888,7 @@ You can undo this with Edit › Undo.</source>
         <translation>验证</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Tool policy</source>
         <translation>工具策略</translation>
     </message>
@@ -5912,7 +5912,7 @@ You can undo this with Edit › Undo.</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-33"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -5927,7 +5927,7 @@ You can undo this with Edit › Undo.</source>
         <translation>智能体的修复尝试</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-79"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
@@ -7112,7 +7112,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RevisionsPanel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+56"/>
+        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+59"/>
         <source>Restore this version…</source>
         <translation>恢复此版本…</translation>
     </message>
@@ -7127,7 +7127,7 @@ You can undo this with Edit › Undo.</source>
         <translation>与</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
@@ -7142,17 +7142,17 @@ You can undo this with Edit › Undo.</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>In effect</source>
         <translation>生效期间</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Replaced because</source>
         <translation>替换原因</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Version {0} (current)</source>
         <translation>版本 {0}（当前）</translation>
     </message>
@@ -7177,18 +7177,18 @@ You can undo this with Edit › Undo.</source>
         <translation>不是流程（没有验证）：其改写不做版本管理。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
         <source>creation</source>
         <translation>创建</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+22"/>
+        <location line="+28"/>
         <source>now</source>
         <translation>现在</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+39"/>
         <source>Action template</source>
         <translation>操作模板</translation>
     </message>
@@ -7203,12 +7203,12 @@ You can undo this with Edit › Undo.</source>
         <translation>工具策略</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-81"/>
         <source>The agent&apos;s own rewrites: {0}.</source>
         <translation>智能体自己的改写：{0}。</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="-6"/>
         <source>%n earlier version(s) kept. Successes and failures are the linked actions recorded while each version was current.</source>
         <translation>
             <numerusform>保留了 %n 个早期版本。成功与失败是各版本生效期间记录的关联操作。</numerusform>
@@ -7377,6 +7377,24 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>SkillBoardModel</name>
+    <message>
+        <location filename="../../philont_desktop/skills/model.py" line="+134"/>
+        <source>Installed from disk</source>
+        <translation>从磁盘安装</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>Source: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Last used {0}</source>
+        <translation>上次使用：{0}</translation>
+    </message>
+</context>
+<context>
     <name>SkillMenu</name>
     <message>
         <location filename="../../philont_desktop/skills/widgets/menu.py" line="+27"/>
@@ -7417,6 +7435,97 @@ You can undo this with Edit › Undo.</source>
         <location line="+3"/>
         <source>Turn on editing mode to change skills</source>
         <translation>开启编辑模式后才能修改技能</translation>
+    </message>
+</context>
+<context>
+    <name>SkillRepairs</name>
+    <message>
+        <location filename="../../philont_desktop/skills/repairs.py" line="+21"/>
+        <source>repair attempts {0} of {1}</source>
+        <translation>修复尝试 {0} / {1} 次</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>: the agent proposes no further repair</source>
+        <translation>：智能体不再提出修复</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>repair {0}/{1}</source>
+        <translation>修复 {0}/{1}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>repair attempt {0} of {1}</source>
+        <translation>第 {0} 次修复尝试（共 {1} 次）</translation>
+    </message>
+</context>
+<context>
+    <name>SkillWords</name>
+    <message>
+        <location filename="../../philont_desktop/skills/words.py" line="+11"/>
+        <source>Playbook</source>
+        <translation>手册</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draft</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confirmed</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stable</source>
+        <translation>稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deprecated</source>
+        <translation>已弃用</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A lesson shown as a hint; use_skill does not run it.</source>
+        <translation>作为提示展示的经验；use_skill 不会执行它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not yet validated: returned with a caveat, verify before use.</source>
+        <translation>尚未验证：返回时附带提醒，使用前请核实。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>At least 2 successes without a failure.</source>
+        <translation>至少成功 2 次且没有失败。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>At least 5 successes with failures under 10% of them.</source>
+        <translation>至少成功 5 次，且失败次数低于成功次数的 10%。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verified unreliable: kept as a counter-example, no longer callable.</source>
+        <translation>已证实不可靠：作为反例保留，不再可调用。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>a lesson, not run by use_skill</source>
+        <translation>经验教训，use_skill 不执行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>verify before use</source>
+        <translation>使用前请核实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreliable: a counter-example</source>
+        <translation>不可靠：作为反例</translation>
     </message>
 </context>
 <context>
@@ -7579,7 +7688,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+97"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+98"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -8354,115 +8463,6 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>SkillBoardModel</name>
-    <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+129"/>
-        <source>Installed from disk</source>
-        <translation>从磁盘安装</translation>
-    </message>
-    <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+132"/>
-        <source>Source: {0}</source>
-        <translation>来源：{0}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Last used {0}</source>
-        <translation>上次使用：{0}</translation>
-    </message>
-</context>
-<context>
-    <name>SkillRepairs</name>
-    <message>
-        <location filename="../../philont_desktop/skills/repairs.py" line="+21"/>
-        <source>repair attempts {0} of {1}</source>
-        <translation>修复尝试 {0} / {1} 次</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>: the agent proposes no further repair</source>
-        <translation>：智能体不再提出修复</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>repair {0}/{1}</source>
-        <translation>修复 {0}/{1}</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>repair attempt {0} of {1}</source>
-        <translation>第 {0} 次修复尝试（共 {1} 次）</translation>
-    </message>
-</context>
-<context>
-    <name>SkillWords</name>
-    <message>
-        <location filename="../../philont_desktop/skills/words.py" line="+11"/>
-        <source>Playbook</source>
-        <translation>手册</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Draft</source>
-        <translation>草稿</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Confirmed</source>
-        <translation>已确认</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Stable</source>
-        <translation>稳定</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Deprecated</source>
-        <translation>已弃用</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>A lesson shown as a hint; use_skill does not run it.</source>
-        <translation>作为提示展示的经验；use_skill 不会执行它。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Not yet validated: returned with a caveat, verify before use.</source>
-        <translation>尚未验证：返回时附带提醒，使用前请核实。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>At least 2 successes without a failure.</source>
-        <translation>至少成功 2 次且没有失败。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>At least 5 successes with failures under 10% of them.</source>
-        <translation>至少成功 5 次，且失败次数低于成功次数的 10%。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Verified unreliable: kept as a counter-example, no longer callable.</source>
-        <translation>已证实不可靠：作为反例保留，不再可调用。</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>a lesson, not run by use_skill</source>
-        <translation>经验教训，use_skill 不执行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>verify before use</source>
-        <translation>使用前请核实</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>unreliable: a counter-example</source>
-        <translation>不可靠：作为反例</translation>
     </message>
 </context>
 </TS>
