@@ -13,6 +13,7 @@ existing database is opened as usual.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -79,20 +80,71 @@ def _make_app(argv0: str):
 _QUIET = ("propagateSizeHints",)
 
 
-def _install_message_filter() -> None:
-    """Drop Qt's offscreen-platform chatter that says nothing about the application."""
-    from philont_desktop.qt import qInstallMessageHandler
+class _QtMessages:
+    """Qt's messages: held back while the application object starts, so that a fatal start-up error
+    (no display, a missing library) is reported as one clear message (:mod:`preflight`) instead of a
+    SIGABRT; printed as they come once the application runs."""
 
-    def _handler(mode, context, message: str) -> None:
+    def __init__(self) -> None:
+        self.starting = True
+        self.held: list[str] = []
+
+    def __call__(self, mode, context, message: str) -> None:
+        from philont_desktop import preflight
+        from philont_desktop.qt import QtMsgType
+
         if any(q in message for q in _QUIET):
+            return
+        if self.starting:
+            if mode == QtMsgType.QtFatalMsg:
+                preflight.report(preflight.fatal_problem([*self.held, message]))
+                os._exit(preflight.EXIT_CODE)
+            self.held.append(message)
             return
         print(message, file=sys.stderr)
 
-    qInstallMessageHandler(_handler)
+    def started(self) -> None:
+        self.starting = False
+        for message in self.held:
+            print(message, file=sys.stderr)
+        self.held.clear()
+
+
+def _install_message_filter() -> _QtMessages:
+    """Drop Qt's offscreen-platform chatter that says nothing about the application."""
+    from philont_desktop.qt import qInstallMessageHandler
+
+    handler = _QtMessages()
+    qInstallMessageHandler(handler)
+    return handler
+
+
+def preflight_problem(args: argparse.Namespace) -> int | None:
+    """Before Qt: the gui extra, a display, Qt's libraries. An exit code when the app cannot start."""
+    from philont_desktop import preflight
+
+    missing = preflight.missing_packages()
+    if missing:
+        return preflight.report(preflight.packages_problem(missing))
+    if not args.version:
+        problem = preflight.display_problem()
+        batch = bool(args.screenshot or args.self_test)
+        if problem is not None and batch and not preflight.platform_name(os.environ):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a batch run needs no display
+        elif problem is not None:
+            return preflight.report(problem)
+    try:
+        import philont_desktop.qt  # noqa: F401
+    except ImportError as exc:
+        return preflight.report(preflight.import_problem(exc))
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else sys.argv[1:])
+    code = preflight_problem(args)
+    if code is not None:
+        return code
     if args.version:
         # Imports Qt on purpose: a version check that passes while Qt cannot load would lie.
         print(version_text())
@@ -104,8 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from philont_desktop.settings import Settings
     from philont_desktop.theme import Theme
 
-    _install_message_filter()
+    messages = _install_message_filter()
     app = _make_app(sys.argv[0] if sys.argv else APP_NAME)
+    messages.started()
     settings = Settings()
     batch = bool(args.screenshot or args.self_test)
     i18n.install(args.lang if args.lang is not None else settings.language)
