@@ -17,7 +17,7 @@ figure / floor (below 1: faster than the floor). Each group of figures runs in a
 ``QApplication`` each, no state carried between groups); each figure is one warm-up run, then the
 median of ``N`` runs (printed). The figures reuse the measurement functions of the area benchmarks
 (``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_changes``,
-``bench_conversations``, ``bench_app``), which print more detail when run alone.
+``bench_conversations``, ``bench_app``, ``bench_stall``), which print more detail when run alone.
 
 Results go to ``bench/results.json`` (the latest run) and ``bench/results-<scale>.json``: a list of
 ``{name, value, unit, floor_name, floor_value, ratio, scale}``. Nothing here is run by CI or the tests.
@@ -688,6 +688,15 @@ def measure_memory(db_path: Path, runs: int) -> list[dict]:
     ]
 
 
+def measure_stall(db_path: Path, runs: int) -> list[dict]:
+    """The longest event-loop stall of a scripted session (a 2 ms heartbeat; the worst three named by
+    step) and the session's peak memory, beside a bare window's (see ``bench_stall``)."""
+    import bench_stall
+
+    _qt_env()
+    return bench_stall.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
+
+
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
     "search": (measure_search, 9),
@@ -699,6 +708,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "conversations": (measure_conversations, 7),
     "start": (measure_start, 7),
     "memory": (measure_memory, 3),
+    "stall": (measure_stall, 3),
 }
 
 

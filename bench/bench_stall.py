@@ -1,0 +1,578 @@
+"""The longest event-loop stall: how long the GUI thread can be away while a person uses the app.
+
+    python bench/bench_stall.py --db PATH            # one scripted session, its stalls named
+    python bench/bench_stall.py --db PATH --runs 3   # three sessions (each a new process), medians
+    python bench/bench_stall.py --db PATH --profile  # also where the GUI thread was during each stall
+
+A heartbeat timer fires every 2 ms on the GUI thread (a precise ``QTimer``); every gap between two beats
+is time during which the window could not react to input or paint. A scripted session runs in a new
+process, as a person would use the app, step after step:
+
+1. open the database (the window is shown on its start page first), then wait while the other tabs
+   are built in the background and ``quick_check`` runs;
+2. visit every tab (the first visit: each tab loads);
+3. search the Timeline in English and in Chinese, typed key by key;
+4. scroll the Timeline up a few pages, jump to its oldest day and scroll to its first message;
+5. type a message in the Context tab's message box, key by key (English, then Chinese);
+6. move the Facts tab's time control as a drag would, in steps;
+7. open a skill that has revisions in the Skills tab.
+
+Each step waits until the tab it used is idle, then a little longer (late paints belong to the step).
+A gap is charged to the step that was running when the beat after it came. The output names the worst
+three stalls (step, length, and with ``--profile`` the functions the GUI thread was in: a watchdog
+thread samples its stack while a beat is late). The floor is the same heartbeat in a process that shows
+a bare ``QMainWindow`` and does nothing for as long (what the machine's scheduling alone costs).
+
+Peak memory: the session process's peak RSS when it ends, beside the bare process's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+RESULT = "BENCH-STALL "
+HEARTBEAT_MS = 2
+RECORD_MS = 8  # gaps shorter than this are not kept (only the longest is reported anyway)
+SETTLE_MS = 250  # after a step's tab is idle: late paints and follow-up work still belong to the step
+KEY_INTERVAL_MS = 90  # a fast typist
+CHILD_TIMEOUT_S = 1800
+TYPED_EN = "Do you remember what we discussed about the Berlin trip last time?"
+TYPED_ZH = "你还记得我们上次讨论的数据库迁移吗？"
+SEARCH_EN = "plan"
+SEARCH_ZH = "数据库"
+
+
+# -- the heartbeat and the stack sampler -------------------------------------------------------------------
+
+
+class Heartbeat:
+    """A 2 ms timer on the GUI thread; keeps the gaps between its beats and the step they fell in."""
+
+    def __init__(self, interval_ms: int = HEARTBEAT_MS):
+        from philont_desktop.qt import Qt, QTimer
+
+        self.step = "start"
+        self.last: float | None = None
+        self.gaps: list[dict[str, Any]] = []
+        self.by_step: dict[str, float] = {}
+        self.beats = 0
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self._beat)
+        self.sampler: StackSampler | None = None
+
+    def start(self) -> None:
+        self.last = time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def _beat(self) -> None:
+        now = time.perf_counter()
+        self.beats += 1
+        if self.last is not None:
+            gap = (now - self.last) * 1000
+            self.by_step[self.step] = max(self.by_step.get(self.step, 0.0), gap)
+            if gap >= RECORD_MS:
+                g: dict[str, Any] = {"ms": gap, "step": self.step, "at": self.last}
+                if self.sampler is not None:
+                    g["where"] = self.sampler.where(self.last, now)
+                self.gaps.append(g)
+        self.last = now
+
+    @property
+    def longest(self) -> float:
+        return max(self.by_step.values(), default=0.0)
+
+
+class StackSampler(threading.Thread):
+    """While a beat is late, samples where the GUI thread is (the project's frames only).
+
+    The stacks are taken with :mod:`faulthandler` (written from C, safe while the GUI thread runs),
+    into a temporary file, and the GUI thread's part is kept.
+    """
+
+    def __init__(self, heart: Heartbeat, late_ms: float = 20.0, every_s: float = 0.01):
+        super().__init__(daemon=True, name="stall-sampler")
+        self.heart = heart
+        self.late = late_ms / 1000
+        self.every = every_s
+        self.gui = threading.get_ident()
+        self.samples: collections.deque[tuple[float, str]] = collections.deque(maxlen=20_000)
+        self.running = True
+
+    def run(self) -> None:
+        import faulthandler
+
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as f:
+            while self.running:
+                time.sleep(self.every)
+                last = self.heart.last
+                now = time.perf_counter()
+                if last is None or now - last < self.late:
+                    continue
+                f.seek(0)
+                f.truncate()
+                faulthandler.dump_traceback(f, all_threads=True)
+                f.flush()
+                f.seek(0)
+                self.samples.append((now, _gui_stack(f.read(), self.gui)))
+
+    def where(self, t0: float, t1: float) -> list[tuple[str, int]]:
+        """The stacks seen in ``(t0, t1)``, most frequent first (at most three)."""
+        seen = collections.Counter(s for t, s in list(self.samples) if t0 < t <= t1)
+        return seen.most_common(3)
+
+
+_PROJECT: dict[str, str | None] = {}
+
+
+def _project_file(filename: str) -> str | None:
+    """``core/x.py`` for a file of the project's packages, else ``None`` (cached)."""
+    if filename not in _PROJECT:
+        rel = None
+        try:
+            r = Path(filename).resolve().relative_to(ROOT)
+            if r.parts and r.parts[0] in ("core", "philont_desktop"):
+                rel = r.as_posix()
+        except (ValueError, OSError):
+            pass
+        _PROJECT[filename] = rel
+    return _PROJECT[filename]
+
+
+def _gui_stack(dump: str, gui: int, depth: int = 3) -> str:
+    """The innermost ``depth`` project frames of thread ``gui`` in a :mod:`faulthandler` dump."""
+    out: list[str] = []
+    mine = False
+    for line in dump.splitlines():
+        if line.startswith(("Thread 0x", "Current thread 0x")):
+            mine = int(line.split("0x", 1)[1].split()[0], 16) == gui
+            continue
+        if not mine or len(out) >= depth:
+            continue
+        line = line.strip()
+        if line.startswith('File "'):
+            name, _, rest = line[6:].partition('", line ')
+            lineno, _, func = rest.partition(" in ")
+            rel = _project_file(name)
+            if rel is not None:
+                out.append(f"{rel}:{lineno} {func}")
+    return " < ".join(out) if out else "(no frame of the project: Qt, or waiting for the interpreter)"
+
+
+# -- waiting without stalling --------------------------------------------------------------------------------
+
+
+def wait_until(pred: Callable[[], bool], timeout_ms: int) -> bool:
+    """Run the event loop (idle, not spinning) until ``pred()`` or the timeout."""
+    from philont_desktop.qt import QEventLoop, QTimer
+
+    if pred():
+        return True
+    deadline = time.monotonic() + timeout_ms / 1000
+    loop = QEventLoop()
+    check = QTimer()
+    check.setInterval(5)
+    check.timeout.connect(lambda: (pred() or time.monotonic() >= deadline) and loop.quit())
+    check.start()
+    loop.exec()
+    check.stop()
+    return pred()
+
+
+def pause(ms: int) -> None:
+    end = time.monotonic() + ms / 1000
+    wait_until(lambda: time.monotonic() >= end, ms + 1000)
+
+
+# -- the scripted session ---------------------------------------------------------------------------------
+
+
+class Session:
+    """The steps of the scripted session over one window."""
+
+    def __init__(self, db: Path, heart: Heartbeat, log: Callable[[str], None]):
+        from philont_desktop import i18n
+        from philont_desktop.app import _make_app
+        from philont_desktop.main_window import MainWindow
+        from philont_desktop.settings import Settings
+        from philont_desktop.theme import Theme
+
+        self.app = _make_app(sys.argv[0])
+        self.db = db
+        self.heart = heart
+        self.log = log
+        settings = Settings()
+        i18n.install("en")
+        theme = Theme("light")
+        theme.apply()
+        self.window = MainWindow(settings, theme, read_only=True, interactive=True)
+        self.window.resize(1280, 820)
+        self.steps: list[tuple[str, float]] = []
+        self.problems: list[str] = []
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def step(self, name: str, fn: Callable[[], object]) -> None:
+        self.heart.step = name
+        t = time.perf_counter()
+        try:
+            fn()
+        except Exception as exc:  # a step that fails is reported, the session goes on
+            self.problems.append(f"{name}: {type(exc).__name__}: {exc}")
+        pause(SETTLE_MS)
+        self.steps.append((name, time.perf_counter() - t))
+        self.log(
+            f"    {name}: {time.perf_counter() - t:.1f} s, longest gap {self.heart.by_step.get(name, 0):.0f} ms"
+        )
+
+    def idle(self, tab: Any, timeout_ms: int = 300_000) -> None:
+        if not tab.wait_idle(timeout_ms):
+            self.problems.append(f"{tab.name}: still busy after {timeout_ms // 1000} s")
+
+    def type_into(self, widget: Any, text: str) -> None:
+        """Key by key; a character that is not ASCII is committed as an input method does."""
+        from philont_desktop.qt import QApplication, QInputMethodEvent, QtTest
+
+        widget.setFocus()
+        for ch in text:
+            if ch.isascii():
+                QtTest.QTest.keyClicks(widget, ch)
+            else:
+                ev = QInputMethodEvent()
+                ev.setCommitString(ch)
+                QApplication.sendEvent(widget, ev)
+            pause(KEY_INTERVAL_MS)
+
+    # -- the steps ------------------------------------------------------------------------------------
+    def run(self) -> None:
+        w = self.window
+        w.show()
+        pause(300)  # the start page painted, the beat steady
+        self.step("open the database", self.open_database)
+        self.step("after opening: the other tabs built in the background, quick_check", self.after_open)
+        for name in w.tab_names():
+            self.step(f"visit {name}", lambda n=name: self.visit(n))
+        tl = w.show_tab("timeline")
+        self.step(f"timeline: search English '{SEARCH_EN}' (typed)", lambda: self.search(tl, SEARCH_EN))
+        self.step(f"timeline: search Chinese '{SEARCH_ZH}' (typed)", lambda: self.search(tl, SEARCH_ZH))
+        self.step("timeline: clear the search", lambda: self.search(tl, ""))
+        self.step("timeline: scroll up five pages", lambda: self.scroll_up(tl, 5))
+        self.step("timeline: jump to the oldest day", lambda: self.oldest(tl))
+        self.step("timeline: scroll up to the first message", lambda: self.scroll_up(tl, 50))
+        cx = w.show_tab("context")
+        self.idle(cx)
+        self.step("context: type a message (English)", lambda: self.type_message(cx, TYPED_EN))
+        self.step("context: type a message (Chinese)", lambda: self.type_message(cx, TYPED_ZH))
+        fx = w.show_tab("facts")
+        self.idle(fx)
+        self.step("facts: move the time control", lambda: self.drag_time(fx))
+        sk = w.show_tab("skills")
+        self.idle(sk)
+        self.step("skills: open a skill with revisions", lambda: self.open_skill(sk))
+
+    def open_database(self) -> None:
+        w = self.window
+        w.open_database(self.db)
+        if not wait_until(lambda: w.ctx is not None or w.open_error is not None, 300_000):
+            raise RuntimeError("the database did not open")
+        if w.ctx is None:
+            raise RuntimeError(f"the database did not open: {w.open_error}")
+        tab = w.tabs.current()
+        if tab is not None:
+            self.idle(tab)
+
+    def after_open(self) -> None:
+        from philont_desktop.shell.tab_host import TabSlot
+
+        w = self.window
+        ctx = w.ctx
+        tw = w.tab_widget
+        wait_until(lambda: not any(isinstance(tw.widget(i), TabSlot) for i in range(tw.count())), 120_000)
+        wait_until(lambda: w.counts_loaded, 60_000)
+        wait_until(lambda: ctx.report.quick_check is not None, 600_000)
+
+    def visit(self, name: str) -> None:
+        tab = self.window.show_tab(name)
+        if tab is not None:
+            tab.ensure_activated()
+            self.idle(tab)
+
+    def search(self, tab: Any, text: str) -> None:
+        edit = tab.search_edit
+        edit.setFocus()
+        edit.selectAll()
+        if not text:
+            edit.clear()
+        else:
+            self.type_into(edit, text)
+        wait_until(lambda: not tab.results.searching, 120_000)
+        self.idle(tab)
+
+    def scroll_up(self, tab: Any, pages: int) -> None:
+        view = tab.conversation if hasattr(tab, "conversation") else _conversation_view(tab)
+        model = view.model()
+        bar = view.verticalScrollBar()
+        for _ in range(pages):
+            if not model.has_older:
+                break
+            before = model.rowCount()
+            first = model.message_at(0)
+            bar.setValue(0)
+            wait_until(
+                lambda b=before, f=first: (
+                    model.message_at(0) is not f or not model.has_older or model.rowCount() != b
+                ),
+                60_000,
+            )
+            self.idle(tab)
+            pause(60)
+        bar.setValue(0)
+
+    def oldest(self, tab: Any) -> None:
+        from core.db import MemoryDB
+
+        with MemoryDB.open(self.db, check=False) as db:  # where the oldest day is (not the app's work)
+            oldest = db.conn.execute("SELECT min(timestamp) FROM memory_raw_messages").fetchone()[0]
+        tab.show_time(int(oldest))
+        self.idle(tab)
+
+    def type_message(self, tab: Any, text: str) -> None:
+        tab.message_edit.clear()
+        self.type_into(tab.message_edit, text)
+        self.idle(tab)
+
+    def drag_time(self, tab: Any) -> None:
+        slider = tab.time_slider
+        for v in range(0, min(slider.maximum(), 360) + 1, 12):
+            slider.setValue(v)
+            pause(40)
+        self.idle(tab)
+
+    def open_skill(self, tab: Any) -> None:
+        model = tab.board.model
+        best = None
+        for r in range(model.rowCount()):
+            s = model.index(r, 0).data(model.SkillRole)
+            if s is not None and (best is None or len(s.revision_history) > len(best.revision_history)):
+                best = s
+        if best is None or not best.revision_history:
+            raise RuntimeError("no skill with revisions")
+        self.log(f"    (skill {best.name!r}, {len(best.revision_history)} revisions)")
+        tab.select_skill(best.name)
+        self.idle(tab)
+
+
+def _conversation_view(tab: Any) -> Any:
+    from philont_desktop.timeline.conversation import ConversationView
+
+    views = tab.findChildren(ConversationView)
+    if not views:
+        raise RuntimeError("the timeline has no conversation view")
+    return views[0]
+
+
+# -- child processes ----------------------------------------------------------------------------------------
+
+
+def _peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def child_session(db: str, profile: bool) -> dict[str, Any]:
+    from philont_desktop.app import _install_message_filter
+
+    messages = _install_message_filter()
+    log = lambda m: print(m, flush=True)  # noqa: E731
+    heart = Heartbeat()
+    session = Session(Path(db), heart, log)
+    messages.started()
+    if profile:
+        heart.sampler = StackSampler(heart)
+        heart.sampler.start()
+    heart.start()
+    t0 = time.perf_counter()
+    session.run()
+    heart.stop()
+    if heart.sampler is not None:
+        heart.sampler.running = False
+    duration = time.perf_counter() - t0
+    rss = _peak_rss_mib()
+    worst = sorted(heart.gaps, key=lambda g: -g["ms"])[:10]
+    session.window.close()
+    return {
+        "longest_ms": heart.longest,
+        "worst": [{k: v for k, v in g.items() if k != "at"} for g in worst],
+        "by_step": heart.by_step,
+        "steps": session.steps,
+        "problems": session.problems,
+        "duration_s": duration,
+        "beats": heart.beats,
+        "rss_mib": rss,
+    }
+
+
+def child_floor(seconds: float) -> dict[str, Any]:
+    from philont_desktop.qt import QApplication, QMainWindow
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    win = QMainWindow()
+    win.resize(1280, 820)
+    win.show()
+    heart = Heartbeat()
+    heart.step = "idle"
+    heart.start()
+    pause(int(seconds * 1000))
+    heart.stop()
+    win.close()
+    app.processEvents()
+    return {"longest_ms": heart.longest, "beats": heart.beats, "rss_mib": _peak_rss_mib()}
+
+
+def _spawn(args: list[str], env: dict[str, str], log: Callable[[str], None]) -> dict[str, Any]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *args]
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errf:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf, text=True, env=env)
+        assert p.stdout is not None
+        found = None
+        for line in p.stdout:
+            line = line.rstrip("\n")
+            if line.startswith(RESULT):
+                found = json.loads(line[len(RESULT) :])
+            elif line.strip():
+                log(line)
+        code = p.wait(timeout=CHILD_TIMEOUT_S)
+        errf.seek(0)
+        err = errf.read()
+    if found is None:
+        raise RuntimeError(f"{args[0]} run gave no result (exit {code}):\n{err[-3000:]}")
+    return found
+
+
+# -- the parent -----------------------------------------------------------------------------------------------
+
+
+def describe(g: dict[str, Any]) -> str:
+    text = f"{g['ms']:,.0f} ms in '{g['step']}'"
+    where = g.get("where") or []
+    if where:
+        text += "\n        " + "\n        ".join(f"[{n}x] {s}" for s, n in where)
+    return text
+
+
+def run_sessions(
+    db: Path, runs: int, *, profile: bool = False, log: Callable[[str], None] = print
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``runs`` scripted sessions (each a new process), each followed by a floor run as long."""
+    out = []
+    for i in range(runs):
+        with tempfile.TemporaryDirectory(prefix="philont-bench-settings-") as d:
+            env = dict(os.environ)
+            env.setdefault("QT_QPA_PLATFORM", "offscreen")
+            env["PHILONT_DESKTOP_SETTINGS_DIR"] = d
+            env["PYTHONUNBUFFERED"] = "1"
+            log(f"  session {i + 1}:")
+            s = _spawn(["session", str(db), "1" if profile else "0"], env, log)
+            seconds = min(max(s["duration_s"], 3.0), 60.0)
+            f = _spawn(["floor", f"{seconds:.1f}"], env, log)
+        log(
+            f"  session {i + 1}: longest stall {s['longest_ms']:,.0f} ms over {s['duration_s']:.0f} s "
+            f"({s['beats']:,} beats), peak RSS {s['rss_mib']:,.0f} MiB; bare window: longest gap "
+            f"{f['longest_ms']:,.0f} ms over {seconds:.0f} s, {f['rss_mib']:,.0f} MiB"
+        )
+        for n, g in enumerate(s["worst"][:3], 1):
+            log(f"    worst {n}: {describe(g)}")
+        for p in s["problems"]:
+            log(f"    PROBLEM: {p}")
+        out.append((s, f))
+    return out
+
+
+def measure(
+    db: Path, runs: int, result: Callable[..., dict], log: Callable[[str], None] = print
+) -> list[dict]:
+    """The figures for ``bench/run.py``: the longest stall and the peak memory, medians of ``runs``."""
+    pairs = run_sessions(db, runs, log=log)
+    stall = statistics.median(s["longest_ms"] for s, _f in pairs)
+    floor = statistics.median(f["longest_ms"] for _s, f in pairs)
+    rss = statistics.median(s["rss_mib"] for s, _f in pairs)
+    rss_floor = statistics.median(f["rss_mib"] for _s, f in pairs)
+    worst = sorted((g for s, _f in pairs for g in s["worst"]), key=lambda g: -g["ms"])
+    named: list[str] = []
+    for g in worst:
+        if g["step"] not in named:
+            named.append(g["step"])
+            log(f"  worst stall of '{g['step']}': {g['ms']:,.0f} ms")
+        if len(named) == 3:
+            break
+    return [
+        result(
+            "longest event-loop stall (scripted session, 2 ms heartbeat)",
+            stall,
+            "ms",
+            "bare QMainWindow, same heartbeat, idle",
+            floor,
+            runs,
+        ),
+        result(
+            "peak memory (RSS) after the scripted session",
+            rss,
+            "MiB",
+            "bare QApplication + QMainWindow process",
+            rss_floor,
+            runs,
+        ),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", help="the memory database (default: bench/run.py's quick database)")
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--profile", action="store_true", help="sample the GUI thread's stack during stalls")
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        if args.child[0] == "session":
+            got = child_session(args.child[1], args.child[2] == "1")
+        else:
+            got = child_floor(float(args.child[1]))
+        print(RESULT + json.dumps(got, ensure_ascii=False), flush=True)
+        os._exit(0)
+    if args.db:
+        db = Path(args.db).expanduser()
+    else:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import run
+
+        db = run.ensure_db(run.FULL_MESSAGES // 10)
+    pairs = run_sessions(db, args.runs, profile=args.profile)
+    s0 = pairs[0][0]
+    print("\nlongest gap by step (first session):")
+    for name, _secs in s0["steps"]:
+        print(f"  {s0['by_step'].get(name, 0):7,.0f} ms  {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
