@@ -37,9 +37,10 @@ from philont_desktop.qt import (
 )
 from philont_desktop.settings import Settings
 from philont_desktop.shell.banners import Banners
+from philont_desktop.shell.demo_badge import DemoBadge
 from philont_desktop.shell.menus import WindowMenus
 from philont_desktop.shell.session import DEMO_MESSAGES, DatabaseSession
-from philont_desktop.shell.start_page import StartPage, demo_default_path, ui_icon
+from philont_desktop.shell.start_page import StartPage, demo_default_path, free_demo_path, ui_icon
 from philont_desktop.shell.status import StatusArea
 from philont_desktop.shell.tab_host import ErrorTab, TabHost, TabsByName, TabSlot
 from philont_desktop.tabs.base import BaseTab
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self._set_app_icon()
         self._build_pages()
         self.status = StatusArea(self.statusBar(), theme, self)
+        self.demo_status = self.status.add_badge(DemoBadge(theme), shown=lambda _ctx: self.session.demo)
         self.tabs = TabHost(self.tab_widget, settings, persist=interactive, parent=self)
         self.tabs.prebuild = interactive
         self.menus = WindowMenus(self)
@@ -124,6 +126,8 @@ class MainWindow(QMainWindow):
         self.loading_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.tab_widget = QTabWidget()
         self.tab_widget.setDocumentMode(True)
+        self.demo_badge = DemoBadge(self.theme)
+        self.tab_widget.setCornerWidget(self.demo_badge, Qt.Corner.TopRightCorner)
         self.banners = Banners(self.theme)
         self.db_page = QWidget()
         dl = QVBoxLayout(self.db_page)
@@ -251,17 +255,30 @@ class MainWindow(QMainWindow):
         self.menus.update()
         self.menus.update_undo()
 
+    @property
+    def is_demo(self) -> bool:
+        """A generated demo database is open (badges and title say so)."""
+        return self.ctx is not None and self.session.demo
+
     def _update_title(self) -> None:
+        demo = self.is_demo
+        for badge in (self.demo_badge, self.demo_status):
+            badge.retranslate()
+        self.demo_badge.setVisible(demo)
         if self.ctx is None:
             self.setWindowTitle(APP_NAME)
             return
         mode = self.tr("EDITING") if self.ctx.editing else self.tr("read-only")
-        self.setWindowTitle(f"{self.ctx.db_path.name} [{mode}] — {APP_NAME}")
+        name = self.ctx.db_path.name
+        if demo:
+            name = self.tr("{0} (demo)").format(name)
+        self.setWindowTitle(f"{name} [{mode}] — {APP_NAME}")
 
     # -- start page -------------------------------------------------------------------------------------
     def show_start_page(self, path: Path | None = None, problem: BaseException | None = None) -> None:
         self._start_problem = (path, problem)
         self.start_page.set_recent(self.settings.recent_files)
+        self.start_page.set_demo_path(None)  # where "Create demo database…" saves now
         backup = None
         missing = isinstance(problem, DatabaseOpenError) and problem.problem == "missing"
         if problem is None and path is None:
@@ -349,7 +366,7 @@ class MainWindow(QMainWindow):
     # -- creating ---------------------------------------------------------------------------------------
     def choose_and_create_demo(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Create demo database"), str(demo_default_path()), self.tr(DB_FILTER)
+            self, self.tr("Create demo database"), str(free_demo_path()), self.tr(DB_FILTER)
         )
         if path:
             self.create_demo(path)
@@ -365,7 +382,11 @@ class MainWindow(QMainWindow):
         self, path: str | Path, messages: int = DEMO_MESSAGES, *, open_after: bool = True
     ) -> Job | None:
         """Generate a demo database at ``path`` in the background (progress on the start page), then open it."""
-        return self.session.create_demo(path, messages, open_after=open_after)
+        job = self.session.create_demo(path, messages, open_after=open_after)
+        if job is not None:
+            saved = self.tr("Demo database saved to {0}").format(Path(path).expanduser())
+            job.done.connect(lambda: job.error is None and self.statusBar().showMessage(saved, 15000))
+        return job
 
     def _on_creation_started(self, text: str) -> None:
         self.start_page.set_busy(text)

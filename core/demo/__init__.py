@@ -48,7 +48,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from core import ids
+from core import demofile, ids
 from core.db import MemoryDB
 from core.demo.text import DAY_MS
 from core.demo.write import ProgressFn, Sizes, write_all
@@ -137,6 +137,7 @@ def _build(
             db = MemoryDB.create(tmp, now=start + int((now - start) * 0.35))
             try:
                 db.conn.execute("PRAGMA cache_size=-262144")
+                demofile.mark(db.conn)
                 with db.write():
                     counts = write_all(db, rng, sizes, start, now, progress, lap)
             finally:

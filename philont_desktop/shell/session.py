@@ -26,9 +26,16 @@ DEMO_PHASES = 9  # plan, schedules, messages, fts, skills, actions, facts, notes
 
 def open_report(path: Path) -> OpenReport:
     """What opening ``path`` read-only finds (schema, problems, warnings); raises when it cannot."""
+    return open_info(path)[0]
+
+
+def open_info(path: Path) -> tuple[OpenReport, bool]:
+    """:func:`open_report`, and whether the file is a generated demo database."""
+    from core import demofile
+
     db = MemoryDB.open(path, check=False)
     try:
-        return db.report
+        return db.report, demofile.is_demo(db.conn)
     finally:
         db.close()
 
@@ -89,6 +96,7 @@ class DatabaseSession(QObject):
         self.interactive = interactive
         self.live_interval_ms = live_interval_ms
         self.ctx: AppContext | None = None
+        self.demo = False  # the open database is a generated demo (see core.demofile)
         self.opening: Path | None = None
         self.open_error: BaseException | None = None
         self.creating: Job | None = None
@@ -109,9 +117,9 @@ class DatabaseSession(QObject):
         self.open_error = None
         self.openingStarted.emit(path)
         return self.tasks.task(
-            open_report,
+            open_info,
             path,
-            on_result=lambda report: self._opened(path, report, editing),
+            on_result=lambda info: self._opened(path, *info, editing),
             on_error=lambda exc: self._open_failed(path, exc),
             label=self.tr("Opening {0}").format(path.name),
         )
@@ -121,9 +129,10 @@ class DatabaseSession(QObject):
         self.open_error = exc
         self.openFailed.emit(str(path), exc)
 
-    def _opened(self, path: Path, report: OpenReport, editing: bool) -> None:
+    def _opened(self, path: Path, report: OpenReport, demo: bool, editing: bool) -> None:
         self.close()
         self.opening = None
+        self.demo = demo
         ctx = AppContext(
             path,
             report,
@@ -154,6 +163,7 @@ class DatabaseSession(QObject):
             return
         self.closing.emit(ctx)
         self.ctx = None
+        self.demo = False
         ctx.close()
         ctx.deleteLater()
         self.closed.emit()

@@ -44,6 +44,17 @@ def demo_default_path() -> Path:
     return Path(base) / "demo" / "memory.sqlite"
 
 
+def free_demo_path() -> Path:
+    """Where "Create demo database…" saves (and says it saves): the default place, or a free name beside
+    it when a file is already there (a demo is never written over a file)."""
+    base = demo_default_path()
+    path, n = base, 2
+    while path.exists():
+        path = base.with_name(f"{base.stem}-{n}{base.suffix}")
+        n += 1
+    return path
+
+
 class StartPage(QWidget):
     """Shown when no database is open: open a file, create a demo or an empty database, recent files."""
 
@@ -181,7 +192,7 @@ class StartPage(QWidget):
 
     def set_demo_path(self, path: Path | None) -> None:
         self._demo_path = path
-        where = str(path or demo_default_path())
+        where = str(path or free_demo_path())
         self.demo_hint.setText(
             self.tr(
                 "A generated memory of a few months of English and Chinese conversations, to try the app (default location: {0})."

@@ -9,6 +9,7 @@ counting the big tables, at most every :data:`COUNTS_MIN_INTERVAL_MS` while the 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
@@ -150,6 +151,7 @@ class StatusArea(QObject):
         ]
         for w in self._labels:
             w.setContentsMargins(10, 0, 2, 0)
+        self._badges: list[tuple[QLabel, Callable[[Any], bool]]] = []
         bar.addWidget(self.path_label, 1)
         for w in (
             self.jobs,
@@ -162,12 +164,16 @@ class StatusArea(QObject):
             bar.addPermanentWidget(w)
         theme.changed.connect(self.update)
 
-    def add_badge(self, label: QLabel) -> QLabel:
-        """A permanent label at the left of the others, shown while a database is open."""
+    def add_badge(self, label: QLabel, shown: Callable[[Any], bool] | None = None) -> QLabel:
+        """A permanent label at the left of the others, shown while a database is open (and
+        ``shown(ctx)`` says so, when given)."""
         label.setContentsMargins(10, 0, 2, 0)
         self.bar.insertPermanentWidget(0, label)
-        self._labels.append(label)
-        label.setVisible(self.ctx is not None)
+        if shown is None:
+            self._labels.append(label)
+        else:
+            self._badges.append((label, shown))
+        self.update()
         return label
 
     # -- following a database ---------------------------------------------------------------------------
@@ -189,6 +195,8 @@ class StatusArea(QObject):
         ctx = self.ctx
         for w in self._labels:
             w.setVisible(ctx is not None)
+        for w, shown in self._badges:
+            w.setVisible(ctx is not None and bool(shown(ctx)))
         if ctx is None:
             self.path_label.setText("")
             return

@@ -5279,6 +5279,16 @@ You can undo this with Edit › Undo.</source>
         <source>Writing a backup of {0}…</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
+    <message>
+        <location line="-13"/>
+        <source>{0} (demo)</source>
+        <translation>{0}（演示）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Demo database saved to {0}</source>
+        <translation>演示数据库已保存到 {0}</translation>
+    </message>
 </context>
 <context>
     <name>McpDialog</name>
@@ -8463,6 +8473,19 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
+    </message>
+</context>
+<context>
+    <name>DemoBadge</name>
+    <message>
+        <location filename="../../philont_desktop/shell/demo_badge.py" line="+28"/>
+        <source>Demo</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A generated demo database: its conversations, facts and skills are made up. Open your own memory with File › Open.</source>
+        <translation>生成的演示数据库：其中的对话、事实和技能都是虚构的。请用“文件 › 打开”打开你自己的记忆库。</translation>
     </message>
 </context>
 </TS>

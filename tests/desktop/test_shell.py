@@ -185,6 +185,41 @@ def test_create_demo_database_then_open_it(make_window, tmp_path):
     assert "messages ~300" in w.counts_label.text()
 
 
+def test_a_demo_database_is_marked_in_the_title_the_status_bar_and_a_badge(make_window, tmp_path, db_path):
+    from core import demo
+
+    target = tmp_path / "cli-demo.sqlite"
+    demo.generate(target, messages=200, now=FIXED_NOW)  # as `philont-memory demo --out` writes it
+    w = make_window(target)
+    assert w.is_demo
+    assert w.windowTitle() == "cli-demo.sqlite (demo) [read-only] — philont-desktop"
+    assert w.demo_badge.isVisible() and w.demo_badge.text() == "Demo"
+    assert w.demo_status.isVisible() and "made up" in w.demo_status.toolTip()
+    w.open_database(db_path)
+    assert spin_until(lambda: w.ctx is not None and w.ctx.db_path == db_path, 10_000)
+    assert not w.is_demo and "(demo)" not in w.windowTitle()
+    assert not w.demo_badge.isVisible() and not w.demo_status.isVisible()
+
+
+def test_create_demo_saves_where_the_start_page_says(make_window, tmp_path, monkeypatch):
+    import philont_desktop.shell.start_page as sp
+
+    default = tmp_path / "data" / "demo" / "memory.sqlite"
+    monkeypatch.setattr(sp, "demo_default_path", lambda: default)
+    default.parent.mkdir(parents=True)
+    default.write_bytes(b"an earlier demo")  # never written over: the next free name is proposed
+    w = make_window()
+    w.show_start_page()
+    proposed = sp.free_demo_path()
+    assert proposed == default.with_name("memory-2.sqlite")
+    assert str(proposed) in w.start_page.demo_hint.text()
+    assert w.create_demo(proposed, messages=200) is not None
+    assert spin_until(lambda: w.ctx is not None, 60_000)
+    assert w.ctx.db_path == proposed and w.is_demo
+    assert str(proposed) in w.statusBar().currentMessage()
+    assert default.read_bytes() == b"an earlier demo"
+
+
 def test_create_demo_refuses_an_existing_file(make_window, db_path):
     w = make_window()
     assert w.create_demo(db_path) is None
