@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from philont_desktop.context import AppContext
+from philont_desktop import preload
 from philont_desktop.qt import QLabel, QObject, Qt, QTabWidget, QTimer, QVBoxLayout, QWidget, is_valid
 from philont_desktop.settings import Settings
 from philont_desktop.tabs import TabEntry, TabRegistrationError, registry
 from philont_desktop.tabs.base import BaseTab
+
+if TYPE_CHECKING:
+    from philont_desktop.context import AppContext
 
 
 class ErrorTab(BaseTab):
@@ -119,7 +122,12 @@ class TabHost(QObject):
             current.ensure_activated()
 
     def start_prebuilding(self) -> None:
+        """Import the plots and the tabs not built yet in the background, then build those tabs one
+        per event-loop turn while the shown tab is idle (each once its module is in)."""
         if self.prebuild:
+            slots = [self.widget.widget(i) for i in range(self.widget.count())]
+            modules = [s.entry.module for s in slots if isinstance(s, TabSlot)]
+            preload.start([preload.PLOTS, *modules])
             self._prebuild_timer.start(0)
 
     def names(self) -> list[str]:
@@ -209,11 +217,18 @@ class TabHost(QObject):
         if current is not None and current.busy:
             self._prebuild_timer.start(100)
             return
+        waiting = False
         for i in range(self.widget.count()):
-            if isinstance(self.widget.widget(i), TabSlot):
+            slot = self.widget.widget(i)
+            if isinstance(slot, TabSlot):
+                if preload.is_pending(slot.entry.module):  # built once imported, not imported here
+                    waiting = True
+                    continue
                 self.tab_at(i)
                 self._prebuild_timer.start(0)
                 return
+        if waiting:
+            self._prebuild_timer.start(100)
 
     def clear(self) -> None:
         """Save the tabs' state (when persisting) and remove them all."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.timeline import DAY_MS, RawStore
+from philont_desktop import preload
 from philont_desktop.qt import (
     QAbstractItemView,
     QCheckBox,
@@ -33,6 +34,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
     Signal,
+    is_valid,
 )
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.tabs.navigation import ShowMessage, ShowTime, Target
@@ -480,7 +482,11 @@ class TimelineTab(BaseTab):
             self._build_chart_later()
 
     def _build_chart_later(self, *_: object) -> None:
-        if self._chart is None:
+        if self._chart is None:  # once pyqtgraph is imported (off the GUI thread when preloading)
+            preload.when_loaded(preload.PLOTS, self._start_chart_timer)
+
+    def _start_chart_timer(self) -> None:
+        if is_valid(self) and self._chart is None:
             self._chart_timer.start(30)
 
     def _on_chart_range(self, since: int | None, until: int | None) -> None:

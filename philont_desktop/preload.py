@@ -1,0 +1,99 @@
+"""Modules the window will need soon, imported off the GUI thread while a person looks at the first tab.
+
+Importing pyqtgraph with numpy, or a tab's view with its core modules, takes a few hundred milliseconds
+of Python: on the GUI thread that is a stall a person feels (the first plot, the first visit of a tab).
+:func:`start` imports them one by one on a lane of their own (a
+:class:`~philont_desktop.workers.Workers` task lane: the workers module owns every thread), once the
+first tab is shown; :func:`when_loaded` runs a callback on the GUI thread once a module is in (at once
+when it already is, or when nothing is preloading it), so that a widget needing it is built after the
+import instead of waiting for it on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterable
+
+from philont_desktop.qt import QCoreApplication, QObject
+
+PLOTS = "philont_desktop.widgets.plots"
+
+
+def _import(name: str) -> str:
+    importlib.import_module(name)
+    return name
+
+
+class Preloader(QObject):
+    """Imports modules in the background, in order; says on the GUI thread when each is in."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        from philont_desktop.workers import Workers
+
+        self.workers = Workers(None, parent=self)
+        self.pending: list[str] = []  # asked for, not imported yet (in order)
+        self.failed: dict[str, str] = {}
+        self._waiting: dict[str, list[Callable[[], object]]] = {}
+
+    def start(self, modules: Iterable[str]) -> None:
+        for name in modules:
+            if name in sys.modules or name in self.pending:
+                continue
+            self.pending.append(name)
+            self.workers.task(
+                _import,
+                name,
+                on_result=self._loaded,
+                on_error=lambda exc, n=name: self._loaded(n, exc),
+                label=f"import {name}",
+            )
+
+    def is_pending(self, name: str) -> bool:
+        return name in self.pending
+
+    def when_loaded(self, name: str, fn: Callable[[], object]) -> None:
+        if name in self.pending:
+            self._waiting.setdefault(name, []).append(fn)
+        else:
+            fn()
+
+    def _loaded(self, name: str, exc: BaseException | None = None) -> None:
+        if name in self.pending:
+            self.pending.remove(name)
+        if exc is not None:  # imported again on the GUI thread when needed, which shows the error
+            self.failed[name] = f"{type(exc).__name__}: {exc}"
+        for fn in self._waiting.pop(name, []):
+            fn()
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        self.workers.shutdown(timeout_ms)
+
+
+_preloader: Preloader | None = None
+
+
+def preloader() -> Preloader:
+    """The application's preloader (made on first use, owned by the application object)."""
+    global _preloader
+    if _preloader is None:
+        _preloader = Preloader(QCoreApplication.instance())
+    return _preloader
+
+
+def start(modules: Iterable[str]) -> None:
+    """Import ``modules`` in the background, in this order (those already imported are skipped)."""
+    preloader().start(modules)
+
+
+def when_loaded(name: str, fn: Callable[[], object]) -> None:
+    """``fn()`` on the GUI thread once ``name`` is imported (now, when it is not being preloaded)."""
+    if _preloader is None:
+        fn()
+    else:
+        _preloader.when_loaded(name, fn)
+
+
+def is_pending(name: str) -> bool:
+    return _preloader is not None and _preloader.is_pending(name)
