@@ -438,6 +438,7 @@ def install(lang: str | None) -> list[str]:
     if isinstance(app, QApplication):
         app.setLayoutDirection(QLocale(code).textDirection())
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+    _remove_filter(app)
     notifier().languageChanged.emit(code)
     return list(_loaded_files)
 
@@ -612,10 +613,17 @@ class _LanguageChangeFilter(QObject):
 
 
 def _install_filter(app: QCoreApplication) -> None:
+    """Filter the application's events while a language switch delivers ``LanguageChange`` (only then:
+    an application-wide filter in Python would see every event of every widget, paints and timers)."""
     global _filter
     if _filter is None or not is_valid(_filter):
         _filter = _LanguageChangeFilter(app)
-        app.installEventFilter(_filter)
+    app.installEventFilter(_filter)
+
+
+def _remove_filter(app: QCoreApplication) -> None:
+    if _filter is not None and is_valid(_filter):
+        app.removeEventFilter(_filter)
 
 
 class Retranslatable:
