@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
 from philont_desktop import APP_NAME, core_strings, i18n
-from philont_desktop.backups import recovery
-from philont_desktop.context import AppContext
 from philont_desktop.qt import (
     QT_TRANSLATE_NOOP,
     QApplication,
@@ -48,9 +47,18 @@ from philont_desktop.tabs.navigation import Navigator
 from philont_desktop.theme import Theme
 from philont_desktop.workers import Job
 
+if TYPE_CHECKING:  # imported when a database opens, not before the first paint
+    from philont_desktop.context import AppContext
+
 __all__ = ["DEMO_MESSAGES", "ErrorTab", "MainWindow", "TabSlot", "demo_default_path", "ui_icon"]
 
 DB_FILTER = QT_TRANSLATE_NOOP("MainWindow", "SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)")
+
+
+def _recovery():
+    from philont_desktop.backups import recovery
+
+    return recovery
 
 
 def _part(owner: str, name: str) -> property:
@@ -119,8 +127,8 @@ class MainWindow(QMainWindow):
         self.start_page.demoRequested.connect(self.choose_and_create_demo)
         self.start_page.emptyRequested.connect(self.choose_and_create_empty)
         self.start_page.recentChosen.connect(lambda p: self.open_database(p))
-        self.start_page.backupChosen.connect(lambda p: recovery.open_backup_window(self, p))
-        self.start_page.restoreChosen.connect(lambda p: recovery.restore_over_start_problem(self, p))
+        self.start_page.backupChosen.connect(lambda p: _recovery().open_backup_window(self, p))
+        self.start_page.restoreChosen.connect(lambda p: _recovery().restore_over_start_problem(self, p))
         self.start_page.cancelRequested.connect(self.session.cancel_creation)
         self.loading_page = QLabel()
         self.loading_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -317,7 +325,7 @@ class MainWindow(QMainWindow):
         self.openFailed.emit(path, exc)
         if self.ctx is not None:  # another database stays open
             if isinstance(exc, DatabaseOpenError) and exc.backup is not None:
-                recovery.offer_backup(
+                _recovery().offer_backup(
                     self, Path(path), exc
                 )  # restore the backup it names, or open it read-only
             else:

@@ -25,9 +25,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.db import MemoryDB
 from core.errors import ReadOnlyError
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import (
@@ -42,6 +41,9 @@ from philont_desktop.qt import (
     Signal,
     Slot,
 )
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 PROGRESS_INTERVAL_S = 0.05
 REINTERRUPT_MS = 50  # how often a cancelled job that is still running is interrupted again
@@ -393,6 +395,8 @@ class Workers(QObject):
                 return self._writer.last_backup
             assert self.db_path is not None
             backup: Path | None = None
+            from core.db import MemoryDB
+
             ro = MemoryDB.open(self.db_path, check=check)
             try:
                 if ro.report.read_only_reason:
@@ -402,6 +406,8 @@ class Workers(QObject):
             finally:
                 ro.close()
             job.raise_if_cancelled()
+            from core.db import MemoryDB
+
             db = MemoryDB.open(self.db_path, writable=True, check=False, backup_before_write=False)
             db.last_backup = backup
             try:
@@ -519,6 +525,8 @@ class Workers(QObject):
             db = self._readers.get(tid)
         if db is None:
             assert self.db_path is not None
+            from core.db import MemoryDB
+
             db = MemoryDB.open(self.db_path, check=False)
             with self._conn_lock:
                 self._readers[tid] = db

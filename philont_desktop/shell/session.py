@@ -10,15 +10,17 @@ reaction; an "open failed" dialog or a "Demo" badge hangs off these signals.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.db import MemoryDB, OpenReport
 from core.errors import DatabaseOpenError
-from philont_desktop.context import AppContext
 from philont_desktop.qt import QObject, QTimer, Signal
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import Job, Workers
+
+if TYPE_CHECKING:  # imported when a database opens (off the GUI thread first), not at start-up
+    from core.db import MemoryDB, OpenReport
+    from philont_desktop.context import AppContext
 
 DEMO_MESSAGES = 20_000
 DEMO_PHASES = 9  # plan, schedules, messages, fts, skills, actions, facts, notes, calendar
@@ -32,6 +34,7 @@ def open_report(path: Path) -> OpenReport:
 def open_info(path: Path) -> tuple[OpenReport, bool]:
     """:func:`open_report`, and whether the file is a generated demo database."""
     from core import demofile
+    from core.db import MemoryDB
 
     db = MemoryDB.open(path, check=False)
     try:
@@ -41,6 +44,8 @@ def open_info(path: Path) -> tuple[OpenReport, bool]:
 
 
 def create_empty(path: Path) -> Path:
+    from core.db import MemoryDB
+
     MemoryDB.create(path).close()
     return path
 
@@ -133,6 +138,8 @@ class DatabaseSession(QObject):
         self.close()
         self.opening = None
         self.demo = demo
+        from philont_desktop.context import AppContext
+
         ctx = AppContext(
             path,
             report,

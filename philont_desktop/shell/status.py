@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
-from core.db import MemoryDB
 from philont_desktop.qt import (
     QHBoxLayout,
     QLabel,
@@ -27,6 +26,9 @@ from philont_desktop.qt import (
 )
 from philont_desktop.theme import Theme
 from philont_desktop.workers import Job, Workers
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 COUNTS_MIN_INTERVAL_MS = 5000
 
@@ -168,7 +170,7 @@ class StatusArea(QObject):
         """A permanent label at the left of the others, shown while a database is open (and
         ``shown(ctx)`` says so, when given)."""
         label.setContentsMargins(10, 0, 2, 0)
-        self.bar.insertPermanentWidget(0, label)
+        self.bar.insertPermanentWidget(1, label)  # after the path (the only normal widget)
         if shown is None:
             self._labels.append(label)
         else:

@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from core.curation import Change
 from philont_desktop.i18n import Retranslatable
 from philont_desktop.qt import QSplitter, QWidget, Signal
 from philont_desktop.tabs.controller import TabController
@@ -41,6 +40,7 @@ from philont_desktop.tabs.state import TabState
 from philont_desktop.workers import Job
 
 if TYPE_CHECKING:
+    from core.curation import Change
     from philont_desktop.context import AppContext
 
 

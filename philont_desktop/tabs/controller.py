@@ -21,13 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from core.curation import Change, Changes
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QObject, Signal
 from philont_desktop.tabs.state import TabState
 from philont_desktop.workers import Job, spin_until
 
 if TYPE_CHECKING:
+    from core.curation import Change, Changes
     from philont_desktop.context import AppContext
 
 
