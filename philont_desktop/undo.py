@@ -148,6 +148,7 @@ class UndoManager(QObject):
         def _done(entry: AuditEntry) -> None:
             self._set_busy(-1)
             self._announce(kind, entry)
+            self._say(kind, text)
 
         self._set_busy(+1)
         return self.ctx.write(
@@ -172,6 +173,7 @@ class UndoManager(QObject):
         def _done(entry: AuditEntry) -> None:
             self._set_busy(-1)
             self._announce(kind, entry)
+            self._say(kind, cmd.text())
 
         def _failed(exc: BaseException) -> None:
             self._drop(cmd, kind)  # first: busyChanged then tells the actions about the new stack
@@ -181,6 +183,11 @@ class UndoManager(QObject):
 
         self._set_busy(+1)
         self.ctx.write(_run, on_result=_done, on_error=_failed, label=cmd.text())
+
+    def _say(self, kind: str, text: str) -> None:
+        """The status bar says which edit was undone or redone."""
+        said = self.tr("Undone: {0}") if kind == curation.UNDO else self.tr("Redone: {0}")
+        self.ctx.statusMessage.emit(said.format(text))
 
     def _drop(self, cmd: CurationCommand, kind: str) -> None:
         """After a failed step: remove ``cmd`` from the stack, keeping the index truthful."""

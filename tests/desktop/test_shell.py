@@ -358,10 +358,12 @@ def test_undo_and_redo_through_the_shared_stack(make_window, db_path, toy_meta_a
     assert spin_until(lambda: not ctx.undo.busy, 5000)
     assert _meta(db_path, "colour") is None
     assert w.action_redo.isEnabled() and w.action_redo.text() == "&Redo Set colour"
+    assert w.statusBar().currentMessage() == "Undone: Set colour"
 
     w.action_redo.trigger()
     assert spin_until(lambda: not ctx.undo.busy, 5000)
     assert _meta(db_path, "colour") == "blue"
+    assert w.statusBar().currentMessage() == "Redone: Set colour"
 
     db = MemoryDB.open(db_path)
     try:
