@@ -10,6 +10,7 @@ from typing import Any
 
 from core import audit
 from core.audit import AuditEntry
+from philont_desktop.audit.human import changes_line, field_changes, target_label
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QDateTime, QObject, Qt, Signal
 from philont_desktop.widgets.rows_model import PagedRowsModel, Submit
@@ -58,10 +59,12 @@ class AuditModel(PagedRowsModel):
         if col == "what":
             return self._what(e)
         if col == "target":
-            return f"{e.target_type} {e.target_id}"
+            return target_label(e.target_type, e.target_id, e.before, e.after)
         if col == "change":
             summary = audit.summarize(e.before, e.after)
-            return {"created": self.tr("created"), "deleted": self.tr("deleted")}.get(summary, summary)
+            if summary in ("created", "deleted"):
+                return self.tr("created") if summary == "created" else self.tr("deleted")
+            return changes_line(e.before, e.after) or summary
         if col == "state":
             return self._state(e)
         return ""
@@ -83,7 +86,10 @@ class AuditModel(PagedRowsModel):
     def tooltip(self, e: AuditEntry, column: int) -> str:
         text = self.display(e, column)
         if self.COLUMNS[column] == "change":
-            return "\n".join(e.diff()[:40]) or text
+            changes = field_changes(e.before, e.after)
+            return "\n".join(f"{f}: {a} → {b}" for f, a, b in changes[:40]) or text
+        if self.COLUMNS[column] == "target":
+            return f"{text}\n{e.target_type} {e.target_id}"
         return text
 
     def foreground(self, e: AuditEntry, column: int) -> Any:

@@ -490,10 +490,6 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <source>Before → after</source>
-        <translation>修改前 → 修改后</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/backups/recovery.py" line="+416"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
@@ -1295,6 +1291,26 @@ with the backup
         <location line="-18"/>
         <source>once (rule not understood: {0})</source>
         <translation>一次（无法理解的规则：{0}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Row</source>
+        <translation>数据行</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Hide the raw JSON</source>
+        <translation>隐藏原始 JSON</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show the raw JSON (before → after)</source>
+        <translation>显示原始 JSON（修改前 → 修改后）</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="52"/>
+        <source>Changes</source>
+        <translation>改动</translation>
     </message>
 </context>
 <context>
@@ -8158,6 +8174,16 @@ Reason (optional):</source>
         <location line="+34"/>
         <source>Redo failed</source>
         <translation>重做失败</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Undone: {0}</source>
+        <translation>已撤销：{0}</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Redone: {0}</source>
+        <translation>已重做：{0}</translation>
     </message>
 </context>
 <context>

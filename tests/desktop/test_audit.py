@@ -381,7 +381,7 @@ def test_audit_model_texts_and_new_entries_on_top(qapp, db):
         "alice@philont-desktop",
         "toy.set",
         "toy 1",
-        "value",
+        "value: a → b",
         "",
     ]
     new = []
@@ -396,3 +396,18 @@ def test_audit_model_texts_and_new_entries_on_top(qapp, db):
     model.refresh()
     assert text(0, "what") == "redo toy.set"
     assert text(2, "state") == ""
+
+
+def test_an_entry_in_the_words_people_use():
+    from philont_desktop.audit.human import changes_line, field_changes, target_label
+
+    before = {"id": "f1", "namespace": "user", "key": "city", "value": "北京", "confidence": 0.8}
+    after = {"id": "f1", "namespace": "user", "key": "city", "value": "上海", "confidence": 0.9}
+    assert target_label("fact", "f1", before, after) == "user.city"
+    assert field_changes(before, after) == [("value", "北京", "上海"), ("confidence", "0.8", "0.9")]
+    assert changes_line(before, after, limit=1) == "value: 北京 → 上海; +1"
+    assert target_label("skill", "7", None, {"id": 7, "name": "deploy-web"}) == "deploy-web"
+    note = {"id": "n1", "content": "Remember to water the plants\nevery Monday morning before work starts"}
+    assert target_label("note", "n1", note, None).startswith("“Remember to water the plants every Monday")
+    assert target_label("toy", 1, {"id": 1}, {"id": 1}) == "toy 1"
+    assert field_changes(None, after) == []  # created: nothing to compare field by field

@@ -10,7 +10,7 @@ import pytest
 from core.curation import notes as note_curation
 from core.db import MemoryDB
 from core.notes import NotesStore
-from philont_desktop.qt import Qt
+from philont_desktop.qt import Qt, QUrl
 
 ACTOR = "alice@philont-desktop"
 
@@ -69,10 +69,13 @@ def test_the_trail_newest_first_with_the_entry_in_detail(qtbot, qtmodeltester, a
     assert [tab.model.index(0, c).data() for c in (1, 2, 3, 4)] == [
         ACTOR,
         "notes.add",
-        "note n039",
+        "“note 39”",  # a note is known by its first words
         "created",
     ]
     assert "note n039" in tab.detail.toPlainText() and "note 39" in tab.detail.toPlainText()
+    assert '"content"' not in tab.detail.toPlainText()  # the raw JSON is behind a link
+    tab.detail._on_link(QUrl("raw"))
+    assert '"content": "note 39"' in tab.detail.toPlainText()
     tab.table.selectRow(5)
     assert "note n034" in tab.detail.toPlainText()
     assert tab.bar.filter.findData("note") > 0
@@ -118,4 +121,4 @@ def test_entries_added_meanwhile_come_on_top_without_moving_the_rows_in_view(qtb
     assert tab.bar.new_button.isVisible() and tab.bar.new_button.text() == "3 new ↑"
     qtbot.mouseClick(tab.bar.new_button, Qt.MouseButton.LeftButton)
     assert tab.table.verticalScrollBar().value() == 0 and not tab.bar.new_button.isVisible()
-    assert tab.model.index(0, 3).data() == "note n102"
+    assert tab.model.index(0, 3).data() == "“note 102”"

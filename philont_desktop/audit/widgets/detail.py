@@ -6,23 +6,28 @@ import html
 from typing import Any
 
 from core.audit import AuditEntry
+from philont_desktop.audit.human import field_changes, target_label
 from philont_desktop.audit.model import format_time
 from philont_desktop.qt import QCoreApplication, QTextBrowser, QWidget
+
+RAW_LINK = "raw"
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("AuditTab", text)
 
 
-def entry_html(e: AuditEntry, theme: Any) -> str:
-    """The detail view of one entry: facts, then a coloured before/after diff."""
+def entry_html(e: AuditEntry, theme: Any, raw: bool = False) -> str:
+    """The detail view of one entry: facts, the fields that changed, and (``raw``) the before/after JSON
+    as a coloured diff behind a disclosure link."""
     muted = theme.muted_text().name()
     rows = [
         (_tr("Entry"), f"#{e.id}"),
         (_tr("When"), format_time(e.at)),
         (_tr("Who"), e.actor),
         (_tr("What"), e.action + (f" ({e.original_action})" if e.original_action else "")),
-        (_tr("Target"), f"{e.target_type} {e.target_id}"),
+        (_tr("Target"), f"{target_label(e.target_type, e.target_id, e.before, e.after)}"),
+        (_tr("Row"), f"{e.target_type} {e.target_id}"),
     ]
     if e.undone_of is not None:
         rows.append((_tr("Refers to"), f"#{e.undone_of}"))
@@ -36,11 +41,20 @@ def entry_html(e: AuditEntry, theme: Any) -> str:
         for k, v in rows
     )
     errors = "".join(f"<p style='color:#cf222e'>{html.escape(x)}</p>" for x in e.json_errors)
-    return (
-        f"<table>{head}</table>{errors}"
-        f"<p style='margin-top:10px'><b>{html.escape(_tr('Before → after'))}</b></p>"
-        f"<pre style='white-space:pre-wrap'>{_diff_html(e, theme)}</pre>"
+    changes = field_changes(e.before, e.after)
+    fields = "".join(
+        f"<tr><td style='padding-right:12px'><b>{html.escape(f)}</b></td>"
+        f"<td>{html.escape(a)}</td><td style='color:{muted}'>&nbsp;→&nbsp;</td><td>{html.escape(b)}</td></tr>"
+        for f, a, b in changes
     )
+    body = f"<table>{head}</table>{errors}"
+    if fields:
+        body += f"<p style='margin-top:10px'><b>{html.escape(_tr('Changes'))}</b></p><table>{fields}</table>"
+    link = _tr("Hide the raw JSON") if raw else _tr("Show the raw JSON (before → after)")
+    body += f"<p style='margin-top:10px'><a href='{RAW_LINK}'>{html.escape(link)}</a></p>"
+    if raw:
+        body += f"<pre style='white-space:pre-wrap'>{_diff_html(e, theme)}</pre>"
+    return body
 
 
 def _diff_html(e: AuditEntry, theme: Any) -> str:
@@ -68,6 +82,13 @@ class EntryDetail(QTextBrowser):
         self.theme = theme
         self.setOpenLinks(False)
         self.entry: AuditEntry | None = None
+        self.raw_shown = False  # the raw JSON's disclosure, kept from entry to entry
+        self.anchorClicked.connect(self._on_link)
+
+    def _on_link(self, url: Any) -> None:
+        if url.toString() == RAW_LINK and self.entry is not None:
+            self.raw_shown = not self.raw_shown
+            self.show_entry(self.entry)
 
     def empty_text(self) -> str:
         return self.tr(
@@ -77,7 +98,7 @@ class EntryDetail(QTextBrowser):
 
     def show_entry(self, e: AuditEntry | None) -> None:
         self.entry = e
-        self.setHtml(entry_html(e, self.theme) if e is not None else "")
+        self.setHtml(entry_html(e, self.theme, self.raw_shown) if e is not None else "")
 
     def show_empty(self) -> None:
         self.entry = None

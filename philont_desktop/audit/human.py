@@ -1,0 +1,73 @@
+"""An audit entry in the words people use: the target as they know it, field-level changes.
+
+Qt-free: ``target_label`` names a fact ``user.city``, a skill by its name, a note by an excerpt, a
+calendar event or task by its title or name (falling back to ``<type> <id>``); ``field_changes`` lists
+the fields whose values differ, each value on one line (``value: 北京 → 上海``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+EXCERPT = 48
+VALUE_LIMIT = 80
+
+
+def _one_line(value: Any, limit: int = VALUE_LIMIT) -> str:
+    if value is None:
+        return "∅"
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
+        except (TypeError, ValueError, RecursionError):
+            text = repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _rows(value: Any) -> list[dict[str, Any]]:
+    """The row dicts inside a before/after value (the value itself, or dicts one level down)."""
+    if isinstance(value, dict):
+        inner = [v for v in value.values() if isinstance(v, dict)]
+        return [value, *inner]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, dict)][:1]
+    return []
+
+
+def target_label(target_type: str, target_id: Any, before: Any, after: Any) -> str:
+    """The target as people know it: ``user.city``, a skill's name, a note's first words."""
+    for row in _rows(after) + _rows(before):
+        ns, key = row.get("namespace"), row.get("key")
+        if isinstance(ns, str) and isinstance(key, str):
+            return f"{ns}.{key}"
+        for field in ("name", "title"):
+            if isinstance(row.get(field), str) and row[field].strip():
+                return _one_line(row[field], EXCERPT)
+        if isinstance(row.get("content"), str) and row["content"].strip():
+            return f"“{_one_line(row['content'], EXCERPT)}”"
+    return f"{target_type} {target_id}".strip()
+
+
+def field_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
+    """``(field, before, after)`` for each field whose value differs, in the row's order."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    out = []
+    for field in [*before, *(k for k in after if k not in before)]:
+        old, new = before.get(field), after.get(field)
+        if old != new:
+            out.append((str(field), _one_line(old), _one_line(new)))
+    return out
+
+
+def changes_line(before: Any, after: Any, limit: int = 3) -> str:
+    """The first ``limit`` field changes on one line (``value: 北京 → 上海; confidence: 0.8 → 0.9``)."""
+    changes = field_changes(before, after)
+    parts = [f"{f}: {a} → {b}" for f, a, b in changes[:limit]]
+    if len(changes) > limit:
+        parts.append(f"+{len(changes) - limit}")
+    return "; ".join(parts)
