@@ -52,21 +52,42 @@ def target_label(target_type: str, target_id: Any, before: Any, after: Any) -> s
     return f"{target_type} {target_id}".strip()
 
 
+# Bookkeeping a new version of a row changes by itself: listed after the fields a person changed.
+BOOKKEEPING = frozenset(
+    {"id", "supersedes", "superseded_by", "created_at", "updated_at", "last_accessed_at", "at"}
+)
+
+
+def _shown(field: str, value: Any) -> tuple[str, Any]:
+    """``value_json: '"上海"'`` is shown as ``value: 上海`` (a JSON column by its value)."""
+    if field.endswith("_json") and isinstance(value, str):
+        try:
+            return field.removesuffix("_json"), json.loads(value)
+        except ValueError:
+            return field.removesuffix("_json"), value
+    return field, value
+
+
 def field_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
-    """``(field, before, after)`` for each field whose value differs, in the row's order."""
+    """``(field, before, after)`` for each field whose value differs: the fields a person changes in
+    the row's order, then the bookkeeping ones (ids, times)."""
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
-    out = []
+    mine, book = [], []
     for field in [*before, *(k for k in after if k not in before)]:
         old, new = before.get(field), after.get(field)
         if old != new:
-            out.append((str(field), _one_line(old), _one_line(new)))
-    return out
+            name, a = _shown(str(field), old)
+            _name, b = _shown(str(field), new)
+            (book if field in BOOKKEEPING else mine).append((name, _one_line(a), _one_line(b)))
+    return mine + book
 
 
 def changes_line(before: Any, after: Any, limit: int = 3) -> str:
     """The first ``limit`` field changes on one line (``value: 北京 → 上海; confidence: 0.8 → 0.9``)."""
     changes = field_changes(before, after)
+    mine = [c for c in changes if c[0] not in BOOKKEEPING]
+    changes = mine or changes
     parts = [f"{f}: {a} → {b}" for f, a, b in changes[:limit]]
     if len(changes) > limit:
         parts.append(f"+{len(changes) - limit}")

@@ -406,6 +406,16 @@ def test_an_entry_in_the_words_people_use():
     assert target_label("fact", "f1", before, after) == "user.city"
     assert field_changes(before, after) == [("value", "北京", "上海"), ("confidence", "0.8", "0.9")]
     assert changes_line(before, after, limit=1) == "value: 北京 → 上海; +1"
+    new_version = {**after, "id": "f2", "supersedes": "f1", "value_json": '"上海"'}
+    old_version = {**before, "value_json": '"北京"'}
+    assert [c[0] for c in field_changes(old_version, new_version)] == [
+        "value",
+        "confidence",
+        "value",
+        "id",
+        "supersedes",
+    ]
+    assert changes_line(old_version, new_version).startswith("value: 北京 → 上海; confidence: 0.8 → 0.9")
     assert target_label("skill", "7", None, {"id": 7, "name": "deploy-web"}) == "deploy-web"
     note = {"id": "n1", "content": "Remember to water the plants\nevery Monday morning before work starts"}
     assert target_label("note", "n1", note, None).startswith("“Remember to water the plants every Monday")
