@@ -31,8 +31,14 @@ def open_report(path: Path) -> OpenReport:
     return open_info(path)[0]
 
 
-def open_info(path: Path) -> tuple[OpenReport, bool]:
-    """:func:`open_report`, and whether the file is a generated demo database."""
+def open_info(path: Path, modules: tuple[str, ...] = ()) -> tuple[OpenReport, bool]:
+    """:func:`open_report`, and whether the file is a generated demo database. ``modules`` (the
+    context's and the first tab's) are imported here first, off the GUI thread, which then only
+    builds the window's parts."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
     from core import demofile
     from core.db import MemoryDB
 
@@ -41,6 +47,15 @@ def open_info(path: Path) -> tuple[OpenReport, bool]:
         return db.report, demofile.is_demo(db.conn)
     finally:
         db.close()
+
+
+def _first_modules(path: Path, remembered: str = "") -> tuple[str, ...]:
+    """What the window imports once ``path`` is open: the context, and the tab shown first."""
+    from philont_desktop.tabs import registry
+
+    tabs = registry()
+    first = tabs.home_for(path) or tabs.get(remembered) or tabs.home()
+    return ("philont_desktop.context", *((first.module,) if first is not None else ()))
 
 
 def create_empty(path: Path) -> Path:
@@ -124,6 +139,7 @@ class DatabaseSession(QObject):
         return self.tasks.task(
             open_info,
             path,
+            _first_modules(path, self.settings.current_tab if self.interactive else ""),
             on_result=lambda info: self._opened(path, *info, editing),
             on_error=lambda exc: self._open_failed(path, exc),
             label=self.tr("Opening {0}").format(path.name),
