@@ -152,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from philont_desktop import i18n
     from philont_desktop.main_window import MainWindow, demo_default_path
-    from philont_desktop.qt import QApplication
+    from philont_desktop.qt import QApplication, QTimer
     from philont_desktop.settings import Settings
     from philont_desktop.theme import Theme
 
@@ -177,8 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.demo and not path.exists():
         window.create_demo(path)
-    elif path.exists():
+    elif path.exists() and batch:
         window.open_database(path)
+    elif path.exists():  # after the window's first paint: opening imports the core meanwhile
+        QTimer.singleShot(0, lambda: window.open_database(path))
     else:
         window.show_start_page(
             path, DatabaseOpenError(path, "missing", "No database file exists at this path.")

@@ -31,14 +31,18 @@ def open_report(path: Path) -> OpenReport:
     return open_info(path)[0]
 
 
-def open_info(path: Path, modules: tuple[str, ...] = ()) -> tuple[OpenReport, bool]:
-    """:func:`open_report`, and whether the file is a generated demo database. ``modules`` (the
-    context's and the first tab's) are imported here first, off the GUI thread, which then only
-    builds the window's parts."""
+def open_info(path: Path, remembered: str = "") -> tuple[OpenReport, bool]:
+    """:func:`open_report`, and whether the file is a generated demo database. First, off the GUI
+    thread, the modules the window needs once the file is open are imported (the context's, the
+    tab shown first), and the tabs' tests of the path run (the Review tab's reads its marks), so that
+    the GUI thread then only builds the window's parts."""
     import importlib
 
-    for name in modules:
-        importlib.import_module(name)
+    try:
+        for name in _first_modules(path, remembered):
+            importlib.import_module(name)
+    except Exception:  # the window imports it again and shows what is wrong, in the tab's place
+        pass
     from core import demofile
     from core.db import MemoryDB
 
@@ -139,7 +143,7 @@ class DatabaseSession(QObject):
         return self.tasks.task(
             open_info,
             path,
-            _first_modules(path, self.settings.current_tab if self.interactive else ""),
+            self.settings.current_tab if self.interactive else "",
             on_result=lambda info: self._opened(path, *info, editing),
             on_error=lambda exc: self._open_failed(path, exc),
             label=self.tr("Opening {0}").format(path.name),
