@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+21"/>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+25"/>
         <source>Entry</source>
         <translation>条目</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>对象</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Refers to</source>
         <translation>对应条目</translation>
     </message>
@@ -1293,12 +1293,12 @@ with the backup
         <translation>一次（无法理解的规则：{0}）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="-7"/>
         <source>Row</source>
         <translation>数据行</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+23"/>
         <source>Hide the raw JSON</source>
         <translation>隐藏原始 JSON</translation>
     </message>
@@ -1308,7 +1308,6 @@ with the backup
         <translation>显示原始 JSON（修改前 → 修改后）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/audit/widgets/detail.py" line="52"/>
         <source>Changes</source>
         <translation>改动</translation>
     </message>
@@ -1784,7 +1783,7 @@ with the backup
 <context>
     <name>AuditModel</name>
     <message>
-        <location filename="../../philont_desktop/audit/model.py" line="+41"/>
+        <location filename="../../philont_desktop/audit/model.py" line="+42"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -1814,7 +1813,7 @@ with the backup
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>undo {0}</source>
         <translation>撤销 {0}</translation>
     </message>
@@ -1824,7 +1823,7 @@ with the backup
         <translation>重做 {0}</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-10"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -1834,7 +1833,7 @@ with the backup
         <translation>已删除</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>undo of #{0}</source>
         <translation>撤销 #{0}</translation>
     </message>
@@ -2935,12 +2934,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DatabaseSession</name>
     <message>
-        <location filename="../../philont_desktop/shell/session.py" line="+116"/>
+        <location filename="../../philont_desktop/shell/session.py" line="+149"/>
         <source>Opening {0}</source>
         <translation>正在打开 {0}</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+59"/>
         <source>The demo database was not created</source>
         <translation>未能创建演示数据库</translation>
     </message>
@@ -3175,6 +3174,19 @@ You can undo this with Edit › Undo.</source>
         <location filename="../../philont_desktop/review/widgets/decay_plot.py" line="+27"/>
         <source>Score</source>
         <translation>得分</translation>
+    </message>
+</context>
+<context>
+    <name>DemoBadge</name>
+    <message>
+        <location filename="../../philont_desktop/shell/demo_badge.py" line="+28"/>
+        <source>Demo</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A generated demo database: its conversations, facts and skills are made up. Open your own memory with File › Open.</source>
+        <translation>生成的演示数据库：其中的对话、事实和技能都是虚构的。请用“文件 › 打开”打开你自己的记忆库。</translation>
     </message>
 </context>
 <context>
@@ -3586,7 +3598,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/shell/tab_host.py" line="+32"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+35"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -5026,7 +5038,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>JobIndicator</name>
     <message>
-        <location filename="../../philont_desktop/shell/status.py" line="+72"/>
+        <location filename="../../philont_desktop/shell/status.py" line="+75"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -5215,12 +5227,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+52"/>
+        <location filename="../../philont_desktop/main_window.py" line="+55"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+224"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -5230,7 +5242,7 @@ You can undo this with Edit › Undo.</source>
         <translation>编辑中</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>No database is open.</source>
         <translation>没有打开数据库。</translation>
     </message>
@@ -5276,7 +5288,7 @@ You can undo this with Edit › Undo.</source>
         <translation>创建空数据库</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+29"/>
         <source>Taking a backup before editing…</source>
         <translation>编辑前正在备份…</translation>
     </message>
@@ -5296,12 +5308,12 @@ You can undo this with Edit › Undo.</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-145"/>
         <source>{0} (demo)</source>
         <translation>{0}（演示）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+113"/>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
     </message>
@@ -7751,7 +7763,7 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/shell/start_page.py" line="+131"/>
+        <location filename="../../philont_desktop/shell/start_page.py" line="+142"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
@@ -7828,7 +7840,7 @@ Reason (optional):</source>
 <context>
     <name>StatusArea</name>
     <message>
-        <location filename="../../philont_desktop/shell/status.py" line="+96"/>
+        <location filename="../../philont_desktop/shell/status.py" line="+103"/>
         <source>schema {0}</source>
         <translation>架构 {0}</translation>
     </message>
@@ -8020,7 +8032,7 @@ Reason (optional):</source>
 <context>
     <name>TimelineTab</name>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+114"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+116"/>
         <source>Search messages (3+ characters full-text; Enter: next hit)</source>
         <translation>搜索消息（3 个以上字符进行全文搜索；回车：下一个结果）</translation>
     </message>
@@ -8106,7 +8118,7 @@ Reason (optional):</source>
         <translation>（滚动时加载更多）</translation>
     </message>
     <message>
-        <location line="+240"/>
+        <location line="+244"/>
         <source>Searching…</source>
         <translation>搜索中…</translation>
     </message>
@@ -8165,13 +8177,13 @@ Reason (optional):</source>
     </message>
     <message>
         <location line="+13"/>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>Undo failed</source>
         <translation>撤销失败</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <location line="+34"/>
+        <location line="-36"/>
+        <location line="+36"/>
         <source>Redo failed</source>
         <translation>重做失败</translation>
     </message>
@@ -8499,19 +8511,6 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>DemoBadge</name>
-    <message>
-        <location filename="../../philont_desktop/shell/demo_badge.py" line="+28"/>
-        <source>Demo</source>
-        <translation>演示</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>A generated demo database: its conversations, facts and skills are made up. Open your own memory with File › Open.</source>
-        <translation>生成的演示数据库：其中的对话、事实和技能都是虚构的。请用“文件 › 打开”打开你自己的记忆库。</translation>
     </message>
 </context>
 </TS>
