@@ -9,14 +9,21 @@ wheel is unavailable; :data:`ENGINE` says which one is in use.
 
 from __future__ import annotations
 
-try:  # pragma: no cover - exercised by whichever engine is installed
-    import sqlean as sqlite3  # type: ignore[import-not-found]
+from typing import TYPE_CHECKING
 
-    ENGINE = "sqlean"
-except ImportError:  # pragma: no cover
-    import sqlite3  # type: ignore[no-redef]
+if TYPE_CHECKING:  # sqlean ships no type information; its API is the standard module's
+    import sqlite3
 
-    ENGINE = "sqlite3"
+    ENGINE: str
+else:
+    try:  # pragma: no cover - exercised by whichever engine is installed
+        import sqlean as sqlite3
+
+        ENGINE = "sqlean"
+    except ImportError:  # pragma: no cover
+        import sqlite3
+
+        ENGINE = "sqlite3"
 
 SQLITE_VERSION: str = sqlite3.sqlite_version
 Connection = sqlite3.Connection
