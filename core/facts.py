@@ -13,13 +13,16 @@ short ``BEGIN IMMEDIATE`` transaction through :meth:`core.db.MemoryDB.write`.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import ids
 from core.decay import PIN_SENTINEL, score_memory
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_number_str, js_stringify, now_ms
 from core.models import Fact
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 SELF_NAMESPACE = "self"
 
@@ -57,7 +60,7 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-def _can_write(db: Any) -> bool:
+def _can_write(db: MemoryDB) -> bool:
     report = db.report
     return not report.read_only and report.read_only_reason is None
 
@@ -188,7 +191,7 @@ def _norm_kind(kind: Any) -> str:
 class FactStore:
     """Facts of one memory database (``memory_facts``)."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: MemoryDB):
         self.db = db
 
     # -- reading helpers ---------------------------------------------------------------------------
@@ -210,9 +213,9 @@ class FactStore:
         value: Any,
         confidence: float = 1.0,
         fact_kind: str = "state",
-        occurred_at: int | None = None,
-        valid_from: int | None = None,
-        valid_until: int | None = None,
+        occurred_at: float | None = None,
+        valid_from: float | None = None,
+        valid_until: float | None = None,
         decay_tau_days: float | None = None,
         now: int | None = None,
     ) -> Fact:
@@ -243,9 +246,9 @@ class FactStore:
         value_json: str,
         confidence: float | None,
         fact_kind: str,
-        occurred_at: int | None,
-        valid_from: int | None,
-        valid_until: int | None,
+        occurred_at: float | None,
+        valid_from: float | None,
+        valid_until: float | None,
         decay_tau_days: float | None,
         now: int | None,
     ) -> Fact:
