@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from core.engine import sqlite3
 from core.errors import NotFoundError, ValidationError_
@@ -24,6 +24,9 @@ from core.ids import new_id
 from core.jsutil import js_split_ws, now_ms, utf16_len
 from core.models import Note
 from core.timeline import sanitize_query
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 NOTES = "memory_notes"
 NOTES_FTS = "memory_notes_fts"
@@ -56,7 +59,7 @@ def _like_escape(s: str) -> str:
 class NotesStore:
     """Notes and their trigram search."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: MemoryDB):
         self.db = db
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Note]:
@@ -159,7 +162,7 @@ class NotesStore:
             return None
         return n
 
-    def search(self, q: str, limit: int = 5) -> list[Note]:
+    def search(self, q: str, limit: float = 5) -> list[Note]:
         """``NotesStore.search`` of the newer reference (Part B §7, Part C j). Never raises.
 
         Ordered ``importance DESC, created_at DESC`` (the reference's SQL, ties as SQLite returns
