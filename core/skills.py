@@ -20,7 +20,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
@@ -30,6 +30,10 @@ from core.jsutil import iso_ms, js_stringify, js_truthy, now_ms, utf16_len
 from core.maturity import next_maturity, parse_maturity
 from core.models import MATURITIES, Skill, parse_json_lenient
 from core.timeline import sanitize_query
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 DAY_MS = 86_400_000
 POSITIVE_RECENCY_DAYS = 30
@@ -155,7 +159,7 @@ class SkillStore:
     (with today's counters and maturity: they change in place). Writes are not restricted.
     """
 
-    def __init__(self, db: Any, *, created_before: int | None = None):
+    def __init__(self, db: MemoryDB, *, created_before: int | None = None):
         self.db = db
         self.created_before = None if created_before is None else int(created_before)
         self._cols: frozenset[str] | None = None
@@ -197,7 +201,7 @@ class SkillStore:
         return [Skill.from_row(r) for r in rows]
 
     @staticmethod
-    def _read(conn: Any, name: str) -> Any:
+    def _read(conn: Connection, name: str) -> Any:
         return conn.execute(
             "SELECT rowid AS rowid, * FROM memory_skills WHERE name = ? LIMIT 1", (name,)
         ).fetchone()
@@ -491,7 +495,7 @@ class SkillStore:
         )
         return _rank(rows, limit, now)
 
-    def search(self, q: str, limit: int = 5, now: int | None = None) -> list[Skill]:
+    def search(self, q: str, limit: float = 5, now: int | None = None) -> list[Skill]:
         """Part A §4.4 and Part C g: FTS (errors caught) else LIKE, deprecated filtered in SQL, the cap
         ``max(4×limit, 20)`` applied in ascending rowid order before ranking by score."""
         safe = sanitize_query(q)
@@ -597,14 +601,14 @@ class SkillStore:
                     and len(policy) > 0
                 )
                 judged = acts
-                if is_recipe:
+                if is_recipe and policy:
                     scoped = [a for a in acts if _field(a, "tool_name", "toolName") in policy]
                     judged = scoped or acts
                 failing = next((a for a in judged if not _field(a, "success", "success")), None)
                 if failing is not None:
                     self.record_skill_outcome(skill_name, False, _field(failing, "timestamp", "timestamp"))
                     failures += 1
-                    if is_recipe:
+                    if is_recipe and skill is not None:
                         self.set_maturity(skill_name, "playbook")
                         demoted += 1
                         observations.append((skill_name, skill.id))
