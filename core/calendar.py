@@ -19,12 +19,15 @@ yields only the first occurrence and ``COUNT=abc`` means no count limit, as in t
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core.errors import ValidationError_
 from core.ids import new_id
 from core.jsutil import date_parse, js_max, js_slice, js_string_to_number, js_trim, now_ms, utf16_len
 from core.models import CalendarEvent
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 DAY_MS = 86_400_000
 WEEK_MS = 7 * DAY_MS
@@ -34,8 +37,8 @@ MAX_EXPANSIONS = 10_000
 class ParsedRrule(NamedTuple):
     freq: str
     interval: float
-    count: float | None
-    until: int | None
+    count: float | None  # type: ignore[assignment]  # the RRULE's COUNT, shadowing tuple.count
+    until: int | float | None
 
 
 def parse_rrule(rrule: str) -> ParsedRrule | None:
@@ -53,7 +56,7 @@ def parse_rrule(rrule: str) -> ParsedRrule | None:
     interval = js_max(1, js_string_to_number(kv.get("INTERVAL", "1")))
     count_raw = kv.get("COUNT")
     count = js_max(1, js_string_to_number(count_raw)) if count_raw else None
-    until: int | None = None
+    until: int | float | None = None
     until_raw = kv.get("UNTIL")
     if until_raw:
         n = utf16_len(until_raw)
@@ -105,7 +108,7 @@ def _now(now: int | None) -> int:
 class CalendarStore:
     """Events of one memory database."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: MemoryDB):
         self.db = db
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[CalendarEvent]:
@@ -116,8 +119,8 @@ class CalendarStore:
     def create(
         self,
         title: str,
-        starts_at: int,
-        ends_at: int | None = None,
+        starts_at: float,
+        ends_at: float | None = None,
         rrule: str | None = None,
         timezone: str = "",
         related_fact_id: str | None = None,
