@@ -15,12 +15,15 @@ Creation errors keep the reference's texts (they are what an agent has always be
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import ValidationError_
 from core.ids import new_id
 from core.jsutil import js_stringify, now_ms
 from core.models import Schedule
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 ACTION_TYPES: tuple[str, ...] = ("prompt", "tool_call", "reflect", "autonomous_turn")
 _INTERVAL_RE = re.compile(r"interval:([0-9]+)")
@@ -50,7 +53,7 @@ def _now(now: int | None) -> int:
 class ScheduleStore:
     """Scheduled tasks of one memory database."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: MemoryDB):
         self.db = db
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Schedule]:
@@ -61,7 +64,7 @@ class ScheduleStore:
     def create(
         self,
         name: str,
-        next_run_at: int,
+        next_run_at: float,
         action_type: str = "prompt",
         payload: Any = None,
         cron_expr: str | None = None,
