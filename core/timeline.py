@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +48,9 @@ from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_split_ws, js_trim, now_ms, utf16_len
 from core.models import ROLES, Message, Session
 from core.schema import GLOBAL_SESSION_ID, ORIGIN_INDEX
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 MSG = "memory_raw_messages"
 FTS = "memory_raw_messages_fts"
@@ -175,7 +178,7 @@ class _Where:
 class RawStore:
     """Sessions and messages of the raw timeline."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: MemoryDB):
         self.db = db
         self._origin_known = False
         self._origin_index_known = False
@@ -342,7 +345,7 @@ class RawStore:
             w.add(f"{alias}timestamp >= ? AND ({alias}timestamp > ? OR {alias}id > ?)", at, at, aid)
 
     @staticmethod
-    def _range_cond(w: _Where, alias: str, since: int | None, until: int | None) -> None:
+    def _range_cond(w: _Where, alias: str, since: float | None, until: float | None) -> None:
         if since is not None:
             w.add(f"{alias}timestamp >= ?", since)
         if until is not None:
@@ -632,7 +635,7 @@ class RawStore:
         if m is None:
             raise NotFoundError(f"No message {message_id}.")
         key = (m.timestamp, m.id)
-        f = {"session_ids": session_ids, "conversations": conversations}
+        f: dict[str, Any] = {"session_ids": session_ids, "conversations": conversations}
         older = self.query_timeline("desc", n, before=key, **f)
         newer = self.query_timeline("asc", n, after=key, **f)
         return [*reversed(older), m, *newer]
@@ -646,7 +649,7 @@ class RawStore:
         conversations: Sequence[str] | None = None,
     ) -> list[Message]:
         """Up to ``n`` messages at or before ``timestamp`` and ``n`` after it, oldest first."""
-        f = {"session_ids": session_ids, "conversations": conversations}
+        f: dict[str, Any] = {"session_ids": session_ids, "conversations": conversations}
         older = self.query_timeline("desc", n, before=(timestamp, INT64_MAX), **f)
         newer = self.query_timeline("asc", n, after=(timestamp, INT64_MAX), **f)
         return [*reversed(older), *newer]
@@ -818,11 +821,11 @@ class RawStore:
     def search_messages(
         self,
         query: str,
-        since: int | None = None,
-        until: int | None = None,
+        since: float | None = None,
+        until: float | None = None,
         session_id: str | None = None,
         session_ids: Sequence[str] | None = None,
-        limit: int = 20,
+        limit: float = 20,
         *,
         conversations: Sequence[str] | None = None,
     ) -> list[Message]:
@@ -840,11 +843,11 @@ class RawStore:
     def search_with_mode(
         self,
         query: str,
-        since: int | None = None,
-        until: int | None = None,
+        since: float | None = None,
+        until: float | None = None,
         session_id: str | None = None,
         session_ids: Sequence[str] | None = None,
-        limit: int = 20,
+        limit: float = 20,
         *,
         before: Keyset | None = None,
         on_like: Callable[[], None] | None = None,
@@ -961,8 +964,8 @@ class RawStore:
         self,
         safe: str,
         *,
-        since: int | None,
-        until: int | None,
+        since: float | None,
+        until: float | None,
         session_ids: list[str] | None,
         limit: Any,
         roles: Sequence[str] | None = None,
@@ -974,7 +977,7 @@ class RawStore:
         f = (since, until, session_ids, roles, before)
         # The conversation filter goes to the steps as a keyword only when there is one, so that a
         # subclass overriding a step with the plain signature (core.substring) keeps working without it.
-        conv = {} if conversations is None else {"conversations": conversations}
+        conv: dict[str, Any] = {} if conversations is None else {"conversations": conversations}
         keys = (
             None if conversations is None else self._conversation_keys(conversations, SMALL_CONVERSATION_ROWS)
         )
@@ -995,8 +998,8 @@ class RawStore:
 
     def _filters(
         self,
-        since: int | None,
-        until: int | None,
+        since: float | None,
+        until: float | None,
         session_ids: list[str] | None,
         roles: Sequence[str] | None,
         before: Keyset | None,
@@ -1128,8 +1131,8 @@ class RawStore:
     def _fts_search(
         self,
         safe: str,
-        since: int | None,
-        until: int | None,
+        since: float | None,
+        until: float | None,
         session_ids: list[str] | None,
         roles: Sequence[str] | None,
         before: Keyset | None,
@@ -1146,7 +1149,7 @@ class RawStore:
                 keys = self._fts_fast(safe, w, k, until, before)
         return self._load_in_order([i for _t, i in keys])
 
-    def _fts_fast(self, safe: str, w: _Where, k: int, until: int | None, before: Keyset | None) -> list:
+    def _fts_fast(self, safe: str, w: _Where, k: int, until: float | None, before: Keyset | None) -> list:
         """Top ``k`` hits by ``(timestamp, id)`` descending; see the module docstring for the proof."""
         upper = INT64_MAX
         if until is not None:
@@ -1231,8 +1234,8 @@ class RawStore:
     def _like_search(
         self,
         safe: str,
-        since: int | None,
-        until: int | None,
+        since: float | None,
+        until: float | None,
         session_ids: list[str] | None,
         roles: Sequence[str] | None,
         before: Keyset | None,
