@@ -10,8 +10,9 @@ Listings are newest first by ``(timestamp, id)`` with keyset pagination.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
@@ -19,6 +20,9 @@ from core.errors import NotFoundError, ValidationError_
 from core.jsutil import js_stringify, now_ms
 from core.models import Action, Message
 from core.timeline import RawStore
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 ACTIONS = "memory_actions"
 Keyset = tuple[int, int]
@@ -70,7 +74,7 @@ class ToolStat(BaseModel):
 class ActionStore:
     """The action log."""
 
-    def __init__(self, db: Any):
+    def __init__(self, db: MemoryDB):
         self.db = db
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Action]:
@@ -93,6 +97,7 @@ class ActionStore:
         row = _row(session_id, tool_name, params, result, success, timestamp, trigger, linked_skill)
         with self.db.write() as conn:
             new_id = conn.execute(_INSERT, row).lastrowid
+        assert new_id is not None  # an INSERT sets it
         got = self.get(new_id)
         assert got is not None
         return got
@@ -126,7 +131,7 @@ class ActionStore:
         since: int | None = None,
         until: int | None = None,
         order: Literal["asc", "desc"] = "desc",
-    ) -> list[Action]:
+    ) -> builtins.list[Action]:
         """Actions by ``(timestamp, id)`` (newest first by default) with keyset pagination.
 
         ``before``/``after`` are exclusive ``(timestamp, id)`` bounds; ``tool`` is one name or a list;
@@ -171,18 +176,18 @@ class ActionStore:
             (*args, -1 if limit is None else limit),
         )
 
-    def by_linked_skill(self, name: str, limit: int | None = None) -> list[Action]:
+    def by_linked_skill(self, name: str, limit: int | None = None) -> builtins.list[Action]:
         """Actions whose ``linked_skill`` is ``name``, newest first."""
         return self.list(limit=limit, linked_skill=name)
 
-    def tools(self) -> list[str]:
+    def tools(self) -> builtins.list[str]:
         """Every tool name in the log, sorted."""
         with self.db.lock:
             return [
                 r[0] for r in self.db.conn.execute(f"SELECT DISTINCT tool_name FROM {ACTIONS} ORDER BY 1")
             ]
 
-    def tool_stats(self, since: int | None = None, until: int | None = None) -> list[ToolStat]:
+    def tool_stats(self, since: int | None = None, until: int | None = None) -> builtins.list[ToolStat]:
         """Per tool: calls, failures and failure rate; most-called first, then by name."""
         parts: list[str] = []
         args: list[Any] = []
@@ -218,7 +223,7 @@ class ActionStore:
 
     def around_action(
         self, action_id: int, n: int = 5, *, session_ids: Sequence[str] | None = None
-    ) -> list[Message]:
+    ) -> builtins.list[Message]:
         """The timeline around an action: up to ``n`` messages at or before its timestamp and ``n``
         after it, oldest first (all sessions unless ``session_ids``)."""
         a = self.get(action_id)

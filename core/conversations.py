@@ -25,13 +25,18 @@ it belongs in a worker. Opening a file runs none of this.
 
 from __future__ import annotations
 
+import builtins
 import threading
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from core.schema import GLOBAL_SESSION_ID, ORIGIN_INDEX
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 MSG = "memory_raw_messages"
 UNKNOWN_ORIGIN = GLOBAL_SESSION_ID
@@ -139,7 +144,7 @@ class ConversationIndex:
     file) so that one index can live in the GUI and be brought up to date from any worker.
     """
 
-    def __init__(self, db: Any = None):
+    def __init__(self, db: MemoryDB | None = None):
         self.db = db
         self._lock = threading.Lock()
         self._origins: dict[str, _Span] = {}
@@ -149,7 +154,7 @@ class ConversationIndex:
         self._listed: list[Conversation] | None = None
 
     # -- public ---------------------------------------------------------------------------------------
-    def list(self, db: Any = None) -> list[Conversation]:
+    def list(self, db: MemoryDB | None = None) -> list[Conversation]:
         """Every conversation, the most recent (``last_at``) first, then by id (read through ``db``, by
         default the index's own)."""
         use = db if db is not None else self.db
@@ -166,7 +171,8 @@ class ConversationIndex:
             self._origins, self._sessions, self._hwm, self._low, self._listed = {}, {}, None, None, None
 
     # -- computing ------------------------------------------------------------------------------------
-    def _conn(self) -> Any:
+    def _conn(self) -> Connection:
+        assert self.db is not None  # set by list() before any computing
         return self.db.conn
 
     def _has_origin(self) -> bool:
@@ -251,7 +257,7 @@ class ConversationIndex:
         if null_rows - others > 0:
             self._sessions[GLOBAL_SESSION_ID] = self._global_span(null_rows - others)
 
-    def _session_ids(self) -> list[str]:
+    def _session_ids(self) -> builtins.list[str]:
         """Distinct ``session_id`` values of the messages (skip-scan of the session index)."""
         out: list[str] = []
         c = self._conn()
@@ -314,7 +320,7 @@ class ConversationIndex:
             count, _int_or_none(first[0]) if first else None, _int_or_none(last[0]) if last else None
         )
 
-    def _conversations(self) -> list[Conversation]:
+    def _conversations(self) -> builtins.list[Conversation]:
         out: dict[str, Conversation] = {}
         for oid, span in self._origins.items():
             ch, detail = channel_of(oid, "origin")
@@ -370,7 +376,7 @@ DEFAULT_MAX_GAP_MS = 15 * 60_000
 
 
 def conversation_at(
-    db: Any, timestamp: int, *, max_gap_ms: int = DEFAULT_MAX_GAP_MS
+    db: MemoryDB, timestamp: int, *, max_gap_ms: int = DEFAULT_MAX_GAP_MS
 ) -> ConversationMatch | None:
     """The conversation the instant ``timestamp`` belongs to, or None when no message is within
     ``max_gap_ms`` of it.
@@ -399,7 +405,7 @@ def conversation_at(
     )
 
 
-def list_conversations(db: Any) -> list[Conversation]:
+def list_conversations(db: MemoryDB) -> list[Conversation]:
     """The conversations of ``db`` (a one-off :class:`ConversationIndex`; keep an index to refresh)."""
     return ConversationIndex(db).list()
 
