@@ -18,13 +18,17 @@ import difflib
 import getpass
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from core import schema
 from core.jsutil import js_stringify, now_ms
 from core.models import parse_json_lenient
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 AUDIT_TABLE = schema.AUDIT_TABLE
 UNDO = "undo"
@@ -126,12 +130,12 @@ def default_actor() -> str:
     return f"{user}{APP_SUFFIX}"
 
 
-def audit_table_exists(conn: Any) -> bool:
+def audit_table_exists(conn: Connection) -> bool:
     row = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (AUDIT_TABLE,)).fetchone()
     return row is not None
 
 
-def ensure_audit_table(conn: Any) -> None:
+def ensure_audit_table(conn: Connection) -> None:
     """Create the table inside the caller's write transaction when it is missing."""
     if not audit_table_exists(conn):
         schema.create_audit_table(conn)
@@ -142,7 +146,7 @@ def _dump(value: Any) -> str | None:
 
 
 def record(
-    conn: Any,
+    conn: Connection,
     *,
     actor: str,
     action: str,
@@ -162,7 +166,8 @@ def record(
         "undone_of, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (at, actor, action, target_type, str(target_id), _dump(before), _dump(after), undone_of, note),
     )
-    entry = fetch_entry(conn, int(cur.lastrowid))
+    assert cur.lastrowid is not None  # an INSERT sets it
+    entry = fetch_entry(conn, cur.lastrowid)
     assert entry is not None
     return entry
 
@@ -178,7 +183,7 @@ def _select(where: str = "", order_limit: str = "") -> str:
     )
 
 
-def fetch_entry(conn: Any, audit_id: int) -> AuditEntry | None:
+def fetch_entry(conn: Connection, audit_id: int) -> AuditEntry | None:
     """One entry by id through a connection (inside a transaction, or any read)."""
     if not audit_table_exists(conn):
         return None
@@ -186,14 +191,14 @@ def fetch_entry(conn: Any, audit_id: int) -> AuditEntry | None:
     return AuditEntry.from_row(row) if row is not None else None
 
 
-def get_entry(db: Any, audit_id: int) -> AuditEntry | None:
+def get_entry(db: MemoryDB, audit_id: int) -> AuditEntry | None:
     """One entry by id; ``None`` when there is no such entry (or no audit table)."""
     with db.lock:
         return fetch_entry(db.conn, audit_id)
 
 
 def list_entries(
-    db: Any,
+    db: MemoryDB,
     limit: int = 100,
     before_id: int | None = None,
     target_type: str | None = None,
@@ -225,7 +230,7 @@ def list_entries(
     return [AuditEntry.from_row(r) for r in rows]
 
 
-def entries_between(db: Any, since: int | None, until: int | None) -> list[AuditEntry]:
+def entries_between(db: MemoryDB, since: int | None, until: int | None) -> list[AuditEntry]:
     """Entries with ``since < at <= until`` (either bound may be ``None``), oldest first; ``[]``
     when the database has no audit table."""
     where: list[str] = []
@@ -244,7 +249,7 @@ def entries_between(db: Any, since: int | None, until: int | None) -> list[Audit
     return [AuditEntry.from_row(r) for r in rows]
 
 
-def target_types(db: Any) -> list[str]:
+def target_types(db: MemoryDB) -> list[str]:
     """The distinct target types present in the trail (for filters)."""
     with db.lock:
         if not audit_table_exists(db.conn):
@@ -253,7 +258,7 @@ def target_types(db: Any) -> list[str]:
     return [r[0] for r in rows]
 
 
-def is_undone(conn: Any, audit_id: int) -> bool:
+def is_undone(conn: Connection, audit_id: int) -> bool:
     """Whether the original edit ``audit_id`` is currently undone."""
     row = conn.execute(
         f"SELECT action FROM {AUDIT_TABLE} WHERE undone_of = ? AND action IN ('{UNDO}', '{REDO}') "
