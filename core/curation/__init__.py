@@ -39,7 +39,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.audit import (
     REDO,
@@ -52,6 +52,10 @@ from core.audit import (
     record,
 )
 from core.errors import ConflictError, MemoryError_, NotFoundError
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 Edit = AuditEntry
 State = Any
@@ -133,7 +137,7 @@ def current_db() -> Any:
 
 
 @contextlib.contextmanager
-def _writing(db: Any) -> Iterator[Any]:
+def _writing(db: MemoryDB) -> Iterator[Any]:
     token = _CURRENT_DB.set(db)
     try:
         with db.write() as conn:
@@ -155,7 +159,7 @@ def _id_of(state: Any) -> Any:
 
 
 def perform(
-    db: Any,
+    db: MemoryDB,
     *,
     actor: str,
     action: str,
@@ -217,7 +221,7 @@ class Change:
         return layer_of(self.action)
 
     def perform(
-        self, db: Any, actor: str | None = None, *, note: str | None = None, now: int | None = None
+        self, db: MemoryDB, actor: str | None = None, *, note: str | None = None, now: int | None = None
     ) -> Edit:
         """Run and audit the change in one transaction (``actor`` defaults to the OS user)."""
         return perform(
@@ -290,7 +294,7 @@ def _row_states(state: Any) -> list[Mapping[str, Any]]:
     return []
 
 
-def _original(conn: Any, audit_id: int) -> AuditEntry:
+def _original(conn: Connection, audit_id: int) -> AuditEntry:
     entry = fetch_entry(conn, audit_id)
     if entry is None:
         raise NotFoundError(f"There is no audit entry #{audit_id}.")
@@ -301,7 +305,7 @@ def _original(conn: Any, audit_id: int) -> AuditEntry:
     return entry
 
 
-def _step(db: Any, audit_id: int, actor: str, kind: str, note: str | None, now: int | None) -> Edit:
+def _step(db: MemoryDB, audit_id: int, actor: str, kind: str, note: str | None, now: int | None) -> Edit:
     with _writing(db) as conn:
         orig = _original(conn, audit_id)
         undone = is_undone(conn, orig.id)
@@ -332,11 +336,11 @@ def _step(db: Any, audit_id: int, actor: str, kind: str, note: str | None, now: 
         )
 
 
-def undo(db: Any, audit_id: int, actor: str, *, note: str | None = None, now: int | None = None) -> Edit:
+def undo(db: MemoryDB, audit_id: int, actor: str, *, note: str | None = None, now: int | None = None) -> Edit:
     """Undo the edit ``audit_id`` (audited as ``undo`` with ``undone_of=audit_id``)."""
     return _step(db, audit_id, actor, UNDO, note, now)
 
 
-def redo(db: Any, audit_id: int, actor: str, *, note: str | None = None, now: int | None = None) -> Edit:
+def redo(db: MemoryDB, audit_id: int, actor: str, *, note: str | None = None, now: int | None = None) -> Edit:
     """Re-apply the undone edit ``audit_id`` (audited as ``redo`` with ``undone_of=audit_id``)."""
     return _step(db, audit_id, actor, REDO, note, now)

@@ -32,13 +32,16 @@ undo refuses when a row with the same id exists again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AuditEntry
 from core.curation import Change
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import iso_ms
+
+if TYPE_CHECKING:
+    from core.engine import Connection
 
 __all__ = [
     "ACTIONS",
@@ -74,7 +77,7 @@ _VOLATILE = frozenset({"next_run_at", "last_run_at", "consecutive_failures", "pa
 # -- helpers ----------------------------------------------------------------------------------------------
 
 
-def _get(conn: Any, table: str, row_id: str) -> dict[str, Any] | None:
+def _get(conn: Connection, table: str, row_id: str) -> dict[str, Any] | None:
     row = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?', (row_id,)).fetchone()
     return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
 
@@ -87,7 +90,7 @@ def _label(table: str, row: Mapping[str, Any]) -> str:
     return f"event {row.get('title')!r}{at} ({row.get('id')})"
 
 
-def _require(conn: Any, table: str, row_id: str) -> dict[str, Any]:
+def _require(conn: Connection, table: str, row_id: str) -> dict[str, Any]:
     row = _get(conn, table, row_id)
     if row is None:
         what = "task" if table == SCHEDULES else "calendar event"
@@ -120,7 +123,7 @@ def _check_seen(table: str, cur: Mapping[str, Any], seen: Any, fields: tuple[str
             )
 
 
-def _insert(conn: Any, table: str, state: Mapping[str, Any], what: str) -> None:
+def _insert(conn: Connection, table: str, state: Mapping[str, Any], what: str) -> None:
     """Put a deleted row back with all its columns, and its rowid when that is still free."""
     if _get(conn, table, state["id"]) is not None:
         raise ConflictError(
@@ -151,7 +154,7 @@ def set_schedule_enabled(sched_id: str, enabled: bool, *, seen: Any = None) -> C
     want = 1 if enabled else 0
     action = ACTION_SCHEDULE_ENABLE if enabled else ACTION_SCHEDULE_DISABLE
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, SCHEDULES, sched_id)
         _check_seen(SCHEDULES, cur, seen, ("enabled",))
         if int(cur["enabled"] or 0) == want:
@@ -177,7 +180,7 @@ def _delete(
     """Delete one row of the target's table after checking ``fields`` against ``seen``."""
     table = _TABLE_OF_TARGET[target_type]
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, table, row_id)
         _check_seen(table, cur, seen, fields)
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
@@ -201,7 +204,7 @@ def delete_event(event_id: str, *, seen: Any = None) -> Change:
 # -- undo / redo ------------------------------------------------------------------------------------------
 
 
-def _transition(conn: Any, entry: AuditEntry, src: Any, dst: Any, what: str) -> None:
+def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: str) -> None:
     """Move the target from state ``src`` (what is expected now) to ``dst``."""
     table = _TABLE_OF_TARGET.get(entry.target_type)
     if table is None:
@@ -234,12 +237,12 @@ def _transition(conn: Any, entry: AuditEntry, src: Any, dst: Any, what: str) -> 
     conn.execute(f"UPDATE {table} SET enabled = ? WHERE id = ?", (int(dst.get("enabled") or 0), src["id"]))
 
 
-def _undo(conn: Any, entry: AuditEntry) -> None:
+def _undo(conn: Connection, entry: AuditEntry) -> None:
     _transition(conn, entry, entry.after, entry.before, "Undoing it")
     return None
 
 
-def _redo(conn: Any, entry: AuditEntry) -> None:
+def _redo(conn: Connection, entry: AuditEntry) -> None:
     _transition(conn, entry, entry.before, entry.after, "Redoing it")
     return None
 

@@ -59,7 +59,7 @@ import math
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AuditEntry
@@ -77,6 +77,10 @@ from core.facts import (
 )
 from core.jsutil import iso_ms, js_number_str, now_ms
 from core.models import Fact, parse_json_lenient
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 __all__ = [
     "ACTIONS",
@@ -164,11 +168,11 @@ def _state(row: Any) -> dict[str, Any] | None:
     return None if row is None else dict(zip(row.keys(), tuple(row)))
 
 
-def _get(conn: Any, fact_id: str) -> dict[str, Any] | None:
+def _get(conn: Connection, fact_id: str) -> dict[str, Any] | None:
     return _state(conn.execute("SELECT * FROM memory_facts WHERE id = ?", (fact_id,)).fetchone())
 
 
-def _head(conn: Any, namespace: str, key: str) -> dict[str, Any] | None:
+def _head(conn: Connection, namespace: str, key: str) -> dict[str, Any] | None:
     return _state(
         conn.execute(
             "SELECT * FROM memory_facts WHERE namespace = ? AND key = ? AND superseded_by IS NULL "
@@ -192,7 +196,7 @@ def _newer_version_message(row: Mapping[str, Any], newer: Mapping[str, Any] | No
 
 
 def _check_seen(
-    conn: Any, cur: Mapping[str, Any], seen: Fact | Mapping[str, Any] | None, fields: Iterable[str]
+    conn: Connection, cur: Mapping[str, Any], seen: Fact | Mapping[str, Any] | None, fields: Iterable[str]
 ):
     """Raise ConflictError when ``cur`` differs from the row as it was shown in ``fields``/the chain."""
     if seen is None:
@@ -222,7 +226,7 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _require(conn: Any, fact_id: str) -> dict[str, Any]:
+def _require(conn: Connection, fact_id: str) -> dict[str, Any]:
     cur = _get(conn, fact_id)
     if cur is None:
         raise NotFoundError(f"There is no fact with id {fact_id}.")
@@ -273,7 +277,7 @@ def _field_change(
     already: str,
     description: str,
 ) -> Change:
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, fact_id)
         _check_seen(conn, cur, seen, (column,))
         if _same(cur[column], new_value):
@@ -294,7 +298,7 @@ def pin(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None) -> Change
 def unpin(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None) -> Change:
     """``decay_tau_days = NULL``: the namespace's tau applies again."""
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, fact_id)
         _check_seen(conn, cur, seen, ("decay_tau_days",))
         if not is_pinned(cur["decay_tau_days"]):
@@ -318,7 +322,7 @@ def set_tau(fact_id: str, tau: float | None, *, seen: Fact | Mapping[str, Any] |
 def forget(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None, now: int | None = None) -> Change:
     """Soft-forget one row (``forgotten_at`` = ``now``); it stays in the history."""
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, fact_id)
         _check_seen(conn, cur, seen, ("forgotten_at",))
         if cur["forgotten_at"] is not None:
@@ -386,7 +390,7 @@ def edit(
     if all(v is UNSET for v in given.values()) and expected == fact_id:
         raise ValidationError_("An edit needs at least one changed field.")
 
-    def fn(conn: Any) -> tuple[Any, Any, str]:
+    def fn(conn: Connection) -> tuple[Any, Any, str]:
         src = _require(conn, fact_id)
         if src["namespace"] == SELF_NAMESPACE:
             raise SelfDescriptionWriteForbiddenError(src["key"], "the desktop editor")
@@ -406,7 +410,7 @@ def edit(
             fact_id,
             expected_head=head["id"] if head else None,
             now=now,
-            **given,  # type: ignore[arg-type]
+            **given,
         )
         return head, _get(conn, new.id), new.id
 
@@ -451,7 +455,7 @@ def add(
     valid_from = check_epoch_ms("valid_from", valid_from)
     valid_until = check_epoch_ms("valid_until", valid_until)
 
-    def fn(conn: Any) -> tuple[Any, Any, str]:
+    def fn(conn: Connection) -> tuple[Any, Any, str]:
         head = _head(conn, namespace, key)
         if expected_head is not UNSET and (head["id"] if head else None) != expected_head:
             tail = "The fact was not added; look at the current version first."
@@ -522,7 +526,7 @@ def _fact(row: Mapping[str, Any] | None) -> Fact | None:
 
 
 def _plan(
-    conn: Any,
+    conn: Connection,
     op: str,
     ids: Sequence[str],
     new_namespace: str | None,
@@ -596,7 +600,7 @@ def _fmt_score(s: float) -> str:
 
 
 def plan_bulk(
-    db: Any,
+    db: MemoryDB,
     op: str,
     ids: Sequence[str],
     *,
@@ -652,7 +656,7 @@ def bulk(
     """
     id_list = list(ids)
 
-    def fn(conn: Any) -> tuple[Any, Any, str]:
+    def fn(conn: Connection) -> tuple[Any, Any, str]:
         t = now_ms() if now is None else int(now)
         plan = _plan(
             conn,
@@ -802,7 +806,7 @@ def _conn_of_current() -> Any:
     return None if db is None else db.conn
 
 
-def _transition(conn: Any, pairs: list[tuple[Any, Any]], *, forward: bool, what: str) -> None:
+def _transition(conn: Connection, pairs: list[tuple[Any, Any]], *, forward: bool, what: str) -> None:
     steps = pairs if forward else [(a, b) for (b, a) in reversed(pairs)]
     for src, dst in steps:
         if src is None and dst is None:
@@ -849,12 +853,12 @@ def _transition(conn: Any, pairs: list[tuple[Any, Any]], *, forward: bool, what:
             )
 
 
-def _undo(conn: Any, entry: AuditEntry) -> None:
+def _undo(conn: Connection, entry: AuditEntry) -> None:
     _transition(conn, _pairs(entry), forward=False, what="Undoing it")
     return None
 
 
-def _redo(conn: Any, entry: AuditEntry) -> None:
+def _redo(conn: Connection, entry: AuditEntry) -> None:
     _transition(conn, _pairs(entry), forward=True, what="Redoing it")
     return None
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AuditEntry
@@ -38,6 +38,9 @@ from core.curation import Change
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_trim, now_ms
 from core.models import Note
+
+if TYPE_CHECKING:
+    from core.engine import Connection
 
 __all__ = [
     "ACTIONS",
@@ -69,11 +72,11 @@ def _state(row: Any) -> dict[str, Any] | None:
     return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
 
 
-def _get(conn: Any, note_id: str) -> dict[str, Any] | None:
+def _get(conn: Connection, note_id: str) -> dict[str, Any] | None:
     return _state(conn.execute(f"SELECT * FROM {TABLE} WHERE id = ?", (note_id,)).fetchone())
 
 
-def _require(conn: Any, note_id: str) -> dict[str, Any]:
+def _require(conn: Connection, note_id: str) -> dict[str, Any]:
     row = _get(conn, note_id)
     if row is None:
         raise NotFoundError(f"No note {note_id!r}: it may have been deleted meanwhile.")
@@ -158,7 +161,7 @@ def update(
     if not new:
         raise ValidationError_("Nothing to change: give a new text or a new importance.")
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, note_id)
         _check_seen(cur, seen, tuple(new))
         fields = [k for k, v in new.items() if not _same(cur.get(k), v)]
@@ -175,7 +178,7 @@ def update(
 def forget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None, now: int | None = None) -> Change:
     """Soft-forget a note (``forgotten_at`` = ``now``)."""
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, note_id)
         _check_seen(cur, seen, ("forgotten_at",))
         if cur["forgotten_at"] is not None:
@@ -190,7 +193,7 @@ def forget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None, now: i
 def unforget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None) -> Change:
     """Bring a forgotten note back (``forgotten_at = NULL``)."""
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, note_id)
         _check_seen(cur, seen, ("forgotten_at",))
         if cur["forgotten_at"] is None:
@@ -216,7 +219,7 @@ def add(
     if not isinstance(nid, str) or not nid:
         raise ValidationError_("A note id must be a non-empty string.")
 
-    def fn(conn: Any) -> tuple[Any, Any, str]:
+    def fn(conn: Connection) -> tuple[Any, Any, str]:
         existing = _get(conn, nid)
         if existing is not None:
             raise ConflictError(f"A note with id {nid!r} already exists.", existing)
@@ -240,7 +243,7 @@ def _step_conflict(what: str, cur: Mapping[str, Any], fields: list[str]) -> Conf
     )
 
 
-def _transition(conn: Any, src: Any, dst: Any, what: str) -> None:
+def _transition(conn: Connection, src: Any, dst: Any, what: str) -> None:
     """Move a note from state ``src`` (what the edit left / what was there) to ``dst``."""
     if src is None and dst is None:
         return
@@ -271,12 +274,12 @@ def _transition(conn: Any, src: Any, dst: Any, what: str) -> None:
         conn.execute(f"UPDATE {TABLE} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), src["id"]))
 
 
-def _undo(conn: Any, entry: AuditEntry) -> None:
+def _undo(conn: Connection, entry: AuditEntry) -> None:
     _transition(conn, entry.after, entry.before, "Undoing it")
     return None
 
 
-def _redo(conn: Any, entry: AuditEntry) -> None:
+def _redo(conn: Connection, entry: AuditEntry) -> None:
     _transition(conn, entry.before, entry.after, "Redoing it")
     return None
 

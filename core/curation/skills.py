@@ -48,7 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AUDIT_TABLE, REDO, UNDO, AuditEntry, audit_table_exists
@@ -58,6 +58,9 @@ from core.facts import UNSET
 from core.jsutil import js_stringify, js_trim
 from core.models import MATURITIES, Skill
 from core.skills import SkillStore
+
+if TYPE_CHECKING:
+    from core.engine import Connection
 
 __all__ = [
     "ACTIONS",
@@ -137,11 +140,11 @@ def skill_version(skill: Skill) -> str:
     return hashlib.sha1(js_stringify(parts).encode("utf-8")).hexdigest()[:20]
 
 
-def _columns(conn: Any) -> list[str]:
+def _columns(conn: Connection) -> list[str]:
     return [r[1] for r in conn.execute('PRAGMA table_info("memory_skills")').fetchall()]
 
 
-def _row(conn: Any, *, name: str | None = None, skill_id: str | None = None) -> Any:
+def _row(conn: Connection, *, name: str | None = None, skill_id: str | None = None) -> Any:
     if skill_id is not None:
         return conn.execute(
             "SELECT rowid AS rowid, * FROM memory_skills WHERE id = ? LIMIT 1", (skill_id,)
@@ -159,7 +162,7 @@ def _state(row: Any, full: bool = False) -> dict[str, Any]:
     return state
 
 
-def read_state(conn: Any, name: str) -> dict[str, Any] | None:
+def read_state(conn: Connection, name: str) -> dict[str, Any] | None:
     """The audit state (raw column values and ``rowid``) of the skill ``name``, or None."""
     row = _row(conn, name=name)
     return _state(row) if row is not None else None
@@ -169,7 +172,7 @@ def _content(state: dict[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (state or {}).items() if k in _STATE_COLUMNS}
 
 
-def _current_checked(conn: Any, name: str, version: str | None) -> tuple[Any, Skill]:
+def _current_checked(conn: Connection, name: str, version: str | None) -> tuple[Any, Skill]:
     row = _row(conn, name=name)
     if row is None:
         raise ConflictError(f"The skill '{name}' no longer exists: it was deleted or renamed meanwhile.")
@@ -189,7 +192,7 @@ def _need_reason(reason: Any, what: str) -> str:
     return reason.strip()
 
 
-def _keep_unedited(conn: Any, rowid: int, before: dict[str, Any], edited: Iterable[str]) -> None:
+def _keep_unedited(conn: Connection, rowid: int, before: dict[str, Any], edited: Iterable[str]) -> None:
     """Put back the bytes of columns a store call rewrote although the edit did not mean to change them."""
     now = _state(_row_by_rowid(conn, rowid))
     edited = set(edited)
@@ -203,7 +206,7 @@ def _keep_unedited(conn: Any, rowid: int, before: dict[str, Any], edited: Iterab
         conn.execute(f"UPDATE memory_skills SET {sets} WHERE rowid = ?", (*fix.values(), rowid))
 
 
-def _row_by_rowid(conn: Any, rowid: int) -> Any:
+def _row_by_rowid(conn: Connection, rowid: int) -> Any:
     return conn.execute("SELECT rowid AS rowid, * FROM memory_skills WHERE rowid = ?", (rowid,)).fetchone()
 
 
@@ -264,7 +267,7 @@ def revise_recipe(
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         row, cur = _current_checked(conn, name, stamp)
         if cur.verification is None:
             raise ValidationError_(
@@ -302,7 +305,7 @@ def revert(
     stamp = skill_version(skill) if version is UNSET else version
     why = reason.strip() if isinstance(reason, str) and reason.strip() else None
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         row, cur = _current_checked(conn, name, stamp)
         if cur.verification is None:
             raise ValidationError_(
@@ -352,7 +355,7 @@ def update(
     if not fields:
         raise ValidationError_("Nothing to change.")
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         row, cur = _current_checked(conn, name, stamp)
         if (
             "action_template" in fields
@@ -382,7 +385,7 @@ def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         row, _cur = _current_checked(conn, name, stamp)
         if row["maturity"] == maturity:
             raise ValidationError_(f"'{name}' is already {maturity}.")
@@ -402,7 +405,7 @@ def set_kind(skill: Skill, kind: str, *, version: str | Any | None = UNSET) -> C
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         row, cur = _current_checked(conn, name, stamp)
         if cur.kind == kind:
             raise ValidationError_(f"'{name}' is already {kind}.")
@@ -419,7 +422,7 @@ def delete(skill: Skill, *, version: str | Any | None = UNSET) -> Change:
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
 
-    def fn(conn: Any) -> tuple[Any, Any]:
+    def fn(conn: Connection) -> tuple[Any, Any]:
         row, _cur = _current_checked(conn, name, stamp)
         before = _state(row, full=True)
         _store().delete_skill(name)
@@ -438,7 +441,7 @@ def _conflict_fields(cur: dict[str, Any], expect: dict[str, Any], keys: Iterable
 
 
 def _move_fields(
-    conn: Any, entry: AuditEntry, expect: dict[str, Any], target: dict[str, Any], kind: str
+    conn: Connection, entry: AuditEntry, expect: dict[str, Any], target: dict[str, Any], kind: str
 ) -> Any:
     """Write the columns on which ``expect`` and ``target`` differ, after checking they hold ``expect``."""
     changed = [
@@ -465,15 +468,15 @@ def _move_fields(
     return cur, _state(_row_by_rowid(conn, row["rowid"]))
 
 
-def _undo_fields(conn: Any, entry: AuditEntry) -> Any:
+def _undo_fields(conn: Connection, entry: AuditEntry) -> Any:
     return _move_fields(conn, entry, entry.after or {}, entry.before or {}, UNDO)
 
 
-def _redo_fields(conn: Any, entry: AuditEntry) -> Any:
+def _redo_fields(conn: Connection, entry: AuditEntry) -> Any:
     return _move_fields(conn, entry, entry.before or {}, entry.after or {}, REDO)
 
 
-def _latest_step_state(conn: Any, entry: AuditEntry, kind: str, column: str) -> Any:
+def _latest_step_state(conn: Connection, entry: AuditEntry, kind: str, column: str) -> Any:
     """``before``/``after`` of the newest ``undo``/``redo`` row of ``entry`` (None when there is none)."""
     if not audit_table_exists(conn):
         return None
@@ -490,7 +493,7 @@ def _latest_step_state(conn: Any, entry: AuditEntry, kind: str, column: str) -> 
     return value if isinstance(value, dict) else None
 
 
-def _undo_delete(conn: Any, entry: AuditEntry) -> Any:
+def _undo_delete(conn: Connection, entry: AuditEntry) -> Any:
     state = _latest_step_state(conn, entry, REDO, "before_json") or entry.before
     if not isinstance(state, dict) or not state.get("name"):
         raise ConflictError("The deleted skill cannot be restored: the audit entry has no row.")
@@ -513,7 +516,7 @@ def _undo_delete(conn: Any, entry: AuditEntry) -> Any:
     return None, _state(_row(conn, name=name), full=True)
 
 
-def _redo_delete(conn: Any, entry: AuditEntry) -> Any:
+def _redo_delete(conn: Connection, entry: AuditEntry) -> Any:
     restored = _latest_step_state(conn, entry, UNDO, "after_json") or entry.before or {}
     name = restored.get("name") or entry.target_id
     row = _row(conn, skill_id=entry.target_id)

@@ -32,12 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AuditEntry
 from core.errors import ConflictError
 from core.tools import TOOLS, ToolResult, run_tool
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 __all__ = ["ACTIONS", "ACTOR_MCP_SUFFIX", "AuditedRun", "action_of", "run_audited"]
 
@@ -96,7 +100,7 @@ class _Rollback(Exception):
 # -- what a call may touch ------------------------------------------------------------------------------
 
 
-def _scope(name: str, params: Any, conn: Any) -> tuple[str, str, tuple[Any, ...]]:
+def _scope(name: str, params: Any, conn: Connection) -> tuple[str, str, tuple[Any, ...]]:
     """``(table, where, args)``: the rows the call ``name(params)`` may change (read before it runs)."""
     if name == "store_fact":
         ns, key = params.namespace, params.key
@@ -109,7 +113,7 @@ def _scope(name: str, params: Any, conn: Any) -> tuple[str, str, tuple[Any, ...]
     return SCHEDULES, "1", ()
 
 
-def _snapshot(conn: Any, table: str, where: str, args: tuple[Any, ...]) -> dict[str, dict[str, Any]]:
+def _snapshot(conn: Connection, table: str, where: str, args: tuple[Any, ...]) -> dict[str, dict[str, Any]]:
     rows = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE {where}', args).fetchall()
     return {str(r["id"]): dict(zip(r.keys(), tuple(r), strict=True)) for r in rows}
 
@@ -125,7 +129,7 @@ def _target_id(ids: list[str], before: dict[str, Any]) -> str:
 
 
 def run_audited(
-    db: Any,
+    db: MemoryDB,
     name: str,
     args: dict[str, Any] | str | bytes | None = None,
     *,
@@ -148,7 +152,7 @@ def run_audited(
     if parsed is None:  # the dispatcher explains what is wrong with the arguments
         return AuditedRun(run_tool(db, name, args, now=now))
 
-    def fn(conn: Any) -> tuple[Any, Any, str]:
+    def fn(conn: Connection) -> tuple[Any, Any, str]:
         table, where, scope_args = _scope(name, parsed, conn)
         before = _snapshot(conn, table, where, scope_args)
         result = run_tool(db, name, args, now=now)
@@ -183,7 +187,7 @@ def run_audited(
     return AuditedRun(box[0], entry)
 
 
-def _writable(db: Any) -> bool:
+def _writable(db: MemoryDB) -> bool:
     report = db.report
     return not report.read_only and report.read_only_reason is None
 
@@ -234,7 +238,7 @@ def _rows(entry: AuditEntry) -> tuple[str, list[tuple[str, Any, Any]]]:
     return table, [(str(i), rb, ra) for i, rb, ra in zip(ids, rows_b, rows_a)]
 
 
-def _get(conn: Any, table: str, row_id: str) -> dict[str, Any] | None:
+def _get(conn: Connection, table: str, row_id: str) -> dict[str, Any] | None:
     row = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?', (row_id,)).fetchone()
     return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
 
@@ -253,7 +257,7 @@ def _differs(cur: Mapping[str, Any], want: Mapping[str, Any], table: str) -> lis
     return [k for k in want if k not in skip and (k not in cur or cur[k] != want[k])]
 
 
-def _insert(conn: Any, table: str, row: Mapping[str, Any], what: str) -> None:
+def _insert(conn: Connection, table: str, row: Mapping[str, Any], what: str) -> None:
     existing = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
     cols = [k for k in row if k != "rowid"]
     lost = [k for k in cols if k not in existing]
@@ -271,7 +275,7 @@ def _insert(conn: Any, table: str, row: Mapping[str, Any], what: str) -> None:
     )
 
 
-def _apply(conn: Any, table: str, row_id: str, src: Any, dst: Any, what: str) -> None:
+def _apply(conn: Connection, table: str, row_id: str, src: Any, dst: Any, what: str) -> None:
     """Move one row from state ``src`` (what must be there now) to ``dst``."""
     cur = _get(conn, table, row_id)
     if src is None:
@@ -297,14 +301,14 @@ def _apply(conn: Any, table: str, row_id: str, src: Any, dst: Any, what: str) ->
         conn.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), row_id))
 
 
-def _undo(conn: Any, entry: AuditEntry) -> None:
+def _undo(conn: Connection, entry: AuditEntry) -> None:
     table, rows = _rows(entry)
     for row_id, before, after in reversed(rows):
         _apply(conn, table, row_id, after, before, "Undoing it")
     return None
 
 
-def _redo(conn: Any, entry: AuditEntry) -> None:
+def _redo(conn: Connection, entry: AuditEntry) -> None:
     table, rows = _rows(entry)
     for row_id, before, after in rows:
         _apply(conn, table, row_id, before, after, "Redoing it")
