@@ -45,12 +45,15 @@ import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from core import __version__
 from core.errors import MemoryError_, NotFoundError, ValidationError_
 from core.jsutil import now_ms
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 __all__ = [
     "DEFAULT_HTTP_HOST",
@@ -171,7 +174,9 @@ class MemoryService:
     Thread-safe as the database is (calls are serialised by its lock).
     """
 
-    def __init__(self, db: Any, *, write: bool = False, now: int | None = None, actor: str | None = None):
+    def __init__(
+        self, db: MemoryDB, *, write: bool = False, now: int | None = None, actor: str | None = None
+    ):
         self.db = db
         self.write = bool(write)
         self._now = now
@@ -684,7 +689,7 @@ def _say(text: str) -> None:
     sys.stderr.flush()
 
 
-def serve(db: Any, *, write: bool, http: str | None = None, now: int | None = None) -> int:
+def serve(db: MemoryDB, *, write: bool, http: str | None = None, now: int | None = None) -> int:
     """Serve ``db`` over stdio (``http`` None) or streamable HTTP at ``http`` until the client or a
     signal ends it; returns the exit status."""
     _require_sdk()

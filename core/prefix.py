@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -40,6 +40,9 @@ from core.jsutil import estimate_tokens, js_join, js_slice, js_stringify, js_tri
 from core.models import Fact, Skill, parse_json_lenient
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 MEMORY_PREFIX_TOTAL_CAP = 40_000
 FACT_VALUE_INJECT_CAP = 1_000
@@ -221,7 +224,7 @@ class _FactsAsOf(FactStore):
     version created before it. A ``last_accessed_at`` at or after ``t`` is unknown then and is cleared
     (the facts sections fall back to ``created_at``). Reading never bumps."""
 
-    def __init__(self, db: Any, t: int):
+    def __init__(self, db: MemoryDB, t: int):
         super().__init__(db)
         self.t = int(t)
 
@@ -268,7 +271,9 @@ class _FactsAsOf(FactStore):
 
 
 class _Builder:
-    def __init__(self, db: Any, session_id: str, bump_self: bool, now: int | None, as_of: int | None = None):
+    def __init__(
+        self, db: MemoryDB, session_id: str, bump_self: bool, now: int | None, as_of: int | None = None
+    ):
         self.db = db
         self.session_id = session_id
         self.bump_self = bump_self
@@ -541,7 +546,7 @@ def _section(name: str, elements: list[str]) -> PrefixSection:
 
 
 def build_memory_prefix(
-    db: Any,
+    db: MemoryDB,
     *,
     host_os: str | None = None,
     session_id: str = "global",

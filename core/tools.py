@@ -42,7 +42,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -101,6 +101,9 @@ from core.tool_params import (
     StoreFactParams,
     UseSkillParams,
 )
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 Capability = Literal["read", "write"]
 
@@ -174,7 +177,7 @@ def format_fact_times(fact: Fact) -> str:
 
 
 class _Ctx:
-    def __init__(self, db: Any, now: int | None):
+    def __init__(self, db: MemoryDB, now: int | None):
         self.db = db
         self._now = now
 
@@ -187,7 +190,7 @@ class _Ctx:
         return is_writable(self.db)
 
 
-def is_writable(db: Any) -> bool:
+def is_writable(db: MemoryDB) -> bool:
     """Whether the database accepts writes (not opened read-only, no refusal reason)."""
     report = db.report
     return not report.read_only and report.read_only_reason is None
@@ -683,7 +686,7 @@ def describe_validation_error(exc: ValidationError) -> str:
 
 
 def run_tool(
-    db: Any, name: str, args: dict[str, Any] | str | bytes | None = None, *, now: int | None = None
+    db: MemoryDB, name: str, args: dict[str, Any] | str | bytes | None = None, *, now: int | None = None
 ) -> ToolResult:
     """Run tool ``name`` with ``args`` (a dict, or its JSON text) on ``db``. Never raises."""
     try:

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.calendar import DAY_MS, CalendarStore
 from core.jsutil import iso_ms, js_max, js_min, js_number_str, js_to_number, now_ms
 from core.schedules import ScheduleStore, parse_interval
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 DEFAULT_WINDOW_DAYS = 7
 MIN_WINDOW_DAYS = 1
@@ -151,7 +154,7 @@ def _message(payload: Any) -> str | None:
     return None
 
 
-def upcoming(db: Any, window_days: Any = None, now: int | None = None) -> UpcomingResult:
+def upcoming(db: MemoryDB, window_days: Any = None, now: int | None = None) -> UpcomingResult:
     """The ``list_upcoming`` listing of ``db`` as an :class:`UpcomingResult`."""
     t = now_ms() if now is None else int(now)
     days = clamp_window_days(window_days)
@@ -193,11 +196,11 @@ def upcoming(db: Any, window_days: Any = None, now: int | None = None) -> Upcomi
     return UpcomingResult(days=days, now=t, until=until, items=items)
 
 
-def upcoming_items(db: Any, window_days: Any = None, now: int | None = None) -> list[UpcomingItem]:
+def upcoming_items(db: MemoryDB, window_days: Any = None, now: int | None = None) -> list[UpcomingItem]:
     """Events (by occurrence start), then tasks (by next run), as ``list_upcoming`` lists them."""
     return upcoming(db, window_days, now).items
 
 
-def list_upcoming_text(db: Any, window_days: Any = None, now: int | None = None) -> str:
+def list_upcoming_text(db: MemoryDB, window_days: Any = None, now: int | None = None) -> str:
     """The text ``list_upcoming`` would output (without its malformed-payload failure)."""
     return upcoming(db, window_days, now).text()
