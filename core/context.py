@@ -46,7 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -64,6 +64,9 @@ from core.recall import RetrievedMessage, RetrieveOptions, RetrieveResult, Timel
 from core.recall_explain import RecallExplanation, add_details, explain_recall
 from core.substring import ProvingRawStore, SearchCancelledError
 from core.timeline import RawStore, sanitize_query, span_finder
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 __all__ = [
     "DEFAULTS",
@@ -301,7 +304,7 @@ class _ContextRawStore(ProvingRawStore):
 
     def __init__(
         self,
-        db: Any,
+        db: MemoryDB,
         before: tuple[int, int] | None = None,
         cancel_check: Callable[[], bool] | None = None,
     ):
@@ -329,7 +332,7 @@ class _ContextRawStore(ProvingRawStore):
         until: int | None = None,
     ) -> list[Message]:
         if self.before is not None:
-            before = self.before if before is None else min(tuple(before), self.before)
+            before = self.before if before is None else min((before[0], before[1]), self.before)
         t = time.perf_counter()
         try:
             return super().query_timeline(
@@ -404,7 +407,7 @@ def _preview(text: str, n: int = 160) -> str:
 
 
 def build_context(
-    db: Any,
+    db: MemoryDB,
     message: str,
     *,
     session_ids: Sequence[str] = (),
@@ -522,24 +525,24 @@ def build_context(
     by_id = {m.id: m for m in RawStore(db).get_messages([e.id for e in result.excluded])}
     left_out: list[LeftOut] = []
     for e in result.excluded:
-        m = by_id.get(e.id)
+        row = by_id.get(e.id)
         left_out.append(
             LeftOut(
                 id=e.id,
                 reason=e.reason,
                 section=e.section,
-                role=None if m is None else m.role,
-                timestamp=None if m is None else m.timestamp,
-                session_id=None if m is None else m.session_id,
-                tokens=None if m is None else estimate_tokens(m.content),
-                chars=None if m is None else utf16_len(m.content),
-                preview="" if m is None else _preview(m.content),
+                role=None if row is None else row.role,
+                timestamp=None if row is None else row.timestamp,
+                session_id=None if row is None else row.session_id,
+                tokens=None if row is None else estimate_tokens(row.content),
+                chars=None if row is None else utf16_len(row.content),
+                preview="" if row is None else _preview(row.content),
             )
         )
     sys_tokens = {"recent": 0, "recall": 0}
-    for e in left_out:
-        if e.reason == "system_message" and e.tokens is not None:
-            sys_tokens[e.section] += e.tokens
+    for left in left_out:
+        if left.reason == "system_message" and left.tokens is not None:
+            sys_tokens[left.section] += left.tokens
     recent_tokens = sum(m.tokens for m in result.messages if m.section == "recent") + sys_tokens["recent"]
     recall_tokens = sum(m.tokens for m in result.messages if m.section == "recall") + sys_tokens["recall"]
     timings["details"] = (time.perf_counter() - t) * 1000
@@ -605,7 +608,7 @@ def build_context(
 
 
 def explain_context(
-    db: Any, result: ContextResult, *, cancel_check: Callable[[], bool] | None = None
+    db: MemoryDB, result: ContextResult, *, cancel_check: Callable[[], bool] | None = None
 ) -> RecallExplanation:
     """The recall explanation of ``result`` with its word counts and keyword query, computed now if
     ``result`` was built with ``explain=False`` (a preview can show itself first and explain after).
