@@ -29,10 +29,13 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import MemoryError_, ValidationError_
 from core.paths import fsync_dir
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 FORMATS: tuple[str, ...] = ("json", "jsonl", "csv")
 EXTENSIONS = {"json": ".json", "jsonl": ".jsonl", "csv": ".csv"}
@@ -242,7 +245,7 @@ def _write_atomically(
 # -- layers ----------------------------------------------------------------------------------------------------
 
 
-def layer_columns(db: Any, layer: str) -> list[str]:
+def layer_columns(db: MemoryDB, layer: str) -> list[str]:
     """The columns of a layer's table, in table order."""
     spec = _layer(layer)
     with db.lock:
@@ -291,7 +294,7 @@ def _where(
     return clauses, args
 
 
-def _estimate(db: Any, table: str, where: list[str], args: list[Any]) -> int:
+def _estimate(db: MemoryDB, table: str, where: list[str], args: list[Any]) -> int:
     """A cheap total: ``max(rowid) - min(rowid) + 1`` without filters (never a scan), else a count."""
     with db.lock:
         if where:
@@ -306,7 +309,7 @@ def _estimate(db: Any, table: str, where: list[str], args: list[Any]) -> int:
 
 
 def export_layer(
-    db: Any,
+    db: MemoryDB,
     layer: str,
     path: str | os.PathLike[str],
     fmt: str = "jsonl",

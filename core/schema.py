@@ -27,13 +27,16 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
 from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.engine import sqlite3
 from core.jsutil import js_string_to_number
+
+if TYPE_CHECKING:
+    from core.engine import Connection
 
 SCHEMA_VERSION = 31
 GLOBAL_SESSION_ID = "global"
@@ -734,7 +737,7 @@ def _now_ms() -> int:
 
 
 @contextmanager
-def _transaction(conn: Any) -> Iterator[None]:
+def _transaction(conn: Connection) -> Iterator[None]:
     """Join the caller's transaction, or run in a short one of our own."""
     if conn.in_transaction:
         yield
@@ -749,7 +752,7 @@ def _transaction(conn: Any) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
-def create_schema(conn: Any, now: int | None = None) -> None:
+def create_schema(conn: Connection, now: int | None = None) -> None:
     """Create the full schema and its seed rows; harmless on a database that already has them.
 
     Every statement is ``IF NOT EXISTS`` and runs one by one (no ``executescript``, which would
@@ -804,7 +807,7 @@ def create_schema(conn: Any, now: int | None = None) -> None:
             )
 
 
-def create_audit_table(conn: Any) -> None:
+def create_audit_table(conn: Connection) -> None:
     """Create this project's audit table and its two indexes (idempotent)."""
     with _transaction(conn):
         conn.execute(AUDIT_TABLE_DDL.strip())
@@ -812,7 +815,7 @@ def create_audit_table(conn: Any) -> None:
             conn.execute(sql)
 
 
-def _add_missing_additive(conn: Any) -> list[str]:
+def _add_missing_additive(conn: Connection) -> list[str]:
     added: list[str] = []
     columns: dict[str, set[str]] = {}
     for col in ADDITIVE_COLUMNS:
@@ -827,7 +830,7 @@ def _add_missing_additive(conn: Any) -> list[str]:
     return added
 
 
-def add_additive_columns(conn: Any) -> list[str]:
+def add_additive_columns(conn: Connection) -> list[str]:
     """Add the missing additive columns (nullable or defaulted only) and the origin index.
 
     Only tables that exist are touched; nothing else changes and no data is rewritten. Returns what
@@ -916,12 +919,12 @@ def parse_schema_version(value: Any) -> int | None:
     return int(number)
 
 
-def _exists(conn: Any, kind: str, name: str) -> bool:
+def _exists(conn: Connection, kind: str, name: str) -> bool:
     row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?", (kind, name)).fetchone()
     return row is not None
 
 
-def _table_columns(conn: Any, table: str) -> list[str]:
+def _table_columns(conn: Connection, table: str) -> list[str]:
     """Column names of ``table`` in physical order; empty when the table does not exist."""
     return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")').fetchall()]
 
@@ -938,7 +941,7 @@ def expected_columns() -> dict[str, tuple[str, ...]]:
         scratch.close()
 
 
-def _read_version(conn: Any) -> tuple[int | None, str | None]:
+def _read_version(conn: Connection) -> tuple[int | None, str | None]:
     try:
         row = conn.execute("SELECT value FROM memory_meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.Error:
@@ -950,7 +953,7 @@ def _read_version(conn: Any) -> tuple[int | None, str | None]:
     return parse_schema_version(raw), text
 
 
-def inspect_schema(conn: Any) -> SchemaInfo:
+def inspect_schema(conn: Connection) -> SchemaInfo:
     """Compare a database with the v31 layout plus the additive columns. Read-only."""
     objects: dict[str, set[str]] = {"table": set(), "index": set(), "trigger": set()}
     for row in conn.execute("SELECT type, name FROM sqlite_master").fetchall():
@@ -1004,7 +1007,7 @@ def inspect_schema(conn: Any) -> SchemaInfo:
     )
 
 
-def fts_consistency(conn: Any) -> list[str]:
+def fts_consistency(conn: Connection) -> list[str]:
     """Problems of the three FTS indexes, one human-readable line each; an empty list means consistent.
 
     Read-only: it compares the FTS ``_docsize`` shadow table (one row per indexed document) with the

@@ -51,13 +51,17 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from core.engine import sqlite3
 from core.errors import Notice
 from core.jsutil import js_split_ws
 from core.models import Message
 from core.timeline import FTS, MSG, Keyset, RawStore, SearchMode
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 __all__ = [
     "CANDIDATE_CAP",
@@ -299,7 +303,7 @@ def _varint(b: bytes, i: int = 0) -> int:
     return v  # pragma: no cover
 
 
-def _compute_state(conn: Any) -> IndexState:
+def _compute_state(conn: Connection) -> IndexState:
     rows = conn.execute(
         "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name = ? OR tbl_name = ?", (FTS, MSG)
     ).fetchall()
@@ -344,12 +348,12 @@ def _compute_state(conn: Any) -> IndexState:
     return IndexState(True, "index.consistent", {**params, "messages": last - first + 1})
 
 
-def _state_key(conn: Any) -> tuple[int, int, int]:
+def _state_key(conn: Connection) -> tuple[int, int, int]:
     dv, sv = conn.execute("SELECT * FROM pragma_data_version, pragma_schema_version").fetchone()
     return (int(dv), int(sv), int(conn.total_changes))
 
 
-def index_state(db: Any) -> IndexState:
+def index_state(db: MemoryDB) -> IndexState:
     """Whether the message index is consistent (module docstring), cached until the database changes.
 
     Call it inside the read transaction whose rows it vouches for (:meth:`ProvingRawStore.snapshot`).
@@ -436,7 +440,11 @@ class ProvingRawStore(RawStore):
     cancel_error: type[Exception] = SearchCancelledError
 
     def __init__(
-        self, db: Any, cancel_check: Callable[[], bool] | None = None, *, candidate_cap: int = CANDIDATE_CAP
+        self,
+        db: MemoryDB,
+        cancel_check: Callable[[], bool] | None = None,
+        *,
+        candidate_cap: int = CANDIDATE_CAP,
     ):
         super().__init__(db)
         self.cancel_check = cancel_check
@@ -468,7 +476,7 @@ class ProvingRawStore(RawStore):
                     conn.execute("ROLLBACK")  # a read: nothing to keep
 
     # -- overrides of RawStore's search steps -------------------------------------------------------------
-    def _search(self, safe: str, **kw: Any) -> tuple[list[Message], SearchMode]:  # type: ignore[override]
+    def _search(self, safe: str, **kw: Any) -> tuple[list[Message], SearchMode]:
         self.last_fts = None
         self.last_substring = None
         with self.snapshot():

@@ -19,12 +19,16 @@ its whole content table).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from core.engine import sqlite3
 from core.schema import AUDIT_TABLE, CORE_TABLES, FTS_TABLES
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
 
 TableGroup = Literal["memory", "agent", "project", "search", "sqlite", "unknown"]
 GROUPS: tuple[TableGroup, ...] = ("memory", "agent", "project", "search", "sqlite", "unknown")
@@ -87,7 +91,7 @@ def table_group(name: str) -> TableGroup:
     return "unknown"
 
 
-def list_tables(conn: Any) -> list[TableInfo]:
+def list_tables(conn: Connection) -> list[TableInfo]:
     """Every table in ``sqlite_master``, grouped (:data:`GROUPS` order), by name within a group; no counts."""
     rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
     out = [
@@ -101,7 +105,7 @@ def list_tables(conn: Any) -> list[TableInfo]:
 
 
 def count_rows(
-    conn: Any, tables: Iterable[TableInfo], *, cancel: Callable[[], bool] | None = None
+    conn: Connection, tables: Iterable[TableInfo], *, cancel: Callable[[], bool] | None = None
 ) -> list[TableInfo]:
     """The tables with ``rows`` filled in (``None`` for virtual tables and tables that cannot be read).
 
@@ -121,7 +125,9 @@ def count_rows(
     return out
 
 
-def inventory(db: Any, *, counts: bool = True, cancel: Callable[[], bool] | None = None) -> list[TableInfo]:
+def inventory(
+    db: MemoryDB, *, counts: bool = True, cancel: Callable[[], bool] | None = None
+) -> list[TableInfo]:
     """:func:`list_tables` (and :func:`count_rows` when ``counts``) on an open :class:`core.db.MemoryDB`."""
     with db.lock:
         tables = list_tables(db.conn)
