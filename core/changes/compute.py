@@ -91,7 +91,7 @@ def _finish(cs: ChangeSet, items: list[ChangeItem]) -> ChangeSet:
 
 
 def changes_since(
-    db: Any,
+    db: MemoryDB,
     since: int,
     *,
     until: int | None = None,

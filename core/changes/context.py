@@ -13,12 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.audit import AuditEntry, entries_between
 from core.decay import effective_tau, is_pinned
 from core.errors import MemoryError_, Notice
 from core.models import Fact, Note, Skill
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 __all__ = [
     "AuditIndex",
@@ -53,7 +56,7 @@ class Cancelled(MemoryError_):
 class Reader:
     """``SELECT`` on one schema (``main`` or an attached ``b``) of a :class:`core.db.MemoryDB`."""
 
-    def __init__(self, db: Any, schema: str = "main"):
+    def __init__(self, db: MemoryDB, schema: str = "main"):
         self.db = db
         self.s = schema
         self._cols: dict[str, list[str]] = {}

@@ -234,8 +234,13 @@ def _decayed(ctx: Ctx) -> list[ChangeItem]:
     thr = ctx.threshold
     for r in rows:
         c = num(r["confidence"])
-        args = (r["namespace"], math.nan if c is None else c, ms(r["created_at"]) or 0)
-        args += (ms(r["last_accessed_at"]), num(r["decay_tau_days"]))
+        args: tuple[str, float, float | None, float | None, float | None] = (
+            r["namespace"],
+            math.nan if c is None else c,
+            ms(r["created_at"]) or 0,
+            ms(r["last_accessed_at"]),
+            num(r["decay_tau_days"]),
+        )
         now_score = score_memory(*args, now=ctx.until)
         if not now_score < thr or score_memory(*args, now=ctx.since) < thr:
             continue  # not below now, or below already at the start (with the same anchor)

@@ -192,7 +192,7 @@ class RowDiffer:
         )
         added = [r for r in rows if r["_new_"]]
         ids = [r["_pk_"] for r in rows if not r["_new_"]]
-        if streamed and added:
+        if aggregate is not None and added:
             d.added_count += self._aggregate(aggregate, table, rng_m, args, exclude_before=pk)
         elif not streamed:
             self._take(d, [_strip(r) for r in added], True, False, pk)

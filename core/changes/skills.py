@@ -283,6 +283,8 @@ def _audited_items(ctx: Ctx) -> list[ChangeItem]:
         return items
     for tr in ctx.audit.table(SKILLS):
         ref = tr.after or tr.before
+        if ref is None:  # an entry without either state names no skill
+            continue
         s = Skill.from_row({**_blank_state(ref), **{k: v for k, v in ref.items() if k != "rowid"}})
         w = {"at": tr.entry.at, "actor": tr.entry.actor}
         if tr.after is None:
