@@ -478,10 +478,9 @@ class MemoryDB:
                 versions,
             )
         if r.missing_tables:
-            names = ", ".join(r.missing_tables)
             return (
                 "db.read_only.missing_tables",
-                "core tables are missing: " + names,
+                "core tables are missing: " + ", ".join(r.missing_tables),
                 {"names": r.missing_tables},
             )
         if r.schema_status == "invalid":

@@ -153,7 +153,7 @@ def render_run(
     conv.show_p = show_p
     conv.say("system", spec.system[lang].format_map(slots), t0)
     t = t0 + 500 + int(rng.random() * 3_000)
-    calls = []
+    calls: list[tuple[str, dict[str, Any], str, bool, str | None]] = []
     ok = True
     if spec.call is not None:
         params, result, ok = render_call(rng, spec.call, slots)

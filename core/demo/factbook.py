@@ -84,7 +84,7 @@ def _spec(d: dict[str, Any]) -> KeySpec:
         raise DataError(f"{where}: needs values, range or value")
     if not d.get("silent") and not d.get("say"):
         raise DataError(f"{where}: needs say lines (or silent = true)")
-    lines = {name: d[name] for name in ("say", "change", "reply") if name in d}
+    lines: dict[str, Any] = {name: d[name] for name in ("say", "change", "reply") if name in d}
     return KeySpec(
         ns=d["ns"], key=d["key"], values=tuple(_entry(v) for v in d.get("values", ())),
         span=(float(span[0]), float(span[1]), int(span[2]) if len(span) > 2 else 0) if span else None,
@@ -148,14 +148,15 @@ def _versions(
     if spec.values:
         n = len(spec.values)
         if spec.ordered:
-            first = int(rng.random() * max(1, n - count + 1))
-            return [spec.values[min(first + i, n - 1)] for i in range(count)]
-        out, last = [], None
+            start = int(rng.random() * max(1, n - count + 1))
+            return [spec.values[min(start + i, n - 1)] for i in range(count)]
+        picked: list[tuple[Any, str, str]] = []
+        last = None
         for _ in range(count):
             choices = [v for v in spec.values if v is not last] or list(spec.values)
             last = pick(rng, choices)
-            out.append(last)
-        return out
+            picked.append(last)
+        return picked
     if spec.span is not None:
         lo, hi, places = spec.span
         nums = [round(lo + rng.random() * (hi - lo), places) if places else int(lo + rng.random() * (hi - lo + 1))

@@ -281,10 +281,10 @@ def plan_timeline(
     """
     tl = Timeline()
     kept, dropped = _keep_fixed(rng, fixed, max(0, n))
-    for conv in dropped:  # what they did still happened; only the conversation is not in the timeline
-        for ts, tool, params, result, ok, skill in conv.calls + conv.hidden:
+    for gone in dropped:  # what they did still happened; only the conversation is not in the timeline
+        for ts, tool, params, result, ok, skill in gone.calls + gone.hidden:
             tl.unseen_calls.append(
-                (ts, schema.GLOBAL_SESSION_ID, tool, params, result, ok, conv.trigger, skill)
+                (ts, schema.GLOBAL_SESSION_ID, tool, params, result, ok, gone.trigger, skill)
             )
     if n <= 0:
         return tl
