@@ -382,7 +382,7 @@ def cmd_info(ctx: _Ctx) -> int:
         inventory = tables.inventory(db)
     rows = {t.name: t.rows for t in inventory}
     counts: dict[str, int | None] = {t: rows.get(t) for t in schema.CORE_TABLES}
-    info = {
+    info: dict[str, Any] = {
         "path": str(db.path),
         "engine": r.engine,
         "sqlite_version": r.sqlite_version,
@@ -554,7 +554,7 @@ def cmd_forget_candidates(ctx: _Ctx) -> int:
         pairs = FactStore(db).forget_candidates(
             threshold=a.threshold, limit=a.limit, namespace=a.namespace, now=ctx.now
         )
-    rows = [{"fact": fact_json(f, ctx.now), "score": s} for f, s in pairs]
+    rows: list[dict[str, Any]] = [{"fact": fact_json(f, ctx.now), "score": s} for f, s in pairs]
     if ctx.out.as_json:
         ctx.out.json(
             {
@@ -922,7 +922,7 @@ def cmd_backups(ctx: _Ctx) -> int:
 
     checked = not ctx.args.no_check
     infos = list_backups_info(ctx.path, check=checked, now=ctx.now)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": b.name,
             "path": str(b.path),
