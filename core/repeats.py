@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.calendar import DAY_MS, WEEK_MS, parse_rrule
@@ -94,7 +95,7 @@ def event_repeat(rrule: str | None, starts_at: int, zone: tzinfo | None = None) 
     until_raw = next(
         (js_trim(p)[6:] for p in str(rrule).split(";") if js_trim(p).upper().startswith("UNTIL=")), ""
     )
-    extra = {
+    extra: dict[str, Any] = {
         "count": count,
         "until": parsed.until,
         "until_date_only": parsed.until is not None and len(until_raw) == 8,
