@@ -45,6 +45,8 @@ DEBOUNCE_MS = 250
 #: The rest of the preview is shown first when the full one takes longer than this (ms).
 PROVISIONAL_AFTER_MS = 150
 SESSIONS_REFRESH_MIN_MS = 10_000
+#: Messages are compared up to this many characters (the preview shows fewer).
+DIFF_CLIP_CHARS = 4000
 
 K_RECENT_BUDGET: Key[int] = Key("context/recent_budget", int, DEFAULTS["recent_budget"])
 K_RECALL_BUDGET: Key[int] = Key("context/recall_budget", int, DEFAULTS["recall_budget"])
@@ -58,8 +60,22 @@ INPUTS = frozenset({"message", "session_ids", "budgets", "home", "host_os", "as_
 PREFIX_INPUTS = frozenset({"as_of", "fixed_now"})
 
 
-def task_diff(old: str, new: str, context: int) -> Any:
-    return compute_diff(old, new, context)
+def comparable_text(r: ContextResult, clip: int = DIFF_CLIP_CHARS) -> str:
+    """The preview as text for the comparison, each message cut to ``clip`` characters as on screen (a
+    10 MB message would make the line diff take minutes)."""
+    if len(r.message) <= clip and all(len(m.content) <= clip for m in r.timeline.messages):
+        return r.to_text()
+
+    def cut(text: str) -> str:
+        return text if len(text) <= clip else text[:clip] + "…"
+
+    messages = [m.model_copy(update={"content": cut(m.content)}) for m in r.timeline.messages]
+    timeline = r.timeline.model_copy(update={"messages": messages})
+    return r.model_copy(update={"timeline": timeline, "message": cut(r.message)}).to_text()
+
+
+def task_diff(old: ContextResult, new: ContextResult, context: int) -> Any:
+    return compute_diff(comparable_text(old), comparable_text(new), context)
 
 
 class ContextController(TabController):
@@ -347,9 +363,8 @@ class ContextController(TabController):
         pinned, r = self.state.pinned, self.state.result
         if pinned is None or r is None:
             return
-        old, new = pinned.result.to_text(), r.to_text()
         self.submit(
-            ReadOp(task_diff, (old, new, self.diff_context), key="diff", lane="task"),
+            ReadOp(task_diff, (pinned.result, r, self.diff_context), key="diff", lane="task"),
             on_result=lambda d: self.state.update(diff=d) if self.state.pinned is pinned else None,
         )
 

@@ -20,7 +20,7 @@ def highlight_html(text: str, spans: Sequence[tuple[int, int]], style: str) -> s
     """``text`` escaped, with ``spans`` (``[start, end)`` indices into ``text``) wrapped in ``style``."""
     out: list[str] = []
     pos = 0
-    for a, b in sorted(spans):
+    for a, b in sorted(s for s in spans if s[0] < len(text)):  # an excerpt: the hits beyond it are not shown
         a, b = max(a, pos), min(b, len(text))
         if b <= a:
             continue

@@ -19,6 +19,7 @@ from core.facts import FactStore
 from core.skills import SkillStore
 from core.timeline import RawStore
 from philont_desktop.context_tab.diff import compute_diff
+from philont_desktop.context_tab.render import excerpt
 from philont_desktop.qt import QApplication, QUrl
 from philont_desktop.selftest import check_tab
 from tests.support import FIXED_NOW as NOW
@@ -151,7 +152,7 @@ def assert_view_shows(tab, j: dict) -> None:
         for hit in keyword["hits"][:8]:
             pos = text.index(hit["excerpt"], pos) + len(hit["excerpt"])
     for m in j["timeline"]["messages"]:
-        i = text.find(m["content"][:4000], pos)
+        i = text.find(excerpt(m["content"]), pos)
         assert i >= 0, f"message {m['id']} not shown in order"
         if m["id"] is not None:
             assert f"#{m['id']} " in text[max(0, i - 200) : i]
@@ -578,3 +579,40 @@ def test_every_code_of_the_recall_explanation_has_a_translated_template():
         *substring._SUBSTRING_TEXT,
     }
     assert core_codes <= recall_text.codes()
+
+
+# -- a 10 MB message: a bounded excerpt with "show the full text" ---------------------------------------------
+
+
+def test_a_10_mb_message_previews_as_a_bounded_excerpt(tab_factory, tmp_path):
+    from philont_desktop.widgets.fulltext import FullTextDialog
+
+    path = tmp_path / "memory" / "memory.sqlite"
+    big = "Berlin trip notes, day by day. " * 340_000  # 10.5 MB in one paragraph
+    with MemoryDB.create(path, now=T0) as db:
+        raw = RawStore(db)
+        raw.append_message("global", "user", "Keep these notes.", T0 + MIN)
+        big_id = raw.append_message("global", "assistant", big, T0 + 2 * MIN).id
+        raw.append_message("global", "user", "Thanks", T0 + 3 * MIN)
+    tab = tab_factory(path)
+    tab.set_budgets(recent_budget=10_000_000)
+    j = show(tab, "hello")
+    assert big_id in [m["id"] for m in j["timeline"]["messages"]]
+    text = plain(tab)
+    assert len(text) < 20_000  # never 10 MB of text laid out
+    shown = excerpt(big)
+    assert shown in text and big[: len(shown) + 40] not in text
+    hidden = f"… {len(big) - len(shown):,} more characters: show the full text"
+    assert hidden in text
+    tab.preview.anchorClicked.emit(QUrl(f"full:{big_id}"))
+    dialogs = tab.findChildren(FullTextDialog)
+    assert len(dialogs) == 1 and dialogs[0].page_count > 1  # the whole text, a page at a time
+    # comparing with a pinned preview stays quick: messages are compared as excerpts
+    tab.pin()
+    show(tab, "hello again")
+    d = tab.diff_view.diff
+    assert d is not None and not d.identical
+    assert "hello again" in tab.diff_view.browser.toPlainText()
+    assert len(tab.diff_view.browser.toPlainText()) < 20_000
+    for d in dialogs:
+        d.close()
