@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from core.context import DEFAULTS, ContextCancelledError, ContextResult
-from core.conversations import ConversationIndex
 from core.errors import NotFoundError
 from core.models import Message
 from core.substring import SearchCancelledError
@@ -29,7 +28,6 @@ from philont_desktop.context_tab.diff import compute_diff
 from philont_desktop.context_tab.model import (
     ContextInputs,
     job_build_context,
-    job_conversations,
     job_explain,
     job_export,
     job_sessions,
@@ -39,6 +37,7 @@ from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QDateTime, QObject, QTimer, Signal
 from philont_desktop.settings import Key
 from philont_desktop.tabs.controller import TabController
+from philont_desktop.widgets.conversations import ConversationsModel, conversation_index
 from philont_desktop.workers import Job
 
 DEBOUNCE_MS = 250
@@ -87,7 +86,10 @@ class ContextController(TabController):
         super().__init__(ctx, state, name, parent)
         self.state: ContextState = state
         self.job_fn = job_build_context  # replaceable in tests (a slow search)
-        self.conversation_index = ConversationIndex()
+        # The conversations the home conversation is picked from: the model every tab lists them with.
+        self.conversations = ConversationsModel(
+            self.submit, conversation_index(ctx), self, all_label=self.tr("No home conversation")
+        )
         self.diff_context = 3
         self._prefix_cache: dict[tuple[Any, ...], tuple[int, Any]] = {}
         self._generation = 0
@@ -216,11 +218,10 @@ class ContextController(TabController):
             on_result=lambda sessions: self.state.update(sessions=tuple(sessions)),
             on_error=_ignore,
         )
-        self.submit(
-            ReadOp(job_conversations, (self.conversation_index,), key="conversations"),
-            on_result=lambda convs: self.state.update(conversations=tuple(convs)),
-            on_error=_ignore,
-        )
+        if self.conversations.loaded_once:
+            self.conversations.refresh()  # the shared index reads only what was appended since
+        else:
+            self.conversations.load_first_page()
 
     # -- computing ------------------------------------------------------------------------------------
     def compute_now(self) -> Job:

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from core.context import ContextResult, build_context, explain_context, export_json, prefix_session_id
-from core.conversations import Conversation, ConversationIndex
 from core.models import Message
 from core.prefix import PrefixResult
 from core.timeline import RawStore
@@ -155,8 +154,3 @@ def job_user_messages(
 def job_export(db: Any, result: ContextResult, path: str) -> Path:
     """Write the command line's JSON to ``path`` (mode 0600), with the recall explanation complete."""
     return export_json(with_details(db, result), path)
-
-
-def job_conversations(db: Any, index: ConversationIndex) -> list[Conversation]:
-    """The timeline's conversations, newest first (``index`` is kept and brought up to date)."""
-    return index.list(db)

@@ -80,7 +80,6 @@ class ContextState(TabState):
     pinned: Pinned | None = None
     diff: Any = None  # DiffResult of the pinned preview against the current one
     expanded: frozenset[str] = frozenset()  # prefix sections shown in full
-    conversations: tuple[Any, ...] = ()  # core.conversations.Conversation, newest first
     sessions: tuple[Any, ...] = ()  # model.SessionChoice, newest first (the session restriction)
 
     def inputs(self) -> ContextInputs:

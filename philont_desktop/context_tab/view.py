@@ -50,7 +50,7 @@ class ContextTab(BaseTab):
 
     def __init__(self, ctx: Any, parent: QWidget | None = None):
         super().__init__(ctx, parent)
-        self.inputs_panel = InputsPanel(self)
+        self.inputs_panel = InputsPanel(self.controller.conversations, self)
         self.travel_banner = TimeTravelBanner(ctx.theme, self)
         self.preview = PreviewPane(ctx.theme, self)
         self.diff_view = DiffView(ctx.theme, self)
@@ -143,8 +143,6 @@ class ContextTab(BaseTab):
         self.inputs_panel.show_inputs(st, names)
         if "sessions" in names:
             self.inputs_panel.set_sessions(st.sessions)
-        if "conversations" in names:
-            self.inputs_panel.set_conversations(st.conversations)
         if "as_of" in names:
             self.travel_banner.show_point(st.as_of, self._now())
         if names & {"result", "provisional", "explaining", "expanded"}:
@@ -245,7 +243,8 @@ class ContextTab(BaseTab):
         self.inputs_panel.session_combo.setEditText(", ".join(ids))
 
     def set_home_session(self, sid: str | None) -> None:
-        self.inputs_panel.home_combo.setEditText(sid or "")
+        """The conversation the message arrives in (``None``: none), as if picked in the combo box."""
+        self.controller.edit(home=sid or None)
 
     def set_host_os(self, host: str | None) -> None:
         combo = self.inputs_panel.host_combo

@@ -2716,6 +2716,12 @@ You can undo this with Edit › Undo.</source>
         <source>The JSON could not be written</source>
         <translation>无法写入 JSON</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/context_tab/controller.py" line="+91"/>
+        <source>No home conversation</source>
+        <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Messages are compared up to this many characters (the preview shows fewer). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
+        <translation>无所属对话</translation>
+    </message>
 </context>
 <context>
     <name>ContextTab</name>
@@ -4896,11 +4902,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>All sessions (ids, comma-separated)</source>
         <translation>所有会话（会话 ID，用逗号分隔）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No home conversation</source>
-        <translation>无所属对话</translation>
     </message>
     <message>
         <location line="+4"/>

@@ -616,3 +616,25 @@ def test_a_10_mb_message_previews_as_a_bounded_excerpt(tab_factory, tmp_path):
     assert len(tab.diff_view.browser.toPlainText()) < 20_000
     for d in dialogs:
         d.close()
+
+
+def test_home_conversation_is_picked_from_the_conversations_model(qtbot, tab_factory, small_db):
+    from philont_desktop.widgets.conversations import ConversationsModel
+
+    tab = tab_factory(small_db)
+    combo = tab.inputs_panel.home_combo
+    model = combo.model()
+    assert isinstance(model, ConversationsModel)  # the model the Timeline lists conversations with
+    qtbot.waitUntil(lambda: model.loaded_once, timeout=10_000)
+    assert combo.currentIndex() == 0 and combo.currentText() == "No home conversation"
+    ids = [c.id for c in model.conversations()]
+    assert {"global", "s2"} <= set(ids)
+    show(tab, "Deploy")
+    row = model.row_of("s2")
+    combo.setCurrentIndex(row)
+    combo.activated.emit(row)  # as a person picking it
+    assert tab.wait_idle(20_000)
+    assert tab.result.to_json() == cli_json(small_db, "Deploy", "--home-session", "s2")[0]
+    tab.set_home_session("global")
+    assert tab.wait_idle(20_000) and combo.current_id() == "global"
+    assert tab.result.to_json() == cli_json(small_db, "Deploy", "--home-session", "global")[0]

@@ -26,6 +26,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets.conversations import ConversationCombo, ConversationsModel
 
 HOSTS = (("Linux", "linux"), ("Windows", "windows"), ("macOS", "darwin"))
 
@@ -39,7 +40,7 @@ class InputsPanel(QWidget):
     defaultsRequested = Signal()
     pickRequested = Signal()
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, conversations: ConversationsModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.message_edit = QPlainTextEdit(self)
         self.message_edit.setObjectName("contextMessage")
@@ -59,8 +60,10 @@ class InputsPanel(QWidget):
         self.clear_button = QPushButton(self.tr("Clear"), self)
         self.session_combo = _session_combo(self, self.tr("All sessions (ids, comma-separated)"))
         self.session_combo.setObjectName("contextSessions")
-        self.home_combo = _session_combo(self, self.tr("No home conversation"))
+        self.home_combo = ConversationCombo(conversations, self)
         self.home_combo.setObjectName("contextHome")
+        conversations.loaded.connect(self._show_home)  # the home conversation, once it is listed
+        self._home: str | None = None
         self.home_combo.setToolTip(
             self.tr(
                 "The conversation the message arrives in: recent messages from other conversations are left "
@@ -128,7 +131,7 @@ class InputsPanel(QWidget):
         self.session_combo.currentTextChanged.connect(
             lambda t: self.sessionsEdited.emit(parse_session_list(t))
         )
-        self.home_combo.currentTextChanged.connect(lambda t: self.homeEdited.emit(t.strip() or None))
+        self.home_combo.activated.connect(lambda _i: self.homeEdited.emit(self.home_combo.current_id()))
         self.host_combo.currentIndexChanged.connect(
             lambda _i: self.hostEdited.emit(self.host_combo.currentData() or None)
         )
@@ -152,8 +155,9 @@ class InputsPanel(QWidget):
                 self.session_combo.currentText()
             ) != tuple(st.session_ids):
                 self.session_combo.setEditText(", ".join(st.session_ids))
-            if (every or "home" in names) and (self.home_combo.currentText().strip() or None) != st.home:
-                self.home_combo.setEditText(st.home or "")
+            if every or "home" in names:
+                self._home = st.home
+                self._show_home()
             if every or "host_os" in names:
                 self.host_combo.setCurrentIndex(max(0, self.host_combo.findData(st.host_os or "")))
             if every or "budgets" in names:
@@ -175,20 +179,13 @@ class InputsPanel(QWidget):
                 combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
             combo.setEditText(text)
 
-    def set_conversations(self, conversations: Sequence[Any]) -> None:
-        """The conversations offered as the home conversation, newest first."""
+    def _show_home(self) -> None:
+        """Choose the home conversation in the combo box (nothing chosen while it is not listed yet)."""
         combo = self.home_combo
         with _Quiet(self):
-            text = combo.currentText()
-            combo.clear()
-            combo.addItem("", "")
-            for c in conversations:
-                combo.addItem(c.id, c.id)
-                tip = self.tr("%n message(s) since %1", None, c.message_count).replace(
-                    "%1", humanize.abs_time(c.first_at)
-                )
-                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-            combo.setEditText(text)
+            stale = combo.current_id() != self._home or combo.currentIndex() < 0
+            if stale and not combo.set_current_id(self._home):
+                combo.setCurrentIndex(-1)
 
     def retranslate(self) -> None:
         self.host_combo.setItemText(0, self._this_machine())
