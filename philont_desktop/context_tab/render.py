@@ -20,6 +20,7 @@ from philont_desktop import humanize
 from philont_desktop.context_tab import texts
 from philont_desktop.context_tab.htmltext import esc, first_line, fmt_int, highlight_html, section_gist
 from philont_desktop.context_tab.render_recall import RecallRenderer
+from philont_desktop.context_tab.row_notes import notes_by_row
 from philont_desktop.qt import QColor, QObject
 from philont_desktop.theme import Theme
 
@@ -52,6 +53,8 @@ class PreviewRenderer(QObject):
         super().__init__(parent)
         self.theme = theme
         self.recall = RecallRenderer(self)
+        self._section_notes: dict[str, list[str]] = {}
+        self._message_notes: dict[int, list[str]] = {}
 
     # -- colours -----------------------------------------------------------------------------------------
     def colors(self) -> dict[str, str]:
@@ -96,6 +99,7 @@ class PreviewRenderer(QObject):
         recall search, which can take a while on a big timeline, is still running). ``explaining``: the
         explanation's word counts and keyword query are still being computed."""
         c = self.colors()
+        self._section_notes, self._message_notes = notes_by_row(r)
         h: list[str] = [
             "<html><body>",
             f"<style>a {{ color: {c['link']}; text-decoration: none; }} "
@@ -160,7 +164,7 @@ class PreviewRenderer(QObject):
             )
             h.append(
                 f"<table width='100%' cellspacing='0' cellpadding='4' style='margin-top:3px' "
-                f"bgcolor='{c['code_bg']}'><tr><td>{head}{body}</td></tr></table>"
+                f"bgcolor='{c['code_bg']}'><tr><td>{head}{self._notes(s.name, c)}{body}</td></tr></table>"
             )
         h.append(f"<p style='color:{c['muted']}; margin:2px 0px'><tt>{esc(_wrapper(False))}</tt></p>")
         if r.omitted:
@@ -168,6 +172,15 @@ class PreviewRenderer(QObject):
             text = self.tr("Not reproduced here (only the agent's running server fills them): %1.")
             h.append(f"<p style='color:{c['muted']}; margin-top:4px'>{esc(text.replace('%1', names))}</p>")
         return h
+
+    def _notes(self, key: str | int | None, c: dict[str, str]) -> str:
+        """The notes on the damaged rows of a prefix section (a name) or of a message (an id)."""
+        notes = (
+            self._section_notes.get(key, [])
+            if isinstance(key, str)
+            else self._message_notes.get(key or -1, [])
+        )
+        return "".join(f"<br/><span style='color:{c['err_fg']}'>{esc(n)}</span>" for n in notes)
 
     def _chars_tokens(self, chars: int, tokens: int) -> str:
         return self.tr("%1 chars · %2 tokens").replace("%1", fmt_int(chars)).replace("%2", fmt_int(tokens))
@@ -282,7 +295,7 @@ class PreviewRenderer(QObject):
             f"bgcolor='{colors.background}'><tr><td width='4' bgcolor='{colors.accent}'></td>"
             f"<td style='color:{colors.text}'><b style='color:{colors.accent}'>{esc(role)}</b>"
             f" &nbsp;<span style='color:{QColor(colors.text).name()}; font-size:small'>"
-            f"{esc(' · '.join(meta))}</span>"
+            f"{esc(' · '.join(meta))}</span>{'' if this_turn else self._notes(m.id, c)}"
             f"<p style='white-space: pre-wrap; margin:2px 0px 0px 0px'>{body}</p>{more}</td></tr></table>"
         )
 

@@ -1311,6 +1311,30 @@ with the backup
         <source>Changes</source>
         <translation>改动</translation>
     </message>
+    <message>
+        <source>The fact {key}</source>
+        <translation>事实 {key}</translation>
+    </message>
+    <message>
+        <source>Skill #{id}</source>
+        <translation>技能 #{id}</translation>
+    </message>
+    <message>
+        <source>This message</source>
+        <translation>这条消息</translation>
+    </message>
+    <message>
+        <source>{row} cannot be read by the agent ({columns}): its own reading of this layer fails on this row. Shown here as stored.</source>
+        <translation>智能体无法读取{row}（{columns}）：它自己读取这一层时会在这一行上失败。此处按存储原样显示。</translation>
+    </message>
+    <message>
+        <source>{row}: {columns} holds bytes that are not UTF-8; the agent reads them as U+FFFD (�), as shown.</source>
+        <translation>{row}：{columns} 含有不是 UTF-8 的字节；智能体把它们读作 U+FFFD（�），如此处所示。</translation>
+    </message>
+    <message>
+        <source>{row} has damaged values ({columns}); the agent reads them as stored, so what it makes of this row can differ from what is shown here.</source>
+        <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>

@@ -638,3 +638,44 @@ def test_home_conversation_is_picked_from_the_conversations_model(qtbot, tab_fac
     tab.set_home_session("global")
     assert tab.wait_idle(20_000) and combo.current_id() == "global"
     assert tab.result.to_json() == cli_json(small_db, "Deploy", "--home-session", "global")[0]
+
+
+# -- damaged rows the agent would be given ---------------------------------------------------------------------
+
+
+def test_each_damaged_row_is_noted_on_its_row_in_words_from_its_code(english):
+    from types import SimpleNamespace
+
+    from core.errors import Notice
+    from philont_desktop.context_tab.row_notes import notes_by_row
+
+    fact = Notice(
+        "context.row.agent_cannot_read",
+        "The agent cannot read user.bad (value_json: invalid JSON): …",
+        {"layer": "facts", "id": 7, "label": "user.bad", "section": "user_facts", "columns": "value_json"},
+    )
+    message = Notice(
+        "context.row.replacement_chars",
+        "message #2: content holds bytes that are not UTF-8 …",
+        {"layer": "messages", "id": 2, "label": "message #2", "section": "recent", "columns": "content"},
+    )
+    skill = Notice(
+        "context.row.damaged", "…", {"layer": "skills", "id": 4, "section": "skill_index", "columns": "x"}
+    )
+    sections, messages = notes_by_row(SimpleNamespace(row_notices=[fact, message, skill]))
+    assert sections == {
+        "user_facts": [
+            "⚠ The fact user.bad cannot be read by the agent (value_json): its own reading of this layer fails on "
+            "this row. Shown here as stored."
+        ],
+        "skill_index": [
+            "⚠ Skill #4 has damaged values (x); the agent reads them as stored, so what it makes of this row can "
+            "differ from what is shown here."
+        ],
+    }
+    assert messages == {
+        2: [
+            "⚠ This message: content holds bytes that are not UTF-8; the agent reads them as U+FFFD (�), as shown."
+        ]
+    }
+    assert notes_by_row(SimpleNamespace()) == ({}, {})  # a result without notes
