@@ -2720,9 +2720,8 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextController</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/controller.py" line="+226"/>
+        <location filename="../../philont_desktop/context_tab/controller.py" line="+243"/>
         <source>Computing the context preview</source>
-        <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
         <translation>正在计算上下文预览</translation>
     </message>
     <message>
@@ -2741,7 +2740,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法写入 JSON</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/context_tab/controller.py" line="+91"/>
+        <location line="-255"/>
         <source>No home conversation</source>
         <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Messages are compared up to this many characters (the preview shows fewer). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
         <translation>无所属对话</translation>
@@ -2756,12 +2755,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+151"/>
+        <location line="+149"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-143"/>
         <source>Copy as text</source>
         <translation>复制为文本</translation>
     </message>
@@ -2781,7 +2780,7 @@ You can undo this with Edit › Undo.</source>
         <translation>固定以便对比</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+102"/>
         <source>Type a message, or pick a past one.</source>
         <translation>输入一条消息，或选择一条过去的消息。</translation>
     </message>
@@ -2826,7 +2825,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+142"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -2851,12 +2850,12 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-234"/>
+        <location line="-233"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+78"/>
         <source>(empty message)</source>
         <translation>（空消息）</translation>
     </message>
@@ -4903,7 +4902,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>InputsPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+47"/>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+48"/>
         <source>Type a message as the user would send it; the preview follows as you type.</source>
         <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
     </message>
@@ -4928,7 +4927,7 @@ You can undo this with Edit › Undo.</source>
         <translation>所有会话（会话 ID，用逗号分隔）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>The conversation the message arrives in: recent messages from other conversations are left out, recalled ones are labelled with where they came from.</source>
         <translation>消息所在的对话：其他对话的近期消息会被略去，召回的消息会标明来自哪里。</translation>
     </message>
@@ -4988,8 +4987,7 @@ You can undo this with Edit › Undo.</source>
         <translation>召回候选</translation>
     </message>
     <message numerus="yes">
-        <location line="+58"/>
-        <location line="+15"/>
+        <location line="+59"/>
         <source>%n message(s) since %1</source>
         <translation>
             <numerusform>%n 条消息，始于 %1</numerusform>
@@ -6068,7 +6066,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PreviewRenderer</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/render.py" line="+115"/>
+        <location filename="../../philont_desktop/context_tab/render.py" line="+123"/>
         <source>before message #%1</source>
         <translation>消息 #%1 之前</translation>
     </message>
@@ -6093,12 +6091,12 @@ You can undo this with Edit › Undo.</source>
         <translation>前缀超过 40,000 个字符（%1）：智能体收到的是截断后的版本。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+36"/>
         <source>%1 chars · %2 tokens</source>
         <translation>%1 字符 · %2 token</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-15"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -6108,7 +6106,7 @@ You can undo this with Edit › Undo.</source>
         <translation>此处未重现（只有智能体运行中的服务器才会填写）：%1。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+20"/>
         <source>Recall trigger hit (%1): “%2”</source>
         <translation>命中召回触发（%1）：“%2”</translation>
     </message>
@@ -6149,8 +6147,9 @@ You can undo this with Edit › Undo.</source>
         <translation>近期消息</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-124"/>
         <source>This turn</source>
+        <extracomment>A message longer than this (characters or lines) shows its beginning and a &quot;show the full text&quot; link: laying out a long unbroken paragraph takes time that grows faster than its length (4,000 characters in one paragraph cost about 50 ms, 1,500 a few).</extracomment>
         <translation>本轮</translation>
     </message>
     <message>
@@ -6159,7 +6158,7 @@ You can undo this with Edit › Undo.</source>
         <translation>正在回复的消息</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+164"/>
         <source>(stored as %1)</source>
         <translation>（存储为 %1）</translation>
     </message>
@@ -6193,14 +6192,14 @@ You can undo this with Edit › Undo.</source>
         <translation>没有近期消息。</translation>
     </message>
     <message numerus="yes">
-        <location line="-138"/>
+        <location line="-147"/>
         <source>%n section(s)</source>
         <translation>
             <numerusform>%n 个部分</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+62"/>
+        <location line="+71"/>
         <location line="+23"/>
         <source>%n message(s)</source>
         <translation>
