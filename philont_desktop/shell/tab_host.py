@@ -259,13 +259,14 @@ class TabHost(QObject):
             tab.set_editing(on)
 
     def data_changed(self) -> None:
-        """The database changed: the shown tab refreshes now, the others when next shown."""
+        """The database changed: the shown tab refreshes (paced: ``live_refresh``), the others when next
+        shown."""
         current = self.widget.currentWidget()
         for tab in self.built():
             if not tab.activated:
                 continue
             if tab is current:
-                tab.refresh()
+                tab.live_refresh()
             else:
                 self._stale.add(tab)
 

@@ -15,6 +15,8 @@ The window calls, on the GUI thread:
 * ``refresh()`` when the database changed (``ctx.dataChanged``) while the tab is visible, or when it
   becomes visible after a change: reload what is shown, keep selection and scroll position, show
   "N new" rather than jumping (default: the controller's).
+* ``live_refresh()`` when another process wrote while the tab is shown: ``refresh()``, paced so that the
+  tab is idle between reloads while the agent keeps writing.
 * ``set_editing(on)`` when editing mode changes (also once right after construction).
 * ``navigate(target)`` when another tab asks to show something here (see
   :mod:`~philont_desktop.tabs.navigation`); return whether it could.
@@ -36,6 +38,7 @@ from philont_desktop.i18n import Retranslatable
 from philont_desktop.qt import QSplitter, QWidget, Signal
 from philont_desktop.tabs.controller import TabController
 from philont_desktop.tabs.navigation import Target
+from philont_desktop.tabs.pacing import LivePacer
 from philont_desktop.tabs.state import TabState
 from philont_desktop.workers import Job
 
@@ -58,6 +61,7 @@ class BaseTab(Retranslatable, QWidget):
         self.setObjectName(f"{self.name or 'tab'}Tab")
         self._activated = False
         self._splitters: list[tuple[QSplitter, str]] = []
+        self._pacer: LivePacer | None = None
         self.state = self.create_state()
         self.controller = self.create_controller()
         self.controller.busyChanged.connect(self.busyChanged)
@@ -86,6 +90,17 @@ class BaseTab(Retranslatable, QWidget):
     def refresh(self) -> None:
         """The database changed: reload what is visible, keeping selection and scroll position."""
         self.controller.refresh()
+
+    def live_refresh(self) -> None:
+        """Another process (the agent) wrote to the file while the tab is shown: :meth:`refresh`, paced.
+
+        The changes are coalesced (see :mod:`~philont_desktop.tabs.pacing`), so that the tab becomes
+        idle between reloads while an agent keeps writing; an explicit :meth:`refresh` (F5, another
+        tab's edit) is never delayed.
+        """
+        if self._pacer is None:
+            self._pacer = LivePacer(self.refresh, lambda: self.busy, self.controller.busyChanged, self)
+        self._pacer.request()
 
     def set_editing(self, on: bool) -> None:
         """Editing mode changed: show or hide the editing controls."""
