@@ -199,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication([])
     from philont_desktop.context import AppContext
-    from philont_desktop.facts.model import C_SCORE, load_facts
+    from philont_desktop.facts.columns import C_SCORE
+    from philont_desktop.facts.data import load_facts
     from philont_desktop.facts.view import FactsTab
     from philont_desktop.qt import Qt
     from philont_desktop.theme import Theme
@@ -239,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def gui_share() -> None:
         tab.model.clear()
-        tab._on_loaded(data)
+        tab.controller._on_loaded(data)
         tab.grab()
 
     gui = median_ms(gui_share, args.repeat)

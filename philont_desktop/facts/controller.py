@@ -22,6 +22,7 @@ from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QObject
 from philont_desktop.tabs.controller import TabController
+from philont_desktop.workers import Job
 
 Confirm = Callable[[BulkPlan], bool]
 
@@ -34,6 +35,8 @@ class FactsController(TabController):
         self.state: FactsState = state
         self.now_fn: Callable[[], int] = now_ms  # tests pin the clock
         self.select_after_load: list[str] | None = None
+        self._loading: Job | None = None  # the load in flight
+        self._again = False  # a reload was asked while it runs: start one right after it
 
     # -- reading --------------------------------------------------------------------------------------
     @property
@@ -41,12 +44,37 @@ class FactsController(TabController):
         return int(self.now_fn())
 
     def refresh(self) -> None:
-        """Load every fact row, scored at the view time."""
+        """Load every fact row, scored at the view time: now, or right after the load in flight.
+
+        At most one load runs and one waits: asking again while a load runs only marks the rows as
+        stale, and the next load starts when that one is done (it reuses the rows that did not change).
+        """
+        if self._loading is not None:
+            self._again = True
+            return
+        self._start_load()
+
+    def _start_load(self) -> None:
         real = self.real_now
         view = self.state.view_time_at(real)
+        self._again = False
+        previous = self._previous_rows()
         self.state.update(loading=True)
-        op = ReadOp(load_facts, (view, real), key="load", label=self.tr("Loading facts"))
-        self.submit(op, on_result=self._on_loaded, on_error=self._on_load_failed)
+        op = ReadOp(load_facts, (view, real, previous), key="load", label=self.tr("Loading facts"))
+        self._loading = self.submit(op, on_result=self._on_loaded, on_error=self._on_load_failed)
+        self._loading.done.connect(self._load_ended)
+
+    def _previous_rows(self) -> dict[str, FactRow] | None:
+        data = self.state.data
+        return {r.fid: r for r in data.rows} if data is not None else None
+
+    def _load_ended(self) -> None:
+        """The load is done (finished, failed or cancelled): start what was asked meanwhile."""
+        self._loading = None
+        if self._again:
+            self._start_load()
+        elif self.state.loading:
+            self.state.update(loading=False)
 
     def changes_applied(self, changes: Changes) -> None:
         self.refresh()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -157,7 +156,7 @@ def flat_reason(row: FactRow) -> str | None:
 def with_values(row: FactRow, confidence: float, tau: float) -> FactRow:
     """``row`` as it would be with another confidence and effective tau (for a what-if curve)."""
     f = row.fact.model_copy(update={"confidence": confidence})
-    return replace(row, fact=f, tau_eff=tau)
+    return row.with_fact(f, tau)
 
 
 def whatif_crossing(row: FactRow, confidence: float, decay_tau_days: float | None) -> int | None:

@@ -77,27 +77,94 @@ def _one_line(s: str) -> str:
 _NOT_YET: Any = object()
 
 
-@dataclass(slots=True, eq=False)
 class FactRow:
-    """One fact as the table shows it; the threshold crossing and the pretty value are computed when
-    first asked for (most rows are never looked at)."""
+    """One fact as the table shows it.
 
-    fact: Fact
-    fid: str
-    name: str
-    value_text: str
-    search: str
-    tau_eff: float
-    tau_src: str
-    anchor: int
-    sig: tuple[Any, ...]
-    order: int
-    sort_text: tuple[str, str, str]  # namespace, key, value casefolded (for sorting)
-    fast: tuple[float, float, float] | None  # (confidence, anchor, tau) when the plain formula applies
-    flat: float | None  # the constant score of a fact that does not decay (pinned, tau ∞)
-    score: float = math.nan
-    status: str = "active"
-    _crossing: Any = field(default=_NOT_YET, init=False, repr=False, compare=False)
+    Built on the worker for every fact of the file, so only what scoring needs is computed at once (the
+    score plan and the decay anchor); the texts, the effective tau, the signature and the threshold
+    crossing are computed when first asked for (most rows are never looked at, and a reload reuses the
+    row of a fact that did not change).
+    """
+
+    __slots__ = (
+        "_crossing",
+        "_name",
+        "_search",
+        "_sig",
+        "_tau",
+        "_value_text",
+        "anchor",
+        "fact",
+        "fast",
+        "fid",
+        "flat",
+        "order",
+        "score",
+        "status",
+    )
+
+    def __init__(self, fact: Fact, order: int = 0):
+        self.fact = fact
+        self.fid: str = fact.id
+        anchor = fact.last_accessed_at if fact.last_accessed_at is not None else fact.created_at
+        self.anchor = int(anchor) if anchor is not None else 0
+        self.order = order
+        self.fast, self.flat = _score_plan(fact)
+        self.score = math.nan
+        self.status = "active"
+        self._name = self._value_text = self._search = self._sig = _NOT_YET
+        self._crossing = _NOT_YET
+        self._tau: Any = _NOT_YET
+
+    def __repr__(self) -> str:
+        return f"FactRow({self.fid!r}, {self.name!r})"
+
+    @property
+    def name(self) -> str:
+        if self._name is _NOT_YET:
+            self._name = f"{self.fact.namespace}.{self.fact.key}"
+        return self._name
+
+    @property
+    def value_text(self) -> str:
+        """The value on one line, shortened to :data:`ONE_LINE_MAX` characters."""
+        if self._value_text is _NOT_YET:
+            self._value_text = _one_line(compact_value(self.fact))
+        return self._value_text
+
+    @property
+    def search(self) -> str:
+        """What the text filter looks in: the name and the value, casefolded."""
+        if self._search is _NOT_YET:
+            self._search = f"{self.name}\n{compact_value(self.fact)[:SEARCH_MAX]}".casefold()
+        return self._search
+
+    def _tau_pair(self) -> tuple[float, str | None]:
+        if self._tau is _NOT_YET:
+            f = self.fact
+            self._tau = (effective_tau(f.namespace, f.decay_tau_days), None)
+        return self._tau
+
+    @property
+    def tau_eff(self) -> float:
+        """The effective tau in days (the namespace's default when none is stored; ∞ when pinned)."""
+        return self._tau_pair()[0]
+
+    @property
+    def tau_src(self) -> str:
+        """Where tau comes from: ``namespace``, ``custom`` or ``pinned``."""
+        tau, src = self._tau_pair()
+        if src is None:
+            src = tau_source(self.fact.namespace, self.fact.decay_tau_days)
+            self._tau = (tau, src)
+        return src
+
+    @property
+    def sig(self) -> tuple[Any, ...]:
+        """What a reload compares to tell whether the fact changed."""
+        if self._sig is _NOT_YET:
+            self._sig = fact_signature(self.fact)
+        return self._sig
 
     @property
     def crossing(self) -> int | None:
@@ -112,6 +179,21 @@ class FactRow:
     @property
     def value_full(self) -> str:
         return readable_value(self.fact)[1]
+
+    def reused(self, order: int) -> FactRow:
+        """A copy of this row for a reload that found the fact unchanged (texts already computed kept)."""
+        r = FactRow.__new__(FactRow)
+        for name in FactRow.__slots__:
+            setattr(r, name, getattr(self, name))
+        r.order = order
+        return r
+
+    def with_fact(self, fact: Fact, tau_eff: float) -> FactRow:
+        """This row with another fact (same key) and effective tau, for a what-if curve."""
+        r = FactRow(fact, self.order)
+        r._tau = (tau_eff, self.tau_src)
+        r.score, r.status = self.score, self.status
+        return r
 
 
 def fact_signature(f: Fact) -> tuple[Any, ...]:
@@ -128,30 +210,13 @@ def fact_signature(f: Fact) -> tuple[Any, ...]:
         f.decay_tau_days,
         f.forgotten_at,
         f.fact_kind,
+        f.namespace,
+        f.key,
     )
 
 
 def build_row(fact: Fact, order: int = 0) -> FactRow:
-    compact = compact_value(fact)
-    one = _one_line(compact)
-    anchor = fact.last_accessed_at if fact.last_accessed_at is not None else fact.created_at
-    tau_eff = effective_tau(fact.namespace, fact.decay_tau_days)
-    fast, flat = _score_plan(fact)
-    return FactRow(
-        fact=fact,
-        fid=fact.id,
-        name=f"{fact.namespace}.{fact.key}",
-        value_text=one,
-        search=f"{fact.namespace}.{fact.key}\n{compact[:SEARCH_MAX]}".casefold(),
-        tau_eff=tau_eff,
-        tau_src=tau_source(fact.namespace, fact.decay_tau_days),
-        anchor=int(anchor) if anchor is not None else 0,
-        sig=fact_signature(fact),
-        order=order,
-        sort_text=(fact.namespace.casefold(), fact.key.casefold(), one.casefold()),
-        fast=fast,
-        flat=flat,
-    )
+    return FactRow(fact, order)
 
 
 def _score_plan(f: Fact) -> tuple[tuple[float, float, float] | None, float | None]:
@@ -183,24 +248,51 @@ class FactsData:
     scored_at: int | None = None  # the view time the rows' scores were computed for
     real_now: int | None = None  # "now" when the load started
     active: int = 0
+    tree: list[NamespaceNode] = field(default_factory=list)  # the namespaces, nested, with counts
 
 
-def load_facts(db: Any, at: int | None = None, real_now: int | None = None, job: Any = None) -> FactsData:
-    """Every fact row, prepared for the table and scored at ``at`` (runs on a worker connection)."""
+def load_facts(
+    db: Any,
+    at: int | None = None,
+    real_now: int | None = None,
+    previous: dict[str, FactRow] | None = None,
+    job: Any = None,
+) -> FactsData:
+    """Every fact row, prepared for the table and scored at ``at`` (runs on a worker connection).
+
+    ``previous`` (the rows shown, by id) makes a reload reuse the row of every fact that did not change,
+    with the texts already computed for it; the rows' signatures are then computed here, off the GUI
+    thread, which compares them.
+    """
     t0 = time.perf_counter()
     facts = FactStore(db).all_rows()
     rows: list[FactRow] = []
+    counts: dict[str, list[int]] = {}
     active = 0
     for i, f in enumerate(facts):
         if job is not None and i % 2000 == 0 and job.cancelled:
             break
-        r = build_row(f, i)
+        old = previous.get(f.id) if previous is not None else None
+        if old is not None and old.sig == fact_signature(f):
+            r = old.reused(i)
+        else:
+            r = FactRow(f, i)
+            if previous is not None:
+                r.sig  # noqa: B018 - computed here, compared on the GUI thread
         if at is not None:
             r.score = row_score(r, at)
             r.status = status_at(f, at)
-        active += f.superseded_by is None and f.forgotten_at is None
+        is_active = f.superseded_by is None and f.forgotten_at is None
+        active += is_active
+        c = counts.get(f.namespace)
+        if c is None:
+            counts[f.namespace] = [int(is_active), 1]
+        else:
+            c[0] += is_active
+            c[1] += 1
         rows.append(r)
-    return FactsData(rows, now_ms(), time.perf_counter() - t0, at, real_now, active)
+    tree = _tree(counts)
+    return FactsData(rows, now_ms(), time.perf_counter() - t0, at, real_now, active, tree)
 
 
 def load_pool(db: Any, threshold: float, at: int) -> list[tuple[Fact, float]]:
@@ -261,16 +353,17 @@ class NamespaceNode:
 
 def namespace_tree(rows: Iterable[FactRow]) -> list[NamespaceNode]:
     """Namespaces nested by their dots (``project`` > ``project.mycox``), sorted, with counts."""
-    nodes: dict[str, NamespaceNode] = {}
+    counts: dict[str, list[int]] = {}
     for r in rows:
-        ns = r.fact.namespace
-        n = nodes.get(ns)
-        if n is None:
-            n = nodes[ns] = NamespaceNode(ns)
-        n.exists = True
-        n.rows += 1
-        if r.fact.active:
-            n.active += 1
+        c = counts.setdefault(r.fact.namespace, [0, 0])
+        c[0] += r.fact.active
+        c[1] += 1
+    return _tree(counts)
+
+
+def _tree(counts: dict[str, list[int]]) -> list[NamespaceNode]:
+    """The nested namespaces from ``{namespace: [active, rows]}``."""
+    nodes = {ns: NamespaceNode(ns, active=a, rows=n, exists=True) for ns, (a, n) in counts.items()}
     for ns in list(nodes):
         parts = ns.split(".")
         for k in range(1, len(parts)):

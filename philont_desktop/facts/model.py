@@ -60,6 +60,14 @@ IdRole = Qt.ItemDataRole.UserRole + 2
 SortRole = Qt.ItemDataRole.UserRole + 3
 
 
+#: The text columns sort case-insensitively.
+_TEXT_SORT = {
+    C_NAMESPACE: lambda r: r.fact.namespace.casefold(),
+    C_KEY: lambda r: r.fact.key.casefold(),
+    C_VALUE: lambda r: r.value_text.casefold(),
+}
+
+
 class FactsModel(QAbstractTableModel):
     """Every loaded fact row; scores and status at :attr:`view_time`."""
 
@@ -368,9 +376,9 @@ class FactsModel(QAbstractTableModel):
         desc = order == Qt.SortOrder.DescendingOrder
         keyed: list[tuple[Any, int, int]] = []
         missing: list[int] = []
-        text = {C_NAMESPACE: 0, C_KEY: 1, C_VALUE: 2}.get(column)
+        text = _TEXT_SORT.get(column)
         if text is not None:
-            keyed = [(r.sort_text[text], r.order, i) for i, r in enumerate(self._rows)]
+            keyed = [(text(r), r.order, i) for i, r in enumerate(self._rows)]
         else:
             key = SORT_KEYS[column]
             for i, r in enumerate(self._rows):

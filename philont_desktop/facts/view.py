@@ -242,6 +242,7 @@ class FactsTab(BaseTab):
         self.controller.activate()
 
     def retranslate(self) -> None:
+        self.tree.retranslate()
         super().retranslate()
         self.time.show_offset(self.state.offset_days, self.state.view_time)
         if self.activated:
@@ -301,7 +302,7 @@ class FactsTab(BaseTab):
         self.curves.set_times(s.real_now, s.view_time)
         self.whatif.set_now(s.real_now)
         self.time.show_offset(s.offset_days, s.view_time)
-        if not self.tree.set_rows(self.model.rows()):
+        if not self.tree.set_tree(data.tree, data.active):
             self._on_namespace(None)  # the namespace shown is gone
         self._overview_dirty = True
         self._sync_overview()

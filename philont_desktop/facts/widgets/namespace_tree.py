@@ -32,6 +32,7 @@ class NamespaceTree(QTreeWidget):
         th.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         th.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.currentItemChanged.connect(self._on_current)
+        self._shown: tuple[list[NamespaceNode], int] = ([], -1)
 
     def current_namespace(self) -> str | None:
         item = self.currentItem()
@@ -48,17 +49,24 @@ class NamespaceTree(QTreeWidget):
         return found is not None
 
     def set_rows(self, rows: Sequence[FactRow]) -> bool:
-        """Rebuild from ``rows``, keeping the current namespace; ``False`` when it is gone (then "all")."""
+        """Rebuild from ``rows`` (see :meth:`set_tree`)."""
+        return self.set_tree(namespace_tree(rows), sum(1 for r in rows if r.fact.active))
+
+    def set_tree(self, nodes: list[NamespaceNode], active: int) -> bool:
+        """Show ``nodes`` (``active`` facts in all), keeping the current namespace; ``False`` when it is
+        gone (then "all"). The same namespaces with the same counts as shown leave the tree as it is."""
         current = self.current_namespace()
+        if (nodes, active) == self._shown and self.topLevelItem(0) is not None:
+            return True
+        self._shown = (nodes, active)
         self.blockSignals(True)
         try:
             self.clear()
-            active = sum(1 for r in rows if r.fact.active)
             top = QTreeWidgetItem([self.tr("All namespaces"), str(active), ""])
             top.setData(0, NsRole, None)
             self.addTopLevelItem(top)
             chosen: QTreeWidgetItem = top
-            for node in namespace_tree(rows):
+            for node in nodes:
                 item = self._item(node)
                 top.addChild(item)
                 found = self._find(item, current) if current is not None else None
@@ -69,6 +77,14 @@ class NamespaceTree(QTreeWidget):
         finally:
             self.blockSignals(False)
         return current is None or chosen is not top
+
+    def retranslate(self) -> None:
+        """Texts in the new language: rebuild the items."""
+        nodes, active = self._shown
+        self._shown = ([], -1)
+        self.setHeaderLabels([self.tr("Namespace"), self.tr("Facts"), self.tr("Tau")])
+        if active >= 0:
+            self.set_tree(nodes, active)
 
     def _item(self, node: NamespaceNode) -> QTreeWidgetItem:
         label = node.namespace.rsplit(".", 1)[-1] if "." in node.namespace else node.namespace
