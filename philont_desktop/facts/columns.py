@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from philont_desktop.facts.data import STATUSES
+from philont_desktop.facts.data import OPTIONAL_TIMES, STATUSES
 
 # Columns of the facts table.
 # The decay columns come right after the value, so they are seen without scrolling.
@@ -38,6 +38,8 @@ from philont_desktop.facts.data import STATUSES
 N_COLUMNS = 15
 TIME_COLUMNS = (C_OCCURRED, C_VALID_FROM, C_VALID_UNTIL, C_CREATED, C_ACCESSED, C_CROSSES)
 NUMBER_COLUMNS = (C_CONFIDENCE, C_TAU, C_SCORE)
+# data.py names these columns by number (it cannot import this module).
+assert OPTIONAL_TIMES == {"occurred_at": C_OCCURRED, "valid_from": C_VALID_FROM, "valid_until": C_VALID_UNTIL}
 #: Columns whose values move with the view time.
 TIME_DEPENDENT = (C_SCORE, C_STATUS, C_CROSSES)
 

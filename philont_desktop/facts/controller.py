@@ -302,9 +302,9 @@ class FactsController(TabController):
             score_at=plan.now,
         )
         texts = {
-            "forget": self.tr("Forget {0} facts"),
-            "pin": self.tr("Pin {0} facts"),
-            "unpin": self.tr("Unpin {0} facts"),
-            "move": self.tr("Move {0} facts to {1}"),
+            "forget": self.tr("Forget %n fact(s)", None, len(plan.items)),
+            "pin": self.tr("Pin %n fact(s)", None, len(plan.items)),
+            "unpin": self.tr("Unpin %n fact(s)", None, len(plan.items)),
+            "move": self.tr("Move %n fact(s) to {0}", None, len(plan.items)),
         }
-        self._curate(texts[plan.op].format(len(plan.items), plan.namespace), change)
+        self._curate(texts[plan.op].format(plan.namespace), change)

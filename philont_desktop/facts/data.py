@@ -35,6 +35,8 @@ ONE_LINE_MAX = 140
 FULL_MAX = 3000
 SEARCH_MAX = 4000
 STATUSES = ("active", "outside", "superseded", "forgotten")
+#: The time fields most facts leave empty, with their table column (see ``columns.py``).
+OPTIONAL_TIMES = {"occurred_at": 10, "valid_from": 11, "valid_until": 12}
 
 
 def compact_value(fact: Fact) -> str:
@@ -249,6 +251,7 @@ class FactsData:
     real_now: int | None = None  # "now" when the load started
     active: int = 0
     tree: list[NamespaceNode] = field(default_factory=list)  # the namespaces, nested, with counts
+    empty_columns: tuple[int, ...] = ()  # the table's time columns without a value in any row
 
 
 def load_facts(
@@ -269,6 +272,7 @@ def load_facts(
     rows: list[FactRow] = []
     counts: dict[str, list[int]] = {}
     active = 0
+    filled = {name: False for name in OPTIONAL_TIMES}
     for i, f in enumerate(facts):
         if job is not None and i % 2000 == 0 and job.cancelled:
             break
@@ -291,8 +295,12 @@ def load_facts(
             c[0] += is_active
             c[1] += 1
         rows.append(r)
+        if f.occurred_at is not None or f.valid_from is not None or f.valid_until is not None:
+            for name in OPTIONAL_TIMES:
+                filled[name] = filled[name] or getattr(f, name) is not None
+    empty = tuple(c for name, c in OPTIONAL_TIMES.items() if not filled[name])
     tree = _tree(counts)
-    return FactsData(rows, now_ms(), time.perf_counter() - t0, at, real_now, active, tree)
+    return FactsData(rows, now_ms(), time.perf_counter() - t0, at, real_now, active, tree, empty)
 
 
 def load_pool(db: Any, threshold: float, at: int) -> list[tuple[Fact, float]]:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.jsutil import now_ms
+from philont_desktop import humanize
 from philont_desktop.facts.columns import (
     C_ACCESSED,
     C_CONFIDENCE,
@@ -38,14 +39,15 @@ from philont_desktop.facts.columns import (
 from philont_desktop.facts.data import DAY_MS, THRESHOLD, FactRow, FactsData, ranges, row_score, status_at
 from philont_desktop.facts.text import (
     fmt_number,
-    fmt_relative,
     fmt_score,
     fmt_tau,
     fmt_time,
+    fmt_when,
     kind_text,
     namespace_tau_text,
     status_text,
 )
+from philont_desktop.humanize import exact_number
 from philont_desktop.qt import (
     QAbstractTableModel,
     QModelIndex,
@@ -58,6 +60,14 @@ from philont_desktop.qt import (
 FactRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
 SortRole = Qt.ItemDataRole.UserRole + 3
+ScoreRole = Qt.ItemDataRole.UserRole + 4  # the score as a number, for the bar painted in its cell
+_TIME_FIELDS = {
+    C_OCCURRED: "occurred_at",
+    C_VALID_FROM: "valid_from",
+    C_VALID_UNTIL: "valid_until",
+    C_CREATED: "created_at",
+    C_ACCESSED: "last_accessed_at",
+}
 
 
 #: The text columns sort case-insensitively.
@@ -148,6 +158,8 @@ class FactsModel(QAbstractTableModel):
             return self.display(r, c)
         if role == SortRole:
             return self.sort_value(r, c)
+        if role == ScoreRole:
+            return r.score if c == C_SCORE else None
         if role == FactRole:
             return r.fact
         if role == IdRole:
@@ -193,18 +205,10 @@ class FactsModel(QAbstractTableModel):
             return fmt_number(f.confidence)
         if c == C_KIND:
             return kind_text(f.fact_kind)
-        if c == C_OCCURRED:
-            return fmt_time(f.occurred_at)
-        if c == C_VALID_FROM:
-            return fmt_time(f.valid_from)
-        if c == C_VALID_UNTIL:
-            return fmt_time(f.valid_until)
-        if c == C_CREATED:
-            return fmt_time(f.created_at)
-        if c == C_ACCESSED:
-            return fmt_time(f.last_accessed_at)
+        if c in _TIME_FIELDS:
+            return fmt_when(getattr(f, _TIME_FIELDS[c]), self.real_now)
         if c == C_TAU:
-            return fmt_tau(r.tau_eff)
+            return humanize.days(r.tau_eff)
         if c == C_TAU_SOURCE:
             return self.tau_source_text(r.tau_src, f.namespace)
         if c == C_SCORE:
@@ -212,7 +216,7 @@ class FactsModel(QAbstractTableModel):
         if c == C_CROSSES:
             if r.crossing is None:
                 return self.tr("never") if r.status in ("active", "outside") else ""
-            return f"{fmt_time(r.crossing)} · {fmt_relative(r.crossing, self.real_now)}"
+            return fmt_when(r.crossing, self.real_now)
         if c == C_STATUS:
             return self.status_text(r.status)
         return ""
@@ -239,11 +243,16 @@ class FactsModel(QAbstractTableModel):
                 return self.tr("user.* facts never decay")
             return self.tr("Default of namespace root '{0}'").format(f.namespace.split(".", 1)[0])
         if c == C_SCORE:
-            return self.tr("Score at {0}: {1}").format(fmt_time(self.view_time), fmt_score(r.score))
+            return self.tr("Score at {0}: {1}").format(fmt_time(self.view_time), exact_number(r.score))
         if c == C_CROSSES and r.crossing is not None:
             return fmt_time(r.crossing, seconds=True)
-        if c == C_CONFIDENCE and not f.confidence_valid:
-            return self.tr("Confidence outside 0…1 as stored")
+        if c in _TIME_FIELDS:
+            return fmt_time(getattr(f, _TIME_FIELDS[c]), seconds=True) or None
+        if c == C_CONFIDENCE:
+            exact = exact_number(f.confidence)
+            if not f.confidence_valid:
+                return self.tr("Confidence outside 0…1 as stored") + f": {exact}"
+            return exact
         if c in (C_NAMESPACE, C_KEY):
             return r.name
         return None

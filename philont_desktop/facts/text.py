@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 from core.decay import namespace_tau_days
+from philont_desktop import humanize
 from philont_desktop.facts.data import DAY_MS, HOUR_MS
 from philont_desktop.qt import QCoreApplication
 
@@ -16,13 +16,13 @@ def _tr(text: str) -> str:
 
 
 def fmt_time(ms: Any, seconds: bool = False) -> str:
-    """Local time ``YYYY-MM-DD HH:MM``; empty for ``None``."""
-    if ms is None:
-        return ""
-    try:
-        return time.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M", time.localtime(ms / 1000))
-    except (OverflowError, OSError, ValueError, TypeError):
-        return str(ms)
+    """Local time ``YYYY-MM-DD HH:MM``; empty for ``None``, the unreadable marker for a damaged value."""
+    return humanize.abs_time(ms, seconds=seconds)
+
+
+def fmt_when(ms: Any, now: int, seconds: bool = False) -> str:
+    """Relative and absolute: ``3 days ago · 2026-11-28 14:05``; empty for ``None``."""
+    return humanize.when(ms, now, seconds=seconds)
 
 
 def fmt_duration(ms: float) -> str:
@@ -38,9 +38,8 @@ def fmt_duration(ms: float) -> str:
 
 
 def fmt_relative(ms: int, now: int) -> str:
-    """``in 12 d`` / ``12 d ago``."""
-    d = ms - now
-    return _tr("in {0}").format(fmt_duration(d)) if d >= 0 else _tr("{0} ago").format(fmt_duration(d))
+    """``in 12 days`` / ``12 days ago``."""
+    return humanize.rel_time(ms, now)
 
 
 def fmt_number(x: Any, digits: int = 3) -> str:
@@ -55,11 +54,9 @@ def fmt_number(x: Any, digits: int = 3) -> str:
 
 
 def fmt_score(s: float) -> str:
-    if math.isnan(s):
-        return "NaN"
-    if 0 < s < 0.0001:
-        return f"{s:.1e}"
-    return f"{s:.4f}"
+    """A score for people: ``87 %``, ``0.31 %``, ``≈ 0`` below the display floor (the exact value goes in
+    tooltips: :func:`humanize.exact_number`)."""
+    return humanize.score_text(s)
 
 
 def fmt_tau(tau: float) -> str:

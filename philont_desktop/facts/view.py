@@ -9,6 +9,7 @@ state and controller.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,7 @@ from philont_desktop.tabs.base import BaseTab
 
 SCORE_REFRESH_TICKS = 60  # seconds between re-scoring the table at the moving "now"
 POOL_TAB = 3
+LEADING_CURVES = 6  # curves shown while no fact is selected
 
 __all__ = ["MAX_OFFSET_DAYS", "BulkConfirmDialog", "FactsTab", "NamespaceDialog"]
 
@@ -302,6 +304,7 @@ class FactsTab(BaseTab):
         self.curves.set_times(s.real_now, s.view_time)
         self.whatif.set_now(s.real_now)
         self.time.show_offset(s.offset_days, s.view_time)
+        self.table.shrink_empty_columns(set(data.empty_columns))
         if not self.tree.set_tree(data.tree, data.active):
             self._on_namespace(None)  # the namespace shown is gone
         self._overview_dirty = True
@@ -367,6 +370,8 @@ class FactsTab(BaseTab):
         self.controller.set_namespace(ns)
         self.proxy.set_filter(namespace=ns)
         self.overview.set_focus(ns)
+        if not self.state.selection:
+            self.curves.set_facts(self._leading_rows(), None, self._leading_note())
         self._update_status()
 
     def select_namespace(self, ns: str | None) -> None:
@@ -399,7 +404,7 @@ class FactsTab(BaseTab):
         shown, hidden = self.table.select_ids(ids, add)
         if hidden:
             self.ctx.statusMessage.emit(
-                self.tr("{0} of the chosen facts are hidden by the current filter.").format(hidden)
+                self.tr("%n of the chosen facts are hidden by the current filter.", None, hidden)
             )
         self.table.settle()
         return shown
@@ -409,12 +414,37 @@ class FactsTab(BaseTab):
         current = self.current_row()
         self.controller.select(tuple(r.fid for r in rows), current.fid if current is not None else None)
         self.curves.set_times(self.state.real_now, self.state.view_time)
-        self.curves.set_facts(rows, current.fact.id if current else None)
+        if rows:
+            self.curves.set_facts(rows, current.fact.id if current else None)
+        else:
+            self.curves.set_facts(self._leading_rows(), None, self._leading_note())
         self.overview.set_selected({r.fact.id for r in rows})
         self.whatif.load(current)
         self.controller.load_history(current)
         self._update_actions()
         self._update_status()
+
+    def _leading_rows(self) -> list[FactRow]:
+        """With nothing selected, the curves show the namespace's most important facts: the active ones
+        with the highest scores, decaying ones first (a pinned fact's curve is a flat line)."""
+        ns = self.state.namespace
+        rows = [
+            r
+            for r in self.model.rows()
+            if r.status == "active"
+            and (ns is None or r.fact.namespace == ns or r.fact.namespace.startswith(ns + "."))
+        ]
+        return heapq.nlargest(
+            LEADING_CURVES, rows, key=lambda r: (r.fast is not None, r.score if r.score == r.score else -1.0)
+        )
+
+    def _leading_note(self) -> str:
+        ns = self.state.namespace
+        if ns is None:
+            return self.tr("The highest-scoring facts; select facts in the table to compare them.")
+        return self.tr("The highest-scoring facts of {0}; select facts in the table to compare them.").format(
+            ns
+        )
 
     def _on_whatif_preview(self, row: FactRow | None, confidence: float, tau: float) -> None:
         self.curves.set_whatif(row, confidence, tau)
@@ -544,13 +574,14 @@ class FactsTab(BaseTab):
         rows = self.model.rows()
         active = data.active if data.active or not rows else sum(1 for r in rows if r.fact.active)
         parts = [
-            self.tr("{0} active facts").format(active),
-            self.tr("{0} rows in all").format(len(rows)),
-            self.tr("{0} shown").format(self.proxy.rowCount()),
+            self.tr("%Ln active fact(s)", None, active),
+            self.tr("%Ln row(s) in all", None, len(rows)),
+            self.tr("%Ln shown", None, self.proxy.rowCount()),
         ]
         sel = len(self.state.selection)
         if sel:
-            parts.append(self.tr("{0} selected").format(sel))
+            parts.append(self.tr("%Ln selected", None, sel))
         if self.offset_days:
-            parts.append(self.tr("scores at {0} (+{1} d)").format(fmt_time(self.view_time), self.offset_days))
+            ahead = self.tr("%n day(s) ahead", None, self.offset_days)
+            parts.append(self.tr("scores at {0} ({1})").format(fmt_time(self.view_time), ahead))
         self.status_label.setText(" · ".join(parts))

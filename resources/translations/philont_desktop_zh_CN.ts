@@ -70,16 +70,6 @@
         <translation>{0} 分钟</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>in {0}</source>
-        <translation>{0}后</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>{0} ago</source>
-        <translation>{0}前</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/widgets/diff.py" line="+138"/>
         <source>unchanged</source>
         <translation>未改变</translation>
@@ -2320,26 +2310,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>这是一次变更：撤销一次即可全部还原。</translation>
     </message>
     <message>
-        <location line="+57"/>
-        <source>{0} facts will be forgotten (soft: they stay in the history and can be unforgotten).</source>
-        <translation>将遗忘 {0} 条事实（软遗忘：它们仍保留在历史中，可以取消遗忘）。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>{0} facts will be pinned: they stop decaying.</source>
-        <translation>将固定 {0} 条事实：它们将停止衰减。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} facts will be unpinned: their namespace&apos;s tau applies again.</source>
-        <translation>将取消固定 {0} 条事实：重新使用其命名空间的 τ。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} facts will be stored under namespace &quot;{1}&quot; with the same key and value; the old ones are forgotten.</source>
-        <translation>将以相同的键和值把 {0} 条事实存入命名空间“{1}”；旧的条目会被遗忘。</translation>
-    </message>
-    <message>
         <location line="+8"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
@@ -2403,6 +2373,34 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <location line="+1"/>
         <source>Move {0} facts</source>
         <translation>移动 {0} 条事实</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+36"/>
+        <source>%n fact(s) will be forgotten (soft: they stay in the history and can be unforgotten).</source>
+        <translation>
+            <numerusform>将遗忘 %n 条事实（软遗忘：它们仍保留在历史中，可以恢复）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n fact(s) will be pinned: they stop decaying.</source>
+        <translation>
+            <numerusform>将固定 %n 条事实：它们不再衰减。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n fact(s) will be unpinned: their namespace&apos;s tau applies again.</source>
+        <translation>
+            <numerusform>将取消固定 %n 条事实：重新使用其命名空间的 tau。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n fact(s) will be stored under namespace &quot;{0}&quot; with the same key and value; the old ones are forgotten.</source>
+        <translation>
+            <numerusform>%n 条事实将以相同的键和值存入命名空间“{0}”；旧的将被遗忘。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3079,11 +3077,6 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+96"/>
-        <source>score</source>
-        <translation>得分</translation>
-    </message>
-    <message>
         <location line="+31"/>
         <location line="+24"/>
         <location line="+68"/>
@@ -3177,24 +3170,40 @@ You can undo this with Edit › Undo.</source>
         <translation>{0}低于阈值（{1}）</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>{0} facts</source>
-        <translation>{0} 条事实</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} never decay (pinned or user.*)</source>
-        <translation>{0} 条永不衰减（已固定或 user.*）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>{0} already below the threshold</source>
-        <translation>{0} 条已低于阈值</translation>
-    </message>
-    <message>
         <location line="+2"/>
         <source>next crossing {0}</source>
         <translation>下次跌破阈值：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+122"/>
+        <source>score (0–1)</source>
+        <translation>分数（0–1）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>date (local time)</source>
+        <translation>日期（本地时间）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+15"/>
+        <source>%n fact(s)</source>
+        <translation>
+            <numerusform>%n 条事实</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n without decay (pinned or user.*)</source>
+        <translation>
+            <numerusform>%n 条不衰减（已固定或 user.*）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n already below the threshold</source>
+        <translation>
+            <numerusform>%n 条已低于阈值</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4073,25 +4082,33 @@ You can undo this with Edit › Undo.</source>
         <source>Preparing the change</source>
         <translation>正在准备变更</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+17"/>
-        <source>Forget {0} facts</source>
-        <translation>遗忘 {0} 条事实</translation>
+        <source>Forget %n fact(s)</source>
+        <translation>
+            <numerusform>遗忘 %n 条事实</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>Pin {0} facts</source>
-        <translation>固定 {0} 条事实</translation>
+        <source>Pin %n fact(s)</source>
+        <translation>
+            <numerusform>固定 %n 条事实</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>Unpin {0} facts</source>
-        <translation>取消固定 {0} 条事实</translation>
+        <source>Unpin %n fact(s)</source>
+        <translation>
+            <numerusform>取消固定 %n 条事实</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>Move {0} facts to {1}</source>
-        <translation>将 {0} 条事实移到 {1}</translation>
+        <source>Move %n fact(s) to {0}</source>
+        <translation>
+            <numerusform>将 %n 条事实移到 {0}</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4361,39 +4378,66 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池（{0}）</translation>
     </message>
     <message>
-        <location line="+47"/>
-        <source>{0} of the chosen facts are hidden by the current filter.</source>
-        <translation>所选事实中有 {0} 条被当前筛选条件隐藏。</translation>
-    </message>
-    <message>
         <location line="+140"/>
         <source>Loading facts…</source>
         <translation>正在加载事实…</translation>
     </message>
+    <message numerus="yes">
+        <location line="+49"/>
+        <source>%n of the chosen facts are hidden by the current filter.</source>
+        <translation>
+            <numerusform>所选事实中有 %n 条被当前筛选隐藏。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+5"/>
-        <source>{0} active facts</source>
-        <translation>{0} 条有效事实</translation>
+        <location line="+37"/>
+        <source>The highest-scoring facts; select facts in the table to compare them.</source>
+        <translation>分数最高的事实；在表格中选择事实以进行比较。</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>{0} rows in all</source>
-        <translation>共 {0} 行</translation>
+        <source>The highest-scoring facts of {0}; select facts in the table to compare them.</source>
+        <translation>{0} 中分数最高的事实；在表格中选择事实以进行比较。</translation>
     </message>
-    <message>
+    <message numerus="yes">
+        <location line="+132"/>
+        <source>%Ln active fact(s)</source>
+        <translation>
+            <numerusform>%Ln 条有效事实</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location line="+1"/>
-        <source>{0} shown</source>
-        <translation>显示 {0} 行</translation>
+        <source>%Ln row(s) in all</source>
+        <translation>
+            <numerusform>共 %Ln 行</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%Ln shown</source>
+        <translation>
+            <numerusform>显示 %Ln 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location line="+4"/>
-        <source>{0} selected</source>
-        <translation>已选 {0} 行</translation>
+        <source>%Ln selected</source>
+        <translation>
+            <numerusform>已选 %Ln 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n day(s) ahead</source>
+        <translation>
+            <numerusform>%n 天后</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>scores at {0} (+{1} d)</source>
-        <translation>{0} 时的得分（+{1} 天）</translation>
+        <location line="+1"/>
+        <source>scores at {0} ({1})</source>
+        <translation>分数时间 {0}（{1}）</translation>
     </message>
 </context>
 <context>
@@ -4729,11 +4773,6 @@ You can undo this with Edit › Undo.</source>
         <translation>没有版本。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>{0}: {1} versions, newest first</source>
-        <translation>{0}：{1} 个版本，最新的在前</translation>
-    </message>
-    <message>
         <location line="+6"/>
         <source>current</source>
         <translation>当前</translation>
@@ -4742,6 +4781,13 @@ You can undo this with Edit › Undo.</source>
         <location line="+0"/>
         <source>v{0}</source>
         <translation>v{0}</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>{0}: %n version(s), newest first</source>
+        <translation>
+            <numerusform>{0}：%n 个版本，最新在前</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8535,6 +8581,17 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
+    </message>
+</context>
+<context>
+    <name>FactsTable</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/facts/widgets/table.py" line="+54"/>
+        <source>%n month(s) ago</source>
+        <extracomment>The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).</extracomment>
+        <translation>
+            <numerusform>%n 个月前</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -64,6 +64,16 @@ def build_db(path: Path) -> dict[str, str]:
     return ids
 
 
+@pytest.fixture(autouse=True)
+def english(qapp):
+    """The application's English translator: plural forms (``%n fact(s)`` → ``2 facts``)."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
+
+
 @pytest.fixture
 def facts_db(tmp_path) -> tuple[Path, dict[str, str]]:
     path = tmp_path / "memory" / "memory.sqlite"
@@ -141,7 +151,8 @@ def test_model_and_proxy_pass_the_model_tester(qtmodeltester, facts_db, make_tab
 
 def test_columns_show_every_field_readably(facts_db, make_tab):
     from philont_desktop.facts import columns as m
-    from philont_desktop.facts.text import fmt_time
+    from philont_desktop.facts.text import fmt_time, fmt_when
+    from philont_desktop.humanize import score_text
 
     tab = make_tab(facts_db[0])
     d = tab.model.display
@@ -152,17 +163,20 @@ def test_columns_show_every_field_readably(facts_db, make_tab):
     assert (d(city, m.C_TAU), d(city, m.C_TAU_SOURCE), d(city, m.C_SCORE), d(city, m.C_CROSSES)) == (
         "∞",
         "namespace default",
-        "1.0000",
+        "100 %",
         "never",
     )
     assert d(trip, m.C_VALUE) == '{"to": "LIS", "seat": "14C"}'
     assert (d(trip, m.C_KIND), d(trip, m.C_STATUS)) == ("event", "outside validity window")
-    assert d(trip, m.C_VALID_FROM) == fmt_time(T(-5)) and d(trip, m.C_OCCURRED) == fmt_time(T(-5))
+    assert d(trip, m.C_VALID_FROM) == fmt_when(T(-5), FIXED_NOW) == "in 5 days · " + fmt_time(T(-5))
+    assert d(trip, m.C_OCCURRED) == fmt_when(T(-5), FIXED_NOW)
     assert (d(db, m.C_TAU), d(db, m.C_TAU_SOURCE)) == ("∞", "pinned")
-    assert (d(loc, m.C_TAU), d(loc, m.C_TAU_SOURCE)) == ("7 d", "custom")
-    assert d(loc, m.C_SCORE) == f"{math.exp(-0.5 / 7):.4f}"
+    assert (d(loc, m.C_TAU), d(loc, m.C_TAU_SOURCE)) == ("7 days", "custom")
+    assert d(loc, m.C_SCORE) == score_text(math.exp(-0.5 / 7)) == "93 %"
+    tip = tab.model.data(tab.model.index(tab.model.row_of(loc.fid), m.C_SCORE), Qt.ItemDataRole.ToolTipRole)
+    assert repr(math.exp(-0.5 / 7)) in tip  # the exact value
     assert d(loc, m.C_CONFIDENCE) == "1" and d(row_by_name(tab, "project.repo"), m.C_CONFIDENCE) == "0.9"
-    assert d(loc, m.C_CREATED) == fmt_time(T(0.5))
+    assert d(loc, m.C_CREATED) == "12 h ago · " + fmt_time(T(0.5))
     # the crossing of context.location: 7 d × ln(1/0.05) after it was stored, to the millisecond
     assert loc.crossing == forget_crossing_time("context", 1.0, T(0.5), T(0.5), 7)
     assert abs(loc.crossing - (T(0.5) + 7 * math.log(20) * DAY)) < 2
@@ -339,7 +353,7 @@ def test_time_control_moves_scores_pool_and_overview(qtbot, facts_db, make_tab):
         ) or (math.isnan(r.score))
     loc = row_by_name(tab, "context.location")
     src = tab.model.row_of(loc.fact.id)
-    assert tab.model.data(tab.model.index(src, C_SCORE)) == f"{math.exp(-30.5 / 7):.4f}"
+    assert tab.model.data(tab.model.index(src, C_SCORE)) == "1.3 %"  # exp(-30.5 / 7) = 0.0128
     assert tab.model.headerData(C_SCORE, Qt.Orientation.Horizontal) == "Score (+30 d)"
     assert idle(tab)
     assert sorted(f"{f.namespace}.{f.key}" for f in tab.pool_model.facts()) == [

@@ -106,16 +106,20 @@ class BulkConfirmDialog(QDialog):
         n = len(plan.items)
         if plan.op == "forget":
             return self.tr(
-                "{0} facts will be forgotten (soft: they stay in the history and can be unforgotten)."
-            ).format(n)
+                "%n fact(s) will be forgotten (soft: they stay in the history and can be unforgotten).",
+                None,
+                n,
+            )
         if plan.op == "pin":
-            return self.tr("{0} facts will be pinned: they stop decaying.").format(n)
+            return self.tr("%n fact(s) will be pinned: they stop decaying.", None, n)
         if plan.op == "unpin":
-            return self.tr("{0} facts will be unpinned: their namespace's tau applies again.").format(n)
+            return self.tr("%n fact(s) will be unpinned: their namespace's tau applies again.", None, n)
         return self.tr(
-            '{0} facts will be stored under namespace "{1}" with the same key and value; the old ones are '
-            "forgotten."
-        ).format(n, plan.namespace)
+            '%n fact(s) will be stored under namespace "{0}" with the same key and value; the old ones are '
+            "forgotten.",
+            None,
+            n,
+        ).format(plan.namespace)
 
     def _change(self, it: Any) -> str:
         f = it.fact

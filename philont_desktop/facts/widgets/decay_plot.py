@@ -8,6 +8,7 @@ more are drawn as ONE grey ``PlotDataItem`` with ``connect='finite'`` (NaN betwe
 
 from __future__ import annotations
 
+import copy
 import html
 import math
 from collections.abc import Sequence
@@ -31,7 +32,17 @@ from philont_desktop.facts.curves import (
 from philont_desktop.facts.data import DAY_MS, FactRow
 from philont_desktop.facts.text import fmt_number, fmt_relative, fmt_tau, fmt_time
 from philont_desktop.facts.widgets.palette import palette
-from philont_desktop.qt import QColor, QCoreApplication, QLabel, Qt, QVBoxLayout, QWidget, Signal
+from philont_desktop.qt import (
+    QColor,
+    QCoreApplication,
+    QFrame,
+    QLabel,
+    QScrollArea,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
 MAX_INDIVIDUAL = 12  # up to this many selected facts: one coloured curve each, with a legend
@@ -66,6 +77,21 @@ def invalid_note(count: int, color: str, *, left_out: bool = False) -> str:
     return f'<span style="color:{color}">⚠&nbsp;{html.escape(text.format(count))}</span>'
 
 
+def with_month_and_day(axis: Any) -> None:
+    """Ticks of ``axis`` (a date axis) name the month and the day (``Sep 15``), not a bare month or day
+    number, at the zoom levels of weeks to months; the axis gets its own copy of pyqtgraph's levels."""
+    levels = copy.deepcopy(axis.zoomLevels)
+    for level in levels.values():
+        if level.exampleText not in ("MMM", "YYYY"):
+            continue
+        if level.exampleText == "MMM":
+            level.exampleText = "MMM 00"
+        for spec in level.tickSpecs:
+            if spec.format in ("%b", "%d"):
+                spec.format = "%b %d"
+    axis.zoomLevels = levels
+
+
 @dataclass
 class _Drawing:
     """What one redraw collects before handing it to the plot items."""
@@ -93,7 +119,9 @@ class DecayCurvePlot(QWidget):
         pi = self.plot.getPlotItem()
         pi.setDownsampling(auto=True, mode="peak")
         pi.setClipToView(True)
-        pi.setLabel("left", self.tr("score"))
+        pi.setLabel("left", self.tr("score (0–1)"))
+        pi.setLabel("bottom", self.tr("date (local time)"))
+        with_month_and_day(self.plot.getAxis("bottom"))
         self.plot.setMouseEnabled(x=True, y=False)
         self.legend = QLabel(self)
         self.legend.setObjectName("curveLegend")
@@ -104,13 +132,20 @@ class DecayCurvePlot(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(self.plot, 1)
-        lay.addWidget(self.legend)
+        self.legend_area = QScrollArea(self)
+        self.legend_area.setObjectName("curveLegendArea")
+        self.legend_area.setWidgetResizable(True)
+        self.legend_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.legend_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.legend_area.setWidget(self.legend)
+        lay.addWidget(self.legend_area)
         self.threshold = DEFAULT_FORGET_THRESHOLD
         self._make_items()
         self.curve_items: dict[str, tuple[Any, Any]] = {}
         self.labels: list[Any] = []
         self.rows: list[FactRow] = []
         self.current_id: str | None = None
+        self.note = ""
         self.real_now = 0.0
         self.view_time = 0.0
         self.whatif: tuple[FactRow, float, float] | None = None  # row, confidence, effective tau
@@ -146,6 +181,16 @@ class DecayCurvePlot(QWidget):
         self.whatif_item.setZValue(4)
         self.anchors.setZValue(6)
         self.crossings.setZValue(6)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit_legend()
+
+    def _fit_legend(self) -> None:
+        """The legend takes the height of its text, at most a third of the widget: the plot stays usable
+        in a small window (the rest of the legend scrolls)."""
+        needed = self.legend.heightForWidth(max(1, self.legend_area.viewport().width())) + 4
+        self.legend_area.setFixedHeight(max(0, min(needed, self.height() // 3)))
 
     def _retranslate_lines(self) -> None:
         self.threshold_line.label.setFormat(self.tr("forget threshold {0}").format(self.threshold))
@@ -201,9 +246,11 @@ class DecayCurvePlot(QWidget):
         self.real_now = float(real_now)
         self.now_line.setPos(self.real_now / 1000)
 
-    def set_facts(self, rows: Sequence[FactRow], current_id: str | None = None) -> None:
+    def set_facts(self, rows: Sequence[FactRow], current_id: str | None = None, note: str = "") -> None:
+        """Draw ``rows``; ``note`` (plain text) opens the legend (e.g. why these facts are shown)."""
         self.rows = list(rows)
         self.current_id = current_id
+        self.note = note
         if self.whatif is not None and self.whatif[0].fact.id not in {r.fact.id for r in self.rows}:
             self.whatif = None
         self._redraw()
@@ -256,6 +303,7 @@ class DecayCurvePlot(QWidget):
         self.anchors.setData([], [])
         self.crossings.setData([], [])
         self.legend.setText(self.tr("Select facts in the table to see how their scores fade."))
+        self._fit_legend()
         if self.real_now:
             self.plot.setXRange(
                 (self.real_now - 60 * DAY_MS) / 1000,
@@ -289,7 +337,9 @@ class DecayCurvePlot(QWidget):
         self._draw_whatif(start, end)
         if not individual:
             d.legend.append(self._summary(shown))
-        self.legend.setText("&nbsp;&nbsp; ".join(d.legend + self._legend_notes(d.invalid)))
+        intro = [f"<i>{html.escape(self.note)}</i>"] if self.note else []
+        self.legend.setText("&nbsp;&nbsp; ".join(intro + d.legend + self._legend_notes(d.invalid)))
+        self._fit_legend()
         self.plot.setXRange(start / 1000, end / 1000, padding=0)
         self.plot.setYRange(0, y_top([d.ymax]) * 1.08, padding=0)
 
@@ -469,11 +519,11 @@ class DecayCurvePlot(QWidget):
         flat = sum(1 for r in rows if flat_reason(r) is not None)
         soon = sorted(r.crossing for r in decaying if r.crossing > self.real_now)
         below = sum(1 for r in decaying if r.crossing <= self.real_now)
-        parts = [self.tr("{0} facts").format(len(rows))]
+        parts = [self.tr("%n fact(s)", None, len(rows))]
         if flat:
-            parts.append(self.tr("{0} never decay (pinned or user.*)").format(flat))
+            parts.append(self.tr("%n without decay (pinned or user.*)", None, flat))
         if below:
-            parts.append(self.tr("{0} already below the threshold").format(below))
+            parts.append(self.tr("%n already below the threshold", None, below))
         if soon:
             parts.append(self.tr("next crossing {0}").format(fmt_relative(soon[0], int(self.real_now))))
         return html.escape(" · ".join(parts))

@@ -9,7 +9,8 @@ from typing import Any
 from core.decay import effective_tau
 from core.models import Fact
 from philont_desktop.facts.data import readable_value, status_at
-from philont_desktop.facts.text import fmt_number, fmt_tau, fmt_time, kind_text, status_text
+from philont_desktop.facts.text import fmt_number, fmt_when, kind_text, status_text
+from philont_desktop.humanize import days, json_html
 from philont_desktop.qt import QTextBrowser, QWidget
 
 
@@ -34,14 +35,20 @@ class HistoryView(QTextBrowser):
             (self.tr("Value"), lambda f: readable_value(f)[1], True),
             (self.tr("Confidence"), lambda f: fmt_number(f.confidence), True),
             (self.tr("Kind"), lambda f: kind_text(f.fact_kind), True),
-            (self.tr("Occurred"), lambda f: fmt_time(f.occurred_at), True),
-            (self.tr("Valid from"), lambda f: fmt_time(f.valid_from), True),
-            (self.tr("Valid until"), lambda f: fmt_time(f.valid_until), True),
-            (self.tr("Tau"), lambda f: fmt_tau(effective_tau(f.namespace, f.decay_tau_days)), True),
-            (self.tr("Created"), lambda f: fmt_time(f.created_at), False),
-            (self.tr("Last accessed"), lambda f: fmt_time(f.last_accessed_at), False),
+            (self.tr("Occurred"), lambda f: fmt_when(f.occurred_at, now), True),
+            (self.tr("Valid from"), lambda f: fmt_when(f.valid_from, now), True),
+            (self.tr("Valid until"), lambda f: fmt_when(f.valid_until, now), True),
+            (self.tr("Tau"), lambda f: days(effective_tau(f.namespace, f.decay_tau_days)), True),
+            (self.tr("Created"), lambda f: fmt_when(f.created_at, now), False),
+            (self.tr("Last accessed"), lambda f: fmt_when(f.last_accessed_at, now), False),
             (self.tr("Status"), lambda f: status_text(status_at(f, now)), False),
         ]
+
+    def _value_html(self, f: Fact, text: str) -> str:
+        """A value pretty-printed; JSON (not a plain string, not damaged) coloured."""
+        if f.json_errors or isinstance(f.value, str):
+            return html.escape(text)
+        return json_html(text, self.palette())
 
     def history_html(self, versions: list[Fact], selected_id: str | None, now: int) -> str:
         """The supersede chain, newest first, one column per version; changed cells are tinted."""
@@ -50,7 +57,9 @@ class HistoryView(QTextBrowser):
         _removed, added = self._theme.diff_colors()
         head = versions[0]
         title = html.escape(
-            self.tr("{0}: {1} versions, newest first").format(f"{head.namespace}.{head.key}", len(versions))
+            self.tr("{0}: %n version(s), newest first", None, len(versions)).format(
+                f"{head.namespace}.{head.key}"
+            )
         )
         n = len(versions)
         cells = ["<th></th>"]
@@ -65,6 +74,7 @@ class HistoryView(QTextBrowser):
             "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'>",
             "<tr>" + "".join(cells) + "</tr>",
         ]
+        value_name = self.tr("Value")
         for name, get, tinted in self._fields(now):
             texts = [get(f) for f in versions]
             row = [f"<th align='left' valign='top'>{html.escape(name)}</th>"]
@@ -72,7 +82,10 @@ class HistoryView(QTextBrowser):
                 older = texts[i + 1] if i + 1 < n else None
                 changed = tinted and older is not None and t != older
                 style = f" style='background-color:{added.name()}'" if changed else ""
-                body = html.escape(t).replace("\n", "<br>") if t else "&nbsp;"
+                if name == value_name and t:
+                    body = f"<pre style='margin:0'>{self._value_html(versions[i], t)}</pre>"
+                else:
+                    body = html.escape(t).replace("\n", "<br>") if t else "&nbsp;"
                 row.append(f"<td valign='top'{style}>{body}</td>")
             out.append("<tr>" + "".join(row) + "</tr>")
         out.append("</table>")

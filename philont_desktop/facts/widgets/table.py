@@ -16,9 +16,11 @@ from philont_desktop.facts.columns import (
     C_TAU_SOURCE,
     C_VALUE,
     N_COLUMNS,
+    TIME_COLUMNS,
 )
 from philont_desktop.facts.data import FactRow, ranges
-from philont_desktop.facts.model import FactsModel, FactsProxy
+from philont_desktop.facts.model import FactsModel, FactsProxy, ScoreRole
+from philont_desktop.facts.widgets.score_bar import ScoreBarDelegate
 from philont_desktop.qt import (
     QAbstractItemView,
     QItemSelection,
@@ -33,6 +35,9 @@ from philont_desktop.widgets.table import setup_table
 
 SELECTION_DEBOUNCE_MS = 30
 TIME_SAMPLE = "2026-06-15 12:00"
+#: The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).
+FIRST_COLUMNS = (C_NAMESPACE, C_KEY, C_SCORE, C_STATUS, C_CROSSES)
+VALUE_MIN = 180
 
 
 class FactsTable(QTableView):
@@ -46,7 +51,7 @@ class FactsTable(QTableView):
         self.proxy = proxy
         self._settings = settings
         fm = self.fontMetrics()
-        time_w = fm.horizontalAdvance(TIME_SAMPLE) + 18
+        time_w = fm.horizontalAdvance(self.tr("%n month(s) ago", None, 11) + " · " + TIME_SAMPLE) + 18
         widths: dict[int, int | str] = {c: time_w for c in range(N_COLUMNS)}
         widths.update(
             {
@@ -58,10 +63,11 @@ class FactsTable(QTableView):
                 C_TAU: 64,
                 C_TAU_SOURCE: 130,
                 C_SCORE: fm.horizontalAdvance("Score (+365 d)") + 24,
-                C_CROSSES: time_w + fm.horizontalAdvance(" · in 365 d") + 6,
+                C_CROSSES: time_w,
                 C_STATUS: 150,
             }
         )
+        self._time_w = time_w
         setup_table(
             self, proxy, name="factsTable", widths=widths, stretch_last=True, multi=True, sortable=True
         )
@@ -70,6 +76,8 @@ class FactsTable(QTableView):
         if state:
             self.horizontalHeader().restoreState(state)
         self.sortByColumn(C_NAMESPACE, Qt.SortOrder.AscendingOrder)
+        self.score_bars = ScoreBarDelegate(ScoreRole, self)
+        self.setItemDelegateForColumn(C_SCORE, self.score_bars)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(SELECTION_DEBOUNCE_MS)
@@ -79,6 +87,25 @@ class FactsTable(QTableView):
 
     def save_state(self) -> None:
         self._settings.set_header_state("facts/table", self.horizontalHeader().saveState())
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.fit_value_column()
+
+    def fit_value_column(self) -> None:
+        """Give the value the width the first columns leave, so values are read without scrolling."""
+        hh = self.horizontalHeader()
+        others = sum(hh.sectionSize(c) for c in FIRST_COLUMNS if not hh.isSectionHidden(c))
+        hh.resizeSection(C_VALUE, max(VALUE_MIN, self.viewport().width() - others - 2))
+
+    def shrink_empty_columns(self, empty: set[int]) -> None:
+        """Columns without a value in any row take only their title's width (and grow back when filled)."""
+        hh = self.horizontalHeader()
+        for c in TIME_COLUMNS:
+            if c in empty:
+                hh.resizeSection(c, hh.sectionSizeHint(c))
+            elif hh.sectionSize(c) <= hh.sectionSizeHint(c):
+                hh.resizeSection(c, self._time_w)
 
     def settle(self) -> None:
         """The selection changed in code: say so now rather than after the pause."""
