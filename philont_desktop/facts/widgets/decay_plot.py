@@ -142,6 +142,8 @@ class DecayCurvePlot(QWidget):
         self.threshold = DEFAULT_FORGET_THRESHOLD
         self._make_items()
         self.curve_items: dict[str, tuple[Any, Any]] = {}
+        self._spare: list[tuple[Any, Any]] = []  # curve items not in use, shown again when needed
+        self._drawn: Any = None  # what the last drawing showed (the same again is not redrawn)
         self.labels: list[Any] = []
         self.rows: list[FactRow] = []
         self.current_id: str | None = None
@@ -195,6 +197,9 @@ class DecayCurvePlot(QWidget):
     def _retranslate_lines(self) -> None:
         self.threshold_line.label.setFormat(self.tr("forget threshold {0}").format(self.threshold))
         self.now_line.label.setFormat(self.tr("now"))
+        self._drawn = None  # the legend is in the old language
+        if self.rows:
+            self._redraw()
 
     def _on_view_dragged(self, line: Any) -> None:
         self.viewTimeDragged.emit(float(line.value()) * 1000)
@@ -253,12 +258,29 @@ class DecayCurvePlot(QWidget):
         self.note = note
         if self.whatif is not None and self.whatif[0].fact.id not in {r.fact.id for r in self.rows}:
             self.whatif = None
-        self._redraw()
+        self._redraw_if_changed()
 
     def set_whatif(self, row: FactRow | None, confidence: float = 1.0, tau_days: float = math.inf) -> None:
         """Draw the curve ``row`` would have with ``confidence`` and effective ``tau_days`` (None: clear)."""
         self.whatif = None if row is None else (row, float(confidence), float(tau_days))
-        self._redraw()
+        self._redraw_if_changed()
+
+    def _redraw_if_changed(self) -> None:
+        """Redraw unless the same facts (same versions), current fact, note, what-if and view time are
+        drawn already (a reload that changed nothing shown)."""
+        w = self.whatif
+        key = (
+            tuple((r.fid, r.sig) for r in self.rows[:MAX_CURVES]),
+            len(self.rows),
+            self.current_id,
+            self.note,
+            None if w is None else (w[0].fid, w[0].sig, w[1], w[2]),
+            self.view_time,
+            self._dark(),
+        )
+        if key != self._drawn:
+            self._redraw()
+            self._drawn = key
 
     def set_threshold(self, thr: float) -> None:
         self.threshold = thr
@@ -267,9 +289,11 @@ class DecayCurvePlot(QWidget):
 
     # -- drawing -----------------------------------------------------------------------------------------
     def _clear_items(self) -> None:
+        """Hide the curves (kept for the next drawing: making plot items is what costs) and the labels."""
         for past, fut in self.curve_items.values():
-            self.plot.removeItem(past)
-            self.plot.removeItem(fut)
+            past.hide()
+            fut.hide()
+        self._spare = list(self.curve_items.values()) + self._spare
         self.curve_items = {}
         for lab in self.labels:
             self.plot.removeItem(lab)
@@ -377,13 +401,17 @@ class DecayCurvePlot(QWidget):
     ) -> None:
         current = fid == self.current_id
         width = 2.5 if current else 1.8
-        p_item = pg.PlotDataItem(past[0] / 1000, past[1], pen=pg.mkPen(color, width=width))
-        f_item = pg.PlotDataItem(
-            fut[0] / 1000, fut[1], pen=pg.mkPen(color, width=width, style=Qt.PenStyle.DashLine)
-        )
+        if self._spare:
+            p_item, f_item = self._spare.pop()
+        else:
+            p_item, f_item = pg.PlotDataItem(), pg.PlotDataItem()
+            self.plot.addItem(p_item)
+            self.plot.addItem(f_item)
+        p_item.setData(past[0] / 1000, past[1], pen=pg.mkPen(color, width=width))
+        f_item.setData(fut[0] / 1000, fut[1], pen=pg.mkPen(color, width=width, style=Qt.PenStyle.DashLine))
         for item in (p_item, f_item):
             item.setZValue(3 if current else 2)
-            self.plot.addItem(item)
+            item.show()
         self.curve_items[fid] = (p_item, f_item)
 
     def _mark_points(
