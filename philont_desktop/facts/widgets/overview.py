@@ -17,7 +17,7 @@ from core.decay import DEFAULT_FORGET_THRESHOLD
 from philont_desktop.facts.curves import drawable_confidence, scores_at, y_top
 from philont_desktop.facts.data import DAY_MS, FactRow
 from philont_desktop.facts.widgets.decay_plot import invalid_note
-from philont_desktop.facts.widgets.palette import palette
+from philont_desktop.facts.widgets.palette import namespace_colours, namespace_families
 from philont_desktop.qt import (
     QColor,
     QGraphicsRectItem,
@@ -152,7 +152,7 @@ class OverviewPlot(QWidget):
             self._draw(refit=False)
 
     def _make_brushes(self) -> None:
-        colors = palette(len(self.namespaces), bool(getattr(self._theme, "is_dark", False)))
+        colors = namespace_colours(list(self.namespaces), bool(getattr(self._theme, "is_dark", False)))
         self._colors = colors
         self._brushes = [pg.mkBrush(c) for c in colors]
         table = np.empty(len(self._brushes), dtype=object)
@@ -162,13 +162,16 @@ class OverviewPlot(QWidget):
         muted = QColor(self._theme.muted_text())
         muted.setAlpha(90)
         other = pg.mkBrush(muted)
-        items = []
+        shown: dict[str, str] = {}
         for i, (ns, c) in enumerate(zip(self.namespaces, colors)):
             inside = focus is None or ns == focus or ns.startswith(focus + ".")
             if not inside:
                 table[i] = other
-            color = c.name() if inside else muted.name()
-            items.append(f'<span style="color:{color}">●</span>&nbsp;{html.escape(ns)}')
+            shown[ns] = c.name() if inside else muted.name()
+        items = [
+            self._family_entry(members, shown)
+            for members in namespace_families(list(self.namespaces)).values()
+        ]
         if focus is not None and self.ids.size:
             # draw the focused namespace last, on top of the grey points
             inside_ns = np.array(
@@ -183,6 +186,19 @@ class OverviewPlot(QWidget):
             err = self._theme.status_color("error").name()
             items.append(invalid_note(len(self.invalid_ids), err, left_out=True))
         self.legend.setText("&nbsp;&nbsp; ".join(items))
+
+    @staticmethod
+    def _family_entry(members: list[str], colours: dict[str, str]) -> str:
+        """``● project ● billing ● mycox``: a top-level namespace and its sub-namespaces, each with its
+        colour, kept together on one line."""
+        root = members[0].split(".", 1)[0]
+        parts = []
+        for ns in members:
+            label = ns if ns == root or "." not in ns else ns[len(root) + 1 :]
+            parts.append(f'<span style="color:{colours[ns]}">●</span>&nbsp;{html.escape(label)}')
+        if members[0] != root:
+            parts.insert(0, f"{html.escape(root)}:")
+        return "<span style='white-space:nowrap'>" + "&nbsp;".join(parts) + "</span>"
 
     def set_focus(self, namespace: str | None) -> None:
         """Colour only ``namespace`` (and its sub-namespaces); the other points turn grey."""
