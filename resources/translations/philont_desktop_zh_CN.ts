@@ -3175,11 +3175,6 @@ You can undo this with Edit › Undo.</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+122"/>
-        <source>score (0–1)</source>
-        <translation>分数（0–1）</translation>
-    </message>
-    <message>
         <location line="+1"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
@@ -3204,6 +3199,11 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条已低于阈值</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+122"/>
+        <source>score</source>
+        <translation>得分</translation>
     </message>
 </context>
 <context>

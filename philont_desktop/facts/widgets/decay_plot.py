@@ -119,7 +119,7 @@ class DecayCurvePlot(QWidget):
         pi = self.plot.getPlotItem()
         pi.setDownsampling(auto=True, mode="peak")
         pi.setClipToView(True)
-        pi.setLabel("left", self.tr("score (0–1)"))
+        pi.setLabel("left", self.tr("score"))
         pi.setLabel("bottom", self.tr("date (local time)"))
         with_month_and_day(self.plot.getAxis("bottom"))
         self.plot.setMouseEnabled(x=True, y=False)
