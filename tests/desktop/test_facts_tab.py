@@ -679,3 +679,17 @@ def test_row_scores_are_score_memory_bit_for_bit():
         assert (math.isnan(got) and math.isnan(want)) or got == want
 
     check()
+
+
+def test_the_decay_plot_shows_the_namespaces_leading_facts_while_nothing_is_selected(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    assert not tab.selected_rows()
+    drawn = set(tab.curves.curve_items)
+    active = {r.fid for r in tab.model.rows() if r.status == "active"}
+    assert drawn and drawn <= active
+    assert "highest-scoring" in plain(tab.curves.legend.text())
+    tab.select_namespace("context")
+    drawn = {tab.model.fact_row(fid).fact.namespace for fid in tab.curves.curve_items}
+    assert drawn == {"context"}
+    tab.select_ids([facts_db[1]["mood"]])
+    assert list(tab.curves.curve_items) == [facts_db[1]["mood"]]  # a selection replaces them
