@@ -11,7 +11,7 @@ from core.models import Fact
 from philont_desktop.facts.data import readable_value, status_at
 from philont_desktop.facts.text import fmt_number, fmt_when, kind_text, status_text
 from philont_desktop.humanize import days, json_html
-from philont_desktop.qt import QTextBrowser, QWidget
+from philont_desktop.qt import QPalette, QTextBrowser, QWidget
 
 
 class HistoryView(QTextBrowser):
@@ -48,7 +48,7 @@ class HistoryView(QTextBrowser):
         """A value pretty-printed; JSON (not a plain string, not damaged) coloured."""
         if f.json_errors or isinstance(f.value, str):
             return html.escape(text)
-        return json_html(text, self.palette())
+        return json_html(text, self.palette().color(QPalette.ColorRole.Base).lightness() < 128)
 
     def history_html(self, versions: list[Fact], selected_id: str | None, now: int) -> str:
         """The supersede chain, newest first, one column per version; changed cells are tinted."""
