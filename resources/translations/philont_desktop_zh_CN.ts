@@ -55,12 +55,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+36"/>
+        <location line="+33"/>
         <source>{0} d</source>
         <translation>{0} 天</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-31"/>
         <source>{0} h</source>
         <translation>{0} 小时</translation>
     </message>
@@ -2310,7 +2310,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>这是一次变更：撤销一次即可全部还原。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+76"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
@@ -2335,7 +2335,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>（取代 {0} 存储的版本：{1}）</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-69"/>
         <source>Forget facts</source>
         <translation>遗忘事实</translation>
     </message>
@@ -3077,30 +3077,30 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location line="+31"/>
-        <location line="+24"/>
-        <location line="+68"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+164"/>
+        <location line="+34"/>
+        <location line="+90"/>
         <source>forget threshold {0}</source>
         <translation>遗忘阈值 {0}</translation>
     </message>
     <message>
-        <location line="-88"/>
-        <location line="+21"/>
+        <location line="-120"/>
+        <location line="+31"/>
         <source>now</source>
         <translation>现在</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>view: {0}</source>
         <translation>查看时间：{0}</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+90"/>
         <source>Select facts in the table to see how their scores fade.</source>
         <translation>在表格中选择事实，查看其得分如何衰减。</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+102"/>
         <source>{0}: last read {1} (the score restarts here)</source>
         <translation>{0}：最后读取于 {1}（得分从此处重新计算）</translation>
     </message>
@@ -3170,17 +3170,17 @@ You can undo this with Edit › Undo.</source>
         <translation>{0}低于阈值（{1}）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+21"/>
         <source>next crossing {0}</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-433"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
     </message>
     <message numerus="yes">
-        <location line="+15"/>
+        <location line="+427"/>
         <source>%n fact(s)</source>
         <translation>
             <numerusform>%n 条事实</numerusform>
@@ -3201,7 +3201,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+122"/>
+        <location line="-432"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -3995,12 +3995,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsController</name>
     <message>
-        <location filename="../../philont_desktop/facts/controller.py" line="+48"/>
+        <location filename="../../philont_desktop/facts/controller.py" line="+63"/>
         <source>Loading facts</source>
         <translation>正在加载事实</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+37"/>
         <source>Facts could not be read</source>
         <translation>无法读取事实</translation>
     </message>
@@ -4142,8 +4142,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+68"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+86"/>
         <source>Namespace</source>
+        <extracomment>The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
     </message>
     <message>
@@ -4247,7 +4248,7 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+37"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+40"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
@@ -4267,7 +4268,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+42"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+44"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -4292,7 +4293,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+32"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+24"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
@@ -4327,7 +4328,7 @@ You can undo this with Edit › Undo.</source>
         <translation>{0} 时的得分：{1}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>Confidence outside 0…1 as stored</source>
         <translation>存储的置信度超出 0…1 范围</translation>
     </message>
@@ -4335,7 +4336,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsPlots</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="-423"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="-56"/>
         <source>{0} active fact(s) with an invalid confidence (NaN, infinite or negative) are not shown; edit their confidence to repair them</source>
         <translation>{0} 条有效事实的置信度无效（NaN、无穷大或负数），未显示；编辑其置信度即可修复</translation>
     </message>
@@ -4353,7 +4354,7 @@ You can undo this with Edit › Undo.</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+107"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+109"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -4373,17 +4374,17 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="+244"/>
+        <location line="+246"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+214"/>
         <source>Loading facts…</source>
         <translation>正在加载事实…</translation>
     </message>
     <message numerus="yes">
-        <location line="+49"/>
+        <location line="-165"/>
         <source>%n of the chosen facts are hidden by the current filter.</source>
         <translation>
             <numerusform>所选事实中有 %n 条被当前筛选隐藏。</numerusform>
@@ -4438,6 +4439,17 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>scores at {0} ({1})</source>
         <translation>分数时间 {0}（{1}）</translation>
+    </message>
+</context>
+<context>
+    <name>FactsTable</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/facts/widgets/table.py" line="+54"/>
+        <source>%n month(s) ago</source>
+        <extracomment>The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).</extracomment>
+        <translation>
+            <numerusform>%n 个月前</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4713,17 +4725,18 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/history.py" line="+26"/>
+        <location filename="../../philont_desktop/facts/widgets/history.py" line="+27"/>
         <source>Select one fact to see its versions side by side.</source>
         <translation>选择一条事实，并排查看其各个版本。</translation>
     </message>
     <message>
         <location line="+8"/>
+        <location line="+42"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-41"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
@@ -4768,12 +4781,12 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+12"/>
         <source>No versions.</source>
         <translation>没有版本。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+12"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
@@ -4783,7 +4796,7 @@ You can undo this with Edit › Undo.</source>
         <translation>v{0}</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="-8"/>
         <source>{0}: %n version(s), newest first</source>
         <translation>
             <numerusform>{0}：%n 个版本，最新在前</numerusform>
@@ -5606,26 +5619,29 @@ You can undo this with Edit › Undo.</source>
     <name>NamespaceTree</name>
     <message>
         <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+26"/>
+        <location line="+59"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-59"/>
+        <location line="+59"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-59"/>
+        <location line="+59"/>
         <source>Tau</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="-20"/>
         <source>All namespaces</source>
         <translation>全部命名空间</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+30"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
@@ -8581,17 +8597,6 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>FactsTable</name>
-    <message numerus="yes">
-        <location filename="../../philont_desktop/facts/widgets/table.py" line="+54"/>
-        <source>%n month(s) ago</source>
-        <extracomment>The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).</extracomment>
-        <translation>
-            <numerusform>%n 个月前</numerusform>
-        </translation>
     </message>
 </context>
 </TS>
