@@ -478,8 +478,8 @@ def measure_timeline(db_path: Path, runs: int) -> list[dict]:
     from philont_desktop.timeline.model import MessagesModel
 
     ctx = AppContext.open(db_path, interactive=False)
-    model = MessagesModel(ctx.run)
-    wait = _signal_waiter(model.pageLoaded)
+    model = MessagesModel(ctx.submit)
+    wait = _signal_waiter(model.loaded)
     page = model.page_size
     raw = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     cols = "id, session_id, role, content, timestamp, origin_session_id"

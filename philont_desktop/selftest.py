@@ -19,11 +19,11 @@ def check_timeline(tab: Any) -> list[str]:
     if not tab.messages.loaded_once:
         tab.wait_idle(10_000)
     for q in ("the", "a-b", '"', "role:user", "计划"):
-        tab.results.search(tab._query(q))
+        tab.search(q)
         tab.wait_idle(15_000)
         if tab.results.error:
             errors.append(f"timeline search {q!r}: {tab.results.error}")
-    tab.results.clear()
+    tab.search("")
     img = tab.chart.plot.grab().toImage()
     if img.isNull() or img.width() < 10:
         errors.append("timeline: the activity chart did not render")

@@ -27,11 +27,12 @@ class Target:
 
 @dataclass(frozen=True)
 class ShowTime(Target):
-    """The conversation around a moment (epoch ms), optionally in one session."""
+    """The messages around a moment (epoch ms): in ``conversation`` (an id of
+    :mod:`core.conversations`), or else in the conversation the moment belongs to, when it can be told."""
 
     tab: ClassVar[str] = "timeline"
     timestamp: int
-    session_id: str | None = None
+    conversation: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,59 +1,35 @@
-"""Search in the timeline: the core's semantics (``RawStore.search_page``), results as highlighted snippets.
+"""Search in the timeline: the core's semantics (``RawStore.search_page``), hits as one-line snippets.
 
 The worker turns each hit into a :class:`HitRow` (a one-line snippet around the first match with the
-matches inside it), so the GUI never holds or lays out a whole 10 MB message for a result. Pages after
-the first come through ``canFetchMore``/``fetchMore`` (``next_before`` and the mode of the first page).
-A new search cancels the one still running (``ctx.run`` key) and results of a stale search are dropped.
+matches inside it), so the GUI never holds or lays out a whole 10 MB message for a result. The results
+are a :class:`~philont_desktop.widgets.rows_model.PagedRowsModel`: the first page chooses the mode
+(full-text or substring, as the agent's search does), later pages (``fetchMore``) keep it. When there
+are more hits than the first page, they are counted exactly in another worker op (``total``), so the
+count reads "50+" only until it is known. A new search cancels the one still running.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.timeline import RawStore, SearchPage
-from philont_desktop.qt import (
-    QAbstractListModel,
-    QColor,
-    QFont,
-    QFontMetrics,
-    QModelIndex,
-    QObject,
-    QPainter,
-    QPalette,
-    QPersistentModelIndex,
-    QPointF,
-    QRect,
-    QSize,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    Qt,
-    QTextCharFormat,
-    QTextLayout,
-    QTextOption,
-    Signal,
-)
-from philont_desktop.timeline.model import format_local
+from philont_desktop import humanize
+from philont_desktop.ops import ReadOp
+from philont_desktop.qt import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from philont_desktop.timeline.state import SearchQuery
 from philont_desktop.timeline.textutil import snippet
+from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
 
 SEARCH_PAGE = 50
-
-
-@dataclass(frozen=True)
-class SearchQuery:
-    text: str
-    roles: tuple[str, ...] | None = None
-    session_ids: tuple[str, ...] | None = None
-    since: int | None = None
-    until: int | None = None
+HitRole = int(Qt.ItemDataRole.UserRole) + 40
 
 
 @dataclass(frozen=True)
 class HitRow:
     message_id: int
-    session_id: str
+    conversation: str  # the id of the hit's conversation
     role: str
     timestamp: int
     length: int
@@ -73,6 +49,8 @@ class SearchResult:
 
 
 def _to_rows(page: SearchPage) -> list[HitRow]:
+    from core.conversations import conversation_of
+
     out = []
     for h in page.hits:
         m = h.message
@@ -81,7 +59,7 @@ def _to_rows(page: SearchPage) -> list[HitRow]:
         out.append(
             HitRow(
                 message_id=m.id,
-                session_id=m.session_id,
+                conversation=conversation_of(m),
                 role=m.role,
                 timestamp=m.timestamp,
                 length=len(content),
@@ -103,13 +81,10 @@ def job_search(
     """One page of results (never raises for any input: errors come back in ``error``)."""
     page = RawStore(db).search_page(
         q.text,
-        since=q.since,
-        until=q.until,
-        session_ids=list(q.session_ids) if q.session_ids else None,
-        roles=list(q.roles) if q.roles else None,
         limit=limit,
         before=before,
         mode=mode if mode in ("fts", "like") else None,
+        **q.search_kwargs(),
     )
     return SearchResult(
         query=q,
@@ -121,72 +96,55 @@ def job_search(
     )
 
 
-HitRole = Qt.ItemDataRole.UserRole + 40
+def job_count(db: Any, q: SearchQuery, mode: str) -> int:
+    """How many hits every page of the search holds (counted, not read)."""
+    return RawStore(db).count_hits(q.text, mode, **q.search_kwargs())  # type: ignore[arg-type]
 
 
-class SearchResultsModel(QAbstractListModel):
-    """Hits of the current search, newest first; more pages on demand."""
+class SearchResultsModel(PagedRowsModel):
+    """Hits of the current search, newest first; more pages on demand; the exact count when known."""
 
     searchStarted = Signal()
-    searchFinished = Signal(object)  # SearchResult of the first page
-    moreLoaded = Signal(int)
-    countChanged = Signal()
+    searchFinished = Signal(object)  # the SearchResult of the first page
+    countChanged = Signal()  # hits loaded or the exact total changed
 
-    def __init__(
-        self, run: Callable[..., Any], parent: QObject | None = None, *, page_size: int = SEARCH_PAGE
-    ):
-        super().__init__(parent)
-        self._run = run
-        self.page_size = page_size
-        self._rows: list[HitRow] = []
+    def __init__(self, submit: Submit, parent: QObject | None = None, *, page_size: int = SEARCH_PAGE):
+        super().__init__(submit, "timeline.search", page_size, parent)
         self._query: SearchQuery | None = None
         self._mode: str | None = None
         self._safe = ""
         self._next: tuple[int, int] | None = None
-        self._gen = 0
+        self._first: SearchResult | None = None
         self._searching = False
-        self._fetching = False
+        self._counting = False
+        self.total: int | None = None  # every hit, once counted (or all loaded)
         self.error: str | None = None
-        self._key = f"timeline.search.{id(self):x}"
+        self.loaded.connect(self._after_load)
+        self.failed.connect(self._on_failed)
 
-    # -- Qt API ---------------------------------------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    # -- Qt -----------------------------------------------------------------------------------------------
+    def headers(self) -> list[str]:
+        return [self.tr("Hit")]
+
+    def key(self, row: HitRow) -> int:
+        return row.message_id
+
+    def display(self, h: HitRow, column: int) -> str:
+        return h.snippet
+
+    def tooltip(self, h: HitRow, column: int) -> str:
+        return (
+            f"#{h.message_id} · {h.conversation} · {h.role} · {humanize.abs_time(h.timestamp, seconds=True)}"
+        )
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        h = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return h.snippet
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"#{h.message_id} · {h.session_id} · {h.role} · {format_local(h.timestamp)}"
         if role == HitRole:
-            return h
-        return None
+            return self.row_at(index.row()) if index.isValid() else None
+        return super().data(index, role)
 
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return not parent.isValid() and self._next is not None and not self._fetching and not self._searching
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
-        if parent.isValid() or not self.canFetchMore(parent) or self._query is None:
-            return
-        self._fetching = True
-        gen = self._gen
-        self._run(
-            job_search,
-            self._query,
-            self.page_size,
-            self._next,
-            self._mode,
-            on_result=lambda res: self._on_more(gen, res),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=f"{self._key}.more",
-        )
-
-    # -- state -------------------------------------------------------------------------------------------
+    # -- state ----------------------------------------------------------------------------------------------
     @property
     def query(self) -> SearchQuery | None:
         return self._query
@@ -204,184 +162,99 @@ class SearchResultsModel(QAbstractListModel):
         return self._searching
 
     @property
+    def counting(self) -> bool:
+        return self._counting
+
+    @property
     def busy(self) -> bool:
-        return self._searching or self._fetching
+        return self.loading or self._counting
 
     @property
     def has_more(self) -> bool:
         return self._next is not None
 
     def hit_at(self, row: int) -> HitRow | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        return self.row_at(row)
 
     def hits(self) -> list[HitRow]:
-        return list(self._rows)
+        return self.rows()
 
-    def row_of(self, message_id: int) -> int:
-        for i, h in enumerate(self._rows):
-            if h.message_id == message_id:
-                return i
-        return -1
-
-    # -- searching -----------------------------------------------------------------------------------
+    # -- searching -------------------------------------------------------------------------------------------
     def clear(self) -> None:
-        self._gen += 1
-        self._query = None
-        self._mode = None
-        self._safe = ""
-        self._next = None
-        self._searching = self._fetching = False
-        self.error = None
-        self.beginResetModel()
-        self._rows = []
-        self.endResetModel()
+        """No search: no hits, nothing running."""
+        self._new_generation()
+        self._query, self._mode, self._safe, self._next, self._first = None, None, "", None, None
+        self._searching = self._counting = False
+        self.total, self.error = None, None
+        self._complete = True
+        self.set_rows([])
         self.countChanged.emit()
 
     def search(self, q: SearchQuery) -> None:
         """Start a new search (cancels the running one)."""
-        self._gen += 1
-        gen = self._gen
-        self._query = q
-        self._searching = True
-        self._fetching = False
+        self._query, self._mode, self._next, self._first = q, None, None, None
+        self._searching, self._counting = True, False
+        self.total, self.error = None, None
         self.searchStarted.emit()
-        self._run(
-            job_search,
-            q,
-            self.page_size,
-            on_result=lambda res: self._on_first(gen, res),
-            on_error=lambda exc: self._on_error(gen, exc),
-            key=self._key,
+        self.load_first_page()
+
+    def page_op(self, after: HitRow | None, limit: int) -> ReadOp:
+        q = self._query or SearchQuery("")
+        if after is None:
+            return ReadOp(job_search, (q, limit), label=self.tr("Searching the timeline"))
+        return ReadOp(job_search, (q, limit, self._next, self._mode), label=self.tr("Searching the timeline"))
+
+    def unpack(self, res: SearchResult, limit: int) -> Page:
+        if self._searching:
+            self._searching = False
+            self._mode, self._safe, self.error = res.mode, res.safe, res.error
+            self._first = res
+        self._next = res.next_before
+        return Page(res.rows, exhausted=res.next_before is None)
+
+    def _after_load(self) -> None:
+        if self._next is None:
+            self.total = self.rowCount()
+            self._counting = False
+        first, self._first = self._first, None
+        if first is not None and self.total is None:
+            self._count()
+        self.countChanged.emit()
+        if first is not None:
+            self.searchFinished.emit(first)
+
+    def _count(self) -> None:
+        q, mode, gen = self._query, self._mode, self._gen
+        if q is None or mode not in ("fts", "like"):
+            return
+        self._counting = True
+
+        def done(n: int) -> None:
+            if gen == self._gen:
+                self._counting = False
+                self.total = n
+                self.countChanged.emit()
+
+        def failed(_exc: BaseException) -> None:
+            if gen == self._gen:
+                self._counting = False
+                self.countChanged.emit()
+
+        self._submit(
+            ReadOp(job_count, (q, mode), key=f"{self._key}.count", label=self.tr("Counting hits")),
+            on_result=done,
+            on_error=failed,
         )
 
-    def _on_first(self, gen: int, res: SearchResult) -> None:
-        if gen != self._gen:
-            return
+    def _on_failed(self, exc: BaseException) -> None:
+        was = self._searching
         self._searching = False
-        self._mode = res.mode
-        self._safe = res.safe
-        self._next = res.next_before
-        self.error = res.error
-        self.beginResetModel()
-        self._rows = list(res.rows)
-        self.endResetModel()
-        self.countChanged.emit()
-        self.searchFinished.emit(res)
-
-    def _on_more(self, gen: int, res: SearchResult) -> None:
-        if gen != self._gen:
-            return
-        self._fetching = False
-        self._next = res.next_before
-        seen = {h.message_id for h in self._rows}
-        rows = [h for h in res.rows if h.message_id not in seen]
-        if rows:
-            n = len(self._rows)
-            self.beginInsertRows(QModelIndex(), n, n + len(rows) - 1)
-            self._rows.extend(rows)
-            self.endInsertRows()
-        self.countChanged.emit()
-        self.moreLoaded.emit(len(rows))
-
-    def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen != self._gen:
-            return
-        self._searching = self._fetching = False
         self._next = None
         self.error = f"{type(exc).__name__}: {exc}"
         self.countChanged.emit()
-        self.searchFinished.emit(
-            SearchResult(query=self._query or SearchQuery(""), safe="", mode="empty", error=self.error)
-        )
-
-
-class HitDelegate(QStyledItemDelegate):
-    """Two lines per hit: role · time · session, then the snippet with the matches highlighted."""
-
-    def __init__(self, view: Any, theme: Any):
-        super().__init__(view)
-        self._view = view
-        self._theme = theme
-
-    def _hl(self) -> tuple[QColor, QColor]:
-        dark = bool(getattr(self._theme, "is_dark", False))
-        return (QColor("#7a5d00"), QColor("#fff6d5")) if dark else (QColor("#ffe066"), QColor("#1f2328"))
-
-    def _role_label(self, role: str) -> str:
-        labels = {
-            "user": self.tr("User"),
-            "assistant": self.tr("Assistant"),
-            "tool": self.tr("Tool"),
-            "system": self.tr("System"),
-        }
-        return labels.get(role, role or "?")
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
-        fm = QFontMetrics(self._view.font())
-        return QSize(200, fm.height() * 2 + 14)
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        h: HitRow | None = index.data(HitRole)
-        if h is None:
-            return
-        painter.save()
-        r = option.rect
-        pal = option.palette
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        if selected:
-            painter.fillRect(r, pal.color(QPalette.ColorRole.Highlight))
-        elif index.row() % 2:
-            painter.fillRect(r, pal.color(QPalette.ColorRole.AlternateBase))
-        font = QFont(self._view.font())
-        fm = QFontMetrics(font)
-        x, y, w = r.left() + 8, r.top() + 5, r.width() - 14
-        rc = self._theme.role_colors(h.role)
-        accent = QColor(rc.accent)
-        painter.fillRect(QRect(r.left() + 2, r.top() + 4, 3, r.height() - 8), accent)
-        bold = QFont(font)
-        bold.setBold(True)
-        painter.setFont(bold)
-        painter.setPen(pal.color(QPalette.ColorRole.HighlightedText) if selected else accent)
-        role = self._role_label(h.role)
-        role_w = QFontMetrics(bold).horizontalAdvance(role) + 8
-        painter.drawText(QRect(x, y, role_w, fm.height()), Qt.AlignmentFlag.AlignVCenter, role)
-        painter.setFont(font)
-        muted = (
-            pal.color(QPalette.ColorRole.HighlightedText) if selected else QColor(self._theme.muted_text())
-        )
-        painter.setPen(muted)
-        meta = f"{format_local(h.timestamp)}  ·  {h.session_id}  ·  #{h.message_id}"
-        painter.drawText(
-            QRect(x + role_w, y, w - role_w, fm.height()),
-            Qt.AlignmentFlag.AlignVCenter,
-            fm.elidedText(meta, Qt.TextElideMode.ElideRight, max(0, w - role_w)),
-        )
-        # the snippet, one line, matches highlighted
-        layout = QTextLayout(h.snippet, font)
-        opt = QTextOption()
-        opt.setWrapMode(QTextOption.WrapMode.NoWrap)
-        layout.setTextOption(opt)
-        bg, fg = self._hl()
-        fmts = []
-        for s, e in h.snippet_spans:
-            fr = QTextLayout.FormatRange()
-            fr.start, fr.length = s, e - s
-            f = QTextCharFormat()
-            f.setBackground(bg)
-            f.setForeground(fg)
-            f.setFontWeight(QFont.Weight.Bold)
-            fr.format = f
-            fmts.append(fr)
-        layout.setFormats(fmts)
-        layout.beginLayout()
-        line = layout.createLine()
-        if line.isValid():
-            line.setLineWidth(100_000)
-        layout.endLayout()
-        painter.setClipRect(QRect(x, y + fm.height() + 2, w, fm.height() + 2))
-        painter.setPen(pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text))
-        layout.draw(painter, QPointF(x, y + fm.height() + 2))
-        painter.restore()
+        if was:
+            q = self._query or SearchQuery("")
+            self.searchFinished.emit(SearchResult(query=q, safe="", mode="empty", error=self.error))
 
 
 def describe_mode(mode: str | None, tr: Callable[[str], str]) -> str:
@@ -390,7 +263,3 @@ def describe_mode(mode: str | None, tr: Callable[[str], str]) -> str:
     if mode == "like":
         return tr("substring")
     return ""
-
-
-def roles_tuple(roles: Sequence[str] | None) -> tuple[str, ...] | None:
-    return tuple(roles) if roles else None

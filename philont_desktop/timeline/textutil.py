@@ -1,4 +1,4 @@
-"""Qt-free text helpers of the Timeline tab: previews of long messages, search snippets, session origins.
+"""Qt-free text helpers of the Timeline tab: previews of long messages and search snippets.
 
 Everything here works on a bounded slice of a message, so a 10 MB message costs no more than a short
 one: nothing scans or copies the whole content except ``str.count`` style C loops that stop early.
@@ -125,31 +125,3 @@ def clip_spans(spans: Sequence[tuple[int, int]], start: int, length: int) -> lis
             continue
         out.append((max(s, start) - start, min(e, end) - start))
     return out
-
-
-ORIGIN_KINDS = ("global", "wechat", "telegram", "scheduled", "background", "web")
-
-
-def origin_of(session_id: str | None) -> tuple[str, str]:
-    """``(kind, detail)`` of a session id, after the reference's ``describeSessionOrigin``.
-
-    ``wechat:*`` is WeChat, ``telegram:*`` Telegram, ``system:scheduled:<x>`` the scheduled task ``x``,
-    other ``system:*`` a background run; ``global`` is the shared timeline; anything else the web UI.
-    """
-    sid = session_id or ""
-    if sid == "global":
-        return "global", ""
-    if sid.startswith("wechat:"):
-        return "wechat", ""
-    if sid.startswith("telegram:"):
-        return "telegram", ""
-    if sid.startswith("system:scheduled:"):
-        return "scheduled", sid[len("system:scheduled:") :]
-    if sid.startswith("system:"):
-        return "background", ""
-    return "web", ""
-
-
-def human_size(chars: int) -> str:
-    """``1,234`` style thousands separators (locale-neutral)."""
-    return f"{chars:,}"

@@ -179,7 +179,7 @@ class ConversationsModel(PagedRowsModel):
         if row.message_count is None:
             lines.append(self.tr("Counting messages…"))
         else:
-            lines.append(self.tr("%n message(s)", None, row.message_count))
+            lines.append(self.tr("%Ln message(s)", None, row.message_count))
         if row.first_at is not None:
             lines.append(self.tr("First message: %1").replace("%1", humanize.when(row.first_at, now)))
         if row.last_at is not None:

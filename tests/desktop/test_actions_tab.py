@@ -122,7 +122,7 @@ def test_model_pages_newest_first_and_passes_modeltester(qtbot, qtmodeltester, a
         with qtbot.waitSignal(model.loaded, timeout=10_000):
             model.fetchMore(QModelIndex())
     assert _ids(model) == [61, *range(60, 0, -1)]
-    from philont_desktop.timeline.model import format_local
+    from philont_desktop.widgets.text import format_local
 
     row = [model.index(3, c).data() for c in range(6)]  # id 58: i = 57
     assert row == [

@@ -1,4 +1,4 @@
-"""The Timeline tab: lazy conversation model (both directions), sessions, search, chart range, live refresh."""
+"""The Timeline tab: lazy conversation model (both directions), conversations, search, chart range, live refresh."""
 
 from __future__ import annotations
 
@@ -44,6 +44,16 @@ def build_db(path: Path, n: int = 300) -> Path:
     finally:
         db.close()
     return path
+
+
+@pytest.fixture(autouse=True)
+def english(qapp):
+    """The application's translator, as the app installs it: English plurals ("1 hit", "2 hits")."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
 
 
 @pytest.fixture
@@ -98,10 +108,11 @@ def _wait_model(qtbot, model) -> None:
 def test_messages_model_opens_at_newest_page_and_passes_modeltester(
     qtbot, qtmodeltester, small_db, ctx_factory
 ):
-    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+    from philont_desktop.timeline.model import MessagesModel
+    from philont_desktop.timeline.state import TimelineFilter
 
     ctx = ctx_factory(small_db)
-    model = MessagesModel(ctx.run, page_size=50, max_rows=120)
+    model = MessagesModel(ctx.submit, page_size=50, max_rows=120)
     model.set_filter(TimelineFilter())
     _wait_model(qtbot, model)
     # the newest page, oldest at the top: ids 251..300 (rowid = i + 1)
@@ -113,10 +124,11 @@ def test_messages_model_opens_at_newest_page_and_passes_modeltester(
 
 
 def test_messages_model_fetches_pages_in_both_directions(qtbot, small_db, ctx_factory):
-    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+    from philont_desktop.timeline.model import MessagesModel
+    from philont_desktop.timeline.state import TimelineFilter
 
     ctx = ctx_factory(small_db)
-    model = MessagesModel(ctx.run, page_size=50, max_rows=120)
+    model = MessagesModel(ctx.submit, page_size=50, max_rows=120)
     model.set_filter(TimelineFilter())
     _wait_model(qtbot, model)
     assert model.fetch_older()
@@ -139,12 +151,13 @@ def test_messages_model_fetches_pages_in_both_directions(qtbot, small_db, ctx_fa
     assert _ids(model) == list(range(1, 121))
 
 
-def test_messages_model_session_and_range_filter(qtbot, small_db, ctx_factory):
-    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+def test_messages_model_conversation_and_range_filter(qtbot, small_db, ctx_factory):
+    from philont_desktop.timeline.model import MessagesModel
+    from philont_desktop.timeline.state import TimelineFilter
 
     ctx = ctx_factory(small_db)
-    model = MessagesModel(ctx.run, page_size=40)
-    model.set_filter(TimelineFilter(session_ids=("s2",), since=T0 + 100 * MIN, until=T0 + 150 * MIN))
+    model = MessagesModel(ctx.submit, page_size=40)
+    model.set_filter(TimelineFilter(conversation="s2", since=T0 + 100 * MIN, until=T0 + 150 * MIN))
     _wait_model(qtbot, model)
     # odd i in [100, 150]: 101, 103, ..., 149 -> ids i + 1
     assert _ids(model) == [i + 1 for i in range(101, 150, 2)]
@@ -152,10 +165,11 @@ def test_messages_model_session_and_range_filter(qtbot, small_db, ctx_factory):
 
 
 def test_show_message_loads_the_page_around_it(qtbot, small_db, ctx_factory):
-    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+    from philont_desktop.timeline.model import MessagesModel
+    from philont_desktop.timeline.state import TimelineFilter
 
     ctx = ctx_factory(small_db)
-    model = MessagesModel(ctx.run, page_size=20)
+    model = MessagesModel(ctx.submit, page_size=20)
     model.set_filter(TimelineFilter())
     _wait_model(qtbot, model)
     with qtbot.waitSignal(model.anchorReady, timeout=10_000) as sig:
@@ -166,33 +180,32 @@ def test_show_message_loads_the_page_around_it(qtbot, small_db, ctx_factory):
     assert model.has_older and model.has_newer
 
 
-def test_sessions_model(qtbot, qtmodeltester, small_db, ctx_factory):
-    from philont_desktop.timeline.model import SessionsModel
-
-    ctx = ctx_factory(small_db)
-    model = SessionsModel(ctx.run)
-    with qtbot.waitSignal(model.loaded, timeout=10_000):
-        model.reload()
-    qtmodeltester.check(model)
-    texts = [[model.index(r, c).data() for c in range(5)] for r in range(model.rowCount())]
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)] == [
-        "Session",
-        "Messages",
-        "Origin",
-        "Started",
-        "Ended",
-    ]
-    assert texts[0][:3] == ["All sessions", "300", "whole timeline"]
-    by_id = {t[0]: t for t in texts[1:]}
-    assert set(by_id) == {"global", "s2"}
-    assert by_id["global"][1:3] == ["150", "shared timeline"]
-    assert by_id["s2"][1:3] == ["150", "the web UI"]
-    assert by_id["s2"][4] == "open"
+def test_conversation_list_is_the_one_conversation_filter(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    model = tab.conversations
+    texts = [[model.index(r, c).data() for c in range(2)] for r in range(model.rowCount())]
+    # "All conversations" first, then the older session s2 and the messages of unknown origin
+    assert texts[0] == ["All conversations", "300"]
+    assert sorted(texts[1:]) == [["Session · s2", "150"], ["Unknown origin", "150"]]
+    assert tab.conversation_list.caption.text() == "2 conversations, the most recent first"
+    # choosing a row filters the conversation view (and says so above it)
+    tab.conversations_view.setCurrentIndex(model.index(model.row_of("s2"), 0))
+    assert tab.wait_idle(10_000)
+    _wait_model(qtbot, tab.messages)
+    assert tab.state.conversation == "s2"
+    assert {m.session_id for m in tab.messages.messages()} == {"s2"}
+    assert tab.status_label.text().startswith("Session · s2  ·  150 messages")
+    # a jump into the other conversation moves the list's choice with it
+    tab.show_message(1)
+    assert tab.wait_idle(10_000)
+    assert tab.state.conversation == "global"
+    assert tab.conversation_list.current_id() == "global"
 
 
 def test_long_messages_are_previewed_not_laid_out_whole(qtbot, tmp_path, ctx_factory):
     from philont_desktop.timeline.conversation import ConversationView
-    from philont_desktop.timeline.model import MessagesModel, TimelineFilter
+    from philont_desktop.timeline.model import MessagesModel
+    from philont_desktop.timeline.state import TimelineFilter
     from philont_desktop.timeline.textutil import COLLAPSED_CHARS, EXPANDED_CHARS
     from philont_desktop.widgets.fulltext import FullTextDialog
 
@@ -203,7 +216,7 @@ def test_long_messages_are_previewed_not_laid_out_whole(qtbot, tmp_path, ctx_fac
     RawStore(db).append_message("global", "user", "short", timestamp=T0 + 1)
     db.close()
     ctx = ctx_factory(path)
-    model = MessagesModel(ctx.run)
+    model = MessagesModel(ctx.submit)
     view = ConversationView(model, ctx.theme)
     qtbot.addWidget(view)
     view.resize(700, 500)
@@ -261,7 +274,9 @@ def test_search_chinese_two_characters_takes_the_like_path(qtbot, small_db, tab_
     assert len(expected) == 43
     assert [h.message_id for h in tab.results.hits()] == expected[:20]
     assert tab.results.has_more
-    assert tab.hits_label.text() == "20+ hits"
+    # every hit counted (not read): the exact number, though only the first page is loaded
+    assert tab.hits_label.text() == "43 hits"
+    assert tab.results_header.text() == "43 hits  (substring)"
     # more pages on demand, in the same (LIKE) mode
     while tab.results.canFetchMore(QModelIndex()):
         tab.results.fetchMore(QModelIndex())
@@ -300,7 +315,7 @@ def test_search_results_model_passes_modeltester(qtbot, qtmodeltester, small_db,
     qtmodeltester.check(tab.results)
 
 
-def test_search_filters_role_session_and_dates(qtbot, small_db, tab_factory):
+def test_search_filters_role_conversation_and_dates(qtbot, small_db, tab_factory):
     tab = tab_factory(small_db)
     tab.role_combo.setCurrentIndex(tab.role_combo.findData("tool"))
     _search(qtbot, tab, "deploy")
@@ -308,16 +323,13 @@ def test_search_filters_role_session_and_dates(qtbot, small_db, tab_factory):
     assert [h.message_id for h in tab.results.hits()] == [i + 1 for i in range(290, -1, -10) if i % 4 == 2]
     assert {h.role for h in tab.results.hits()} == {"tool"}
     tab.role_combo.setCurrentIndex(0)
-    # session scope: select s2 in the sessions list and search in the selected session only
-    row = tab.sessions.row_of("s2")
-    tab.sessions_view.setCurrentIndex(tab.sessions.index(row, 0))
-    tab.scope_combo.setCurrentIndex(tab.scope_combo.findData("selected"))
+    # the conversation chosen in the list filters the search too
+    tab.conversations_view.setCurrentIndex(tab.conversations.index(tab.conversations.row_of("s2"), 0))
     _search(qtbot, tab, "部署")
-    assert {h.session_id for h in tab.results.hits()} == {"s2"}
+    assert {h.conversation for h in tab.results.hits()} == {"s2"}
     assert [h.message_id for h in tab.results.hits()] == [i + 1 for i in range(299, -1, -1) if i % 14 == 7]
     # the date range applies to search and to the conversation
-    tab.scope_combo.setCurrentIndex(tab.scope_combo.findData("all"))
-    tab.sessions_view.setCurrentIndex(tab.sessions.index(0, 0))
+    tab.conversations_view.setCurrentIndex(tab.conversations.index(0, 0))
     tab.set_date_range(T0 + 100 * MIN, T0 + 199 * MIN)
     _search(qtbot, tab, "deploy")
     assert [h.message_id for h in tab.results.hits()] == [191, 181, 171, 161, 151, 141, 131, 121, 111, 101]
@@ -330,7 +342,7 @@ def test_enter_goes_to_next_hit_and_shows_it_in_its_conversation(qtbot, small_db
     tab.search_edit.setFocus()
     qtbot.keyClicks(tab.search_edit, "deploy")
     qtbot.keyClick(tab.search_edit, Qt.Key.Key_Return)  # searches at once (no debounce wait) and shows hit 1
-    qtbot.waitUntil(lambda: tab._current_hit == 0, timeout=10_000)
+    qtbot.waitUntil(lambda: tab.state.current_hit == 0, timeout=10_000)
     assert tab.wait_idle(10_000)
     qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
     cur = tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1)
@@ -340,10 +352,10 @@ def test_enter_goes_to_next_hit_and_shows_it_in_its_conversation(qtbot, small_db
     qtbot.waitUntil(
         lambda: tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 281, timeout=5000
     )
-    assert tab._current_hit == 1
+    assert tab.state.current_hit == 1
     assert tab.messages.data(tab.conversation.currentIndex(), Qt.ItemDataRole.UserRole + 6) == [(12, 18)]
     # a hit in the old part of the timeline: the page around it is loaded
-    tab._choose_hit(25)  # message 41
+    tab.results_view.setCurrentIndex(tab.results.index(25, 0))  # message 41
     assert tab.wait_idle(10_000)
     qtbot.waitUntil(
         lambda: (
@@ -356,18 +368,37 @@ def test_enter_goes_to_next_hit_and_shows_it_in_its_conversation(qtbot, small_db
     assert tab.results_header.text() == "30 hits  (full-text, 26/30)"
 
 
-def test_hit_in_another_session_switches_the_conversation(qtbot, small_db, tab_factory):
+def test_a_search_in_one_conversation_says_so_when_it_finds_nothing(qtbot, small_db, tab_factory):
     tab = tab_factory(small_db)
-    row = tab.sessions.row_of("global")
-    tab.sessions_view.setCurrentIndex(tab.sessions.index(row, 0))
+    tab.select_conversation("global")
     _wait_model(qtbot, tab.messages)
     _search(qtbot, tab, "a-b")  # message 6 is in s2
+    assert tab.results.rowCount() == 0
+    assert tab.hits_label.text() == "No hits"
+    placeholder = tab.results_view.placeholder
+    assert "a-b" in placeholder and "All conversations" in placeholder
+    # all conversations: the hit is shown among every conversation's messages, its card says where
+    tab.select_conversation(None)
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: not tab.results.searching, timeout=10_000)
+    assert [h.message_id for h in tab.results.hits()] == [6]
     tab.next_hit()
     assert tab.wait_idle(10_000)
-    assert tab.messages.filter.session_ids == ("s2",)
-    assert tab.sessions_view.currentIndex().row() == tab.sessions.row_of("s2")
     qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
     assert tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 6
+    assert tab.messages.highlighted == {6: [(14, 17)]}
+
+
+def test_an_empty_search_clears_the_hits_and_the_highlights(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    _search(qtbot, tab, "deploy")
+    tab.next_hit()
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: bool(tab.messages.highlighted), timeout=5000)
+    tab.search_edit.clear()
+    assert tab.messages.highlighted == {}
+    assert tab.results.rowCount() == 0 and tab.hits_label.text() == ""
+    assert not tab.results_pane.isVisible()
 
 
 # -- chart -----------------------------------------------------------------------------------------------
@@ -477,7 +508,7 @@ def test_browsing_leaves_the_database_file_unchanged(qtbot, small_db, tab_factor
 def test_demo_database_opens_and_searches(qtbot, demo_db_path, tab_factory):
     tab = tab_factory(demo_db_path)
     assert tab.messages.rowCount() == 100 and tab.messages.has_older
-    assert tab.sessions.rowCount() > 2
+    assert tab.conversations.rowCount() > 2
     for q in ("deploy", "部署", "数据库", "a-b", '"', "role:user"):
         _search(qtbot, tab, q)
         assert tab.results.error is None
@@ -502,9 +533,24 @@ def test_scrolling_up_loads_older_pages_and_keeps_the_reading_position(qtbot, sm
     assert view.verticalScrollBar().value() > 0
 
 
-def test_show_time_loads_the_page_around_a_time(qtbot, small_db, tab_factory):
+def test_show_time_opens_the_conversation_the_moment_belongs_to(qtbot, small_db, tab_factory):
     tab = tab_factory(small_db)
-    tab.show_time(T0 + 42 * MIN + 30_000)  # between message 42 (id 43) and 43 (id 44)
+    tab.show_time(T0 + 42 * MIN + 30_000)  # between message 42 (id 43, unknown origin) and 43 (id 44, s2)
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
+    assert tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 43
+    # the conversation of the last message at or before that time, chosen in the list too
+    assert tab.state.conversation == "global"
+    assert tab.conversation_list.current_id() == "global"
+    assert {m.session_id for m in tab.messages.messages()} == {"global"}
+    # 22 of its messages up to that time (fewer than half a page): the window starts at its oldest
+    assert tab.messages.has_newer and not tab.messages.has_older
+    assert tab.messages.message_at(0).id == 1 and tab.messages.rowCount() == 22 + 50
+
+
+def test_show_time_in_all_conversations_loads_the_page_around_a_time(qtbot, small_db, tab_factory):
+    tab = tab_factory(small_db)
+    tab.controller.show_time(T0 + 42 * MIN + 30_000, tie=False)
     assert tab.wait_idle(10_000)
     qtbot.waitUntil(lambda: tab.conversation.currentIndex().isValid(), timeout=5000)
     assert tab.conversation.currentIndex().data(Qt.ItemDataRole.UserRole + 1).id == 43

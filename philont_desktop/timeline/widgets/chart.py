@@ -170,7 +170,7 @@ class ActivityChart(QWidget):
         self.set_range(None, None, emit=True)
 
     def _update_caption(self) -> None:
-        from philont_desktop.timeline.model import format_local
+        from philont_desktop.humanize import abs_time
 
         total = sum(c for _, c in self._counts)
         if self._range is not None:
@@ -178,8 +178,8 @@ class ActivityChart(QWidget):
             n = sum(c for d, c in self._counts if a <= d <= b)
             text = (
                 self.tr("Messages per day · range %1 – %2 (%3 messages) · drag to change")
-                .replace("%1", format_local(a)[:10])
-                .replace("%2", format_local(b)[:10])
+                .replace("%1", abs_time(a, date_only=True))
+                .replace("%2", abs_time(b, date_only=True))
                 .replace("%3", f"{n:,}")
             )
         elif self._counts:

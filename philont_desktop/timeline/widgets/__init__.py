@@ -1,0 +1,1 @@
+"""The widgets the Timeline tab is composed of."""

@@ -1,0 +1,80 @@
+"""The place of the activity chart above the conversation: says it is loading until the per-day counts
+arrive, and builds the chart (pyqtgraph's first paint is not free) only once the first messages are
+shown, or when it is first asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from philont_desktop import preload
+from philont_desktop.qt import QLabel, Qt, QTimer, QVBoxLayout, QWidget, Signal, is_valid
+
+
+class ActivityPane(QWidget):
+    """Holds the :class:`~philont_desktop.timeline.widgets.chart.ActivityChart`; ``rangeSelected`` as it."""
+
+    rangeSelected = Signal(object, object)
+
+    def __init__(self, theme: Any, tz_offset_minutes: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("activityChartBox")
+        self.setMinimumHeight(110)
+        self._theme = theme
+        self._tz = tz_offset_minutes
+        self._chart: Any = None
+        self._counts: list[tuple[int, int]] | None = None
+        self._range: tuple[int | None, int | None] = (None, None)
+        self.loading_label = QLabel(self.tr("Counting messages per day…"), self)
+        self.loading_label.setObjectName("activityLoading")
+        self.loading_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addWidget(self.loading_label)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(lambda: self.chart)
+
+    @property
+    def chart(self) -> Any:
+        """The chart (built on first use)."""
+        if self._chart is None:
+            from philont_desktop.timeline.widgets.chart import ActivityChart
+
+            self._chart = ActivityChart(self._theme, self, tz_offset_minutes=self._tz)
+            self._chart.rangeSelected.connect(self.rangeSelected)
+            self._layout.addWidget(self._chart)
+            self.loading_label.setVisible(self._counts is None)
+            if self._counts is not None:
+                self._chart.set_counts(self._counts)
+            if self._range != (None, None):
+                self._chart.set_range(*self._range)
+        return self._chart
+
+    @property
+    def built(self) -> bool:
+        return self._chart is not None
+
+    def build_later(self) -> None:
+        if self._chart is None:  # once pyqtgraph is imported (off the GUI thread when preloading)
+            preload.when_loaded(preload.PLOTS, self._start_timer)
+
+    def _start_timer(self) -> None:
+        if is_valid(self) and self._chart is None:
+            self._timer.start(30)
+
+    @property
+    def counts(self) -> list[tuple[int, int]]:
+        return list(self._counts or [])
+
+    def set_counts(self, counts: list[tuple[int, int]]) -> None:
+        self._counts = list(counts)
+        if self._chart is not None:
+            self.loading_label.hide()
+            self._chart.set_counts(self._counts)
+            if self._range != (None, None):
+                self._chart.set_range(*self._range)
+
+    def set_range(self, since: int | None, until: int | None) -> None:
+        self._range = (since, until)
+        if self._chart is not None:
+            self._chart.set_range(since, until)
