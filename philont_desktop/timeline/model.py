@@ -26,7 +26,7 @@ from philont_desktop.timeline.textutil import first_line
 from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
 
 PAGE_SIZE = 100
-MAX_ROWS = 2000
+MAX_ROWS = 1000
 LIVE_LIMIT = 500
 NEW_COUNT_CAP = 1000
 
@@ -244,6 +244,9 @@ class MessagesModel(PagedRowsModel):
             if r >= 0:
                 idx = self.index(r, 0)
                 self.dataChanged.emit(idx, idx, [HighlightRole])
+
+    def highlight_of(self, message_id: int) -> list[tuple[int, int]] | None:
+        return self._highlights.get(message_id)
 
     @property
     def highlighted(self) -> dict[int, list[tuple[int, int]]]:

@@ -42,7 +42,13 @@ from philont_desktop.qt import (
     QTextOption,
     Signal,
 )
-from philont_desktop.timeline.model import ConversationRole, ExpandedRole, HighlightRole, MessageRole
+from philont_desktop.timeline.model import (
+    ConversationRole,
+    ExpandedRole,
+    HighlightRole,
+    MessageRole,
+    MessagesModel,
+)
 from philont_desktop.timeline.textutil import ELLIPSIS, clip_spans, preview
 from philont_desktop.widgets.conversations import label_of_id
 
@@ -52,7 +58,8 @@ PAD = 8
 BAR = 4
 RADIUS = 6
 GAP = 3
-CACHE_SIZE = 600
+CACHE_SIZE = 600  # laid-out cards (the ones painted lately)
+HEIGHTS_SIZE = 20_000  # card heights: a layout of the whole window asks every row's height
 
 
 @dataclass
@@ -86,6 +93,7 @@ class MessageDelegate(QStyledItemDelegate):
         self.show_conversation = show_conversation  # off while the view shows one conversation
         self.now_fn: Callable[[], int] = now_ms  # tests and screenshots pin the clock
         self._cache: OrderedDict[tuple, _Card] = OrderedDict()
+        self._heights: dict[tuple, int] = {}
         self._font_cache: dict[str, tuple] = {}
         self._font_key = ""
         self._vp_width = 0
@@ -96,6 +104,7 @@ class MessageDelegate(QStyledItemDelegate):
     # -- geometry -------------------------------------------------------------------------------------
     def invalidate(self) -> None:
         self._cache.clear()
+        self._heights.clear()
         self._font_cache.clear()
         self._font_key = ""
         if self._view is not None:
@@ -133,24 +142,40 @@ class MessageDelegate(QStyledItemDelegate):
         base, _body, bold, fm, bfm = self._font_cache["text"]
         return base, fm, bold, bfm
 
-    def card(self, index: QModelIndex, width: int | None = None) -> _Card | None:
-        m = index.data(MessageRole)
-        if m is None:
-            return None
-        width = width or self._width()
-        expanded = bool(index.data(ExpandedRole))
-        spans = index.data(HighlightRole) or None
+    def _key(self, index: QModelIndex, width: int) -> tuple[Any, tuple | None, bool, Any]:
+        """The message of a row and its card's cache key (message, expansion, highlight, width, font)."""
+        model = index.model()
+        row = index.row()
+        if isinstance(model, MessagesModel):  # straight to the rows: no trip through Qt's data()
+            m = model.row_at(row)
+            if m is None:
+                return None, None, False, None
+            expanded, spans = model.is_expanded(m.id), model.highlight_of(m.id)
+        else:
+            m = index.data(MessageRole)
+            if m is None:
+                return None, None, False, None
+            expanded, spans = bool(index.data(ExpandedRole)), index.data(HighlightRole) or None
         if not self._font_key:
             self._fonts("text")
         key = (m.id, expanded, width, tuple(spans) if spans else None, self._font_key)
+        return m, key, expanded, spans
+
+    def card(self, index: QModelIndex, width: int | None = None) -> _Card | None:
+        m, key, expanded, spans = self._key(index, width or self._width())
+        if m is None or key is None:
+            return None
         c = self._cache.get(key)
         if c is not None:
             self._cache.move_to_end(key)
             return c
-        c = self._build(m, expanded, spans, width)
+        c = self._build(m, expanded, spans, key[2])
         self._cache[key] = c
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
+        if len(self._heights) >= HEIGHTS_SIZE:
+            self._heights.clear()
+        self._heights[key] = c.height
         return c
 
     def _build(self, m: Any, expanded: bool, spans: list[tuple[int, int]] | None, width: int) -> _Card:
@@ -218,8 +243,12 @@ class MessageDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         w = self._width(option)
-        c = self.card(index, w)
-        return QSize(w, c.height if c else 24)
+        _m, key, _expanded, _spans = self._key(index, w)
+        h = self._heights.get(key) if key is not None else None
+        if h is None:
+            c = self.card(index, w)
+            h = c.height if c else 24
+        return QSize(w, h)
 
     # -- painting -------------------------------------------------------------------------------------
     def _colors(self, role: str) -> tuple[QColor, QColor, QColor]:
