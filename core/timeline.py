@@ -36,6 +36,7 @@ costs about as much as ``k`` row look-ups, with or without a time bound.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -1325,9 +1326,15 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+#: Spans found per term of a query in one message: the first ones, enough to highlight what a view
+#: shows; a 10 MB message that repeats a word a million times is not walked to its end.
+MAX_SPANS = 1000
+
+
 def span_finder(safe: str, mode: str) -> Callable[[str], list[tuple[int, int]]]:
     """``content -> [(start, end)]`` spans of what the sanitised query ``safe`` matched in ``mode``
-    (``"fts"`` or ``"like"``, as :meth:`RawStore.search_with_mode` reports it), merged and sorted."""
+    (``"fts"`` or ``"like"``, as :meth:`RawStore.search_with_mode` reports it), merged and sorted: the
+    first :data:`MAX_SPANS` matches of each term."""
     if mode == "like":
         rx = _like_regex(safe.strip("%") or safe)
         regs = [rx]
@@ -1337,7 +1344,7 @@ def span_finder(safe: str, mode: str) -> Callable[[str], list[tuple[int, int]]]:
     def spans(content: str) -> list[tuple[int, int]]:
         found: list[tuple[int, int]] = []
         for rx in regs:
-            for m in rx.finditer(content):
+            for m in itertools.islice(rx.finditer(content), MAX_SPANS):
                 if m.end() > m.start():
                     found.append((m.start(), m.end()))
         return _merge(found)
