@@ -88,7 +88,7 @@ def snippet(
     n = len(content)
     if spans:
         a = max(0, spans[0][0] - before)
-        b = min(n, spans[0][1] + after)
+        b = min(n, spans[0][1] + after, a + before + after)  # a long match is cut too
     else:
         a, b = 0, min(n, before + after)
     text = content[a:b]

@@ -239,6 +239,39 @@ def test_long_messages_are_previewed_not_laid_out_whole(qtbot, tmp_path, ctx_fac
     assert dlg.edit.toPlainText().endswith("0123456789\n")
 
 
+def test_a_10_mb_message_is_shown_and_found_through_bounded_excerpts(qtbot, tmp_path, tab_factory):
+    path = build_db(tmp_path / "big.sqlite", n=20)
+    db = MemoryDB.open(path, writable=True)
+    huge = "部署 " + ("0123456789" * 99 + "\n") * 10_000  # 10 MB, a match at its start
+    RawStore(db).append_message("global", "tool", huge, timestamp=T0 + 20 * MIN)
+    db.close()
+    tab = tab_factory(path)
+    row = tab.messages.rowCount() - 1
+    big = tab.messages.message_at(row)
+    assert len(big.content) == len(huge)
+    # what the views ask of the row is bounded: the list's text, its tooltip, the accessible text
+    idx = tab.messages.index(row, 0)
+    for role in (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.AccessibleTextRole,
+    ):
+        assert len(idx.data(role)) < 400
+    card = tab.conversation.delegate.card(idx)
+    assert card.truncated and len(card.layout.text()) < 1000
+    # found in English and in Chinese: the hit is a snippet, its highlight a few spans
+    for q in ("0123456789", "部署"):
+        _search(qtbot, tab, q)
+        hit = next(h for h in tab.results.hits() if h.message_id == big.id)
+        assert len(hit.snippet) < 400 and len(hit.spans) <= 200
+    tab.controller.choose_hit(0)
+    assert tab.wait_idle(10_000)
+    assert (
+        len(tab.conversation.delegate.card(tab.messages.index(tab.messages.row_of(big.id), 0)).layout.text())
+        < 1000
+    )
+
+
 # -- the tab: search -------------------------------------------------------------------------------------
 
 
