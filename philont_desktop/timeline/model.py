@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.conversations import ConversationMatch, conversation_at, conversation_of
+from core.jsutil import now_ms
 from core.models import Message
 from core.timeline import INT64_MAX, RawStore
 from philont_desktop import humanize
@@ -23,6 +24,7 @@ from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QDateTime, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from philont_desktop.timeline.state import TimelineFilter
 from philont_desktop.timeline.textutil import first_line
+from philont_desktop.widgets.conversations import label_of_id
 from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
 
 PAGE_SIZE = 100
@@ -159,7 +161,8 @@ class MessagesModel(PagedRowsModel):
         return f"{m.role}: {first_line(m.content)}"
 
     def tooltip(self, m: Message, column: int) -> str:
-        return f"#{m.id} · {conversation_of(m)} · {humanize.abs_time(m.timestamp, seconds=True)}"
+        when = humanize.when(m.timestamp, now_ms(), seconds=True)
+        return f"#{m.id} · {label_of_id(conversation_of(m))} · {when}"
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole

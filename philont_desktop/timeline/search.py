@@ -14,12 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.jsutil import now_ms
 from core.timeline import RawStore, SearchPage
 from philont_desktop import humanize
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from philont_desktop.timeline.state import SearchQuery
 from philont_desktop.timeline.textutil import snippet
+from philont_desktop.widgets.conversations import label_of_id
 from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
 
 SEARCH_PAGE = 50
@@ -134,7 +136,8 @@ class SearchResultsModel(PagedRowsModel):
 
     def tooltip(self, h: HitRow, column: int) -> str:
         return (
-            f"#{h.message_id} · {h.conversation} · {h.role} · {humanize.abs_time(h.timestamp, seconds=True)}"
+            f"#{h.message_id} · {label_of_id(h.conversation)} · {h.role} · "
+            f"{humanize.when(h.timestamp, now_ms(), seconds=True)}"
         )
 
     def data(
