@@ -80,7 +80,7 @@
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/search.py" line="+389"/>
+        <location filename="../../philont_desktop/timeline/search.py" line="+265"/>
         <source>full-text</source>
         <translation>全文</translation>
     </message>
@@ -1637,7 +1637,7 @@ with the backup
 <context>
     <name>ActivityChart</name>
     <message>
-        <location filename="../../philont_desktop/timeline/chart.py" line="+70"/>
+        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+70"/>
         <source>Clear range</source>
         <translation>清除范围</translation>
     </message>
@@ -1655,6 +1655,14 @@ with the backup
         <location line="+4"/>
         <source>Messages per day</source>
         <translation>每日消息数</translation>
+    </message>
+</context>
+<context>
+    <name>ActivityPane</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+27"/>
+        <source>Counting messages per day…</source>
+        <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
 <context>
@@ -2878,7 +2886,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../philont_desktop/timeline/conversation.py" line="+555"/>
+        <location filename="../../philont_desktop/timeline/conversation.py" line="+236"/>
         <source>1 new message</source>
         <translation>1 条新消息</translation>
     </message>
@@ -2941,7 +2949,7 @@ You can undo this with Edit › Undo.</source>
         <translation>正在统计消息…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>First message: %1</source>
         <translation>首条消息：%1</translation>
     </message>
@@ -2951,7 +2959,7 @@ You can undo this with Edit › Undo.</source>
         <translation>最近一条消息：%1</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="-4"/>
         <source>%Ln message(s)</source>
         <translation>
             <numerusform>%Ln 条消息</numerusform>
@@ -5438,7 +5446,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/conversation.py" line="-430"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+225"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -5460,7 +5468,7 @@ You can undo this with Edit › Undo.</source>
         <translation>个字符未显示：双击查看全文</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -5533,6 +5541,14 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条用户消息，最新的在前</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>MessagesModel</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/model.py" line="+158"/>
+        <source>Message</source>
+        <translation>消息</translation>
     </message>
 </context>
 <context>
@@ -7395,6 +7411,48 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>SearchBar</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/widgets/search_bar.py" line="+62"/>
+        <source>Search messages (Enter: next hit)</source>
+        <translation>搜索消息（回车：下一个结果）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Searches as the agent does: full-text for 3 characters or more, else the messages that contain the text. Enter: next hit; Shift+Enter: previous; Escape: clear.</source>
+        <translation>与智能体的搜索方式相同：3 个字符及以上用全文搜索，否则查找包含该文本的消息。回车：下一个结果；Shift+回车：上一个；Esc：清除。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>All roles</source>
+        <translation>全部角色</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Dates</source>
+        <translation>日期</translation>
+    </message>
+</context>
+<context>
+    <name>SearchResultsModel</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/search.py" line="-138"/>
+        <source>Hit</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <location line="+1"/>
+        <source>Searching the timeline</source>
+        <translation>正在搜索时间线</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Counting hits</source>
+        <translation>正在统计结果数</translation>
+    </message>
+</context>
+<context>
     <name>SkillBoardModel</name>
     <message>
         <location filename="../../philont_desktop/skills/model.py" line="+134"/>
@@ -8010,6 +8068,35 @@ Reason (optional):</source>
     </message>
 </context>
 <context>
+    <name>TimelineController</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/controller.py" line="+50"/>
+        <source>All conversations</source>
+        <extracomment>A hit became the shown one (its row), so the view can select it in the results.</extracomment>
+        <translation>全部对话</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The timeline could not be read</source>
+        <translation>无法读取时间线</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The conversations could not be listed</source>
+        <translation>无法列出对话</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Counting messages per day</source>
+        <translation>正在统计每天的消息数</translation>
+    </message>
+    <message>
+        <location line="+124"/>
+        <source>Finding the conversation</source>
+        <translation>正在查找所属对话</translation>
+    </message>
+</context>
+<context>
     <name>TimelineTab</name>
     <message>
         <location filename="../../philont_desktop/tabs/__init__.py" line="-5"/>
@@ -8017,7 +8104,7 @@ Reason (optional):</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+59"/>
+        <location filename="../../philont_desktop/timeline/widgets/results.py" line="+48"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
@@ -8040,6 +8127,150 @@ Reason (optional):</source>
         <location filename="../../philont_desktop/timeline/view.py" line="+201"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineTexts</name>
+    <message>
+        <location filename="../../philont_desktop/timeline/texts.py" line="+26"/>
+        <source>All conversations</source>
+        <translation>全部对话</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>dates %1 – %2</source>
+        <translation>日期 %1 – %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%Ln message(s)</source>
+        <translation>
+            <numerusform>%Ln 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>all %Ln shown</source>
+        <translation>
+            <numerusform>已全部显示 %Ln 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%Ln shown, more load as you scroll</source>
+        <translation>
+            <numerusform>已显示 %Ln 条，滚动时加载更多</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Loading messages…</source>
+        <translation>正在加载消息…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No messages between these dates. Clear the dates to see the others.</source>
+        <translation>这些日期之间没有消息。清除日期即可查看其他消息。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No messages in this conversation.</source>
+        <translation>此对话中没有消息。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No messages yet: the agent has not written any.</source>
+        <translation>还没有消息：智能体尚未写入任何消息。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Listing conversations…</source>
+        <translation>正在列出对话…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%Ln conversation(s), the most recent first</source>
+        <translation>
+            <numerusform>%Ln 个对话，最近的在前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>%Ln hit(s)</source>
+        <translation>
+            <numerusform>%Ln 个结果</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1+ hits</source>
+        <translation>%1+ 个结果</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+35"/>
+        <source>Searching…</source>
+        <translation>搜索中…</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>The search could not run</source>
+        <translation>无法执行搜索</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to search for</source>
+        <translation>没有可搜索的内容</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No hits</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Counting every hit…</source>
+        <translation>正在统计全部结果…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The search could not run: %1</source>
+        <translation>无法执行搜索：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to search for: quotes, stars and brackets alone are left out.</source>
+        <translation>没有可搜索的内容：单独的引号、星号和括号会被忽略。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No message contains “%1”.</source>
+        <translation>没有消息包含“%1”。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Only this conversation was searched: choose “All conversations” to search all.</source>
+        <translation>只搜索了此对话：选择“全部对话”即可搜索全部。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Only the chosen dates were searched.</source>
+        <translation>只搜索了所选日期。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only messages of one role were searched.</source>
+        <translation>只搜索了一种角色的消息。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Message #%1 · %2 · %3 · %4</source>
+        <translation>消息 #%1 · %2 · %3 · %4</translation>
     </message>
 </context>
 <context>
@@ -8395,237 +8626,6 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>ActivityPane</name>
-    <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+26"/>
-        <source>Counting messages per day…</source>
-        <translation>正在统计每天的消息数…</translation>
-    </message>
-</context>
-<context>
-    <name>MessagesModel</name>
-    <message>
-        <location filename="../../philont_desktop/timeline/model.py" line="+156"/>
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-</context>
-<context>
-    <name>SearchBar</name>
-    <message>
-        <location filename="../../philont_desktop/timeline/widgets/search_bar.py" line="+62"/>
-        <source>Search messages (Enter: next hit)</source>
-        <translation>搜索消息（回车：下一个结果）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Searches as the agent does: full-text for 3 characters or more, else the messages that contain the text. Enter: next hit; Shift+Enter: previous; Escape: clear.</source>
-        <translation>与智能体的搜索方式相同：3 个字符及以上用全文搜索，否则查找包含该文本的消息。回车：下一个结果；Shift+回车：上一个；Esc：清除。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>All roles</source>
-        <translation>全部角色</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Dates</source>
-        <translation>日期</translation>
-    </message>
-</context>
-<context>
-    <name>SearchResultsModel</name>
-    <message>
-        <location filename="../../philont_desktop/timeline/search.py" line="-137"/>
-        <source>Hit</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location line="+77"/>
-        <location line="+1"/>
-        <source>Searching the timeline</source>
-        <translation>正在搜索时间线</translation>
-    </message>
-    <message>
-        <location line="+39"/>
-        <source>Counting hits</source>
-        <translation>正在统计结果数</translation>
-    </message>
-</context>
-<context>
-    <name>TimelineController</name>
-    <message>
-        <location filename="../../philont_desktop/timeline/controller.py" line="+50"/>
-        <source>All conversations</source>
-        <extracomment>A hit became the shown one (its row), so the view can select it in the results.</extracomment>
-        <translation>全部对话</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>The timeline could not be read</source>
-        <translation>无法读取时间线</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The conversations could not be listed</source>
-        <translation>无法列出对话</translation>
-    </message>
-    <message>
-        <location line="+63"/>
-        <source>Counting messages per day</source>
-        <translation>正在统计每天的消息数</translation>
-    </message>
-    <message>
-        <location line="+124"/>
-        <source>Finding the conversation</source>
-        <translation>正在查找所属对话</translation>
-    </message>
-</context>
-<context>
-    <name>TimelineTexts</name>
-    <message>
-        <location filename="../../philont_desktop/timeline/texts.py" line="+26"/>
-        <source>All conversations</source>
-        <translation>全部对话</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>dates %1 – %2</source>
-        <translation>日期 %1 – %2</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+8"/>
-        <source>%Ln message(s)</source>
-        <translation>
-            <numerusform>%Ln 条消息</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>loading…</source>
-        <translation>加载中…</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
-        <source>all %Ln shown</source>
-        <translation>
-            <numerusform>已全部显示 %Ln 条</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%Ln shown, more load as you scroll</source>
-        <translation>
-            <numerusform>已显示 %Ln 条，滚动时加载更多</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Loading messages…</source>
-        <translation>正在加载消息…</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No messages between these dates. Clear the dates to see the others.</source>
-        <translation>这些日期之间没有消息。清除日期即可查看其他消息。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No messages in this conversation.</source>
-        <translation>此对话中没有消息。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>No messages yet: the agent has not written any.</source>
-        <translation>还没有消息：智能体尚未写入任何消息。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Listing conversations…</source>
-        <translation>正在列出对话…</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>%Ln conversation(s), the most recent first</source>
-        <translation>
-            <numerusform>%Ln 个对话，最近的在前</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+8"/>
-        <source>%Ln hit(s)</source>
-        <translation>
-            <numerusform>%Ln 个结果</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1+ hits</source>
-        <translation>%1+ 个结果</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <location line="+35"/>
-        <source>Searching…</source>
-        <translation>搜索中…</translation>
-    </message>
-    <message>
-        <location line="-33"/>
-        <source>The search could not run</source>
-        <translation>无法执行搜索</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Nothing to search for</source>
-        <translation>没有可搜索的内容</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>No hits</source>
-        <translation>没有结果</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Counting every hit…</source>
-        <translation>正在统计全部结果…</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>The search could not run: %1</source>
-        <translation>无法执行搜索：%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Nothing to search for: quotes, stars and brackets alone are left out.</source>
-        <translation>没有可搜索的内容：单独的引号、星号和括号会被忽略。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>No message contains “%1”.</source>
-        <translation>没有消息包含“%1”。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Only this conversation was searched: choose “All conversations” to search all.</source>
-        <translation>只搜索了此对话：选择“全部对话”即可搜索全部。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Only the chosen dates were searched.</source>
-        <translation>只搜索了所选日期。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Only messages of one role were searched.</source>
-        <translation>只搜索了一种角色的消息。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Message #%1 · %2 · %3 · %4</source>
-        <translation>消息 #%1 · %2 · %3 · %4</translation>
     </message>
 </context>
 </TS>
