@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
+from core.damage import keyset_sql
 from core.errors import NotFoundError, ValidationError_
 from core.jsutil import js_stringify, now_ms
 from core.models import Action, Message
@@ -141,12 +142,11 @@ class ActionStore:
             raise ValidationError_("order must be 'asc' or 'desc'")
         parts: list[str] = []
         args: list[Any] = []
-        if before is not None:
-            parts.append("timestamp <= ? AND (timestamp < ? OR id < ?)")
-            args += [before[0], before[0], before[1]]
-        if after is not None:
-            parts.append("timestamp >= ? AND (timestamp > ? OR id > ?)")
-            args += [after[0], after[0], after[1]]
+        for key, is_before in ((before, True), (after, False)):
+            if key is not None:
+                sql, key_args = keyset_sql("timestamp", "id", key, before=is_before)
+                parts.append(sql)
+                args += key_args
         if since is not None:
             parts.append("timestamp >= ?")
             args.append(since)

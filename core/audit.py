@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from core import schema
+from core.damage import RowReader
 from core.jsutil import js_stringify, now_ms
-from core.models import parse_json_lenient
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -64,6 +64,8 @@ class AuditEntry(BaseModel):
     undone: bool = False
     original_action: str | None = None
     json_errors: list[str] = Field(default_factory=list)
+    #: Values that could not be read as their column promises (:mod:`core.damage`).
+    damaged: dict[str, Any] = Field(default_factory=dict, exclude=True)
 
     @property
     def audit_id(self) -> int:
@@ -98,27 +100,30 @@ class AuditEntry(BaseModel):
 
     @classmethod
     def from_row(cls, row: Any) -> AuditEntry:
-        before, e1 = parse_json_lenient(row["before_json"])
-        after, e2 = parse_json_lenient(row["after_json"])
-        keys = row.keys()
-        last = row["last_toggle"] if "last_toggle" in keys else None
-        return cls.model_construct(
+        r = RowReader(row)
+        before_text, before, e1 = r.json("before_json", null_ok=True)
+        after_text, after, e2 = r.json("after_json", null_ok=True)
+        last = r.text("last_toggle", null_ok=True)
+        undone_of = r.raw("undone_of")
+        entry = cls.model_construct(
             id=int(row["id"]),
-            at=int(row["at"]),
-            actor=row["actor"],
-            action=row["action"],
-            target_type=row["target_type"],
-            target_id=str(row["target_id"]),
-            before_json=row["before_json"],
-            after_json=row["after_json"],
+            at=r.time("at", required=True),
+            actor=r.text("actor"),
+            action=r.text("action"),
+            target_type=r.text("target_type"),
+            target_id=r.text("target_id"),
+            before_json=before_text,
+            after_json=after_text,
             before=before,
             after=after,
-            undone_of=row["undone_of"],
-            note=row["note"],
+            undone_of=undone_of if type(undone_of) is int else None,
+            note=r.text("note", null_ok=True),
             undone=last == UNDO,
-            original_action=row["original_action"] if "original_action" in keys else None,
-            json_errors=[f"before_json: {e1}"] * bool(e1) + [f"after_json: {e2}"] * bool(e2),
+            original_action=r.text("original_action", null_ok=True),
+            json_errors=[e for e in (e1, e2) if e],
         )
+        object.__setattr__(entry, "damaged", r.damaged)
+        return entry
 
 
 def default_actor() -> str:

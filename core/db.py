@@ -27,6 +27,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, Field
 
 from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
+from core.damage import decode_text
 from core.engine import ENGINE, SQLITE_VERSION, sqlite3
 from core.errors import DatabaseClosedError, DatabaseOpenError, Notice, ReadOnlyError
 from core.paths import chmod_private, ensure_private_dir
@@ -81,13 +82,20 @@ class OpenReport(BaseModel):
 
 def _connect_uri(uri: str, timeout_s: float) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=timeout_s, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
+    _configure(conn)
     return conn
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    """Rows by name, and TEXT that is not UTF-8 read as a value (see :mod:`core.damage`)."""
+    conn.row_factory = sqlite3.Row
+    conn.text_factory = decode_text
 
 
 def _file_uri(path: Path, **params: str) -> str:
     q = "&".join(f"{k}={v}" for k, v in params.items())
-    return f"file:{quote(str(path.resolve()))}" + (f"?{q}" if q else "")
+    # os.fsencode: a file name that is not UTF-8 reaches SQLite as the bytes it has on disk.
+    return f"file:{quote(os.fsencode(path.resolve()))}" + (f"?{q}" if q else "")
 
 
 def connect_file(
@@ -409,7 +417,7 @@ class MemoryDB:
         from core import schema
 
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        conn.row_factory = sqlite3.Row
+        _configure(conn)
         conn.execute("PRAGMA foreign_keys=ON")
         schema.create_schema(conn, now=now)
         schema.create_audit_table(conn)

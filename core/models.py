@@ -4,24 +4,25 @@ Attributes are snake_case; the JSON form (``model_dump(by_alias=True)``, ``to_js
 reference's camelCase names (``createdAt``, ``supersededBy``, ...), so that tool ``data`` and the
 CLI's ``--json`` output look like what the reference agent produces. Times are epoch milliseconds.
 
-Rows are built with :meth:`_Row.from_row` from ``sqlite3.Row`` objects. Reading never fails on
-bad data: invalid JSON is kept verbatim in the ``*_json`` field and reported in ``json_errors``,
-an unknown enumeration value is kept as read (``kind``/``maturity`` are normalised the way the
-reference normalises them, see each field). No column has a type constraint, so a number column may
-hold text SQLite could not read as a number (``'NaN'``, ``'high'``): the values that feed arithmetic
-(confidence, tau, importance, the skill counters) are read as numbers then, NaN (or 0 for a counter)
-standing for the text, and times as integers (``None``, or 0 where the column is NOT NULL), so that
-scoring, sorting and time labels never meet a string.
+Rows are built with :meth:`_Row.from_row` from ``sqlite3.Row`` objects, every column through
+:class:`core.damage.RowReader`: reading never fails on bad data. A value that is not what its column
+holds (text that is not UTF-8, a BLOB, NULL in a NOT NULL column, text in a time or number column,
+JSON that does not parse or nests too deep) is read as a usable value of the column's kind and
+recorded in the row's ``damaged`` (column → :class:`core.damage.Damage`); the JSON form reports it in
+``damaged`` and says ``null`` where nothing readable was stored. Invalid JSON is also kept verbatim in
+the ``*_json`` field and reported in ``json_errors``, as before. An unknown enumeration value is kept as
+read (``kind``/``maturity`` are normalised the way the reference normalises them, see each field).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
+
+from core.damage import Damage, RowReader, damage_json, loads_json
 
 MATURITIES: tuple[str, ...] = ("playbook", "draft", "confirmed", "stable", "deprecated")
 Maturity = Literal["playbook", "draft", "confirmed", "stable", "deprecated"]
@@ -41,9 +42,29 @@ class _Row(BaseModel):
         ser_json_inf_nan="constants",
     )
 
+    #: Values that could not be read as their column promises, by column (not in ``model_dump``).
+    damaged: dict[str, Damage] = Field(default_factory=dict, exclude=True)
+
     def to_json(self) -> dict[str, Any]:
-        """The camelCase JSON-ready dict (NaN/Infinity kept as floats)."""
-        return self.model_dump(by_alias=True)
+        """The camelCase JSON-ready dict (NaN/Infinity kept as floats) with ``damaged`` reported:
+        ``{camelCase field: Damage.to_json()}``; a damaged value with nothing readable is ``null``."""
+        out = self.model_dump(by_alias=True)
+        damaged = self.damaged
+        if damaged:
+            for col, d in damaged.items():
+                key = to_camel(col)
+                if d.unreadable and key in out:
+                    out[key] = None
+        out["damaged"] = damage_json(damaged, to_camel)
+        return out
+
+    @property
+    def is_damaged(self) -> bool:
+        return bool(self.damaged)
+
+    def damage_of(self, column: str) -> Damage | None:
+        """The damage of one column (its SQL name), or ``None`` when it was read as stored."""
+        return self.damaged.get(column)
 
     @classmethod
     def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Any:
@@ -73,61 +94,17 @@ class _Row(BaseModel):
 
 
 def parse_json_lenient(text: str | None) -> tuple[Any, str | None]:
-    """``(value, error)``: the parsed JSON, or ``(None, message)`` when ``text`` is not JSON."""
+    """``(value, error)``: the parsed JSON, or ``(None, message)`` when ``text`` is not JSON as
+    JavaScript reads it (``NaN``/``Infinity`` are not JSON; nesting beyond
+    :data:`core.damage.MAX_JSON_DEPTH` is refused)."""
     if text is None:
         return None, None
-    try:
-        return json.loads(text), None
-    except (ValueError, TypeError) as exc:
-        return None, f"invalid JSON: {exc}"
-
-
-def _real(v: Any) -> Any:
-    """A REAL column as a number: ``None`` and numbers as stored, text by ``float()`` (``'NaN'``,
-    ``'1e3'``), anything else NaN."""
-    if v is None or type(v) is float or type(v) is int:
-        return v
-    if isinstance(v, str):
-        try:
-            return float(v)
-        except ValueError:
-            return math.nan
-    return math.nan
-
-
-def _count(v: Any) -> Any:
-    """A counter column (INTEGER NOT NULL DEFAULT 0): numbers as stored, ``None`` and text 0."""
-    if type(v) is int or type(v) is float:
-        return v
-    if isinstance(v, str):
-        try:
-            x = float(v)
-        except ValueError:
-            return 0
-        return int(x) if x.is_integer() else x
-    return 0
-
-
-def _ms(v: Any, required: bool = False) -> Any:
-    """A time column (epoch ms) as an int: numbers as stored (a fraction truncated), numeric text
-    converted; anything else ``None`` — or 0 for a NOT NULL time, which then shows as 1970 instead of
-    breaking every sort and label of its table."""
-    if type(v) is int:
-        return v
-    x = _real(v) if v is not None and not isinstance(v, bool) else v
-    if isinstance(x, float) and math.isfinite(x) and abs(x) < 2**63:
-        return int(x)
-    if isinstance(v, bool):
-        return int(v)
-    return 0 if required else None
-
-
-def _get(row: Any, name: str, default: Any = None) -> Any:
-    """Column ``name`` of a ``sqlite3.Row`` (or dict), ``default`` when the column is absent."""
-    try:
-        return row[name]
-    except (IndexError, KeyError):
-        return default
+    if not isinstance(text, str):
+        return None, f"invalid JSON: not text ({type(text).__name__})"
+    value, problem, message = loads_json(text)
+    if problem is None or problem == "out_of_range":
+        return value, None
+    return None, message if problem == "invalid_json" else f"invalid JSON: {message}"
 
 
 class Session(_Row):
@@ -138,11 +115,13 @@ class Session(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Session:
+        r = RowReader(row)
         return cls.model_construct(
-            id=row["id"],
-            started_at=_ms(row["started_at"], required=True),
-            ended_at=_ms(row["ended_at"]),
-            message_count=_get(row, "message_count"),
+            id=r.text("id"),
+            started_at=r.time("started_at", required=True),
+            ended_at=r.time("ended_at"),
+            message_count=r.count("message_count") if r.has("message_count") else None,
+            damaged=r.damaged,
         )
 
 
@@ -156,13 +135,15 @@ class Message(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Message:
+        r = RowReader(row)
         return cls.model_construct(
             id=row["id"],
-            session_id=row["session_id"],
-            role=row["role"],
-            content=row["content"],
-            timestamp=_ms(row["timestamp"], required=True),
-            origin_session_id=_get(row, "origin_session_id"),
+            session_id=r.text("session_id"),
+            role=r.text("role"),
+            content=r.text("content"),
+            timestamp=r.time("timestamp", required=True),
+            origin_session_id=r.text("origin_session_id", null_ok=True),
+            damaged=r.damaged,
         )
 
 
@@ -181,19 +162,21 @@ class Action(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Action:
-        params, err = parse_json_lenient(row["params_json"])
+        r = RowReader(row)
+        text, params, err = r.json("params_json")
         return cls.model_construct(
             id=row["id"],
-            session_id=row["session_id"],
-            trigger=row["trigger"],
-            tool_name=row["tool_name"],
-            params_json=row["params_json"],
+            session_id=r.text("session_id"),
+            trigger=r.text("trigger", null_ok=True),
+            tool_name=r.text("tool_name"),
+            params_json=text,
             params=params,
-            result=row["result"],
-            success=bool(row["success"]),
-            timestamp=_ms(row["timestamp"], required=True),
-            linked_skill=_get(row, "linked_skill"),
-            json_errors=[f"params_json: {err}"] if err else [],
+            result=r.text("result", null_ok=True),
+            success=r.flag("success", default=False),
+            timestamp=r.time("timestamp", required=True),
+            linked_skill=r.text("linked_skill", null_ok=True),
+            json_errors=[err] if err else [],
+            damaged=r.damaged,
         )
 
 
@@ -209,15 +192,17 @@ class Note(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Note:
+        r = RowReader(row)
         return cls.model_construct(
-            id=row["id"],
-            content=row["content"],
-            importance=_real(row["importance"]),
-            session_id=row["session_id"],
-            created_at=_ms(row["created_at"], required=True),
-            last_accessed_at=_ms(_get(row, "last_accessed_at")),
-            forgotten_at=_ms(_get(row, "forgotten_at")),
-            root_pursuit_id=_get(row, "root_pursuit_id"),
+            id=r.text("id"),
+            content=r.text("content"),
+            importance=r.real("importance", required=True),
+            session_id=r.text("session_id", null_ok=True),
+            created_at=r.time("created_at", required=True),
+            last_accessed_at=r.time("last_accessed_at"),
+            forgotten_at=r.time("forgotten_at"),
+            root_pursuit_id=r.text("root_pursuit_id", null_ok=True),
+            damaged=r.damaged,
         )
 
 
@@ -256,28 +241,31 @@ class Fact(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Fact:
-        value, err = parse_json_lenient(row["value_json"])
-        kind = _get(row, "fact_kind", "state")
-        conf = _real(row["confidence"])
+        r = RowReader(row)
+        text, value, err = r.json("value_json")
+        if err is not None and "value_json" in r.damaged and r.damaged["value_json"].problem != "missing":
+            value = text  # shown as the stored text
+        kind = r.text("fact_kind", default="state")
         return cls.model_construct(
-            id=row["id"],
-            namespace=row["namespace"],
-            key=row["key"],
-            value=value if err is None else row["value_json"],
-            value_json=row["value_json"],
-            confidence=float("nan") if conf is None else conf,
-            superseded_by=row["superseded_by"],
-            supersedes=row["supersedes"],
-            created_at=_ms(row["created_at"], required=True),
-            occurred_at=_ms(_get(row, "occurred_at")),
-            valid_from=_ms(_get(row, "valid_from")),
-            valid_until=_ms(_get(row, "valid_until")),
-            last_accessed_at=_ms(_get(row, "last_accessed_at")),
-            decay_tau_days=_real(_get(row, "decay_tau_days")),
-            forgotten_at=_ms(_get(row, "forgotten_at")),
+            id=r.text("id"),
+            namespace=r.text("namespace"),
+            key=r.text("key"),
+            value=value,
+            value_json=text,
+            confidence=r.real("confidence", required=True),
+            superseded_by=r.text("superseded_by", null_ok=True),
+            supersedes=r.text("supersedes", null_ok=True),
+            created_at=r.time("created_at", required=True),
+            occurred_at=r.time("occurred_at"),
+            valid_from=r.time("valid_from"),
+            valid_until=r.time("valid_until"),
+            last_accessed_at=r.time("last_accessed_at"),
+            decay_tau_days=r.real("decay_tau_days"),
+            forgotten_at=r.time("forgotten_at"),
             fact_kind="event" if kind == "event" else "state",
-            root_pursuit_id=_get(row, "root_pursuit_id"),
-            json_errors=[f"value_json: {err}"] if err else [],
+            root_pursuit_id=r.text("root_pursuit_id", null_ok=True),
+            json_errors=[err] if err else [],
+            damaged=r.damaged,
         )
 
 
@@ -291,34 +279,66 @@ class RevisionSnapshot(_Row):
     reason: str = ""
 
 
+def _snapshot_time(at: Any) -> int | None:
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        return None
+    if isinstance(at, float) and not math.isfinite(at):
+        return None
+    return int(at) if -8_640_000_000_000_000 <= at <= 8_640_000_000_000_000 else None
+
+
+def _revisions(items: list[Any]) -> tuple[list[RevisionSnapshot], list[str]]:
+    out: list[RevisionSnapshot] = []
+    problems: list[str] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            problems.append(f"entry {i + 1} is not an object")
+            continue
+        at = _snapshot_time(item.get("at"))
+        if at is None:
+            problems.append(f"entry {i + 1} has no readable time")
+        tpl = item.get("actionTemplate")
+        tp = item.get("toolPolicy")
+        reason = item.get("reason")
+        out.append(
+            RevisionSnapshot.model_construct(
+                at=0 if at is None else at,
+                action_template=tpl if tpl is None or isinstance(tpl, str) else str(tpl),
+                verification=item.get("verification"),
+                tool_policy=tp if isinstance(tp, list) else None,
+                reason=reason if isinstance(reason, str) else "",
+            )
+        )
+    return out, problems
+
+
 def parse_revision_history(text: str | None) -> list[RevisionSnapshot]:
     """Part B §2: ``[]`` for NULL, empty, malformed or non-array values."""
     value, err = parse_json_lenient(text)
     if err or not isinstance(value, list):
         return []
-    out: list[RevisionSnapshot] = []
-    for item in value:
-        if not isinstance(item, dict):
-            continue
-        at = item.get("at")
-        out.append(
-            RevisionSnapshot.model_construct(
-                at=int(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0,
-                action_template=item.get("actionTemplate"),
-                verification=item.get("verification"),
-                tool_policy=item.get("toolPolicy"),
-                reason=item.get("reason") if isinstance(item.get("reason"), str) else "",
-            )
-        )
+    return _revisions(value)[0]
+
+
+def _revision_history(r: RowReader) -> list[RevisionSnapshot]:
+    """Part B §2 (``[]`` for NULL, empty, malformed or non-array values), with the damage recorded."""
+    if not r.has("revision_history"):
+        return []
+    text, value, err = r.json("revision_history", null_ok=True)
+    if not text or err is not None:
+        return []
+    if not isinstance(value, list):
+        r.wrong_type("revision_history", "not a JSON array (read as no revisions)")
+        return []
+    out, problems = _revisions(value)
+    if problems:
+        r.wrong_type("revision_history", "; ".join(problems))
     return out
 
 
-def _safe_json_or_none(text: str | None) -> Any:
-    """The reference's ``safeParse``: NULL, empty or malformed gives None."""
-    if not text:
-        return None
-    value, err = parse_json_lenient(text)
-    return None if err else value
+def _safe_json(r: RowReader, col: str) -> Any:
+    """The reference's ``safeParse``: NULL, empty or malformed gives None (the damage recorded)."""
+    return r.json(col, null_ok=True)[1]
 
 
 class Skill(_Row):
@@ -358,47 +378,50 @@ class Skill(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Skill:
+        r = RowReader(row)
         errors: list[str] = []
-        kw_json = row["trigger_keywords"]
-        kws, err = parse_json_lenient(kw_json)
+        kw_json, kws, err = r.json("trigger_keywords")
         if err:
-            errors.append(f"trigger_keywords: {err}")
+            errors.append(err)
             kws = []
         elif not isinstance(kws, list):
             errors.append("trigger_keywords: not a JSON array")
+            r.wrong_type("trigger_keywords", "not a JSON array")
             kws = []
-        raw_mat = _get(row, "maturity", "draft")
-        mat = raw_mat if raw_mat in MATURITIES else "draft"
-        tp = _safe_json_or_none(_get(row, "tool_policy"))
+        raw_mat = r.text("maturity", default="draft")
+        tp = _safe_json(r, "tool_policy")
+        if tp is not None and not isinstance(tp, list):
+            r.wrong_type("tool_policy", "not a JSON array (read as no policy)")
         return cls.model_construct(
-            id=row["id"],
-            name=row["name"],
-            description=row["description"],
+            id=r.text("id"),
+            name=r.text("name"),
+            description=r.text("description"),
             trigger_keywords=kws,
             trigger_keywords_json=kw_json,
-            action_template=row["action_template"],
-            use_count=_count(row["use_count"]),
-            last_used_at=_ms(row["last_used_at"]),
-            created_at=_ms(row["created_at"], required=True),
-            success_count=_count(_get(row, "success_count", 0)),
-            failure_count=_count(_get(row, "failure_count", 0)),
-            last_failure_at=_ms(_get(row, "last_failure_at")),
-            kind="negative" if _get(row, "kind") == "negative" else "positive",
-            source=_get(row, "source"),
-            root_pursuit_id=_get(row, "root_pursuit_id"),
-            maturity=mat,
+            action_template=r.text("action_template"),
+            use_count=r.count("use_count"),
+            last_used_at=r.time("last_used_at"),
+            created_at=r.time("created_at", required=True),
+            success_count=r.count("success_count"),
+            failure_count=r.count("failure_count"),
+            last_failure_at=r.time("last_failure_at"),
+            kind="negative" if r.text("kind", default="positive") == "negative" else "positive",
+            source=r.text("source", null_ok=True),
+            root_pursuit_id=r.text("root_pursuit_id", null_ok=True),
+            maturity=raw_mat if raw_mat in MATURITIES else "draft",
             maturity_raw=raw_mat,
-            last_success_at=_ms(_get(row, "last_success_at")),
-            consecutive_failures=_count(_get(row, "consecutive_failures", 0)),
-            when_to_use=_get(row, "when_to_use") or "",
-            verification=_safe_json_or_none(_get(row, "verification")),
+            last_success_at=r.time("last_success_at"),
+            consecutive_failures=r.count("consecutive_failures"),
+            when_to_use=r.text("when_to_use", null_ok=True) or "",
+            verification=_safe_json(r, "verification"),
             tool_policy=tp if isinstance(tp, list) else None,
-            revision_history=parse_revision_history(_get(row, "revision_history")),
-            offered_count=_count(_get(row, "offered_count", 0)),
-            from_disk=_count(_get(row, "from_disk", 0)),
-            matched_count=_count(_get(row, "matched_count", 0)),
-            rowid=_get(row, "rowid"),
+            revision_history=_revision_history(r),
+            offered_count=r.count("offered_count"),
+            from_disk=r.count("from_disk"),
+            matched_count=r.count("matched_count"),
+            rowid=row["rowid"] if r.has("rowid") else None,
             json_errors=errors,
+            damaged=r.damaged,
         )
 
 
@@ -416,17 +439,19 @@ class CalendarEvent(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> CalendarEvent:
+        r = RowReader(row)
         return cls.model_construct(
-            id=row["id"],
-            title=row["title"],
-            starts_at=_ms(row["starts_at"], required=True),
-            ends_at=_ms(row["ends_at"]),
-            rrule=row["rrule"],
-            timezone=row["timezone"],
-            related_fact_id=row["related_fact_id"],
-            external_ref=row["external_ref"],
-            created_at=_ms(row["created_at"], required=True),
-            root_pursuit_id=_get(row, "root_pursuit_id"),
+            id=r.text("id"),
+            title=r.text("title"),
+            starts_at=r.time("starts_at", required=True),
+            ends_at=r.time("ends_at"),
+            rrule=r.text("rrule", null_ok=True),
+            timezone=r.text("timezone"),
+            related_fact_id=r.text("related_fact_id", null_ok=True),
+            external_ref=r.text("external_ref", null_ok=True),
+            created_at=r.time("created_at", required=True),
+            root_pursuit_id=r.text("root_pursuit_id", null_ok=True),
+            damaged=r.damaged,
         )
 
 
@@ -450,22 +475,24 @@ class Schedule(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Schedule:
-        payload, err = parse_json_lenient(row["payload_json"])
+        r = RowReader(row)
+        text, payload, err = r.json("payload_json")
         return cls.model_construct(
-            id=row["id"],
-            name=row["name"],
-            cron_expr=row["cron_expr"],
-            next_run_at=_ms(row["next_run_at"], required=True),
-            last_run_at=_ms(row["last_run_at"]),
-            action_type=row["action_type"],
-            payload_json=row["payload_json"],
+            id=r.text("id"),
+            name=r.text("name"),
+            cron_expr=r.text("cron_expr", null_ok=True),
+            next_run_at=r.time("next_run_at", required=True),
+            last_run_at=r.time("last_run_at"),
+            action_type=r.text("action_type"),
+            payload_json=text,
             payload=payload,
-            enabled=bool(row["enabled"]),
-            created_at=_ms(row["created_at"], required=True),
-            created_by=_get(row, "created_by", "llm_external"),
-            consecutive_failures=_get(row, "consecutive_failures", 0) or 0,
-            paused_until=_ms(_get(row, "paused_until")),
-            project=_get(row, "project"),
-            root_pursuit_id=_get(row, "root_pursuit_id"),
-            json_errors=[f"payload_json: {err}"] if err else [],
+            enabled=r.flag("enabled", default=True),
+            created_at=r.time("created_at", required=True),
+            created_by=r.text("created_by", default="llm_external"),
+            consecutive_failures=r.count("consecutive_failures"),
+            paused_until=r.time("paused_until"),
+            project=r.text("project", null_ok=True),
+            root_pursuit_id=r.text("root_pursuit_id", null_ok=True),
+            json_errors=[err] if err else [],
+            damaged=r.damaged,
         )

@@ -18,6 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from core.damage import keyset_sql
 from core.engine import sqlite3
 from core.errors import NotFoundError, ValidationError_
 from core.ids import new_id
@@ -235,8 +236,9 @@ class NotesStore:
         parts = [where] if where else []
         if order == "created":
             if before is not None:
-                parts.append("(created_at < ? OR (created_at = ? AND id < ?))")
-                args += [before[0], before[0], before[1]]
+                sql, key_args = keyset_sql("created_at", "id", before, before=True)
+                parts.append(f"({sql})")
+                args += key_args
             order_sql = "created_at DESC, id DESC"
         elif order == "importance":
             order_sql = "importance DESC, created_at DESC, id DESC"

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.conversations import conversation_condition
+from core.damage import JS_TIME_MAX, StoredTime, keyset_sql
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_split_ws, js_trim, now_ms, utf16_len
@@ -338,12 +339,12 @@ class RawStore:
 
     @staticmethod
     def _keyset_cond(w: _Where, alias: str, before: Keyset | None, after: Keyset | None) -> None:
-        if before is not None:
-            bt, bid = int(before[0]), int(before[1])
-            w.add(f"{alias}timestamp <= ? AND ({alias}timestamp < ? OR {alias}id < ?)", bt, bt, bid)
-        if after is not None:
-            at, aid = int(after[0]), int(after[1])
-            w.add(f"{alias}timestamp >= ? AND ({alias}timestamp > ? OR {alias}id > ?)", at, at, aid)
+        """Keyset bounds on the stored values (a damaged time compares as stored: core.damage)."""
+        for key, is_before in ((before, True), (after, False)):
+            if key is not None:
+                t = key[0] if isinstance(key[0], StoredTime) else int(key[0])
+                sql, args = keyset_sql(f"{alias}timestamp", f"{alias}id", (t, int(key[1])), before=is_before)
+                w.add(sql, *args)
 
     @staticmethod
     def _range_cond(w: _Where, alias: str, since: float | None, until: float | None) -> None:
@@ -673,11 +674,12 @@ class RawStore:
         self._origin_cond(w, "", [origin_session_id])
         if role is not None:
             w.add("role = ?", role)
+        w.add("timestamp BETWEEN ? AND ?", -JS_TIME_MAX, JS_TIME_MAX)  # a readable time only
         with self.db.lock:
             row = self.conn.execute(
                 f"SELECT timestamp FROM {MSG}{w.where_sql()} ORDER BY timestamp DESC LIMIT 1", w.args
             ).fetchone()
-        return None if row is None else row[0]
+        return None if row is None else int(row[0])
 
     def count_estimate(self) -> int:
         """A cheap row count: ``max(rowid) - min(rowid) + 1`` (exact unless rows were deleted)."""
@@ -697,10 +699,13 @@ class RawStore:
 
     def time_range(self) -> tuple[int, int] | None:
         """``(oldest, newest)`` timestamps, from the timestamp index."""
+        # Times a date can hold only: a damaged timestamp (text, a BLOB, beyond ±8.64e15) is not a bound.
+        sql = f"SELECT timestamp FROM {MSG} WHERE timestamp BETWEEN ? AND ? ORDER BY timestamp %s LIMIT 1"
+        rng = (-JS_TIME_MAX, JS_TIME_MAX)
         with self.db.lock:
-            lo = self.conn.execute(f"SELECT min(timestamp) FROM {MSG}").fetchone()[0]
-            hi = self.conn.execute(f"SELECT max(timestamp) FROM {MSG}").fetchone()[0]
-        return None if lo is None else (lo, hi)
+            lo = self.conn.execute(sql % "ASC", rng).fetchone()
+            hi = self.conn.execute(sql % "DESC", rng).fetchone()
+        return None if lo is None or hi is None else (int(lo[0]), int(hi[0]))
 
     # -- daily counts ----------------------------------------------------------------------------------
     def daily_counts(

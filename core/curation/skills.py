@@ -46,7 +46,6 @@ deletes it again and records the row as it then was, so a later undo restores th
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +55,7 @@ from core.curation import Change
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET
 from core.jsutil import js_stringify, js_trim
-from core.models import MATURITIES, Skill
+from core.models import MATURITIES, Skill, parse_json_lenient
 from core.skills import SkillStore
 
 if TYPE_CHECKING:
@@ -486,10 +485,7 @@ def _latest_step_state(conn: Connection, entry: AuditEntry, kind: str, column: s
     ).fetchone()
     if row is None or row[0] is None:
         return None
-    try:
-        value = json.loads(row[0])
-    except ValueError:
-        return None
+    value, _err = parse_json_lenient(row[0])
     return value if isinstance(value, dict) else None
 
 
