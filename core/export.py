@@ -13,6 +13,11 @@
   ``trigger_keywords``, ``revision_history``) are exported as their stored text in CSV, and as parsed
   JSON values in JSON/JSONL unless ``parse_json=False`` (text that does not parse is kept as text).
   NULL is ``null`` in JSON and an empty field in CSV; a BLOB becomes its hex string.
+* **Damaged values** (:mod:`core.damage`) are exported as values: text that is not UTF-8 as the text
+  with U+FFFD, a non-finite number as ``null`` (empty in CSV), JSON that does not parse or nests too
+  deep as its text. In JSON and JSONL a row with such a value gets a ``_damaged`` member
+  (``{column: {problem, message, bytes?, hex?, stored?}}``, the stored bytes in full), so nothing is
+  lost; :attr:`ExportResult.damaged_rows` counts those rows in every format.
 * **Progress and cancel.** ``progress(done, total_estimate)`` after every page; ``cancel()`` is
   asked between pages and rows and raises :class:`ExportCancelledError` when it returns true.
 """
@@ -31,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.damage import Damage, UnreadableText, loads_json
 from core.errors import MemoryError_, ValidationError_
 from core.paths import fsync_dir
 
@@ -88,6 +94,7 @@ class ExportResult:
     format: str
     columns: list[str] = field(default_factory=list)
     bytes: int = 0
+    damaged_rows: int = 0
 
 
 ProgressFn = Callable[[int, int], Any]
@@ -117,6 +124,29 @@ def _json_value(v: Any) -> Any:
     return v
 
 
+def _finite(v: Any) -> Any:
+    """A parsed JSON value with every non-finite number as ``None`` (JSON has neither)."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    return v
+
+
+def _damage_of(col: str, v: Any) -> Damage | None:
+    """What is damaged about one exported value (``None`` when it is as its column promises)."""
+    if isinstance(v, UnreadableText):
+        return Damage(col, "not_utf8", f"{col}: text that is not valid UTF-8 (exported with U+FFFD)", v.raw)
+    if isinstance(v, bytes | bytearray | memoryview):
+        b = bytes(v)
+        return Damage(col, "blob", f"{col}: binary data (a BLOB of {len(b)} bytes), exported as hex", b)
+    if isinstance(v, float) and not math.isfinite(v):
+        return Damage(col, "non_finite", f"{col}: a non-finite number, exported as null", stored=v)
+    return None
+
+
 def _csv_value(v: Any) -> str:
     if v is None:
         return ""
@@ -127,17 +157,8 @@ def _csv_value(v: Any) -> str:
     if isinstance(v, float):
         return repr(v) if math.isfinite(v) else ""
     if isinstance(v, dict | list):
-        return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(_finite(v), ensure_ascii=False, separators=(",", ":"))
     return str(v)
-
-
-def _parsed(text: Any) -> Any:
-    if not isinstance(text, str):
-        return _json_value(text)
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return text
 
 
 # -- writers -------------------------------------------------------------------------------------------------
@@ -153,6 +174,8 @@ class _Writer:
         self.json_columns = frozenset(json_columns) if parse else frozenset()
         self.rows = 0
         self.bytes = 0
+        self.damaged_rows = 0
+        self._json_cols = frozenset(json_columns)
         self._buf = io.StringIO()
         self._csv = csv.writer(self._buf, lineterminator="\r\n") if fmt == "csv" else None
 
@@ -172,14 +195,34 @@ class _Writer:
             self._buf.write("[")
 
     def row(self, values: Mapping[str, Any]) -> None:
+        damaged: dict[str, Any] = {}
+        obj: dict[str, Any] = {}
+        for c in self.columns:
+            v = values.get(c)
+            if c in self._json_cols and isinstance(v, str):
+                parsed, problem, message = loads_json(v)
+                if problem is not None:
+                    damaged[c] = Damage(c, problem, f"{c}: {message}").to_json()
+                obj[c] = v if problem is not None and problem != "out_of_range" else _finite(parsed)
+            else:
+                if v is not None and type(v) is not int and type(v) is not str:
+                    d = _damage_of(c, v)
+                    if d is not None:
+                        damaged[c] = d.to_json() | ({"hex": d.hex()} if d.raw is not None else {})
+                        damaged[c].pop("hexTruncated", None)
+                obj[c] = _json_value(v)
+        if damaged:
+            self.damaged_rows += 1
         if self.fmt == "csv":
             assert self._csv is not None
             self._csv.writerow([_csv_value(values.get(c)) for c in self.columns])
         else:
-            obj = {
-                c: (_parsed(values.get(c)) if c in self.json_columns else _json_value(values.get(c)))
-                for c in self.columns
-            }
+            if not self.json_columns:  # parse_json=False: JSON columns as their text
+                for c in self._json_cols:
+                    if c in obj:
+                        obj[c] = _json_value(values.get(c))
+            if damaged:
+                obj["_damaged"] = damaged
             text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
             if self.fmt == "json":
                 self._buf.write(("\n" if self.rows == 0 else ",\n") + text)
@@ -232,7 +275,9 @@ def _write_atomically(
         os.replace(tmp, target)
         ok = True
         fsync_dir(directory)
-        return ExportResult(target, writer.rows, fmt, list(columns), writer.bytes + (3 if bom else 0))
+        return ExportResult(
+            target, writer.rows, fmt, list(columns), writer.bytes + (3 if bom else 0), writer.damaged_rows
+        )
     finally:
         if not ok:
             if not owned:
