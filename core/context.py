@@ -51,7 +51,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core import recall_trigger
-from core.errors import NotFoundError
+from core.damage import row_notice
+from core.errors import NotFoundError, Notice
 from core.jsutil import estimate_tokens, iso_ms, js_trim, now_ms, utf16_len
 from core.models import Message
 from core.prefix import (
@@ -173,10 +174,14 @@ class ContextResult(BaseModel):
     omitted: dict[str, str] = Field(default_factory=dict)
     limits: dict[str, str] = Field(default_factory=dict)
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    #: For each damaged row the agent would be given (a prefix fact or skill, a timeline message): what
+    #: the agent makes of it (:func:`core.damage.row_notice`); the prefix's first.
+    row_notices: list[Notice] = Field(default_factory=list)
 
     # -- the command line's shape ----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """``philont-memory context --json`` (issue 3): exactly these keys, in this order."""
+        """``philont-memory context --json`` (issue 3): exactly these keys, in this order; ``damaged_rows``
+        lists :attr:`row_notices` (``{code, message, params}``)."""
         t = self.timeline
         return {
             "prefix": self.prefix.text,
@@ -204,6 +209,7 @@ class ContextResult(BaseModel):
                 "excluded": [{"id": e.id, "reason": e.reason} for e in t.excluded],
             },
             "recall": None if self.recall is None else self.recall.to_json(),
+            "damaged_rows": [n.to_json() for n in self.row_notices],
         }
 
     def to_json_text(self) -> str:
@@ -315,6 +321,14 @@ class _ContextRawStore(ProvingRawStore):
         self.last_found = 0
         self.last_limit = 0
         self.times: dict[str, float] = {}
+        self.damaged: dict[int, Message] = {}
+
+    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Message]:
+        rows = super()._rows(sql, args)
+        for m in rows:
+            if m.damaged:
+                self.damaged[m.id] = m
+        return rows
 
     def _check(self) -> None:
         self.check_cancel()
@@ -545,6 +559,11 @@ def build_context(
             sys_tokens[left.section] += left.tokens
     recent_tokens = sum(m.tokens for m in result.messages if m.section == "recent") + sys_tokens["recent"]
     recall_tokens = sum(m.tokens for m in result.messages if m.section == "recall") + sys_tokens["recall"]
+    notices = list(prefix.row_notices)
+    for m in result.messages:
+        d = raw.damaged.get(m.id) if m.id is not None else None
+        if d is not None:
+            notices.append(row_notice("messages", m.id, f"message #{m.id}", m.section, d.damaged))
     timings["details"] = (time.perf_counter() - t) * 1000
 
     # 5. Why the recall section holds what it holds.
@@ -604,6 +623,7 @@ def build_context(
         omitted={k: SERVER_ONLY_SECTIONS[k] for k in prefix.omitted if k in SERVER_ONLY_SECTIONS},
         limits=dict(TIME_TRAVEL_LIMITS) if as_of is not None else {},
         timings_ms=timings,
+        row_notices=notices,
     )
 
 

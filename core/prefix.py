@@ -32,9 +32,11 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from core.damage import row_notice
 from core.engine import sqlite3
+from core.errors import Notice
 from core.facts import FactStore
 from core.jsutil import estimate_tokens, js_join, js_slice, js_stringify, js_trim, utf16_len
 from core.models import Fact, Skill, parse_json_lenient
@@ -120,12 +122,18 @@ class PrefixSection(BaseModel):
 
 
 class PrefixResult(BaseModel):
+    """The prefix text and its sections. ``row_notices`` say, for each damaged row that reaches the
+    prefix, what the agent makes of it (:func:`core.damage.row_notice`)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     text: str
     sections: list[PrefixSection] = Field(default_factory=list)
     omitted: list[str] = Field(default_factory=list)
     truncated: bool = False
     raw_chars: int = 0
     warnings: list[str] = Field(default_factory=list)
+    row_notices: list[Notice] = Field(default_factory=list)
 
     @property
     def chars(self) -> int:
@@ -282,6 +290,21 @@ class _Builder:
         self.facts = FactStore(db) if self.as_of is None else _FactsAsOf(db, self.as_of)
         self.skills = SkillStore(db, created_before=self.as_of)
         self.warnings: list[str] = []
+        self.row_notices: list[Notice] = []
+        self._noted: set[tuple[str, Any, str]] = set()
+
+    def note(self, section: str, row: Fact | Skill) -> None:
+        """A row notice for a damaged fact or skill that this section shows the agent."""
+        if not row.damaged:
+            return
+        if isinstance(row, Fact):
+            layer, label = "facts", f"{row.namespace}.{row.key}"
+        else:
+            layer, label = "skills", f"skill {row.name!r}"
+        key = (layer, row.id, section)
+        if key not in self._noted:
+            self._noted.add(key)
+            self.row_notices.append(row_notice(layer, row.id, label, section, row.damaged))
 
     # -- project plan --------------------------------------------------------------------------------
     def _latest_plan_project(self) -> str | None:
@@ -381,6 +404,7 @@ class _Builder:
         top = sorted(all_facts, key=_fact_sort_key, reverse=True)[:cap]
         out = [f"## {heading}"]
         for f in top:
+            self.note(f"{ns}_facts", f)
             if f.json_errors:
                 self.warnings.append(
                     f"{ns}.{f.key} holds invalid JSON; the agent cannot read it (shown here as a string)."
@@ -441,6 +465,7 @@ class _Builder:
             return []
         out = ["Available skills (use use_skill(name) to get details):"]
         for s in positives:
+            self.note("skill_index", s)
             tag = f" [{s.source.split(':')[0]}]" if isinstance(s.source, str) and s.source else ""
             out.append(f"  - {s.name}{tag}: {s.description}")
             w = js_trim(s.when_to_use or "")
@@ -459,8 +484,7 @@ class _Builder:
             :FAILURE_MODE_TOP_N
         ]
 
-    @staticmethod
-    def failure_section(failures: list[Skill]) -> list[str]:
+    def failure_section(self, failures: list[Skill]) -> list[str]:
         if not failures:
             return []
         out = [
@@ -470,6 +494,7 @@ class _Builder:
             "task_signature below, **read this section first** to avoid repeating the same mistakes.)",
         ]
         for fb in failures:
+            self.note("failure_patterns", fb)
             sig = failure_signature(fb.name)
             out.append(f"· {fb.name}{f' [{sig}]' if sig is not None else ''}")
             out.append(_indent(js_trim(fb.description)))
@@ -492,6 +517,7 @@ class _Builder:
             '"when" situation, remember to follow the "next time" action.)',
         ]
         for pb in playbooks:
+            self.note("lessons", pb)
             sig = lesson_signature(pb.name)
             out.append(f"· {pb.name}{f' [{sig}]' if sig is not None else ''}")
             out.append(_indent(js_trim(pb.description)))
@@ -506,6 +532,7 @@ class _Builder:
             "⚠️ The user has previously corrected these behaviors — avoid repeating them in the following situations:"
         ]
         for s in negs:
+            self.note("negative_skills", s)
             out.append(f"  - {s.name}: {s.description}")
             tpl = js_trim(s.action_template or "")
             if tpl:
@@ -514,7 +541,10 @@ class _Builder:
 
     # -- self-knowledge ----------------------------------------------------------------------------------
     def _self_fact(self, key: str) -> Fact | None:
-        return self.facts.get_fact("self", key, now=self.now, bump=self.bump_self)
+        f = self.facts.get_fact("self", key, now=self.now, bump=self.bump_self)
+        if f is not None:
+            self.note("self_knowledge", f)
+        return f
 
     def self_knowledge(self) -> list[str]:
         summary = self._self_fact("summary")
@@ -602,5 +632,11 @@ def build_memory_prefix(
     )
     omitted = [k for k in SERVER_ONLY_SECTIONS if k != "schedule_outcomes" or scheduled]
     return PrefixResult(
-        text=text, sections=sections, omitted=omitted, truncated=truncated, raw_chars=n, warnings=b.warnings
+        text=text,
+        sections=sections,
+        omitted=omitted,
+        truncated=truncated,
+        raw_chars=n,
+        warnings=b.warnings,
+        row_notices=b.row_notices,
     )

@@ -152,7 +152,10 @@ def check_context(tab: Any) -> list[str]:
         if r.trigger is None or r.trigger.pattern != pattern:
             errors.append(f"context: recall trigger for {text!r}: {r.trigger}")
         j = r.to_json()
-        if list(j) != ["prefix", "sections", "recall_trigger", "timeline", "recall"] or not j["prefix"]:
+        if (
+            list(j) != ["prefix", "sections", "recall_trigger", "timeline", "recall", "damaged_rows"]
+            or not j["prefix"]
+        ):
             errors.append("context: the JSON shape is not the command line's")
         if r.trigger is not None and r.trigger.snippet not in tab.preview.toPlainText():
             errors.append("context: the preview does not show the trigger snippet")

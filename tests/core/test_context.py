@@ -122,7 +122,7 @@ def test_chinese_message_trigger_hit_and_recall_hit_exact_json(db):
     r = build_context(db, "还记得 数据库迁移", recent_limit=2, host_os="linux", now=NOW)
     j = r.to_json()
     recall = j.pop("recall")
-    assert list(r.to_json()) == ["prefix", "sections", "recall_trigger", "timeline", "recall"]
+    assert list(r.to_json()) == ["prefix", "sections", "recall_trigger", "timeline", "recall", "damaged_rows"]
     assert (recall["query"], recall["mode"], recall["substring"], recall["found"], recall["recalled"]) == (
         "还记得 数据库迁移",
         "fts",
@@ -143,6 +143,7 @@ def test_chinese_message_trigger_hit_and_recall_hit_exact_json(db):
             "recallCount": 1,
             "excluded": [],
         },
+        "damaged_rows": [],
     }
     assert [(s["name"], s["chars"], s["tokens"]) for s in r.to_json()["sections"]] == [
         ("runtime", 59, 36),
