@@ -34,7 +34,11 @@ use by another program, probably the agent, 1 otherwise), stderr gets exactly on
 JSON output (``--json``), one object per command. Row objects use the reference's camelCase field names
 (the models' JSON form); the wrapping keys are snake_case. Numbers that are not finite (a tau of
 infinity, a NaN score) are written as ``null``. Message ids (integers), note ids and skill names
-identify rows as the database does.
+identify rows as the database does. Every row object has ``damaged`` (``{}``, or ``{<field>: {column,
+problem, message, bytes?, hex?, stored?}}`` for each value that is not what its column holds, see
+:mod:`core.damage`; such a value is ``null`` where nothing readable was stored). Plain output prints
+stored text with its control characters and direction overrides spelled as escapes
+(:func:`core.visible.visible`) and ``⚠ unreadable: ...`` after a damaged row.
 
 ================== ================================================================================
 command            ``--json`` shape
@@ -60,15 +64,17 @@ demo               ``{path, seed, now, span_days, messages, sessions, actions, n
                    calendar_events, schedules, seconds, phases}``
 context            ``{prefix, sections: [{name, text, chars, tokens}], recall_trigger: {hit, snippet,
                    pattern} | null, timeline: {messages: [{id, role, content, timestamp, section}],
-                   totalTokens, recencyCount, recallCount, excluded: [{id, reason}]}, recall: RECALL}``
-                   (``RECALL``: why the recall section holds what it holds, see README)
+                   totalTokens, recencyCount, recallCount, excluded: [{id, reason}]}, recall: RECALL,
+                   damaged_rows: [{code, message, params}]}`` (``RECALL``: why the recall section holds what
+                   it holds, see README; ``damaged_rows``: what the agent makes of each damaged row it
+                   would be given)
 recall-trigger     ``{hit, snippet, pattern}`` or ``null``
 tool               ``{success, output?, error?, data?}`` (the tool result; absent fields left out)
 tools              ``[{name, description, capability}]``; with ``--schema`` (JSON with or without
                    ``--json``): ``[{type: "function", function: {name, description, parameters}}]``
 upcoming           ``{now, window_days, items: [UPCOMING]}`` (``window_days`` clamped to 1..90 as the
                    ``list_upcoming`` tool does; text mode prints exactly what the tool prints)
-export             ``{path, layer, format, rows, bytes, columns}``
+export             ``{path, layer, format, rows, bytes, columns, damaged_rows}``
 backups            ``{path, backups_dir, now, checked, backups: [{name, path, createdAt, age, size,
                    kind, quickCheck}]}`` (newest first; ``age`` is ms before ``--now``; ``kind`` is
                    ``wal`` (copied by the agent) or ``rollback`` (self-contained), ``null`` when
@@ -88,15 +94,16 @@ changes            ``{path, baseline, until, untilIso, layers, counts, notices, 
 
 ``FACT`` is the fact's JSON form (``id, namespace, key, value, valueJson, confidence, supersededBy,
 supersedes, createdAt, occurredAt, validFrom, validUntil, lastAccessedAt, decayTauDays, forgottenAt,
-factKind, rootPursuitId, jsonErrors``) plus ``status`` (``active``, ``superseded`` or ``forgotten``),
+factKind, rootPursuitId, jsonErrors, damaged``) plus ``status`` (``active``, ``superseded`` or ``forgotten``),
 ``pinned``, ``tauDays`` (the effective tau; ``null`` when it never decays), ``tauSource`` (``pinned``,
 ``custom`` or ``namespace``) and ``score`` (the decay score at ``--now``).
 
 ``SKILL`` is ``{name, id, kind, maturity, source, description, triggerKeywords, whenToUse, useCount,
 successCount, failureCount, consecutiveFailures, lastUsedAt, lastSuccessAt, lastFailureAt, offeredCount,
 matchedCount, createdAt, callable, isRecipe, verification, toolPolicy, revisionCount, repairAttempts,
-fromDisk, score}``: ``repairAttempts`` counts the revisions whose reason starts with ``skill_repair:``
-(the agent stops repairing at 3); ``fromDisk`` is true for a skill the agent installed from disk.
+fromDisk, score, jsonErrors, damaged}``: ``repairAttempts`` counts the revisions whose reason starts with
+``skill_repair:`` (the agent stops repairing at 3); ``fromDisk`` is true for a skill the agent installed
+from disk.
 
 ``UPCOMING`` is ``{kind, title, at, atIso, timezone, rrule, actionType, overdue, sourceId, endsAt,
 cronExpr, project, message, payloadError}``: ``kind`` is ``event`` (``at`` is the occurrence start) or
@@ -153,6 +160,7 @@ from core.export import FORMATS as EXPORT_FORMATS
 from core.export import LAYERS as _EXPORT_LAYER_SPECS
 from core.jsutil import date_parse, iso_ms, now_ms
 from core.paths import resolve_db_path
+from core.visible import visible
 
 PROG = "philont-memory"
 LAYERS = ("messages", "notes", "skills")
@@ -247,8 +255,26 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split()) or "unknown error"
+
+
+def _damage_note(row: dict[str, Any]) -> str:
+    """`` ⚠ <what is unreadable>`` for a row's JSON form with ``damaged`` entries, else ``''``."""
+    damaged = row.get("damaged") or {}
+    if not damaged:
+        return ""
+    parts = []
+    for d in damaged.values():
+        part = d["message"]
+        if d.get("hex") is not None:
+            hx = d["hex"]
+            part += f" [hex {hx[:64]}{'…' if len(hx) > 64 or d.get('hexTruncated') else ''}]"
+        parts.append(part)
+    return "  ⚠ unreadable: " + "; ".join(parts)
 
 
 def _iso(ms: int | float | None) -> str:
@@ -279,9 +305,14 @@ class _Out:
         self._ascii = enc not in ("utf-8", "utf8", "utf-16", "utf-32")
 
     def json(self, value: Any) -> None:
-        sys.stdout.write(json.dumps(_json_safe(value), ensure_ascii=self._ascii, indent=2) + "\n")
+        text = json.dumps(_json_safe(value), ensure_ascii=self._ascii, indent=2)
+        # A lone surrogate (an argument that is not UTF-8) is written as JSON.stringify writes it.
+        sys.stdout.write(_LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) + "\n")
 
     def text(self, text: str = "") -> None:
+        """One line (or several) of plain output: stored text in it has its control characters and
+        direction overrides made visible (:func:`core.visible.visible`)."""
+        text = visible(text)
         if self._ascii:
             enc = getattr(sys.stdout, "encoding", None) or "ascii"
             text = text.encode(enc, "replace").decode(enc, "replace")
@@ -323,34 +354,26 @@ def skill_json(skill: Any, now: int) -> dict[str, Any]:
     from core.repair import repair_attempts
     from core.skills import score_skill
 
-    return {
-        "name": skill.name,
-        "id": skill.id,
-        "kind": skill.kind,
-        "maturity": skill.maturity,
-        "source": skill.source,
-        "description": skill.description,
-        "triggerKeywords": skill.trigger_keywords,
-        "whenToUse": skill.when_to_use,
-        "useCount": skill.use_count,
-        "successCount": skill.success_count,
-        "failureCount": skill.failure_count,
-        "consecutiveFailures": skill.consecutive_failures,
-        "lastUsedAt": skill.last_used_at,
-        "lastSuccessAt": skill.last_success_at,
-        "lastFailureAt": skill.last_failure_at,
-        "offeredCount": skill.offered_count,
-        "matchedCount": skill.matched_count,
-        "createdAt": skill.created_at,
-        "callable": is_callable_maturity(skill.maturity),
-        "isRecipe": skill.is_recipe,
-        "verification": skill.verification,
-        "toolPolicy": skill.tool_policy,
-        "revisionCount": len(skill.revision_history),
-        "repairAttempts": repair_attempts(skill.revision_history).count,
-        "fromDisk": bool(skill.from_disk),
-        "score": score_skill(skill, now),
-    }
+    j = skill.to_json()
+    out = {
+        k: j[k]
+        for k in (
+            "name", "id", "kind", "maturity", "source", "description", "triggerKeywords", "whenToUse",
+            "useCount", "successCount", "failureCount", "consecutiveFailures", "lastUsedAt",
+            "lastSuccessAt", "lastFailureAt", "offeredCount", "matchedCount", "createdAt",
+        )
+    }  # fmt: skip
+    out["callable"] = is_callable_maturity(skill.maturity)
+    out["isRecipe"] = skill.is_recipe
+    out["verification"] = skill.verification
+    out["toolPolicy"] = skill.tool_policy
+    out["revisionCount"] = len(skill.revision_history)
+    out["repairAttempts"] = repair_attempts(skill.revision_history).count
+    out["fromDisk"] = bool(skill.from_disk)
+    out["score"] = score_skill(skill, now)
+    out["jsonErrors"] = j["jsonErrors"]
+    out["damaged"] = j["damaged"]
+    return out
 
 
 def _first_line(text: str, width: int = 100) -> str:
@@ -506,25 +529,32 @@ def cmd_search(ctx: _Ctx) -> int:
             where = row["sessionId"] + (f" ← {row['originSessionId']}" if row.get("originSessionId") else "")
             o(
                 f"#{row['id']}  {_iso(row['timestamp'])}  [{where}] {row['role']}: {_first_line(row['content'])}"
+                + _damage_note(row)
             )
         elif a.layer == "notes":
             flag = " (forgotten)" if row.get("forgottenAt") is not None else ""
-            o(f"{row['id']}  importance {_fmt_num(row['importance'])}{flag}: {_first_line(row['content'])}")
+            o(
+                f"{row['id']}  importance {_fmt_num(row['importance'])}{flag}: {_first_line(row['content'])}"
+                + _damage_note(row)
+            )
         else:
-            o(f"{row['name']}  [{row['maturity']}, {row['kind']}]  {_first_line(row['description'])}")
+            o(
+                f"{row['name']}  [{row['maturity']}, {row['kind']}]  {_first_line(row['description'])}"
+                + _damage_note(row)
+            )
     o(f"({len(results)} result{'s' if len(results) != 1 else ''})")
     return 0
 
 
 def _print_fact_line(ctx: _Ctx, f: dict[str, Any]) -> None:
-    value = f["valueJson"]
+    value = "(missing)" if f["valueJson"] is None else _first_line(f["valueJson"], 1 << 30)
     if len(value) > 80:
         value = value[:79] + "…"
     tau = "∞" if f["tauDays"] is None else _fmt_num(f["tauDays"])
     pin = " pinned" if f["pinned"] else ""
     ctx.out.text(
         f"{f['namespace']}.{f['key']} = {value}  [{f['status']}{pin}, tau {tau} ({f['tauSource']}), "
-        f"score {_fmt_num(f['score'])}, created {_iso(f['createdAt'])}]"
+        f"score {_fmt_num(f['score'])}, created {_iso(f['createdAt'])}]" + _damage_note(f)
     )
 
 
@@ -588,7 +618,10 @@ def cmd_history(ctx: _Ctx) -> int:
         return 0
     for f in rows:
         extra = f"  supersedes {f['supersedes']}" if f["supersedes"] else ""
-        ctx.out.text(f"{f['id']}  {f['status']:<10} {_iso(f['createdAt'])}  {f['valueJson']}{extra}")
+        ctx.out.text(
+            f"{f['id']}  {f['status']:<10} {_iso(f['createdAt'])}  {f['valueJson'] if f['valueJson'] is not None else '(missing)'}{extra}"
+            + _damage_note(f)
+        )
     return 0
 
 
@@ -610,7 +643,7 @@ def cmd_skills(ctx: _Ctx) -> int:
         ctx.out.text(
             f"{s['name']}  [{', '.join(flags)}]  used {s['useCount']}, "
             f"{s['successCount']} ok / {s['failureCount']} failed (consecutive {s['consecutiveFailures']}), "
-            f"score {_fmt_num(s['score'])}"
+            f"score {_fmt_num(s['score'])}" + _damage_note(s)
         )
     ctx.out.text(f"({len(rows)} skill{'s' if len(rows) != 1 else ''})")
     return 0
@@ -739,6 +772,11 @@ def cmd_context(ctx: _Ctx) -> int:
         o(f"[{m.section}] {ident}{_iso(m.timestamp)} {m.role}: {m.content}")
     if result.excluded:
         o("left out: " + ", ".join(f"#{e.id} ({e.reason})" for e in result.excluded))
+    if r.row_notices:
+        o("")
+        o(f"=== damaged rows in this context: {len(r.row_notices)} ===")
+        for n in r.row_notices:
+            o(f"⚠ [{n.params.get('section')}] {n.message}")
     return 0
 
 
@@ -879,6 +917,7 @@ def cmd_export(ctx: _Ctx) -> int:
         "rows": result.rows,
         "bytes": result.bytes,
         "columns": result.columns,
+        "damaged_rows": result.damaged_rows,
     }
     if ctx.out.as_json:
         ctx.out.json(data)
@@ -887,6 +926,14 @@ def cmd_export(ctx: _Ctx) -> int:
             f"wrote {result.rows} row{'s' if result.rows != 1 else ''} of {a.layer} to {result.path} "
             f"({result.format}, {result.bytes} bytes)"
         )
+        if result.damaged_rows:
+            where = (
+                "their values are written as shown (U+FFFD for bytes that are not UTF-8); export JSON "
+                "or JSONL to keep the stored bytes"
+                if result.format == "csv"
+                else "each has a _damaged member with what is unreadable and the stored bytes"
+            )
+            ctx.out.text(f"⚠ {result.damaged_rows} row(s) hold unreadable values: {where}")
     return 0
 
 
@@ -1345,7 +1392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _fail(message: str, status: int) -> int:
     with contextlib.suppress(OSError, ValueError):
         sys.stdout.flush()
-    sys.stderr.write(f"{PROG}: error: {_one_line(message)}\n")
+    sys.stderr.write(f"{PROG}: error: {visible(_one_line(message))}\n")
     return status
 
 

@@ -23,15 +23,15 @@ NOW_ARGS = ["--now", str(NOW)]
 FACT_KEYS = {
     "id", "namespace", "key", "value", "valueJson", "confidence", "supersededBy", "supersedes", "createdAt",
     "occurredAt", "validFrom", "validUntil", "lastAccessedAt", "decayTauDays", "forgottenAt", "factKind",
-    "rootPursuitId", "jsonErrors", "status", "pinned", "tauDays", "tauSource", "score",
+    "rootPursuitId", "jsonErrors", "damaged", "status", "pinned", "tauDays", "tauSource", "score",
 }  # fmt: skip
 SKILL_KEYS = {
     "name", "id", "kind", "maturity", "source", "description", "triggerKeywords", "whenToUse", "useCount",
     "successCount", "failureCount", "consecutiveFailures", "lastUsedAt", "lastSuccessAt", "lastFailureAt",
     "offeredCount", "matchedCount", "createdAt", "callable", "isRecipe", "verification", "toolPolicy",
-    "revisionCount", "repairAttempts", "fromDisk", "score",
+    "revisionCount", "repairAttempts", "fromDisk", "score", "jsonErrors", "damaged",
 }  # fmt: skip
-MESSAGE_KEYS = {"id", "sessionId", "role", "content", "timestamp", "originSessionId"}
+MESSAGE_KEYS = {"id", "sessionId", "role", "content", "timestamp", "originSessionId", "damaged"}
 NOTE_KEYS = {
     "id",
     "content",
@@ -41,6 +41,7 @@ NOTE_KEYS = {
     "lastAccessedAt",
     "forgottenAt",
     "rootPursuitId",
+    "damaged",
 }
 
 
@@ -277,7 +278,7 @@ def test_check_reports_fts_drift(capsys, db_copy):
 
 def test_context_json_shape(capsys, demo_db_path):
     res = run_json(capsys, demo_db_path, "context", "数据库迁移", "--host-os", "linux", "--recent-limit", "5")
-    assert set(res) == {"prefix", "sections", "recall_trigger", "timeline", "recall"}
+    assert set(res) == {"prefix", "sections", "recall_trigger", "timeline", "recall", "damaged_rows"}
     assert res["recall"]["mode"] == "fts" and res["recall"]["reason"]["code"] == "recall.found"
     assert res["prefix"].startswith("\n\n[Memory layer — the following is already known")
     assert all(set(s) == {"name", "text", "chars", "tokens"} for s in res["sections"])
@@ -694,7 +695,7 @@ def test_upcoming_on_an_empty_database(capsys, tmp_path):
 def test_export_formats_and_0600(capsys, demo_db_path, tmp_path):
     jsonl = tmp_path / "messages.jsonl"
     res = run_json(capsys, demo_db_path, "export", "messages", str(jsonl))
-    assert set(res) == {"path", "layer", "format", "rows", "bytes", "columns"}
+    assert set(res) == {"path", "layer", "format", "rows", "bytes", "columns", "damaged_rows"}
     assert (res["path"], res["layer"], res["format"], res["rows"]) == (str(jsonl), "messages", "jsonl", 3000)
     assert res["columns"] == ["id", "session_id", "role", "content", "timestamp", "origin_session_id"]
     assert _mode(jsonl) == 0o600 and res["bytes"] == jsonl.stat().st_size
