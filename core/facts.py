@@ -16,6 +16,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from core import ids
+from core.damage import JS_TIME_MAX
 from core.decay import PIN_SENTINEL, score_memory
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_number_str, js_stringify, now_ms
@@ -82,15 +83,14 @@ def _window_error(valid_from: Any, valid_until: Any) -> str | None:
 # -- validation of the manual editor's input (the store_fact tool keeps the reference's semantics) ----------
 
 MAX_SAFE_INTEGER = 2**53  # beyond it a JavaScript reader (JSON.parse) rounds an integer
-_SQLITE_INT_MIN, _SQLITE_INT_MAX = -(2**63), 2**63 - 1
 TIME_FIELDS = ("occurred_at", "valid_from", "valid_until")
 
 
 def check_epoch_ms(name: str, value: Any) -> int | None:
     """``value`` as epoch milliseconds for a time column (``None`` stays ``None``).
 
-    An integer that SQLite's INTEGER holds passes, an integral finite float becomes that integer;
-    everything else (text, a fraction, NaN, a bool, a value beyond 64 bits) raises
+    An integer within what a JavaScript date holds (±8.64e15 ms) passes, an integral finite float becomes that integer;
+    everything else (text, a fraction, NaN, a bool, a value beyond a date's range) raises
     :class:`~core.errors.ValidationError_`. Dates are converted to milliseconds by the caller.
     """
     if value is None:
@@ -108,8 +108,12 @@ def check_epoch_ms(name: str, value: Any) -> int | None:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
         kind = "the text" if isinstance(value, str) else f"a {type(value).__name__}:"
         raise ValidationError_(f"{what}, not {kind} {shown}")
-    if not _SQLITE_INT_MIN <= value <= _SQLITE_INT_MAX:
-        raise ValidationError_(f"{what} between -2^63 and 2^63-1; {value} is out of range")
+    if not -JS_TIME_MAX <= value <= JS_TIME_MAX:
+        raise ValidationError_(
+            f"{what} between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range",
+            code="fact.time_out_of_range",
+            params={"field": name, "value": value, "limit": JS_TIME_MAX},
+        )
     return int(value)
 
 

@@ -491,7 +491,8 @@ def test_editor_refuses_what_it_would_store_differently(mem_db, store):
             "valid_from must be a time in epoch milliseconds (an integer), not a fraction",
         ),
         (dict(valid_until=True), "not the boolean true"),
-        (dict(valid_until=2**64), "between -2^63 and 2^63-1"),
+        (dict(valid_until=2**64), "between -8.64e15 and 8.64e15 (what a date holds)"),
+        (dict(occurred_at=-(10**18)), "between -8.64e15 and 8.64e15 (what a date holds)"),
         (dict(confidence=float("inf")), "confidence must be between 0 and 1, not Infinity"),
         (dict(confidence=10**400), "confidence must be between 0 and 1"),
     ]
