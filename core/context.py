@@ -55,6 +55,7 @@ from core.damage import row_notice
 from core.errors import NotFoundError, Notice
 from core.jsutil import estimate_tokens, iso_ms, js_trim, now_ms, utf16_len
 from core.models import Message
+from core.paths import replaceable_target
 from core.prefix import (
     MEMORY_PREFIX_TOTAL_CAP,
     SERVER_ONLY_SECTIONS,
@@ -658,7 +659,7 @@ def export_json(result: ContextResult | dict[str, Any], path: str | os.PathLike[
     The file is written next to its destination and renamed into place, so a reader never sees half a
     file and an existing file is replaced (its mode becomes 0600 too).
     """
-    target = Path(path).expanduser()
+    target = replaceable_target(path, "the context")  # never a FIFO, socket or device
     text = (
         result.to_json_text()
         if isinstance(result, ContextResult)

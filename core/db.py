@@ -30,7 +30,15 @@ from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.damage import decode_text
 from core.engine import ENGINE, SQLITE_VERSION, sqlite3
 from core.errors import DatabaseClosedError, DatabaseOpenError, Notice, ReadOnlyError
-from core.paths import chmod_private, ensure_private_dir
+from core.paths import (
+    NOTHING,
+    chmod_private,
+    describe_kind,
+    ensure_private_dir,
+    expand_user,
+    inspect_path,
+    tilde_note,
+)
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
@@ -150,16 +158,28 @@ class HeaderProblem(NamedTuple):
     name_backup: bool = True
 
 
-def _file_kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISFIFO(mode):
-        return "FIFO"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "device"
-    return "special file"
+def _path_problem(path: Path) -> HeaderProblem | None:
+    """What is wrong with what ``path`` names, judged without opening it (``None``: a regular file).
+
+    A FIFO, a socket or a device is ``special-file`` (reading one can block forever), a folder
+    ``not-sqlite``, a loop of links ``symlink-loop``; a path that names nothing is ``missing`` with what is
+    wrong (a link to nothing, a part of the path that is a file, ``~user`` of an unknown user).
+    """
+    kind, _st, detail = inspect_path(path)
+    if kind == "regular":
+        return None
+    if kind == "folder":
+        return HeaderProblem("not-sqlite", "This path is a directory, not a database file.", False)
+    if kind == "symlink-loop":
+        return HeaderProblem("symlink-loop", f"This path names {describe_kind(kind)}.", False)
+    if kind == "missing":
+        return HeaderProblem("missing", "No database file exists at this path." + tilde_note(path), False)
+    if kind in NOTHING:
+        problem = "unreadable" if kind == "unreachable" else "missing"
+        return HeaderProblem(problem, f"This path names {describe_kind(kind, detail)}.", False)
+    return HeaderProblem(
+        "special-file", f"This is {describe_kind(kind)}, not a database file; it was not opened.", False
+    )
 
 
 def header_problem(path: Path) -> HeaderProblem | None:
@@ -169,21 +189,11 @@ def header_problem(path: Path) -> HeaderProblem | None:
     empty, not starting with the SQLite header, or shorter than its header says (allowing for a WAL
     checkpoint in progress, see below). Nothing is written.
     """
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return HeaderProblem("missing", "No database file exists at this path.", False)
-    except OSError as exc:
-        return HeaderProblem("unreadable", f"The file cannot be read: {exc.strerror}.", False)
-    if stat.S_ISDIR(st.st_mode):
-        return HeaderProblem("not-sqlite", "This path is a directory, not a database file.", False)
-    if not stat.S_ISREG(st.st_mode):
-        kind = _file_kind(st.st_mode)
-        return HeaderProblem(
-            "not-sqlite", f"This path is a {kind}, not a database file; it was not opened.", False
-        )
+    found = _path_problem(path)
+    if found is not None:
+        return found
     with _OPEN_FILES_LOCK:
-        if (st.st_dev, st.st_ino) in _OPEN_FILES:
+        if _file_key(path) in _OPEN_FILES:
             # Checked when it was opened, and open here since. Closing a descriptor of it would release every
             # POSIX lock this process holds on it, SQLite's included: another process closing its last
             # connection would then checkpoint and delete the -wal under the connections still open here.
@@ -191,6 +201,9 @@ def header_problem(path: Path) -> HeaderProblem | None:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):  # replaced between the look and the open
+                return HeaderProblem("special-file", "This is not a regular file; it was not read.", False)
             header = os.read(fd, 100)
         finally:
             os.close(fd)
@@ -239,6 +252,32 @@ def check_file_header(path: Path, *, name_backup: bool = True) -> None:
         return
     backup = newest_good_backup(path) if name_backup and found.name_backup else None
     raise DatabaseOpenError(path, found.problem, found.detail, backup)
+
+
+def check_new_database_path(p: Path) -> None:
+    """Raise :class:`DatabaseOpenError` unless a new database may be created at ``p``: nothing there
+    (or an empty regular file), and no ``-wal``/``-shm`` beside it. An orphan ``-wal`` would be merged
+    into the new database by SQLite (and a ``-shm`` describe another one): they are named, never
+    deleted (problem ``orphan-files``)."""
+    kind, st, detail = inspect_path(p)
+    if kind == "regular" and st is not None and st.st_size > 0:
+        raise DatabaseOpenError(p, "exists", "A file already exists at this path; it was left alone.")
+    if kind not in ("regular", "missing"):
+        what = describe_kind(kind, detail)
+        raise DatabaseOpenError(
+            p, "exists", f"A new database cannot be created here: this path names {what}."
+        )
+    orphans = [Path(str(p) + s) for s in ("-wal", "-shm") if os.path.lexists(str(p) + s)]
+    if orphans:
+        names = " and ".join(str(o) for o in orphans)
+        many = len(orphans) > 1
+        raise DatabaseOpenError(
+            p,
+            "orphan-files",
+            f"{names} {'exist' if many else 'exists'} without a database: left by a database that was "
+            f"moved or deleted, and SQLite would merge {'them' if many else 'it'} into a new one. Move "
+            f"{'them' if many else 'it'} away first; nothing was written.",
+        )
 
 
 def quick_check(conn: sqlite3.Connection) -> str:
@@ -316,9 +355,12 @@ class MemoryDB:
         Raises :class:`DatabaseOpenError` for a file that is not a usable SQLite database and
         :class:`ReadOnlyError` when ``writable`` is asked for a file that must not be written.
         """
-        p = Path(path).expanduser()
-        if create and (not p.exists() or (p.stat().st_size == 0 and not _has_wal(p))):
-            return cls.create(p)
+        p = expand_user(path)
+        if create:
+            kind, st, _detail = inspect_path(p)
+            empty = kind == "regular" and st is not None and st.st_size == 0 and not _has_wal(p)
+            if kind == "missing" or empty:
+                return cls.create(p)
         check_file_header(p)
         if writable:
             return cls._open_writable(p, check=check, backup_before_write=backup_before_write)
@@ -382,9 +424,8 @@ class MemoryDB:
         """Create a new memory database at ``path`` (directory 0700 when created, files 0600)."""
         from core import schema
 
-        p = Path(path).expanduser()
-        if p.exists() and p.stat().st_size > 0:
-            raise DatabaseOpenError(p, "exists", "A file already exists at this path; it was left alone.")
+        p = expand_user(path)
+        check_new_database_path(p)
         ensure_private_dir(p.parent)
         conn = _connect_uri(_file_uri(p, mode="rwc"), BUSY_TIMEOUT_MS / 1000)
         chmod_private(p)

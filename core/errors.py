@@ -62,7 +62,8 @@ class DatabaseOpenError(MemoryError_):
     """The file cannot be opened as a Philont memory database.
 
     ``problem`` is a short machine-readable reason (``missing``, ``empty``, ``not-sqlite``,
-    ``corrupt``, ``unreadable``, ``truncated``); ``backup`` is the newest file in ``backups/``
+    ``corrupt``, ``unreadable``, ``truncated``, ``special-file`` (a FIFO, socket or device: never
+    opened), ``symlink-loop``, ``exists`` and ``orphan-files`` (a new database refused)); ``backup`` is the newest file in ``backups/``
     that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
     ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` and ``backup``.
     """
@@ -77,7 +78,7 @@ class DatabaseOpenError(MemoryError_):
         msg = f"{self.path}: {detail}"
         if backup is not None:
             msg += f" The newest backup that passes quick_check is {backup}."
-        elif problem not in ("missing", "exists"):
+        elif problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files"):
             msg += " No backup that passes quick_check was found in backups/."
         super().__init__(
             msg,

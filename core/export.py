@@ -5,7 +5,8 @@
   table never sits in memory. Rows the agent appends during the export are included when they land
   after the page being read.
 * **Safe files.** The output is written to a temporary name in the target directory, created 0600,
-  synced and renamed into place at the end. A cancelled or failed export removes the temporary file
+  synced and renamed into place at the end. Only a regular file is replaced (a symbolic link's target
+  file, the link kept); a FIFO, socket, device, folder or link loop at the destination is refused. A cancelled or failed export removes the temporary file
   and leaves no output (an existing file at the target stays as it was).
 * **Formats.** ``json``: one array of objects; ``jsonl``: one object per line; ``csv``: a header line,
   then one line per row (RFC 4180 quoting, ``\\r\\n`` line ends). Text is UTF-8; ``bom=True`` writes a
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.damage import Damage, UnreadableText, loads_json
 from core.errors import MemoryError_, ValidationError_
-from core.paths import fsync_dir
+from core.paths import expand_user, fsync_dir, replaceable_target
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -248,9 +249,15 @@ def _write_atomically(
     parse_json: bool,
 ) -> ExportResult:
     _check_format(fmt)
-    target = Path(path).expanduser()
+    target = expand_user(path)
     if target.is_dir():
-        raise ValidationError_(f"{target} is a folder; choose a file name to export to.")
+        raise ValidationError_(
+            f"{target} is a folder; choose a file name to export to.",
+            code="export.folder",
+            params={"path": str(target)},
+        )
+    # Only a regular file is replaced (through its symbolic links): never a FIFO, socket or device.
+    target = replaceable_target(target, "the export")
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise ValidationError_(f"The folder {directory} does not exist.")

@@ -49,10 +49,11 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from core import demofile, ids
-from core.db import MemoryDB
+from core.db import MemoryDB, check_new_database_path
 from core.demo.text import DAY_MS
 from core.demo.write import ProgressFn, Sizes, write_all
 from core.jsutil import now_ms
+from core.paths import expand_user
 
 __all__ = ["BENCH_TERMS", "DEFAULT_SPAN_DAYS", "GenerateReport", "default_counts", "generate"]
 
@@ -183,11 +184,12 @@ def generate(
     partial file is removed.
     """
     t_begin = time.perf_counter()
-    target = Path(path).expanduser()
-    if target.exists():
+    target = expand_user(path)
+    if target.is_file():
         raise FileExistsError(
             errno.EEXIST, "A file already exists at this path; it was left alone", str(target)
         )
+    check_new_database_path(target)  # no special file, no orphan -wal/-shm to merge
     if messages < 0 or span_days < 1:
         raise ValueError("messages must be >= 0 and span_days >= 1")
     now = now_ms() if now is None else int(now)
