@@ -159,7 +159,7 @@ from core.errors import MemoryError_, ValidationError_
 from core.export import FORMATS as EXPORT_FORMATS
 from core.export import LAYERS as _EXPORT_LAYER_SPECS
 from core.jsutil import date_parse, iso_ms, now_ms
-from core.paths import resolve_db_path
+from core.paths import expand_user, inspect_path, real_path, replaceable_target, resolve_db_path
 from core.visible import visible
 
 PROG = "philont-memory"
@@ -204,34 +204,56 @@ _INT_RE = re.compile(r"[+-]?\d+")
 
 
 def parse_time(text: str, what: str = "time") -> int:
-    """An ISO 8601 time (reference ``Date.parse`` rules) or epoch milliseconds, as epoch ms."""
+    """An ISO 8601 time (reference ``Date.parse`` rules) or epoch milliseconds, as epoch ms; a time
+    outside the years 0000 to 9999 is a usage error."""
     s = text.strip()
     if _INT_RE.fullmatch(s):
-        return int(s)
-    value = date_parse(s)
-    if value is None or not isinstance(value, int | float) or not math.isfinite(value):
-        raise _UsageError(f"{what}: not an ISO 8601 time or epoch milliseconds: {text!r}")
+        value: Any = int(s)
+    else:
+        value = date_parse(s)
+        if value is None or not isinstance(value, int | float) or not math.isfinite(value):
+            raise _UsageError(f"{what}: not an ISO 8601 time or epoch milliseconds: {text!r}")
+    if not TIME_MIN <= value <= TIME_MAX:
+        raise _UsageError(
+            f"{what}: {text!r} is outside the years 0000 to 9999 "
+            f"(epoch milliseconds from {TIME_MIN} to {TIME_MAX})"
+        )
     return int(value)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return n
+#: The largest count a limit, budget or size takes on the command line (beyond it: a usage error).
+MAX_COUNT = 1_000_000_000
+#: The largest number of messages ``demo`` generates (the benchmark uses a million).
+MAX_DEMO_MESSAGES = 10_000_000
+#: Times given on the command line: years 0000 to 9999 (epoch ms).
+TIME_MIN = -62_167_219_200_000  # 0000-01-01T00:00:00.000Z
+TIME_MAX = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
-    return n
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``lo`` to ``hi`` (``not an integer`` / ``must be ...``)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if n < lo:
+            raise argparse.ArgumentTypeError(
+                f"must be at least {lo}: {text!r}" if lo > 0 else f"must not be negative: {text!r}"
+            )
+        if n > hi:
+            raise argparse.ArgumentTypeError(f"must be at most {hi}: {text!r}")
+        return n
+
+    return parse
+
+
+_positive_int = _int_in(1, MAX_COUNT)
+_non_negative_int = _int_in(0, MAX_COUNT)
+_audit_id = _int_in(1, 2**63 - 1)
+_demo_messages = _int_in(0, MAX_DEMO_MESSAGES)
+_seed = _int_in(-(2**63), 2**63 - 1)
 
 
 def _finite_float(text: str) -> float:
@@ -659,7 +681,8 @@ def cmd_check(ctx: _Ctx) -> int:
         if not a.quick:
             rows = db.conn.execute("PRAGMA integrity_check").fetchall()
             integrity = "\n".join(str(r[0]) for r in rows) or "ok"
-        fts = schema.fts_consistency(db.conn)
+        with db.read_snapshot() as conn:  # the counts of index and content from one moment
+            fts = schema.fts_consistency(conn)
     ok = qc == "ok" and integrity in (None, "ok") and not fts
     result = {"path": str(ctx.path), "quick_check": qc, "integrity_check": integrity, "fts": fts, "ok": ok}
     if ctx.out.as_json:
@@ -870,7 +893,7 @@ def _is_database_file(ctx: _Ctx, out: Path) -> bool:
             if os.path.samefile(out, f):
                 return True
         except OSError:
-            if out.expanduser().resolve() == f.expanduser().resolve():
+            if real_path(out) == real_path(f):
                 return True
     return False
 
@@ -879,12 +902,14 @@ def cmd_export(ctx: _Ctx) -> int:
     from core.export import export_layer, layer_columns
 
     a = ctx.args
-    out = Path(a.out).expanduser()
+    out = expand_user(a.out)
     fmt = a.format or _FORMAT_OF_SUFFIX.get(out.suffix.lower(), "jsonl")
     since = parse_time(a.since, "--since") if a.since is not None else None
     until = parse_time(a.until, "--until") if a.until is not None else None
     if _is_database_file(ctx, out):
         raise _UsageError(f"{out} is the database itself; choose another file to export to")
+    if inspect_path(out)[0] not in ("missing", "regular", "folder"):
+        replaceable_target(out, "the export")  # a FIFO, socket, device or link loop: refused
     if os.path.lexists(out) and not out.is_dir() and not a.force:
         raise _CommandError(f"{out} already exists; it was left alone (--force replaces it)")
     quiet = ctx.out.as_json or not sys.stderr.isatty()
@@ -1273,8 +1298,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("demo", cmd_demo, "write a new bilingual demo database (same --seed and --now: same rows)")
     p.add_argument("--out", metavar="PATH", required=True)
-    p.add_argument("--messages", type=_non_negative_int, default=3000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--messages", type=_demo_messages, default=3000)
+    p.add_argument("--seed", type=_seed, default=0)
 
     p = add("context", cmd_context, "what the agent would be given next turn: prefix, trigger, timeline")
     p.add_argument("message", metavar="MESSAGE")
@@ -1328,6 +1353,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_restore,
         "replace the database with a backup (a sound file is backed up first, a damaged one moved aside)",
     )
+    p.set_defaults(writes=True)
     p.add_argument("backup", metavar="BACKUP", help="a backup file, or the name of a file in backups/")
     p.add_argument("--yes", "-y", action="store_true", help="go ahead (without it, restore only explains)")
 
@@ -1336,18 +1362,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", metavar="TYPE[:ID]", help="only edits of this target, e.g. schedule:<id>")
 
     p = add("undo", cmd_undo, "undo one audited edit (writes; backup first)")
-    p.add_argument("audit_id", metavar="AUDIT_ID", type=_positive_int)
+    p.add_argument("audit_id", metavar="AUDIT_ID", type=_audit_id)
+    p.set_defaults(writes=True)
 
     p = add("redo", cmd_redo, "redo one undone audited edit (writes; backup first)")
-    p.add_argument("audit_id", metavar="AUDIT_ID", type=_positive_int)
+    p.add_argument("audit_id", metavar="AUDIT_ID", type=_audit_id)
+    p.set_defaults(writes=True)
 
     p = add("task", cmd_task, "enable, disable or delete a scheduled task, audited (writes; backup first)")
     p.add_argument("action", choices=("enable", "disable", "delete"))
+    p.set_defaults(writes=True)
     p.add_argument("id", metavar="ID")
 
     p = add(
         "event", cmd_event, "delete a calendar event with all its occurrences, audited (writes; backup first)"
     )
+    p.set_defaults(writes=True)
     p.add_argument("action", choices=("delete",))
     p.add_argument("id", metavar="ID")
 
@@ -1363,6 +1393,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.now is not None and (getattr(args, "writes", False) or getattr(args, "write", False)):
+            raise _UsageError(
+                "--now is for reading: a write records the current time (in the rows it writes and in "
+                "the audit trail); leave --now out"
+            )
         ctx = _Ctx(args)
         return int(args.fn(ctx))
     except _Exit as e:

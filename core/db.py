@@ -652,6 +652,22 @@ class MemoryDB:
         return self.last_backup
 
     # -- reading helpers ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def read_snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same committed state (two counts taken
+        while the agent writes agree with each other). Keep it short: it pins a WAL snapshot."""
+        with self.lock:
+            self._check_open()
+            if self._depth > 0 or self.conn.in_transaction:
+                yield self.conn  # already inside a transaction: it is the snapshot
+                return
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("COMMIT")
+
     def data_version(self) -> int:
         """``PRAGMA data_version``: changes when another connection committed."""
         with self.lock:

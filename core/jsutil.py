@@ -1119,7 +1119,10 @@ def date_parse_string(v: Any) -> int | float | None:
 
 def parse_time_field(v: Any) -> int | float | None:
     """The reference's ``parseTimeField``: a finite number passes, a string goes through ``Date.parse``,
-    anything else (and every invalid value) is NULL."""
+    anything else (and every invalid value, a number beyond a date's range included) is NULL."""
     if v is None or v == "":
         return None
-    return date_parse(v)
+    t = date_parse(v)
+    # A number beyond what a date holds is no time either (the reference would store it, then fail
+    # on its own output after committing).
+    return t if t is None or -8_640_000_000_000_000 <= t <= 8_640_000_000_000_000 else None

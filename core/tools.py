@@ -714,6 +714,13 @@ def run_tool(
             params = spec.params.model_validate(args)
         except ValidationError as exc:
             return _fail(f"Invalid arguments for {name}: {describe_validation_error(exc)}")
+        if spec.capability == "write":
+            bad = _unstorable_text(params, _STORED_AS_JSON.get(name, ()))
+            if bad is not None:
+                return _fail(
+                    f"Invalid arguments for {name}: {bad} holds text that is not valid Unicode (a lone "
+                    "surrogate, e.g. from bytes that are not UTF-8); nothing was written."
+                )
         if spec.capability == "write" and not is_writable(db):
             reason = getattr(db.report, "read_only_reason", None)
             why = f" ({reason})" if reason else ""
@@ -727,6 +734,21 @@ def run_tool(
             return _fail(js_error_string(exc))
         except Exception:
             return _fail(type(exc).__name__)
+
+
+#: Write-tool parameters stored as JSON (where a lone surrogate is escaped, as JSON.stringify does).
+_STORED_AS_JSON: dict[str, tuple[str, ...]] = {"store_fact": ("value",), "schedule_reminder": ("message",)}
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unstorable_text(params: BaseModel, exempt: tuple[str, ...]) -> str | None:
+    """The first parameter whose text SQLite cannot store (a lone surrogate), checked before a write
+    tool changes anything (it would fail half-way otherwise)."""
+    for name in type(params).model_fields:
+        v = getattr(params, name)
+        if name not in exempt and isinstance(v, str) and _LONE_SURROGATE.search(v):
+            return name
+    return None
 
 
 def _json_type(v: Any) -> str:
