@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from core.damage import keyset_sql
+from core.damage import JS_TIME_MAX, as_text, keyset_sql
 from core.errors import NotFoundError, ValidationError_
 from core.jsutil import js_stringify, now_ms
 from core.models import Action, Message
@@ -198,15 +198,21 @@ class ActionStore:
             parts.append("timestamp <= ?")
             args.append(until)
         where = (" WHERE " + " AND ".join(parts)) if parts else ""
+        # The newest readable time (a damaged timestamp is no "last call").
         sql = (
-            f"SELECT tool_name, count(*), sum(CASE WHEN success THEN 0 ELSE 1 END), max(timestamp) "
+            f"SELECT tool_name, count(*), sum(CASE WHEN success THEN 0 ELSE 1 END), "
+            f"max(CASE WHEN timestamp BETWEEN {-JS_TIME_MAX} AND {JS_TIME_MAX} THEN timestamp END) "
             f"FROM {ACTIONS}{where} GROUP BY tool_name"
         )
         with self.db.lock:
             rows = list(self.db.conn.execute(sql, args))
         stats = [
             ToolStat(
-                tool=r[0], total=r[1], failures=r[2], failure_rate=r[2] / r[1] if r[1] else 0.0, last_at=r[3]
+                tool=as_text(r[0]),
+                total=r[1],
+                failures=r[2],
+                failure_rate=r[2] / r[1] if r[1] else 0.0,
+                last_at=None if r[3] is None else int(r[3]),
             )
             for r in rows
         ]

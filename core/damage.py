@@ -102,6 +102,20 @@ class StoredTime(int):
         return t
 
 
+def as_text(value: Any) -> str:
+    """A stored value read by an aggregate (a name in a GROUP BY, a distinct value) as text to show:
+    text as it is, a BLOB decoded as UTF-8 with U+FFFD, NULL as ``''``, a number as JavaScript prints it."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _number_text(value)
+    return str(value)
+
+
 def sql_key(value: Any) -> Any:
     """What to compare a time column with in SQL: the stored value of a :class:`StoredTime`."""
     if isinstance(value, StoredTime):
@@ -560,6 +574,7 @@ __all__ = [
     "RowReader",
     "StoredTime",
     "UnreadableText",
+    "as_text",
     "damage_json",
     "decode_text",
     "json_depth_exceeds",
