@@ -398,7 +398,9 @@ def skill_json(skill: Any, now: int) -> dict[str, Any]:
     return out
 
 
-def _first_line(text: str, width: int = 100) -> str:
+def _first_line(text: str | None, width: int = 100) -> str:
+    if text is None:
+        return "(missing)"
     line = text.split("\n", 1)[0]
     return line if len(line) <= width else line[: width - 1] + "…"
 
@@ -548,9 +550,11 @@ def cmd_search(ctx: _Ctx) -> int:
     o = ctx.out.text
     for row in results:
         if a.layer == "messages":
-            where = row["sessionId"] + (f" ← {row['originSessionId']}" if row.get("originSessionId") else "")
+            where = (row["sessionId"] or "?") + (
+                f" ← {row['originSessionId']}" if row.get("originSessionId") else ""
+            )
             o(
-                f"#{row['id']}  {_iso(row['timestamp'])}  [{where}] {row['role']}: {_first_line(row['content'])}"
+                f"#{row['id']}  {_iso(row['timestamp'])}  [{where}] {row['role'] or '?'}: {_first_line(row['content'])}"
                 + _damage_note(row)
             )
         elif a.layer == "notes":
@@ -561,7 +565,7 @@ def cmd_search(ctx: _Ctx) -> int:
             )
         else:
             o(
-                f"{row['name']}  [{row['maturity']}, {row['kind']}]  {_first_line(row['description'])}"
+                f"{row['name']}  [{row['maturity'] or '?'}, {row['kind'] or '?'}]  {_first_line(row['description'])}"
                 + _damage_note(row)
             )
     o(f"({len(results)} result{'s' if len(results) != 1 else ''})")
@@ -657,7 +661,7 @@ def cmd_skills(ctx: _Ctx) -> int:
         ctx.out.json({"now": ctx.now, "skills": rows})
         return 0
     for s in rows:
-        flags = [s["maturity"], s["kind"]]
+        flags = [s["maturity"] or "?", s["kind"] or "?"]
         if s["callable"]:
             flags.append("callable")
         if s["isRecipe"]:

@@ -95,10 +95,12 @@ class StoredTime(int):
     """
 
     stored: Any
+    readable: bool  # False: nothing readable is stored (the int is 0); shown as unreadable
 
-    def __new__(cls, value: int, stored: Any) -> StoredTime:
+    def __new__(cls, value: int, stored: Any, readable: bool = True) -> StoredTime:
         t = super().__new__(cls, value)
         t.stored = stored
+        t.readable = readable
         return t
 
 
@@ -114,6 +116,11 @@ def as_text(value: Any) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _number_text(value)
     return str(value)
+
+
+def unreadable_time(value: Any) -> bool:
+    """Whether ``value`` is a time column read from something that is no time (shown as unreadable)."""
+    return isinstance(value, StoredTime) and not value.readable
 
 
 def sql_key(value: Any) -> Any:
@@ -366,7 +373,7 @@ class RowReader:
         return self._odd_time(col, v, required)
 
     def _odd_time(self, col: str, v: Any, required: bool) -> Any:
-        unreadable = StoredTime(0, v) if required else None
+        unreadable = StoredTime(0, v, readable=False) if required else None
         if v is None:
             self._damage(col, "missing", "NULL in a column that must have a time", unreadable=True)
             return unreadable
@@ -374,7 +381,7 @@ class RowReader:
             b = bytes(v)
             msg = f"binary data (a BLOB of {len(b)} bytes) where a time belongs"
             self._damage(col, "not_a_time", msg, raw=b, unreadable=True)
-            return StoredTime(0, b) if required else None
+            return StoredTime(0, b, readable=False) if required else None
         if isinstance(v, UnreadableText):
             msg = "text that is not valid UTF-8 where a time belongs"
             self._damage(col, "not_a_time", msg, raw=v.raw, unreadable=True)
@@ -582,4 +589,5 @@ __all__ = [
     "loads_json",
     "row_notice",
     "sql_key",
+    "unreadable_time",
 ]

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.damage import Damage, UnreadableText, loads_json
 from core.errors import MemoryError_, ValidationError_
+from core.models import row_damage
 from core.paths import expand_user, fsync_dir, replaceable_target
 
 if TYPE_CHECKING:
@@ -195,18 +196,22 @@ class _Writer:
         elif self.fmt == "json":
             self._buf.write("[")
 
-    def row(self, values: Mapping[str, Any]) -> None:
+    def row(self, values: Mapping[str, Any], known: Mapping[str, Damage] | None = None) -> None:
+        """Write one row; ``known``: its damage as the row's model reads it (:func:`core.models.row_damage`)."""
         damaged: dict[str, Any] = {}
+        for c, d in (known or {}).items():
+            damaged[c] = d.to_json() | ({"hex": d.hex()} if d.raw is not None else {})
+            damaged[c].pop("hexTruncated", None)
         obj: dict[str, Any] = {}
         for c in self.columns:
             v = values.get(c)
             if c in self._json_cols and isinstance(v, str):
                 parsed, problem, message = loads_json(v)
-                if problem is not None:
+                if problem is not None and c not in damaged:
                     damaged[c] = Damage(c, problem, f"{c}: {message}").to_json()
                 obj[c] = v if problem is not None and problem != "out_of_range" else _finite(parsed)
             else:
-                if v is not None and type(v) is not int and type(v) is not str:
+                if v is not None and type(v) is not int and type(v) is not str and c not in damaged:
                     d = _damage_of(c, v)
                     if d is not None:
                         damaged[c] = d.to_json() | ({"hex": d.hex()} if d.raw is not None else {})
@@ -393,7 +398,6 @@ def export_layer(
         raise ValidationError_(f"The {spec.name} layer has no column(s) {', '.join(unknown)}.")
     where, args = _where(spec, all_columns, filters, since, until)
     total = _estimate(db, spec.table, where, args)
-    select = ", ".join(f'"{c}"' for c in cols)
     page = max(1, int(page_size))
 
     def _rows(writer: _Writer) -> None:
@@ -409,15 +413,16 @@ def export_layer(
             if last is not None:
                 clauses.append("rowid > ?")
                 page_args.append(last)
+            # Every column is read, so that each row's damage is what its model reads (core.damage).
             sql = (
-                f'SELECT rowid AS "__rowid__", {select} FROM {spec.table}'
+                f'SELECT rowid AS "__rowid__", * FROM {spec.table}'
                 + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
                 + " ORDER BY rowid LIMIT ?"
             )
             with db.lock:
                 batch = db.conn.execute(sql, (*page_args, page)).fetchall()
             for r in batch:
-                writer.row(dict(zip(cols, tuple(r)[1:], strict=True)))
+                writer.row({c: r[c] for c in cols}, row_damage(spec.table, r))
             if batch:
                 last = int(batch[-1][0])
             estimate = max(estimate, writer.rows)
