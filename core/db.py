@@ -254,6 +254,19 @@ def check_file_header(path: Path, *, name_backup: bool = True) -> None:
     raise DatabaseOpenError(path, found.problem, found.detail, backup)
 
 
+FileIdentity = tuple[int, int]
+
+
+def file_identity(path: str | os.PathLike[str]) -> FileIdentity | None:
+    """``(device, inode)`` of the file at ``path`` (``None`` when there is none): which file a path
+    names, to notice it being replaced by another file under the same name."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def check_new_database_path(p: Path) -> None:
     """Raise :class:`DatabaseOpenError` unless a new database may be created at ``p``: nothing there
     (or an empty regular file), and no ``-wal``/``-shm`` beside it. An orphan ``-wal`` would be merged
@@ -310,6 +323,8 @@ class MemoryDB:
         self._closed = False
         self._file_key = _file_key(path) if path is not None else None
         _track_open(self._file_key, 1)
+        #: Which file was opened (:func:`file_identity`), to notice it being replaced or deleted.
+        self.identity: FileIdentity | None = self._file_key
 
     # -- the connection -------------------------------------------------------------------------------
     @property
@@ -347,10 +362,12 @@ class MemoryDB:
         create: bool = False,
         check: bool = True,
         backup_before_write: bool = True,
+        expect: FileIdentity | None = None,
     ) -> MemoryDB:
         """Open ``path``. See the module docstring for the two modes.
 
-        ``create`` makes a new database when the file does not exist. ``check`` runs ``quick_check``
+        ``create`` makes a new database when the file does not exist. ``expect`` (a
+        :func:`file_identity`) refuses a file that is not the one opened before (``replaced``). ``check`` runs ``quick_check``
         (seconds on a gigabyte file; the app runs it later in a worker with ``check=False`` here).
         Raises :class:`DatabaseOpenError` for a file that is not a usable SQLite database and
         :class:`ReadOnlyError` when ``writable`` is asked for a file that must not be written.
@@ -362,6 +379,14 @@ class MemoryDB:
             if kind == "missing" or empty:
                 return cls.create(p)
         check_file_header(p)
+        if expect is not None and file_identity(p) != expect:
+            raise DatabaseOpenError(
+                p,
+                "replaced",
+                "This is no longer the file that was opened: another file has taken its place (it was "
+                "replaced, or deleted and created again). Nothing was read from or written to it; open it "
+                "again to see it.",
+            )
         if writable:
             return cls._open_writable(p, check=check, backup_before_write=backup_before_write)
         return cls._open_readonly(p, check=check)
@@ -652,6 +677,26 @@ class MemoryDB:
         return self.last_backup
 
     # -- reading helpers ------------------------------------------------------------------------------
+    def file_change(self) -> str | None:
+        """What happened to the opened file on disk: ``deleted`` (nothing at its path any more),
+        ``replaced`` (another file at its path) or ``emptied`` (cut to 0 bytes); ``None`` while the
+        path still names the opened file. The connection keeps reading the opened file either way.
+        Raises :class:`DatabaseClosedError` once closed, as every other method does."""
+        self._check_open()
+        if self.path is None or self.identity is None:
+            return None
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return "deleted"
+        except OSError:
+            return None
+        if (st.st_dev, st.st_ino) != self.identity:
+            return "replaced"
+        if st.st_size == 0:
+            return "emptied"
+        return None
+
     @contextlib.contextmanager
     def read_snapshot(self) -> Iterator[sqlite3.Connection]:
         """One read transaction: every query inside sees the same committed state (two counts taken

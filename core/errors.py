@@ -63,7 +63,8 @@ class DatabaseOpenError(MemoryError_):
 
     ``problem`` is a short machine-readable reason (``missing``, ``empty``, ``not-sqlite``,
     ``corrupt``, ``unreadable``, ``truncated``, ``special-file`` (a FIFO, socket or device: never
-    opened), ``symlink-loop``, ``exists`` and ``orphan-files`` (a new database refused)); ``backup`` is the newest file in ``backups/``
+    opened), ``symlink-loop``, ``exists`` and ``orphan-files`` (a new database refused), ``replaced`` (not
+    the file that was opened before)); ``backup`` is the newest file in ``backups/``
     that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
     ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` and ``backup``.
     """
@@ -78,7 +79,7 @@ class DatabaseOpenError(MemoryError_):
         msg = f"{self.path}: {detail}"
         if backup is not None:
             msg += f" The newest backup that passes quick_check is {backup}."
-        elif problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files"):
+        elif problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
             msg += " No backup that passes quick_check was found in backups/."
         super().__init__(
             msg,
