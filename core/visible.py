@@ -44,9 +44,28 @@ def visible(text: str, *, keep_newlines: bool = True) -> str:
     return pattern.sub(_spell, text)
 
 
+def _picture(m: re.Match[str]) -> str:
+    n = ord(m.group(0))
+    if n < 0x20:
+        return chr(0x2400 + n)  # the Control Pictures: ␛ for ESC, ␍ for CR, ...
+    if n == 0x7F:
+        return "\u2421"  # ␡
+    return "\u2370"  # ⍰ for a C1 control, a direction override, a separator, a lone surrogate
+
+
+def neutral(text: str, *, keep_newlines: bool = True) -> str:
+    """Like :func:`visible`, one character for one (so offsets into ``text`` stay valid, for
+    highlighted snippets): C0 controls as their Control Pictures (``␛``, ``␍``), DEL as ``␡``, the
+    others (C1 controls, direction overrides, separators, lone surrogates) as ``⍰``."""
+    pattern = _HIDDEN if keep_newlines else _HIDDEN_ALL
+    if not pattern.search(text):
+        return text
+    return pattern.sub(_picture, text)
+
+
 def has_hidden(text: str, *, keep_newlines: bool = True) -> bool:
     """Whether :func:`visible` would change ``text``."""
     return bool((_HIDDEN if keep_newlines else _HIDDEN_ALL).search(text))
 
 
-__all__ = ["BIDI_CONTROLS", "has_hidden", "visible"]
+__all__ = ["BIDI_CONTROLS", "has_hidden", "neutral", "visible"]
