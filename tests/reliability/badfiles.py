@@ -296,4 +296,213 @@ def wal_pending(path: Path) -> None:
     base(path)
 
 
+# -- damaged values in every layer (issue: one bad row breaks one row) ------------------------------------------
+#
+# Each builder below damages one or a few rows of every layer of base() in one way and returns the rows it
+# damaged as ``{layer: {id, ...}}`` (message and action ids, note ids, fact keys, skill names, the calendar
+# event and schedule ids), so that a test can check that each is reported and that its neighbours are not.
+
+DEEP = "[" * 100_000 + "]" * 100_000
+Damaged = dict[str, set]
+
+
+def _ids(path: Path) -> dict[str, object]:
+    conn = sqlite3.connect(str(path))
+    try:
+        return {
+            "event": conn.execute("SELECT id FROM memory_calendar").fetchone()[0],
+            "schedule": conn.execute("SELECT id FROM memory_schedules").fetchone()[0],
+        }
+    finally:
+        conn.close()
+
+
+def _damage(path: Path, statements: list[str], damaged: Damaged) -> Damaged:
+    base(path)
+    ids = _ids(path)
+    _sql(path, *[st.format(**ids) for st in statements])
+    out: Damaged = {}
+    for layer, keys in damaged.items():
+        out[layer] = {ids.get(k, k) if isinstance(k, str) else k for k in keys}
+    return out
+
+
+def not_utf8(path: Path) -> Damaged:
+    """Bytes that are not UTF-8 (a stray byte, an encoded surrogate) in a text column of every layer."""
+    return _damage(
+        path,
+        [
+            "UPDATE memory_raw_messages SET content = CAST(X'6869FF20EDA080' AS TEXT) WHERE id = 3",
+            "UPDATE memory_raw_messages SET role = CAST(X'75FF' AS TEXT) WHERE id = 5",
+            "UPDATE memory_notes SET content = CAST(X'6E6F7465FF' AS TEXT) WHERE id = 'note-1'",
+            "UPDATE memory_facts SET value_json = CAST(X'22FF22' AS TEXT) WHERE key = 'pref_1'",
+            "UPDATE memory_skills SET description = CAST(X'FFFE' AS TEXT) WHERE name = 'skill-1'",
+            "UPDATE memory_actions SET result = CAST(X'FF' AS TEXT), tool_name = CAST(X'74FF' AS TEXT) WHERE id = 2",
+            "UPDATE memory_calendar SET title = CAST(X'FF' AS TEXT)",
+            "UPDATE memory_schedules SET name = CAST(X'77FF' AS TEXT)",
+        ],
+        {"messages": {3, 5}, "notes": {"note-1"}, "facts": {"pref_1"}, "skills": {"skill-1"},
+         "actions": {2}, "calendar": {"event"}, "schedules": {"schedule"}},
+    )  # fmt: skip
+
+
+def _drop_not_null(path: Path) -> None:
+    """Edit the schema as another tool might: the core tables without their NOT NULL constraints."""
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        conn.execute("PRAGMA writable_schema=ON")
+        tables = [
+            "memory_raw_messages", "memory_raw_sessions", "memory_notes", "memory_facts", "memory_skills",
+            "memory_actions", "memory_calendar", "memory_schedules",
+        ]  # fmt: skip
+        for name, sql in conn.execute(
+            f"SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ({','.join('?' * len(tables))})",
+            tables,
+        ).fetchall():
+            conn.execute(
+                "UPDATE sqlite_master SET sql = ? WHERE name = ?", (sql.replace("NOT NULL", ""), name)
+            )
+        conn.execute("PRAGMA writable_schema=OFF")
+    finally:
+        conn.close()
+
+
+def nulls(path: Path) -> Damaged:
+    """NULL in columns the schema declares NOT NULL (a schema edited by another tool)."""
+    base(path)
+    _drop_not_null(path)
+    ids = _ids(path)
+    _sql(
+        path,
+        "UPDATE memory_raw_messages SET content = NULL, timestamp = NULL WHERE id = 3",
+        "UPDATE memory_raw_messages SET role = NULL WHERE id = 5",
+        "UPDATE memory_notes SET content = NULL, created_at = NULL, importance = NULL WHERE id = 'note-1'",
+        "UPDATE memory_facts SET value_json = NULL, confidence = NULL WHERE key = 'pref_1'",
+        "UPDATE memory_facts SET namespace = NULL WHERE key = 'pref_2'",
+        "UPDATE memory_skills SET description = NULL, trigger_keywords = NULL, use_count = NULL "
+        "WHERE name = 'skill-1'",
+        "UPDATE memory_skills SET maturity = NULL, kind = NULL WHERE name = 'skill-2'",
+        "UPDATE memory_actions SET tool_name = NULL, params_json = NULL, success = NULL WHERE id = 2",
+        "UPDATE memory_calendar SET title = NULL, timezone = NULL, starts_at = NULL",
+        "UPDATE memory_schedules SET payload_json = NULL, action_type = NULL",
+    )
+    return {"messages": {3, 5}, "notes": {"note-1"}, "facts": {"pref_1", "pref_2"},
+            "skills": {"skill-1", "skill-2"}, "actions": {2}, "calendar": {ids["event"]},
+            "schedules": {ids["schedule"]}}  # fmt: skip
+
+
+def deep_json(path: Path) -> Damaged:
+    """JSON nested 100,000 levels deep in every JSON column."""
+    return _damage(
+        path,
+        [
+            f"UPDATE memory_facts SET value_json = '{DEEP}' WHERE key = 'pref_1'",
+            f"UPDATE memory_skills SET trigger_keywords = '{DEEP}' WHERE name = 'skill-1'",
+            f"UPDATE memory_skills SET verification = '{DEEP}', tool_policy = '{DEEP}', "
+            f"revision_history = '{DEEP}' WHERE name = 'skill-0'",
+            f"UPDATE memory_actions SET params_json = '{DEEP}' WHERE id = 2",
+            f"UPDATE memory_schedules SET payload_json = '{DEEP}'",
+        ],
+        {"facts": {"pref_1"}, "skills": {"skill-0", "skill-1"}, "actions": {2}, "schedules": {"schedule"}},
+    )
+
+
+def non_finite(path: Path) -> Damaged:
+    """Numbers out of double range (1e999999) and NaN / Infinity, in JSON and in number columns."""
+    return _damage(
+        path,
+        [
+            "UPDATE memory_facts SET value_json = '1e999999' WHERE key = 'pref_1'",
+            "UPDATE memory_facts SET value_json = 'NaN' WHERE key = 'pref_2'",
+            "UPDATE memory_facts SET value_json = '[Infinity, -Infinity]' WHERE key = 'pref_3'",
+            "UPDATE memory_facts SET confidence = 1e999999 WHERE key = 'pref_0'",
+            "UPDATE memory_facts SET decay_tau_days = -1e999999 WHERE key = 'pref_4'",
+            "UPDATE memory_notes SET importance = 1e999999 WHERE id = 'note-1'",
+            "UPDATE memory_actions SET params_json = '{{\"a\": NaN}}' WHERE id = 2",
+            "UPDATE memory_skills SET trigger_keywords = '[1e999999]' WHERE name = 'skill-1'",
+            "UPDATE memory_skills SET revision_history = '[{{\"at\": 1e999999}}]' WHERE name = 'skill-1'",
+            "UPDATE memory_schedules SET payload_json = '{{\"n\": Infinity}}'",
+        ],
+        {"facts": {"pref_0", "pref_1", "pref_2", "pref_3", "pref_4"}, "notes": {"note-1"}, "actions": {2},
+         "skills": {"skill-1"}, "schedules": {"schedule"}},
+    )  # fmt: skip
+
+
+def times_and_numbers(path: Path) -> Damaged:
+    """Text, blobs, 1e20, -1e18 and fractions in time and number columns of every layer."""
+    return _damage(
+        path,
+        [
+            "UPDATE memory_raw_messages SET timestamp = 'yesterday' WHERE id = 3",
+            "UPDATE memory_raw_messages SET timestamp = X'0102' WHERE id = 4",
+            "UPDATE memory_raw_messages SET timestamp = 1e20 WHERE id = 5",
+            "UPDATE memory_raw_messages SET timestamp = -1e18 WHERE id = 6",
+            "UPDATE memory_raw_messages SET timestamp = timestamp + 0.5 WHERE id = 7",
+            "UPDATE memory_notes SET created_at = X'0102', importance = X'01' WHERE id = 'note-1'",
+            "UPDATE memory_notes SET created_at = -1e18 WHERE id = 'note-2'",
+            "UPDATE memory_facts SET created_at = 1e20, last_accessed_at = 'yesterday' WHERE key = 'pref_1'",
+            "UPDATE memory_facts SET created_at = -1e18, valid_until = X'01' WHERE key = 'pref_2'",
+            "UPDATE memory_facts SET confidence = X'0102', decay_tau_days = 'soon' WHERE key = 'pref_3'",
+            "UPDATE memory_skills SET created_at = X'0102', use_count = 1e20, last_used_at = -1e18 "
+            "WHERE name = 'skill-1'",
+            "UPDATE memory_skills SET success_count = X'01', failure_count = -1e18 WHERE name = 'skill-2'",
+            "UPDATE memory_actions SET timestamp = 1e20, success = X'01' WHERE id = 2",
+            "UPDATE memory_actions SET timestamp = 'soon' WHERE id = 3",
+            "UPDATE memory_calendar SET starts_at = -1e18, ends_at = 'yesterday'",
+            "UPDATE memory_schedules SET next_run_at = 1e20, enabled = X'01'",
+            "UPDATE memory_raw_sessions SET started_at = 'yesterday' WHERE id = 's-1'",
+        ],
+        {"messages": {3, 4, 5, 6}, "notes": {"note-1", "note-2"}, "facts": {"pref_1", "pref_2", "pref_3"},
+         "skills": {"skill-1", "skill-2"}, "actions": {2, 3}, "calendar": {"event"}, "schedules": {"schedule"}},
+    )  # fmt: skip
+
+
+def blobs_in_text(path: Path) -> Damaged:
+    """BLOBs where text belongs, in every layer."""
+    return _damage(
+        path,
+        [
+            "UPDATE memory_raw_messages SET content = X'68690A' WHERE id = 3",
+            "UPDATE memory_raw_messages SET role = X'75736572' WHERE id = 5",
+            "UPDATE memory_notes SET content = X'FF00' WHERE id = 'note-1'",
+            "UPDATE memory_facts SET value_json = X'2231' WHERE key = 'pref_1'",
+            "UPDATE memory_skills SET description = X'00', trigger_keywords = X'5B5D' WHERE name = 'skill-1'",
+            "UPDATE memory_actions SET params_json = X'7B7D', result = X'FF' WHERE id = 2",
+            "UPDATE memory_calendar SET title = X'6869'",
+            "UPDATE memory_schedules SET payload_json = X'7B7D'",
+        ],
+        {"messages": {3, 5}, "notes": {"note-1"}, "facts": {"pref_1"}, "skills": {"skill-1"}, "actions": {2},
+         "calendar": {"event"}, "schedules": {"schedule"}},
+    )  # fmt: skip
+
+
+def invalid_json_everywhere(path: Path) -> Damaged:
+    """Invalid JSON in params, trigger keywords, recipes, revision history and payloads."""
+    return _damage(
+        path,
+        [
+            "UPDATE memory_actions SET params_json = 'not json' WHERE id = 2",
+            "UPDATE memory_skills SET trigger_keywords = '{{\"a\":' WHERE name = 'skill-0'",
+            "UPDATE memory_skills SET verification = '{{bad', tool_policy = '[1,' WHERE name = 'skill-1'",
+            "UPDATE memory_skills SET revision_history = '[{{\"at\": \"yesterday\"}}, 5]' WHERE name = 'skill-2'",
+            "UPDATE memory_skills SET revision_history = 'nope' WHERE name = 'skill-3'",
+            "UPDATE memory_schedules SET payload_json = 'nope'",
+            "UPDATE memory_facts SET value_json = '{{\"likes\": ' WHERE key = 'pref_1'",
+        ],
+        {"actions": {2}, "skills": {"skill-0", "skill-1", "skill-2", "skill-3"}, "schedules": {"schedule"},
+         "facts": {"pref_1"}},
+    )  # fmt: skip
+
+
+DAMAGED_ROWS: dict[str, Callable[[Path], Damaged]] = {
+    "not-utf8": not_utf8,
+    "null-in-not-null": nulls,
+    "json-100000-deep": deep_json,
+    "non-finite-numbers": non_finite,
+    "text-and-blobs-in-times-and-numbers": times_and_numbers,
+    "blobs-in-text": blobs_in_text,
+    "invalid-json-everywhere": invalid_json_everywhere,
+}
+
+
 Builder = Callable[[Path], None]
