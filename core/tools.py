@@ -741,6 +741,12 @@ _STORED_AS_JSON: dict[str, tuple[str, ...]] = {"store_fact": ("value",), "schedu
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def unstorable_param(name: str, params: BaseModel) -> str | None:
+    """The first parameter of write tool ``name`` that SQLite cannot store (a lone surrogate), or
+    ``None``: such a call is refused before anything is written (:func:`run_tool` says so)."""
+    return _unstorable_text(params, _STORED_AS_JSON.get(name, ()))
+
+
 def _unstorable_text(params: BaseModel, exempt: tuple[str, ...]) -> str | None:
     """The first parameter whose text SQLite cannot store (a lone surrogate), checked before a write
     tool changes anything (it would fail half-way otherwise)."""

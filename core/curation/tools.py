@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from core import curation
 from core.audit import AuditEntry
 from core.errors import ConflictError
-from core.tools import TOOLS, ToolResult, run_tool
+from core.tools import TOOLS, ToolResult, run_tool, unstorable_param
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -149,7 +149,8 @@ def run_audited(
     if spec is None or spec.capability != "write" or not _writable(db):
         return AuditedRun(run_tool(db, name, args, now=now))
     parsed = _parse_args(spec, args)
-    if parsed is None:  # the dispatcher explains what is wrong with the arguments
+    if parsed is None or unstorable_param(name, parsed) is not None:
+        # The dispatcher explains what is wrong with the arguments, before anything is written.
         return AuditedRun(run_tool(db, name, args, now=now))
 
     def fn(conn: Connection) -> tuple[Any, Any, str]:
