@@ -1397,7 +1397,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-        if args.now is not None and (getattr(args, "writes", False) or getattr(args, "write", False)):
+        # (The MCP server takes --now for its answers; its write tools record the current time.)
+        writes = getattr(args, "writes", False) or (getattr(args, "write", False) and args.fn is not cmd_mcp)
+        if args.now is not None and writes:
             raise _UsageError(
                 "--now is for reading: a write records the current time (in the rows it writes and in "
                 "the audit trail); leave --now out"

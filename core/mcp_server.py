@@ -239,9 +239,8 @@ class MemoryService:
             )
         if spec is not None and spec.capability == "write":
             via = f"MCP client {client}" if client else "MCP client"
-            run = run_audited(
-                self.db, name, arguments, actor=self.actor, note=f"{via}: {name}", now=self.now()
-            )
+            # A write records the current time (--now only fixes the time answers are computed at).
+            run = run_audited(self.db, name, arguments, actor=self.actor, note=f"{via}: {name}")
             result = run.result
         else:
             result = run_tool(self.db, name, arguments, now=self.now())
