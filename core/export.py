@@ -199,8 +199,8 @@ class _Writer:
     def row(self, values: Mapping[str, Any], known: Mapping[str, Damage] | None = None) -> None:
         """Write one row; ``known``: its damage as the row's model reads it (:func:`core.models.row_damage`)."""
         damaged: dict[str, Any] = {}
-        for c, d in (known or {}).items():
-            damaged[c] = d.to_json() | ({"hex": d.hex()} if d.raw is not None else {})
+        for c, kd in (known or {}).items():
+            damaged[c] = kd.to_json() | ({"hex": kd.hex()} if kd.raw is not None else {})
             damaged[c].pop("hexTruncated", None)
         obj: dict[str, Any] = {}
         for c in self.columns:
