@@ -228,6 +228,20 @@ def settle(window, tab, timeout_ms: int) -> bool:
     return ok
 
 
+def _save(window, target: Path) -> bool:
+    """Save a picture of the window to ``target``: only a new or regular file is written (a FIFO or a
+    device there would block the save or be replaced; it is refused)."""
+    from core.errors import ValidationError_
+    from core.paths import replaceable_target
+
+    try:
+        real = replaceable_target(target, "the screenshot")
+    except ValidationError_ as exc:
+        print(exc, file=sys.stderr)
+        return False
+    return bool(window.grab().save(str(real)))
+
+
 def run_screenshots(window, out_dir: Path) -> int:
     """Save ``out_dir/<tab>.png`` for every tab (``start.png`` when no database could be shown)."""
     from philont_desktop.qt import QApplication
@@ -237,8 +251,8 @@ def run_screenshots(window, out_dir: Path) -> int:
     if not wait_for_database(window, timeout):
         QApplication.processEvents()
         target = out_dir / "start.png"
-        window.grab().save(str(target))
-        print(target)
+        if _save(window, target):
+            print(target)
         err = window.open_error
         if err is not None and not (isinstance(err, DatabaseOpenError) and err.problem == "missing"):
             return 1
@@ -252,7 +266,7 @@ def run_screenshots(window, out_dir: Path) -> int:
             print(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s", file=sys.stderr)
             code = 1
         target = out_dir / f"{name}.png"
-        if not window.grab().save(str(target)):
+        if not _save(window, target):
             print(f"{name}: cannot write {target}", file=sys.stderr)
             code = 1
         else:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.export import EXTENSIONS, LAYERS, ExportResult, default_file_name, export_layer, export_rows
+from core.paths import expand_user
 from philont_desktop.qt import (
     QAbstractItemView,
     QAction,
@@ -343,7 +344,7 @@ class ExportDialog(QDialog):
         if not text:
             self.status.setText(self.tr("Choose a file to export to."))
             return None
-        path = Path(text).expanduser()
+        path = expand_user(text)  # never raises (~user of an unknown user stays as written)
         if not path.parent.is_dir():
             self.status.setText(self.tr("The folder {0} does not exist.").format(path.parent))
             return None

@@ -19,6 +19,7 @@ import math
 import re
 from typing import Any
 
+from core.damage import unreadable_time
 from philont_desktop.qt import (
     QColor,
     QCoreApplication,
@@ -49,7 +50,7 @@ UNREADABLE = "⚠ unreadable"  # the English marker, for tests and logs
 
 
 def _valid_ms(ms: Any) -> int | None:
-    if isinstance(ms, bool) or not isinstance(ms, int | float):
+    if isinstance(ms, bool) or not isinstance(ms, int | float) or unreadable_time(ms):
         return None
     if isinstance(ms, float) and not math.isfinite(ms):
         return None

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from core.visible import visible
 from core.worddiff import Segment, changed_spans, tokenize, word_diff
 from philont_desktop.qt import QColor, QTextBrowser, QWidget
 
@@ -31,7 +32,7 @@ __all__ = [
 
 
 def _text_html(text: str) -> str:
-    out = html.escape(text, quote=False).replace("\t", "    ")
+    out = html.escape(visible(text), quote=False).replace("\t", "    ")
     # Keep runs of spaces (rich text collapses them) while still letting lines wrap.
     out = re.sub(r" {2,}", lambda m: "&nbsp;" * (len(m.group(0)) - 1) + " ", out)
     out = re.sub(r"^ ", "&nbsp;", out, flags=re.MULTILINE)

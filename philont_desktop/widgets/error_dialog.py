@@ -76,7 +76,9 @@ class ErrorDialog(QDialog):
         icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning).pixmap(40, 40))
         icon.setAlignment(Qt.AlignmentFlag.AlignTop)
         heading = QLabel(f"<b>{_escape(title)}</b>")
-        self.message_label = QLabel(self.message)
+        self.message_label = QLabel(self)
+        self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # messages quote stored text
+        self.message_label.setText(self.message)
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message_label.setMinimumWidth(380)

@@ -26,6 +26,7 @@ from typing import Any
 import philont_desktop.widgets.pyside_compat  # noqa: F401
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from philont_desktop.widgets import plain
 
 RowRole = Qt.ItemDataRole.UserRole + 100
 KeyRole = Qt.ItemDataRole.UserRole + 101
@@ -50,7 +51,12 @@ class KeyedRowsModel(QAbstractTableModel):
         return ""
 
     def tooltip(self, row: Any, column: int) -> str | None:
+        """The tooltip as plain text (stored text may be in it: it is shown as text, never markup)."""
         return None
+
+    def damage_columns(self, column: int) -> tuple[str, ...]:
+        """The stored columns (SQL names) a view column shows: a damaged one puts the marker in front."""
+        return ()
 
     def foreground(self, row: Any, column: int) -> Any:
         return None
@@ -87,9 +93,15 @@ class KeyedRowsModel(QAbstractTableModel):
         row = self._rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.display(row, col)
+            # Stored text as text: controls and direction overrides visible, the damage marker in front.
+            text = plain.plain(self.display(row, col), None)
+            cols = self.damage_columns(col)
+            return plain.mark(text, row, cols) if cols else text
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(row, col)
+            tip = self.tooltip(row, col)
+            hurt = plain.damage_tooltip(row)
+            text = "\n".join(t for t in (tip, hurt) if t)
+            return plain.tooltip(text) if text else None
         if role == Qt.ItemDataRole.ForegroundRole:
             return self.foreground(row, col)
         if role == Qt.ItemDataRole.FontRole:

@@ -5,6 +5,8 @@ Importing this module does not import Qt (the timeline's Qt-free text helpers us
 
 from __future__ import annotations
 
+from core.damage import unreadable_time
+
 ELLIPSIS = "\u2026"
 
 
@@ -12,6 +14,10 @@ def format_local(ms: int | None, with_seconds: bool = True) -> str:
     """Epoch milliseconds as local ``yyyy-MM-dd HH:mm[:ss]`` (empty for None)."""
     if ms is None:
         return ""
+    if unreadable_time(ms):  # a time column holding no time (core.damage)
+        from philont_desktop.humanize import unreadable
+
+        return unreadable()
     from philont_desktop.qt import QDateTime
 
     try:
