@@ -71,6 +71,7 @@ class AppContext(QObject):
             self.workers, interval_ms=live_interval_ms, immutable=report.immutable, parent=self
         )
         self.live.changed.connect(self.dataChanged)
+        self.live.fileChanged.connect(self._on_file_changed)
         self.undo = UndoManager(self)
         self._editing = False
         self._editing_busy = False
@@ -150,8 +151,22 @@ class AppContext(QObject):
         return self._editing
 
     @property
+    def file_problem(self) -> str | None:
+        """``replaced``, ``deleted`` or ``emptied`` once the live monitor saw the opened file leave its
+        path (what is shown is still the opened file); ``None`` otherwise."""
+        return self.live.file_problem
+
+    def _on_file_changed(self, problem: str) -> None:
+        # Never write to a file that is not the one shown: editing stops (the writer closes).
+        if self._editing or self.workers.writer_open:
+            self.set_editing(False)
+        self.reportChanged.emit()
+
+    @property
     def read_only_reason(self) -> str | None:
         """Why editing cannot be turned on (``None`` when it can)."""
+        if self.file_problem is not None:
+            return self.tr("the database file was replaced or deleted on disk after it was opened")
         if self.forced_read_only:
             return self.tr("the app was started with --read-only")
         return core_strings.read_only_reason(self.report.read_only_reason)

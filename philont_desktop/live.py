@@ -1,9 +1,15 @@
-"""Live refresh: notice when another process (the agent) wrote to the database.
+"""Live refresh: notice when another process (the agent) wrote to the database, or replaced it.
 
 About once a second the monitor lane asks ``PRAGMA data_version`` on its own read-only connection
 (the value only means something compared with earlier answers of the same connection). When it
 moved, :attr:`LiveMonitor.changed` fires; the shell turns that into ``ctx.dataChanged`` and the
 visible tab refreshes, keeping selection and scroll position.
+
+The same probe looks at the file itself (:meth:`core.db.MemoryDB.file_change`: its device and inode,
+its size). An open connection keeps reading the file it opened, so a file replaced, deleted or emptied
+on disk would otherwise go unnoticed while the app shows the old one: the monitor then stops, says so
+(state ``replaced``, :attr:`LiveMonitor.fileChanged` with ``replaced``, ``deleted`` or ``emptied``),
+and the shell shows a banner and keeps editing off.
 """
 
 from __future__ import annotations
@@ -17,8 +23,8 @@ DEFAULT_INTERVAL_MS = 1000
 CHANGED_HIGHLIGHT_S = 2.0
 
 
-def _probe(db) -> int:
-    return db.data_version()
+def _probe(db) -> tuple[int, str | None]:
+    return db.data_version(), db.file_change()
 
 
 class LiveMonitor(QObject):
@@ -26,11 +32,13 @@ class LiveMonitor(QObject):
 
     States (``stateChanged(state, detail)``): ``starting``, ``live`` (watching), ``changed`` (a change
     was seen in the last two seconds), ``paused``, ``static`` (opened with ``immutable=1``: changes
-    cannot be seen) and ``error`` (the last probe failed; detail says why).
+    cannot be seen), ``error`` (the last probe failed; detail says why) and ``replaced`` (the file at the
+    path is no longer the one shown: polling stopped, :attr:`file_problem` says what happened).
     """
 
     changed = Signal()
     stateChanged = Signal(str, str)
+    fileChanged = Signal(str)  # replaced | deleted | emptied: the shown file is no longer at its path
 
     def __init__(
         self,
@@ -54,6 +62,7 @@ class LiveMonitor(QObject):
         self._last_change = 0.0
         self.changes_seen = 0
         self.polls = 0
+        self.file_problem: str | None = None
 
     # -- control --------------------------------------------------------------------------------------
     @property
@@ -73,6 +82,8 @@ class LiveMonitor(QObject):
         return self._timer.interval()
 
     def start(self) -> None:
+        if self.file_problem is not None:
+            return  # the file shown is gone from its path: nothing more to watch
         if self._immutable:
             self._set_state("static", self.tr("Opened as an immutable file: changes are not seen."))
             return
@@ -103,9 +114,13 @@ class LiveMonitor(QObject):
         )
 
     # -- results --------------------------------------------------------------------------------------
-    def _on_version(self, version: int) -> None:
+    def _on_version(self, result: tuple[int, str | None] | int) -> None:
         self._inflight = None
         self.polls += 1
+        version, problem = result if isinstance(result, tuple) else (result, None)
+        if problem is not None:
+            self._on_file_changed(problem)
+            return
         previous, self._version = self._version, int(version)
         if previous is not None and previous != self._version:
             self.changes_seen += 1
@@ -116,6 +131,23 @@ class LiveMonitor(QObject):
             self._set_state("live", self.tr("Watching the database for changes (every second)."))
         if self._again:
             self.check_now()
+
+    def _on_file_changed(self, problem: str) -> None:
+        self.file_problem = problem
+        self._timer.stop()
+        detail = {
+            "replaced": self.tr(
+                "The database file was replaced on disk: what is shown is the file as it was opened."
+            ),
+            "deleted": self.tr(
+                "The database file was deleted on disk: what is shown is the file as it was opened."
+            ),
+            "emptied": self.tr(
+                "The database file was emptied on disk: what is shown is the file as it was opened."
+            ),
+        }.get(problem, problem)
+        self._set_state("replaced", detail)
+        self.fileChanged.emit(problem)
 
     def _on_error(self, exc: BaseException) -> None:
         self._inflight = None

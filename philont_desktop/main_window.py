@@ -258,7 +258,7 @@ class MainWindow(QMainWindow):
 
     def _update_all(self) -> None:
         self.status.update()
-        self.banners.update_for(self.ctx, lambda: self.set_editing(False))
+        self.banners.update_for(self.ctx, lambda: self.set_editing(False), self._reopen)
         self._update_title()
         self.menus.update()
         self.menus.update_undo()
@@ -311,6 +311,11 @@ class MainWindow(QMainWindow):
         if path:
             self.settings.last_directory = str(Path(path).parent)
             self.open_database(path, editing=editing)
+
+    def _reopen(self) -> None:
+        """Open the file now at the database's path (after the shown one was replaced on disk)."""
+        if self.ctx is not None:
+            self.open_database(self.ctx.db_path)
 
     def open_database(self, path: str | Path, *, editing: bool = False) -> Job:
         """Open ``path`` read-only in the background and show it (then turn editing on if asked)."""
@@ -464,7 +469,7 @@ class MainWindow(QMainWindow):
 
     def _on_report_changed(self) -> None:
         self.status.update()
-        self.banners.update_for(self.ctx, lambda: self.set_editing(False))
+        self.banners.update_for(self.ctx, lambda: self.set_editing(False), self._reopen)
         self.menus.update()
 
     # -- appearance -------------------------------------------------------------------------------------

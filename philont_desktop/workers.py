@@ -241,6 +241,14 @@ class Workers(QObject):
     def __init__(self, db_path: str | Path | None = None, *, readers: int | None = None, parent=None):
         super().__init__(parent)
         self.db_path = Path(db_path) if db_path is not None else None
+        # The file opened: a connection to a different file at the same path (replaced or deleted and
+        # created again) is refused, so no tab and no edit ever reaches another file than the one shown.
+        if self.db_path is not None:
+            from core.db import file_identity
+
+            self.identity = file_identity(self.db_path)
+        else:
+            self.identity = None
         ideal = QThread.idealThreadCount()
         n_readers = readers if readers is not None else max(2, min(4, ideal))
         self._pools: dict[str, QThreadPool] = {}
@@ -397,7 +405,7 @@ class Workers(QObject):
             backup: Path | None = None
             from core.db import MemoryDB
 
-            ro = MemoryDB.open(self.db_path, check=check)
+            ro = MemoryDB.open(self.db_path, check=check, expect=self.identity)
             try:
                 if ro.report.read_only_reason:
                     raise ReadOnlyError(f"Writing is refused: {ro.report.read_only_reason}.")
@@ -408,7 +416,9 @@ class Workers(QObject):
             job.raise_if_cancelled()
             from core.db import MemoryDB
 
-            db = MemoryDB.open(self.db_path, writable=True, check=False, backup_before_write=False)
+            db = MemoryDB.open(
+                self.db_path, writable=True, check=False, backup_before_write=False, expect=self.identity
+            )
             db.last_backup = backup
             try:
                 db.ensure_writable_schema()
@@ -527,7 +537,7 @@ class Workers(QObject):
             assert self.db_path is not None
             from core.db import MemoryDB
 
-            db = MemoryDB.open(self.db_path, check=False)
+            db = MemoryDB.open(self.db_path, check=False, expect=self.identity)
             with self._conn_lock:
                 self._readers[tid] = db
         return db

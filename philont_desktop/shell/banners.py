@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
 from philont_desktop import core_strings
 from philont_desktop.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget, is_valid
 from philont_desktop.theme import Theme
+from philont_desktop.widgets import plain
 
 
 class Banner(QFrame):
@@ -88,22 +88,48 @@ class Banners(QWidget):
         self.by_name[name] = banner
         return banner
 
-    def update_for(self, ctx: Any, stop_editing: Callable[[], Any]) -> None:
-        """Show what ``ctx`` (an AppContext, or ``None``) calls for."""
+    def update_for(
+        self, ctx: Any, stop_editing: Callable[[], Any], reopen: Callable[[], Any] | None = None
+    ) -> None:
+        """Show what ``ctx`` (an AppContext, or ``None``) calls for; ``reopen`` opens the file now at its
+        path (offered when the shown file was replaced or deleted on disk)."""
         if ctx is None:
             for banner in (self.mode, self.notice):
                 banner.setVisible(False)
             return
-        self._update_mode(ctx, stop_editing)
+        if ctx.file_problem is not None:
+            self._show_file_problem(ctx.file_problem, reopen)
+        else:
+            self._update_mode(ctx, stop_editing)
         if ctx.report.warnings:
-            text = "<br>".join(html.escape(core_strings.message(w)) for w in ctx.report.warnings)
+            text = "<br>".join(plain.html(core_strings.message(w)) for w in ctx.report.warnings)
             self.notice.show_message("info", text)
         else:
             self.notice.setVisible(False)
 
+    def _show_file_problem(self, problem: str, reopen: Callable[[], Any] | None) -> None:
+        text = {
+            "deleted": self.tr(
+                "<b>The database file was deleted on disk.</b> What is shown is the file as it was opened; "
+                "live refresh stopped and editing is off."
+            ),
+            "emptied": self.tr(
+                "<b>The database file was emptied on disk.</b> What is shown is the file as it was "
+                "opened; live refresh stopped and editing is off."
+            ),
+        }.get(
+            problem,
+            self.tr(
+                "<b>The database file was replaced on disk.</b> What is shown is the file as it was "
+                "opened, not the new one; live refresh stopped and editing is off. Reopen it to see "
+                "the new file."
+            ),
+        )
+        self.mode.show_message("error", text, self.tr("Reopen") if reopen else None, reopen)
+
     def _update_mode(self, ctx: Any, stop_editing: Callable[[], Any]) -> None:
         if ctx.editing:
-            where = html.escape(str(ctx.last_backup)) if ctx.last_backup else self.tr("not needed (new file)")
+            where = plain.html(str(ctx.last_backup)) if ctx.last_backup else self.tr("not needed (new file)")
             self.mode.show_message(
                 "editing",
                 self.tr(
@@ -118,7 +144,7 @@ class Banners(QWidget):
             self.mode.show_message(
                 "readonly",
                 self.tr("<b>Read-only.</b> This database cannot be edited here: {0}.").format(
-                    html.escape(reason)
+                    plain.html(reason)
                 ),
             )
         else:

@@ -25,6 +25,7 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.theme import Theme
+from philont_desktop.widgets import plain
 from philont_desktop.workers import Job, Workers
 
 if TYPE_CHECKING:
@@ -202,8 +203,8 @@ class StatusArea(QObject):
         if ctx is None:
             self.path_label.setText("")
             return
-        self.path_label.setText(str(ctx.db_path))
-        self.path_label.setToolTip(str(ctx.db_path))
+        plain.set_plain(self.path_label, str(ctx.db_path), one_line=True)
+        self.path_label.setToolTip(plain.tooltip(str(ctx.db_path)))
         self._update_schema(ctx.report)
         self._update_mode(ctx)
         self._update_live(ctx.live)
@@ -230,7 +231,7 @@ class StatusArea(QObject):
         else:
             self.mode_label.setText(self.tr("read-only"))
             self.mode_label.setToolTip(
-                ctx.read_only_reason or self.tr("Turn on editing mode to make changes.")
+                plain.tooltip(ctx.read_only_reason or self.tr("Turn on editing mode to make changes."))
             )
 
     def _update_live(self, live: Any) -> None:
@@ -240,12 +241,15 @@ class StatusArea(QObject):
             "changed": self.tr("changed"),
             "starting": self.tr("live"),
             "paused": self.tr("paused"),
+            "replaced": self.tr("not live: file replaced"),
             "static": self.tr("not live"),
             "error": self.tr("live: error"),
         }.get(state, state)
-        color = self.theme.status_color({"starting": "live", "static": "paused"}.get(state, state)).name()
-        self.live_label.setText(f"<span style='color:{color}'>●</span> {html.escape(text)}")
-        self.live_label.setToolTip(detail)
+        color = self.theme.status_color(
+            {"starting": "live", "static": "paused", "replaced": "error"}.get(state, state)
+        ).name()
+        self.live_label.setText(f"<span style='color:{color}'>●</span> {plain.html(text)}")
+        self.live_label.setToolTip(plain.tooltip(detail))
 
     def _update_integrity(self, q: str | None) -> None:
         if q is None:
@@ -257,7 +261,7 @@ class StatusArea(QObject):
         else:
             c = self.theme.status_color("error").name()
             self.integrity_label.setText(f"<b style='color:{c}'>{html.escape(self.tr('damaged'))}</b>")
-            self.integrity_label.setToolTip(q)
+            self.integrity_label.setToolTip(plain.tooltip(q))
 
     # -- row counts -------------------------------------------------------------------------------------
     def _update_counts_label(self) -> None:
