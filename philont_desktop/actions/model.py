@@ -69,6 +69,16 @@ def pretty_json(action: Action) -> str:
         return action.params_json
 
 
+_ACTION_COLUMNS = {
+    COL_TIME: ("timestamp",),
+    COL_TOOL: ("tool_name",),
+    COL_OUTCOME: ("success",),
+    COL_SKILL: ("linked_skill",),
+    COL_PARAMS: ("params_json",),
+    COL_RESULT: ("result",),
+}
+
+
 class ActionsModel(PagedRowsModel):
     """Actions newest first."""
 
@@ -104,6 +114,9 @@ class ActionsModel(PagedRowsModel):
         if column == COL_RESULT:
             return compact_json(None, a.result or "")
         return ""
+
+    def damage_columns(self, column: int) -> tuple[str, ...]:
+        return _ACTION_COLUMNS.get(column, ())
 
     def tooltip(self, a: Action, column: int) -> str:
         if column == COL_PARAMS:

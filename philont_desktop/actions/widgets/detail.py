@@ -3,13 +3,13 @@ the messages around it. Long texts are shown in part; a double-click opens the w
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from core.models import Action
 from philont_desktop.actions.model import pretty_json
 from philont_desktop.i18n import monospace_font
 from philont_desktop.qt import QEvent, QLabel, QPlainTextEdit, QPushButton, Qt, QVBoxLayout, QWidget, Signal
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.text import format_local
 
 SHOWN_CHARS = 200_000
@@ -57,7 +57,7 @@ class ActionDetail(QWidget):
         self.action = a
         self.jump_btn.setEnabled(a is not None)
         if a is None:
-            self.header.setText(html.escape(self.tr("Select an action to see its parameters and result.")))
+            self.header.setText(plain.html(self.tr("Select an action to see its parameters and result.")))
             self.params_view.setPlainText("")
             self.result_view.setPlainText("")
             return
@@ -70,17 +70,17 @@ class ActionDetail(QWidget):
         ok = self.theme.status_color("live" if a.success else "error").name()
         outcome = self.tr("succeeded") if a.success else self.tr("failed")
         rows = [
-            f"<b>{html.escape(a.tool_name)}</b> &nbsp;<span style='color:{ok}'>"
-            f"{'&#10003;' if a.success else '&#10007;'} {html.escape(outcome)}</span>",
-            html.escape(self.tr("Time: %1").replace("%1", format_local(a.timestamp))),
-            html.escape(self.tr("Session: %1").replace("%1", a.session_id)),
+            f"<b>{plain.html(a.tool_name)}</b> &nbsp;<span style='color:{ok}'>"
+            f"{'&#10003;' if a.success else '&#10007;'} {plain.html(outcome)}</span>",
+            plain.html(self.tr("Time: %1").replace("%1", format_local(a.timestamp))),
+            plain.html(self.tr("Session: %1").replace("%1", a.session_id)),
         ]
         if a.linked_skill:
-            rows.append(html.escape(self.tr("Linked skill: %1").replace("%1", a.linked_skill)))
+            rows.append(plain.html(self.tr("Linked skill: %1").replace("%1", a.linked_skill)))
         if a.trigger:
-            rows.append(html.escape(self.tr("Trigger: %1").replace("%1", a.trigger)))
+            rows.append(plain.html(self.tr("Trigger: %1").replace("%1", a.trigger)))
         if a.json_errors:
-            rows.append(html.escape(self.tr("The parameters are not valid JSON; shown as stored.")))
+            rows.append(plain.html(self.tr("The parameters are not valid JSON; shown as stored.")))
         return "<br>".join(rows)
 
     def _set_bounded(self, edit: QPlainTextEdit, text: str, what: str) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from philont_desktop.actions.state import ActionsFilter
 from philont_desktop.qt import QComboBox, QHBoxLayout, QLabel, QWidget, Signal
+from philont_desktop.widgets import plain
 
 
 class ActionsFilterBar(QWidget):
@@ -43,8 +44,14 @@ class ActionsFilterBar(QWidget):
         bar.addWidget(self.count_label)
         self.tool_combo.currentIndexChanged.connect(lambda _i: self.filterChanged.emit())
         self.outcome_combo.currentIndexChanged.connect(lambda _i: self.filterChanged.emit())
-        self.skill_combo.activated.connect(lambda _i: self.filterChanged.emit())
+        self.skill_combo.activated.connect(self._on_skill_chosen)
         self.skill_combo.lineEdit().editingFinished.connect(self.filterChanged)
+
+    def _on_skill_chosen(self, i: int) -> None:
+        # Items show names as text (controls visible); choosing one puts the name itself in the field.
+        if i > 0:
+            self.skill_combo.setEditText(str(self.skill_combo.itemData(i) or ""))
+        self.filterChanged.emit()
 
     def current_filter(self) -> ActionsFilter:
         skill = self.skill_combo.currentText().strip()
@@ -59,7 +66,7 @@ class ActionsFilterBar(QWidget):
     def set_tool(self, tool: str | None) -> None:
         i = self.tool_combo.findData(tool) if tool else 0
         if i < 0:
-            self.tool_combo.addItem(tool, tool)
+            self.tool_combo.addItem(plain.plain(tool, 200, one_line=True), tool)
             i = self.tool_combo.count() - 1
         self.tool_combo.setCurrentIndex(i)
 
@@ -79,10 +86,10 @@ class ActionsFilterBar(QWidget):
         while self.tool_combo.count() > 1:
             self.tool_combo.removeItem(1)
         for t in tools:
-            self.tool_combo.addItem(t, t)
+            self.tool_combo.addItem(plain.plain(t, 200, one_line=True), t)
         i = self.tool_combo.findData(current) if current else 0
         if i < 0:
-            self.tool_combo.addItem(current, current)
+            self.tool_combo.addItem(plain.plain(current, 200, one_line=True), current)
             i = self.tool_combo.count() - 1
         self.tool_combo.setCurrentIndex(i)
         self.tool_combo.blockSignals(False)
@@ -91,7 +98,7 @@ class ActionsFilterBar(QWidget):
         while self.skill_combo.count() > 1:
             self.skill_combo.removeItem(1)
         for s in skills:
-            self.skill_combo.addItem(s, s)
+            self.skill_combo.addItem(plain.plain(s, 200, one_line=True), s)
         if idx > 0 or (text and text != self.skill_combo.itemText(0)):
             self.skill_combo.setEditText(text)
         else:

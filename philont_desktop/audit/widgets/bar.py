@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from core.audit import AuditEntry
 from philont_desktop.qt import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget, Signal
+from philont_desktop.widgets import plain
 
 
 class AuditBar(QWidget):
@@ -49,7 +50,7 @@ class AuditBar(QWidget):
         while self.filter.count() > 1:
             self.filter.removeItem(1)
         for t in types:
-            self.filter.addItem(t, t)
+            self.filter.addItem(plain.plain(t, 200, one_line=True), t)
         idx = self.filter.findData(current) if current is not None else 0
         self.filter.setCurrentIndex(max(0, idx))
         self.filter.blockSignals(False)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from core.audit import AuditEntry
 from philont_desktop.audit.human import field_changes, target_label
 from philont_desktop.audit.model import format_time
 from philont_desktop.qt import QCoreApplication, QTextBrowser, QWidget
+from philont_desktop.widgets import plain
 
 RAW_LINK = "raw"
 
@@ -36,22 +36,22 @@ def entry_html(e: AuditEntry, theme: Any, raw: bool = False) -> str:
     if e.note:
         rows.append((_tr("Note"), e.note))
     head = "".join(
-        f"<tr><td style='color:{muted}; padding-right:12px'>{html.escape(k)}</td>"
-        f"<td>{html.escape(str(v))}</td></tr>"
+        f"<tr><td style='color:{muted}; padding-right:12px'>{plain.html(k)}</td>"
+        f"<td>{plain.html(str(v))}</td></tr>"
         for k, v in rows
     )
-    errors = "".join(f"<p style='color:#cf222e'>{html.escape(x)}</p>" for x in e.json_errors)
+    errors = "".join(f"<p style='color:#cf222e'>{plain.html(x)}</p>" for x in e.json_errors)
     changes = field_changes(e.before, e.after)
     fields = "".join(
-        f"<tr><td style='padding-right:12px'><b>{html.escape(f)}</b></td>"
-        f"<td>{html.escape(a)}</td><td style='color:{muted}'>&nbsp;→&nbsp;</td><td>{html.escape(b)}</td></tr>"
+        f"<tr><td style='padding-right:12px'><b>{plain.html(f)}</b></td>"
+        f"<td>{plain.html(a)}</td><td style='color:{muted}'>&nbsp;→&nbsp;</td><td>{plain.html(b)}</td></tr>"
         for f, a, b in changes
     )
     body = f"<table>{head}</table>{errors}"
     if fields:
-        body += f"<p style='margin-top:10px'><b>{html.escape(_tr('Changes'))}</b></p><table>{fields}</table>"
+        body += f"<p style='margin-top:10px'><b>{plain.html(_tr('Changes'))}</b></p><table>{fields}</table>"
     link = _tr("Hide the raw JSON") if raw else _tr("Show the raw JSON (before → after)")
-    body += f"<p style='margin-top:10px'><a href='{RAW_LINK}'>{html.escape(link)}</a></p>"
+    body += f"<p style='margin-top:10px'><a href='{RAW_LINK}'>{plain.html(link)}</a></p>"
     if raw:
         body += f"<pre style='white-space:pre-wrap'>{_diff_html(e, theme)}</pre>"
     return body
@@ -62,7 +62,7 @@ def _diff_html(e: AuditEntry, theme: Any) -> str:
     muted = theme.muted_text().name()
     lines = []
     for ln in e.diff():
-        esc = html.escape(ln)
+        esc = plain.html(ln)
         if ln.startswith("+"):
             lines.append(f"<div style='background:{added.name()}'>{esc}</div>")
         elif ln.startswith("-"):
@@ -71,7 +71,7 @@ def _diff_html(e: AuditEntry, theme: Any) -> str:
             lines.append(f"<div style='color:{muted}'>{esc}</div>")
         else:
             lines.append(f"<div>{esc}</div>")
-    return "".join(lines) or f"<div style='color:{muted}'>{html.escape(_tr('No difference recorded.'))}</div>"
+    return "".join(lines) or f"<div style='color:{muted}'>{plain.html(_tr('No difference recorded.'))}</div>"
 
 
 class EntryDetail(QTextBrowser):
@@ -102,4 +102,4 @@ class EntryDetail(QTextBrowser):
 
     def show_empty(self) -> None:
         self.entry = None
-        self.setHtml(f"<p>{html.escape(self.empty_text())}</p>")
+        self.setHtml(f"<p>{plain.html(self.empty_text())}</p>")
