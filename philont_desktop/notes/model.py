@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core.damage import unreadable_time
 from core.models import Note
 from core.notes import NotesStore
 from philont_desktop.notes.state import NotesQuery
@@ -48,6 +49,22 @@ def job_notes(
     return NotesPage(q, rows, len(rows) < limit)
 
 
+_NOTE_COLUMNS = {
+    COL_CONTENT: ("content", "id"),
+    COL_IMPORTANCE: ("importance",),
+    COL_CREATED: ("created_at",),
+    COL_ACCESSED: ("last_accessed_at",),
+    COL_FORGOTTEN: ("forgotten_at",),
+    COL_SESSION: ("session_id",),
+}
+
+
+def _date(ms: int | None) -> str:
+    """The date of a time (the unreadable marker kept whole)."""
+    text = format_local(ms)
+    return text if unreadable_time(ms) else text[:10]
+
+
 class NotesModel(PagedRowsModel):
     """Notes; more pages through ``canFetchMore``/``fetchMore`` while browsing."""
 
@@ -78,14 +95,17 @@ class NotesModel(PagedRowsModel):
             except (TypeError, ValueError):
                 return str(n.importance)
         if column == COL_CREATED:
-            return format_local(n.created_at)[:10]
+            return _date(n.created_at)
         if column == COL_ACCESSED:
-            return format_local(n.last_accessed_at)[:10]
+            return _date(n.last_accessed_at)
         if column == COL_FORGOTTEN:
-            return format_local(n.forgotten_at)[:10]
+            return _date(n.forgotten_at)
         if column == COL_SESSION:
             return n.session_id or ""
         return ""
+
+    def damage_columns(self, column: int) -> tuple[str, ...]:
+        return _NOTE_COLUMNS.get(column, ())
 
     def tooltip(self, n: Note, column: int) -> str:
         if column == COL_CONTENT:

@@ -16,6 +16,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.text import format_local
 
 
@@ -37,6 +38,7 @@ class NoteEditor(QWidget):
         self._shown_text = ""  # the editor's own rendering of the note's text
         self.meta = QLabel(self)
         self.meta.setObjectName("noteMeta")
+        self.meta.setTextFormat(Qt.TextFormat.PlainText)  # ids and sessions are stored text
         self.meta.setWordWrap(True)
         self.meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.content_edit = QPlainTextEdit(self)
@@ -108,8 +110,8 @@ class NoteEditor(QWidget):
 
     def _meta_text(self, note: Note) -> str:
         parts = [
-            self.tr("Id: %1").replace("%1", note.id),
-            self.tr("Session: %1").replace("%1", note.session_id or "—"),
+            self.tr("Id: %1").replace("%1", plain.plain(note.id, 300, one_line=True)),
+            self.tr("Session: %1").replace("%1", plain.plain(note.session_id or "—", 300, one_line=True)),
             self.tr("Created: %1").replace("%1", format_local(note.created_at)),
             self.tr("Accessed: %1").replace("%1", format_local(note.last_accessed_at) or self.tr("never")),
         ]
