@@ -1750,6 +1750,11 @@ with the backup
         <source>quick_check failed: {0}</source>
         <translation>quick_check 失败：{0}</translation>
     </message>
+    <message>
+        <location line="-159"/>
+        <source>the database file was replaced or deleted on disk after it was opened</source>
+        <translation>数据库文件在打开之后已在磁盘上被替换或删除</translation>
+    </message>
 </context>
 <context>
     <name>AuditBar</name>
@@ -5290,6 +5295,21 @@ You can undo this with Edit › Undo.</source>
         <source>Cannot check the database for changes: {0}</source>
         <translation>无法检查数据库的更改：{0}</translation>
     </message>
+    <message>
+        <location line="-14"/>
+        <source>The database file was replaced on disk: what is shown is the file as it was opened.</source>
+        <translation>数据库文件已在磁盘上被替换：此处显示的是打开时的文件。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The database file was deleted on disk: what is shown is the file as it was opened.</source>
+        <translation>数据库文件已在磁盘上被删除：此处显示的是打开时的文件。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The database file was emptied on disk: what is shown is the file as it was opened.</source>
+        <translation>数据库文件已在磁盘上被清空：此处显示的是打开时的文件。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -5383,6 +5403,31 @@ You can undo this with Edit › Undo.</source>
         <location line="+113"/>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
+    </message>
+    <message>
+        <location line="-465"/>
+        <source>&lt;b&gt;The database file was deleted on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
+        <translation>&lt;b&gt;数据库文件已在磁盘上被删除。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;The database file was emptied on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
+        <translation>&lt;b&gt;数据库文件已在磁盘上被清空。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;The database file was replaced on disk.&lt;/b&gt; What is shown is the file as it was opened, not the new one; live refresh stopped and editing is off. Reopen it to see the new file.</source>
+        <translation>&lt;b&gt;数据库文件已在磁盘上被替换。&lt;/b&gt;此处显示的是打开时的文件，而不是新文件；实时刷新已停止，编辑已关闭。重新打开即可查看新文件。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <location line="-90"/>
+        <source>not live: file replaced</source>
+        <translation>非实时：文件已被替换</translation>
     </message>
 </context>
 <context>
@@ -6260,6 +6305,31 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
         </translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <source>message #%1</source>
+        <translation>消息 #%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>skill %1</source>
+        <translation>技能 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The agent cannot read %1 (%2): its own reading of this layer fails on this row. Shown here as stored.</source>
+        <translation>智能体无法读取 %1（%2）：它自己读取这一层时会在这一行失败。此处按存储原样显示。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: %2 holds bytes that are not UTF-8; the agent reads them as U+FFFD (�), as shown here.</source>
+        <translation>%1：%2 含有不是 UTF-8 的字节；智能体读到的是 U+FFFD（�），如此处所示。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 has damaged values (%2); the agent reads them as stored, so what it makes of this row can differ from what is shown here.</source>
+        <translation>%1 含有损坏的值（%2）；智能体按存储原样读取，因此它对这一行的处理可能与此处显示的不同。</translation>
     </message>
 </context>
 <context>
@@ -8626,6 +8696,82 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
+    </message>
+</context>
+<context>
+    <name>PlainText</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/widgets/plain.py" line="+50"/>
+        <source>(%n more character(s))</source>
+        <extracomment>Characters of stored text a label or detail pane shows (the rest is summarised). Characters of stored text a tooltip shows. Stored bytes a tooltip spells in hex. The marker in front of a damaged value.</extracomment>
+        <translation>
+            <numerusform>（另有 %n 个字符）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>%1: not valid UTF-8 (%2 bytes); the unreadable bytes are shown as �</source>
+        <translation>%1：不是有效的 UTF-8（%2 字节）；无法读取的字节显示为 �</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: binary data (%2 bytes) where text belongs</source>
+        <translation>%1：此处应为文本，却是二进制数据（%2 字节）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: empty (NULL), though it must have a value</source>
+        <translation>%1：为空（NULL），但此列必须有值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: a number where text belongs</source>
+        <translation>%1：此处应为文本，却是数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not a number</source>
+        <translation>%1：不是数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not a finite number</source>
+        <translation>%1：不是有限数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not a time</source>
+        <translation>%1：不是时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: beyond the range it can hold</source>
+        <translation>%1：超出可容纳的范围</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not valid JSON (shown as stored)</source>
+        <translation>%1：不是有效的 JSON（按存储原样显示）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: JSON nested too deep to read (shown as stored)</source>
+        <translation>%1：JSON 嵌套过深，无法读取（按存储原样显示）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: JSON of the wrong kind</source>
+        <translation>%1：JSON 类型不对</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>stored bytes: %1</source>
+        <translation>存储的字节：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>stored: %1</source>
+        <translation>存储的值：%1</translation>
     </message>
 </context>
 </TS>

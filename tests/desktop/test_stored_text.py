@@ -1,0 +1,221 @@
+"""Stored text is data: no label, tooltip or detail pane of any tab renders markup from the memory, and
+control characters and direction overrides are shown, never applied. A damaged value is marked.
+
+A database whose every text column holds ``<img src=file:///…>``, ``<h1>``, an ANSI escape and a
+right-to-left override is opened in the main window; every tab is visited, the first row of every view
+selected, and every string Qt could render as rich text (tooltips and status tips of every model role,
+labels, widget tooltips, text documents) is checked.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from core import curation
+from core.actions import ActionStore
+from core.calendar import CalendarStore
+from core.db import MemoryDB
+from core.facts import FactStore
+from core.notes import NotesStore
+from core.schedules import ScheduleStore
+from core.skills import SkillStore
+from core.timeline import RawStore
+from philont_desktop.main_window import MainWindow
+from philont_desktop.qt import (
+    QAbstractItemModel,
+    QAbstractItemView,
+    QApplication,
+    QLabel,
+    QModelIndex,
+    Qt,
+    QTextBrowser,
+    QTextEdit,
+    QtGui,
+    QWidget,
+)
+from philont_desktop.settings import Settings
+from philont_desktop.theme import Theme
+from philont_desktop.widgets import plain
+from philont_desktop.workers import spin_until
+from tests.support import FIXED_NOW
+
+HOSTILE = '<img src="file:///etc/hostname"><h1>HEAD</h1>\x1b[31mred\x1b[0m photo_\u202egnp.exe'
+# Raw markup a rich-text renderer would apply (escaped forms like &lt;img are fine).
+RAW_MARKUP = re.compile(r"<\s*(img|h1)\b", re.IGNORECASE)
+TIP_ROLES = (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.StatusTipRole, Qt.ItemDataRole.WhatsThisRole)
+IDLE_MS = 30_000
+
+
+def _hostile_db(path: Path) -> None:
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        raw.start_session(HOSTILE, started_at=FIXED_NOW - 1000)
+        raw.append_message(HOSTILE, "user", HOSTILE + " deploy", FIXED_NOW)
+        raw.append_message("global", "assistant", HOSTILE, FIXED_NOW + 1)
+        ActionStore(db).append(HOSTILE, HOSTILE, {"q": HOSTILE}, HOSTILE, False, FIXED_NOW, HOSTILE, HOSTILE)
+        NotesStore(db).upsert(HOSTILE, HOSTILE, 0.5, HOSTILE, FIXED_NOW)
+        facts = FactStore(db)
+        facts.store_fact("user", HOSTILE.replace(" ", "_"), HOSTILE, 0.9, now=FIXED_NOW)
+        facts.store_fact("project", "k", {"v": HOSTILE}, 0.9, now=FIXED_NOW)
+        skills = SkillStore(db)
+        skills.create_skill(
+            HOSTILE, HOSTILE, [HOSTILE], HOSTILE, when_to_use=HOSTILE, verification={"kind": "assert",
+            "check": HOSTILE}, now=FIXED_NOW,
+        )  # fmt: skip
+        skills.create_skill("plain-skill", HOSTILE, ["kw"], HOSTILE, kind="negative", now=FIXED_NOW)
+        CalendarStore(db).create(HOSTILE, FIXED_NOW + 3_600_000, None, "FREQ=DAILY", HOSTILE, now=FIXED_NOW)
+        ScheduleStore(db).create(
+            HOSTILE, FIXED_NOW + 3_600_000, "prompt", {"message": HOSTILE}, now=FIXED_NOW
+        )
+        curation.perform(
+            db, actor=HOSTILE, action="toy.note", target_type="note", target_id=HOSTILE,
+            fn=lambda conn: ({"v": HOSTILE}, {"v": HOSTILE + "!"}),
+        )  # fmt: skip
+        with db.write() as conn:  # and damaged values beside them
+            conn.execute(
+                "UPDATE memory_notes SET content = CAST(X'3C68313EFF' AS TEXT) WHERE id = ?", (HOSTILE,)
+            )
+            conn.execute(
+                "UPDATE memory_actions SET timestamp = 'yesterday', params_json = '{bad' WHERE tool_name = ?",
+                (HOSTILE,),
+            )
+    finally:
+        db.close()
+
+
+@pytest.fixture(scope="module")
+def hostile_path(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("hostile") / "memory.sqlite"
+    _hostile_db(path)
+    return path
+
+
+def _rich_problem(where: str, text: object) -> str | None:
+    if not isinstance(text, str) or not text:
+        return None
+    if QtGui.Qt.mightBeRichText(text) and RAW_MARKUP.search(text):
+        return f"{where}: stored markup rendered as rich text: {text[:200]!r}"
+    if "\u202e" in text or "\x1b" in text:
+        return f"{where}: a direction override or escape shown raw: {text[:200]!r}"
+    return None
+
+
+def _walk_model(
+    name: str, model: QAbstractItemModel, parent: QModelIndex | None = None, depth: int = 0
+) -> list[str]:
+    parent = parent if parent is not None else QModelIndex()
+    found: list[str] = []
+    rows = min(model.rowCount(parent), 200)
+    try:
+        cols = max(1, model.columnCount(parent))
+    except TypeError:  # a list model: one column
+        cols = 1
+    for r in range(rows):
+        for c in range(cols):
+            idx = model.index(r, c, parent)
+            for role in TIP_ROLES:
+                p = _rich_problem(f"{name}[{r},{c}] role {int(role)}", model.data(idx, role))
+                if p:
+                    found.append(p)
+            display = model.data(idx, Qt.ItemDataRole.DisplayRole)
+            if isinstance(display, str) and ("\u202e" in display or "\x1b" in display):
+                found.append(f"{name}[{r},{c}] display: a direction override or escape shown raw")
+            if depth < 3 and c == 0 and _has_children(model, idx):
+                found += _walk_model(name, model, idx, depth + 1)
+    return found
+
+
+def _has_children(model: QAbstractItemModel, idx: QModelIndex) -> bool:
+    try:
+        return model.hasChildren(idx)
+    except TypeError:
+        return False
+
+
+def _walk_widgets(root: QWidget) -> list[str]:
+    found: list[str] = []
+    for w in [root, *root.findChildren(QWidget)]:
+        where = f"{type(w).__name__} {w.objectName()!r}"
+        p = _rich_problem(f"{where} tooltip", w.toolTip())
+        if p:
+            found.append(p)
+        if isinstance(w, QLabel) and w.textFormat() != Qt.TextFormat.PlainText:
+            p = _rich_problem(f"{where} label", w.text())
+            if p:
+                found.append(p)
+        if isinstance(w, QTextEdit | QTextBrowser):
+            doc_html = w.document().toHtml()
+            if RAW_MARKUP.search(doc_html):
+                found.append(f"{where}: the document holds an <img> or <h1> element")
+            if "\u202e" in w.document().toPlainText():
+                found.append(f"{where}: a direction override shown raw")
+    return found
+
+
+def _select_first_rows(window: MainWindow) -> None:
+    for view in window.findChildren(QAbstractItemView):
+        model = view.model()
+        if model is not None and model.rowCount() > 0 and view.isVisible():
+            view.setCurrentIndex(model.index(0, 0))
+    QApplication.processEvents()
+
+
+def test_no_tab_renders_stored_markup_or_raw_control_characters(hostile_path, tmp_path, qtbot):
+    path = tmp_path / "memory.sqlite"
+    shutil.copy2(hostile_path, path)
+    window = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
+    qtbot.addWidget(window)
+    window.show()
+    window.open_database(path)
+    assert spin_until(lambda: window.ctx is not None or window.open_error is not None, IDLE_MS)
+    assert window.ctx is not None, window.open_error
+    problems: list[str] = []
+    for name in list(window.tabs_by_name):
+        tab = window.show_tab(name)
+        tab.ensure_activated()
+        assert tab.wait_idle(IDLE_MS), name
+        _select_first_rows(window)
+        tab.wait_idle(IDLE_MS)
+        QApplication.processEvents()
+        for model in tab.findChildren(QAbstractItemModel):
+            problems += _walk_model(f"{name}/{type(model).__name__}", model)
+        problems += [f"{name}: {p}" for p in _walk_widgets(tab)]
+    problems += _walk_widgets(window.statusBar())
+    window.close()
+    assert not problems, "\n".join(dict.fromkeys(problems))
+
+
+def test_the_helpers_show_text_as_text():
+    tip = plain.tooltip(HOSTILE)
+    assert QtGui.Qt.mightBeRichText(tip) and not RAW_MARKUP.search(tip)
+    assert "&lt;img" in tip and "\\u202e" in tip and "\\x1b[31m" in tip
+    assert plain.tooltip("") == "" and plain.tooltip(None) == ""
+    cut = plain.plain("x" * 5000, 100)
+    assert cut.startswith("x" * 100 + " … (") and "4900 more" in cut
+    label = QLabel()
+    plain.set_plain(label, HOSTILE)
+    assert label.textFormat() == Qt.TextFormat.PlainText and "\u202e" not in label.text()
+    assert plain.html("a\nb<") == "a<br>b&lt;"
+
+
+def test_damaged_values_are_marked_with_their_bytes_on_hover(hostile_path, tmp_path):
+    from core.notes import NotesStore as Notes
+
+    db = MemoryDB.open(hostile_path)
+    try:
+        note = Notes(db).get(HOSTILE)
+        action = ActionStore(db).list(limit=None, tool=HOSTILE)[0]
+    finally:
+        db.close()
+    tip = plain.damage_tooltip(note)
+    assert tip.startswith(plain.MARK) and "content" in tip and "3c 68 31 3e ff" in tip
+    assert plain.mark("x", note, ("content",)) == f"{plain.MARK} x"
+    assert plain.mark("x", note, ("id",)) == "x"
+    assert {"timestamp", "params_json"} <= set(action.damaged)
+    lines = plain.damage_lines(action)
+    assert any("not a time" in ln for ln in lines) and any("not valid JSON" in ln for ln in lines)
