@@ -138,7 +138,9 @@ def is_damaged(row: Any, columns: Iterable[str]) -> bool:
 
 def mark(text: str, row: Any, columns: Iterable[str]) -> str:
     """``text`` with the damage marker in front when one of ``columns`` of ``row`` is damaged."""
-    return f"{MARK} {text}" if is_damaged(row, columns) else text
+    if text.startswith(MARK) or not is_damaged(row, columns):
+        return text  # (an unreadable time already reads "⚠ unreadable")
+    return f"{MARK} {text}"
 
 
 __all__ = [

@@ -216,6 +216,7 @@ def test_damaged_values_are_marked_with_their_bytes_on_hover(hostile_path, tmp_p
     assert tip.startswith(plain.MARK) and "content" in tip and "3c 68 31 3e ff" in tip
     assert plain.mark("x", note, ("content",)) == f"{plain.MARK} x"
     assert plain.mark("x", note, ("id",)) == "x"
+    assert plain.mark("⚠ unreadable", note, ("content",)) == "⚠ unreadable"  # one marker, not two
     assert {"timestamp", "params_json"} <= set(action.damaged)
     lines = plain.damage_lines(action)
     assert any("not a time" in ln for ln in lines) and any("not valid JSON" in ln for ln in lines)
