@@ -190,7 +190,7 @@ def test_no_tab_renders_stored_markup_or_raw_control_characters(hostile_path, tm
     assert not problems, "\n".join(dict.fromkeys(problems))
 
 
-def test_the_helpers_show_text_as_text():
+def test_the_helpers_show_text_as_text(qapp):
     tip = plain.tooltip(HOSTILE)
     assert QtGui.Qt.mightBeRichText(tip) and not RAW_MARKUP.search(tip)
     assert "&lt;img" in tip and "\\u202e" in tip and "\\x1b[31m" in tip
