@@ -2197,6 +2197,26 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
         <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/shell/banners.py" line="+113"/>
+        <source>&lt;b&gt;The database file was deleted on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
+        <translation>&lt;b&gt;数据库文件已在磁盘上被删除。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;The database file was emptied on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
+        <translation>&lt;b&gt;数据库文件已在磁盘上被清空。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;The database file was replaced on disk.&lt;/b&gt; What is shown is the file as it was opened, not the new one; live refresh stopped and editing is off. Reopen it to see the new file.</source>
+        <translation>&lt;b&gt;数据库文件已在磁盘上被替换。&lt;/b&gt;此处显示的是打开时的文件，而不是新文件；实时刷新已停止，编辑已关闭。重新打开即可查看新文件。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
 </context>
 <context>
     <name>BaselineBar</name>
@@ -5404,31 +5424,6 @@ You can undo this with Edit › Undo.</source>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
     </message>
-    <message>
-        <location line="-465"/>
-        <source>&lt;b&gt;The database file was deleted on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
-        <translation>&lt;b&gt;数据库文件已在磁盘上被删除。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&lt;b&gt;The database file was emptied on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
-        <translation>&lt;b&gt;数据库文件已在磁盘上被清空。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&lt;b&gt;The database file was replaced on disk.&lt;/b&gt; What is shown is the file as it was opened, not the new one; live refresh stopped and editing is off. Reopen it to see the new file.</source>
-        <translation>&lt;b&gt;数据库文件已在磁盘上被替换。&lt;/b&gt;此处显示的是打开时的文件，而不是新文件；实时刷新已停止，编辑已关闭。重新打开即可查看新文件。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Reopen</source>
-        <translation>重新打开</translation>
-    </message>
-    <message>
-        <location line="-90"/>
-        <source>not live: file replaced</source>
-        <translation>非实时：文件已被替换</translation>
-    </message>
 </context>
 <context>
     <name>McpDialog</name>
@@ -6305,31 +6300,6 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
         </translation>
-    </message>
-    <message>
-        <location line="-60"/>
-        <source>message #%1</source>
-        <translation>消息 #%1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>skill %1</source>
-        <translation>技能 %1</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>The agent cannot read %1 (%2): its own reading of this layer fails on this row. Shown here as stored.</source>
-        <translation>智能体无法读取 %1（%2）：它自己读取这一层时会在这一行失败。此处按存储原样显示。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>%1: %2 holds bytes that are not UTF-8; the agent reads them as U+FFFD (�), as shown here.</source>
-        <translation>%1：%2 含有不是 UTF-8 的字节；智能体读到的是 U+FFFD（�），如此处所示。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1 has damaged values (%2); the agent reads them as stored, so what it makes of this row can differ from what is shown here.</source>
-        <translation>%1 含有损坏的值（%2）；智能体按存储原样读取，因此它对这一行的处理可能与此处显示的不同。</translation>
     </message>
 </context>
 <context>
@@ -8056,6 +8026,11 @@ Reason (optional):</source>
         <location line="+9"/>
         <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not live: file replaced</source>
+        <translation>非实时：文件已被替换</translation>
     </message>
 </context>
 <context>
