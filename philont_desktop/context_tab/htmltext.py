@@ -5,11 +5,14 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from core.visible import visible
+
 PREVIEW_LINE_CHARS = 140
 
 
 def esc(text: str) -> str:
-    return html.escape(text, quote=False)
+    """Text for the preview's HTML: escaped, with control characters and direction overrides visible."""
+    return html.escape(visible(text), quote=False)
 
 
 def fmt_int(n: int | float) -> str:

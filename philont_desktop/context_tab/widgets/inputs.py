@@ -26,6 +26,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.conversations import ConversationCombo, ConversationsModel
 
 HOSTS = (("Linux", "linux"), ("Windows", "windows"), ("macOS", "darwin"))
@@ -172,7 +173,7 @@ class InputsPanel(QWidget):
             combo.clear()
             combo.addItem("", "")
             for s in sessions:
-                combo.addItem(s.id, s.id)
+                combo.addItem(plain.plain(s.id, 200, one_line=True), s.id)
                 tip = self.tr("%n message(s) since %1", None, s.count).replace(
                     "%1", humanize.abs_time(s.started_at)
                 )
@@ -219,6 +220,8 @@ def _session_combo(parent: QWidget, placeholder: str) -> QComboBox:
     combo.lineEdit().setPlaceholderText(placeholder)
     combo.lineEdit().setClearButtonEnabled(True)
     combo.addItem("", "")
+    # Items show ids as text (controls visible); choosing one puts the id itself in the field.
+    combo.activated.connect(lambda i: combo.setEditText(str(combo.itemData(i) or "")))
     comp = combo.completer()
     if comp is not None:
         comp.setFilterMode(Qt.MatchFlag.MatchContains)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.models import Message
+from core.visible import neutral
 from philont_desktop import humanize
 from philont_desktop.context_tab.htmltext import esc, first_line, highlight_html
 from philont_desktop.context_tab.model import PickerPage, job_user_messages
@@ -194,9 +195,10 @@ class MessagePicker(QDialog):
         if page.query != self._query:
             return
         for m in page.messages:
-            meta = f"#{m.id} · {humanize.abs_time(m.timestamp)} · {m.session_id}"
+            meta = neutral(f"#{m.id} · {humanize.abs_time(m.timestamp)} · {m.session_id}")
             text, spans = hit_snippet(m.content, page.spans.get(m.id, []))
-            item = QListWidgetItem(f"{meta}\n{first_line(m.content, 200)}")
+            text = neutral(text)  # one character for one: the spans stay valid
+            item = QListWidgetItem(f"{meta}\n{neutral(first_line(m.content, 200))}")
             item.setData(Qt.ItemDataRole.UserRole, m.id)
             item.setData(Qt.ItemDataRole.UserRole + 1, (meta, text, spans))
             item.setToolTip(plain_tip(m.content[:2000]))
