@@ -141,8 +141,9 @@ class LadderPanel(QWidget):
         self.table.setWordWrap(False)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hh.setStretchLastSection(True)
-        for col, width in enumerate((130, 260, 90, 200)):
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the event (a repair's diagnosis)
+        for col, width in ((0, 130), (2, 90), (3, 190), (4, 170)):
             self.table.setColumnWidth(col, width)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 4, 0, 0)
