@@ -158,7 +158,7 @@ from core.engine import sqlite3
 from core.errors import MemoryError_, ValidationError_
 from core.export import FORMATS as EXPORT_FORMATS
 from core.export import LAYERS as _EXPORT_LAYER_SPECS
-from core.jsutil import date_parse, iso_ms, now_ms
+from core.jsutil import date_parse, iso_ms, json_safe, now_ms
 from core.paths import expand_user, inspect_path, real_path, replaceable_target, resolve_db_path
 from core.visible import visible
 
@@ -266,17 +266,6 @@ def _finite_float(text: str) -> float:
     return x
 
 
-def _json_safe(value: Any) -> Any:
-    """Non-finite floats become None (JSON has no NaN or Infinity)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -327,7 +316,7 @@ class _Out:
         self._ascii = enc not in ("utf-8", "utf8", "utf-16", "utf-32")
 
     def json(self, value: Any) -> None:
-        text = json.dumps(_json_safe(value), ensure_ascii=self._ascii, indent=2)
+        text = json.dumps(json_safe(value), ensure_ascii=self._ascii, indent=2)
         # A lone surrogate (an argument that is not UTF-8) is written as JSON.stringify writes it.
         sys.stdout.write(_LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) + "\n")
 

@@ -92,6 +92,18 @@ def now_ms() -> int:
 # ---------------------------------------------------------------------------------------------------
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with non-finite floats replaced by ``None``, as ``JSON.stringify`` writes them
+    (``null``): JSON has no NaN or Infinity. Dicts, lists and tuples are walked; tuples become lists."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def utf16_len(s: str) -> int:
     """JavaScript ``s.length``: the number of UTF-16 code units (an astral character counts 2).
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import getpass
 import json
-import math
 import os
 import socket
 import sys
@@ -50,7 +49,7 @@ from urllib.parse import quote, unquote
 
 from core import __version__
 from core.errors import MemoryError_, NotFoundError, ValidationError_
-from core.jsutil import now_ms
+from core.jsutil import json_safe, now_ms
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -136,18 +135,8 @@ class PromptInfo:
     arguments: list[tuple[str, str, bool]] = field(default_factory=list)  # (name, description, required)
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def _dumps(value: Any) -> str:
-    return json.dumps(_json_safe(value), ensure_ascii=False, indent=2)
+    return json.dumps(json_safe(value), ensure_ascii=False, indent=2)
 
 
 def mcp_actor() -> str:
@@ -488,12 +477,12 @@ def _conversation_uri(conversation_id: str) -> str:
 def _from_result(result: dict[str, Any]) -> ToolCall:
     ok = bool(result.get("success"))
     text = result.get("output") if ok else result.get("error")
-    return ToolCall(_json_safe(result), "" if text is None else str(text), not ok)
+    return ToolCall(json_safe(result), "" if text is None else str(text), not ok)
 
 
 def _refusal(message: str, code: str, params: dict[str, Any]) -> ToolCall:
     return ToolCall(
-        {"success": False, "error": message, "code": code, "params": _json_safe(dict(params))}, message, True
+        {"success": False, "error": message, "code": code, "params": json_safe(dict(params))}, message, True
     )
 
 
@@ -519,7 +508,7 @@ def _protocol_error(exc: MemoryError_) -> Exception:
     from mcp.shared.exceptions import MCPError
 
     code = types.INVALID_PARAMS if isinstance(exc, NotFoundError | ValidationError_) else types.INTERNAL_ERROR
-    return MCPError(code, str(exc), {"code": exc.code, "params": _json_safe(exc.params)})
+    return MCPError(code, str(exc), {"code": exc.code, "params": json_safe(exc.params)})
 
 
 def _client_name(ctx: Any) -> str | None:

@@ -8,13 +8,12 @@ The texts are made on the GUI thread (:func:`digest_texts`: translated summaries
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from core.changes import ChangeSet
+from core.jsutil import json_safe
 
 __all__ = ["DigestTexts", "markdown", "write_digest"]
 
@@ -55,23 +54,13 @@ def markdown(cs: ChangeSet, texts: DigestTexts, reviewed: frozenset[str] = froze
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def write_digest(
     path: str, fmt: str, cs: ChangeSet, texts: DigestTexts | None, reviewed: frozenset[str], db_path: str
 ) -> str:
     """Render the digest and write it to ``path`` (a temporary file renamed into place); returns ``path``."""
     if fmt == "json":
         data = {"path": db_path, **cs.to_json(), "reviewed": sorted(reviewed)}
-        body = json.dumps(_json_safe(data), ensure_ascii=False, indent=2) + "\n"
+        body = json.dumps(json_safe(data), ensure_ascii=False, indent=2) + "\n"
     else:
         assert texts is not None
         body = markdown(cs, texts, reviewed)
