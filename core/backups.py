@@ -50,7 +50,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core import MAX_KNOWN_SCHEMA_VERSION
+from core import MAX_KNOWN_SCHEMA_VERSION, paths
 from core.db import SQLITE_MAGIC, connect_file, header_problem, open_in_this_process, quick_check
 from core.engine import sqlite3
 from core.errors import MemoryError_, NotFoundError, Notice, ReadOnlyError, ValidationError_
@@ -142,17 +142,19 @@ def file_kind(path: str | os.PathLike[str]) -> str | None:
         return None
     except OSError:
         return "unreadable"
-    if stat.S_ISREG(mode):
-        return "file"
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISFIFO(mode):
-        return "FIFO"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "device"
-    return "special file"
+    return _KIND_WORDS[paths.file_kind(mode)]
+
+
+# core.paths.file_kind's classification, in the words of this module's messages.
+_KIND_WORDS = {
+    "regular": "file",
+    "folder": "directory",
+    "fifo": "FIFO",
+    "socket": "socket",
+    "char-device": "device",
+    "block-device": "device",
+    "other": "special file",
+}
 
 
 def _read_head(path: Path, n: int) -> bytes | None:
