@@ -56,6 +56,7 @@ from philont_desktop.qt import (
     QSortFilterProxyModel,
     Qt,
 )
+from philont_desktop.widgets import plain
 
 FactRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -69,6 +70,18 @@ _TIME_FIELDS = {
     C_ACCESSED: "last_accessed_at",
 }
 
+
+#: The stored columns each view column shows: a damaged one puts the marker in front (core.damage).
+_STORED_COLUMNS = {
+    C_NAMESPACE: ("namespace",),
+    C_KEY: ("key",),
+    C_VALUE: ("value_json",),
+    C_CONFIDENCE: ("confidence",),
+    C_KIND: ("fact_kind",),
+    C_TAU: ("decay_tau_days",),
+    C_SCORE: ("confidence", "created_at", "last_accessed_at"),
+    **{c: (name,) for c, name in _TIME_FIELDS.items()},
+}
 
 #: The text columns sort case-insensitively.
 _TEXT_SORT = {
@@ -155,7 +168,8 @@ class FactsModel(QAbstractTableModel):
         r = self._rows[index.row()]
         c = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.display(r, c)
+            # Stored text as text: controls and direction overrides visible, the damage marker in front.
+            return plain.mark(plain.plain(self.display(r, c), None), r.fact, _STORED_COLUMNS.get(c, ()))
         if role == SortRole:
             return self.sort_value(r, c)
         if role == ScoreRole:
@@ -165,7 +179,8 @@ class FactsModel(QAbstractTableModel):
         if role == IdRole:
             return r.fact.id
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(r, c)
+            tip = "\n".join(t for t in (self._tooltip(r, c), plain.damage_tooltip(r.fact)) if t)
+            return plain.tooltip(tip) if tip else None
         if role == Qt.ItemDataRole.TextAlignmentRole and c in (C_CONFIDENCE, C_TAU, C_SCORE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and self._theme is not None:

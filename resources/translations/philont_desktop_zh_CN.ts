@@ -70,7 +70,7 @@
         <translation>{0} 分钟</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/widgets/diff.py" line="+138"/>
+        <location filename="../../philont_desktop/widgets/diff.py" line="+139"/>
         <source>unchanged</source>
         <translation>未改变</translation>
     </message>
@@ -105,7 +105,7 @@
         <translation>出错了（{0}）。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+57"/>
         <location line="+17"/>
         <source>Show details</source>
         <translation>显示详情</translation>
@@ -1516,13 +1516,13 @@ with the backup
 <context>
     <name>ActionsFilterBar</name>
     <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+20"/>
-        <location line="+91"/>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+21"/>
+        <location line="+97"/>
         <source>All tools</source>
         <translation>全部工具</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-94"/>
         <source>Any outcome</source>
         <translation>任意结果</translation>
     </message>
@@ -1538,12 +1538,12 @@ with the backup
     </message>
     <message>
         <location line="+5"/>
-        <location line="+82"/>
+        <location line="+88"/>
         <source>Any linked skill</source>
         <translation>任意关联技能</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-87"/>
         <source>Linked skill</source>
         <translation>关联技能</translation>
     </message>
@@ -1563,7 +1563,7 @@ with the backup
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+69"/>
         <source>No actions</source>
         <translation>没有操作</translation>
     </message>
@@ -1586,7 +1586,7 @@ with the backup
 <context>
     <name>ActionsModel</name>
     <message>
-        <location filename="../../philont_desktop/actions/model.py" line="+82"/>
+        <location filename="../../philont_desktop/actions/model.py" line="+92"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -1691,12 +1691,12 @@ with the backup
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../../philont_desktop/context.py" line="+104"/>
+        <location filename="../../philont_desktop/context.py" line="+105"/>
         <source>Checking database integrity</source>
         <translation>正在检查数据库完整性</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+66"/>
         <source>the app was started with --read-only</source>
         <translation>程序以 --read-only 启动</translation>
     </message>
@@ -1751,7 +1751,7 @@ with the backup
         <translation>quick_check 失败：{0}</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-158"/>
         <source>the database file was replaced or deleted on disk after it was opened</source>
         <translation>数据库文件在打开之后已在磁盘上被替换或删除</translation>
     </message>
@@ -1759,7 +1759,7 @@ with the backup
 <context>
     <name>AuditBar</name>
     <message>
-        <location filename="../../philont_desktop/audit/widgets/bar.py" line="+22"/>
+        <location filename="../../philont_desktop/audit/widgets/bar.py" line="+23"/>
         <source>All targets</source>
         <translation>全部对象</translation>
     </message>
@@ -2178,7 +2178,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>Banners</name>
     <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="+106"/>
+        <location filename="../../philont_desktop/shell/banners.py" line="+132"/>
         <source>not needed (new file)</source>
         <translation>不需要（新文件）</translation>
     </message>
@@ -2198,7 +2198,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="+113"/>
+        <location line="-33"/>
         <source>&lt;b&gt;The database file was deleted on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
         <translation>&lt;b&gt;数据库文件已在磁盘上被删除。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
     </message>
@@ -2307,8 +2307,8 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BulkConfirmDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/bulk_dialog.py" line="+43"/>
-        <location line="+41"/>
+        <location filename="../../philont_desktop/facts/widgets/bulk_dialog.py" line="+45"/>
+        <location line="+43"/>
         <source>Fact</source>
         <translation>事实</translation>
     </message>
@@ -2328,7 +2328,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>变更</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-45"/>
         <source>Left out ({0}):</source>
         <translation>未纳入（{0}）：</translation>
     </message>
@@ -2338,12 +2338,12 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>原因</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>This is one change: one Undo reverts all of it.</source>
         <translation>这是一次变更：撤销一次即可全部还原。</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+79"/>
         <source>forgotten</source>
         <translation>已遗忘</translation>
     </message>
@@ -2368,7 +2368,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>（取代 {0} 存储的版本：{1}）</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-72"/>
         <source>Forget facts</source>
         <translation>遗忘事实</translation>
     </message>
@@ -2408,7 +2408,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>移动 {0} 条事实</translation>
     </message>
     <message numerus="yes">
-        <location line="+36"/>
+        <location line="+39"/>
         <source>%n fact(s) will be forgotten (soft: they stay in the history and can be unforgotten).</source>
         <translation>
             <numerusform>将遗忘 %n 条事实（软遗忘：它们仍保留在历史中，可以恢复）。</numerusform>
@@ -3734,7 +3734,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../philont_desktop/export_dialog.py" line="+56"/>
+        <location filename="../../philont_desktop/export_dialog.py" line="+57"/>
         <source>Messages (timeline)</source>
         <translation>消息（时间线）</translation>
     </message>
@@ -3920,12 +3920,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactEditDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/fact_dialog.py" line="+84"/>
+        <location filename="../../philont_desktop/facts/widgets/fact_dialog.py" line="+85"/>
         <source>Edit {0}</source>
         <translation>编辑 {0}</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+2"/>
         <source>Add a fact</source>
         <translation>添加事实</translation>
     </message>
@@ -4175,9 +4175,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+86"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+99"/>
         <source>Namespace</source>
-        <extracomment>The text columns sort case-insensitively.</extracomment>
+        <extracomment>The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
     </message>
     <message>
@@ -4301,7 +4301,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+44"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+46"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -4512,7 +4512,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ForgetPool</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="+150"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="+165"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
@@ -4764,12 +4764,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-42"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
@@ -4814,7 +4814,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>No versions.</source>
         <translation>没有版本。</translation>
     </message>
@@ -4835,11 +4835,15 @@ You can undo this with Edit › Undo.</source>
             <numerusform>{0}：%n 个版本，最新在前</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Unreadable</source>
+        <translation>无法读取</translation>
+    </message>
 </context>
 <context>
     <name>Humanize</name>
     <message>
-        <location filename="../../philont_desktop/humanize.py" line="+45"/>
+        <location filename="../../philont_desktop/humanize.py" line="+46"/>
         <source>⚠ unreadable</source>
         <translation>⚠ 无法读取</translation>
     </message>
@@ -4971,7 +4975,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>InputsPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+48"/>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+49"/>
         <source>Type a message as the user would send it; the preview follows as you type.</source>
         <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
     </message>
@@ -5130,7 +5134,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>JobIndicator</name>
     <message>
-        <location filename="../../philont_desktop/shell/status.py" line="+75"/>
+        <location filename="../../philont_desktop/shell/status.py" line="+76"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -5211,7 +5215,7 @@ You can undo this with Edit › Undo.</source>
         <translation>显示每次结果，而不仅是等级变化</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>No action in the log is linked to this skill, so there is nothing to replay. Its grade in the database is {0}.</source>
         <translation>操作记录中没有与此技能关联的操作，因此无从重放。它在数据库中的等级是{0}。</translation>
     </message>
@@ -5291,7 +5295,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LiveMonitor</name>
     <message>
-        <location filename="../../philont_desktop/live.py" line="+77"/>
+        <location filename="../../philont_desktop/live.py" line="+88"/>
         <source>Opened as an immutable file: changes are not seen.</source>
         <translation>以不可变文件方式打开：看不到后续更改。</translation>
     </message>
@@ -5301,7 +5305,7 @@ You can undo this with Edit › Undo.</source>
         <translation>实时刷新已暂停。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>The database changed just now.</source>
         <translation>数据库刚刚发生了变化。</translation>
     </message>
@@ -5311,7 +5315,7 @@ You can undo this with Edit › Undo.</source>
         <translation>正在监视数据库的更改（每秒一次）。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+23"/>
         <source>Cannot check the database for changes: {0}</source>
         <translation>无法检查数据库的更改：{0}</translation>
     </message>
@@ -5374,7 +5378,7 @@ You can undo this with Edit › Undo.</source>
         <translation>打开（只读）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+16"/>
         <source>Opening {0}…</source>
         <translation>正在打开 {0}…</translation>
     </message>
@@ -5415,12 +5419,12 @@ You can undo this with Edit › Undo.</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-150"/>
         <source>{0} (demo)</source>
         <translation>{0}（演示）</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+118"/>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
     </message>
@@ -5531,7 +5535,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessagePicker</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/picker.py" line="+114"/>
+        <location filename="../../philont_desktop/context_tab/widgets/picker.py" line="+115"/>
         <source>What did the agent see here? Pick a user message</source>
         <translation>智能体当时看到了什么？选择一条用户消息</translation>
     </message>
@@ -5561,7 +5565,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法读取消息：%1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>The search could not run: %1</source>
         <translation>无法执行搜索：%1</translation>
     </message>
@@ -5638,7 +5642,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NamespaceDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/tau_dialog.py" line="+84"/>
+        <location filename="../../philont_desktop/facts/widgets/tau_dialog.py" line="+87"/>
         <source>Move to namespace</source>
         <translation>移到命名空间</translation>
     </message>
@@ -5651,7 +5655,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NamespaceTree</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+26"/>
+        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+27"/>
         <location line="+59"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
@@ -5674,12 +5678,12 @@ You can undo this with Edit › Undo.</source>
         <translation>全部命名空间</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>{0}: {1} active facts here, {2} with sub-namespaces, {3} rows in all.</source>
         <translation>{0}：此处有 {1} 条有效事实，含子命名空间共 {2} 条，总计 {3} 行。</translation>
     </message>
@@ -5702,7 +5706,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NoteEditor</name>
     <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+48"/>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+50"/>
         <source>Save changes</source>
         <translation>保存更改</translation>
     </message>
@@ -5867,7 +5871,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NotesModel</name>
     <message>
-        <location filename="../../philont_desktop/notes/model.py" line="+61"/>
+        <location filename="../../philont_desktop/notes/model.py" line="+78"/>
         <source>Note</source>
         <translation>笔记</translation>
     </message>
@@ -5902,7 +5906,7 @@ You can undo this with Edit › Undo.</source>
         <translation>（空）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
@@ -6121,10 +6125,87 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>PlainText</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/widgets/plain.py" line="+50"/>
+        <source>(%n more character(s))</source>
+        <extracomment>Characters of stored text a label or detail pane shows (the rest is summarised). Characters of stored text a tooltip shows. Stored bytes a tooltip spells in hex. The marker in front of a damaged value.</extracomment>
+        <translation>
+            <numerusform>（另有 %n 个字符）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>%1: not valid UTF-8 (%2 bytes); the unreadable bytes are shown as �</source>
+        <translation>%1：不是有效的 UTF-8（%2 字节）；无法读取的字节显示为 �</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: binary data (%2 bytes) where text belongs</source>
+        <translation>%1：此处应为文本，却是二进制数据（%2 字节）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: empty (NULL), though it must have a value</source>
+        <translation>%1：为空（NULL），但此列必须有值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: a number where text belongs</source>
+        <translation>%1：此处应为文本，却是数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not a number</source>
+        <translation>%1：不是数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not a finite number</source>
+        <translation>%1：不是有限数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not a time</source>
+        <translation>%1：不是时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: beyond the range it can hold</source>
+        <translation>%1：超出可容纳的范围</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: not valid JSON (shown as stored)</source>
+        <translation>%1：不是有效的 JSON（按存储原样显示）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: JSON nested too deep to read (shown as stored)</source>
+        <translation>%1：JSON 嵌套过深，无法读取（按存储原样显示）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: JSON of the wrong kind</source>
+        <translation>%1：JSON 类型不对</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>stored bytes: %1</source>
+        <translation>存储的字节：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>stored: %1</source>
+        <translation>存储的值：%1</translation>
+    </message>
+</context>
+<context>
     <name>PoolModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-148"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-151"/>
         <source>Fact</source>
+        <extracomment>The stored columns each pool column shows (a damaged one is marked).</extracomment>
         <translation>事实</translation>
     </message>
     <message>
@@ -6153,7 +6234,7 @@ You can undo this with Edit › Undo.</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+48"/>
         <source>Not a candidate yet: it falls below the threshold at the chosen future time</source>
         <translation>目前还不是候选：在所选的未来时间会跌破阈值</translation>
     </message>
@@ -7968,7 +8049,7 @@ Reason (optional):</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>not live</source>
         <translation>非实时</translation>
     </message>
@@ -7978,7 +8059,7 @@ Reason (optional):</source>
         <translation>实时：出错</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
@@ -8028,7 +8109,7 @@ Reason (optional):</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-38"/>
         <source>not live: file replaced</source>
         <translation>非实时：文件已被替换</translation>
     </message>
@@ -8036,12 +8117,12 @@ Reason (optional):</source>
 <context>
     <name>TauDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/tau_dialog.py" line="-60"/>
+        <location filename="../../philont_desktop/facts/widgets/tau_dialog.py" line="-61"/>
         <source>Decay of {0}</source>
         <translation>{0} 的衰减</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Namespace default ({0})</source>
         <translation>命名空间默认值（{0}）</translation>
     </message>
@@ -8671,82 +8752,6 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>PlainText</name>
-    <message numerus="yes">
-        <location filename="../../philont_desktop/widgets/plain.py" line="+50"/>
-        <source>(%n more character(s))</source>
-        <extracomment>Characters of stored text a label or detail pane shows (the rest is summarised). Characters of stored text a tooltip shows. Stored bytes a tooltip spells in hex. The marker in front of a damaged value.</extracomment>
-        <translation>
-            <numerusform>（另有 %n 个字符）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location line="+28"/>
-        <source>%1: not valid UTF-8 (%2 bytes); the unreadable bytes are shown as �</source>
-        <translation>%1：不是有效的 UTF-8（%2 字节）；无法读取的字节显示为 �</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1: binary data (%2 bytes) where text belongs</source>
-        <translation>%1：此处应为文本，却是二进制数据（%2 字节）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: empty (NULL), though it must have a value</source>
-        <translation>%1：为空（NULL），但此列必须有值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: a number where text belongs</source>
-        <translation>%1：此处应为文本，却是数字</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: not a number</source>
-        <translation>%1：不是数字</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: not a finite number</source>
-        <translation>%1：不是有限数字</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: not a time</source>
-        <translation>%1：不是时间</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: beyond the range it can hold</source>
-        <translation>%1：超出可容纳的范围</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: not valid JSON (shown as stored)</source>
-        <translation>%1：不是有效的 JSON（按存储原样显示）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1: JSON nested too deep to read (shown as stored)</source>
-        <translation>%1：JSON 嵌套过深，无法读取（按存储原样显示）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1: JSON of the wrong kind</source>
-        <translation>%1：JSON 类型不对</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>stored bytes: %1</source>
-        <translation>存储的字节：%1</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>stored: %1</source>
-        <translation>存储的值：%1</translation>
     </message>
 </context>
 </TS>

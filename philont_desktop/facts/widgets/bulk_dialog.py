@@ -19,6 +19,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from philont_desktop.widgets import plain
 
 
 class BulkConfirmDialog(QDialog):
@@ -29,8 +30,9 @@ class BulkConfirmDialog(QDialog):
         self.setObjectName("bulkConfirmDialog")
         self.plan = plan
         title, action_text = self._titles(plan)
-        self.setWindowTitle(title)
-        head = QLabel(self._intro(plan), self)
+        self.setWindowTitle(plain.plain(title, 200, one_line=True))
+        head = QLabel(self)
+        plain.set_plain(head, self._intro(plan))  # a namespace is stored text: shown, never markup
         head.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.addWidget(head)
@@ -43,7 +45,9 @@ class BulkConfirmDialog(QDialog):
             self.skipped.setHeaderLabels([self.tr("Fact"), self.tr("Why")])
             for f, fid, reason in plan.skipped:
                 self.skipped.addTopLevelItem(
-                    QTreeWidgetItem([f"{f.namespace}.{f.key}" if f else fid, reason])
+                    QTreeWidgetItem(
+                        [plain.plain(f"{f.namespace}.{f.key}" if f else fid, 300, one_line=True), reason]
+                    )
                 )
             self.skipped.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
             lay.addWidget(self.skipped, 1)
@@ -86,14 +90,17 @@ class BulkConfirmDialog(QDialog):
             f = it.fact
             item = QTreeWidgetItem(
                 [
-                    f"{f.namespace}.{f.key}",
-                    readable_value(f)[0],
+                    plain.mark(
+                        plain.plain(f"{f.namespace}.{f.key}", 300, one_line=True), f, ("namespace", "key")
+                    ),
+                    plain.mark(plain.plain(readable_value(f)[0], 300, one_line=True), f, ("value_json",)),
                     fmt_score(it.score) if it.score is not None else "",
-                    self._change(it),
+                    plain.plain(self._change(it), 300, one_line=True),
                 ]
             )
-            item.setToolTip(1, readable_value(f)[1])
-            item.setToolTip(3, item.text(3))
+            tip = "\n".join(t for t in (readable_value(f)[1], plain.damage_tooltip(f)) if t)
+            item.setToolTip(1, plain.tooltip(tip))
+            item.setToolTip(3, plain.tooltip(item.text(3)))
             self.tree.addTopLevelItem(item)
         hh = self.tree.header()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)

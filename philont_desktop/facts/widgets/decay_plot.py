@@ -9,7 +9,6 @@ more are drawn as ONE grey ``PlotDataItem`` with ``connect='finite'`` (NaN betwe
 from __future__ import annotations
 
 import copy
-import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
 MAX_INDIVIDUAL = 12  # up to this many selected facts: one coloured curve each, with a legend
@@ -74,7 +74,7 @@ def invalid_note(count: int, color: str, *, left_out: bool = False) -> str:
             "{0} fact(s) with an invalid confidence (NaN, infinite or negative), drawn at 0 and marked ×; "
             "edit their confidence to repair them",
         )
-    return f'<span style="color:{color}">⚠&nbsp;{html.escape(text.format(count))}</span>'
+    return f'<span style="color:{color}">⚠&nbsp;{plain.html(text.format(count))}</span>'
 
 
 def with_month_and_day(axis: Any) -> None:
@@ -206,7 +206,7 @@ class DecayCurvePlot(QWidget):
 
     @staticmethod
     def _tip(x: float, y: float, data: Any) -> str:
-        return str(data) if data is not None else ""
+        return plain.tooltip(data)  # names a fact: stored text, shown as text
 
     # -- style ---------------------------------------------------------------------------------------------
     def _dark(self) -> bool:
@@ -361,7 +361,7 @@ class DecayCurvePlot(QWidget):
         self._draw_whatif(start, end)
         if not individual:
             d.legend.append(self._summary(shown))
-        intro = [f"<i>{html.escape(self.note)}</i>"] if self.note else []
+        intro = [f"<i>{plain.html(self.note)}</i>"] if self.note else []
         self.legend.setText("&nbsp;&nbsp; ".join(intro + d.legend + self._legend_notes(d.invalid)))
         self._fit_legend()
         self.plot.setXRange(start / 1000, end / 1000, padding=0)
@@ -498,13 +498,13 @@ class DecayCurvePlot(QWidget):
             note = self.tr("what if: tau {0}, confidence {1}").format(fmt_tau(w_tau), fmt_number(w_conf))
             notes.append(
                 f'<span style="color:{accent}; font-weight:bold">━·━</span>&nbsp;'
-                + html.escape(f"{w_row.name} — {note}").replace(" ", "&nbsp;")
+                + plain.html(f"{w_row.name} — {note}").replace(" ", "&nbsp;")
             )
         if invalid:
             notes.append(invalid_note(invalid, self._theme.status_color("error").name()))
         if len(self.rows) > MAX_CURVES:
             notes.append(
-                html.escape(
+                plain.html(
                     self.tr("Showing the first {0} of {1} selected facts.").format(MAX_CURVES, len(self.rows))
                 )
             )
@@ -520,7 +520,7 @@ class DecayCurvePlot(QWidget):
         self.whatif_item.setData(x / 1000, y, pen=pg.mkPen(accent, width=2.5, style=Qt.PenStyle.DashDotLine))
 
     def _legend_entry(self, r: FactRow, color: QColor, reason: str | None) -> str:
-        name = html.escape(r.name)
+        name = plain.html(r.name, 200, one_line=True)
         if not drawable_confidence(r.fact.confidence):
             note = self.tr("invalid confidence {0}: drawn at 0").format(fmt_confidence(r.fact.confidence))
         elif reason == "pinned":
@@ -536,7 +536,7 @@ class DecayCurvePlot(QWidget):
                 fmt_relative(r.crossing, int(self.real_now)), fmt_time(r.crossing)
             )
         weight = "bold" if r.fact.id == self.current_id else "normal"
-        note = html.escape(note).replace(" ", "&nbsp;")
+        note = plain.html(note).replace(" ", "&nbsp;")
         return (
             f'<span style="color:{color.name()}; font-weight:bold">━━</span>&nbsp;'
             f'<span style="font-weight:{weight}">{name}</span>&nbsp;—&nbsp;{note}'
@@ -554,4 +554,4 @@ class DecayCurvePlot(QWidget):
             parts.append(self.tr("%n already below the threshold", None, below))
         if soon:
             parts.append(self.tr("next crossing {0}").format(fmt_relative(soon[0], int(self.real_now))))
-        return html.escape(" · ".join(parts))
+        return plain.html(" · ".join(parts))

@@ -25,6 +25,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from philont_desktop.widgets import plain
 
 
 class OptionalTimeEdit(QWidget):
@@ -81,7 +82,9 @@ class FactEditDialog(QDialog):
         self.setObjectName("factEditDialog")
         self.fact = fact
         self.setWindowTitle(
-            self.tr("Edit {0}").format(f"{fact.namespace}.{fact.key}") if fact else self.tr("Add a fact")
+            self.tr("Edit {0}").format(plain.plain(f"{fact.namespace}.{fact.key}", 200, one_line=True))
+            if fact
+            else self.tr("Add a fact")
         )
         form = QFormLayout()
         self._build_name(form, namespaces, namespace)
@@ -209,7 +212,7 @@ class FactEditDialog(QDialog):
 
     def _validate(self) -> None:
         p = self.problem()
-        self.error.setText(p or "")
+        plain.set_plain(self.error, p or "")  # may quote what was typed: shown as text
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(p is None)
 
     def _accept(self) -> None:

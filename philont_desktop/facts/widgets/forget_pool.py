@@ -26,6 +26,14 @@ from philont_desktop.widgets.rows_model import KeyedRowsModel
 from philont_desktop.widgets.table import setup_table
 
 TIME_SAMPLE = "2026-06-15 12:00"
+#: The stored columns each pool column shows (a damaged one is marked).
+_POOL_COLUMNS = {
+    0: ("namespace", "key"),
+    1: ("value_json",),
+    2: ("confidence", "created_at", "last_accessed_at"),
+    4: ("last_accessed_at",),
+    5: ("decay_tau_days",),
+}
 
 
 def _score(f: Fact, at: int) -> float:
@@ -42,6 +50,10 @@ class PoolRow:
     @property
     def id(self) -> str:
         return self.fact.id
+
+    @property
+    def damaged(self) -> Any:
+        return self.fact.damaged  # what is unreadable in the fact (core.damage), marked in its cells
 
 
 class PoolModel(KeyedRowsModel):
@@ -101,6 +113,9 @@ class PoolModel(KeyedRowsModel):
         if column == 5:
             return fmt_tau(effective_tau(f.namespace, f.decay_tau_days))
         return ""
+
+    def damage_columns(self, column: int) -> tuple[str, ...]:
+        return _POOL_COLUMNS.get(column, ())
 
     def _future(self, r: PoolRow) -> bool:
         return r.crossing is not None and r.crossing > self.real_now

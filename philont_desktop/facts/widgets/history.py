@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +11,7 @@ from philont_desktop.facts.data import readable_value, status_at
 from philont_desktop.facts.text import fmt_number, fmt_when, kind_text, status_text
 from philont_desktop.humanize import days, json_html
 from philont_desktop.qt import QPalette, QTextBrowser, QWidget
+from philont_desktop.widgets import plain
 
 
 class HistoryView(QTextBrowser):
@@ -24,7 +24,7 @@ class HistoryView(QTextBrowser):
         self.setOpenLinks(False)
 
     def show_placeholder(self) -> None:
-        self.setHtml(html.escape(self.tr("Select one fact to see its versions side by side.")))
+        self.setHtml(plain.html(self.tr("Select one fact to see its versions side by side.")))
 
     def show_versions(self, versions: list[Fact], selected_id: str | None, now: int) -> None:
         self.setHtml(self.history_html(versions, selected_id, now))
@@ -47,16 +47,17 @@ class HistoryView(QTextBrowser):
     def _value_html(self, f: Fact, text: str) -> str:
         """A value pretty-printed; JSON (not a plain string, not damaged) coloured."""
         if f.json_errors or isinstance(f.value, str):
-            return html.escape(text)
-        return json_html(text, self.palette().color(QPalette.ColorRole.Base).lightness() < 128)
+            return plain.html(text)
+        # (stored text as text: controls and direction overrides spelled, long values cut)
+        return json_html(plain.plain(text), self.palette().color(QPalette.ColorRole.Base).lightness() < 128)
 
     def history_html(self, versions: list[Fact], selected_id: str | None, now: int) -> str:
         """The supersede chain, newest first, one column per version; changed cells are tinted."""
         if not versions:
-            return html.escape(self.tr("No versions."))
+            return plain.html(self.tr("No versions."))
         _removed, added = self._theme.diff_colors()
         head = versions[0]
-        title = html.escape(
+        title = plain.html(
             self.tr("{0}: %n version(s), newest first", None, len(versions)).format(
                 f"{head.namespace}.{head.key}"
             )
@@ -68,7 +69,7 @@ class HistoryView(QTextBrowser):
                 self.tr("current") if i == 0 and f.superseded_by is None else self.tr("v{0}").format(n - i)
             )
             mark = " ◀" if f.id == selected_id else ""
-            cells.append(f"<th align='left'>{html.escape(label + mark)}</th>")
+            cells.append(f"<th align='left'>{plain.html(label + mark)}</th>")
         out = [
             f"<p><b>{title}</b></p>",
             "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'>",
@@ -77,7 +78,7 @@ class HistoryView(QTextBrowser):
         value_name = self.tr("Value")
         for name, get, tinted in self._fields(now):
             texts = [get(f) for f in versions]
-            row = [f"<th align='left' valign='top'>{html.escape(name)}</th>"]
+            row = [f"<th align='left' valign='top'>{plain.html(name)}</th>"]
             for i, t in enumerate(texts):
                 older = texts[i + 1] if i + 1 < n else None
                 changed = tinted and older is not None and t != older
@@ -85,8 +86,20 @@ class HistoryView(QTextBrowser):
                 if name == value_name and t:
                     body = f"<pre style='margin:0'>{self._value_html(versions[i], t)}</pre>"
                 else:
-                    body = html.escape(t).replace("\n", "<br>") if t else "&nbsp;"
+                    body = plain.html(t).replace("\n", "<br>") if t else "&nbsp;"
                 row.append(f"<td valign='top'{style}>{body}</td>")
             out.append("<tr>" + "".join(row) + "</tr>")
+        if any(plain.damages(f) for f in versions):
+            out.append(self._damage_row(versions))
         out.append("</table>")
         return "".join(out)
+
+    def _damage_row(self, versions: list[Fact]) -> str:
+        """What is unreadable in each version, with the stored bytes (core.damage)."""
+        err = self._theme.status_color("error").name()
+        cells = [f"<th align='left' valign='top'>{plain.html(self.tr('Unreadable'))}</th>"]
+        for f in versions:
+            lines = plain.damage_lines(f)
+            body = "<br>".join(plain.html(ln) for ln in lines) if lines else "&nbsp;"
+            cells.append(f"<td valign='top' style='color:{err}'>{body}</td>")
+        return "<tr>" + "".join(cells) + "</tr>"

@@ -10,6 +10,7 @@ from core.decay import namespace_tau_days
 from philont_desktop.facts.data import FactRow, NamespaceNode, namespace_tree
 from philont_desktop.facts.text import fmt_tau
 from philont_desktop.qt import QHeaderView, Qt, QTreeWidget, QTreeWidgetItem, QWidget, Signal
+from philont_desktop.widgets import plain
 
 NsRole = Qt.ItemDataRole.UserRole + 10
 
@@ -92,7 +93,9 @@ class NamespaceTree(QTreeWidget):
         if node.subtree_active != node.active:
             count = f"{node.active} ({node.subtree_active})"
         tau = namespace_tau_days(node.namespace)
-        item = QTreeWidgetItem([label or self.tr("(empty)"), count, fmt_tau(tau)])
+        item = QTreeWidgetItem(
+            [plain.plain(label, 200, one_line=True) or self.tr("(empty)"), count, fmt_tau(tau)]
+        )
         item.setData(0, NsRole, node.namespace)
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         item.setTextAlignment(1, right)
@@ -108,7 +111,7 @@ class NamespaceTree(QTreeWidget):
             tip += "\n" + self.tr("No facts in this namespace itself.")
             item.setForeground(0, self._theme.muted_text())
         for c in range(3):
-            item.setToolTip(c, tip)
+            item.setToolTip(c, plain.tooltip(tip))
         for child in node.children:
             item.addChild(self._item(child))
         return item

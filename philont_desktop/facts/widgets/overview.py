@@ -7,7 +7,6 @@ ask for the facts to be selected in the table.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
 PICK_RADIUS_PX = 8
@@ -195,9 +195,9 @@ class OverviewPlot(QWidget):
         parts = []
         for ns in members:
             label = ns if ns == root or "." not in ns else ns[len(root) + 1 :]
-            parts.append(f'<span style="color:{colours[ns]}">●</span>&nbsp;{html.escape(label)}')
+            parts.append(f'<span style="color:{colours[ns]}">●</span>&nbsp;{plain.html(label)}')
         if members[0] != root:
-            parts.insert(0, f"{html.escape(root)}:")
+            parts.insert(0, f"{plain.html(root)}:")
         return "<span style='white-space:nowrap'>" + "&nbsp;".join(parts) + "</span>"
 
     def set_focus(self, namespace: str | None) -> None:

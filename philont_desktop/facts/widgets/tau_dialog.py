@@ -20,6 +20,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from philont_desktop.widgets import plain
 
 
 class TauDialog(QDialog):
@@ -28,7 +29,9 @@ class TauDialog(QDialog):
     def __init__(self, fact: Fact, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("tauDialog")
-        self.setWindowTitle(self.tr("Decay of {0}").format(f"{fact.namespace}.{fact.key}"))
+        self.setWindowTitle(
+            self.tr("Decay of {0}").format(plain.plain(f"{fact.namespace}.{fact.key}", 200, one_line=True))
+        )
         self.default_radio = QRadioButton(
             self.tr("Namespace default ({0})").format(namespace_tau_text(fact.namespace)), self
         )

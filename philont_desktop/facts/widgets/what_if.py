@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import math
 from typing import Any
 
@@ -23,6 +22,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import plain
 
 
 class WhatIfBox(QGroupBox):
@@ -137,7 +137,7 @@ class WhatIfBox(QGroupBox):
 
     def _show_values(self, row: FactRow) -> None:
         f = row.fact
-        self.fact_label.setText(f"<b>{html.escape(row.name)}</b>")
+        self.fact_label.setText(f"<b>{plain.html(row.name, 300, one_line=True)}</b>")
         mode = row.tau_src
         self.mode.setCurrentIndex(self.mode.findData(mode))
         self.mode.setItemText(0, self.tr("default ({0})").format(namespace_tau_text(f.namespace)))
