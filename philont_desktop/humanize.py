@@ -76,6 +76,13 @@ def abs_time(ms: Any, *, seconds: bool = False, date_only: bool = False) -> str:
     return QDateTime.fromMSecsSinceEpoch(v).toLocalTime().toString(fmt)
 
 
+def _calendar_days(ms: int, now: int) -> int:
+    """Local calendar days between two times: what the absolute date beside a relative one shows
+    (a time 9½ days back on the 21st reads "10 days ago" on the 1st, as its date does)."""
+    local = QDateTime.fromMSecsSinceEpoch
+    return abs(local(ms).toLocalTime().date().daysTo(local(now).toLocalTime().date()))
+
+
 def rel_time(ms: Any, now: int) -> str:
     """``just now``, ``5 min ago``, ``in 3 h``, ``2 days ago``, ``4 months ago``, ``in 1 year``."""
     v = _valid_ms(ms)
@@ -101,7 +108,7 @@ def rel_time(ms: Any, now: int) -> str:
             else QCoreApplication.translate("Humanize", "%n h ago", None, n)
         )
     if d < 60 * DAY_MS:
-        n = d // DAY_MS
+        n = max(1, _calendar_days(v, int(now)))
         return (
             QCoreApplication.translate("Humanize", "in %n day(s)", None, n)
             if future

@@ -67,6 +67,26 @@ def test_when_is_relative_and_absolute(english) -> None:
     assert hz.when(None, NOW) == ""
 
 
+def test_days_ago_counts_the_dates_shown_beside_them(english) -> None:
+    """Around "9 days ago"/"10 days ago": the count agrees with the absolute date beside it and never
+    goes back as the time moves further into the past (it counted whole 24 h spans before, so a time
+    on the 21st read "9 days ago" on the 1st at noon but "10 days ago" at 14:00)."""
+    today = QDateTime.fromMSecsSinceEpoch(NOW).toLocalTime().date()
+    seen = []
+    for hours in range(8 * 24, 12 * 24):
+        ms = NOW - hours * HOUR_MS
+        n = int(hz.rel_time(ms, NOW).split()[0])
+        text = hz.when(ms, NOW)
+        shown = QDateTime.fromMSecsSinceEpoch(ms).toLocalTime().date()
+        assert n == shown.daysTo(today), text
+        assert text.startswith(f"{n} days ago · {shown.toString('yyyy-MM-dd')}")
+        seen.append(n)
+    assert seen == sorted(seen) and {9, 10} <= set(seen)
+    later = NOW + 9 * DAY_MS + 23 * HOUR_MS
+    days_to = today.daysTo(QDateTime.fromMSecsSinceEpoch(later).toLocalTime().date())
+    assert hz.rel_time(later, NOW) == f"in {days_to} days"
+
+
 @pytest.mark.parametrize("bad", ["yesterday", b"\x01\x02", math.nan, math.inf, 10**20, -(10**18)])
 def test_a_damaged_time_is_marked_not_raised(english, bad) -> None:
     assert hz.abs_time(bad) == hz.UNREADABLE
