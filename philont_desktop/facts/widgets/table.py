@@ -21,6 +21,7 @@ from philont_desktop.facts.columns import (
 from philont_desktop.facts.data import FactRow, ranges
 from philont_desktop.facts.model import FactsModel, FactsProxy, ScoreRole
 from philont_desktop.facts.widgets.score_bar import ScoreBarDelegate
+from philont_desktop.humanize import MONTH_MS, rel_time
 from philont_desktop.qt import (
     QAbstractItemView,
     QItemSelection,
@@ -38,6 +39,8 @@ TIME_SAMPLE = "2026-06-15 12:00"
 #: The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).
 FIRST_COLUMNS = (C_NAMESPACE, C_KEY, C_SCORE, C_STATUS, C_CROSSES)
 VALUE_MIN = 180
+# Who gives up width first when the window is narrow.
+NARROWING = (C_STATUS, C_NAMESPACE, C_KEY, C_CROSSES)
 
 
 class FactsTable(QTableView):
@@ -93,10 +96,34 @@ class FactsTable(QTableView):
         self.fit_value_column()
 
     def fit_value_column(self) -> None:
-        """Give the value the width the first columns leave, so values are read without scrolling."""
+        """Give the value the width the first columns leave, so values are read without scrolling.
+
+        In a narrow window (1024 px) the first columns give up width first, down to what still reads
+        (the rest is elided; every cell's tooltip holds its whole text), so that the "below threshold
+        from" column is seen without scrolling sideways."""
         hh = self.horizontalHeader()
-        others = sum(hh.sectionSize(c) for c in FIRST_COLUMNS if not hh.isSectionHidden(c))
+        shown = [c for c in FIRST_COLUMNS if not hh.isSectionHidden(c)]
+        room = self.viewport().width() - VALUE_MIN - 2
+        excess = sum(hh.sectionSize(c) for c in shown) - room
+        for c in NARROWING:
+            if excess <= 0:
+                break
+            if c in shown:
+                size = hh.sectionSize(c)
+                new = max(self._narrowest(c), size - excess)
+                if new < size:
+                    hh.resizeSection(c, new)
+                    excess -= size - new
+        others = sum(hh.sectionSize(c) for c in shown)
         hh.resizeSection(C_VALUE, max(VALUE_MIN, self.viewport().width() - others - 2))
+
+    def _narrowest(self, column: int) -> int:
+        """How narrow a first column may become: its title, or the relative part of a time."""
+        fm = self.fontMetrics()
+        if column == C_CROSSES:
+            return fm.horizontalAdvance(rel_time(0, 11 * MONTH_MS) + " · 2026") + 18
+        title = self.model().headerData(column, Qt.Orientation.Horizontal) or ""
+        return max(70, fm.horizontalAdvance(str(title)) + 24)
 
     def shrink_empty_columns(self, empty: set[int]) -> None:
         """Columns without a value in any row take only their title's width (and grow back when filled)."""
