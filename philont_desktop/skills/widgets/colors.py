@@ -20,6 +20,10 @@ _LANE = ("#e9ecf0", "#15171a")
 _CARD = ("#ffffff", "#24282d")
 _CARD_BORDER = ("#d0d7de", "#363c44")
 _MUTED = ("#656d76", "#8b949e")
+# A keyword chip's background: set off from the text pane's base in both modes.
+_CHIP = ("#d5dbe1", "#3d444d")
+# Text on a filled chip (the grade colours are dark in light mode and light in dark mode).
+_ON_FILLED = ("#ffffff", "#0d1117")
 
 
 def _pick(pair: tuple[str, str], dark: bool) -> QColor:
@@ -39,6 +43,8 @@ class Colors:
         self.card = _pick(_CARD, dark)
         self.border = _pick(_CARD_BORDER, dark)
         self.muted = _pick(_MUTED, dark)
+        self.chip = _pick(_CHIP, dark)
+        self.on_filled = _pick(_ON_FILLED, dark)
         self.avoid = _pick(_AVOID, dark)
         self.recipe = _pick(_RECIPE, dark)
         self.success = _pick(_SUCCESS, dark)

@@ -179,7 +179,8 @@ class DetailPane(QWidget):
     def _chip(self, text: str, color: Any, filled: bool = False) -> str:
         c = color.name()
         if filled:
-            return f'<span style="background-color:{c}; color:#ffffff">&nbsp;{esc(text)}&nbsp;</span>'
+            on = self.colors.on_filled.name()
+            return f'<span style="background-color:{c}; color:{on}">&nbsp;{esc(text)}&nbsp;</span>'
         return f'<span style="color:{c}; font-weight:bold">{esc(text)}</span>'
 
     def _title_html(self, s: Skill) -> str:

@@ -172,7 +172,7 @@ class OverviewPanel(QSplitter):
         f.append(section(self.tr("When to use"), self._para(s.when_to_use)))
         if s.trigger_keywords:
             kws = " ".join(
-                f"<span style='background-color:{c.lane.name()}'>&nbsp;{esc(k)}&nbsp;</span>"
+                f"<span style='background-color:{c.chip.name()}'>&nbsp;{esc(k)}&nbsp;</span>"
                 for k in s.trigger_keywords
             )
             f.append(section(self.tr("Trigger keywords"), f"<p style='margin-top:0'>{kws}</p>"))
