@@ -48,7 +48,7 @@ class CalendarTab(BaseTab):
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([900, 320])
+        self.splitter.setSizes([900, 360])
         self.register_splitter(self.splitter, "main")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

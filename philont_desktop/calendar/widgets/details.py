@@ -23,7 +23,7 @@ class DetailsPane(QTextBrowser):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setOpenLinks(False)
-        self.setMinimumWidth(260)
+        self.setMinimumWidth(300)
         self.muted = "#888888"
 
     def show_row(self, row: Any, state: CalendarState) -> None:
@@ -144,11 +144,14 @@ class DetailsPane(QTextBrowser):
     def _when(self, ms: int | None, zone: str | None, now: int) -> str:
         if ms is None:
             return "—"
+        # One time a line, each kept whole (the pane is narrow at 1024 px: a time broken inside reads
+        # badly); the agent's exact ISO form is in the list_upcoming line below.
         parts = [
-            html.escape(hz.when(ms, now)),
-            html.escape(self.tr("UTC {0}").format(iso_ms(ms))),
+            hz.rel_time(ms, now),
+            hz.abs_time(ms, seconds=True),
+            self.tr("UTC {0}").format(iso_ms(ms).replace("T", " ").removesuffix(".000Z")),
         ]
         zoned = fmt_in_zone(ms, zone)
         if zoned:
-            parts.append(html.escape(zoned))
-        return "<br>".join(f"<span style='white-space:nowrap'>{p}</span>" for p in parts)
+            parts.append(zoned)
+        return "<br>".join(html.escape(p).replace(" ", "&nbsp;") for p in parts)
