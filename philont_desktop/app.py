@@ -42,11 +42,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--read-only", action="store_true", help="never allow editing in this run")
     p.add_argument("--screenshot", metavar="DIR", help="save every tab to DIR/<tab>.png and exit")
+    p.add_argument(
+        "--size",
+        metavar="WxH",
+        type=_size,
+        default=(1280, 820),
+        help="window size for --screenshot and --self-test (default 1280x820)",
+    )
     p.add_argument("--self-test", action="store_true", help="open, visit every tab, check, exit 0 or 1")
     p.add_argument("--theme", choices=("system", "light", "dark"), help="appearance for this run")
     p.add_argument("--lang", metavar="LANG", help="user-interface language for this run (en, zh_CN)")
     p.add_argument("--version", action="store_true", help="print the versions and exit")
     return p
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``1024x640`` → ``(1024, 640)``; a clear message for anything else."""
+    w, sep, h = text.lower().partition("x")
+    if (
+        not sep
+        or not w.isdigit()
+        or not h.isdigit()
+        or not (200 <= int(w) <= 10_000 and 200 <= int(h) <= 10_000)
+    ):
+        raise argparse.ArgumentTypeError(f"not a window size like 1024x640: {text!r}")
+    return int(w), int(h)
 
 
 def version_text() -> str:
@@ -168,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(settings, theme, read_only=args.read_only or batch, interactive=not batch)
     if batch:
         window.persist = False
-        window.resize(1280, 820)
+        window.resize(*args.size)
 
     path = resolve_db_path(args.db)
     if args.demo and not path.exists() and not args.db:
