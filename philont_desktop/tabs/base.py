@@ -45,6 +45,7 @@ from philont_desktop.workers import Job
 if TYPE_CHECKING:
     from core.curation import Change
     from philont_desktop.context import AppContext
+    from philont_desktop.widgets.loading import LoadingOverlay
 
 
 class BaseTab(Retranslatable, QWidget):
@@ -62,6 +63,7 @@ class BaseTab(Retranslatable, QWidget):
         self._activated = False
         self._splitters: list[tuple[QSplitter, str]] = []
         self._pacer: LivePacer | None = None
+        self._loading: LoadingOverlay | None = None
         self.state = self.create_state()
         self.controller = self.create_controller()
         self.controller.busyChanged.connect(self.busyChanged)
@@ -129,6 +131,23 @@ class BaseTab(Retranslatable, QWidget):
             self._activated = True
             self.controller.active = True
             self.activate()
+            if self.busy:  # until the first read arrives the tab says so, not a blank page
+                from philont_desktop.widgets.loading import LoadingOverlay
+
+                self._loading = LoadingOverlay(self)
+                self.controller.busyChanged.connect(self._first_read_arrived)
+
+    def _first_read_arrived(self, busy: bool) -> None:
+        if busy or self._loading is None:
+            return
+        self.controller.busyChanged.disconnect(self._first_read_arrived)
+        self._loading.finish()
+        self._loading = None
+
+    @property
+    def loading(self) -> bool:
+        """The tab's first read has not arrived yet (its "Loading…" sign is shown)."""
+        return self._loading is not None
 
     @property
     def busy(self) -> bool:

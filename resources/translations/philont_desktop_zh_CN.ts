@@ -8754,4 +8754,12 @@ What if: {1}</source>
         <translation>编辑模式</translation>
     </message>
 </context>
+<context>
+    <name>LoadingOverlay</name>
+    <message>
+        <location filename="../../philont_desktop/widgets/loading.py" line="+31"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+</context>
 </TS>

@@ -1,0 +1,66 @@
+"""First launch on the demo database: every tab says "Loading…" until its first read arrives, and the
+counts a tab shows agree with the status bar's once loaded ("N+" only while loading)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from philont_desktop import tabs
+from philont_desktop.main_window import MainWindow
+from philont_desktop.settings import Settings
+from philont_desktop.theme import Theme
+from philont_desktop.workers import Workers, spin_until
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
+
+    def make(path) -> MainWindow:
+        w = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
+        w.persist = False
+        qtbot.addWidget(w)
+        w.resize(1280, 820)
+        w.show()
+        w.open_database(path)
+        assert spin_until(lambda: w.ctx is not None, 20_000), w.open_error
+        return w
+
+    return make
+
+
+@pytest.fixture
+def held_reads(monkeypatch):
+    """The tabs' reads wait until ``gate.set()`` (a slow first read on a big file)."""
+    gate = threading.Event()
+    execute = Workers._execute
+
+    def _execute(self, job):
+        if job.lane == "read":
+            gate.wait(30)
+        execute(self, job)
+
+    monkeypatch.setattr(Workers, "_execute", _execute)
+    yield gate
+    gate.set()
+
+
+def test_every_tab_says_loading_until_its_first_read_arrives(make_window, demo_db_path, held_reads):
+    w = make_window(demo_db_path)
+    for name in tabs.tab_names():
+        tab = w.show_tab(name)
+        assert tab.loading, name
+        overlay = tab._loading
+        assert overlay.isVisible() and overlay.text == "Loading…", name
+        r, g = overlay.geometry(), tab.rect()
+        assert g.contains(r), name  # inside the tab, over its empty areas
+    held_reads.set()
+    for name in tabs.tab_names():
+        tab = w.tab(name)
+        assert spin_until(lambda t=tab: not t.loading, 20_000), name
+        assert tab.wait_idle(20_000), name
+        assert not any(c.objectName() == "loadingOverlay" and c.isVisible() for c in tab.children()), name
