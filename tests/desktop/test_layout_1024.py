@@ -1,0 +1,96 @@
+"""At 1024×640 on the demo database: what matters is seen without scrolling sideways, stored times are
+never broken inside, and dark mode keeps the Skills detail's chips readable; ``--size`` sets the window
+size of a screenshot run."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from philont_desktop.app import _size, build_parser, settle
+from philont_desktop.facts.columns import C_CROSSES, C_VALUE
+from philont_desktop.facts.widgets.table import VALUE_MIN
+from philont_desktop.main_window import MainWindow
+from philont_desktop.qt import QColor
+from philont_desktop.settings import Settings
+from philont_desktop.skills.widgets.colors import Colors, grade_color
+from philont_desktop.theme import Theme, dark_palette, light_palette
+from philont_desktop.workers import spin_until
+
+
+@pytest.fixture
+def window(qtbot, demo_db_path, tmp_path, monkeypatch):
+    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
+    w = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
+    w.persist = False
+    qtbot.addWidget(w)
+    w.resize(1024, 640)
+    w.show()
+    w.open_database(demo_db_path)
+    assert spin_until(lambda: w.ctx is not None, 20_000), w.open_error
+    return w
+
+
+def _shown(w, name):
+    tab = w.show_tab(name)
+    assert settle(w, tab, 20_000)
+    return tab
+
+
+def _contrast(a: QColor, b: QColor) -> float:
+    def lum(c: QColor) -> float:
+        def ch(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF())
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_facts_below_threshold_column_is_seen_without_scrolling_at_1024(window):
+    tab = _shown(window, "facts")
+    table = tab.table
+    hh = table.horizontalHeader()
+    right = hh.sectionViewportPosition(C_CROSSES) + hh.sectionSize(C_CROSSES)
+    assert 0 < right <= table.viewport().width()
+    assert hh.sectionSize(C_VALUE) >= VALUE_MIN
+    # What is cut short keeps its whole text in the tooltip.
+    index = table.model().index(0, C_CROSSES)
+    if table.model().data(index):
+        assert table.model().data(index, 3)  # Qt.ToolTipRole
+
+
+def test_calendar_details_keep_each_time_whole(window):
+    tab = _shown(window, "calendar")
+    agenda = tab.tables.views["upcoming"]
+    assert agenda.model().rowCount() > 0
+    agenda.selectRow(0)
+    assert spin_until(lambda: "UTC" in tab.details.toPlainText(), 5000)
+    text = tab.details.document().toRawText()  # keeps the non-breaking spaces
+    utc = next(line for line in re.split("[\u2028\ufdd0\ufdd1\n]", text) if line.startswith("UTC"))
+    assert utc.startswith("UTC\xa0") and " " not in utc  # no place to break inside the time
+    assert "T" not in utc.removeprefix("UTC\xa0")  # read as a date and a time, not the ISO form
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_skills_detail_chips_are_readable_in_both_modes(dark):
+    colors = Colors(dark)
+    palette = dark_palette() if dark else light_palette()
+    text, base = palette.text().color(), palette.base().color()
+    assert _contrast(colors.chip, text) >= 4.5  # keyword chips: the text on the chip
+    assert _contrast(colors.chip, base) >= 1.3  # and the chip seen against the pane
+    for grade in ("playbook", "draft", "confirmed", "stable", "deprecated"):
+        assert _contrast(colors.on_filled, grade_color(grade, dark)) >= 3.0, grade
+
+
+def test_size_option_sets_the_window_size_of_batch_runs():
+    assert build_parser().parse_args(["--size", "1024x640"]).size == (1024, 640)
+    assert build_parser().parse_args([]).size == (1280, 820)
+    for bad in ("1024", "axb", "10x10", "1024x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _size(bad)
