@@ -48,7 +48,7 @@ info               ``{path, engine, sqlite_version, schema_version, schema_versi
                    read_only_params, immutable, quick_check, complete, missing: {tables,
                    peripheral_tables, fts, triggers, indexes, additive_columns}, row_counts: {<core
                    table>: n | null}, tables: {memory|agent|project|search|sqlite|unknown: [{name,
-                   rows, virtual}]}, warnings}``
+                   rows, virtual}]}, warnings, notices: [{code, message, params}]}``
 search             ``{layer, query, count, results}``; results are messages ``{id, sessionId, role,
                    content, timestamp, originSessionId}``, notes ``{id, content, importance, sessionId,
                    createdAt, lastAccessedAt, forgottenAt, rootPursuitId}`` or skills (as ``skills``)
@@ -445,6 +445,7 @@ def cmd_info(ctx: _Ctx) -> int:
         "row_counts": counts,
         "tables": tables.grouped(inventory),
         "warnings": r.warnings,
+        "notices": [n.to_json() for n in r.notices],
     }
     if ctx.out.as_json:
         ctx.out.json(info)

@@ -70,6 +70,13 @@ class OpenReport(BaseModel):
     read_only_code: str | None = None
     read_only_params: dict[str, Any] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
+    #: :attr:`warnings` with their codes and parameters (what the GUI translates).
+    notices: list[Notice] = Field(default_factory=list)
+
+    def warn(self, notice: Notice) -> None:
+        """Add a warning: its English text to :attr:`warnings`, the notice to :attr:`notices`."""
+        self.warnings.append(notice.message)
+        self.notices.append(notice)
 
     @property
     def complete(self) -> bool:
@@ -156,6 +163,8 @@ class HeaderProblem(NamedTuple):
     problem: str
     detail: str
     name_backup: bool = True
+    reason: str = ""  # the code of ``detail`` (``db.open.why.<what>``)
+    params: dict[str, Any] = {}
 
 
 def _path_problem(path: Path) -> HeaderProblem | None:
@@ -169,16 +178,43 @@ def _path_problem(path: Path) -> HeaderProblem | None:
     if kind == "regular":
         return None
     if kind == "folder":
-        return HeaderProblem("not-sqlite", "This path is a directory, not a database file.", False)
+        return HeaderProblem(
+            "not-sqlite", "This path is a directory, not a database file.", False, "db.open.why.folder"
+        )
     if kind == "symlink-loop":
-        return HeaderProblem("symlink-loop", f"This path names {describe_kind(kind)}.", False)
+        return HeaderProblem(
+            "symlink-loop",
+            f"This path names {describe_kind(kind)}.",
+            False,
+            "db.open.why.path_names",
+            {"kind": kind, "kind_detail": ""},
+        )
     if kind == "missing":
-        return HeaderProblem("missing", "No database file exists at this path." + tilde_note(path), False)
+        note = tilde_note(path)
+        if note:
+            return HeaderProblem(
+                "missing",
+                "No database file exists at this path." + note,
+                False,
+                "db.open.why.missing_tilde",
+                {"user": os.fspath(path)[1:].split(os.sep, 1)[0]},
+            )
+        return HeaderProblem("missing", "No database file exists at this path.", False, "db.open.why.missing")
     if kind in NOTHING:
         problem = "unreadable" if kind == "unreachable" else "missing"
-        return HeaderProblem(problem, f"This path names {describe_kind(kind, detail)}.", False)
+        return HeaderProblem(
+            problem,
+            f"This path names {describe_kind(kind, detail)}.",
+            False,
+            "db.open.why.path_names",
+            {"kind": kind, "kind_detail": os.fsdecode(detail)},
+        )
     return HeaderProblem(
-        "special-file", f"This is {describe_kind(kind)}, not a database file; it was not opened.", False
+        "special-file",
+        f"This is {describe_kind(kind)}, not a database file; it was not opened.",
+        False,
+        "db.open.why.special_file",
+        {"kind": kind},
     )
 
 
@@ -203,23 +239,44 @@ def header_problem(path: Path) -> HeaderProblem | None:
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):  # replaced between the look and the open
-                return HeaderProblem("special-file", "This is not a regular file; it was not read.", False)
+                return HeaderProblem(
+                    "special-file",
+                    "This is not a regular file; it was not read.",
+                    False,
+                    "db.open.why.not_regular",
+                )
             header = os.read(fd, 100)
         finally:
             os.close(fd)
     except PermissionError:
-        return HeaderProblem("unreadable", "The file cannot be read: permission denied.")
+        return HeaderProblem(
+            "unreadable", "The file cannot be read: permission denied.", reason="db.open.why.permission"
+        )
     except OSError as exc:
-        return HeaderProblem("unreadable", f"The file cannot be read: {exc.strerror}.", False)
+        return HeaderProblem(
+            "unreadable",
+            f"The file cannot be read: {exc.strerror}.",
+            False,
+            "db.open.why.os_error",
+            {"error": exc.strerror or str(exc)},
+        )
     size = st.st_size
     if size == 0:
-        return HeaderProblem("empty", "The file is empty (0 bytes): it holds no database.")
+        return HeaderProblem(
+            "empty", "The file is empty (0 bytes): it holds no database.", reason="db.open.why.empty"
+        )
     if not header.startswith(SQLITE_MAGIC):
         return HeaderProblem(
-            "not-sqlite", "This is not an SQLite database (the file does not start with the SQLite header)."
+            "not-sqlite",
+            "This is not an SQLite database (the file does not start with the SQLite header).",
+            reason="db.open.why.no_header",
         )
     if len(header) < 100:
-        return HeaderProblem("truncated", "The file is truncated: its SQLite header is incomplete.")
+        return HeaderProblem(
+            "truncated",
+            "The file is truncated: its SQLite header is incomplete.",
+            reason="db.open.why.short_header",
+        )
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     n_pages = int.from_bytes(header[28:32], "big")
@@ -237,6 +294,8 @@ def header_problem(path: Path) -> HeaderProblem | None:
             "truncated",
             f"The file is truncated: the header declares {n_pages} pages of {page_size} bytes "
             f"({n_pages * page_size} bytes) but the file has {size} bytes.",
+            reason="db.open.why.truncated",
+            params={"pages": n_pages, "page_size": page_size, "expected": n_pages * page_size, "size": size},
         )
     return None
 
@@ -251,7 +310,9 @@ def check_file_header(path: Path, *, name_backup: bool = True) -> None:
     if found is None:
         return
     backup = newest_good_backup(path) if name_backup and found.name_backup else None
-    raise DatabaseOpenError(path, found.problem, found.detail, backup)
+    raise DatabaseOpenError(
+        path, found.problem, found.detail, backup, reason=found.reason, reason_params=found.params
+    )
 
 
 FileIdentity = tuple[int, int]
@@ -274,11 +335,17 @@ def check_new_database_path(p: Path) -> None:
     deleted (problem ``orphan-files``)."""
     kind, st, detail = inspect_path(p)
     if kind == "regular" and st is not None and st.st_size > 0:
-        raise DatabaseOpenError(p, "exists", "A file already exists at this path; it was left alone.")
+        raise DatabaseOpenError(
+            p, "exists", "A file already exists at this path; it was left alone.", reason="db.open.why.exists"
+        )
     if kind not in ("regular", "missing"):
         what = describe_kind(kind, detail)
         raise DatabaseOpenError(
-            p, "exists", f"A new database cannot be created here: this path names {what}."
+            p,
+            "exists",
+            f"A new database cannot be created here: this path names {what}.",
+            reason="db.open.why.cannot_create",
+            reason_params={"kind": kind, "kind_detail": os.fsdecode(detail)},
         )
     orphans = [Path(str(p) + s) for s in ("-wal", "-shm") if os.path.lexists(str(p) + s)]
     if orphans:
@@ -290,6 +357,8 @@ def check_new_database_path(p: Path) -> None:
             f"{names} {'exist' if many else 'exists'} without a database: left by a database that was "
             f"moved or deleted, and SQLite would merge {'them' if many else 'it'} into a new one. Move "
             f"{'them' if many else 'it'} away first; nothing was written.",
+            reason="db.open.why.orphan_files",
+            reason_params={"names": [str(o) for o in orphans]},
         )
 
 
@@ -341,7 +410,9 @@ class MemoryDB:
     def _closed_error(self) -> DatabaseClosedError:
         where = str(self.path) if self.path is not None else ":memory:"
         return DatabaseClosedError(
-            f"{where}: the database has been closed; open it again to use it.", params={"path": where}
+            f"{where}: the database has been closed; open it again to use it.",
+            code="db.closed",
+            params={"path": where},
         )
 
     def _check_open(self) -> None:
@@ -386,6 +457,7 @@ class MemoryDB:
                 "This is no longer the file that was opened: another file has taken its place (it was "
                 "replaced, or deleted and created again). Nothing was read from or written to it; open it "
                 "again to see it.",
+                reason="db.open.why.replaced",
             )
         if writable:
             return cls._open_writable(p, check=check, backup_before_write=backup_before_write)
@@ -398,9 +470,13 @@ class MemoryDB:
         shm = Path(str(p) + "-shm")
         if not os.access(p.parent, os.W_OK) and not shm.exists():
             immutable = True
-            report.warnings.append(
-                "The directory cannot be written and has no -shm file: the database is opened with "
-                "immutable=1, so changes made by the agent while the app runs will not be seen."
+            report.warn(
+                Notice(
+                    "db.warning.immutable",
+                    "The directory cannot be written and has no -shm file: the database is opened with "
+                    "immutable=1, so changes made by the agent while the app runs will not be seen.",
+                    {"path": str(p.parent)},
+                )
             )
         uri = _file_uri(p, mode="ro", **({"immutable": "1"} if immutable else {}))
         try:
@@ -419,9 +495,17 @@ class MemoryDB:
     def _open_writable(cls, p: Path, *, check: bool, backup_before_write: bool) -> MemoryDB:
         report = OpenReport(path=str(p), read_only=False)
         if not os.access(p, os.W_OK):
-            raise ReadOnlyError(f"{p}: writing is refused: the file is not writable.")
+            raise ReadOnlyError(
+                f"{p}: writing is refused: the file is not writable.",
+                code="db.write_refused.file_not_writable",
+                params={"path": str(p)},
+            )
         if not os.access(p.parent, os.W_OK):
-            raise ReadOnlyError(f"{p}: writing is refused: its directory is not writable.")
+            raise ReadOnlyError(
+                f"{p}: writing is refused: its directory is not writable.",
+                code="db.write_refused.dir_not_writable",
+                params={"path": str(p), "folder": str(p.parent)},
+            )
         try:
             conn = _connect_uri(_file_uri(p, mode="rw"), BUSY_TIMEOUT_MS / 1000)
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -432,7 +516,16 @@ class MemoryDB:
         db._fill_report(check=check, writable_requested=True)
         if report.read_only_reason:
             conn.close()
-            raise ReadOnlyError(f"{p}: writing is refused: {report.read_only_reason}")
+            refusal = report.read_only_notice()
+            raise ReadOnlyError(
+                f"{p}: writing is refused: {report.read_only_reason}",
+                code="db.write_refused",
+                params={
+                    "path": str(p),
+                    "reason": refusal.code if refusal else "",
+                    "reason_params": dict(refusal.params) if refusal else {},
+                },
+            )
         db._backup_before_write = backup_before_write
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
@@ -530,14 +623,14 @@ class MemoryDB:
 
     def _update_writability(self, writable_requested: bool) -> None:
         r = self.report
-        code, reason, params = self._refusal()
-        r.read_only_reason = reason
-        r.read_only_code = code
-        r.read_only_params = params
-        r.writable = reason is None
+        refusal = self._refusal()
+        r.read_only_reason = None if refusal is None else refusal.message
+        r.read_only_code = None if refusal is None else refusal.code
+        r.read_only_params = {} if refusal is None else dict(refusal.params)
+        r.writable = refusal is None
 
-    def _refusal(self) -> tuple[str | None, str | None, dict[str, Any]]:
-        """``(code, English reason, params)`` of why this file must not be written, or all ``None``."""
+    def _refusal(self) -> Notice | None:
+        """Why this file must not be written (``db.read_only.<why>``), or ``None``."""
         r = self.report
         versions = {
             "version": r.schema_version,
@@ -545,70 +638,72 @@ class MemoryDB:
             "max_known": MAX_KNOWN_SCHEMA_VERSION,
         }
         if r.schema_status == "newer":
-            return (
+            return Notice(
                 "db.read_only.schema_newer",
                 f"the database has schema version {r.schema_version}, newer than {MAX_KNOWN_SCHEMA_VERSION}, "
                 "which this version understands; it is shown read-only and never re-stamped",
                 versions,
             )
         if r.missing_tables:
-            return (
+            return Notice(
                 "db.read_only.missing_tables",
                 "core tables are missing: " + ", ".join(r.missing_tables),
                 {"names": r.missing_tables},
             )
         if r.schema_status == "invalid":
-            return (
+            return Notice(
                 "db.read_only.schema_invalid",
                 f"the database's schema version {r.schema_version_raw!r} is not a version number; it is "
                 "shown read-only and never re-stamped",
                 {"value": r.schema_version_raw},
             )
         if r.schema_status == "older":
-            return (
+            return Notice(
                 "db.read_only.schema_older",
                 f"the database has schema version {r.schema_version}, older than {MIN_KNOWN_SCHEMA_VERSION}; "
                 "this version does not migrate it, so it is shown read-only",
                 versions,
             )
         if r.schema_status == "missing":
-            return (
+            return Notice(
                 "db.read_only.schema_missing",
                 "the database has no schema version; it is shown read-only and never stamped",
                 {},
             )
         if r.missing_core_columns:
             names = r.missing_core_columns
-            return (
+            return Notice(
                 "db.read_only.missing_columns",
                 "core columns are missing: " + ", ".join(names),
                 {"names": names},
             )
         if r.missing_fts:
             names = r.missing_fts
-            return (
+            return Notice(
                 "db.read_only.missing_fts",
                 "full-text tables are missing: " + ", ".join(names),
                 {"names": names},
             )
         if r.quick_check not in (None, "ok"):
             first = r.quick_check.splitlines()[0]
-            return (
+            return Notice(
                 "db.read_only.damaged",
                 "the database is damaged (quick_check: " + first + ")",
                 {"quick_check": first},
             )
         if r.immutable:
-            return "db.read_only.immutable", "the database directory cannot be written", {}
+            return Notice("db.read_only.immutable", "the database directory cannot be written", {})
         if self.path is not None and not os.access(self.path, os.W_OK):
-            return "db.read_only.file_not_writable", "the file is not writable", {"path": str(self.path)}
+            return Notice(
+                "db.read_only.file_not_writable", "the file is not writable", {"path": str(self.path)}
+            )
         if self.path is not None and not os.access(self.path.parent, os.W_OK):
-            return (
+            return Notice(
                 "db.read_only.dir_not_writable",
                 "the directory is not writable",
                 {"path": str(self.path.parent)},
             )
-        return None, None, {}
+        return None
 
     # -- writing -------------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -616,9 +711,18 @@ class MemoryDB:
         """A short ``BEGIN IMMEDIATE`` transaction; nested uses join the outer one."""
         self._check_open()
         if self.report.read_only:
-            raise ReadOnlyError("The database is open read-only; turn on editing to change it.")
+            raise ReadOnlyError("The database is open read-only.", code="db.read_only")
         if self.report.read_only_reason:
-            raise ReadOnlyError(f"Writing is refused: {self.report.read_only_reason}.")
+            refusal = self.report.read_only_notice()
+            raise ReadOnlyError(
+                f"Writing is refused: {self.report.read_only_reason}.",
+                code="db.write_refused",
+                params={
+                    "path": str(self.path),
+                    "reason": refusal.code if refusal else "",
+                    "reason_params": dict(refusal.params) if refusal else {},
+                },
+            )
         with self.lock:
             if self._depth == 0:
                 if not self._prepared:
@@ -670,7 +774,7 @@ class MemoryDB:
         """Take the pre-write backup and add missing additive columns now; returns the backup path."""
         self._check_open()
         if self.report.read_only:
-            raise ReadOnlyError("The database is open read-only.")
+            raise ReadOnlyError("The database is open read-only.", code="db.read_only")
         with self.lock:
             if not self._prepared:
                 self._prepare_first_write()
@@ -784,14 +888,39 @@ def _has_wal(p: Path) -> bool:
 def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
     msg = str(exc)
     low = msg.lower()
+    e = {"error": msg}
     if "not a database" in low or "file is encrypted" in low:
         return DatabaseOpenError(
-            p, "not-sqlite", f"This is not an SQLite database ({msg}).", newest_good_backup(p)
+            p,
+            "not-sqlite",
+            f"This is not an SQLite database ({msg}).",
+            newest_good_backup(p),
+            reason="db.open.why.not_sqlite",
+            reason_params=e,
         )
     if "malformed" in low or "corrupt" in low:
-        return DatabaseOpenError(p, "corrupt", f"The database is damaged ({msg}).", newest_good_backup(p))
+        return DatabaseOpenError(
+            p,
+            "corrupt",
+            f"The database is damaged ({msg}).",
+            newest_good_backup(p),
+            reason="db.open.why.damaged",
+            reason_params=e,
+        )
     if "unable to open" in low or "readonly" in low or "permission" in low:
         return DatabaseOpenError(
-            p, "unreadable", f"The database cannot be opened ({msg}).", newest_good_backup(p)
+            p,
+            "unreadable",
+            f"The database cannot be opened ({msg}).",
+            newest_good_backup(p),
+            reason="db.open.why.cannot_open",
+            reason_params=e,
         )
-    return DatabaseOpenError(p, "corrupt", f"The database cannot be read ({msg}).", newest_good_backup(p))
+    return DatabaseOpenError(
+        p,
+        "corrupt",
+        f"The database cannot be read ({msg}).",
+        newest_good_backup(p),
+        reason="db.open.why.cannot_read",
+        reason_params=e,
+    )

@@ -66,12 +66,23 @@ class DatabaseOpenError(MemoryError_):
     opened), ``symlink-loop``, ``exists`` and ``orphan-files`` (a new database refused), ``replaced`` (not
     the file that was opened before)); ``backup`` is the newest file in ``backups/``
     that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
-    ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` and ``backup``.
+    ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the English sentence),
+    ``backup``, ``reason`` (the code of the detail sentence, ``db.open.why.<what>``) and the reason's own
+    parameters (``kind``, ``error``, sizes...).
     """
 
     default_code = "db.open"
 
-    def __init__(self, path: Path | str, problem: str, detail: str, backup: Path | None = None):
+    def __init__(
+        self,
+        path: Path | str,
+        problem: str,
+        detail: str,
+        backup: Path | None = None,
+        *,
+        reason: str = "",
+        reason_params: Mapping[str, Any] | None = None,
+    ):
         self.path = Path(path)
         self.problem = problem
         self.detail = detail
@@ -85,10 +96,12 @@ class DatabaseOpenError(MemoryError_):
             msg,
             code=f"db.open.{problem}",
             params={
+                **dict(reason_params or {}),
                 "path": str(self.path),
                 "problem": problem,
                 "detail": detail,
                 "backup": None if backup is None else str(backup),
+                "reason": reason or f"db.open.why.{problem}",
             },
         )
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from core.errors import Notice
+
 __all__ = [
     "CONFIRMED_MIN_SUCCESS",
     "DEPRECATED_CONSECUTIVE_FAILURES",
@@ -182,10 +184,14 @@ def replay(
 class Explanation:
     """Why a skill has its grade and what would move it next.
 
-    ``why`` and ``next`` are the sentences to show. The structured fields carry the same promises:
-    after ``successes_to_promote`` more successes in a row the grade becomes ``promote_to`` (both
-    ``None`` when no run of successes can promote it); one more failure gives ``after_one_failure``;
-    ``failures_to_deprecate`` more failures in a row deprecate it (``None`` when already deprecated).
+    ``why`` and ``next`` are the sentences to show, in English. ``why_notices`` and ``next_notices`` are
+    the same with codes and parameters (``maturity.why.<case>``, ``maturity.next.<clause>``; the counts
+    ``successes``, ``failures``, ``consecutive`` and ``n``, ``grade`` where a clause needs them): ``why``
+    is the notices' messages joined with "; ", ``next`` likewise. The structured fields carry the same
+    promises: after ``successes_to_promote`` more successes in a row the grade becomes ``promote_to``
+    (both ``None`` when no run of successes can promote it); one more failure gives
+    ``after_one_failure``; ``failures_to_deprecate`` more failures in a row deprecate it (``None`` when
+    already deprecated).
     """
 
     maturity: str
@@ -195,6 +201,8 @@ class Explanation:
     successes_to_promote: int | None
     after_one_failure: str
     failures_to_deprecate: int | None
+    why_notices: tuple[Notice, ...] = ()
+    next_notices: tuple[Notice, ...] = ()
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -241,12 +249,125 @@ def _failures_to_deprecate(m: str, s: int, f: int, c: int) -> int | None:
     return None  # unreachable for the five grades: 3 failures in a row always deprecate
 
 
-def _deprecation_reason(s: int, f: int, c: int) -> str:
+def _deprecated_why(s: int, f: int, c: int) -> tuple[str, str, dict[str, int]]:
     if c >= DEPRECATED_CONSECUTIVE_FAILURES:
-        return f"{c} failures in a row"
+        return "maturity.why.deprecated_run", f"{c} failures in a row", {"n": c}
     if s >= DEPRECATED_RATIO_MIN_SUCCESS and f / max(1, s) > DEPRECATED_FAILURE_RATIO:
-        return "failures above 30% of its successes"
-    return "set by hand, or by failures its counters no longer show"
+        return "maturity.why.deprecated_ratio", "failures above 30% of its successes", {}
+    return "maturity.why.deprecated_manual", "set by hand, or by failures its counters no longer show", {}
+
+
+def _why(m: str, s: int, f: int, c: int) -> Notice:
+    """The reason for grade ``m`` with these counters (``maturity.why.<case>``)."""
+    counts = _counts_phrase(s, f, c)
+    p: dict[str, Any] = {"successes": s, "failures": f, "consecutive": c if f > 0 else 0}
+    if m == "draft" and f > 0:
+        return Notice(
+            "maturity.why.draft_failed", f"{counts}: draft (a recorded failure rules out confirmation)", p
+        )
+    if m == "draft" and s >= CONFIRMED_MIN_SUCCESS:
+        return Notice(
+            "maturity.why.draft_reset",
+            f"{counts}: draft (reset to draft with its counters kept; the next success confirms it)",
+            p,
+        )
+    if m == "draft":
+        return Notice(
+            "maturity.why.draft_new",
+            f"{counts}: draft (not yet validated; confirmation needs 2 successes and no failure)",
+            p,
+        )
+    if m == "confirmed" and _stable_ready(s, f):
+        return Notice(
+            "maturity.why.confirmed_ready", f"{counts}: confirmed (the next success makes it stable)", p
+        )
+    if m == "confirmed":
+        return Notice(
+            "maturity.why.confirmed",
+            f"{counts}: confirmed (stable needs 5 successes and failures under 10% of them)",
+            p,
+        )
+    if m == "stable":
+        return Notice("maturity.why.stable", f"{counts}: stable (the highest grade successes can reach)", p)
+    if m == "playbook":
+        return Notice(
+            "maturity.why.playbook",
+            f"{counts}: playbook, a lesson shown as a hint that use_skill does not run",
+            p,
+        )
+    code, reason, extra = _deprecated_why(s, f, c)
+    return Notice(code, f"{counts}: deprecated ({reason})", {**p, **extra})
+
+
+def _fail_clauses(m: str, after_fail: str, to_dep: int | None) -> list[Notice]:
+    if after_fail == "deprecated":
+        return [Notice("maturity.next.fail_deprecates", "the next failure deprecates it", {})]
+    parts = []
+    if after_fail != m:
+        parts.append(
+            Notice("maturity.next.fail_back", f"1 failure: back to {after_fail}", {"grade": after_fail})
+        )
+    if to_dep is not None and to_dep > 1:
+        parts.append(
+            Notice(
+                "maturity.next.deprecate_run",
+                f"{_count(to_dep, 'failure', 'failures')} in a row: deprecated",
+                {"n": to_dep},
+            )
+        )
+    elif to_dep is not None:
+        parts.append(Notice("maturity.next.deprecate", "1 failure: deprecated", {"n": to_dep}))
+    return parts
+
+
+def _next(m: str, s: int, f: int, after_fail: str, to_dep: int | None, k_up: int | None) -> list[Notice]:
+    """What would move grade ``m`` next (``maturity.next.<clause>``, in order)."""
+    if m == "draft" and f > 0:
+        head = [
+            Notice(
+                "maturity.next.no_promotion",
+                "no run of successes can promote it, as confirmation needs zero failures",
+                {},
+            )
+        ]
+        return head + _fail_clauses(m, after_fail, to_dep)
+    if m == "draft":
+        n = k_up or 0
+        more = _count(n, "more success", "more successes")
+        text = f"{more} with no failure: confirmed (a failure rules confirmation out)"
+        return [Notice("maturity.next.confirm", text, {"n": n}), *_fail_clauses(m, after_fail, to_dep)]
+    if m == "confirmed":
+        n = k_up or 0
+        more = _count(n, "more success", "more successes")
+        first = (
+            Notice("maturity.next.stable_run", f"{more} in a row: stable", {"n": n})
+            if n > 1
+            else Notice("maturity.next.stable", f"{more}: stable", {"n": n})
+        )
+        return [first, *_fail_clauses(m, after_fail, to_dep)]
+    if m == "stable":
+        keep = Notice("maturity.next.keeps_stable", "successes keep it stable", {})
+        return [keep, *_fail_clauses(m, after_fail, to_dep)]
+    if m == "playbook":
+        n = to_dep or 0
+        more = _count(n, "more failure", "more failures")
+        last = (
+            Notice("maturity.next.playbook_deprecate_run", f"{more} in a row deprecate it", {"n": n})
+            if n > 1
+            else Notice("maturity.next.playbook_deprecate", f"{more} deprecates it", {"n": n})
+        )
+        fixed = Notice(
+            "maturity.next.playbook_fixed", "set by hand or by reflection, and successes never change it", {}
+        )
+        return [fixed, last]
+    return [
+        Notice("maturity.next.final", "final for outcomes: no success or failure changes it", {}),
+        Notice(
+            "maturity.next.final_back",
+            "only setting the grade by hand or revising the recipe (which restarts it as draft) brings it back",
+            {},
+        ),
+    ]
 
 
 def explain_maturity(
@@ -264,67 +385,22 @@ def explain_maturity(
     """
     s, f, c = success_count, failure_count, consecutive_failures
     m = maturity if maturity in MATURITIES else "draft"
-    counts = _counts_phrase(s, f, c)
     after_fail = _apply(m, s, f, c, False)[0]
     to_dep = _failures_to_deprecate(m, s, f, c)
     k_up, up_to = _successes_to_promote(m, s, f)
-
-    def fail_clause() -> str:
-        if after_fail == "deprecated":
-            return "the next failure deprecates it"
-        parts = []
-        if after_fail != m:
-            parts.append(f"1 failure: back to {after_fail}")
-        if to_dep is not None:
-            run = " in a row" if to_dep > 1 else ""
-            parts.append(f"{_count(to_dep, 'failure', 'failures')}{run}: deprecated")
-        return "; ".join(parts)
-
-    if m == "draft":
-        if f > 0:
-            why = f"{counts}: draft (a recorded failure rules out confirmation)"
-            nxt = f"no run of successes can promote it, as confirmation needs zero failures; {fail_clause()}"
-        else:
-            if s >= CONFIRMED_MIN_SUCCESS:
-                why = f"{counts}: draft (reset to draft with its counters kept; the next success confirms it)"
-            else:
-                why = f"{counts}: draft (not yet validated; confirmation needs 2 successes and no failure)"
-            more = _count(k_up or 0, "more success", "more successes")
-            nxt = f"{more} with no failure: confirmed (a failure rules confirmation out); {fail_clause()}"
-    elif m == "confirmed":
-        if _stable_ready(s, f):
-            why = f"{counts}: confirmed (the next success makes it stable)"
-        else:
-            why = f"{counts}: confirmed (stable needs 5 successes and failures under 10% of them)"
-        k = k_up or 0
-        more = _count(k, "more success", "more successes") + (" in a row" if k > 1 else "")
-        nxt = f"{more}: stable; {fail_clause()}"
-    elif m == "stable":
-        why = f"{counts}: stable (the highest grade successes can reach)"
-        nxt = f"successes keep it stable; {fail_clause()}"
-    elif m == "playbook":
-        why = f"{counts}: playbook, a lesson shown as a hint that use_skill does not run"
-        n = to_dep or 0
-        run = " in a row" if n > 1 else ""
-        verb = "deprecates" if n == 1 else "deprecate"
-        nxt = (
-            "set by hand or by reflection, and successes never change it; "
-            f"{_count(n, 'more failure', 'more failures')}{run} {verb} it"
-        )
-    else:  # deprecated
-        why = f"{counts}: deprecated ({_deprecation_reason(s, f, c)})"
-        nxt = (
-            "final for outcomes: no success or failure changes it; only setting the grade by hand "
-            "or revising the recipe (which restarts it as draft) brings it back"
-        )
+    why = [_why(m, s, f, c)]
     if maturity not in MATURITIES:
-        why = f"unrecognised grade {maturity!r}, read as draft; " + why
+        unknown = f"unrecognised grade {maturity!r}, read as draft"
+        why.insert(0, Notice("maturity.why.unrecognised", unknown, {"grade": maturity}))
+    nxt = _next(m, s, f, after_fail, to_dep, k_up)
     return Explanation(
         maturity=m,
-        why=why,
-        next=nxt,
+        why="; ".join(n.message for n in why),
+        next="; ".join(n.message for n in nxt),
         promote_to=up_to,
         successes_to_promote=k_up,
         after_one_failure=after_fail,
         failures_to_deprecate=to_dep,
+        why_notices=tuple(why),
+        next_notices=tuple(nxt),
     )

@@ -133,6 +133,7 @@ class PrefixResult(BaseModel):
     truncated: bool = False
     raw_chars: int = 0
     warnings: list[str] = Field(default_factory=list)
+    notices: list[Notice] = Field(default_factory=list)  # the warnings with codes and parameters
     row_notices: list[Notice] = Field(default_factory=list)
 
     @property
@@ -290,8 +291,13 @@ class _Builder:
         self.facts = FactStore(db) if self.as_of is None else _FactsAsOf(db, self.as_of)
         self.skills = SkillStore(db, created_before=self.as_of)
         self.warnings: list[str] = []
+        self.notices: list[Notice] = []  # the warnings with their codes
         self.row_notices: list[Notice] = []
         self._noted: set[tuple[str, Any, str]] = set()
+
+    def warn(self, code: str, message: str, **params: Any) -> None:
+        self.warnings.append(message)
+        self.notices.append(Notice(code, message, params))
 
     def note(self, section: str, row: Fact | Skill) -> None:
         """A row notice for a damaged fact or skill that this section shows the agent."""
@@ -329,9 +335,11 @@ class _Builder:
             parse_json_lenient(row["review_history_json"]) if "review_history_json" in keys else (None, None)
         )
         if err1 or err2 or not isinstance(steps, list) or any(s is None for s in steps):
-            self.warnings.append(
+            self.warn(
+                "prefix.plan_unreadable",
                 f"The newest plan of session {self.session_id!r} cannot be read by the agent "
-                "(malformed steps or review history); its project plan section is skipped."
+                "(malformed steps or review history); its project plan section is skipped.",
+                session=self.session_id,
             )
             return None
         persisted = row["persisted_to"] if "persisted_to" in keys else None
@@ -349,8 +357,10 @@ class _Builder:
             except sqlite3.Error:
                 sched = None
             if sched is not None and sched.json_errors:
-                self.warnings.append(
-                    f"Schedule {sched_name!r} has a malformed payload; plan injection skipped."
+                self.warn(
+                    "prefix.schedule_payload",
+                    f"Schedule {sched_name!r} has a malformed payload; plan injection skipped.",
+                    schedule=sched_name,
                 )
                 return "project_plan", []
             if sched is not None and sched.project:
@@ -406,8 +416,10 @@ class _Builder:
         for f in top:
             self.note(f"{ns}_facts", f)
             if f.json_errors:
-                self.warnings.append(
-                    f"{ns}.{f.key} holds invalid JSON; the agent cannot read it (shown here as a string)."
+                self.warn(
+                    "prefix.fact_invalid_json",
+                    f"{ns}.{f.key} holds invalid JSON; the agent cannot read it (shown here as a string).",
+                    fact=f"{ns}.{f.key}",
                 )
             out.append(
                 f"  {ns}.{f.key} = {truncate_for_injection(js_stringify(f.value), FACT_VALUE_INJECT_CAP, f'{ns}.{f.key}')}"
@@ -551,7 +563,11 @@ class _Builder:
         if summary is None:
             return []
         if summary.value is None:
-            self.warnings.append("self.summary holds null: the agent fails to build its prefix on it.")
+            self.warn(
+                "prefix.self_null",
+                "self.summary holds null: the agent fails to build its prefix on it.",
+                fact="self.summary",
+            )
             return []
         content = summary.value.get("content") if isinstance(summary.value, dict) else None
         if not (isinstance(content, str) and js_trim(content)):
@@ -562,7 +578,11 @@ class _Builder:
             if f is None:
                 continue
             if f.value is None:
-                self.warnings.append(f"self.{key} holds null: the agent fails to build its prefix on it.")
+                self.warn(
+                    "prefix.self_null",
+                    f"self.{key} holds null: the agent fails to build its prefix on it.",
+                    fact=f"self.{key}",
+                )
                 continue
             items = f.value.get("content") if isinstance(f.value, dict) else None
             if isinstance(items, list) and items:
@@ -638,5 +658,6 @@ def build_memory_prefix(
         truncated=truncated,
         raw_chars=n,
         warnings=b.warnings,
+        notices=b.notices,
         row_notices=b.row_notices,
     )

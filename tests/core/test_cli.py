@@ -91,7 +91,7 @@ def test_info(capsys, demo_db_path):
     assert set(info) == {
         "path", "engine", "sqlite_version", "schema_version", "schema_version_raw", "schema_status",
         "journal_mode", "read_only", "writable", "read_only_reason", "read_only_code", "read_only_params",
-        "immutable", "quick_check", "complete", "missing", "row_counts", "tables", "warnings",
+        "immutable", "quick_check", "complete", "missing", "row_counts", "tables", "warnings", "notices",
     }  # fmt: skip
     assert info["schema_version"] == 31
     assert (info["schema_version_raw"], info["schema_status"]) == ("31", "known")
