@@ -14,7 +14,7 @@ from typing import Any
 from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
 from core.db import OpenReport
 from core.engine import ENGINE, SQLITE_VERSION
-from philont_desktop import APP_NAME, __version__, core_strings
+from philont_desktop import APP_NAME, __version__, messages
 from philont_desktop.qt import (
     PYSIDE_VERSION,
     QT_VERSION,
@@ -95,7 +95,7 @@ def _access(report: OpenReport, editing: bool) -> str:
         return QCoreApplication.translate("AboutDialog", "editing mode: changes are written and audited")
     if report.read_only_reason:
         return QCoreApplication.translate("AboutDialog", "read-only: {0}").format(
-            core_strings.read_only_reason(report.read_only_reason)
+            messages.read_only_reason(report.read_only_notice())
         )
     return QCoreApplication.translate("AboutDialog", "read-only until editing mode is turned on")
 

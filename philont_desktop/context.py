@@ -21,7 +21,7 @@ from core.audit import default_actor
 from core.curation import Change
 from core.db import MemoryDB, OpenReport
 from core.errors import ReadOnlyError
-from philont_desktop import core_strings
+from philont_desktop import messages
 from philont_desktop.live import LiveMonitor
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QApplication, QObject, Signal
@@ -169,7 +169,7 @@ class AppContext(QObject):
             return self.tr("the database file was replaced or deleted on disk after it was opened")
         if self.forced_read_only:
             return self.tr("the app was started with --read-only")
-        return core_strings.read_only_reason(self.report.read_only_reason)
+        return messages.read_only_reason(self.report.read_only_notice())
 
     @property
     def can_edit(self) -> bool:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
-from philont_desktop import APP_NAME, core_strings, i18n
+from philont_desktop import APP_NAME, i18n, messages
 from philont_desktop.qt import (
     QT_TRANSLATE_NOOP,
     QApplication,
@@ -293,7 +293,7 @@ class MainWindow(QMainWindow):
             text = self.tr("No database is open.")
         elif problem is not None and not missing:
             text = self.tr("<b>This file cannot be opened.</b><br>{0}").format(
-                html.escape(core_strings.message(str(problem)))
+                html.escape(messages.error_text(problem))
             )
             if isinstance(problem, DatabaseOpenError) and problem.backup is not None:
                 backup = str(problem.backup)

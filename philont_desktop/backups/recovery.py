@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +140,33 @@ def error_text(exc: BaseException) -> str | None:
     """The translated message of a backup or restore error from the core, by its code (else ``None``)."""
     if not isinstance(exc, MemoryError_):
         return None
-    p, code = exc.params, exc.code
+    return code_text(exc.code, exc.params, exc.message)
+
+
+def codes() -> frozenset[str]:
+    """The codes with a template here (:func:`philont_desktop.messages.codes` gathers them)."""
+    checks = {"backup.ok", "backup.missing", "backup.not_regular", "backup.unreadable", "backup.quick_check"}
+    return (
+        frozenset(_error_templates())
+        | checks
+        | {
+            "backup.not_memory",
+            "restore.agent_running",
+            "restore.live_not_regular",
+        }
+    )
+
+
+def code_text(code: str, p: Mapping[str, Any], english: str = "") -> str | None:
+    """A backup or restore error's text by its code and parameters (``None`` for another code)."""
+    if code in (
+        "backup.ok",
+        "backup.missing",
+        "backup.unreadable",
+        "backup.quick_check",
+        "backup.not_memory",
+    ):
+        return check_text(Notice(code, english, p))
     if code == "restore.agent_running" and p.get("reason") == "wal_recent":
         return _tr(
             "{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the "

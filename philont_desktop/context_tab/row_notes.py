@@ -52,6 +52,13 @@ def note_text(notice: Any) -> str:
     return "⚠ " + text.format(row=row, columns=columns)
 
 
+def codes() -> frozenset[str]:
+    """The codes with a template here (:func:`philont_desktop.messages.codes` gathers them)."""
+    return frozenset(
+        {"context.row.agent_cannot_read", "context.row.replacement_chars", "context.row.damaged"}
+    )
+
+
 def notes_by_row(result: Any) -> tuple[dict[str, list[str]], dict[int, list[str]]]:
     """The notes of a result: by prefix section (facts and skills) and by message id."""
     sections: dict[str, list[str]] = {}

@@ -201,6 +201,33 @@ def notice_text(code: str, params: Mapping[str, Any], english: str) -> str:
     return fn() if fn is not None else english
 
 
+_NOTICE_CODES = (
+    "change.notice.time_blind",
+    "change.notice.reversed",
+    "change.notice.columns",
+    "change.notice.table_missing",
+    "change.notice.backup_time",
+)
+
+
+def codes() -> frozenset[str]:
+    """The codes with a template here (:func:`philont_desktop.messages.codes` gathers them)."""
+    return frozenset(_TEMPLATES) | frozenset(_NOTICE_CODES)
+
+
+def code_text(code: str, params: Mapping[str, Any], english: str = "") -> str | None:
+    """A change's summary or a change set's notice by code (``None`` for another code)."""
+    if code in _NOTICE_CODES:
+        return notice_text(code, params, english)
+    fn = _TEMPLATES.get(code)
+    if fn is None:
+        return None
+    try:
+        return fn(params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+
+
 def layer_name(layer: str) -> str:
     names = {
         "facts": QCoreApplication.translate("ReviewText", "Facts"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from philont_desktop import core_strings
+from philont_desktop import messages
 from philont_desktop.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget, is_valid
 from philont_desktop.theme import Theme
 from philont_desktop.widgets import plain
@@ -102,7 +102,9 @@ class Banners(QWidget):
         else:
             self._update_mode(ctx, stop_editing)
         if ctx.report.warnings:
-            text = "<br>".join(plain.html(core_strings.message(w)) for w in ctx.report.warnings)
+            coded = {n.message: n for n in ctx.report.notices}  # the others are the app's own, translated
+            shown = [messages.notice_text(coded[w]) if w in coded else w for w in ctx.report.warnings]
+            text = "<br>".join(plain.html(w) for w in shown)
             self.notice.show_message("info", text)
         else:
             self.notice.setVisible(False)
@@ -140,7 +142,7 @@ class Banners(QWidget):
                 stop_editing,
             )
         elif ctx.report.read_only_reason:
-            reason = core_strings.read_only_reason(ctx.report.read_only_reason) or ""
+            reason = messages.read_only_reason(ctx.report.read_only_notice()) or ""
             self.mode.show_message(
                 "readonly",
                 self.tr("<b>Read-only.</b> This database cannot be edited here: {0}.").format(

@@ -32,9 +32,9 @@ def readable_message(exc: BaseException | str) -> str:
         return exc
     text = str(exc).strip()
     if isinstance(exc, MemoryError_) and text:
-        from philont_desktop.core_strings import message
+        from philont_desktop.messages import error_text
 
-        return message(text)
+        return error_text(exc)
     if isinstance(exc, OSError) and exc.strerror:
         where = f" ({exc.filename})" if exc.filename else ""
         return _tr("The operating system reported: {0}{1}.").format(exc.strerror, where)

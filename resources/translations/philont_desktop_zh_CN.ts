@@ -146,31 +146,6 @@
         <translation>已弃用</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source>[lesson-only, no use_skill]</source>
-        <translation>[仅作经验，不可 use_skill]</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>[draft · not fully validated, verify before use]</source>
-        <translation>[草稿 · 尚未充分验证，使用前请核实]</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>[confirmed]</source>
-        <translation>[已确认]</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>[stable]</source>
-        <translation>[稳定]</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>[deprecated · verified unreliable, use as a counter-example]</source>
-        <translation>[已弃用 · 已证实不可靠，请作为反例参考]</translation>
-    </message>
-    <message>
         <location line="+15"/>
         <source>no success</source>
         <translation>没有成功</translation>
@@ -206,61 +181,6 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <source> (a recorded failure rules out confirmation)</source>
-        <translation>（已有失败记录，无法升为已确认）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source> (reset to draft with its counters kept; the next success confirms it)</source>
-        <translation>（已重置为草稿，计数保留；下一次成功即升为已确认）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source> (not yet validated; confirmation needs 2 successes and no failure)</source>
-        <translation>（尚未验证；升为已确认需要成功 2 次且没有失败）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source> (the next success makes it stable)</source>
-        <translation>（下一次成功即升为稳定）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source> (stable needs 5 successes and failures under 10% of them)</source>
-        <translation>（升为稳定需要成功 5 次，且失败少于成功次数的 10%）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source> (the highest grade successes can reach)</source>
-        <translation>（仅靠成功所能达到的最高等级）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>, a lesson shown as a hint that use_skill does not run</source>
-        <translation>，作为提示展示的经验，use_skill 不会执行它</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>{0} failures in a row</source>
-        <translation>连续失败 {0} 次</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>failures above 30% of its successes</source>
-        <translation>失败超过成功次数的 30%</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>set by hand, or by failures its counters no longer show</source>
-        <translation>手动设置，或由计数中已不再体现的失败导致</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source> ({0})</source>
-        <translation>（{0}）</translation>
-    </message>
-    <message>
         <location line="+8"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
@@ -289,56 +209,6 @@
         <location line="+3"/>
         <source>only setting the grade by hand or revising the recipe (which restarts it as draft) brings it back</source>
         <translation>只有手动设置等级或修订流程（会从草稿重新开始）才能使其恢复</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>{0} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
-        <translation>再成功 {0} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>{0} more successes in a row: stable</source>
-        <translation>再连续成功 {0} 次：升为稳定</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} more success(es): stable</source>
-        <translation>再成功 {0} 次：升为稳定</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>1 failure: back to {0}</source>
-        <translation>失败 1 次：退回{0}</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0} failures in a row: deprecated</source>
-        <translation>连续失败 {0} 次：弃用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} failure(s): deprecated</source>
-        <translation>失败 {0} 次：弃用</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>{0} more failures in a row deprecate it</source>
-        <translation>再连续失败 {0} 次将使其被弃用</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} more failure(s) deprecate it</source>
-        <translation>再失败 {0} 次将使其被弃用</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>unrecognised grade {0}, read as draft; </source>
-        <translation>无法识别的等级 {0}，按草稿处理；</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>{0}: {1}{2}</source>
-        <translation>{0}：{1}{2}</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -404,76 +274,6 @@
         <location line="+5"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>the database has schema version {0}, newer than {1}, which this version understands; it is shown read-only and never re-stamped</source>
-        <translation>数据库的架构版本为 {0}，比本版本支持的 {1} 更新；将以只读方式显示，且不会改写版本标记</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>core tables are missing: {0}</source>
-        <translation>缺少核心表：{0}</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>core columns are missing: {0}</source>
-        <translation>缺少核心列：{0}</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>full-text tables are missing: {0}</source>
-        <translation>缺少全文索引表：{0}</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the database is damaged (quick_check: {0})</source>
-        <translation>数据库已损坏（quick_check：{0}）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>quick_check failed: {0}</source>
-        <translation>quick_check 失败：{0}</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The file cannot be read: {0}.</source>
-        <translation>无法读取文件：{0}。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>The file is truncated: the header declares {0} pages of {1} bytes ({2} bytes) but the file has {3} bytes.</source>
-        <translation>文件被截断：文件头声明有 {0} 页、每页 {1} 字节（共 {2} 字节），但文件只有 {3} 字节。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>This is not an SQLite database ({0}).</source>
-        <translation>这不是 SQLite 数据库（{0}）。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The database is damaged ({0}).</source>
-        <translation>数据库已损坏（{0}）。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The database cannot be opened ({0}).</source>
-        <translation>无法打开数据库（{0}）。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>The database cannot be read ({0}).</source>
-        <translation>无法读取数据库（{0}）。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source> The newest backup that passes quick_check is {0}.</source>
-        <translation>最新的通过 quick_check 的备份是 {0}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Writing is refused: {0}.</source>
-        <translation>写入被拒绝：{0}。</translation>
     </message>
     <message>
         <source>No difference recorded.</source>
@@ -779,16 +579,6 @@ with the backup
         <location filename="../../philont_desktop/core_strings.py" line="-107"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
-    </message>
-    <message>
-        <location line="+47"/>
-        <source>the database&apos;s schema version {0} is not a version number; it is shown read-only and never re-stamped</source>
-        <translation>数据库的架构版本 {0} 不是有效的版本号；将以只读方式显示，且不会改写版本标记</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>the database has schema version {0}, older than {1}; this version does not migrate it, so it is shown read-only</source>
-        <translation>数据库的架构版本为 {0}，早于 {1}；本版本不会迁移它，因此以只读方式显示</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/widgets/conversations.py" line="+51"/>
@@ -1324,6 +1114,411 @@ with the backup
     <message>
         <source>{row} has damaged values ({columns}); the agent reads them as stored, so what it makes of this row can differ from what is shown here.</source>
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
+        <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} more success(es): stable</source>
+        <translation>再成功 {n} 次：升为稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} more successes in a row: stable</source>
+        <translation>再连续成功 {n} 次：升为稳定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1 failure: back to {grade}</source>
+        <translation>失败 1 次：退回{grade}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} failure(s): deprecated</source>
+        <translation>失败 {n} 次：弃用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} failures in a row: deprecated</source>
+        <translation>连续失败 {n} 次：弃用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} more failure(s) deprecate it</source>
+        <translation>再失败 {n} 次将使其被弃用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} more failures in a row deprecate it</source>
+        <translation>再连续失败 {n} 次将使其被弃用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This path names {kind}.</source>
+        <translation>此路径指向{kind}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No database file exists at this path. It starts with &apos;~{user}&apos;, which names no user or home folder on this machine, so it was taken as written.</source>
+        <translation>此路径下没有数据库文件。路径以 &apos;~{user}&apos; 开头，而本机没有对应的用户或主目录，因此按原样使用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This is {kind}, not a database file; it was not opened.</source>
+        <translation>这是{kind}，不是数据库文件；未打开它。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This is not a regular file; it was not read.</source>
+        <translation>这不是普通文件；未读取它。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file cannot be read: {error}.</source>
+        <translation>无法读取文件：{error}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The file is truncated: the header declares {pages} pages of {page_size} bytes ({expected} bytes) but the file has {size} bytes.</source>
+        <translation>文件被截断：文件头声明有 {pages} 页、每页 {page_size} 字节（共 {expected} 字节），但文件只有 {size} 字节。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A new database cannot be created here: this path names {kind}.</source>
+        <translation>无法在此创建新数据库：此路径指向{kind}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{names} exist(s) without a database: left by a database that was moved or deleted, and SQLite would merge them into a new one. Move them away first; nothing was written.</source>
+        <translation>{names} 存在但没有对应的数据库：它们来自一个已被移动或删除的数据库，SQLite 会把它们合并进新数据库。请先把它们移走；未写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This is no longer the file that was opened: another file has taken its place (it was replaced, or deleted and created again). Nothing was read from or written to it; open it again to see it.</source>
+        <translation>这已不是当初打开的文件：另一个文件取代了它（被替换，或被删除后重新创建）。没有从中读取或写入任何内容；请重新打开以查看它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This is not an SQLite database ({error}).</source>
+        <translation>这不是 SQLite 数据库（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The database is damaged ({error}).</source>
+        <translation>数据库已损坏（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The database cannot be opened ({error}).</source>
+        <translation>无法打开数据库（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The database cannot be read ({error}).</source>
+        <translation>无法读取数据库（{error}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> The newest backup that passes quick_check is {backup}.</source>
+        <translation>最新的通过 quick_check 的备份是 {backup}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the database has schema version {version}, newer than {max_known}, which this version understands; it is shown read-only and never re-stamped</source>
+        <translation>数据库的架构版本为 {version}，比本版本支持的 {max_known} 更新；将以只读方式显示，且不会改写版本标记</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the database has schema version {version}, older than {min_known}; this version does not migrate it, so it is shown read-only</source>
+        <translation>数据库的架构版本为 {version}，早于 {min_known}；本版本不会迁移它，因此以只读方式显示</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the database&apos;s schema version {value} is not a version number; it is shown read-only and never re-stamped</source>
+        <translation>数据库的架构版本 {value} 不是有效的版本号；将以只读方式显示，且不会改写版本标记</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>core tables are missing: {names}</source>
+        <translation>缺少核心表：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>core columns are missing: {names}</source>
+        <translation>缺少核心列：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>full-text tables are missing: {names}</source>
+        <translation>缺少全文索引表：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the database is damaged (quick_check: {quick_check})</source>
+        <translation>数据库已损坏（quick_check：{quick_check}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The database is open read-only.</source>
+        <translation>数据库以只读方式打开。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Writing is refused: {reason}.</source>
+        <translation>写入被拒绝：{reason}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{path}: writing is refused: the file is not writable.</source>
+        <translation>{path}：写入被拒绝：文件不可写。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{path}: writing is refused: its directory is not writable.</source>
+        <translation>{path}：写入被拒绝：其所在目录不可写。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{path}: the database has been closed; open it again to use it.</source>
+        <translation>{path}：数据库已关闭；请重新打开后再使用。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{path}: nothing can be written there: this path names {kind}; only a regular file is ever replaced.</source>
+        <translation>{path}：无法写到那里：此路径指向{kind}；只有普通文件才会被替换。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>An in-memory database has no backups.</source>
+        <translation>内存数据库没有备份。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The copy was cancelled.</source>
+        <translation>复制已取消。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No free backup name in {dir}.</source>
+        <translation>{dir} 中已没有可用的备份文件名。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare a backup with the database or with another backup, not both or neither.</source>
+        <translation>请把备份与数据库或另一个备份比较：二者只能选其一。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unknown layer {layer} (one of {layers}).</source>
+        <translation>未知的层 {layer}（可选：{layers}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The comparison was cancelled.</source>
+        <translation>比较已取消。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a folder; choose a file name to export to.</source>
+        <translation>{path} 是一个文件夹；请选择要导出到的文件名。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The {field} must be between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range.</source>
+        <translation>{field} 必须在 -8.64e15 到 8.64e15 之间（日期能表示的范围）；{value} 超出范围。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Audit entry #{audit_id} does not list the rows it changed; it cannot be undone.</source>
+        <translation>审计记录 #{audit_id} 没有列出它更改的行；无法撤销。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The row {id} of {table} changed since this edit ({detail}); nothing was changed.</source>
+        <translation>{table} 中的行 {id} 在这次编辑之后已被更改（{detail}）；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The MCP server needs the mcp package, which is not installed. Install it with: {install}</source>
+        <translation>MCP 服务器需要 mcp 软件包，但尚未安装。请用以下命令安装：{install}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not an address: {address} (expected HOST:PORT).</source>
+        <translation>不是有效地址：{address}（应为 主机:端口）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown resource {uri}.</source>
+        <translation>未知资源 {uri}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No resource {uri}.</source>
+        <translation>没有资源 {uri}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No conversation {conversation}.</source>
+        <translation>没有会话 {conversation}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No skill {name}.</source>
+        <translation>没有技能 {name}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No prompt {name}.</source>
+        <translation>没有提示词 {name}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The prompt needs the argument {argument}.</source>
+        <translation>该提示词需要参数 {argument}。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The newest plan of session {session} cannot be read by the agent (malformed steps or review history); its project plan section is skipped.</source>
+        <translation>会话 {session} 的最新计划无法被智能体读取（步骤或审阅历史格式错误）；已跳过其项目计划部分。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Schedule {schedule} has a malformed payload; plan injection skipped.</source>
+        <translation>计划任务 {schedule} 的负载格式错误；已跳过计划注入。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} holds invalid JSON; the agent cannot read it (shown here as a string).</source>
+        <translation>{fact} 存有无效的 JSON；智能体无法读取它（此处按字符串显示）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} holds null: the agent fails to build its prefix on it.</source>
+        <translation>{fact} 的值为 null：智能体会因此无法构建其前缀。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unrecognised grade {grade}, read as draft</source>
+        <translation>无法识别的等级 {grade}，按草稿处理</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{counts}: draft (a recorded failure rules out confirmation)</source>
+        <translation>{counts}：草稿（已有失败记录，无法升为已确认）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: draft (reset to draft with its counters kept; the next success confirms it)</source>
+        <translation>{counts}：草稿（已重置为草稿，计数保留；下一次成功即升为已确认）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{counts}: draft (not yet validated; confirmation needs 2 successes and no failure)</source>
+        <translation>{counts}：草稿（尚未验证；升为已确认需要成功 2 次且没有失败）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: confirmed (the next success makes it stable)</source>
+        <translation>{counts}：已确认（下一次成功即升为稳定）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: confirmed (stable needs 5 successes and failures under 10% of them)</source>
+        <translation>{counts}：已确认（升为稳定需要成功 5 次，且失败少于成功次数的 10%）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: stable (the highest grade successes can reach)</source>
+        <translation>{counts}：稳定（成功所能达到的最高等级）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: playbook, a lesson shown as a hint that use_skill does not run</source>
+        <translation>{counts}：手册，作为提示展示的经验，use_skill 不会执行它</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: deprecated ({n} failures in a row)</source>
+        <translation>{counts}：已弃用（连续失败 {n} 次）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{counts}: deprecated (failures above 30% of its successes)</source>
+        <translation>{counts}：已弃用（失败超过成功次数的 30%）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{counts}: deprecated (set by hand, or by failures its counters no longer show)</source>
+        <translation>{counts}：已弃用（手动设置，或由计数中已不再体现的失败导致）</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>a file</source>
+        <translation>一个文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a folder</source>
+        <translation>一个文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing: no file exists there</source>
+        <translation>空：那里没有文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a loop of symbolic links (a link that leads back to itself), not a file</source>
+        <translation>一个符号链接循环（指回自身的链接），而不是文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing: a part of the path is a file, not a folder</source>
+        <translation>空：路径中的某一部分是文件，而不是文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a FIFO (named pipe)</source>
+        <translation>一个 FIFO（命名管道）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a socket</source>
+        <translation>一个套接字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a character device</source>
+        <translation>一个字符设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a block device</source>
+        <translation>一个块设备</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a symbolic link to {0}, which does not exist</source>
+        <translation>一个指向 {0} 的符号链接，而目标不存在</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>a missing file</source>
+        <translation>一个缺失的文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a place that cannot be reached ({0})</source>
+        <translation>一个无法访问的位置（{0}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a special file</source>
+        <translation>一个特殊文件</translation>
     </message>
 </context>
 <context>

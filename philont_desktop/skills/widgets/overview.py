@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from core.jsutil import js_stringify
-from philont_desktop.core_strings import explanation
 from philont_desktop.humanize import json_html, json_pretty, when
+from philont_desktop.messages import explanation
 from philont_desktop.qt import QSplitter, Qt, QTextBrowser, QWidget
 from philont_desktop.skills.loaders import SkillDetail
 from philont_desktop.skills.widgets.colors import Colors
@@ -109,8 +109,10 @@ class OverviewPanel(QSplitter):
     def _grade_html(self, d: SkillDetail) -> str:
         s, c = d.skill, self.colors
         muted = c.muted.name()
-        g = [section(self.tr("Why this grade"), self._para(explanation(d.explanation.why)))]
-        g.append(section(self.tr("What would move it next"), self._para(explanation(d.explanation.next))))
+        g = [section(self.tr("Why this grade"), self._para(explanation(d.explanation.why_notices)))]
+        g.append(
+            section(self.tr("What would move it next"), self._para(explanation(d.explanation.next_notices)))
+        )
         if s.maturity_raw is not None and s.maturity_raw != s.maturity:
             unknown = self.tr("The database holds the unknown grade {0}; it is read as draft.")
             g.append(

@@ -1,0 +1,311 @@
+"""The core's codes in the interface's language: every code the core can produce has a template, the
+Chinese interface shows each one translated with its parameters filled, and the core's English wording
+never reaches the Chinese interface for a code that has a template."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "core"
+HAN = re.compile(r"[\u4e00-\u9fff]")
+PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def _has_lrelease() -> bool:
+    from philont_desktop.i18n import find_lrelease
+
+    return find_lrelease() is not None
+
+
+needs_lrelease = pytest.mark.skipif(not _has_lrelease(), reason="no lrelease (PySide6-Essentials ships one)")
+
+
+@pytest.fixture
+def lang(qapp):
+    """Switch languages in a test; English comes back afterwards."""
+    from philont_desktop import i18n
+
+    font = qapp.font()
+    yield i18n.install
+    i18n.uninstall()
+    qapp.setFont(font)
+    i18n._fonts_applied = False
+
+
+def _literal(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _call_name(node: ast.Call) -> str | None:
+    f = node.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _dict_keys(node: ast.AST | None) -> set[str] | None:
+    """The keys of a ``{...}`` literal or ``dict(k=...)`` call (``None`` when not spelled out)."""
+    if isinstance(node, ast.Dict) and all(_literal(k) for k in node.keys):
+        return {_literal(k) or "" for k in node.keys}
+    return None
+
+
+def scan_core() -> dict[str, list[tuple[str, set[str] | None]]]:
+    """Every code the core spells out, with where and the parameter names given there (``None`` when the
+    parameters are built elsewhere): ``code=`` of an error, the first argument of a ``Notice``, a
+    class's ``default_code``, the ``reason`` of an open error."""
+    found: dict[str, list[tuple[str, set[str] | None]]] = defaultdict(list)
+    for path in sorted(CORE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = lambda n, path=path: f"{path.relative_to(ROOT)}:{n.lineno}"  # noqa: E731
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                code = _literal(node.value)
+                # The defaults of errors.py's base classes are fallbacks; another class's is its code.
+                if isinstance(target, ast.Name) and target.id == "default_code" and path.name != "errors.py":
+                    found[code or ""].append((where(node), None))
+            if not isinstance(node, ast.Call):
+                continue
+            name = _call_name(node)
+            kw = {k.arg: k.value for k in node.keywords if k.arg}
+            if name == "Notice" and node.args and _literal(node.args[0]):
+                params = _dict_keys(node.args[2]) if len(node.args) > 2 else _dict_keys(kw.get("params"))
+                found[_literal(node.args[0]) or ""].append((where(node), params))
+            elif name == "warn" and node.args and _literal(node.args[0]):  # warn(code, message, **params)
+                found[_literal(node.args[0]) or ""].append((where(node), set(kw)))
+            elif name == "HeaderProblem":
+                reason = _literal(node.args[3]) if len(node.args) > 3 else _literal(kw.get("reason"))
+                params = _dict_keys(node.args[4]) if len(node.args) > 4 else _dict_keys(kw.get("params"))
+                if reason:
+                    found[reason].append((where(node), params))
+            elif name == "DatabaseOpenError" and _literal(kw.get("reason")):
+                found[_literal(kw.get("reason")) or ""].append(
+                    (where(node), _dict_keys(kw.get("reason_params")))
+                )
+            elif _literal(kw.get("code")):
+                found[_literal(kw.get("code")) or ""].append((where(node), _dict_keys(kw.get("params"))))
+    # Areas that keep their English texts in a table keyed by code.
+    from core.changes.model import CODES as change_codes
+    from core.recall_explain import _TEXT as recall_texts
+
+    for code in (*change_codes, *recall_texts):
+        found[code].append(("table", None))
+    return dict(found)
+
+
+def test_the_scan_sees_codes_of_every_kind() -> None:
+    """The scan is not empty-handed: it finds spelled-out codes of errors, notices, open errors' reasons,
+    maturity explanations and the tables."""
+    codes = scan_core()
+    for expected in (
+        "db.closed",
+        "db.read_only.missing_tables",
+        "db.open.why.truncated",
+        "db.warning.immutable",
+        "maturity.next.stable_run",
+        "prefix.self_null",
+        "recall.found",
+        "change.fact.new",
+        "mcp.sdk_missing",
+    ):
+        assert expected in codes, expected
+
+
+def test_every_code_the_core_can_produce_has_a_template() -> None:
+    from philont_desktop import messages
+
+    known = messages.codes()
+    missing = {code: sites[0][0] for code, sites in scan_core().items() if code not in known}
+    assert not missing, "codes without a template in philont_desktop/messages.py (or the area's table):\n" + (
+        "\n".join(f"{site}: {code}" for code, site in sorted(missing.items()))
+    )
+
+
+def test_templates_use_only_the_parameters_the_core_gives() -> None:
+    """A template's placeholders are parameters the raise site passes (or values the GUI derives)."""
+    from philont_desktop import messages
+
+    derived = {"counts", "kind", "reason"}
+    problems = []
+    for code, sites in scan_core().items():
+        source = messages._TEMPLATES.get(code)
+        if source is None:
+            continue
+        wanted = set(PLACEHOLDER.findall(source())) - derived
+        for site, params in sites:
+            if params is not None and not wanted <= params:
+                problems.append(f"{site}: {code} gives {sorted(params)}, its template needs {sorted(wanted)}")
+    assert not problems, "\n".join(problems)
+
+
+def _sample(code: str, template: str) -> dict[str, object]:
+    params: dict[str, object] = {name: f"«{name}»" for name in PLACEHOLDER.findall(template)}
+    if code.startswith("maturity."):
+        params.update(successes=2, failures=1, consecutive=1, n=3, grade="draft")
+    if "kind" in params:
+        params["kind"] = "fifo"
+    if code == "db.write_refused":
+        params.update(reason="db.read_only.missing_tables", reason_params={"names": ["memory_facts"]})
+    return params
+
+
+@needs_lrelease
+def test_the_chinese_interface_shows_every_template_translated_with_its_parameters(lang) -> None:
+    from philont_desktop import messages
+
+    lang("en")
+    sources = {code: template() for code, template in messages._TEMPLATES.items()}
+    lang("zh_CN")
+    problems = []
+    for code, source in sources.items():
+        params = _sample(code, source)
+        shown = messages.text(code, params, "An English sentence the core may reword one day.")
+        if not HAN.search(shown) or "English sentence" in shown:
+            problems.append(f"{code}: not translated: {shown!r}")
+        if PLACEHOLDER.search(shown):
+            problems.append(f"{code}: a placeholder is left: {shown!r}")
+        for name, value in params.items():
+            if (
+                isinstance(value, str)
+                and value.startswith("«")
+                and name not in ("kind", "counts")
+                and value not in shown
+            ):
+                problems.append(f"{code}: {name} is not shown: {shown!r}")
+    assert not problems, "\n".join(problems)
+
+
+@needs_lrelease
+def test_the_english_interface_shows_the_cores_own_text(lang) -> None:
+    from core.errors import Notice, ReadOnlyError
+    from philont_desktop import messages
+
+    lang("en")
+    err = ReadOnlyError("Some exact English.", code="db.read_only")
+    assert messages.error_text(err) == "Some exact English."
+    assert (
+        messages.notice_text(Notice("prefix.self_null", "As the core says.", {"fact": "x"}))
+        == "As the core says."
+    )
+
+
+@needs_lrelease
+def test_a_reworded_core_message_keeps_the_chinese_interface_chinese(lang, tmp_path) -> None:
+    """The Chinese text comes from the code: the core's English can change without turning it English."""
+    from core.errors import DatabaseOpenError, ValidationError_
+    from philont_desktop import messages
+
+    lang("zh_CN")
+    p = tmp_path / "m.sqlite"
+    p.write_bytes(b"")
+    from core.db import MemoryDB
+
+    with pytest.raises(DatabaseOpenError) as caught:
+        MemoryDB.open(p)
+    zh = messages.error_text(caught.value)
+    assert zh.startswith(f"{p}: ") and HAN.search(zh) and "empty" not in zh
+    reworded = DatabaseOpenError(p, "empty", "Zero bytes, friend.", reason="db.open.why.empty")
+    assert messages.error_text(reworded) == zh
+    err = ValidationError_("Reworded.", code="export.folder", params={"path": "/x"})
+    assert messages.error_text(err) != "Reworded." and "/x" in messages.error_text(err)
+
+
+@needs_lrelease
+def test_every_grade_explanation_is_translated(lang) -> None:
+    from core.maturity import MATURITIES, explain_maturity
+    from philont_desktop import messages
+
+    lang("zh_CN")
+    english = re.compile(r"[a-z]{3,}")
+    seen = 0
+    for m in (*MATURITIES, "unknown-grade"):
+        for s in range(0, 12):
+            for f in range(0, 6):
+                for c in range(0, min(f, 4) + 1):
+                    e = explain_maturity(m, s, f, c)
+                    for notices in (e.why_notices, e.next_notices):
+                        zh = messages.explanation(notices)
+                        seen += 1
+                        rest = zh.replace("use_skill", "").replace("unknown-grade", "")
+                        assert not english.search(rest), (notices, zh)
+    assert seen > 2000
+    e = explain_maturity("confirmed", 2, 0, 0)
+    assert messages.explanation(e.why_notices) == (
+        "成功 2 次，没有失败：已确认（升为稳定需要成功 5 次，且失败少于成功次数的 10%）"
+    )
+    assert (
+        messages.explanation(e.next_notices)
+        == "再连续成功 3 次：升为稳定；失败 1 次：退回草稿；连续失败 3 次：弃用"
+    )
+    lang("en")
+    assert messages.explanation(e.why_notices) == e.why and messages.explanation(e.next_notices) == e.next
+
+
+@needs_lrelease
+def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
+    from core.db import OpenReport
+    from core.errors import DatabaseOpenError, Notice
+    from philont_desktop import messages
+
+    lang("zh_CN")
+    err = DatabaseOpenError(
+        "/data/m.sqlite",
+        "empty",
+        "The file is empty (0 bytes): it holds no database.",
+        reason="db.open.why.empty",
+    )
+    assert messages.error_text(err) == (
+        "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过 quick_check 的备份。"
+    )
+    err = DatabaseOpenError(
+        "/data/m.sqlite",
+        "corrupt",
+        "The database is damaged (disk image is malformed).",
+        Path("/b/x.sqlite"),
+        reason="db.open.why.damaged",
+        reason_params={"error": "disk image is malformed"},
+    )
+    assert messages.error_text(err) == (
+        "/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过 quick_check 的备份是 /b/x.sqlite。"
+    )
+    reason = Notice(
+        "db.read_only.missing_tables", "core tables are missing: memory_facts", {"names": ["memory_facts"]}
+    )
+    assert messages.read_only_reason(reason) == "缺少核心表：memory_facts"
+    report = OpenReport(path="x", read_only_reason="…", read_only_code="db.read_only.schema_invalid")
+    report.read_only_params = {"value": "abc"}
+    assert messages.read_only_reason(report.read_only_notice()) == (
+        "数据库的架构版本 'abc' 不是有效的版本号；将以只读方式显示，且不会改写版本标记"
+    )
+    assert messages.read_only_reason(None) is None
+
+
+def test_no_gui_module_parses_the_cores_english() -> None:
+    """The regular-expression translator of the core's sentences is gone, and nothing imports it."""
+    assert not (ROOT / "philont_desktop" / "core_strings.py").exists()
+    assert not list((ROOT / "philont_desktop").rglob("core_strings.py"))
+
+
+def test_no_core_message_speaks_of_gui_controls() -> None:
+    """The core's messages are read in a terminal and by MCP clients too: no buttons, menus or tabs."""
+    words = re.compile(r"\b(click|button|menu|tab|dialog|checkbox|turn on editing|editing mode)\b", re.I)
+    problems = []
+    for path in sorted(CORE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and (_call_name(node) or "").endswith(
+                ("Error", "Error_", "Notice")
+            ):
+                for arg in node.args[:2]:
+                    text = _literal(arg) or (
+                        "".join(_literal(v) or "" for v in arg.values)
+                        if isinstance(arg, ast.JoinedStr)
+                        else ""
+                    )
+                    if words.search(text):
+                        problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text!r}")
+    assert not problems, "\n".join(problems)
