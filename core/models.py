@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from core.damage import Damage, RowReader, damage_json, loads_json
+from core.damage import JS_TIME_MAX, Damage, RowReader, damage_json, loads_json
 
 MATURITIES: tuple[str, ...] = ("playbook", "draft", "confirmed", "stable", "deprecated")
 Maturity = Literal["playbook", "draft", "confirmed", "stable", "deprecated"]
@@ -135,6 +135,41 @@ class Message(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Message:
+        # The common case first: every column holds what it should (checked by exact type, so text that
+        # is not UTF-8, a str subclass, takes the reader's path); the row is built in one step. A page
+        # of the timeline is a hundred of these, read while a person scrolls.
+        try:
+            origin = row["origin_session_id"]
+        except (IndexError, KeyError):
+            origin = None
+        ts = row["timestamp"]
+        session, role, content = row["session_id"], row["role"], row["content"]
+        if (
+            type(ts) is int
+            and -JS_TIME_MAX <= ts <= JS_TIME_MAX
+            and type(session) is str
+            and type(role) is str
+            and type(content) is str
+            and (origin is None or type(origin) is str)
+        ):
+            m = object.__new__(cls)
+            object.__setattr__(
+                m,
+                "__dict__",
+                {
+                    "damaged": {},
+                    "id": row["id"],
+                    "session_id": session,
+                    "role": role,
+                    "content": content,
+                    "timestamp": ts,
+                    "origin_session_id": origin,
+                },
+            )
+            object.__setattr__(m, "__pydantic_fields_set__", set(_MESSAGE_FIELDS))
+            object.__setattr__(m, "__pydantic_extra__", None)
+            object.__setattr__(m, "__pydantic_private__", None)
+            return m
         r = RowReader(row)
         return cls.model_construct(
             id=row["id"],
@@ -145,6 +180,9 @@ class Message(_Row):
             origin_session_id=r.text("origin_session_id", null_ok=True),
             damaged=r.damaged,
         )
+
+
+_MESSAGE_FIELDS = ("damaged", "id", "session_id", "role", "content", "timestamp", "origin_session_id")
 
 
 class Action(_Row):

@@ -247,6 +247,25 @@ def test_null_in_not_null_columns_reads_as_an_empty_value_with_a_marker():
     assert s.description == "" and s.trigger_keywords == [] and s.use_count == 0
 
 
+def test_a_message_read_as_stored_and_one_damaged_in_any_column_read_alike():
+    clean = {"id": 7, "session_id": "s", "role": "user", "content": "hi", "timestamp": 5,
+             "origin_session_id": None}  # fmt: skip
+    m = Message.from_row(clean)
+    got = (m.id, m.session_id, m.role, m.content, m.timestamp, m.origin_session_id)
+    assert got == (7, "s", "user", "hi", 5, None)
+    assert not m.damaged and m.model_fields_set == {*clean, "damaged"}
+    assert m == Message.from_row({k: v for k, v in clean.items() if k != "origin_session_id"})
+    assert m.to_json()["damaged"] == Message.model_construct(**clean).to_json()["damaged"]
+    odd = {
+        "session_id": b"\xff", "role": 3, "content": UnreadableText(b"a\xffb"), "timestamp": "12",
+        "origin_session_id": 4.5,
+    }  # fmt: skip
+    for col, value in odd.items():
+        damaged = Message.from_row({**clean, col: value})
+        assert set(damaged.damaged) == {col}, col
+    assert Message.from_row({**clean, "timestamp": 2**62}).damaged["timestamp"].problem == "out_of_range"
+
+
 def test_visible_spells_controls_and_direction_overrides():
     assert visible("plain 数据库\nline two\tx") == "plain 数据库\nline two\tx"
     assert visible("\x1b[31mred\x1b[0m") == "\\x1b[31mred\\x1b[0m"
