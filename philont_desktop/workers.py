@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -47,6 +48,19 @@ if TYPE_CHECKING:
 
 PROGRESS_INTERVAL_S = 0.05
 REINTERRUPT_MS = 50  # how often a cancelled job that is still running is interrupted again
+SWITCH_INTERVAL_S = 0.0005  # how long a worker may keep the interpreter while the GUI thread waits
+
+
+def favour_the_gui_thread() -> None:
+    """Hand the interpreter to a waiting thread after half a millisecond instead of Python's 5 ms.
+
+    Every call from Qt into Python (a paint, a model's ``data()``, a slot) and every return from a Qt
+    call that lets the interpreter go must take Python's lock back. While a worker runs Python (a
+    background import, a result being shaped) the GUI thread waits up to the switch interval for it,
+    each time: a few hundred such calls at 5 ms each make a stall a person feels, at 0.5 ms they do
+    not. The workers' own throughput barely changes (a switch costs microseconds).
+    """
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
 
 
 class JobCancelledError(Exception):
