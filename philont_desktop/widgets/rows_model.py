@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import philont_desktop.widgets.pyside_compat  # noqa: F401
+from philont_desktop import i18n
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from philont_desktop.widgets import plain
@@ -39,6 +40,7 @@ class KeyedRowsModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[Any] = []
         self._index: dict[Hashable, int] | None = None
+        self._headers: tuple[str, Sequence[str]] | None = None  # (language, titles)
 
     # -- to override ----------------------------------------------------------------------------------------
     def headers(self) -> list[str]:
@@ -74,14 +76,23 @@ class KeyedRowsModel(QAbstractTableModel):
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
+    def header_titles(self) -> Sequence[str]:
+        """:meth:`headers`, translated once per language: views ask for the column count and the
+        titles hundreds of times while they lay out and paint, and each title is a catalogue lookup."""
+        lang = i18n.current_language()
+        got = self._headers
+        if got is None or got[0] != lang:
+            got = self._headers = (lang, self.headers())
+        return got[1]
+
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.headers())
+        return 0 if parent.isValid() else len(self.header_titles())
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            h = self.headers()
+            h = self.header_titles()
             return h[section] if 0 <= section < len(h) else None
         return None
 
