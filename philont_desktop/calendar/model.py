@@ -15,6 +15,7 @@ from core.jsutil import iso_ms
 from core.models import CalendarEvent, Schedule
 from core.upcoming import UpcomingItem
 from philont_desktop import humanize as hz
+from philont_desktop import i18n
 from philont_desktop.calendar.words import event_words, task_words
 from philont_desktop.qt import (
     QAbstractTableModel,
@@ -109,6 +110,11 @@ class _Table(QAbstractTableModel):
         self.now = 0
         self.colors: dict[str, QColor] = {}
         self.paused: dict[str, int] = {}  # task id -> paused_until, for tasks paused at ``now``
+        # What the cells and headers say, made once per row set and language: sizing the columns to
+        # their contents and painting ask for every cell's text again and again.
+        self._texts: dict[tuple[int, int], str] = {}
+        self._headers: dict[int, str] = {}
+        self._texts_lang = ""
 
     # -- Qt API ---------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -121,8 +127,19 @@ class _Table(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.header(self.COLUMNS[section])
+            self._check_language()
+            got = self._headers.get(section)
+            if got is None:
+                got = self._headers[section] = self.header(self.COLUMNS[section])
+            return got
         return None
+
+    def _check_language(self) -> None:
+        lang = i18n.current_language()
+        if lang != self._texts_lang:
+            self._texts.clear()
+            self._headers.clear()
+            self._texts_lang = lang
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -132,7 +149,12 @@ class _Table(QAbstractTableModel):
         row = self._rows[index.row()]
         col = self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.text(row, col)
+            self._check_language()
+            cell = (index.row(), index.column())
+            got = self._texts.get(cell)
+            if got is None:
+                got = self._texts[cell] = self.text(row, col)
+            return got
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tooltip(row, col)
         if role == self.RowRole:
@@ -158,6 +180,7 @@ class _Table(QAbstractTableModel):
     def set_rows(self, rows: list[Any], now: int, paused: dict[str, int] | None = None) -> None:
         self.beginResetModel()
         self._rows = list(rows)
+        self._texts.clear()
         self.now = now
         if paused is not None:
             self.paused = dict(paused)
