@@ -244,6 +244,20 @@ def test_small_database_budgets_sessions_and_home(tab_factory, small_db):
     assert tab.result.prefix_session_id == "s2"
 
 
+def test_the_sessions_are_offered_with_their_counts_and_choosing_one_fills_the_field(tab_factory, small_db):
+    from philont_desktop.qt import Qt
+
+    tab = tab_factory(small_db)
+    combo = tab.inputs_panel.session_combo
+    ids = [combo.itemData(i) for i in range(combo.count())]
+    assert ids[0] == "" and set(ids[1:]) == {"global", "s2"}
+    row = ids.index("s2")
+    assert combo.itemText(row) == "s2"
+    assert combo.itemData(row, Qt.ItemDataRole.ToolTipRole).startswith("1 message since ")
+    combo.activated.emit(row)
+    assert combo.currentText() == "s2" and tab.session_ids() == ("s2",)
+
+
 def test_chinese_trigger_banner_and_recall_highlights(tab_factory, small_db):
     tab = tab_factory(small_db)
     tab.set_budgets(recent_limit=2)

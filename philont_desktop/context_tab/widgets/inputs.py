@@ -14,10 +14,15 @@ from philont_desktop import humanize
 from philont_desktop.context_tab.model import parse_session_list
 from philont_desktop.context_tab.state import Budgets, ContextState
 from philont_desktop.qt import (
+    QAbstractListModel,
     QComboBox,
     QCompleter,
+    QCoreApplication,
     QGridLayout,
     QLabel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -166,18 +171,15 @@ class InputsPanel(QWidget):
                     spin.setValue(int(getattr(st.budgets, key)))
 
     def set_sessions(self, sessions: Sequence[Any]) -> None:
-        """The sessions offered for the restriction (``SessionChoice``), newest first."""
+        """The sessions offered for the restriction (``SessionChoice``), newest first. A thousand
+        sessions are one list handed to the combo's model: each item's text and tooltip are made when
+        the list shows it."""
         combo = self.session_combo
         with _Quiet(self):
             text = combo.currentText()
-            combo.clear()
-            combo.addItem("", "")
-            for s in sessions:
-                combo.addItem(plain.plain(s.id, 200, one_line=True), s.id)
-                tip = self.tr("%n message(s) since %1", None, s.count).replace(
-                    "%1", humanize.abs_time(s.started_at)
-                )
-                combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+            model = combo.model()
+            if isinstance(model, SessionsModel):
+                model.set_sessions(sessions)
             combo.setEditText(text)
 
     def _show_home(self) -> None:
@@ -212,14 +214,49 @@ class _Quiet:
             w.blockSignals(was)
 
 
+class SessionsModel(QAbstractListModel):
+    """The session combo's items: an empty first item, then one per session (its id as text,
+    controls visible; the id itself as the item's data; the message count and start as tooltip)."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._sessions: list[Any] = []
+
+    def set_sessions(self, sessions: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self._sessions = list(sessions)
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._sessions) + 1
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        row = index.row()
+        if not index.isValid() or not 0 <= row <= len(self._sessions):
+            return None
+        s = self._sessions[row - 1] if row else None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return plain.plain(s.id, 200, one_line=True) if s is not None else ""
+        if role == Qt.ItemDataRole.UserRole:
+            return s.id if s is not None else ""
+        if role == Qt.ItemDataRole.ToolTipRole and s is not None:
+            # the panel's words: the catalogue has them in the panel's context
+            return QCoreApplication.translate("InputsPanel", "%n message(s) since %1", None, s.count).replace(
+                "%1", humanize.abs_time(s.started_at)
+            )
+        return None
+
+
 def _session_combo(parent: QWidget, placeholder: str) -> QComboBox:
     combo = QComboBox(parent)
+    combo.setModel(SessionsModel(combo))
     combo.setEditable(True)
     combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
     combo.setMaxVisibleItems(20)
     combo.lineEdit().setPlaceholderText(placeholder)
     combo.lineEdit().setClearButtonEnabled(True)
-    combo.addItem("", "")
     # Items show ids as text (controls visible); choosing one puts the id itself in the field.
     combo.activated.connect(lambda i: combo.setEditText(str(combo.itemData(i) or "")))
     comp = combo.completer()
