@@ -18,10 +18,12 @@ from philont_desktop.qt import (
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
+    Qt,
     QVBoxLayout,
     QWidget,
 )
 from philont_desktop.skills.widgets.overview import policy_text
+from philont_desktop.widgets import plain
 
 _NONE = "__none__"
 
@@ -43,7 +45,7 @@ class RecipeDialog(QDialog):
     def __init__(self, skill: Skill, parent: QWidget | None = None):
         super().__init__(parent)
         self.skill = skill
-        self.setWindowTitle(self.tr("Revise recipe {0}").format(skill.name))
+        self.setWindowTitle(self.tr("Revise recipe {0}").format(_name(skill)))
         self.setMinimumWidth(560)
         info = QLabel(
             self.tr(
@@ -119,7 +121,7 @@ class DetailsDialog(QDialog):
     def __init__(self, skill: Skill, parent: QWidget | None = None):
         super().__init__(parent)
         self.skill = skill
-        self.setWindowTitle(self.tr("Edit {0}").format(skill.name))
+        self.setWindowTitle(self.tr("Edit {0}").format(_name(skill)))
         self.setMinimumWidth(520)
         self.description = QPlainTextEdit(skill.description, self)
         self.description.setObjectName("detailsDescription")
@@ -189,7 +191,7 @@ class GradeDialog(QDialog):
         super().__init__(parent)
         self.skill = skill
         self.grade_name = grade_name
-        self.setWindowTitle(self.tr("Set the grade of {0} by hand").format(skill.name))
+        self.setWindowTitle(self.tr("Set the grade of {0} by hand").format(_name(skill)))
         self.setMinimumWidth(480)
         self.grade = QComboBox(self)
         self.grade.setObjectName("gradeCombo")
@@ -199,6 +201,7 @@ class GradeDialog(QDialog):
         if target is not None:
             self.grade.setCurrentIndex(max(0, self.grade.findData(target)))
         self.question = QLabel(self)
+        self.question.setTextFormat(Qt.TextFormat.PlainText)  # it names the skill: stored text
         self.question.setWordWrap(True)
         self.reason = QLineEdit(self)
         self.reason.setObjectName("gradeReason")
@@ -227,9 +230,14 @@ class GradeDialog(QDialog):
             self.tr(
                 "Move {0} from {1} to {2}? This overrides the state machine: its counters stay as they are, "
                 "and later outcomes move it on from the new grade."
-            ).format(self.skill.name, self.grade_name(self.skill.maturity), self.grade_name(target or ""))
+            ).format(_name(self.skill), self.grade_name(self.skill.maturity), self.grade_name(target or ""))
         )
         self.ok.setEnabled(bool(target) and bool(reason))
+
+
+def _name(skill: Skill) -> str:
+    """A skill's name for a title or a question: stored text with controls and overrides visible."""
+    return plain.plain(skill.name, 200, one_line=True)
 
 
 def confirm(parent: QWidget | None, title: str, text: str, ok_text: str) -> bool:
@@ -237,6 +245,7 @@ def confirm(parent: QWidget | None, title: str, text: str, ok_text: str) -> bool
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle(title)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # skill names are stored text: shown, never markup
     box.setText(text)
     yes = box.addButton(ok_text, QMessageBox.ButtonRole.DestructiveRole)
     cancel = box.addButton(QMessageBox.StandardButton.Cancel)

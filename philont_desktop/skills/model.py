@@ -27,6 +27,7 @@ from philont_desktop.qt import (
 from philont_desktop.skills.repairs import attempts_of, attempts_text
 from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, shown_key, source_class
 from philont_desktop.skills.words import grade_caveat, grade_name
+from philont_desktop.widgets import plain
 
 __all__ = ["BOARD_COLUMNS", "SORT_MODES", "BoardFilter", "ColumnProxy", "SkillBoardModel", "source_class"]
 
@@ -111,7 +112,8 @@ class SkillBoardModel(QAbstractListModel):
         if role == self.SkillRole:
             return s
         if role == Qt.ItemDataRole.DisplayRole:
-            return s.name
+            # stored text as text, the damage marker in front when any value of the row is unreadable
+            return plain.mark(plain.plain(s.name, 300, one_line=True), s, plain.damages(s))
         if role == self.HistoryRole:
             return self.history(s.name)
         if role == self.IdRole:
@@ -119,7 +121,8 @@ class SkillBoardModel(QAbstractListModel):
         if role == self.MaturityRole:
             return s.maturity
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(s)
+            hurt = plain.damage_tooltip(s)
+            return plain.tooltip(self.tooltip(s) + (f"\n\n{hurt}" if hurt else ""))
         return None
 
     def tooltip(self, s: Skill) -> str:

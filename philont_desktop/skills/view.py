@@ -33,6 +33,7 @@ from philont_desktop.skills.widgets.board import BoardWidget
 from philont_desktop.skills.widgets.detail import DetailPane
 from philont_desktop.skills.widgets.menu import SkillMenu
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.widgets import plain
 from philont_desktop.workers import Job
 
 
@@ -222,7 +223,7 @@ class SkillsTab(BaseTab):
             "Delete {0} ({1}, {2} uses, {3} successes, {4} failures)? The agent will no longer find it. "
             "Undo restores it with every field as it was."
         ).format(
-            skill.name,
+            plain.plain(skill.name, 200, one_line=True),
             self.board.grade_name(skill.maturity),
             skill.use_count,
             skill.success_count,

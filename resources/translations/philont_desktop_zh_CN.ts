@@ -2889,6 +2889,11 @@ You can undo this with Edit › Undo.</source>
         <source>used {0}</source>
         <translation>{0}使用</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>⚠ unreadable: {0}</source>
+        <translation>⚠ 无法读取：{0}</translation>
+    </message>
 </context>
 <context>
     <name>ChangeTreeModel</name>

@@ -120,3 +120,40 @@ def test_facts_history_says_what_is_unreadable_in_each_version(built, open_windo
     QApplication.processEvents()
     text = tab.history.toPlainText()
     assert "Unreadable" in text and "value_json: not valid UTF-8" in text and "22 ff 22" in text
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_skills_board_marks_the_damaged_skills_and_shows_their_neighbours(case, built, open_window):
+    original, damaged = built[case]
+    window = open_window(original)
+    tab = _visit(window, "skills")
+    model = tab.board.model
+    rows = {model.data(model.index(i, 0), model.SkillRole).name: i for i in range(model.rowCount())}
+    assert set(rows) == {f"skill-{i}" for i in range(5)}
+    expected = damaged.get("skills", set())
+    assert expected
+    for name, i in rows.items():
+        idx = model.index(i, 0)
+        display, tip = str(model.data(idx, DISPLAY)), str(model.data(idx, TIP))
+        skill = model.data(idx, model.SkillRole)
+        caveat, _color = tab.board.delegate.caveat_line(skill)
+        if name in expected:
+            assert display == f"{MARK} {name}" and MARK in tip and caveat.startswith(MARK), (case, name, tip)
+        else:
+            assert display == name and MARK not in tip and MARK not in caveat, (case, name, tip)
+
+
+def test_skill_detail_says_what_is_unreadable_with_the_stored_bytes(built, open_window):
+    window = open_window(built["not-utf8"][0])
+    tab = _visit(window, "skills")
+    assert tab.select_skill("skill-1")
+    assert tab.wait_idle(IDLE_MS)
+    QApplication.processEvents()
+    pane = tab.detail_pane
+    assert pane.title.text().count(MARK) == 1
+    fields = pane.overview.fields_view.toPlainText()
+    assert "description: not valid UTF-8" in fields and "ff fe" in fields
+    assert tab.select_skill("skill-2")  # its neighbour: nothing to say
+    assert tab.wait_idle(IDLE_MS)
+    QApplication.processEvents()
+    assert MARK not in pane.title.text() and MARK not in pane.overview.fields_view.toPlainText()

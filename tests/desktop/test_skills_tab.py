@@ -11,7 +11,7 @@ from core.ladder import build_ladder
 from core.maturity import explain_maturity
 from core.models import Skill
 from core.skills import SkillStore
-from philont_desktop.qt import Qt
+from philont_desktop.qt import Qt, QTextDocument
 from philont_desktop.selftest import check_tab
 from philont_desktop.skills.diff import changed_spans, tokenize, word_diff
 from philont_desktop.skills.loaders import load_board, load_detail
@@ -629,7 +629,9 @@ def test_cards_read_at_a_glance(tab):
     assert delegate.caveat_line(alpha)[0] == "verify before use"
     assert delegate.caveat_line(model.skill_by_name("stable-one"))[0] == ""
     assert delegate.caveat_line(model.skill_by_name(ZH))[0] == "verify before use"
-    tip = model.index(model.row_of(alpha.id)).data(Qt.ItemDataRole.ToolTipRole)
+    doc = QTextDocument()  # the tooltip is rich text holding the stored text escaped
+    doc.setHtml(model.index(model.row_of(alpha.id)).data(Qt.ItemDataRole.ToolTipRole))
+    tip = doc.toPlainText()
     assert tip.splitlines()[:2] == ["alpha-draft", "Draft: verify before use"]
     assert "Last used 2 months ago · " in tip
 

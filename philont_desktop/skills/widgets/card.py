@@ -34,6 +34,7 @@ from philont_desktop.skills.model import SkillBoardModel
 from philont_desktop.skills.repairs import attempts_of, badge_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.words import grade_caveat
+from philont_desktop.widgets import plain
 
 DAY_MS = 86_400_000
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -115,7 +116,8 @@ class CardDelegate(QStyledItemDelegate):
         painter.drawText(
             QRect(x0, y, right - x0, hn),
             _LEFT,
-            f.fm_name.elidedText(skill.name, Qt.TextElideMode.ElideRight, right - x0),
+            # the model's name: stored text as text, ⚠ in front when a value of the row is unreadable
+            f.fm_name.elidedText(str(index.data() or ""), Qt.TextElideMode.ElideRight, right - x0),
         )
         y += hn + 3
         # line 2: the badges (left), the outcome sparkline (right)
@@ -229,6 +231,8 @@ class CardDelegate(QStyledItemDelegate):
         c = self.colors
         if skill.json_errors:
             return self.tr("⚠ unreadable JSON in this row"), c.failure
+        if skill.damaged:
+            return self.tr("⚠ unreadable: {0}").format(", ".join(skill.damaged)), c.failure
         if skill.maturity_raw is not None and skill.maturity_raw != skill.maturity:
             return self.tr("⚠ unknown grade, read as draft"), c.failure
         if is_repair_candidate(skill):
@@ -236,7 +240,7 @@ class CardDelegate(QStyledItemDelegate):
         caveat = grade_caveat(skill.maturity)
         if caveat:
             return caveat, c.grade(skill.maturity) if skill.maturity == "draft" else c.muted
-        return skill.source or "", c.muted
+        return plain.plain(skill.source, 200, one_line=True), c.muted
 
     def use_line(self, skill: Skill) -> str:
         """``12 uses · used 3 days ago``."""

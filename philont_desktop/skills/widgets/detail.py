@@ -18,6 +18,7 @@ from philont_desktop.skills.widgets.ladder import LadderPanel
 from philont_desktop.skills.widgets.overview import OverviewPanel, esc
 from philont_desktop.skills.widgets.revisions import RevisionsPanel
 from philont_desktop.skills.words import grade_caveat
+from philont_desktop.widgets import plain
 
 
 class DetailPane(QWidget):
@@ -185,7 +186,8 @@ class DetailPane(QWidget):
 
     def _title_html(self, s: Skill) -> str:
         c = self.colors
-        parts = [f'<span style="font-size:large; font-weight:bold">{esc(s.name)}</span>']
+        name = plain.mark(plain.plain(s.name, 300, one_line=True), s, plain.damages(s))
+        parts = [f'<span style="font-size:large; font-weight:bold">{esc(name)}</span>']
         parts.append(self._chip(self.grade_name(s.maturity), c.grade(s.maturity), True))
         if s.kind == "negative":
             parts.append(self._chip(self.tr("avoid"), c.avoid, True))

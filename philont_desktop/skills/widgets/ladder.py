@@ -29,6 +29,7 @@ from philont_desktop.skills.loaders import SkillDetail
 from philont_desktop.skills.repairs import reason_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.overview import esc, format_time
+from philont_desktop.widgets import plain
 
 Invalid = QModelIndex | QPersistentModelIndex
 
@@ -88,6 +89,8 @@ class LadderModel(QAbstractTableModel):
             if col == "when":
                 return self.time_format(st.at)
             if col == "event":
+                return plain.plain(self._event(st, index.row()), 400, one_line=True)  # holds stored text
+            if col == "outcome":
                 if st.kind == "revision":
                     number = self.repair_numbers.get(index.row())
                     if number is not None:
@@ -97,9 +100,6 @@ class LadderModel(QAbstractTableModel):
                         if st.reason
                         else self.tr("recipe revised")
                     )
-                return self.tr("{0} (action #{1})").format(st.tool, st.action_id)
-            if col == "outcome":
-                if st.kind == "revision":
                     return self.tr("back to draft")
                 return self.tr("success") if st.success else self.tr("failure")
             if col == "counts":
@@ -111,8 +111,19 @@ class LadderModel(QAbstractTableModel):
                     return self.grade_name(st.after)
                 return f"{self.grade_name(st.before)} → {self.grade_name(st.after)}"
         if role == Qt.ItemDataRole.ToolTipRole and col == "event" and st.reason:
-            return st.reason
+            return plain.tooltip(st.reason)
         return None
+
+    def _event(self, st: Any, row: int) -> str:
+        """What happened at a step: a revision with its reason, or the tool of a linked action."""
+        if st.kind == "revision":
+            number = self.repair_numbers.get(row)
+            if number is not None:
+                return reason_text(st.reason, number)
+            return (
+                self.tr("recipe revised: {0}").format(st.reason) if st.reason else self.tr("recipe revised")
+            )
+        return self.tr("{0} (action #{1})").format(st.tool, st.action_id)
 
 
 class LadderPanel(QWidget):

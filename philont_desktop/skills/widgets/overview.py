@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import time
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from philont_desktop.messages import explanation
 from philont_desktop.qt import QSplitter, Qt, QTextBrowser, QWidget
 from philont_desktop.skills.loaders import SkillDetail
 from philont_desktop.skills.widgets.colors import Colors
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.text import format_local
 
 
@@ -55,7 +55,8 @@ def policy_text(value: Any) -> str:
 
 
 def esc(text: Any) -> str:
-    return html.escape("" if text is None else str(text), quote=False).replace("\n", "<br/>")
+    """Stored text as HTML text: controls and direction overrides visible, at most 20,000 characters."""
+    return plain.html(text, 20_000)
 
 
 def section(title: str, body: str) -> str:
@@ -91,7 +92,7 @@ class OverviewPanel(QSplitter):
         """A template, check or policy: JSON pretty-printed and coloured, other text in monospace."""
         pretty = as_json(text)
         if pretty is not None:
-            body = json_html(pretty, self.colors.dark)
+            body = json_html(plain.plain(pretty, 20_000), self.colors.dark)
             return f"<pre style='margin-top:0; font-family:monospace'>{body}</pre>"
         return f"<p style='margin-top:0; font-family:monospace'>{esc(text)}</p>"
 
@@ -197,4 +198,7 @@ class OverviewPanel(QSplitter):
         if s.json_errors:
             bad = self.tr("Unreadable JSON in this row: {0}").format("; ".join(s.json_errors))
             f.append(f"<p style='color:{c.failure.name()}'>" + esc(bad) + "</p>")
+        hurt = plain.damage_lines(s)  # what is unreadable, with the stored bytes (core.damage)
+        if hurt:
+            f.append(f"<p style='color:{c.failure.name()}'>" + "<br>".join(esc(ln) for ln in hurt) + "</p>")
         return "".join(f)

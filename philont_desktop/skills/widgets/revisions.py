@@ -27,6 +27,7 @@ from philont_desktop.skills.loaders import SkillDetail
 from philont_desktop.skills.repairs import attempt_number, attempts_text, reason_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.overview import format_time, policy_text, verification_text
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.text import format_local
 
 _ROLE = Qt.ItemDataRole.UserRole
@@ -168,10 +169,10 @@ class RevisionsPanel(QSplitter):
         t.setRowCount(len(windows))
         for r, w in enumerate(reversed(windows)):  # newest first
             for col, text in enumerate(self._row_cells(w)):
-                item = QTableWidgetItem(text)
+                item = QTableWidgetItem(plain.plain(text, 400, one_line=True) if col == COL_REASON else text)
                 item.setData(_ROLE, w.revision)
                 if col == COL_REASON and w.reason:
-                    item.setToolTip(w.reason)
+                    item.setToolTip(plain.tooltip(w.reason))
                 if col == COL_EFFECT:
                     end = format_time(w.end) if w.end else self.tr("now")
                     item.setToolTip(f"{format_time(w.start)} → {end}")
