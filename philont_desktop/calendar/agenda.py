@@ -37,6 +37,7 @@ class DayEntry:
     title: str
     source_id: str
     status: str = ""
+    damaged: bool = False  # a value of the event or task is unreadable (core.damage): marked where shown
 
 
 def local_ms(day: dt.date) -> int:
@@ -75,7 +76,7 @@ def _task_run(s: Schedule, now: int, paused: Mapping[str, int]) -> DayEntry:
         status = "overdue"
     else:
         status = ""
-    return DayEntry(s.next_run_at, "task", s.name, s.id, status)
+    return DayEntry(s.next_run_at, "task", s.name, s.id, status, bool(s.damaged))
 
 
 def month_entries(
@@ -91,7 +92,7 @@ def month_entries(
     found: list[DayEntry] = []
     for e in events:
         for at in expand_occurrences(e.starts_at, e.rrule, from_ms, to_ms):
-            found.append(DayEntry(at, "event", e.title, e.id))
+            found.append(DayEntry(at, "event", e.title, e.id, damaged=bool(e.damaged)))
     for s in schedules:
         if s.enabled and from_ms <= s.next_run_at <= to_ms:
             found.append(_task_run(s, now, paused))

@@ -7,10 +7,10 @@ live refresh.
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 
+from core.damage import unreadable_time
 from core.jsutil import iso_ms
 from core.models import CalendarEvent, Schedule
 from core.upcoming import UpcomingItem
@@ -29,6 +29,7 @@ from philont_desktop.qt import (
     Qt,
     QTimeZone,
 )
+from philont_desktop.widgets import plain
 
 
 def fmt_local(ms: int | None, *, seconds: bool = False) -> str:
@@ -36,9 +37,21 @@ def fmt_local(ms: int | None, *, seconds: bool = False) -> str:
     return hz.abs_time(ms, seconds=seconds)
 
 
+def utc_text(ms: Any) -> str:
+    """``2026-06-15T12:00:00.000Z``; the unreadable marker for a time column that holds no time or one
+    beyond what a date can hold (core.damage)."""
+    if unreadable_time(ms):
+        return hz.unreadable()
+    try:
+        return iso_ms(ms)
+    except (ValueError, TypeError, OverflowError):
+        return hz.unreadable()
+
+
 def fmt_in_zone(ms: int, zone: str | None) -> str | None:
-    """The time in an IANA zone (``2026-06-15 20:00 Asia/Shanghai``), or ``None`` when Qt does not know it."""
-    if not zone:
+    """The time in an IANA zone (``2026-06-15 20:00 Asia/Shanghai``), or ``None`` when Qt does not know it
+    (or the time is unreadable)."""
+    if not zone or hz.abs_time(ms) == hz.unreadable():
         return None
     tz = QTimeZone(zone.encode("utf-8"))
     if not tz.isValid():
@@ -53,10 +66,8 @@ def fmt_relative(ms: int, now: int) -> str:
 
 
 def plain_tooltip(text: str | None) -> str | None:
-    """A tooltip that shows stored text literally (never read as rich text)."""
-    if not text:
-        return None
-    return "<qt>" + html.escape(text, quote=False).replace("\n", "<br/>") + "</qt>"
+    """A tooltip that shows stored text literally (never read as rich text, controls visible)."""
+    return plain.tooltip(text) or None
 
 
 def rule_tooltip(words: str, rule: str | None) -> str | None:
@@ -153,10 +164,10 @@ class _Table(QAbstractTableModel):
             cell = (index.row(), index.column())
             got = self._texts.get(cell)
             if got is None:
-                got = self._texts[cell] = self.text(row, col)
+                got = self._texts[cell] = self._display(row, col)
             return got
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(row, col)
+            return self._tip(row, col)
         if role == self.RowRole:
             return row
         if role == self.KeyRole:
@@ -175,6 +186,28 @@ class _Table(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def _display(self, row: Any, col: str) -> str:
+        """Stored text as text, the damage marker in front of a column showing an unreadable value."""
+        text = plain.plain(self.text(row, col), 500, one_line=True)
+        stored, columns = self.stored_row(row), _STORED.get(col, ())
+        if not text and any(d.problem != "missing" for c, d in plain.damages(stored).items() if c in columns):
+            return hz.unreadable()  # something is stored, but nothing readable ('yesterday' as an end)
+        return plain.mark(text, stored, columns)
+
+    def _tip(self, row: Any, col: str) -> str | None:
+        """The column's tooltip (already rich text, or plain text made so) and what is unreadable."""
+        tip = self.tooltip(row, col)
+        if tip and not tip.startswith("<qt>"):
+            tip = plain.tooltip(tip)
+        hurt = plain.damage_tooltip(self.stored_row(row))
+        if not hurt:
+            return tip or None
+        return (tip[: -len("</qt>")] + "<br>" if tip else "<qt>") + plain.html(hurt, None) + "</qt>"
+
+    def stored_row(self, row: Any) -> Any:
+        """The stored row behind a table row (its damaged values are marked)."""
+        return row
 
     # -- content --------------------------------------------------------------------------------------
     def set_rows(self, rows: list[Any], now: int, paused: dict[str, int] | None = None) -> None:
@@ -237,6 +270,31 @@ class _Table(QAbstractTableModel):
         return None
 
 
+# The stored columns a table column shows (a damaged one is marked: core.damage).
+_STORED: dict[str, tuple[str, ...]] = {
+    "title": ("title", "name"),
+    "when": ("starts_at", "next_run_at"),
+    "relative": ("starts_at", "next_run_at"),
+    "starts": ("starts_at",),
+    "ends": ("ends_at",),
+    "repeats": ("rrule", "cron_expr"),
+    "timezone": ("timezone",),
+    "detail": ("timezone", "action_type"),
+    "related": ("related_fact_id",),
+    "external": ("external_ref",),
+    "created": ("created_at",),
+    "name": ("name",),
+    "state": ("enabled", "paused_until"),
+    "status": ("enabled", "paused_until", "payload_json"),
+    "next": ("next_run_at",),
+    "action": ("action_type",),
+    "last": ("last_run_at",),
+    "failures": ("consecutive_failures",),
+    "project": ("project",),
+    "message": ("payload_json",),
+}
+
+
 class UpcomingModel(_Table):
     """``list_upcoming`` items in the agenda's order (overdue tasks first, then by time)."""
 
@@ -253,6 +311,18 @@ class UpcomingModel(_Table):
             "detail": self.tr("Zone / action"),
             "status": self.tr("Status"),
         }[col]
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._sources: dict[tuple[str, str], Any] = {}
+
+    def set_sources(self, events: Any, schedules: Any) -> None:
+        """The stored events and tasks behind the items (their damaged values are marked on the items)."""
+        self._sources = {("event", e.id): e for e in events}
+        self._sources.update({("task", s.id): s for s in schedules})
+
+    def stored_row(self, row: UpcomingItem) -> Any:
+        return self._sources.get((row.kind, row.source_id))
 
     def key(self, row: UpcomingItem) -> str:
         return f"{row.kind}:{row.source_id}:{row.at}"
@@ -285,7 +355,7 @@ class UpcomingModel(_Table):
 
     def tooltip(self, row: UpcomingItem, col: str) -> str | None:
         if col in ("when", "relative"):
-            parts = [self.tr("UTC: {0}").format(iso_ms(row.at))]
+            parts = [self.tr("UTC: {0}").format(utc_text(row.at))]
             zoned = fmt_in_zone(row.at, row.timezone) if row.kind == "event" else None
             if zoned:
                 parts.append(self.tr("In the event's zone: {0}").format(zoned))
@@ -378,7 +448,7 @@ class EventsModel(_Table):
                 return None
             zoned = fmt_in_zone(ms, row.timezone)
             return "\n".join(
-                [self.tr("UTC: {0}").format(iso_ms(ms))]
+                [self.tr("UTC: {0}").format(utc_text(ms))]
                 + ([self.tr("In the event's zone: {0}").format(zoned)] if zoned else [])
             )
         if col == "title":
@@ -458,7 +528,7 @@ class SchedulesModel(_Table):
 
     def tooltip(self, row: Schedule, col: str) -> str | None:
         if col == "next":
-            return self.tr("UTC: {0}").format(iso_ms(row.next_run_at))
+            return self.tr("UTC: {0}").format(utc_text(row.next_run_at))
         if col == "message":
             return plain_tooltip(payload_message(row))
         if col == "name":

@@ -181,6 +181,7 @@ class CalendarTab(BaseTab):
         theme = self.ctx.theme
         bg, fg, _ = theme.banner_colors("error")
         self.details.muted = theme.muted_text().name()
+        self.details.error = theme.status_color("error").name()
         self.tables.set_colors(
             {
                 "overdue_bg": bg,

@@ -157,3 +157,70 @@ def test_skill_detail_says_what_is_unreadable_with_the_stored_bytes(built, open_
     assert tab.wait_idle(IDLE_MS)
     QApplication.processEvents()
     assert MARK not in pane.title.text() and MARK not in pane.overview.fields_view.toPlainText()
+
+
+def _with_calendar_neighbours(original: Path, tmp_path: Path) -> Path:
+    """A copy of ``original`` with a sound event and a sound task beside the damaged ones."""
+    from core.calendar import CalendarStore
+    from core.db import MemoryDB
+    from core.schedules import ScheduleStore
+
+    path = tmp_path / "with-neighbours" / "memory.sqlite"
+    path.parent.mkdir()
+    shutil.copy2(original, path)
+    db = MemoryDB.open(path, writable=True, backup_before_write=False)
+    try:
+        CalendarStore(db).create("neighbour event", badfiles.NOW + 2 * badfiles.DAY, None, None, "UTC")
+        ScheduleStore(db).create("neighbour task", badfiles.NOW + badfiles.DAY, "prompt", {"message": "hi"})
+    finally:
+        db.close()
+    return path
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_calendar_marks_the_damaged_event_and_task_and_shows_their_neighbours(
+    case, built, open_window, tmp_path
+):
+    from philont_desktop.calendar.agenda import month_days, month_entries
+    from philont_desktop.calendar.widgets.month import entry_line
+
+    original, damaged = built[case]
+    window = open_window(_with_calendar_neighbours(original, tmp_path))
+    tab = _visit(window, "calendar")
+    bad = damaged.get("calendar", set()) | damaged.get("schedules", set())
+    assert bad
+    seen: dict[str, bool] = {}
+    for model in (tab.events_model, tab.schedules_model, tab.upcoming_model):
+        for i in range(model.rowCount()):
+            row = model.row_at(i)
+            sid = getattr(row, "source_id", None) or row.id
+            marked = _marked(_cells(model, i))
+            assert marked == (sid in bad), (case, type(model).__name__, sid, _cells(model, i))
+            seen[sid] = marked
+    assert len(seen) == 4 and sum(seen.values()) == len(bad)  # two damaged rows, two neighbours
+    days = month_days(2026, 6)  # the month of the files' rows: the grid's lines marked alike
+    state = tab.state
+    entries = [e for day in month_entries(state.events, state.schedules, days, state.now, state.paused).values()
+               for e in day]  # fmt: skip
+    assert entries
+    for e in entries:
+        assert (MARK in entry_line(e)) == (e.source_id in bad), (case, entry_line(e))
+    if case == "text-and-blobs-in-times-and-numbers":  # an unreadable time reads as unreadable
+        event = next(i for i in range(tab.events_model.rowCount()) if tab.events_model.row_at(i).id in bad)
+        shown = [d for d, _t in _cells(tab.events_model, event)]
+        assert "⚠ unreadable" in shown, shown
+
+
+def test_calendar_details_say_what_is_unreadable_with_the_stored_bytes(built, open_window, tmp_path):
+    original, damaged = built["not-utf8"]
+    window = open_window(_with_calendar_neighbours(original, tmp_path))
+    tab = _visit(window, "calendar")
+    model = tab.events_model
+    for i in range(model.rowCount()):
+        row = model.row_at(i)
+        tab.details.show_row(row, tab.state)
+        text = tab.details.toPlainText()
+        if row.id in damaged["calendar"]:
+            assert text.startswith(MARK) and "title: not valid UTF-8" in text and "stored bytes: ff" in text
+        else:
+            assert MARK not in text

@@ -3,20 +3,24 @@
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 
-from core.jsutil import iso_ms
 from core.models import CalendarEvent, Schedule
 from core.upcoming import UpcomingItem
 from philont_desktop import humanize as hz
-from philont_desktop.calendar.model import fmt_in_zone, fmt_local, payload_message
+from philont_desktop.calendar.model import fmt_in_zone, fmt_local, payload_message, utc_text
 from philont_desktop.calendar.state import CalendarState
 from philont_desktop.calendar.words import event_words, task_words
 from philont_desktop.qt import QDate, QLocale, QTextBrowser, QWidget
+from philont_desktop.widgets import plain
 
 Lines = list[tuple[str, str]]  # (label, HTML value)
+
+
+def _none(row: Any, column: str) -> str:
+    """An empty optional value: ``—``, or the unreadable marker when the stored value could not be read."""
+    return plain.html(hz.unreadable()) if column in plain.damages(row) else "—"
 
 
 class DetailsPane(QTextBrowser):
@@ -25,6 +29,7 @@ class DetailsPane(QTextBrowser):
         self.setOpenLinks(False)
         self.setMinimumWidth(300)
         self.muted = "#888888"
+        self.error = "#cf222e"
 
     def show_row(self, row: Any, state: CalendarState) -> None:
         self.setHtml(self.details_html(row, state))
@@ -38,20 +43,20 @@ class DetailsPane(QTextBrowser):
             return
         head = QLocale().toString(QDate(day.year, day.month, day.day), QLocale.FormatType.LongFormat)
         if not entries:
-            body = f"<p style='color:{self.muted}'>" + html.escape(self.tr("Nothing on this day.")) + "</p>"
+            body = f"<p style='color:{self.muted}'>" + plain.html(self.tr("Nothing on this day.")) + "</p>"
         else:
             body = "".join(
-                f"<p>{html.escape(self.tr('event') if e.kind == 'event' else self.tr('task'))}: "
-                f"{html.escape(entry_line(e))}</p>"
+                f"<p>{plain.html(self.tr('event') if e.kind == 'event' else self.tr('task'))}: "
+                f"{plain.html(entry_line(e))}</p>"
                 for e in entries
             )
-        self.setHtml(f"<h3>{html.escape(head)}</h3>{body}")
+        self.setHtml(f"<h3>{plain.html(head)}</h3>{body}")
 
     def details_html(self, row: Any, state: CalendarState) -> str:
         if row is None:
             return (
                 f"<p style='color:{self.muted}'>"
-                + html.escape(self.tr("Select a row to see its details."))
+                + plain.html(self.tr("Select a row to see its details."))
                 + "</p>"
             )
         title, lines, agent_line = "", [], ""
@@ -69,20 +74,27 @@ class DetailsPane(QTextBrowser):
         elif isinstance(row, Schedule):
             title = row.name
             lines += self._task(row, state)
-        return self._render(title, lines, agent_line)
+        return self._render(
+            plain.mark(plain.plain(title, 500, one_line=True), row, plain.damages(row)),
+            lines,
+            agent_line,
+            plain.damage_lines(row),
+        )
 
-    def _render(self, title: str, lines: Lines, agent_line: str) -> str:
+    def _render(self, title: str, lines: Lines, agent_line: str, hurt: list[str] | None = None) -> str:
         body = "".join(
-            f"<tr><td style='color:{self.muted}; padding-right:8px' valign='top' nowrap>{html.escape(k)}</td>"
+            f"<tr><td style='color:{self.muted}; padding-right:8px' valign='top' nowrap>{plain.html(k)}</td>"
             f"<td>{v}</td></tr>"
             for k, v in lines
         )
-        out = f"<h3>{html.escape(title)}</h3><table>{body}</table>"
+        out = f"<h3>{plain.html(title)}</h3><table>{body}</table>"
+        if hurt:  # what is unreadable in the stored row, with the stored bytes (core.damage)
+            out += f"<p style='color:{self.error}'>" + "<br>".join(plain.html(ln) for ln in hurt) + "</p>"
         if agent_line:
             out += (
                 f"<p style='color:{self.muted}'>"
-                + html.escape(self.tr("What list_upcoming tells the agent:"))
-                + f"</p><pre style='white-space: pre-wrap'>{html.escape(agent_line)}</pre>"
+                + plain.html(self.tr("What list_upcoming tells the agent:"))
+                + f"</p><pre style='white-space: pre-wrap'>{plain.html(agent_line)}</pre>"
             )
         return out
 
@@ -95,13 +107,16 @@ class DetailsPane(QTextBrowser):
     def _event(self, e: CalendarEvent, now: int) -> Lines:
         return [
             (self.tr("First start"), self._when(e.starts_at, e.timezone, now)),
-            (self.tr("End"), self._when(e.ends_at, e.timezone, now) if e.ends_at is not None else "—"),
+            (
+                self.tr("End"),
+                self._when(e.ends_at, e.timezone, now) if e.ends_at is not None else _none(e, "ends_at"),
+            ),
             (self.tr("Repeats"), self._rule(event_words(e.rrule, e.starts_at, e.timezone, now), e.rrule)),
-            (self.tr("Time zone"), html.escape(e.timezone)),
-            (self.tr("Related fact"), html.escape(e.related_fact_id or "—")),
-            (self.tr("External ref"), html.escape(e.external_ref or "—")),
-            (self.tr("Created"), html.escape(fmt_local(e.created_at, seconds=True))),
-            (self.tr("Id"), f"<code>{html.escape(e.id)}</code>"),
+            (self.tr("Time zone"), plain.html(e.timezone)),
+            (self.tr("Related fact"), plain.html(e.related_fact_id or "—")),
+            (self.tr("External ref"), plain.html(e.external_ref or "—")),
+            (self.tr("Created"), plain.html(fmt_local(e.created_at, seconds=True))),
+            (self.tr("Id"), f"<code>{plain.html(e.id)}</code>"),
         ]
 
     def _task_state(self, s: Schedule, state: CalendarState) -> str:
@@ -119,26 +134,32 @@ class DetailsPane(QTextBrowser):
         now = state.now
         payload = json.dumps(s.payload, ensure_ascii=False, indent=2) if not s.json_errors else s.payload_json
         return [
-            (self.tr("State"), html.escape(self._task_state(s, state))),
+            (self.tr("State"), plain.html(self._task_state(s, state))),
             (self.tr("Next run"), self._when(s.next_run_at, None, now)),
-            (self.tr("Last run"), self._when(s.last_run_at, None, now) if s.last_run_at else "—"),
+            (
+                self.tr("Last run"),
+                self._when(s.last_run_at, None, now) if s.last_run_at else _none(s, "last_run_at"),
+            ),
             (self.tr("Repeats"), self._rule(task_words(s.cron_expr, now), s.cron_expr)),
-            (self.tr("Action"), html.escape(s.action_type)),
-            (self.tr("Message"), html.escape(payload_message(s)) or "—"),
+            (self.tr("Action"), plain.html(s.action_type)),
+            (self.tr("Message"), plain.html(payload_message(s)) or "—"),
             (self.tr("Failures in a row"), str(s.consecutive_failures or 0)),
-            (self.tr("Paused until"), html.escape(fmt_local(s.paused_until)) if s.paused_until else "—"),
-            (self.tr("Project"), html.escape(s.project or "—")),
-            (self.tr("Created by"), html.escape(s.created_by)),
-            (self.tr("Created"), html.escape(fmt_local(s.created_at, seconds=True))),
-            (self.tr("Id"), f"<code>{html.escape(s.id)}</code>"),
-            (self.tr("Payload"), f"<pre style='white-space: pre-wrap'>{html.escape(payload)}</pre>"),
+            (
+                self.tr("Paused until"),
+                plain.html(fmt_local(s.paused_until)) if s.paused_until else _none(s, "paused_until"),
+            ),
+            (self.tr("Project"), plain.html(s.project or "—")),
+            (self.tr("Created by"), plain.html(s.created_by)),
+            (self.tr("Created"), plain.html(fmt_local(s.created_at, seconds=True))),
+            (self.tr("Id"), f"<code>{plain.html(s.id)}</code>"),
+            (self.tr("Payload"), f"<pre style='white-space: pre-wrap'>{plain.html(payload)}</pre>"),
         ]
 
     def _rule(self, words: str, stored: str | None) -> str:
         """The rule in words, and as stored (muted) when there is one."""
-        out = html.escape(words)
+        out = plain.html(words)
         if stored:
-            out += f"<br><span style='color:{self.muted}'>" + html.escape(stored) + "</span>"
+            out += f"<br><span style='color:{self.muted}'>" + plain.html(stored) + "</span>"
         return out
 
     def _when(self, ms: int | None, zone: str | None, now: int) -> str:
@@ -149,9 +170,9 @@ class DetailsPane(QTextBrowser):
         parts = [
             hz.rel_time(ms, now),
             hz.abs_time(ms, seconds=True),
-            self.tr("UTC {0}").format(iso_ms(ms).replace("T", " ").removesuffix(".000Z")),
+            self.tr("UTC {0}").format(utc_text(ms).replace("T", " ").removesuffix(".000Z")),
         ]
         zoned = fmt_in_zone(ms, zone)
         if zoned:
             parts.append(zoned)
-        return "<br>".join(html.escape(p).replace(" ", "&nbsp;") for p in parts)
+        return "<br>".join(plain.html(p).replace(" ", "&nbsp;") for p in parts)

@@ -9,7 +9,6 @@ What is on each day comes from :mod:`philont_desktop.calendar.agenda` (no Qt the
 from __future__ import annotations
 
 import datetime as dt
-import html
 from typing import Any
 
 from philont_desktop.calendar.agenda import DayEntry, month_days, month_entries, month_of, shift_month
@@ -37,6 +36,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import plain
 
 DayRole = Qt.ItemDataRole.UserRole + 1
 EntriesRole = Qt.ItemDataRole.UserRole + 2
@@ -55,8 +55,10 @@ def status_text(status: str) -> str:
 
 
 def entry_line(e: DayEntry) -> str:
-    """``14:00 Dentist`` or ``09:00 交房租 (overdue)``: one line of a day, plain text."""
-    text = f"{entry_time(e)} {' '.join(e.title.split())}"
+    """``14:00 Dentist`` or ``09:00 交房租 (overdue)``: one line of a day, plain text (controls and direction
+    overrides of the stored title visible; ``⚠`` in front of an event or task with an unreadable value)."""
+    title = plain.plain(" ".join(e.title.split()), 300, one_line=True)
+    text = f"{entry_time(e)} {plain.MARK + ' ' if e.damaged else ''}{title}"
     st = status_text(e.status)
     return f"{text} ({st})" if st else text
 
@@ -110,7 +112,7 @@ class MonthModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             head = QLocale().toString(QDate(day.year, day.month, day.day), QLocale.FormatType.LongFormat)
             lines = [head] + [entry_line(e) for e in items]
-            return "<qt>" + "<br/>".join(html.escape(x, quote=False) for x in lines) + "</qt>"
+            return plain.tooltip("\n".join(lines))
         if role == DayRole:
             return day
         if role == EntriesRole:

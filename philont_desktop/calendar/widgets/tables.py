@@ -128,6 +128,7 @@ class CalendarTables(QTabWidget):
         keep = {name: self.key_of(view) for name, view in self.views.items()}
         scroll = {name: view.verticalScrollBar().value() for name, view in self.views.items()}
         r = state.result
+        self.upcoming_model.set_sources(state.events, state.schedules)
         self.upcoming_model.set_rows(
             agenda_order(r.items, state.paused) if r else [], state.now, dict(state.paused)
         )
