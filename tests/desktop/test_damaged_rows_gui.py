@@ -224,3 +224,35 @@ def test_calendar_details_say_what_is_unreadable_with_the_stored_bytes(built, op
             assert text.startswith(MARK) and "title: not valid UTF-8" in text and "stored bytes: ff" in text
         else:
             assert MARK not in text
+
+
+NOTES = {  # what the preview says on the damaged fact, in words from the core's code
+    "not-utf8": "⚠ The fact user.pref_1: value_json holds bytes that are not UTF-8; the agent reads them as U+FFFD",
+    "null-in-not-null": "⚠ The fact user.pref_1 has damaged values (value_json, confidence); the agent reads them",
+    "invalid-json-everywhere": "⚠ The fact user.pref_1 cannot be read by the agent (value_json): its own reading",
+}
+
+
+@pytest.mark.parametrize("case", list(NOTES))
+def test_context_preview_notes_each_damaged_row_the_agent_would_be_given(case, built, open_window):
+    window = open_window(built[case][0])
+    tab = _visit(window, "context")
+    tab.set_fixed_now(badfiles.NOW)
+    tab.set_host_os("linux")
+    tab.set_home_session("s-2")
+    tab.set_budgets(recent_limit=50)
+    tab.set_message("remember when we deployed the 数据库 migration?")
+    assert tab.wait_idle(IDLE_MS)
+    assert tab.error is None and tab.result is not None
+    tab.expand_all(True)
+    QApplication.processEvents()
+    text = tab.preview_text().replace("\xa0", " ").replace("\u2029", "\n")
+    assert NOTES[case] in text, text
+    noted = {n.params["label"] for n in tab.result.row_notices if n.params["layer"] == "facts"}
+    assert noted == {"user.pref_1"}  # its neighbours are given to the agent as they are, without a note
+    assert "user.pref_0" in text and "The fact user.pref_0" not in text
+    assert text.count("⚠ The fact ") == 1
+    if case == "not-utf8":  # a damaged message in the recent ones is noted under its own header
+        assert {n.params["id"] for n in tab.result.row_notices if n.params["layer"] == "messages"} == {3, 5}
+        assert text.count("⚠ This message: ") == 2  # #3's content, #5's role
+        assert "⚠ This message: content holds bytes that are not UTF-8" in text
