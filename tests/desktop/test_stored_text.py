@@ -178,10 +178,6 @@ def _tab_problems(window: MainWindow, name: str) -> list[str]:
     return problems + [f"{name}: {p}" for p in _walk_widgets(tab)]
 
 
-# Tabs whose cells, tooltips and detail panes do not yet pass stored text through widgets/plain.py.
-# Each is expected to fail (strict: the case turns red the day its tab is converted, so the entry
-# here must then go).
-NOT_YET_PLAIN: set[str] = set()
 TAB_NAMES = [
     "timeline",
     "actions",
@@ -196,15 +192,7 @@ TAB_NAMES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="not converted to plain text yet"))
-        if n in NOT_YET_PLAIN
-        else n
-        for n in TAB_NAMES
-    ],
-)
+@pytest.mark.parametrize("name", TAB_NAMES)
 def test_no_tab_renders_stored_markup_or_raw_control_characters(name, hostile_path, tmp_path, qtbot):
     path = tmp_path / "memory.sqlite"
     shutil.copy2(hostile_path, path)
