@@ -19,8 +19,9 @@ Lines = list[tuple[str, str]]  # (label, HTML value)
 
 
 def _none(row: Any, column: str) -> str:
-    """An empty optional value: ``—``, or the unreadable marker when the stored value could not be read."""
-    return plain.html(hz.unreadable()) if column in plain.damages(row) else "—"
+    """An empty optional value: ``—``, or the unreadable marker when what is stored could not be read."""
+    d = plain.damages(row).get(column)
+    return plain.html(hz.unreadable()) if d is not None and d.problem != "missing" else "—"
 
 
 class DetailsPane(QTextBrowser):
