@@ -121,7 +121,7 @@
         <translation>隐藏详情</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/core_strings.py" line="+43"/>
+        <location filename="../../philont_desktop/messages.py" line="+224"/>
         <source>draft</source>
         <translation>草稿</translation>
     </message>
@@ -146,7 +146,7 @@
         <translation>已弃用</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+32"/>
         <source>no success</source>
         <translation>没有成功</translation>
     </message>
@@ -181,12 +181,12 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-78"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>successes keep it stable</source>
         <translation>成功会使其保持稳定</translation>
     </message>
@@ -196,27 +196,27 @@
         <translation>下一次失败将使其被弃用</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>set by hand or by reflection, and successes never change it</source>
         <translation>由手动或反思设定，成功不会改变它</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>final for outcomes: no success or failure changes it</source>
         <translation>结果已无法改变它：成功或失败都不会影响</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>only setting the grade by hand or revising the recipe (which restarts it as draft) brings it back</source>
         <translation>只有手动设置等级或修订流程（会从草稿重新开始）才能使其恢复</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+177"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="-286"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -226,22 +226,22 @@
         <translation>文件不可写</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>the directory is not writable</source>
         <translation>目录不可写</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-58"/>
         <source>No database file exists at this path.</source>
         <translation>此路径下没有数据库文件。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
         <source>This path is a directory, not a database file.</source>
         <translation>此路径是一个目录，而不是数据库文件。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>The file cannot be read: permission denied.</source>
         <translation>无法读取文件：权限不足。</translation>
     </message>
@@ -251,27 +251,27 @@
         <translation>文件为空（0 字节）：其中没有数据库。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>This is not an SQLite database (the file does not start with the SQLite header).</source>
         <translation>这不是 SQLite 数据库（文件开头没有 SQLite 文件头）。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>The file is truncated: its SQLite header is incomplete.</source>
         <translation>文件被截断：其 SQLite 文件头不完整。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>A file already exists at this path; it was left alone.</source>
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+17"/>
         <source> No backup that passes quick_check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+70"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -280,7 +280,7 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+416"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+442"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -338,7 +338,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-257"/>
+        <location line="-283"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -399,7 +399,7 @@
         <translation>无法读取的条目</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+108"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
@@ -409,7 +409,7 @@
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="-52"/>
+        <location line="-78"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -454,7 +454,7 @@
         <translation>备份 {0} 不存在。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+46"/>
         <source>{0} is a {1}, not a database file: nothing can be restored there.</source>
         <translation>{0} 是{1}，不是数据库文件：无法在那里恢复。</translation>
     </message>
@@ -536,7 +536,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-247"/>
+        <location line="-273"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
@@ -576,7 +576,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/core_strings.py" line="-107"/>
+        <location filename="../../philont_desktop/messages.py" line="-55"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -629,6 +629,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/messages.py" line="+162"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1116,7 +1117,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../philont_desktop/messages.py" line="-63"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1131,7 +1132,7 @@ with the backup
         <translation>再连续成功 {n} 次：升为稳定</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>1 failure: back to {grade}</source>
         <translation>失败 1 次：退回{grade}</translation>
     </message>
@@ -1146,7 +1147,7 @@ with the backup
         <translation>连续失败 {n} 次：弃用</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>{n} more failure(s) deprecate it</source>
         <translation>再失败 {n} 次将使其被弃用</translation>
     </message>
@@ -1156,7 +1157,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-163"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1176,17 +1177,17 @@ with the backup
         <translation>这不是普通文件；未读取它。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>The file cannot be read: {error}.</source>
         <translation>无法读取文件：{error}。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>The file is truncated: the header declares {pages} pages of {page_size} bytes ({expected} bytes) but the file has {size} bytes.</source>
         <translation>文件被截断：文件头声明有 {pages} 页、每页 {page_size} 字节（共 {expected} 字节），但文件只有 {size} 字节。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>A new database cannot be created here: this path names {kind}.</source>
         <translation>无法在此创建新数据库：此路径指向{kind}。</translation>
     </message>
@@ -1226,7 +1227,7 @@ with the backup
         <translation>最新的通过 quick_check 的备份是 {backup}。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>the database has schema version {version}, newer than {max_known}, which this version understands; it is shown read-only and never re-stamped</source>
         <translation>数据库的架构版本为 {version}，比本版本支持的 {max_known} 更新；将以只读方式显示，且不会改写版本标记</translation>
     </message>
@@ -1381,7 +1382,7 @@ with the backup
         <translation>该提示词需要参数 {argument}。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>The newest plan of session {session} cannot be read by the agent (malformed steps or review history); its project plan section is skipped.</source>
         <translation>会话 {session} 的最新计划无法被智能体读取（步骤或审阅历史格式错误）；已跳过其项目计划部分。</translation>
     </message>
@@ -2373,7 +2374,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>Banners</name>
     <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="+132"/>
+        <location filename="../../philont_desktop/shell/banners.py" line="+134"/>
         <source>not needed (new file)</source>
         <translation>不需要（新文件）</translation>
     </message>
@@ -2647,7 +2648,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>CalendarTab</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+94"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+106"/>
         <source>(payload is not valid JSON)</source>
         <translation>（负载不是有效的 JSON）</translation>
     </message>
@@ -2657,7 +2658,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+206"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+207"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -2766,7 +2767,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+154"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+155"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -2838,7 +2839,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CardDelegate</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/card.py" line="+165"/>
+        <location filename="../../philont_desktop/skills/widgets/card.py" line="+167"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -2863,7 +2864,7 @@ You can undo this with Edit › Undo.</source>
         <translation>⚠ 此行有无法读取的 JSON</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>⚠ unknown grade, read as draft</source>
         <translation>⚠ 未知等级，按草稿读取</translation>
     </message>
@@ -2890,7 +2891,7 @@ You can undo this with Edit › Undo.</source>
         <translation>{0}使用</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-16"/>
         <source>⚠ unreadable: {0}</source>
         <translation>⚠ 无法读取：{0}</translation>
     </message>
@@ -3463,7 +3464,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/detail.py" line="+49"/>
+        <location filename="../../philont_desktop/skills/widgets/detail.py" line="+50"/>
         <source>Edit recipe…</source>
         <translation>编辑流程…</translation>
     </message>
@@ -3524,7 +3525,7 @@ You can undo this with Edit › Undo.</source>
         <translation>标记为正面</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -3542,7 +3543,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DetailsDialog</name>
     <message>
-        <location filename="../../philont_desktop/skills/dialogs.py" line="+122"/>
+        <location filename="../../philont_desktop/skills/dialogs.py" line="+124"/>
         <source>Edit {0}</source>
         <translation>编辑 {0}</translation>
     </message>
@@ -3580,12 +3581,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DetailsPane</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/details.py" line="+54"/>
+        <location filename="../../philont_desktop/calendar/widgets/details.py" line="+60"/>
         <source>Select a row to see its details.</source>
         <translation>选择一行以查看详情。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+37"/>
         <source>What list_upcoming tells the agent:</source>
         <translation>list_upcoming 告诉智能体的内容：</translation>
     </message>
@@ -3605,18 +3606,18 @@ You can undo this with Edit › Undo.</source>
         <translation>首次开始</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>End</source>
         <translation>结束</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+26"/>
+        <location line="+3"/>
+        <location line="+29"/>
         <source>Repeats</source>
         <translation>重复</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-28"/>
         <source>Time zone</source>
         <translation>时区</translation>
     </message>
@@ -3632,18 +3633,18 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location line="-28"/>
-        <location line="+29"/>
+        <location line="-34"/>
+        <location line="+35"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-30"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
@@ -3668,12 +3669,12 @@ You can undo this with Edit › Undo.</source>
         <translation>下次运行</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Last run</source>
         <translation>上次运行</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
@@ -3688,12 +3689,12 @@ You can undo this with Edit › Undo.</source>
         <translation>连续失败次数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Paused until</source>
         <translation>暂停至</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Project</source>
         <translation>项目</translation>
     </message>
@@ -3708,17 +3709,17 @@ You can undo this with Edit › Undo.</source>
         <translation>负载</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>UTC {0}</source>
         <translation>UTC {0}</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-127"/>
         <source>Nothing on this day.</source>
         <translation>这一天没有安排。</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+91"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -3881,7 +3882,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+253"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+334"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -4677,7 +4678,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTable</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/facts/widgets/table.py" line="+54"/>
+        <location filename="../../philont_desktop/facts/widgets/table.py" line="+57"/>
         <source>%n month(s) ago</source>
         <extracomment>The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).</extracomment>
         <translation>
@@ -4798,7 +4799,7 @@ You can undo this with Edit › Undo.</source>
         <translation>手动设置 {0} 的等级</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>why (required; kept in the audit trail)</source>
         <translation>原因（必填；保存在审计记录中）</translation>
     </message>
@@ -5048,7 +5049,7 @@ You can undo this with Edit › Undo.</source>
         <translation>⚠ 无法读取</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+49"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
@@ -5175,7 +5176,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>InputsPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+49"/>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+54"/>
         <source>Type a message as the user would send it; the preview follows as you type.</source>
         <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
     </message>
@@ -5260,7 +5261,7 @@ You can undo this with Edit › Undo.</source>
         <translation>召回候选</translation>
     </message>
     <message numerus="yes">
-        <location line="+59"/>
+        <location line="+123"/>
         <source>%n message(s) since %1</source>
         <translation>
             <numerusform>%n 条消息，始于 %1</numerusform>
@@ -5347,7 +5348,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LadderModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/ladder.py" line="+76"/>
+        <location filename="../../philont_desktop/skills/widgets/ladder.py" line="+77"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -5372,12 +5373,14 @@ You can undo this with Edit › Undo.</source>
         <translation>等级</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
+        <location line="+25"/>
         <source>recipe revised: {0}</source>
         <translation>流程已修订：{0}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-23"/>
+        <location line="+23"/>
         <source>recipe revised</source>
         <translation>流程已修订</translation>
     </message>
@@ -5387,7 +5390,7 @@ You can undo this with Edit › Undo.</source>
         <translation>{0}（操作 #{1}）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-23"/>
         <source>back to draft</source>
         <translation>退回草稿</translation>
     </message>
@@ -5410,7 +5413,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LadderPanel</name>
     <message>
-        <location line="+24"/>
+        <location line="+35"/>
         <source>Show every outcome, not only grade changes</source>
         <translation>显示每次结果，而不仅是等级变化</translation>
     </message>
@@ -5533,6 +5536,14 @@ You can undo this with Edit › Undo.</source>
         <location line="+3"/>
         <source>The database file was emptied on disk: what is shown is the file as it was opened.</source>
         <translation>数据库文件已在磁盘上被清空：此处显示的是打开时的文件。</translation>
+    </message>
+</context>
+<context>
+    <name>LoadingOverlay</name>
+    <message>
+        <location filename="../../philont_desktop/widgets/loading.py" line="+31"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
     </message>
 </context>
 <context>
@@ -5808,7 +5819,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已暂停</translation>
     </message>
     <message numerus="yes">
-        <location line="+113"/>
+        <location line="+115"/>
         <source>+%n more</source>
         <translation>
             <numerusform>还有 %n 项</numerusform>
@@ -6137,17 +6148,17 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>OverviewPanel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+112"/>
+        <location filename="../../philont_desktop/skills/widgets/overview.py" line="+113"/>
         <source>Why this grade</source>
         <translation>为何处于此等级</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>What would move it next</source>
         <translation>什么会改变它的等级</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>The database holds the unknown grade {0}; it is read as draft.</source>
         <translation>数据库中存有未知等级 {0}；按草稿处理。</translation>
     </message>
@@ -6287,12 +6298,12 @@ You can undo this with Edit › Undo.</source>
         <translation>智能体的修复尝试</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-81"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message numerus="yes">
-        <location line="+45"/>
+        <location line="+47"/>
         <source>A replay of its %n linked action(s) from draft also ends on {0}.</source>
         <translation>
             <numerusform>从草稿重放其 %n 个关联操作，同样结束于{0}。</numerusform>
@@ -6703,7 +6714,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RecipeDialog</name>
     <message>
-        <location filename="../../philont_desktop/skills/dialogs.py" line="-182"/>
+        <location filename="../../philont_desktop/skills/dialogs.py" line="-183"/>
         <source>Revise recipe {0}</source>
         <translation>修订流程 {0}</translation>
     </message>
@@ -7472,7 +7483,7 @@ You can undo this with Edit › Undo.</source>
         <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+37"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
@@ -7522,7 +7533,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-184"/>
+        <location line="-211"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
@@ -7550,7 +7561,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RevisionsPanel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+59"/>
+        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+60"/>
         <source>Restore this version…</source>
         <translation>恢复此版本…</translation>
     </message>
@@ -7776,7 +7787,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+134"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+137"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -8085,7 +8096,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+98"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -8642,7 +8653,7 @@ Reason (optional):</source>
 <context>
     <name>UpcomingModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-223"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="-235"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -8677,7 +8688,7 @@ Reason (optional):</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+24"/>
         <source>event</source>
         <translation>事件</translation>
     </message>
@@ -8952,14 +8963,6 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
-    </message>
-</context>
-<context>
-    <name>LoadingOverlay</name>
-    <message>
-        <location filename="../../philont_desktop/widgets/loading.py" line="+31"/>
-        <source>Loading…</source>
-        <translation>正在加载…</translation>
     </message>
 </context>
 </TS>
