@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 
 from core.damage import Damage, UnreadableText, loads_json
 from core.errors import MemoryError_, ValidationError_
-from core.models import row_damage
 from core.paths import expand_user, fsync_dir, replaceable_target
 
 if TYPE_CHECKING:
@@ -414,6 +413,8 @@ def export_layer(
                 clauses.append("rowid > ?")
                 page_args.append(last)
             # Every column is read, so that each row's damage is what its model reads (core.damage).
+            from core.models import row_damage  # pydantic: not imported with the app's File menu
+
             sql = (
                 f'SELECT rowid AS "__rowid__", * FROM {spec.table}'
                 + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
