@@ -154,6 +154,9 @@ class ConversationsModel(PagedRowsModel):
         """Messages in every conversation (known once loaded)."""
         if not self.loaded_once:
             return None
+        first = self.row_at(0)
+        if isinstance(first, AllConversations) and first.message_count is not None:
+            return first.message_count  # summed once when the list came in (thousands of rows)
         return sum(c.message_count for c in self.conversations())
 
     # -- columns --------------------------------------------------------------------------------------
