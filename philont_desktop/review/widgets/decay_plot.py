@@ -8,7 +8,6 @@ from typing import Any
 
 from core.decay import DEFAULT_FORGET_THRESHOLD, score_curve
 from philont_desktop.qt import Qt, QVBoxLayout, QWidget
-from philont_desktop.widgets.plots import ThemedPlotWidget, pg, role_pen
 
 __all__ = ["DecayPlot"]
 
@@ -22,23 +21,37 @@ class DecayPlot(QWidget):
     def __init__(self, theme: Any, parent: QWidget | None = None):
         super().__init__(parent)
         self.theme = theme
-        self.plot = ThemedPlotWidget(theme, self, date_axis=True)
+        self.plot: Any = None  # the plot widget, made when this page is first shown (pyqtgraph is slow
+        # to build: the Review tab is built while a person looks at another tab)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._args: tuple[Any, ...] | None = None
+        self.points: int = 0  # how many points the curve has (tests, self-test)
+
+    def _make_plot(self) -> None:
+        from philont_desktop.widgets.plots import ThemedPlotWidget
+
+        self.plot = ThemedPlotWidget(self.theme, self, date_axis=True)
         self.plot.setObjectName("reviewDecayPlot")
         self.plot.setLabel("left", self.tr("Score"))
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.themeChanged.connect(self._redraw)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.plot)
-        self._args: tuple[Any, ...] | None = None
-        self.points: int = 0  # how many points the curve has (tests, self-test)
+        self._layout.addWidget(self.plot)
+        self.plot.show()  # made while this widget is being shown: a late child is shown by hand
+
+    def showEvent(self, event: Any) -> None:
+        if self.plot is None:
+            self._make_plot()
+            self._redraw()
+        super().showEvent(event)
 
     def show_fact(self, state: dict[str, Any] | None, at: int | None, now: int) -> None:
         self._args = (state, at, now) if isinstance(state, dict) else None
         self._redraw()
 
     def _redraw(self) -> None:
-        self.plot.clear()
+        if self.plot is not None:
+            self.plot.clear()
         self.points = 0
         if self._args is None:
             return
@@ -63,6 +76,10 @@ class DecayPlot(QWidget):
         xs = [t / 1000 for t, s in zip(times, scores, strict=True) if math.isfinite(s)]
         ys = [s for s in scores if math.isfinite(s)]
         self.points = len(xs)
+        if self.plot is None:
+            return
+        from philont_desktop.widgets.plots import pg, role_pen
+
         self.plot.plot(xs, ys, pen=role_pen(self.theme, "assistant"))
         muted = self.theme.muted_text()
         self.plot.addItem(
