@@ -63,25 +63,29 @@ class FailureRateChart(QWidget):
                 .replace("%2", str(len(self._all)))
             )
         self.plot.getPlotItem().setTitle(title)
+        item = self.plot.getPlotItem()
+        item.disableAutoRange()  # the range is set below: no range update per item added
         for it in self._items:
             self.plot.removeItem(it)
         self._items = []
         n = len(self._stats)
         ticks = []
         fg = self._theme.plot_foreground()
-        for i, s in enumerate(self._stats):
-            y = n - 1 - i  # the first (most called) tool on top
-            pct = 100.0 * s.failure_rate
-            bar = pg.BarGraphItem(
-                x0=[0],
-                y=[y],
-                height=[0.7],
-                width=[max(pct, 0.0)],
-                brush=pg.mkBrush(self._bar_color(s.failure_rate)),
+        pcts = [max(100.0 * s.failure_rate, 0.0) for s in self._stats]
+        if n:  # one item for every bar
+            bars = pg.BarGraphItem(
+                x0=[0] * n,
+                y=[n - 1 - i for i in range(n)],  # the first (most called) tool on top
+                height=[0.7] * n,
+                width=pcts,
+                brushes=[pg.mkBrush(self._bar_color(s.failure_rate)) for s in self._stats],
                 pen=None,
             )
-            self.plot.addItem(bar)
-            self._items.append(bar)
+            self.plot.addItem(bars)
+            self._items.append(bars)
+        for i, s in enumerate(self._stats):
+            y = n - 1 - i
+            pct = 100.0 * s.failure_rate
             label = pg.TextItem(
                 self.tr("%1% (%2 of %3)")
                 .replace("%1", f"{pct:.0f}")
@@ -90,7 +94,7 @@ class FailureRateChart(QWidget):
                 color=fg,
                 anchor=(0, 0.5),
             )
-            label.setPos(max(pct, 0.0) + 1.0, y)
+            label.setPos(pcts[i] + 1.0, y)
             self.plot.addItem(label)
             self._items.append(label)
             ticks.append((y, s.tool))
