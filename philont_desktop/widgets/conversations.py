@@ -24,7 +24,7 @@ from typing import Any
 
 from core.conversations import Conversation, ConversationIndex
 from core.jsutil import now_ms
-from philont_desktop import humanize
+from philont_desktop import humanize, i18n
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QComboBox, QCoreApplication, QFont, QObject, Qt, QWidget
 from philont_desktop.widgets.rows_model import KeyRole, Page, PagedRowsModel, Submit
@@ -45,17 +45,21 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Conversations", text)
 
 
+_CHANNEL_NAMES = {
+    "web": lambda: _tr("Web"),
+    "wechat": lambda: _tr("WeChat"),
+    "telegram": lambda: _tr("Telegram"),
+    "scheduled": lambda: _tr("Scheduled task"),
+    "background": lambda: _tr("Background run"),
+    "session": lambda: _tr("Session"),
+    "unknown": lambda: _tr("Unknown origin"),
+}
+
+
 def channel_name(channel: str) -> str:
     """The channel of a conversation in words: ``Web``, ``WeChat``, ``Scheduled task``, ..."""
-    return {
-        "web": _tr("Web"),
-        "wechat": _tr("WeChat"),
-        "telegram": _tr("Telegram"),
-        "scheduled": _tr("Scheduled task"),
-        "background": _tr("Background run"),
-        "session": _tr("Session"),
-        "unknown": _tr("Unknown origin"),
-    }.get(channel, channel)
+    name = _CHANNEL_NAMES.get(channel)
+    return name() if name is not None else channel
 
 
 def conversation_label(conv: Conversation) -> str:
@@ -65,14 +69,26 @@ def conversation_label(conv: Conversation) -> str:
     return f"{name} · {detail}" if detail else name
 
 
-def label_of_id(conversation_id: str) -> str:
-    """The label of a conversation known only by its id (a message's): :func:`conversation_label`."""
-    from core.conversations import channel_of
+_LABELS: dict[tuple[str, str], str] = {}
+_LABELS_MAX = 4096
 
-    channel, detail = channel_of(conversation_id)
-    return conversation_label(
-        Conversation.model_construct(id=conversation_id, kind="origin", channel=channel, detail=detail)
-    )
+
+def label_of_id(conversation_id: str) -> str:
+    """The label of a conversation known only by its id (a message's): :func:`conversation_label`.
+    Remembered per language: every card and search hit painted asks for its conversation's label."""
+    key = (conversation_id, i18n.current_language())
+    got = _LABELS.get(key)
+    if got is None:
+        from core.conversations import channel_of
+
+        channel, detail = channel_of(conversation_id)
+        got = conversation_label(
+            Conversation.model_construct(id=conversation_id, kind="origin", channel=channel, detail=detail)
+        )
+        if len(_LABELS) >= _LABELS_MAX:
+            _LABELS.clear()
+        _LABELS[key] = got
+    return got
 
 
 @dataclass(frozen=True)
