@@ -31,11 +31,14 @@ SELF_NAMESPACE = "self"
 class SelfDescriptionWriteForbiddenError(ValidationError_):
     """The ``self`` namespace is written only through :meth:`FactStore.update_self_fact`."""
 
+    default_code = "fact.self_kernel_only"
+
     def __init__(self, key: str, caller: str = "storeFact"):
         super().__init__(
             "memory_facts namespace='self' is kernel-only. "
             f"To update 'self.{key}' use MemoryStore.updateSelfFact with caller='self-reflector'. "
-            f"Caller was: {caller}"
+            f"Caller was: {caller}",
+            params={"key": key, "caller": caller},
         )
         self.key = key
         self.caller = caller
@@ -96,18 +99,33 @@ def check_epoch_ms(name: str, value: Any) -> int | None:
     if value is None:
         return None
     what = f"{name} must be a time in epoch milliseconds (an integer)"
+    bad = {"field": name}
     if isinstance(value, bool):
-        raise ValidationError_(f"{what}, not the boolean {str(value).lower()}")
+        raise ValidationError_(
+            f"{what}, not the boolean {str(value).lower()}",
+            code="fact.time_invalid",
+            params={**bad, "value": str(value).lower()},
+        )
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ValidationError_(f"{what}, not {js_number_str(value)}")
+            raise ValidationError_(
+                f"{what}, not {js_number_str(value)}",
+                code="fact.time_invalid",
+                params={**bad, "value": js_number_str(value)},
+            )
         if not value.is_integer():
-            raise ValidationError_(f"{what}, not a fraction ({js_number_str(value)})")
+            raise ValidationError_(
+                f"{what}, not a fraction ({js_number_str(value)})",
+                code="fact.time_invalid",
+                params={**bad, "value": js_number_str(value)},
+            )
         value = int(value)
     if not isinstance(value, int):
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
         kind = "the text" if isinstance(value, str) else f"a {type(value).__name__}:"
-        raise ValidationError_(f"{what}, not {kind} {shown}")
+        raise ValidationError_(
+            f"{what}, not {kind} {shown}", code="fact.time_invalid", params={**bad, "value": shown}
+        )
     if not -JS_TIME_MAX <= value <= JS_TIME_MAX:
         raise ValidationError_(
             f"{what} between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range",
@@ -121,7 +139,9 @@ def check_name(label: str, name: Any) -> str:
     """A namespace or key that can be stored as UTF-8: a surrogate pair becomes its character, a lone
     surrogate (half a character, not representable in UTF-8) raises :class:`~core.errors.ValidationError_`."""
     if not isinstance(name, str):
-        raise ValidationError_(f"The {label} must be text.")
+        raise ValidationError_(
+            f"The {label} must be text.", code="fact.name_not_text", params={"label": label}
+        )
     try:
         name.encode("utf-8")
         return name
@@ -133,7 +153,9 @@ def check_name(label: str, name: Any) -> str:
         pos = next(i for i, ch in enumerate(name) if 0xD800 <= ord(ch) <= 0xDFFF)
         raise ValidationError_(
             f"The {label} contains a lone surrogate (U+{ord(name[pos]):04X} at position {pos}), half of a "
-            "character that cannot be stored; remove it or complete the character."
+            "character that cannot be stored; remove it or complete the character.",
+            code="fact.name_lone_surrogate",
+            params={"label": label, "char": f"U+{ord(name[pos]):04X}", "position": pos},
         ) from None
 
 
@@ -145,25 +167,41 @@ def _check_json_node(v: Any, where: str, ancestors: set[int]) -> None:
             shown = str(v) if v.bit_length() <= 256 else f"of {v.bit_length()} bits"
             raise ValidationError_(
                 f"{where}: the integer {shown} is beyond ±2^53 ({MAX_SAFE_INTEGER}); JSON readers "
-                "(JavaScript) would round it to a different number. Store it as text instead."
+                "(JavaScript) would round it to a different number. Store it as text instead.",
+                code="json.unsafe_integer",
+                params={"where": where, "value": shown, "limit": MAX_SAFE_INTEGER},
             )
         return
     if isinstance(v, float):
         if not math.isfinite(v):
             raise ValidationError_(
                 f"{where}: {js_number_str(v)} cannot be stored in JSON (it would become null). "
-                "Use a finite number, null or text."
+                "Use a finite number, null or text.",
+                code="json.not_finite",
+                params={"where": where, "value": js_number_str(v)},
             )
         return
     if not isinstance(v, list | tuple | dict):
-        raise ValidationError_(f"{where}: a value of type {type(v).__name__} cannot be stored as JSON.")
+        raise ValidationError_(
+            f"{where}: a value of type {type(v).__name__} cannot be stored as JSON.",
+            code="json.type",
+            params={"where": where, "type": type(v).__name__},
+        )
     if id(v) in ancestors:
-        raise ValidationError_(f"{where}: the value contains itself and cannot be stored as JSON.")
+        raise ValidationError_(
+            f"{where}: the value contains itself and cannot be stored as JSON.",
+            code="json.cycle",
+            params={"where": where},
+        )
     ancestors.add(id(v))
     if isinstance(v, dict):
         for k, x in v.items():
             if not isinstance(k, str):
-                raise ValidationError_(f"{where}: object keys must be text, not {k!r}")
+                raise ValidationError_(
+                    f"{where}: object keys must be text, not {k!r}",
+                    code="json.key_not_text",
+                    params={"where": where, "key": repr(k)},
+                )
             _check_json_node(x, f"{where}.{k}", ancestors)
     else:
         for i, x in enumerate(v):
@@ -181,11 +219,15 @@ def check_exact_json(value: Any) -> str:
     try:
         _check_json_node(value, "value", set())
     except RecursionError:
-        raise ValidationError_("The value is nested too deeply to be stored as JSON.") from None
+        raise ValidationError_(
+            "The value is nested too deeply to be stored as JSON.", code="json.too_deep"
+        ) from None
     try:
         return js_stringify(value)
     except (TypeError, ValueError, RecursionError) as exc:
-        raise ValidationError_(f"The value cannot be stored as JSON: {exc}") from None
+        raise ValidationError_(
+            f"The value cannot be stored as JSON: {exc}", code="json.unstorable", params={"error": str(exc)}
+        ) from None
 
 
 def _norm_kind(kind: Any) -> str:
@@ -258,7 +300,9 @@ class FactStore:
     ) -> Fact:
         err = _window_error(valid_from, valid_until)
         if err:
-            raise ValidationError_(err)
+            raise ValidationError_(
+                err, code="fact.window_invalid", params={"valid_from": valid_from, "valid_until": valid_until}
+            )
         created_at = now_ms() if now is None else int(now)
         new_id = ids.new_id()
         conf = 1.0 if confidence is None else confidence
@@ -333,7 +377,9 @@ class FactStore:
         with self.db.write() as conn:
             old_row = conn.execute("SELECT * FROM memory_facts WHERE id = ?", (old_id,)).fetchone()
             if old_row is None:
-                raise NotFoundError(f"No fact with id {old_id}.")
+                raise NotFoundError(
+                    f"No fact with id {old_id}.", code="fact.not_found", params={"id": old_id}
+                )
             old = Fact.from_row(old_row)
             if old.namespace == SELF_NAMESPACE and not allow_self:
                 raise SelfDescriptionWriteForbiddenError(old.key, "supersede_with")
@@ -348,19 +394,25 @@ class FactStore:
                     f"{old.namespace}.{old.key} was changed meanwhile: its current version is "
                     f"{head.id if head else 'missing'}, not {expected_head}.",
                     head,
+                    code="fact.changed_meanwhile",
+                    params={"fact": f"{old.namespace}.{old.key}", "current": head.id if head else None},
                 )
             vf = old.valid_from if valid_from is UNSET else check_epoch_ms("valid_from", valid_from)
             vu = old.valid_until if valid_until is UNSET else check_epoch_ms("valid_until", valid_until)
             err = _window_error(vf, vu)
             if err:
-                raise ValidationError_(err)
+                raise ValidationError_(
+                    err, code="fact.window_invalid", params={"valid_from": vf, "valid_until": vu}
+                )
             value_json = old_row["value_json"] if value is UNSET else check_exact_json(value)
             conf = old_row["confidence"] if confidence is UNSET else confidence
             kind = old.fact_kind if fact_kind is UNSET else _norm_kind(fact_kind)
             occ = old.occurred_at if occurred_at is UNSET else check_epoch_ms("occurred_at", occurred_at)
             tau = old.decay_tau_days if decay_tau_days is UNSET else decay_tau_days
             if tau is not None and isinstance(tau, float) and math.isnan(tau):
-                raise ValidationError_("decay_tau_days must be a number or null, not NaN")
+                raise ValidationError_(
+                    "decay_tau_days must be a number or null, not NaN", code="fact.tau_invalid"
+                )
             supersedes = head.id if head is not None else None
             conn.execute(
                 "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, supersedes, "
@@ -477,7 +529,7 @@ class FactStore:
     def set_tau(self, fact_id: str, tau: float | None) -> bool:
         """A custom e-folding time in days (negative pins, ``None`` = namespace default)."""
         if tau is not None and (isinstance(tau, bool) or not isinstance(tau, int | float) or math.isnan(tau)):
-            raise ValidationError_("decay_tau_days must be a number or null")
+            raise ValidationError_("decay_tau_days must be a number or null", code="fact.tau_invalid")
         return self._update("UPDATE memory_facts SET decay_tau_days = ? WHERE id = ?", (tau, fact_id))
 
     def soft_forget(self, fact_id: str, at: int | None = None) -> bool:

@@ -186,6 +186,21 @@ def _seen_get(seen: Fact | Mapping[str, Any], name: str) -> Any:
     return getattr(seen, name) if isinstance(seen, Fact) else seen.get(name)
 
 
+def _newer_version(
+    row: Mapping[str, Any], newer: Mapping[str, Any] | None, tail: str, *, code: str, **params: Any
+) -> ConflictError:
+    """``fact.newer_version.<why>``: ``row`` has a newer version than the one the change was made for."""
+    shown = (
+        {} if newer is None else {"stored_at": newer["created_at"], "preview": _preview(newer["value_json"])}
+    )
+    return ConflictError(
+        _newer_version_message(row, newer, tail),
+        newer,
+        code=code,
+        params={"fact": _name(row), **shown, **params},
+    )
+
+
 def _newer_version_message(row: Mapping[str, Any], newer: Mapping[str, Any] | None, tail: str) -> str:
     if newer is None:
         return f"{_name(row)} has a newer version written meanwhile. {tail}"
@@ -203,11 +218,11 @@ def _check_seen(
         return
     if _seen_get(seen, "superseded_by") is None and cur["superseded_by"] is not None:
         newer = _head(conn, cur["namespace"], cur["key"])
-        raise ConflictError(
-            _newer_version_message(
-                cur, newer, "Your change was computed against the older version and was not applied."
-            ),
+        raise _newer_version(
+            cur,
             newer,
+            "Your change was computed against the older version and was not applied.",
+            code="fact.newer_version.not_applied",
         )
     for f in fields:
         if not _same(cur[f], _seen_get(seen, f)):
@@ -215,6 +230,8 @@ def _check_seen(
                 f"{_name(cur)} changed since it was shown ({f} is now {_fmt(cur[f])}, "
                 f"was {_fmt(_seen_get(seen, f))}). Nothing was changed; look at it again.",
                 cur,
+                code="fact.changed_since_shown",
+                params={"fact": _name(cur), "field": f, "now": _fmt(cur[f]), "was": _fmt(_seen_get(seen, f))},
             )
 
 
@@ -229,22 +246,30 @@ def _fmt(v: Any) -> str:
 def _require(conn: Connection, fact_id: str) -> dict[str, Any]:
     cur = _get(conn, fact_id)
     if cur is None:
-        raise NotFoundError(f"There is no fact with id {fact_id}.")
+        raise NotFoundError(
+            f"There is no fact with id {fact_id}.", code="fact.not_found", params={"id": fact_id}
+        )
     return cur
 
 
 def _check_confidence(confidence: Any) -> float:
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-        raise ValidationError_("confidence must be a number between 0 and 1")
+        raise ValidationError_("confidence must be a number between 0 and 1", code="fact.confidence_range")
     if isinstance(confidence, float) and math.isnan(confidence):
-        raise ValidationError_("confidence must be a number between 0 and 1, not NaN")
+        raise ValidationError_(
+            "confidence must be a number between 0 and 1, not NaN", code="fact.confidence_range"
+        )
     if not 0 <= confidence <= 1:  # compared before float(): a huge int must not overflow
         shown = (
             js_number_str(confidence)
             if isinstance(confidence, float) or confidence.bit_length() < 64
             else "a huge integer"
         )
-        raise ValidationError_(f"confidence must be between 0 and 1, not {shown}")
+        raise ValidationError_(
+            f"confidence must be between 0 and 1, not {shown}",
+            code="fact.confidence_range",
+            params={"value": shown},
+        )
     return float(confidence)
 
 
@@ -252,13 +277,19 @@ def _check_tau(tau: Any) -> float | None:
     if tau is None:
         return None
     if isinstance(tau, bool) or not isinstance(tau, int | float):
-        raise ValidationError_("tau must be a finite number of days (negative pins, empty clears)")
+        raise ValidationError_(
+            "tau must be a finite number of days (negative pins, empty clears)", code="fact.tau_invalid"
+        )
     # an int is checked by size: float(2**1024) would overflow
     finite = tau.bit_length() <= 1000 if isinstance(tau, int) else math.isfinite(tau)
     if not finite:
-        raise ValidationError_("tau must be a finite number of days (negative pins, empty clears)")
+        raise ValidationError_(
+            "tau must be a finite number of days (negative pins, empty clears)", code="fact.tau_invalid"
+        )
     if tau == 0:
-        raise ValidationError_("tau must be greater than 0 days (a tau of 0 makes the score undefined)")
+        raise ValidationError_(
+            "tau must be greater than 0 days (a tau of 0 makes the score undefined)", code="fact.tau_zero"
+        )
     return float(tau)
 
 
@@ -276,12 +307,20 @@ def _field_change(
     seen: Fact | Mapping[str, Any] | None,
     already: str,
     description: str,
+    *,
+    code: str,
 ) -> Change:
+    """``code`` is the refusal's when the field already has ``new_value`` (``fact.unchanged.<what>``)."""
+
     def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, fact_id)
         _check_seen(conn, cur, seen, (column,))
         if _same(cur[column], new_value):
-            raise ValidationError_(f"{_name(cur)} {already}; nothing to change.")
+            raise ValidationError_(
+                f"{_name(cur)} {already}; nothing to change.",
+                code=code,
+                params={"fact": _name(cur)},
+            )
         conn.execute(f"UPDATE memory_facts SET {column} = ? WHERE id = ?", (new_value, fact_id))
         return cur, _get(conn, fact_id)
 
@@ -291,7 +330,14 @@ def _field_change(
 def pin(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None) -> Change:
     """``decay_tau_days = -1``: the fact never decays (and never enters the forget pool)."""
     return _field_change(
-        ACTION_PIN, fact_id, "decay_tau_days", float(PIN_SENTINEL), seen, "is already pinned", "pin"
+        ACTION_PIN,
+        fact_id,
+        "decay_tau_days",
+        float(PIN_SENTINEL),
+        seen,
+        "is already pinned",
+        "pin",
+        code="fact.unchanged.pin",
     )
 
 
@@ -302,7 +348,11 @@ def unpin(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None) -> Chan
         cur = _require(conn, fact_id)
         _check_seen(conn, cur, seen, ("decay_tau_days",))
         if not is_pinned(cur["decay_tau_days"]):
-            raise ValidationError_(f"{_name(cur)} is not pinned; nothing to change.")
+            raise ValidationError_(
+                f"{_name(cur)} is not pinned; nothing to change.",
+                code="fact.unchanged.unpin",
+                params={"fact": _name(cur)},
+            )
         conn.execute("UPDATE memory_facts SET decay_tau_days = NULL WHERE id = ?", (fact_id,))
         return cur, _get(conn, fact_id)
 
@@ -315,7 +365,14 @@ def set_tau(fact_id: str, tau: float | None, *, seen: Fact | Mapping[str, Any] |
     if value is not None and value < 0:
         value = float(PIN_SENTINEL)
     return _field_change(
-        ACTION_SET_TAU, fact_id, "decay_tau_days", value, seen, "already has this tau", "set tau"
+        ACTION_SET_TAU,
+        fact_id,
+        "decay_tau_days",
+        value,
+        seen,
+        "already has this tau",
+        "set tau",
+        code="fact.unchanged.set_tau",
     )
 
 
@@ -326,7 +383,11 @@ def forget(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None, now: i
         cur = _require(conn, fact_id)
         _check_seen(conn, cur, seen, ("forgotten_at",))
         if cur["forgotten_at"] is not None:
-            raise ValidationError_(f"{_name(cur)} is already forgotten; nothing to change.")
+            raise ValidationError_(
+                f"{_name(cur)} is already forgotten; nothing to change.",
+                code="fact.unchanged.forget",
+                params={"fact": _name(cur)},
+            )
         t = now_ms() if now is None else int(now)
         conn.execute("UPDATE memory_facts SET forgotten_at = ? WHERE id = ?", (t, fact_id))
         return cur, _get(conn, fact_id)
@@ -336,7 +397,16 @@ def forget(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None, now: i
 
 def unforget(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None) -> Change:
     """``forgotten_at = NULL``."""
-    return _field_change(ACTION_UNFORGET, fact_id, "forgotten_at", None, seen, "is not forgotten", "unforget")
+    return _field_change(
+        ACTION_UNFORGET,
+        fact_id,
+        "forgotten_at",
+        None,
+        seen,
+        "is not forgotten",
+        "unforget",
+        code="fact.unchanged.unforget",
+    )
 
 
 # -- new versions: edit and add --------------------------------------------------------------------------------
@@ -368,7 +438,7 @@ def edit(
         if decay_tau_days is not None and decay_tau_days < 0:
             decay_tau_days = float(PIN_SENTINEL)
     if fact_kind is not UNSET and fact_kind not in ("state", "event"):
-        raise ValidationError_("fact_kind must be 'state' or 'event'")
+        raise ValidationError_("fact_kind must be 'state' or 'event'", code="fact.kind_invalid")
     if value is not UNSET:
         check_exact_json(value)
     if occurred_at is not UNSET:
@@ -388,7 +458,7 @@ def edit(
         "decay_tau_days": decay_tau_days,
     }
     if all(v is UNSET for v in given.values()) and expected == fact_id:
-        raise ValidationError_("An edit needs at least one changed field.")
+        raise ValidationError_("An edit needs at least one changed field.", code="fact.edit_empty")
 
     def fn(conn: Connection) -> tuple[Any, Any, str]:
         src = _require(conn, fact_id)
@@ -396,14 +466,12 @@ def edit(
             raise SelfDescriptionWriteForbiddenError(src["key"], "the desktop editor")
         head = _head(conn, src["namespace"], src["key"])
         if expected is not None and (head is None or head["id"] != expected):
-            raise ConflictError(
-                _newer_version_message(
-                    src,
-                    head,
-                    "Your edit was made against an older version and was not applied; the newer "
-                    "version is kept. Look at it and edit again if needed.",
-                ),
+            raise _newer_version(
+                src,
                 head,
+                "Your edit was made against an older version and was not applied; the newer "
+                "version is kept. Look at it and edit again if needed.",
+                code="fact.newer_version.edit",
             )
         store = FactStore(curation.current_db())
         new = store.supersede_with(
@@ -437,16 +505,16 @@ def add(
     new); when given and the chain moved meanwhile, :class:`ConflictError` and nothing is written.
     """
     if not isinstance(namespace, str) or not namespace.strip():
-        raise ValidationError_("The namespace must not be empty.")
+        raise ValidationError_("The namespace must not be empty.", code="fact.namespace_empty")
     if not isinstance(key, str) or not key.strip():
-        raise ValidationError_("The key must not be empty.")
+        raise ValidationError_("The key must not be empty.", code="fact.key_empty")
     namespace = check_name("namespace", namespace)
     key = check_name("key", key)
     if namespace == SELF_NAMESPACE:
         raise SelfDescriptionWriteForbiddenError(key, "the desktop editor")
     conf = _check_confidence(confidence)
     if fact_kind not in ("state", "event"):
-        raise ValidationError_("fact_kind must be 'state' or 'event'")
+        raise ValidationError_("fact_kind must be 'state' or 'event'", code="fact.kind_invalid")
     tau = _check_tau(decay_tau_days)
     if tau is not None and tau < 0:
         tau = float(PIN_SENTINEL)
@@ -460,8 +528,13 @@ def add(
         if expected_head is not UNSET and (head["id"] if head else None) != expected_head:
             tail = "The fact was not added; look at the current version first."
             if head is None:
-                raise ConflictError(f"{namespace}.{key} no longer has the version you saw. {tail}", None)
-            raise ConflictError(_newer_version_message(head, head, tail), head)
+                raise ConflictError(
+                    f"{namespace}.{key} no longer has the version you saw. {tail}",
+                    None,
+                    code="fact.version_gone",
+                    params={"fact": f"{namespace}.{key}"},
+                )
+            raise _newer_version(head, head, tail, code="fact.newer_version.not_added")
         new = FactStore(curation.current_db()).store_fact(
             namespace,
             key,
@@ -539,7 +612,7 @@ def _plan(
     plan = BulkPlan(op, new_namespace if op == "move" else None, now=now, threshold=threshold)
     if op == "move":
         if not isinstance(new_namespace, str) or not new_namespace.strip():
-            raise ValidationError_("The new namespace must not be empty.")
+            raise ValidationError_("The new namespace must not be empty.", code="fact.namespace_empty")
         if new_namespace == SELF_NAMESPACE:
             raise SelfDescriptionWriteForbiddenError("*", "move namespace")
     seen: set[str] = set()
@@ -587,7 +660,14 @@ def _plan(
             if row["key"] in keys:
                 raise ValidationError_(
                     f"{_name(row)} and {keys[row['key']]} have the same key; {new_namespace} can hold "
-                    f"only one version of {row['key']!r}. Move them separately."
+                    f"only one version of {row['key']!r}. Move them separately.",
+                    code="fact.move_same_key",
+                    params={
+                        "fact": _name(row),
+                        "other": keys[row["key"]],
+                        "namespace": new_namespace,
+                        "key": row["key"],
+                    },
                 )
             keys[row["key"]] = _name(row)
             replaces = _fact(_head(conn, new_namespace, row["key"]))  # type: ignore[arg-type]
@@ -673,10 +753,16 @@ def bulk(
                 "nothing was changed. Look at the list again:\n"
                 + _describe_plan_change(tuple(expected), plan),
                 plan,
+                code="fact.bulk_plan_changed",
+                params={"changes": _describe_plan_change(tuple(expected), plan).splitlines()},
             )
         if not plan.items:
             reasons = "; ".join(f"{_name(f) if f else fid}: {r}" for f, fid, r in plan.skipped[:_MAX_LISTED])
-            raise ValidationError_("Nothing to change" + (f" ({reasons})." if reasons else "."))
+            raise ValidationError_(
+                "Nothing to change" + (f" ({reasons})." if reasons else "."),
+                code="fact.bulk_nothing",
+                params={"skipped": [_name(f) if f else fid for f, fid, _r in plan.skipped[:_MAX_LISTED]]},
+            )
         befores: list[Any] = []
         afters: list[Any] = []
 
@@ -757,7 +843,9 @@ def _pairs(entry: AuditEntry) -> list[tuple[dict[str, Any] | None, dict[str, Any
     if entry.action in (ACTION_EDIT, ACTION_ADD):
         if not isinstance(after, dict):
             raise ConflictError(
-                f"Audit entry #{entry.id} does not describe the new version; it cannot be undone."
+                f"Audit entry #{entry.id} does not describe the new version; it cannot be undone.",
+                code="audit.unreadable",
+                params={"audit_id": entry.id},
             )
         pairs: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
         if isinstance(before, dict):
@@ -768,10 +856,18 @@ def _pairs(entry: AuditEntry) -> list[tuple[dict[str, Any] | None, dict[str, Any
         rows_b = before.get("rows") if isinstance(before, dict) else None
         rows_a = after.get("rows") if isinstance(after, dict) else None
         if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
-            raise ConflictError(f"Audit entry #{entry.id} does not list its rows; it cannot be undone.")
+            raise ConflictError(
+                f"Audit entry #{entry.id} does not list its rows; it cannot be undone.",
+                code="audit.unreadable",
+                params={"audit_id": entry.id},
+            )
         return list(zip(rows_b, rows_a))
     if not isinstance(before, dict) or not isinstance(after, dict):
-        raise ConflictError(f"Audit entry #{entry.id} does not hold the row states; it cannot be undone.")
+        raise ConflictError(
+            f"Audit entry #{entry.id} does not hold the row states; it cannot be undone.",
+            code="audit.unreadable",
+            params={"audit_id": entry.id},
+        )
     return [(before, after)]
 
 
@@ -785,20 +881,25 @@ def _step_conflict(
     if "superseded_by" in fields and cur["superseded_by"] is not None:
         conn = _conn_of_current()
         newer = _head(conn, cur["namespace"], cur["key"]) if conn is not None else None
-        return ConflictError(
-            _newer_version_message(
-                cur,
-                newer,
-                f"{what} would drop or overwrite that newer version, so nothing was changed.",
-            ),
+        return _newer_version(
+            cur,
             newer,
+            f"{what} would drop or overwrite that newer version, so nothing was changed.",
+            code="fact.newer_version.step",
+            step=_step(what),
         )
     detail = ", ".join(f"{f} is {_fmt(cur[f])} (expected {_fmt(want[f])})" for f in fields[:4])
     return ConflictError(
         f"{_name(cur)} was changed after this edit ({detail}). {what} would overwrite that change, "
         "so nothing was changed.",
         cur,
+        code="fact.changed_after_edit",
+        params={"fact": _name(cur), "fields": fields[:4], "step": _step(what)},
     )
+
+
+def _step(what: str) -> str:
+    return "undo" if what.startswith("Undo") else "redo"
 
 
 def _conn_of_current() -> Any:
@@ -814,18 +915,19 @@ def _transition(conn: Connection, pairs: list[tuple[Any, Any]], *, forward: bool
         if src is None:  # (re-)create dst exactly
             if _get(conn, dst["id"]) is not None:
                 raise ConflictError(
-                    f"{_name(dst)}: the version {dst['id']} exists already; nothing was changed."
+                    f"{_name(dst)}: the version {dst['id']} exists already; nothing was changed.",
+                    code="fact.version_exists",
+                    params={"fact": _name(dst), "id": dst["id"]},
                 )
             if dst.get("superseded_by") is None:
                 head = _head(conn, dst["namespace"], dst["key"])
                 if head is not None:
-                    raise ConflictError(
-                        _newer_version_message(
-                            dst,
-                            head,
-                            f"{what} would put an older value on top of it, so nothing was changed.",
-                        ),
+                    raise _newer_version(
+                        dst,
                         head,
+                        f"{what} would put an older value on top of it, so nothing was changed.",
+                        code="fact.newer_version.older_on_top",
+                        step=_step(what),
                     )
             cols = [k for k in dst]
             conn.execute(
@@ -835,7 +937,11 @@ def _transition(conn: Connection, pairs: list[tuple[Any, Any]], *, forward: bool
             continue
         cur = _get(conn, src["id"])
         if cur is None:
-            raise ConflictError(f"{_name(src)} (version {src['id']}) no longer exists; nothing was changed.")
+            raise ConflictError(
+                f"{_name(src)} (version {src['id']}) no longer exists; nothing was changed.",
+                code="fact.version_missing",
+                params={"fact": _name(src), "id": src["id"]},
+            )
         if dst is None:  # remove a version this edit created: it must be unchanged and still the head
             diff = _content_diff(cur, src)
             if diff:
