@@ -256,7 +256,11 @@ class SkillStore:
                     cols.append(col)
                     vals.append(stored)
                 elif stored is not None:
-                    raise ValidationError_(f"This database has no memory_skills.{col} column.")
+                    raise ValidationError_(
+                        f"This database has no memory_skills.{col} column.",
+                        code="db.column_missing",
+                        params={"table": "memory_skills", "column": col},
+                    )
             try:
                 conn.execute(
                     f"INSERT INTO memory_skills ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
@@ -267,6 +271,8 @@ class SkillStore:
                 raise ConflictError(
                     f"A skill named '{name}' already exists.",
                     Skill.from_row(existing) if existing is not None else None,
+                    code="skill.exists",
+                    params={"name": name},
                 ) from exc
             row = self._read(conn, name)
         return Skill.from_row(row)
@@ -315,7 +321,11 @@ class SkillStore:
     def set_maturity(self, name: str, maturity: str) -> Skill | None:
         """Override the state machine (entering playbook, reviving a deprecated skill). Counters untouched."""
         if maturity not in MATURITIES:
-            raise ValidationError_(f"Unknown maturity '{maturity}' (one of {', '.join(MATURITIES)}).")
+            raise ValidationError_(
+                f"Unknown maturity '{maturity}' (one of {', '.join(MATURITIES)}).",
+                code="skill.grade_unknown",
+                params={"grade": str(maturity), "grades": list(MATURITIES)},
+            )
         with self.db.write() as conn:
             if (
                 conn.execute(
@@ -413,7 +423,7 @@ class SkillStore:
         not touched.
         """
         if not isinstance(reason, str):
-            raise ValidationError_("revise_recipe: reason must be a string")
+            raise ValidationError_("revise_recipe: reason must be a string", code="skill.reason_required")
         t = now_ms() if now is None else int(now)
         with self.db.write() as conn:
             have = self.columns(refresh=True)
@@ -424,7 +434,11 @@ class SkillStore:
             if old_verification is None:
                 return None
             if "revision_history" not in have or "tool_policy" not in have:
-                raise ValidationError_("This database has no memory_skills.revision_history column.")
+                raise ValidationError_(
+                    "This database has no memory_skills.revision_history column.",
+                    code="db.column_missing",
+                    params={"table": "memory_skills", "column": "revision_history"},
+                )
             old_policy = _safe_parse(row["tool_policy"])
             snapshot = {
                 "at": t,
@@ -468,7 +482,11 @@ class SkillStore:
                 return None
             history = skill.revision_history
             if not isinstance(index, int) or not 0 <= index < len(history):
-                raise NotFoundError(f"Skill '{name}' has no revision {index} ({len(history)} kept).")
+                raise NotFoundError(
+                    f"Skill '{name}' has no revision {index} ({len(history)} kept).",
+                    code="skill.revision_missing",
+                    params={"name": name, "revision": index, "kept": len(history)},
+                )
             snap = history[index]
             text = f"revert to revision {index + 1} ({iso_ms(snap.at)})"
             if reason:

@@ -174,20 +174,28 @@ def _content(state: dict[str, Any] | None) -> dict[str, Any]:
 def _current_checked(conn: Connection, name: str, version: str | None) -> tuple[Any, Skill]:
     row = _row(conn, name=name)
     if row is None:
-        raise ConflictError(f"The skill '{name}' no longer exists: it was deleted or renamed meanwhile.")
+        raise ConflictError(
+            f"The skill '{name}' no longer exists: it was deleted or renamed meanwhile.",
+            code="skill.gone",
+            params={"name": name},
+        )
     skill = Skill.from_row(row)
     if version is not None and skill_version(skill) != version:
         raise ConflictError(
             f"The skill '{name}' changed since it was shown (the agent or another edit wrote to it). "
             "Nothing was changed; look at the current version and try again.",
             skill,
+            code="skill.changed_since_shown",
+            params={"name": name},
         )
     return row, skill
 
 
 def _need_reason(reason: Any, what: str) -> str:
     if not isinstance(reason, str) or not js_trim(reason):
-        raise ValidationError_(f"A reason is required to {what}.")
+        raise ValidationError_(
+            f"A reason is required to {what}.", code="skill.reason_required", params={"step": what}
+        )
     return reason.strip()
 
 
@@ -221,11 +229,13 @@ def _check_verification(value: Any) -> Any:
         return value
     if not isinstance(value, dict) or value.get("kind") not in VERIFICATION_KINDS:
         raise ValidationError_(
-            f"A verification is {{kind, check}} with kind one of {', '.join(VERIFICATION_KINDS)}."
+            f"A verification is {{kind, check}} with kind one of {', '.join(VERIFICATION_KINDS)}.",
+            code="skill.verification_kind",
+            params={"kinds": list(VERIFICATION_KINDS)},
         )
     check = value.get("check")
     if not isinstance(check, str):
-        raise ValidationError_("A verification needs a check text.")
+        raise ValidationError_("A verification needs a check text.", code="skill.verification_check")
     return {
         "kind": value["kind"],
         "check": check,
@@ -237,7 +247,7 @@ def _check_policy(value: Any) -> Any:
     if value is UNSET or value is None:
         return value
     if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
-        raise ValidationError_("A tool policy is a list of tool names.")
+        raise ValidationError_("A tool policy is a list of tool names.", code="skill.tool_policy")
     return list(value)
 
 
@@ -271,7 +281,9 @@ def revise_recipe(
         if cur.verification is None:
             raise ValidationError_(
                 f"'{name}' is not a recipe (it has no verification), so it has no versions to revise; "
-                "edit its fields instead."
+                "edit its fields instead.",
+                code="skill.not_recipe_revise",
+                params={"name": name},
             )
         before = _state(row)
         if (
@@ -279,12 +291,16 @@ def revise_recipe(
             and (ver is UNSET or ver == cur.verification)
             and (pol is UNSET or pol == cur.tool_policy)
         ):
-            raise ValidationError_("The recipe is unchanged: nothing to revise.")
+            raise ValidationError_(
+                "The recipe is unchanged: nothing to revise.", code="skill.recipe_unchanged"
+            )
         out = _store().revise_recipe(
             name, reason=why, action_template=action_template, verification=ver, tool_policy=pol, now=now
         )
         if out is None:  # pragma: no cover - checked above in the same transaction
-            raise ValidationError_(f"'{name}' cannot be revised.")
+            raise ValidationError_(
+                f"'{name}' cannot be revised.", code="skill.cannot_revise", params={"name": name}
+            )
         return before, read_state(conn, name)
 
     return Change(REVISE_RECIPE, TARGET_TYPE, skill.id, fn, "revise recipe", note=why)
@@ -308,16 +324,22 @@ def revert(
         row, cur = _current_checked(conn, name, stamp)
         if cur.verification is None:
             raise ValidationError_(
-                f"'{name}' is not a recipe (it has no verification), so it cannot be reverted."
+                f"'{name}' is not a recipe (it has no verification), so it cannot be reverted.",
+                code="skill.not_recipe_revert",
+                params={"name": name},
             )
         if not isinstance(index, int) or not 0 <= index < len(cur.revision_history):
             raise NotFoundError(
-                f"Skill '{name}' has no revision {index + 1 if isinstance(index, int) else index}."
+                f"Skill '{name}' has no revision {index + 1 if isinstance(index, int) else index}.",
+                code="skill.revision_missing",
+                params={"name": name, "revision": index + 1 if isinstance(index, int) else str(index)},
             )
         before = _state(row)
         out = _store().revert_to_revision(name, index, why, now=now)
         if out is None:  # pragma: no cover - checked above
-            raise ValidationError_(f"'{name}' cannot be reverted.")
+            raise ValidationError_(
+                f"'{name}' cannot be reverted.", code="skill.cannot_revert", params={"name": name}
+            )
         return before, read_state(conn, name)
 
     return Change(REVERT, TARGET_TYPE, skill.id, fn, "revert", note=why, extra={"index": index})
@@ -341,7 +363,7 @@ def update(
     stamp = skill_version(skill) if version is UNSET else version
     kws = None if trigger_keywords is None else [k for k in trigger_keywords]
     if description is not None and not js_trim(description):
-        raise ValidationError_("A skill needs a description.")
+        raise ValidationError_("A skill needs a description.", code="skill.description_required")
     fields: dict[str, Any] = {}
     if description is not None:
         fields["description"] = description
@@ -352,7 +374,7 @@ def update(
     if action_template is not None:
         fields["action_template"] = action_template
     if not fields:
-        raise ValidationError_("Nothing to change.")
+        raise ValidationError_("Nothing to change.", code="skill.unchanged")
 
     def fn(conn: Connection) -> tuple[Any, Any]:
         row, cur = _current_checked(conn, name, stamp)
@@ -363,14 +385,16 @@ def update(
         ):
             raise ValidationError_(
                 f"'{name}' is a recipe: change its action template by revising the recipe, so the old "
-                "version is kept."
+                "version is kept.",
+                code="skill.recipe_template",
+                params={"name": name},
             )
         before = _state(row)
         _store().update_skill(name, **fields)
         _keep_unedited(conn, row["rowid"], before, fields)
         after = read_state(conn, name)
         if _content(after) == _content(before):
-            raise ValidationError_("Nothing to change.")
+            raise ValidationError_("Nothing to change.", code="skill.unchanged")
         return before, after
 
     return Change(UPDATE, TARGET_TYPE, skill.id, fn, "edit")
@@ -379,7 +403,11 @@ def update(
 def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any | None = UNSET) -> Change:
     """Set the grade by hand (overriding the state machine); ``reason`` is kept as the audit note."""
     if maturity not in MATURITIES:
-        raise ValidationError_(f"Unknown maturity '{maturity}' (one of {', '.join(MATURITIES)}).")
+        raise ValidationError_(
+            f"Unknown maturity '{maturity}' (one of {', '.join(MATURITIES)}).",
+            code="skill.grade_unknown",
+            params={"grade": str(maturity), "grades": list(MATURITIES)},
+        )
     why = _need_reason(reason, "set a grade by hand")
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
@@ -387,7 +415,11 @@ def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any
     def fn(conn: Connection) -> tuple[Any, Any]:
         row, _cur = _current_checked(conn, name, stamp)
         if row["maturity"] == maturity:
-            raise ValidationError_(f"'{name}' is already {maturity}.")
+            raise ValidationError_(
+                f"'{name}' is already {maturity}.",
+                code="skill.grade_unchanged",
+                params={"name": name, "grade": maturity},
+            )
         before = _state(row)
         _store().set_maturity(name, maturity)
         return before, read_state(conn, name)
@@ -400,14 +432,18 @@ def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any
 def set_kind(skill: Skill, kind: str, *, version: str | Any | None = UNSET) -> Change:
     """Make a skill positive or negative (a skill to avoid)."""
     if kind not in ("positive", "negative"):
-        raise ValidationError_("A skill's kind is 'positive' or 'negative'.")
+        raise ValidationError_("A skill's kind is 'positive' or 'negative'.", code="skill.kind_invalid")
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
 
     def fn(conn: Connection) -> tuple[Any, Any]:
         row, cur = _current_checked(conn, name, stamp)
         if cur.kind == kind:
-            raise ValidationError_(f"'{name}' is already {kind}.")
+            raise ValidationError_(
+                f"'{name}' is already {kind}.",
+                code="skill.kind_unchanged",
+                params={"name": name, "kind_of_skill": kind},
+            )
         before = _state(row)
         _store().update_skill(name, kind=kind)
         _keep_unedited(conn, row["rowid"], before, ("kind",))
@@ -450,7 +486,11 @@ def _move_fields(
     name = target.get("name") or expect.get("name") or entry.target_id
     verb = "undone" if kind == UNDO else "redone"
     if row is None:
-        raise ConflictError(f"The edit of skill '{name}' cannot be {verb}: the skill no longer exists.")
+        raise ConflictError(
+            f"The edit of skill '{name}' cannot be {verb}: the skill no longer exists.",
+            code="skill.step_gone",
+            params={"name": name, "step": kind},
+        )
     cur = _state(row)
     stale = _conflict_fields(cur, expect, changed)
     if stale:
@@ -458,6 +498,8 @@ def _move_fields(
             f"The edit of skill '{name}' cannot be {verb}: {', '.join(stale)} changed since "
             "(the agent or another edit wrote to it). Nothing was changed.",
             Skill.from_row(row),
+            code="skill.step_conflict",
+            params={"name": name, "step": kind, "fields": stale},
         )
     if changed:
         sets = ", ".join(f'"{k}" = ?' for k in changed)
@@ -492,13 +534,19 @@ def _latest_step_state(conn: Connection, entry: AuditEntry, kind: str, column: s
 def _undo_delete(conn: Connection, entry: AuditEntry) -> Any:
     state = _latest_step_state(conn, entry, REDO, "before_json") or entry.before
     if not isinstance(state, dict) or not state.get("name"):
-        raise ConflictError("The deleted skill cannot be restored: the audit entry has no row.")
+        raise ConflictError(
+            "The deleted skill cannot be restored: the audit entry has no row.",
+            code="audit.unreadable",
+            params={"audit_id": entry.id},
+        )
     name = state["name"]
     clash = _row(conn, name=name) or _row(conn, skill_id=state.get("id"))
     if clash is not None:
         raise ConflictError(
             f"The skill '{name}' cannot be restored: a skill with that name or id exists again.",
             Skill.from_row(clash),
+            code="skill.restore_clash",
+            params={"name": name},
         )
     have = set(_columns(conn))
     cols = [c for c in state if c != "rowid" and c in have]
@@ -517,13 +565,19 @@ def _redo_delete(conn: Connection, entry: AuditEntry) -> Any:
     name = restored.get("name") or entry.target_id
     row = _row(conn, skill_id=entry.target_id)
     if row is None:
-        raise ConflictError(f"The skill '{name}' cannot be deleted again: it no longer exists.")
+        raise ConflictError(
+            f"The skill '{name}' cannot be deleted again: it no longer exists.",
+            code="skill.redelete_gone",
+            params={"name": name},
+        )
     cur = _state(row, full=True)
     stale = _conflict_fields(_content(cur), _content(restored), _content(restored).keys())
     if stale:
         raise ConflictError(
             f"The skill '{name}' cannot be deleted again: {', '.join(stale)} changed since it was restored.",
             Skill.from_row(row),
+            code="skill.redelete_conflict",
+            params={"name": name, "fields": stale},
         )
     conn.execute("DELETE FROM memory_skills WHERE rowid = ?", (row["rowid"],))
     return cur, None
