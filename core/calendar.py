@@ -134,9 +134,13 @@ class CalendarStore:
         ``CalendarEvent: ends_at cannot be earlier than starts_at``.
         """
         if not timezone:
-            raise ValidationError_("CalendarEvent: timezone is required (IANA string)")
+            raise ValidationError_(
+                "CalendarEvent: timezone is required (IANA string)", code="calendar.timezone_required"
+            )
         if ends_at is not None and ends_at < starts_at:
-            raise ValidationError_("CalendarEvent: ends_at cannot be earlier than starts_at")
+            raise ValidationError_(
+                "CalendarEvent: ends_at cannot be earlier than starts_at", code="calendar.ends_before_start"
+            )
         event_id = new_id()
         with self.db.write() as conn:
             conn.execute(

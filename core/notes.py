@@ -46,10 +46,18 @@ def notes_fts_query(safe: str) -> str:
 
 def _check_importance(importance: Any) -> float:
     if isinstance(importance, bool) or not isinstance(importance, int | float):
-        raise ValidationError_("importance must be a number between 0 and 1")
+        raise ValidationError_(
+            "importance must be a number between 0 and 1",
+            code="argument.invalid",
+            params={"argument": "importance"},
+        )
     x = float(importance)
     if not math.isfinite(x) or x < 0 or x > 1:
-        raise ValidationError_("importance must be a number between 0 and 1")
+        raise ValidationError_(
+            "importance must be a number between 0 and 1",
+            code="argument.invalid",
+            params={"argument": "importance"},
+        )
     return x
 
 
@@ -70,7 +78,7 @@ class NotesStore:
     def _require(self, note_id: str) -> Note:
         n = self.get(note_id)
         if n is None:
-            raise NotFoundError(f"No note {note_id!r}.")
+            raise NotFoundError(f"No note {note_id!r}.", code="note.not_found", params={"id": note_id})
         return n
 
     # -- writing ---------------------------------------------------------------------------------------
@@ -89,11 +97,15 @@ class NotesStore:
         is left as it is.
         """
         if not isinstance(content, str):
-            raise ValidationError_("content must be a string")
+            raise ValidationError_(
+                "content must be a string", code="argument.invalid", params={"argument": "content"}
+            )
         imp = _check_importance(importance)
         nid = new_id() if note_id is None else note_id
         if not isinstance(nid, str) or not nid:
-            raise ValidationError_("note id must be a non-empty string")
+            raise ValidationError_(
+                "note id must be a non-empty string", code="argument.invalid", params={"argument": "note_id"}
+            )
         at = now_ms() if created_at is None else int(created_at)
         with self.db.write() as conn:
             conn.execute(
@@ -112,7 +124,9 @@ class NotesStore:
         args: list[Any] = []
         if content is not None:
             if not isinstance(content, str):
-                raise ValidationError_("content must be a string")
+                raise ValidationError_(
+                    "content must be a string", code="argument.invalid", params={"argument": "content"}
+                )
             sets.append("content = ?")
             args.append(content)
         if importance is not None:
@@ -133,14 +147,14 @@ class NotesStore:
                 conn.execute(f"UPDATE {NOTES} SET forgotten_at = ? WHERE id = ?", (when, note_id)).rowcount
                 == 0
             ):
-                raise NotFoundError(f"No note {note_id!r}.")
+                raise NotFoundError(f"No note {note_id!r}.", code="note.not_found", params={"id": note_id})
         return self._require(note_id)
 
     def unforget(self, note_id: str) -> Note:
         """Clear ``forgotten_at``."""
         with self.db.write() as conn:
             if conn.execute(f"UPDATE {NOTES} SET forgotten_at = NULL WHERE id = ?", (note_id,)).rowcount == 0:
-                raise NotFoundError(f"No note {note_id!r}.")
+                raise NotFoundError(f"No note {note_id!r}.", code="note.not_found", params={"id": note_id})
         return self._require(note_id)
 
     def delete(self, note_id: str) -> Note:
@@ -243,7 +257,11 @@ class NotesStore:
         elif order == "importance":
             order_sql = "importance DESC, created_at DESC, id DESC"
         else:
-            raise ValidationError_("order must be 'created' or 'importance'")
+            raise ValidationError_(
+                "order must be 'created' or 'importance'",
+                code="argument.invalid",
+                params={"argument": "order"},
+            )
         w = (" WHERE " + " AND ".join(parts)) if parts else ""
         return self._rows(
             f"SELECT * FROM {NOTES}{w} ORDER BY {order_sql} LIMIT ? OFFSET ?",

@@ -80,9 +80,17 @@ class ScheduleStore:
         not ``interval:<ms>``.
         """
         if action_type not in ACTION_TYPES:
-            raise ValidationError_(f"Schedule: 未知 action_type {action_type}")
+            raise ValidationError_(
+                f"Schedule: 未知 action_type {action_type}",
+                code="schedule.action_type_unknown",
+                params={"action_type": str(action_type)},
+            )
         if cron_expr and parse_interval(cron_expr) is None:
-            raise ValidationError_(f"Schedule: 无法解析 cron_expr '{cron_expr}'")
+            raise ValidationError_(
+                f"Schedule: 无法解析 cron_expr '{cron_expr}'",
+                code="schedule.cron_unparsed",
+                params={"cron_expr": cron_expr},
+            )
         sched_id = new_id()
         payload_json = js_stringify({} if payload is None else payload)
         with self.db.write() as conn:

@@ -82,6 +82,17 @@ def _get(conn: Connection, table: str, row_id: str) -> dict[str, Any] | None:
     return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
 
 
+def _step(what: str) -> str:
+    return "undo" if what.startswith("Undo") else "redo"
+
+
+def _ref(table: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """A task or an event as the parameters of a message name it."""
+    if table == SCHEDULES:
+        return {"row_kind": "task", "name": str(row.get("name")), "id": str(row.get("id"))}
+    return {"row_kind": "event", "name": str(row.get("title")), "id": str(row.get("id"))}
+
+
 def _label(table: str, row: Mapping[str, Any]) -> str:
     if table == SCHEDULES:
         return f"task {row.get('name')!r} ({row.get('id')})"
@@ -94,7 +105,11 @@ def _require(conn: Connection, table: str, row_id: str) -> dict[str, Any]:
     row = _get(conn, table, row_id)
     if row is None:
         what = "task" if table == SCHEDULES else "calendar event"
-        raise NotFoundError(f"No {what} {row_id!r}: it may have been deleted meanwhile.")
+        raise NotFoundError(
+            f"No {what} {row_id!r}: it may have been deleted meanwhile.",
+            code="calendar.row_gone",
+            params={"row_kind": "task" if table == SCHEDULES else "event", "id": row_id},
+        )
     return row
 
 
@@ -120,6 +135,8 @@ def _check_seen(table: str, cur: Mapping[str, Any], seen: Any, fields: tuple[str
                 f"The {_label(table, cur)} changed since it was shown ({f} is now {cur.get(f)!r}). "
                 "Nothing was changed; look at it again.",
                 cur,
+                code="calendar.changed_since_shown",
+                params={**_ref(table, cur), "field": f, "now": repr(cur.get(f))},
             )
 
 
@@ -129,12 +146,18 @@ def _insert(conn: Connection, table: str, state: Mapping[str, Any], what: str) -
         raise ConflictError(
             f"{what}: a row with id {state['id']!r} exists again; nothing was changed.",
             _get(conn, table, state["id"]),
+            code="calendar.step_exists",
+            params={**_ref(table, state), "step": _step(what)},
         )
     existing = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
     cols = [k for k in state if k != "rowid" and k in existing]
     lost = [k for k in state if k != "rowid" and k not in existing]
     if lost:
-        raise ConflictError(f"{what}: the table no longer has the columns {', '.join(lost)}.")
+        raise ConflictError(
+            f"{what}: the table no longer has the columns {', '.join(lost)}.",
+            code="calendar.columns_lost",
+            params={"table": table, "columns": lost, "step": _step(what)},
+        )
     rowid = state.get("rowid")
     if isinstance(rowid, int) and conn.execute(f"SELECT 1 FROM {table} WHERE rowid = ?", (rowid,)).fetchone():
         rowid = None
@@ -159,7 +182,11 @@ def set_schedule_enabled(sched_id: str, enabled: bool, *, seen: Any = None) -> C
         _check_seen(SCHEDULES, cur, seen, ("enabled",))
         if int(cur["enabled"] or 0) == want:
             state = "enabled" if enabled else "disabled"
-            raise ValidationError_(f"The {_label(SCHEDULES, cur)} is already {state}; nothing to change.")
+            raise ValidationError_(
+                f"The {_label(SCHEDULES, cur)} is already {state}; nothing to change.",
+                code="calendar.task_enabled_unchanged" if enabled else "calendar.task_disabled_unchanged",
+                params=_ref(SCHEDULES, cur),
+            )
         conn.execute(f"UPDATE {SCHEDULES} SET enabled = ? WHERE id = ?", (want, sched_id))
         return cur, _get(conn, SCHEDULES, sched_id)
 
@@ -208,7 +235,11 @@ def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: s
     """Move the target from state ``src`` (what is expected now) to ``dst``."""
     table = _TABLE_OF_TARGET.get(entry.target_type)
     if table is None:
-        raise ValidationError_(f"Unknown target type {entry.target_type!r} for {entry.action}.")
+        raise ValidationError_(
+            f"Unknown target type {entry.target_type!r} for {entry.action}.",
+            code="audit.unreadable",
+            params={"audit_id": entry.id},
+        )
     if src is None and dst is None:
         return
     if src is None:  # re-create the deleted row
@@ -216,13 +247,20 @@ def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: s
         return
     cur = _get(conn, table, src["id"])
     if cur is None:
-        raise ConflictError(f"{what}: the {_label(table, src)} no longer exists; nothing was changed.")
+        raise ConflictError(
+            f"{what}: the {_label(table, src)} no longer exists; nothing was changed.",
+            code="calendar.step_gone",
+            params={**_ref(table, src), "step": _step(what)},
+        )
     if dst is None:  # delete again: the row must be as the undo left it (scheduler bookkeeping aside)
         diff = [k for k in src if k not in _VOLATILE and k != "rowid" and cur.get(k) != src[k]]
         if diff:
             changed = ", ".join(f"{k} is now {cur.get(k)!r}" for k in diff)
             raise ConflictError(
-                f"{what} would delete a changed {_label(table, cur)} ({changed}). Nothing was changed.", cur
+                f"{what} would delete a changed {_label(table, cur)} ({changed}). Nothing was changed.",
+                cur,
+                code="calendar.step_conflict",
+                params={**_ref(table, cur), "fields": diff, "step": _step(what)},
             )
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (src["id"],))
         return
@@ -233,6 +271,8 @@ def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: s
             f"{what} would overwrite a later change: the {_label(table, cur)} is {state} now. "
             "Nothing was changed.",
             cur,
+            code="calendar.step_state",
+            params={**_ref(table, cur), "step": _step(what), "enabled": bool(cur.get("enabled"))},
         )
     conn.execute(f"UPDATE {table} SET enabled = ? WHERE id = ?", (int(dst.get("enabled") or 0), src["id"]))
 

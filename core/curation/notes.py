@@ -79,7 +79,11 @@ def _get(conn: Connection, note_id: str) -> dict[str, Any] | None:
 def _require(conn: Connection, note_id: str) -> dict[str, Any]:
     row = _get(conn, note_id)
     if row is None:
-        raise NotFoundError(f"No note {note_id!r}: it may have been deleted meanwhile.")
+        raise NotFoundError(
+            f"No note {note_id!r}: it may have been deleted meanwhile.",
+            code="note.gone",
+            params={"id": note_id},
+        )
     return row
 
 
@@ -93,6 +97,16 @@ def _same(a: Any, b: Any) -> bool:
 
 def _seen_get(seen: Note | Mapping[str, Any], name: str) -> Any:
     return getattr(seen, name) if isinstance(seen, Note) else seen.get(name)
+
+
+def _step(what: str) -> str:
+    return "undo" if what.startswith("Undo") else "redo"
+
+
+def _ref(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A note as the parameters of a message name it: its id and its first words."""
+    text = " ".join(str(row.get("content") or "").split())
+    return {"id": str(row.get("id")), "preview": text if len(text) <= 40 else text[:39] + "…"}
 
 
 def _label(row: Mapping[str, Any]) -> str:
@@ -113,6 +127,8 @@ def _check_seen(
                 f"The {_label(cur)} changed since it was shown ({f} is now {_fmt(cur.get(f))}). "
                 "Nothing was changed; look at it again.",
                 cur,
+                code="note.changed_since_shown",
+                params={**_ref(cur), "field": f, "now": _fmt(cur.get(f))},
             )
 
 
@@ -127,18 +143,18 @@ def _fmt(v: Any) -> str:
 
 def _importance(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValidationError_("Importance must be a number between 0 and 1.")
+        raise ValidationError_("Importance must be a number between 0 and 1.", code="note.importance_range")
     x = float(value)
     if not math.isfinite(x) or x < 0 or x > 1:
-        raise ValidationError_("Importance must be a number between 0 and 1.")
+        raise ValidationError_("Importance must be a number between 0 and 1.", code="note.importance_range")
     return x
 
 
 def _content(value: Any) -> str:
     if not isinstance(value, str):
-        raise ValidationError_("The note's text must be a string.")
+        raise ValidationError_("The note's text must be a string.", code="note.text_not_text")
     if not js_trim(value):
-        raise ValidationError_("A note cannot be empty.")
+        raise ValidationError_("A note cannot be empty.", code="note.empty")
     return value
 
 
@@ -159,14 +175,20 @@ def update(
     if importance is not None:
         new["importance"] = _importance(importance)
     if not new:
-        raise ValidationError_("Nothing to change: give a new text or a new importance.")
+        raise ValidationError_(
+            "Nothing to change: give a new text or a new importance.", code="note.edit_empty"
+        )
 
     def fn(conn: Connection) -> tuple[Any, Any]:
         cur = _require(conn, note_id)
         _check_seen(cur, seen, tuple(new))
         fields = [k for k, v in new.items() if not _same(cur.get(k), v)]
         if not fields:
-            raise ValidationError_(f"The {_label(cur)} already says that; nothing to change.")
+            raise ValidationError_(
+                f"The {_label(cur)} already says that; nothing to change.",
+                code="note.unchanged",
+                params=_ref(cur),
+            )
         sets = ", ".join(f"{f} = ?" for f in fields)
         conn.execute(f"UPDATE {TABLE} SET {sets} WHERE id = ?", (*(new[f] for f in fields), note_id))
         return cur, _get(conn, note_id)
@@ -182,7 +204,11 @@ def forget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None, now: i
         cur = _require(conn, note_id)
         _check_seen(cur, seen, ("forgotten_at",))
         if cur["forgotten_at"] is not None:
-            raise ValidationError_(f"The {_label(cur)} is already forgotten; nothing to change.")
+            raise ValidationError_(
+                f"The {_label(cur)} is already forgotten; nothing to change.",
+                code="note.unchanged.forget",
+                params=_ref(cur),
+            )
         t = now_ms() if now is None else int(now)
         conn.execute(f"UPDATE {TABLE} SET forgotten_at = ? WHERE id = ?", (t, note_id))
         return cur, _get(conn, note_id)
@@ -197,7 +223,11 @@ def unforget(note_id: str, *, seen: Note | Mapping[str, Any] | None = None) -> C
         cur = _require(conn, note_id)
         _check_seen(cur, seen, ("forgotten_at",))
         if cur["forgotten_at"] is None:
-            raise ValidationError_(f"The {_label(cur)} is not forgotten; nothing to change.")
+            raise ValidationError_(
+                f"The {_label(cur)} is not forgotten; nothing to change.",
+                code="note.unchanged.unforget",
+                params=_ref(cur),
+            )
         conn.execute(f"UPDATE {TABLE} SET forgotten_at = NULL WHERE id = ?", (note_id,))
         return cur, _get(conn, note_id)
 
@@ -217,12 +247,14 @@ def add(
     imp = _importance(importance)
     nid = note_id if note_id is not None else str(uuid.uuid4())
     if not isinstance(nid, str) or not nid:
-        raise ValidationError_("A note id must be a non-empty string.")
+        raise ValidationError_("A note id must be a non-empty string.", code="note.id_invalid")
 
     def fn(conn: Connection) -> tuple[Any, Any, str]:
         existing = _get(conn, nid)
         if existing is not None:
-            raise ConflictError(f"A note with id {nid!r} already exists.", existing)
+            raise ConflictError(
+                f"A note with id {nid!r} already exists.", existing, code="note.exists", params={"id": nid}
+            )
         t = now_ms() if now is None else int(now)
         conn.execute(
             f"INSERT INTO {TABLE} (id, content, importance, session_id, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -239,7 +271,10 @@ def add(
 def _step_conflict(what: str, cur: Mapping[str, Any], fields: list[str]) -> ConflictError:
     changed = ", ".join(f"{f} is now {_fmt(cur.get(f))}" for f in fields)
     return ConflictError(
-        f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.", cur
+        f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.",
+        cur,
+        code="note.changed_after_edit",
+        params={**_ref(cur), "fields": fields, "step": _step(what)},
     )
 
 
@@ -249,7 +284,11 @@ def _transition(conn: Connection, src: Any, dst: Any, what: str) -> None:
         return
     if src is None:  # re-create a row the step removed
         if _get(conn, dst["id"]) is not None:
-            raise ConflictError(f"{what}: a note with id {dst['id']!r} exists again; nothing was changed.")
+            raise ConflictError(
+                f"{what}: a note with id {dst['id']!r} exists again; nothing was changed.",
+                code="note.step_exists",
+                params={"id": str(dst["id"]), "step": _step(what)},
+            )
         cols = [k for k in dst if k != "rowid"]
         conn.execute(
             f"INSERT INTO {TABLE} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
@@ -258,7 +297,11 @@ def _transition(conn: Connection, src: Any, dst: Any, what: str) -> None:
         return
     cur = _get(conn, src["id"])
     if cur is None:
-        raise ConflictError(f"{what}: the {_label(src)} no longer exists; nothing was changed.")
+        raise ConflictError(
+            f"{what}: the {_label(src)} no longer exists; nothing was changed.",
+            code="note.step_gone",
+            params={**_ref(src), "step": _step(what)},
+        )
     if dst is None:  # remove a row the edit created: it must be unchanged
         diff = [k for k in src if k not in _IGNORED and not _same(cur.get(k), src[k])]
         if diff:
