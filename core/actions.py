@@ -47,18 +47,32 @@ def _row(
 ) -> tuple[Any, ...]:
     """The checked insert parameters of one call (``ValidationError_`` for a bad one)."""
     if not isinstance(session_id, str) or not session_id:
-        raise ValidationError_("session_id must be a non-empty string")
+        raise ValidationError_(
+            "session_id must be a non-empty string",
+            code="argument.invalid",
+            params={"argument": "session_id"},
+        )
     if not isinstance(tool_name, str) or not tool_name:
-        raise ValidationError_("tool_name must be a non-empty string")
+        raise ValidationError_(
+            "tool_name must be a non-empty string", code="argument.invalid", params={"argument": "tool_name"}
+        )
     if result is not None and not isinstance(result, str):
-        raise ValidationError_("result must be a string or None")
+        raise ValidationError_(
+            "result must be a string or None", code="argument.invalid", params={"argument": "result"}
+        )
     ts = now_ms() if timestamp is None else timestamp
     if isinstance(ts, bool) or not isinstance(ts, int):
-        raise ValidationError_("timestamp must be an integer (epoch milliseconds)")
+        raise ValidationError_(
+            "timestamp must be an integer (epoch milliseconds)",
+            code="argument.invalid",
+            params={"argument": "timestamp"},
+        )
     try:
         params_json = js_stringify(params)
     except (TypeError, ValueError) as exc:
-        raise ValidationError_(f"params must be JSON-serialisable: {exc}") from None
+        raise ValidationError_(
+            f"params must be JSON-serialisable: {exc}", code="json.unstorable", params={"error": str(exc)}
+        ) from None
     return (session_id, trigger, tool_name, params_json, result, 1 if success else 0, ts, linked_skill)
 
 
@@ -139,7 +153,9 @@ class ActionStore:
         ``success`` True/False keeps successes/failures; None or a negative ``limit`` means no limit.
         """
         if order not in ("asc", "desc"):
-            raise ValidationError_("order must be 'asc' or 'desc'")
+            raise ValidationError_(
+                "order must be 'asc' or 'desc'", code="argument.invalid", params={"argument": "order"}
+            )
         parts: list[str] = []
         args: list[Any] = []
         for key, is_before in ((before, True), (after, False)):
@@ -234,7 +250,7 @@ class ActionStore:
         after it, oldest first (all sessions unless ``session_ids``)."""
         a = self.get(action_id)
         if a is None:
-            raise NotFoundError(f"No action {action_id}.")
+            raise NotFoundError(f"No action {action_id}.", code="action.not_found", params={"id": action_id})
         return RawStore(self.db).messages_near(a.timestamp, n, session_ids=session_ids)
 
 

@@ -1147,14 +1147,28 @@ def _undo_or_redo(ctx: _Ctx, kind: str) -> int:
     with ctx.open() as db:
         entry = get_entry(db, audit_id)
         if entry is None:
-            raise NotFoundError(f"There is no audit entry #{audit_id}.")
+            raise NotFoundError(
+                f"There is no audit entry #{audit_id}.", code="audit.not_found", params={"audit_id": audit_id}
+            )
         orig = entry if entry.is_original else get_entry(db, entry.original_id)
     if orig is None:
-        raise NotFoundError(f"The edit that audit entry #{audit_id} refers to is missing.")
+        raise NotFoundError(
+            f"The edit that audit entry #{audit_id} refers to is missing.",
+            code="audit.original_missing",
+            params={"audit_id": audit_id},
+        )
     if kind == curation.UNDO and orig.undone:
-        raise ConflictError(f"Edit #{orig.id} ({orig.action}) is already undone.")
+        raise ConflictError(
+            f"Edit #{orig.id} ({orig.action}) is already undone.",
+            code="audit.already_undone",
+            params={"audit_id": orig.id, "action": orig.action},
+        )
     if kind == curation.REDO and not orig.undone:
-        raise ConflictError(f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.")
+        raise ConflictError(
+            f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.",
+            code="audit.not_undone",
+            params={"audit_id": orig.id, "action": orig.action},
+        )
     curation.handler(orig.action)
     step = curation.undo if kind == curation.UNDO else curation.redo
     with ctx.open(writable=True) as db:

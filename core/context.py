@@ -458,7 +458,7 @@ def build_context(
     if as_of_id is not None:
         as_of_msg = RawStore(db).get_message(int(as_of_id))
         if as_of_msg is None:
-            raise NotFoundError(f"No message {as_of_id}.")
+            raise NotFoundError(f"No message {as_of_id}.", code="message.not_found", params={"id": as_of_id})
         if as_of is None:
             as_of = as_of_msg.timestamp
     before: tuple[int, int] | None = None

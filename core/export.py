@@ -87,6 +87,8 @@ __all__ = [
 class ExportCancelledError(MemoryError_):
     """The export was cancelled; no output file was left behind."""
 
+    default_code = "export.cancelled"
+
 
 @dataclass
 class ExportResult:
@@ -111,7 +113,11 @@ def default_file_name(name: str, fmt: str, stamp: str = "") -> str:
 
 def _check_format(fmt: str) -> None:
     if fmt not in FORMATS:
-        raise ValidationError_(f"Unknown export format {fmt!r}: use one of {', '.join(FORMATS)}.")
+        raise ValidationError_(
+            f"Unknown export format {fmt!r}: use one of {', '.join(FORMATS)}.",
+            code="export.format_unknown",
+            params={"format": str(fmt), "formats": list(FORMATS)},
+        )
 
 
 # -- values -------------------------------------------------------------------------------------------------
@@ -264,7 +270,11 @@ def _write_atomically(
     target = replaceable_target(target, "the export")
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
-        raise ValidationError_(f"The folder {directory} does not exist.")
+        raise ValidationError_(
+            f"The folder {directory} does not exist.",
+            code="export.folder_missing",
+            params={"path": str(directory)},
+        )
     tmp = directory / f".{target.name}.partial-{os.getpid()}-{secrets.token_hex(4)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     ok = False
@@ -311,7 +321,11 @@ def layer_columns(db: MemoryDB, layer: str) -> list[str]:
 def _layer(layer: str) -> Layer:
     spec = LAYERS.get(layer)
     if spec is None:
-        raise ValidationError_(f"Unknown layer {layer!r}: use one of {', '.join(LAYERS)}.")
+        raise ValidationError_(
+            f"Unknown layer {layer!r}: use one of {', '.join(LAYERS)}.",
+            code="export.layer_unknown",
+            params={"layer": str(layer), "layers": list(LAYERS)},
+        )
     return spec
 
 
@@ -326,7 +340,11 @@ def _where(
     args: list[Any] = []
     for col, value in (filters or {}).items():
         if col not in columns:
-            raise ValidationError_(f"The {spec.name} layer has no column {col!r} to filter on.")
+            raise ValidationError_(
+                f"The {spec.name} layer has no column {col!r} to filter on.",
+                code="export.filter_column_unknown",
+                params={"layer": spec.name, "column": col},
+            )
         if value is None:
             clauses.append(f'"{col}" IS NULL')
         elif isinstance(value, list | tuple | set | frozenset):
@@ -340,7 +358,11 @@ def _where(
             clauses.append(f'"{col}" = ?')
             args.append(value)
     if (since is not None or until is not None) and spec.time_column is None:
-        raise ValidationError_(f"The {spec.name} layer has no time column.")
+        raise ValidationError_(
+            f"The {spec.name} layer has no time column.",
+            code="export.no_time_column",
+            params={"layer": spec.name},
+        )
     if since is not None:
         clauses.append(f'"{spec.time_column}" >= ?')
         args.append(int(since))
@@ -390,11 +412,17 @@ def export_layer(
     spec = _layer(layer)
     all_columns = layer_columns(db, layer)
     if not all_columns:
-        raise ValidationError_(f"This database has no {spec.table} table.")
+        raise ValidationError_(
+            f"This database has no {spec.table} table.", code="db.table_missing", params={"table": spec.table}
+        )
     cols = list(columns) if columns is not None else all_columns
     unknown = [c for c in cols if c not in all_columns]
     if unknown:
-        raise ValidationError_(f"The {spec.name} layer has no column(s) {', '.join(unknown)}.")
+        raise ValidationError_(
+            f"The {spec.name} layer has no column(s) {', '.join(unknown)}.",
+            code="export.columns_unknown",
+            params={"layer": spec.name, "columns": unknown},
+        )
     where, args = _where(spec, all_columns, filters, since, until)
     total = _estimate(db, spec.table, where, args)
     page = max(1, int(page_size))
@@ -456,7 +484,7 @@ def export_rows(
     """
     cols = list(columns)
     if not cols:
-        raise ValidationError_("Nothing to export: the view has no columns.")
+        raise ValidationError_("Nothing to export: the view has no columns.", code="export.no_columns")
     estimate = int(total) if total is not None else 0
 
     def _rows(writer: _Writer) -> None:

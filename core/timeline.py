@@ -369,14 +369,23 @@ class RawStore:
     ) -> Session:
         """Create a session row. An existing id raises :class:`ConflictError` unless ``exist_ok``."""
         if not isinstance(session_id, str) or not session_id:
-            raise ValidationError_("session id must be a non-empty string")
+            raise ValidationError_(
+                "session id must be a non-empty string",
+                code="argument.invalid",
+                params={"argument": "session_id"},
+            )
         at = now_ms() if started_at is None else int(started_at)
         with self.db.write() as conn:
             cur = conn.execute(
                 f"INSERT OR IGNORE INTO {SESSIONS} (id, started_at) VALUES (?, ?)", (session_id, at)
             )
             if cur.rowcount == 0 and not exist_ok:
-                raise ConflictError(f"Session {session_id!r} already exists.", self.get_session(session_id))
+                raise ConflictError(
+                    f"Session {session_id!r} already exists.",
+                    self.get_session(session_id),
+                    code="session.exists",
+                    params={"id": session_id},
+                )
         s = self.get_session(session_id)
         assert s is not None
         return s
@@ -387,7 +396,9 @@ class RawStore:
         with self.db.write() as conn:
             cur = conn.execute(f"UPDATE {SESSIONS} SET ended_at = ? WHERE id = ?", (when, session_id))
             if cur.rowcount == 0:
-                raise NotFoundError(f"No session {session_id!r}.")
+                raise NotFoundError(
+                    f"No session {session_id!r}.", code="session.not_found", params={"ids": [session_id]}
+                )
         s = self.get_session(session_id)
         assert s is not None
         return s
@@ -454,13 +465,27 @@ class RawStore:
     @staticmethod
     def _check_message(session_id: Any, role: Any, content: Any, timestamp: Any) -> None:
         if not isinstance(session_id, str) or not session_id:
-            raise ValidationError_("session_id must be a non-empty string")
+            raise ValidationError_(
+                "session_id must be a non-empty string",
+                code="argument.invalid",
+                params={"argument": "session_id"},
+            )
         if role not in ROLES:
-            raise ValidationError_(f"role must be one of {', '.join(ROLES)}; got {role!r}")
+            raise ValidationError_(
+                f"role must be one of {', '.join(ROLES)}; got {role!r}",
+                code="argument.invalid",
+                params={"argument": "role"},
+            )
         if not isinstance(content, str):
-            raise ValidationError_("content must be a string")
+            raise ValidationError_(
+                "content must be a string", code="argument.invalid", params={"argument": "content"}
+            )
         if isinstance(timestamp, bool) or not isinstance(timestamp, int):
-            raise ValidationError_("timestamp must be an integer (epoch milliseconds)")
+            raise ValidationError_(
+                "timestamp must be an integer (epoch milliseconds)",
+                code="argument.invalid",
+                params={"argument": "timestamp"},
+            )
 
     def append_message(
         self,
@@ -475,7 +500,11 @@ class RawStore:
         self._check_message(session_id, role, content, ts)
         with self.db.write() as conn:
             if conn.execute(f"SELECT 1 FROM {SESSIONS} WHERE id = ?", (session_id,)).fetchone() is None:
-                raise NotFoundError(f"No session {session_id!r}: start it before appending messages.")
+                raise NotFoundError(
+                    f"No session {session_id!r}: start it before appending messages.",
+                    code="session.not_found",
+                    params={"ids": [session_id]},
+                )
             if self._has_origin():
                 cur = conn.execute(
                     f"INSERT INTO {MSG} (session_id, role, content, timestamp, origin_session_id) "
@@ -484,7 +513,11 @@ class RawStore:
                 )
             else:
                 if origin_session_id is not None:
-                    raise ValidationError_("this database has no origin_session_id column")
+                    raise ValidationError_(
+                        "this database has no origin_session_id column",
+                        code="db.column_missing",
+                        params={"table": "memory_raw_messages", "column": "origin_session_id"},
+                    )
                 cur = conn.execute(
                     f"INSERT INTO {MSG} (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
                     (session_id, role, content, ts),
@@ -517,7 +550,11 @@ class RawStore:
             return (t[0], t[1], t[2], t[3], None)
         if len(t) == 5:
             return (t[0], t[1], t[2], t[3], t[4])
-        raise ValidationError_("a row is (session_id, role, content, timestamp[, origin_session_id])")
+        raise ValidationError_(
+            "a row is (session_id, role, content, timestamp[, origin_session_id])",
+            code="argument.invalid",
+            params={"argument": "rows"},
+        )
 
     def append_many(
         self, rows: Iterable[Any], *, create_sessions: bool = False, chunk_size: int = 20_000
@@ -548,7 +585,11 @@ class RawStore:
                     if t[0] not in seen and t[0] not in new_sids:
                         new_sids[t[0]] = t[3]
                     if not has_origin and t[4] is not None:
-                        raise ValidationError_("this database has no origin_session_id column")
+                        raise ValidationError_(
+                            "this database has no origin_session_id column",
+                            code="db.column_missing",
+                            params={"table": "memory_raw_messages", "column": "origin_session_id"},
+                        )
                 if new_sids:
                     present = {
                         r[0]
@@ -559,7 +600,11 @@ class RawStore:
                     }
                     missing = [s for s in new_sids if s not in present]
                     if missing and not create_sessions:
-                        raise NotFoundError("No session " + ", ".join(repr(s) for s in missing) + ".")
+                        raise NotFoundError(
+                            "No session " + ", ".join(repr(s) for s in missing) + ".",
+                            code="session.not_found",
+                            params={"ids": list(missing)},
+                        )
                     if missing:
                         conn.executemany(
                             f"INSERT INTO {SESSIONS} (id, started_at) VALUES (?, ?)",
@@ -612,7 +657,9 @@ class RawStore:
         every role. A negative ``limit`` or None means no limit (SQLite's reading).
         """
         if order not in ("asc", "desc"):
-            raise ValidationError_("order must be 'asc' or 'desc'")
+            raise ValidationError_(
+                "order must be 'asc' or 'desc'", code="argument.invalid", params={"argument": "order"}
+            )
         rng, rest = _Where(), _Where()
         self._keyset_cond(rng, "m.", before, after)
         self._range_cond(rng, "m.", since, until)
@@ -635,7 +682,9 @@ class RawStore:
         """Up to ``n`` messages before and after ``message_id`` and the message itself, oldest first."""
         m = self.get_message(message_id)
         if m is None:
-            raise NotFoundError(f"No message {message_id}.")
+            raise NotFoundError(
+                f"No message {message_id}.", code="message.not_found", params={"id": message_id}
+            )
         key = (m.timestamp, m.id)
         f: dict[str, Any] = {"session_ids": session_ids, "conversations": conversations}
         older = self.query_timeline("desc", n, before=key, **f)

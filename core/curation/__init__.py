@@ -85,6 +85,8 @@ __all__ = [
 class UndoUnavailableError(MemoryError_):
     """No undo/redo is registered for the action of an audit entry."""
 
+    default_code = "audit.undo_unavailable"
+
 
 @dataclass(frozen=True)
 class Handler:
@@ -127,7 +129,9 @@ def handler(action: str) -> Handler:
                 importlib.import_module(mod)
             h = _REGISTRY.get(action)
     if h is None:
-        raise UndoUnavailableError(f"Edits of type {action!r} cannot be undone or redone here.")
+        raise UndoUnavailableError(
+            f"Edits of type {action!r} cannot be undone or redone here.", params={"action": action}
+        )
     return h
 
 
@@ -297,11 +301,17 @@ def _row_states(state: Any) -> list[Mapping[str, Any]]:
 def _original(conn: Connection, audit_id: int) -> AuditEntry:
     entry = fetch_entry(conn, audit_id)
     if entry is None:
-        raise NotFoundError(f"There is no audit entry #{audit_id}.")
+        raise NotFoundError(
+            f"There is no audit entry #{audit_id}.", code="audit.not_found", params={"audit_id": audit_id}
+        )
     if not entry.is_original:
         entry = fetch_entry(conn, entry.original_id)
         if entry is None:
-            raise NotFoundError(f"The edit that audit entry #{audit_id} refers to is missing.")
+            raise NotFoundError(
+                f"The edit that audit entry #{audit_id} refers to is missing.",
+                code="audit.original_missing",
+                params={"audit_id": audit_id},
+            )
     return entry
 
 
@@ -310,10 +320,16 @@ def _step(db: MemoryDB, audit_id: int, actor: str, kind: str, note: str | None, 
         orig = _original(conn, audit_id)
         undone = is_undone(conn, orig.id)
         if kind == UNDO and undone:
-            raise ConflictError(f"Edit #{orig.id} ({orig.action}) is already undone.")
+            raise ConflictError(
+                f"Edit #{orig.id} ({orig.action}) is already undone.",
+                code="audit.already_undone",
+                params={"audit_id": orig.id, "action": orig.action},
+            )
         if kind == REDO and not undone:
             raise ConflictError(
-                f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo."
+                f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.",
+                code="audit.not_undone",
+                params={"audit_id": orig.id, "action": orig.action},
             )
         h = handler(orig.action)
         fn = h.undo_fn if kind == UNDO else h.redo_fn
