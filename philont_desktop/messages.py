@@ -142,6 +142,188 @@ _TEMPLATES: dict[str, Template] = {
     "mcp.skill_not_found": lambda: _tr("No skill {name}."),
     "mcp.prompt_not_found": lambda: _tr("No prompt {name}."),
     "mcp.prompt_argument_missing": lambda: _tr("The prompt needs the argument {argument}."),
+    # -- validation, not found and conflicts of the stores and of curation ------------------------------
+    "argument.invalid": lambda: _tr("The value given for {argument} is not valid."),
+    "db.column_missing": lambda: _tr("This database has no {table}.{column} column."),
+    "db.table_missing": lambda: _tr("This database has no {table} table."),
+    "message.not_found": lambda: _tr("No message {id}."),
+    "action.not_found": lambda: _tr("No action {id}."),
+    "session.exists": lambda: _tr("Session {id} already exists."),
+    "session.not_found": lambda: _tr("No session {ids}."),
+    "json.unsafe_integer": lambda: _tr(
+        "{where}: the integer {value} is beyond ±2^53 ({limit}); JSON readers (JavaScript) would round it to a different number. Store it as text instead."
+    ),
+    "json.not_finite": lambda: _tr(
+        "{where}: {value} cannot be stored in JSON (it would become null). Use a finite number, null or text."
+    ),
+    "json.type": lambda: _tr("{where}: a value of type {type} cannot be stored as JSON."),
+    "json.cycle": lambda: _tr("{where}: the value contains itself and cannot be stored as JSON."),
+    "json.key_not_text": lambda: _tr("{where}: object keys must be text, not {key}"),
+    "json.too_deep": lambda: _tr("The value is nested too deeply to be stored as JSON."),
+    "json.unstorable": lambda: _tr("The value cannot be stored as JSON: {error}"),
+    "fact.not_found": lambda: _tr("There is no fact with id {id}."),
+    "fact.self_kernel_only": lambda: _tr(
+        "The self namespace is written only by the agent's self-reflection; self.{key} cannot be changed here."
+    ),
+    "fact.confidence_range": lambda: _tr("The confidence must be a number between 0 and 1."),
+    "fact.tau_invalid": lambda: _tr("τ must be a finite number of days (negative pins, empty clears)."),
+    "fact.tau_zero": lambda: _tr("τ must be greater than 0 days (a τ of 0 makes the score undefined)."),
+    "fact.kind_invalid": lambda: _tr("The kind of a fact is state or event."),
+    "fact.edit_empty": lambda: _tr("An edit needs at least one changed field."),
+    "fact.namespace_empty": lambda: _tr("The namespace must not be empty."),
+    "fact.key_empty": lambda: _tr("The key must not be empty."),
+    "fact.name_not_text": lambda: _tr("The {label} must be text."),
+    "fact.name_lone_surrogate": lambda: _tr(
+        "The {label} contains a lone surrogate ({char} at position {position}), half of a character that cannot be stored; remove it or complete the character."
+    ),
+    "fact.time_invalid": lambda: _tr(
+        "{field} must be a time in epoch milliseconds (an integer), not {value}."
+    ),
+    "fact.window_invalid": lambda: _tr(
+        "The validity window is not valid: valid_until ({valid_until}) is before valid_from ({valid_from}), or they are not times."
+    ),
+    "fact.changed_since_shown": lambda: _tr(
+        "{fact} changed since it was shown ({field} is now {now}, was {was}). Nothing was changed; look at it again."
+    ),
+    "fact.changed_meanwhile": lambda: _tr("{fact} was changed meanwhile: its current version is {current}."),
+    "fact.newer_version.not_applied": lambda: _tr(
+        "{fact} has a newer version written meanwhile{newer}. Your change was computed against the older version and was not applied."
+    ),
+    "fact.newer_version.edit": lambda: _tr(
+        "{fact} has a newer version written meanwhile{newer}. Your edit was made against an older version and was not applied; the newer version is kept. Look at it and edit again if needed."
+    ),
+    "fact.newer_version.not_added": lambda: _tr(
+        "{fact} has a newer version written meanwhile{newer}. The fact was not added; look at the current version first."
+    ),
+    "fact.newer_version.step": lambda: _tr(
+        "{fact} has a newer version written meanwhile{newer}. {step} would drop or overwrite that newer version, so nothing was changed."
+    ),
+    "fact.newer_version.older_on_top": lambda: _tr(
+        "{fact} has a newer version written meanwhile{newer}. {step} would put an older value on top of it, so nothing was changed."
+    ),
+    "fact.version_gone": lambda: _tr(
+        "{fact} no longer has the version you saw. The fact was not added; look at the current version first."
+    ),
+    "fact.version_exists": lambda: _tr("{fact}: the version {id} exists already; nothing was changed."),
+    "fact.version_missing": lambda: _tr("{fact} (version {id}) no longer exists; nothing was changed."),
+    "fact.changed_after_edit": lambda: _tr(
+        "{fact} was changed after this edit ({fields}). {step} would overwrite that change, so nothing was changed."
+    ),
+    "fact.unchanged.pin": lambda: _tr("{fact} is already pinned; nothing to change."),
+    "fact.unchanged.set_tau": lambda: _tr("{fact} already has this τ; nothing to change."),
+    "fact.unchanged.unforget": lambda: _tr("{fact} is not forgotten; nothing to change."),
+    "fact.unchanged.unpin": lambda: _tr("{fact} is not pinned; nothing to change."),
+    "fact.unchanged.forget": lambda: _tr("{fact} is already forgotten; nothing to change."),
+    "fact.move_same_key": lambda: _tr(
+        "{fact} and {other} have the same key; {namespace} can hold only one version of {key}. Move them separately."
+    ),
+    "fact.bulk_plan_changed": lambda: _tr(
+        "The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again: {changes}"
+    ),
+    "fact.bulk_nothing": lambda: _tr("Nothing to change ({skipped})."),
+    "audit.not_found": lambda: _tr("There is no audit entry #{audit_id}."),
+    "audit.original_missing": lambda: _tr("The edit that audit entry #{audit_id} refers to is missing."),
+    "audit.already_undone": lambda: _tr("Edit #{audit_id} ({action}) is already undone."),
+    "audit.not_undone": lambda: _tr(
+        "Edit #{audit_id} ({action}) is not undone, so there is nothing to redo."
+    ),
+    "audit.unreadable": lambda: _tr(
+        "Audit entry #{audit_id} does not hold what its edit changed; it cannot be undone."
+    ),
+    "audit.undo_unavailable": lambda: _tr("Edits of type {action} cannot be undone or redone here."),
+    "note.not_found": lambda: _tr("No note {id}."),
+    "note.gone": lambda: _tr("No note {id}: it may have been deleted meanwhile."),
+    "note.importance_range": lambda: _tr("Importance must be a number between 0 and 1."),
+    "note.text_not_text": lambda: _tr("The note's text must be a string."),
+    "note.empty": lambda: _tr("A note cannot be empty."),
+    "note.edit_empty": lambda: _tr("Nothing to change: give a new text or a new importance."),
+    "note.id_invalid": lambda: _tr("A note id must be a non-empty string."),
+    "note.exists": lambda: _tr("A note with id {id} already exists."),
+    "note.changed_since_shown": lambda: _tr(
+        "The note {id} ({preview}) changed since it was shown ({field} is now {now}). Nothing was changed; look at it again."
+    ),
+    "note.unchanged": lambda: _tr("The note {id} ({preview}) already says that; nothing to change."),
+    "note.unchanged.forget": lambda: _tr(
+        "The note {id} ({preview}) is already forgotten; nothing to change."
+    ),
+    "note.unchanged.unforget": lambda: _tr("The note {id} ({preview}) is not forgotten; nothing to change."),
+    "note.changed_after_edit": lambda: _tr(
+        "{step} would overwrite a later change of the note {id} ({fields}). Nothing was changed."
+    ),
+    "note.step_gone": lambda: _tr("{step}: the note {id} ({preview}) no longer exists; nothing was changed."),
+    "note.step_exists": lambda: _tr("{step}: a note with id {id} exists again; nothing was changed."),
+    "calendar.timezone_required": lambda: _tr(
+        "An event needs a time zone (an IANA name such as Europe/Berlin)."
+    ),
+    "calendar.ends_before_start": lambda: _tr("An event cannot end before it starts."),
+    "calendar.row_gone": lambda: _tr("No {row_kind} {id}: it may have been deleted meanwhile."),
+    "calendar.changed_since_shown": lambda: _tr(
+        "The {row_kind} {name} changed since it was shown ({field} is now {now}). Nothing was changed; look at it again."
+    ),
+    "calendar.task_enabled_unchanged": lambda: _tr("The task {name} is already enabled; nothing to change."),
+    "calendar.task_disabled_unchanged": lambda: _tr(
+        "The task {name} is already disabled; nothing to change."
+    ),
+    "calendar.step_exists": lambda: _tr("{step}: the {row_kind} {name} exists again; nothing was changed."),
+    "calendar.columns_lost": lambda: _tr("{step}: the table {table} no longer has the columns {columns}."),
+    "calendar.step_gone": lambda: _tr("{step}: the {row_kind} {name} no longer exists; nothing was changed."),
+    "calendar.step_conflict": lambda: _tr(
+        "{step} would delete the {row_kind} {name}, which changed since ({fields}). Nothing was changed."
+    ),
+    "calendar.step_state": lambda: _tr(
+        "{step} would overwrite a later change: the {row_kind} {name} was enabled or disabled since. Nothing was changed."
+    ),
+    "schedule.action_type_unknown": lambda: _tr("Unknown task action type {action_type}."),
+    "schedule.cron_unparsed": lambda: _tr("The repeat rule {cron_expr} cannot be read."),
+    "skill.gone": lambda: _tr("The skill {name} no longer exists: it was deleted or renamed meanwhile."),
+    "skill.changed_since_shown": lambda: _tr(
+        "The skill {name} changed since it was shown (the agent or another edit wrote to it). Nothing was changed; look at the current version and try again."
+    ),
+    "skill.reason_required": lambda: _tr("A reason is required for this change."),
+    "skill.verification_kind": lambda: _tr("A verification has a kind (one of {kinds}) and a check."),
+    "skill.verification_check": lambda: _tr("A verification needs a check text."),
+    "skill.tool_policy": lambda: _tr("A tool policy is a list of tool names."),
+    "skill.description_required": lambda: _tr("A skill needs a description."),
+    "skill.unchanged": lambda: _tr("Nothing to change."),
+    "skill.grade_unknown": lambda: _tr("Unknown grade {grade} (one of {grades})."),
+    "skill.kind_invalid": lambda: _tr("A skill's kind is positive or avoid."),
+    "skill.step_gone": lambda: _tr(
+        "The edit of the skill {name} cannot be {step}: the skill no longer exists."
+    ),
+    "skill.step_conflict": lambda: _tr(
+        "The edit of the skill {name} cannot be {step}: {fields} changed since (the agent or another edit wrote to it). Nothing was changed."
+    ),
+    "skill.restore_clash": lambda: _tr(
+        "The skill {name} cannot be restored: a skill with that name or id exists again."
+    ),
+    "skill.redelete_gone": lambda: _tr("The skill {name} cannot be deleted again: it no longer exists."),
+    "skill.redelete_conflict": lambda: _tr(
+        "The skill {name} cannot be deleted again: {fields} changed since it was restored."
+    ),
+    "skill.not_recipe_revise": lambda: _tr(
+        "{name} is not a recipe (it has no verification), so it has no versions to revise; edit its fields instead."
+    ),
+    "skill.recipe_unchanged": lambda: _tr("The recipe is unchanged: nothing to revise."),
+    "skill.cannot_revise": lambda: _tr("{name} cannot be revised."),
+    "skill.not_recipe_revert": lambda: _tr(
+        "{name} is not a recipe (it has no verification), so it cannot be reverted."
+    ),
+    "skill.revision_missing": lambda: _tr("The skill {name} has no revision {revision}."),
+    "skill.cannot_revert": lambda: _tr("{name} cannot be reverted."),
+    "skill.recipe_template": lambda: _tr(
+        "{name} is a recipe: change its action template by revising the recipe, so the old version is kept."
+    ),
+    "skill.grade_unchanged": lambda: _tr("{name} is already {grade}."),
+    "skill.kind_unchanged": lambda: _tr("{name} is already {kind_of_skill}."),
+    "skill.exists": lambda: _tr("A skill named {name} already exists."),
+    "export.cancelled": lambda: _tr("The export was cancelled; no file was written."),
+    "export.format_unknown": lambda: _tr("Unknown export format {format} (one of {formats})."),
+    "export.folder_missing": lambda: _tr("The folder {path} does not exist."),
+    "export.layer_unknown": lambda: _tr("Unknown layer {layer} (one of {layers})."),
+    "export.no_time_column": lambda: _tr("The {layer} layer has no time column."),
+    "export.columns_unknown": lambda: _tr("The {layer} layer has no column(s) {columns}."),
+    "export.no_columns": lambda: _tr("Nothing to export: the view has no columns."),
+    "export.filter_column_unknown": lambda: _tr("The {layer} layer has no column {column} to filter on."),
     # -- warnings of an open file ---------------------------------------------------------------------
     "db.warning.immutable": lambda: _tr(
         "The directory cannot be written and has no -shm file: the database is opened with immutable=1, so "
@@ -284,6 +466,23 @@ def _values(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
             out["counts"] = _counts(params)
         if code != "maturity.why.unrecognised" and isinstance(params.get("grade"), str):
             out["grade"] = grade_name(params["grade"])
+    steps = {"undo": _tr("undo"), "redo": _tr("redo")}
+    if params.get("step") in steps:
+        out["step"] = steps[params["step"]]
+    kinds = {
+        "task": _tr("task"),
+        "event": _tr("event"),
+        "positive": _tr("positive"),
+        "negative": _tr("avoid"),
+    }
+    for key in ("row_kind", "kind_of_skill"):
+        if params.get(key) in kinds:
+            out[key] = kinds[params[key]]
+    if code.startswith("skill.") and isinstance(params.get("grade"), str):
+        out["grade"] = grade_name(params["grade"])
+    if code.startswith("fact.newer_version."):
+        preview = params.get("preview")
+        out["newer"] = _tr(" (now: {0})").format(preview) if preview else ""
     if code == "db.read_only.schema_invalid":
         out["value"] = repr(params.get("value"))
     if code == "db.write_refused":

@@ -1521,6 +1521,601 @@ with the backup
         <source>a special file</source>
         <translation>一个特殊文件</translation>
     </message>
+    <message>
+        <location line="+80"/>
+        <source>undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>positive</source>
+        <translation>正向</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>avoid</source>
+        <translation>避免</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> (now: {0})</source>
+        <translation>（现在：{0}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The value given for {argument} is not valid.</source>
+        <translation>为 {argument} 提供的值无效。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This database has no {table}.{column} column.</source>
+        <translation>此数据库没有 {table}.{column} 列。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This database has no {table} table.</source>
+        <translation>此数据库没有 {table} 表。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No message {id}.</source>
+        <translation>没有消息 {id}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No action {id}.</source>
+        <translation>没有工具调用记录 {id}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Session {id} already exists.</source>
+        <translation>会话 {id} 已存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No session {ids}.</source>
+        <translation>没有会话 {ids}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{where}: the integer {value} is beyond ±2^53 ({limit}); JSON readers (JavaScript) would round it to a different number. Store it as text instead.</source>
+        <translation>{where}：整数 {value} 超出 ±2^53（{limit}）；JSON 读取方（JavaScript）会把它舍入成另一个数。请改存为文本。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{where}: {value} cannot be stored in JSON (it would become null). Use a finite number, null or text.</source>
+        <translation>{where}：{value} 无法存入 JSON（会变成 null）。请使用有限数、null 或文本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{where}: a value of type {type} cannot be stored as JSON.</source>
+        <translation>{where}：{type} 类型的值无法存为 JSON。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: the value contains itself and cannot be stored as JSON.</source>
+        <translation>{where}：该值包含自身，无法存为 JSON。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{where}: object keys must be text, not {key}</source>
+        <translation>{where}：对象的键必须是文本，而不是 {key}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The value is nested too deeply to be stored as JSON.</source>
+        <translation>该值嵌套过深，无法存为 JSON。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The value cannot be stored as JSON: {error}</source>
+        <translation>该值无法存为 JSON：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no fact with id {id}.</source>
+        <translation>没有 id 为 {id} 的事实。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The self namespace is written only by the agent&apos;s self-reflection; self.{key} cannot be changed here.</source>
+        <translation>self 命名空间只由智能体的自我反思写入；这里不能更改 self.{key}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The confidence must be a number between 0 and 1.</source>
+        <translation>置信度必须是 0 到 1 之间的数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>τ must be a finite number of days (negative pins, empty clears).</source>
+        <translation>τ 必须是有限的天数（负数表示固定，留空表示清除）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>τ must be greater than 0 days (a τ of 0 makes the score undefined).</source>
+        <translation>τ 必须大于 0 天（τ 为 0 时分数无定义）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kind of a fact is state or event.</source>
+        <translation>事实的类型只能是状态或事件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>An edit needs at least one changed field.</source>
+        <translation>编辑至少需要改动一个字段。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The namespace must not be empty.</source>
+        <translation>命名空间不能为空。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The key must not be empty.</source>
+        <translation>键不能为空。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The {label} must be text.</source>
+        <translation>{label} 必须是文本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The {label} contains a lone surrogate ({char} at position {position}), half of a character that cannot be stored; remove it or complete the character.</source>
+        <translation>{label} 含有孤立的代理码元（位置 {position} 的 {char}），这是无法存储的半个字符；请删除它或补全该字符。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{field} must be a time in epoch milliseconds (an integer), not {value}.</source>
+        <translation>{field} 必须是以纪元毫秒表示的时间（整数），而不是 {value}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The validity window is not valid: valid_until ({valid_until}) is before valid_from ({valid_from}), or they are not times.</source>
+        <translation>有效期无效：valid_until（{valid_until}）早于 valid_from（{valid_from}），或它们不是时间。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} changed since it was shown ({field} is now {now}, was {was}). Nothing was changed; look at it again.</source>
+        <translation>{fact} 在显示之后已被更改（{field} 现在是 {now}，原为 {was}）。没有做任何更改；请重新查看。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} was changed meanwhile: its current version is {current}.</source>
+        <translation>{fact} 在此期间已被更改：其当前版本是 {current}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} has a newer version written meanwhile{newer}. Your change was computed against the older version and was not applied.</source>
+        <translation>{fact} 在此期间写入了更新的版本{newer}。您的更改基于旧版本计算，未被应用。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} has a newer version written meanwhile{newer}. Your edit was made against an older version and was not applied; the newer version is kept. Look at it and edit again if needed.</source>
+        <translation>{fact} 在此期间写入了更新的版本{newer}。您的编辑基于旧版本，未被应用；保留了较新的版本。请查看后按需重新编辑。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} has a newer version written meanwhile{newer}. The fact was not added; look at the current version first.</source>
+        <translation>{fact} 在此期间写入了更新的版本{newer}。未添加该事实；请先查看当前版本。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} has a newer version written meanwhile{newer}. {step} would drop or overwrite that newer version, so nothing was changed.</source>
+        <translation>{fact} 在此期间写入了更新的版本{newer}。{step}会丢弃或覆盖这个较新的版本，因此没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} has a newer version written meanwhile{newer}. {step} would put an older value on top of it, so nothing was changed.</source>
+        <translation>{fact} 在此期间写入了更新的版本{newer}。{step}会把较旧的值放在它之上，因此没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{fact} no longer has the version you saw. The fact was not added; look at the current version first.</source>
+        <translation>{fact} 已不再是您看到的版本。未添加该事实；请先查看当前版本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact}: the version {id} exists already; nothing was changed.</source>
+        <translation>{fact}：版本 {id} 已存在；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{fact} (version {id}) no longer exists; nothing was changed.</source>
+        <translation>{fact}（版本 {id}）已不存在；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} was changed after this edit ({fields}). {step} would overwrite that change, so nothing was changed.</source>
+        <translation>{fact} 在这次编辑之后又被更改（{fields}）。{step}会覆盖那次更改，因此没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} is already pinned; nothing to change.</source>
+        <translation>{fact} 已经固定；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{fact} already has this τ; nothing to change.</source>
+        <translation>{fact} 已经是这个 τ；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{fact} is not forgotten; nothing to change.</source>
+        <translation>{fact} 并未被遗忘；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{fact} is not pinned; nothing to change.</source>
+        <translation>{fact} 并未固定；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{fact} is already forgotten; nothing to change.</source>
+        <translation>{fact} 已经被遗忘；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} and {other} have the same key; {namespace} can hold only one version of {key}. Move them separately.</source>
+        <translation>{fact} 与 {other} 的键相同；{namespace} 中只能保存 {key} 的一个版本。请分开移动它们。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again: {changes}</source>
+        <translation>自确认框显示以来，这些事实已发生变化（智能体在此期间写入过）；没有做任何更改。请重新查看列表：{changes}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to change ({skipped}).</source>
+        <translation>无需更改（{skipped}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no audit entry #{audit_id}.</source>
+        <translation>没有审计记录 #{audit_id}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The edit that audit entry #{audit_id} refers to is missing.</source>
+        <translation>审计记录 #{audit_id} 所指的编辑已不存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit #{audit_id} ({action}) is already undone.</source>
+        <translation>编辑 #{audit_id}（{action}）已经撤销。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit #{audit_id} ({action}) is not undone, so there is nothing to redo.</source>
+        <translation>编辑 #{audit_id}（{action}）并未撤销，因此没有可重做的内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Audit entry #{audit_id} does not hold what its edit changed; it cannot be undone.</source>
+        <translation>审计记录 #{audit_id} 没有保存其编辑所改动的内容；无法撤销。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edits of type {action} cannot be undone or redone here.</source>
+        <translation>类型为 {action} 的编辑无法在这里撤销或重做。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No note {id}.</source>
+        <translation>没有笔记 {id}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No note {id}: it may have been deleted meanwhile.</source>
+        <translation>没有笔记 {id}：它可能已在此期间被删除。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Importance must be a number between 0 and 1.</source>
+        <translation>重要性必须是 0 到 1 之间的数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The note&apos;s text must be a string.</source>
+        <translation>笔记内容必须是字符串。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A note cannot be empty.</source>
+        <translation>笔记不能为空。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to change: give a new text or a new importance.</source>
+        <translation>无需更改：请给出新的内容或新的重要性。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A note id must be a non-empty string.</source>
+        <translation>笔记 id 必须是非空字符串。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A note with id {id} already exists.</source>
+        <translation>id 为 {id} 的笔记已存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The note {id} ({preview}) changed since it was shown ({field} is now {now}). Nothing was changed; look at it again.</source>
+        <translation>笔记 {id}（{preview}）在显示之后已被更改（{field} 现在是 {now}）。没有做任何更改；请重新查看。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The note {id} ({preview}) already says that; nothing to change.</source>
+        <translation>笔记 {id}（{preview}）已经是这个内容；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The note {id} ({preview}) is already forgotten; nothing to change.</source>
+        <translation>笔记 {id}（{preview}）已经被遗忘；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The note {id} ({preview}) is not forgotten; nothing to change.</source>
+        <translation>笔记 {id}（{preview}）并未被遗忘；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{step} would overwrite a later change of the note {id} ({fields}). Nothing was changed.</source>
+        <translation>{step}会覆盖笔记 {id} 之后的更改（{fields}）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{step}: the note {id} ({preview}) no longer exists; nothing was changed.</source>
+        <translation>{step}：笔记 {id}（{preview}）已不存在；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{step}: a note with id {id} exists again; nothing was changed.</source>
+        <translation>{step}：id 为 {id} 的笔记又出现了；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>An event needs a time zone (an IANA name such as Europe/Berlin).</source>
+        <translation>事件需要时区（IANA 名称，例如 Europe/Berlin）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>An event cannot end before it starts.</source>
+        <translation>事件的结束时间不能早于开始时间。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No {row_kind} {id}: it may have been deleted meanwhile.</source>
+        <translation>没有{row_kind} {id}：它可能已在此期间被删除。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The {row_kind} {name} changed since it was shown ({field} is now {now}). Nothing was changed; look at it again.</source>
+        <translation>{row_kind} {name} 在显示之后已被更改（{field} 现在是 {now}）。没有做任何更改；请重新查看。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The task {name} is already enabled; nothing to change.</source>
+        <translation>任务 {name} 已经启用；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The task {name} is already disabled; nothing to change.</source>
+        <translation>任务 {name} 已经停用；无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{step}: the {row_kind} {name} exists again; nothing was changed.</source>
+        <translation>{step}：{row_kind} {name} 又出现了；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{step}: the table {table} no longer has the columns {columns}.</source>
+        <translation>{step}：表 {table} 已不再有列 {columns}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{step}: the {row_kind} {name} no longer exists; nothing was changed.</source>
+        <translation>{step}：{row_kind} {name} 已不存在；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{step} would delete the {row_kind} {name}, which changed since ({fields}). Nothing was changed.</source>
+        <translation>{step}会删除{row_kind} {name}，而它之后又被更改过（{fields}）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{step} would overwrite a later change: the {row_kind} {name} was enabled or disabled since. Nothing was changed.</source>
+        <translation>{step}会覆盖之后的更改：{row_kind} {name} 之后又被启用或停用过。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unknown task action type {action_type}.</source>
+        <translation>未知的任务动作类型 {action_type}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The repeat rule {cron_expr} cannot be read.</source>
+        <translation>无法解析重复规则 {cron_expr}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The skill {name} no longer exists: it was deleted or renamed meanwhile.</source>
+        <translation>技能 {name} 已不存在：它在此期间被删除或重命名。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The skill {name} changed since it was shown (the agent or another edit wrote to it). Nothing was changed; look at the current version and try again.</source>
+        <translation>技能 {name} 在显示之后已被更改（智能体或另一次编辑写入过）。没有做任何更改；请查看当前版本后重试。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A reason is required for this change.</source>
+        <translation>这项更改需要填写原因。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A verification has a kind (one of {kinds}) and a check.</source>
+        <translation>验证需要一个类型（{kinds} 之一）和一项检查。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A verification needs a check text.</source>
+        <translation>验证需要检查内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A tool policy is a list of tool names.</source>
+        <translation>工具策略是工具名称的列表。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A skill needs a description.</source>
+        <translation>技能需要描述。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to change.</source>
+        <translation>没有需要变更的内容。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown grade {grade} (one of {grades}).</source>
+        <translation>未知的等级 {grade}（可选：{grades}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A skill&apos;s kind is positive or avoid.</source>
+        <translation>技能的类型只能是正向或规避。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The edit of the skill {name} cannot be {step}: the skill no longer exists.</source>
+        <translation>技能 {name} 的编辑无法{step}：该技能已不存在。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The edit of the skill {name} cannot be {step}: {fields} changed since (the agent or another edit wrote to it). Nothing was changed.</source>
+        <translation>技能 {name} 的编辑无法{step}：{fields} 之后已被更改（智能体或另一次编辑写入过）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The skill {name} cannot be restored: a skill with that name or id exists again.</source>
+        <translation>无法恢复技能 {name}：已经又有同名或同 id 的技能。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The skill {name} cannot be deleted again: it no longer exists.</source>
+        <translation>无法再次删除技能 {name}：它已不存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The skill {name} cannot be deleted again: {fields} changed since it was restored.</source>
+        <translation>无法再次删除技能 {name}：恢复后 {fields} 又被更改过。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} is not a recipe (it has no verification), so it has no versions to revise; edit its fields instead.</source>
+        <translation>{name} 不是流程（没有验证），因此没有可修订的版本；请直接编辑其字段。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The recipe is unchanged: nothing to revise.</source>
+        <translation>流程没有变化：无需修订。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} cannot be revised.</source>
+        <translation>{name} 无法修订。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} is not a recipe (it has no verification), so it cannot be reverted.</source>
+        <translation>{name} 不是流程（没有验证），因此无法回退。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The skill {name} has no revision {revision}.</source>
+        <translation>技能 {name} 没有第 {revision} 次修订。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} cannot be reverted.</source>
+        <translation>{name} 无法回退。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} is a recipe: change its action template by revising the recipe, so the old version is kept.</source>
+        <translation>{name} 是流程：请通过修订流程来更改其动作模板，这样旧版本会被保留。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} is already {grade}.</source>
+        <translation>{name} 已经是{grade}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is already {kind_of_skill}.</source>
+        <translation>{name} 已经是{kind_of_skill}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A skill named {name} already exists.</source>
+        <translation>名为 {name} 的技能已存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The export was cancelled; no file was written.</source>
+        <translation>导出已取消；未写入任何文件。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown export format {format} (one of {formats}).</source>
+        <translation>未知的导出格式 {format}（可选：{formats}）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The folder {path} does not exist.</source>
+        <translation>文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The {layer} layer has no time column.</source>
+        <translation>{layer} 层没有时间列。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The {layer} layer has no column(s) {columns}.</source>
+        <translation>{layer} 层没有列 {columns}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing to export: the view has no columns.</source>
+        <translation>没有可导出的内容：视图中没有列。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The {layer} layer has no column {column} to filter on.</source>
+        <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -3722,14 +4317,6 @@ You can undo this with Edit › Undo.</source>
         <location line="+91"/>
         <source>State</source>
         <translation>状态</translation>
-    </message>
-    <message>
-        <source>event</source>
-        <translation>事件</translation>
-    </message>
-    <message>
-        <source>task</source>
-        <translation>任务</translation>
     </message>
 </context>
 <context>

@@ -54,6 +54,14 @@ def _dict_keys(node: ast.AST | None) -> set[str] | None:
     return None
 
 
+def _codes_of(node: ast.AST | None) -> list[str]:
+    """The codes a ``code=`` argument spells out: a literal, or both sides of ``a if c else b``."""
+    if isinstance(node, ast.IfExp):
+        return _codes_of(node.body) + _codes_of(node.orelse)
+    code = _literal(node)
+    return [code] if code else []
+
+
 def scan_core() -> dict[str, list[tuple[str, set[str] | None]]]:
     """Every code the core spells out, with where and the parameter names given there (``None`` when the
     parameters are built elsewhere): ``code=`` of an error, the first argument of a ``Notice``, a
@@ -87,8 +95,9 @@ def scan_core() -> dict[str, list[tuple[str, set[str] | None]]]:
                 found[_literal(kw.get("reason")) or ""].append(
                     (where(node), _dict_keys(kw.get("reason_params")))
                 )
-            elif _literal(kw.get("code")):
-                found[_literal(kw.get("code")) or ""].append((where(node), _dict_keys(kw.get("params"))))
+            else:
+                for code in _codes_of(kw.get("code")):
+                    found[code].append((where(node), _dict_keys(kw.get("params"))))
     # Areas that keep their English texts in a table keyed by code.
     from core.changes.model import CODES as change_codes
     from core.recall_explain import _TEXT as recall_texts
@@ -130,7 +139,7 @@ def test_templates_use_only_the_parameters_the_core_gives() -> None:
     """A template's placeholders are parameters the raise site passes (or values the GUI derives)."""
     from philont_desktop import messages
 
-    derived = {"counts", "kind", "reason"}
+    derived = {"counts", "kind", "reason", "newer"}
     problems = []
     for code, sites in scan_core().items():
         source = messages._TEMPLATES.get(code)
@@ -149,6 +158,8 @@ def _sample(code: str, template: str) -> dict[str, object]:
         params.update(successes=2, failures=1, consecutive=1, n=3, grade="draft")
     if "kind" in params:
         params["kind"] = "fifo"
+    if "newer" in params:
+        params["preview"] = "«preview»"
     if code == "db.write_refused":
         params.update(reason="db.read_only.missing_tables", reason_params={"names": ["memory_facts"]})
     return params
@@ -173,7 +184,7 @@ def test_the_chinese_interface_shows_every_template_translated_with_its_paramete
             if (
                 isinstance(value, str)
                 and value.startswith("«")
-                and name not in ("kind", "counts")
+                and name not in ("kind", "counts", "newer")
                 and value not in shown
             ):
                 problems.append(f"{code}: {name} is not shown: {shown!r}")
@@ -308,4 +319,42 @@ def test_no_core_message_speaks_of_gui_controls() -> None:
                     )
                     if words.search(text):
                         problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def _error_classes() -> dict[str, bool]:
+    """The core's error classes (``MemoryError_`` and its subclasses), each with whether it has a code
+    of its own (``default_code`` outside errors.py's base classes, or one built from its arguments)."""
+    import core.errors
+    from core import backups, changes, curation, export, facts, mcp_server  # noqa: F401 - define subclasses
+
+    out: dict[str, bool] = {}
+    todo = [core.errors.MemoryError_]
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        own = cls.__module__ != "core.errors" and "default_code" in vars(cls)
+        out[cls.__name__] = own or cls is core.errors.DatabaseOpenError
+    return out
+
+
+def test_every_error_the_core_raises_carries_a_code() -> None:
+    """No raise of a core error relies on the generic ``invalid`` / ``not_found`` / ``conflict``: each
+    names its code (``code="area.what"``), or its class has its own."""
+    classes = _error_classes()
+    problems = []
+    for path in sorted(CORE.rglob("*.py")):
+        if path.name == "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or _call_name(node) not in classes:
+                continue
+            if classes[_call_name(node) or ""]:
+                continue
+            kw = {k.arg: k.value for k in node.keywords if k.arg}
+            passed = (
+                isinstance(kw.get("code"), ast.Name) and kw["code"].id == "code"
+            )  # a helper's caller names it
+            if not _codes_of(kw.get("code")) and not passed:
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {_call_name(node)} without a code")
     assert not problems, "\n".join(problems)
