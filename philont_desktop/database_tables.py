@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import tables
+from philont_desktop import messages
 from philont_desktop.qt import (
     QCoreApplication,
     QHeaderView,
@@ -84,7 +85,7 @@ class DatabaseTables(QWidget):
     def _failed(self, exc: BaseException) -> None:
         if not self._alive():
             return
-        self.status.setText(self.tr("The tables could not be read: {0}").format(str(exc)))
+        self.status.setText(self.tr("The tables could not be read: {0}").format(messages.error_text(exc)))
 
     def _fill(self) -> None:
         self.tree.clear()

@@ -16,6 +16,7 @@ from core.curation import Change, Changes
 from core.curation import skills as skill_curation
 from core.errors import ValidationError_
 from core.models import Skill
+from philont_desktop import messages
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QObject
 from philont_desktop.skills.loaders import SkillDetail, load_board, load_detail, load_histories
@@ -68,7 +69,7 @@ class SkillsController(TabController):
             self._load_detail(fresh)
 
     def _on_board_error(self, exc: BaseException) -> None:
-        self.state.update(error=str(exc), loading=False)
+        self.state.update(error=messages.error_text(exc), loading=False)
 
     def select(self, skill_id: str | None) -> None:
         """Select a skill (``None``: none) and read its detail."""

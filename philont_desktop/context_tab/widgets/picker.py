@@ -8,7 +8,7 @@ from typing import Any
 
 from core.models import Message
 from core.visible import neutral
-from philont_desktop import humanize
+from philont_desktop import humanize, messages
 from philont_desktop.context_tab.htmltext import esc, first_line, highlight_html
 from philont_desktop.context_tab.model import PickerPage, job_user_messages
 from philont_desktop.context_tab.widgets.left_out import plain_tip
@@ -188,7 +188,9 @@ class MessagePicker(QDialog):
 
     def _on_error(self, exc: BaseException) -> None:
         self.loading = False
-        self.status.setText(self.tr("The messages could not be read: %1").replace("%1", str(exc)))
+        self.status.setText(
+            self.tr("The messages could not be read: %1").replace("%1", messages.error_text(exc))
+        )
 
     def _on_page(self, page: PickerPage) -> None:
         self.loading = False
