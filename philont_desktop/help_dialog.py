@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from philont_desktop import i18n
 from philont_desktop.qt import (
     QAbstractItemView,
     QAction,
@@ -39,6 +38,7 @@ from philont_desktop.qt import (
     QWidget,
     is_valid,
 )
+from philont_desktop.retranslate import on_language_changed
 
 TAB_KEYS = 9
 _NAMED_KEYS = {
@@ -227,7 +227,7 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     window.databaseOpened.connect(_update)
     window.databaseClosed.connect(_update)
     window.tab_widget.currentChanged.connect(_update)
-    i18n.on_language_changed(window, _update)
+    on_language_changed(window, _update)
     _update()
 
 

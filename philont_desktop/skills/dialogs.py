@@ -7,7 +7,7 @@ from typing import Any
 from core.curation.skills import VERIFICATION_KINDS
 from core.maturity import MATURITIES
 from core.models import Skill
-from philont_desktop.i18n import monospace_font
+from philont_desktop.fonts import monospace_font
 from philont_desktop.qt import (
     QComboBox,
     QDialog,

@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from philont_desktop.i18n import Retranslatable
 from philont_desktop.qt import QSplitter, QWidget, Signal
+from philont_desktop.retranslate import Retranslatable
 from philont_desktop.tabs.controller import TabController
 from philont_desktop.tabs.navigation import Target
 from philont_desktop.tabs.pacing import LivePacer

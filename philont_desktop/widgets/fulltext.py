@@ -7,7 +7,7 @@ whole text.
 
 from __future__ import annotations
 
-from philont_desktop.i18n import monospace_font
+from philont_desktop.fonts import monospace_font
 from philont_desktop.qt import (
     QApplication,
     QDialog,

@@ -433,7 +433,7 @@ def test_translations_are_chinese() -> None:
 def test_catalogue_covers_every_translatable_literal_in_the_sources() -> None:
     """What the sources translate is in the catalogue, also where lupdate's Python reader does not look
     (f-strings, after nested functions): in the caller's context or the global one Qt falls back to."""
-    from philont_desktop.i18n import extract_messages
+    from philont_desktop.i18n_tools import extract_messages
 
     active = set()
     for ctx, m in _messages():
@@ -472,13 +472,13 @@ needs_lrelease = pytest.mark.skipif(not _has_lrelease(), reason="no lrelease (Py
 @pytest.fixture
 def lang(qapp):
     """Switch languages in a test; English and the original font come back afterwards."""
-    from philont_desktop import i18n
+    from philont_desktop import fonts, i18n
 
     font = qapp.font()
     yield i18n.install
     i18n.uninstall()
     qapp.setFont(font)
-    i18n._fonts_applied = False
+    fonts._fonts_applied = False
 
 
 @pytest.mark.parametrize(
@@ -522,8 +522,9 @@ def test_switching_translates_widgets_and_qts_own_dialogs_without_restart(lang, 
         QVBoxLayout,
         QWidget,
     )
+    from philont_desktop.retranslate import Retranslatable
 
-    class Window(i18n.Retranslatable, QWidget):
+    class Window(Retranslatable, QWidget):
         def __init__(self):
             super().__init__()
             self.retranslated = 0
@@ -718,7 +719,7 @@ def test_without_lrelease_the_interface_stays_english(lang, tmp_path, monkeypatc
     ],
 )
 def test_ui_font_families_start_with_the_system_font_and_cover_chinese(platform, system, first, cjk) -> None:
-    from philont_desktop.i18n import has_cjk, ui_font_families
+    from philont_desktop.fonts import has_cjk, ui_font_families
 
     families = ui_font_families(platform, system)
     assert families[0] == first
@@ -737,7 +738,7 @@ def test_ui_font_families_start_with_the_system_font_and_cover_chinese(platform,
     ],
 )
 def test_monospace_families_cover_chinese(platform, system, cjk) -> None:
-    from philont_desktop.i18n import has_cjk, monospace_families
+    from philont_desktop.fonts import has_cjk, monospace_families
 
     families = monospace_families(platform, system)
     assert families[0] == (system if system != "monospace" else families[0])
@@ -747,7 +748,7 @@ def test_monospace_families_cover_chinese(platform, system, cjk) -> None:
 
 @needs_lrelease
 def test_application_font_renders_chinese(lang, qapp) -> None:
-    from philont_desktop.i18n import monospace_font
+    from philont_desktop.fonts import monospace_font
     from philont_desktop.qt import QFontDatabase, QTextLayout
 
     if not QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese):

@@ -29,13 +29,13 @@ needs_lrelease = pytest.mark.skipif(not _has_lrelease(), reason="no lrelease (Py
 @pytest.fixture
 def lang(qapp):
     """Switch languages in a test; English comes back afterwards."""
-    from philont_desktop import i18n
+    from philont_desktop import fonts, i18n
 
     font = qapp.font()
     yield i18n.install
     i18n.uninstall()
     qapp.setFont(font)
-    i18n._fonts_applied = False
+    fonts._fonts_applied = False
 
 
 def _literal(node: ast.AST | None) -> str | None:

@@ -126,7 +126,7 @@ def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_pat
 
 
 def test_tab_titles_come_from_their_registration_in_every_language(qapp, make_window, db_path):
-    from philont_desktop import i18n
+    from philont_desktop import fonts, i18n
 
     w = make_window(db_path)
     font = qapp.font()
@@ -140,7 +140,7 @@ def test_tab_titles_come_from_their_registration_in_every_language(qapp, make_wi
     finally:
         i18n.uninstall()
         qapp.setFont(font)
-        i18n._fonts_applied = False
+        fonts._fonts_applied = False
 
 
 def test_missing_database_shows_the_start_page(make_window, tmp_path):

@@ -7,7 +7,7 @@ from typing import Any
 
 from core.models import Action
 from philont_desktop.actions.model import pretty_json
-from philont_desktop.i18n import monospace_font
+from philont_desktop.fonts import monospace_font
 from philont_desktop.qt import QEvent, QLabel, QPlainTextEdit, QPushButton, Qt, QVBoxLayout, QWidget, Signal
 from philont_desktop.widgets import plain
 from philont_desktop.widgets.text import format_local

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from core.decay import DEFAULT_FORGET_THRESHOLD, forget_crossing_time
-from philont_desktop import i18n
 from philont_desktop.facts.curves import (
     clamped_confidence,
     curve_xy,
@@ -42,6 +41,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.retranslate import on_language_changed
 from philont_desktop.widgets import plain
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
@@ -154,7 +154,7 @@ class DecayCurvePlot(QWidget):
         self.x_range: tuple[float, float] = (0.0, 1.0)
         theme.changed.connect(self._restyle)
         self._restyle()
-        i18n.on_language_changed(self, self._retranslate_lines)
+        on_language_changed(self, self._retranslate_lines)
 
     def _make_items(self) -> None:
         self.threshold_line = pg.InfiniteLine(

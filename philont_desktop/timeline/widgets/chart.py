@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from philont_desktop import i18n
 from philont_desktop.qt import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget, Signal
+from philont_desktop.retranslate import on_language_changed
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg, role_brush
 
 DAY_MS = 86_400_000
@@ -84,7 +84,7 @@ class ActivityChart(QWidget):
             theme.changed.connect(self._restyle)
         self._restyle()
         self._update_caption()
-        i18n.on_language_changed(self, self._update_caption)
+        on_language_changed(self, self._update_caption)
 
     # -- data ----------------------------------------------------------------------------------------------
     @property

@@ -17,7 +17,7 @@ from typing import Any
 
 from core.jsutil import now_ms
 from philont_desktop import humanize
-from philont_desktop.i18n import monospace_font
+from philont_desktop.fonts import monospace_font
 from philont_desktop.qt import (
     QColor,
     QEvent,
