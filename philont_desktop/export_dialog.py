@@ -186,8 +186,21 @@ class ExportDialog(QDialog):
             ctx.workers.jobProgress.connect(self._on_job_progress)
             ctx.workers.jobDone.connect(self._on_done)
         self._suggested: str | None = None
+        layer_row = self._build_source(tab)
+        self._build_format(ctx)
+        path_row = self._build_path()
+        self._build_progress()
+        self._lay_out(layer_row, path_row)
 
-        # what
+        self.source_group.buttonToggled.connect(lambda *_: self._update())
+        self.layer_combo.currentIndexChanged.connect(lambda *_: self._update())
+        self.format_combo.currentIndexChanged.connect(lambda *_: self._update())
+        self.resize(620, self.sizeHint().height())
+        self._update()
+
+    # -- building -------------------------------------------------------------------------------------
+    def _build_source(self, tab: QWidget | None) -> QHBoxLayout:
+        """What to export: the current view, or a whole layer (the tab's own layer first)."""
         self.view_radio = QRadioButton()
         self.layer_radio = QRadioButton(self.tr("A whole layer:"))
         self.source_group = QButtonGroup(self)
@@ -213,8 +226,10 @@ class ExportDialog(QDialog):
         layer_row = QHBoxLayout()
         layer_row.addWidget(self.layer_radio)
         layer_row.addWidget(self.layer_combo, 1)
+        return layer_row
 
-        # how
+    def _build_format(self, ctx: Any) -> None:
+        """How: the format (the last one used first) and its options."""
         self.format_combo = QComboBox()
         for key, text in format_titles().items():
             self.format_combo.addItem(text, key)
@@ -224,7 +239,8 @@ class ExportDialog(QDialog):
         self.parse_check = QCheckBox(self.tr("Write JSON columns as JSON values (else as their text)"))
         self.parse_check.setChecked(True)
 
-        # where
+    def _build_path(self) -> QHBoxLayout:
+        """Where: the file, with a button to choose it."""
         self.path_edit = QLineEdit()
         self.path_edit.setObjectName("exportPath")
         self.browse_button = QPushButton(self.tr("Choose…"))
@@ -236,15 +252,16 @@ class ExportDialog(QDialog):
             self.tr("The file is readable only by you (0600). It appears when the export is complete.")
         )
         self.note.setWordWrap(True)
+        return path_row
 
-        # progress
+    def _build_progress(self) -> None:
+        """The progress bar, the status line and the buttons."""
         self.progress = QProgressBar()
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
         self.buttons = QDialogButtonBox()
         self.export_button = self.buttons.addButton(self.tr("Export"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
@@ -254,6 +271,7 @@ class ExportDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.reject)
 
+    def _lay_out(self, layer_row: QHBoxLayout, path_row: QHBoxLayout) -> None:
         form = QFormLayout()
         what = QVBoxLayout()
         what.addWidget(self.view_radio)
@@ -271,12 +289,6 @@ class ExportDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
-
-        self.source_group.buttonToggled.connect(lambda *_: self._update())
-        self.layer_combo.currentIndexChanged.connect(lambda *_: self._update())
-        self.format_combo.currentIndexChanged.connect(lambda *_: self._update())
-        self.resize(620, self.sizeHint().height())
-        self._update()
 
     # -- state ----------------------------------------------------------------------------------------
     @property
@@ -349,50 +361,9 @@ class ExportDialog(QDialog):
             self.status.setText(self.tr("The folder {0} does not exist.").format(path.parent))
             return None
         fmt = self.fmt
-        options: dict[str, Any] = {}
-        if fmt == "csv":
-            options["bom"] = self.bom_check.isChecked()
-        else:
-            options["parse_json"] = self.parse_check.isChecked()
         self.result = None
         self.error = None
-        spec = self.view_spec if self.from_view else None
-        if spec is not None and "layer" in spec:
-            for k in ("filters", "since", "until", "columns"):
-                if spec.get(k) is not None:
-                    options[k] = spec[k]
-            job = self.ctx.run(
-                _export_layer_job,
-                spec["layer"],
-                str(path),
-                fmt,
-                options,
-                progress=True,
-                label=self.tr("Exporting"),
-            )
-        elif spec is not None:
-            options["columns"] = list(spec["columns"])
-            if spec.get("json_columns"):
-                options["json_columns"] = list(spec["json_columns"])
-            job = self.ctx.run(
-                _export_rows_job,
-                list(spec["rows"]),
-                str(path),
-                fmt,
-                options,
-                progress=True,
-                label=self.tr("Exporting"),
-            )
-        else:
-            job = self.ctx.run(
-                _export_layer_job,
-                str(self.layer_combo.currentData()),
-                str(path),
-                fmt,
-                options,
-                progress=True,
-                label=self.tr("Exporting"),
-            )
+        job = self._submit(path, fmt)
         self.job = job
         self.ctx.settings.set(EXPORT_DIRECTORY, str(path.parent))
         self.ctx.settings.set(EXPORT_FORMAT, fmt)
@@ -400,6 +371,28 @@ class ExportDialog(QDialog):
         self.status.setText(self.tr("Exporting to {0}…").format(path))
         self._update()
         return job
+
+    def _submit(self, path: Path, fmt: str) -> Any:
+        """Run the export job of what is chosen (the view's rows or query, or a layer) to ``path``."""
+        options: dict[str, Any] = {}
+        if fmt == "csv":
+            options["bom"] = self.bom_check.isChecked()
+        else:
+            options["parse_json"] = self.parse_check.isChecked()
+        spec = self.view_spec if self.from_view else None
+        if spec is not None and "layer" in spec:
+            options.update(
+                {k: spec[k] for k in ("filters", "since", "until", "columns") if spec.get(k) is not None}
+            )
+            job_fn, what = _export_layer_job, spec["layer"]
+        elif spec is not None:
+            options["columns"] = list(spec["columns"])
+            if spec.get("json_columns"):
+                options["json_columns"] = list(spec["json_columns"])
+            job_fn, what = _export_rows_job, list(spec["rows"])
+        else:
+            job_fn, what = _export_layer_job, str(self.layer_combo.currentData())
+        return self.ctx.run(job_fn, what, str(path), fmt, options, progress=True, label=self.tr("Exporting"))
 
     def cancel(self) -> None:
         if self.running:
