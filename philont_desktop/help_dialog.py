@@ -150,7 +150,24 @@ def focus_search(tab: QWidget | None) -> bool:
 
 def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> None:
     """Add the help dialog, Find, tab switching and the missing standard keys to ``window``."""
-    # Standard keys the window's actions lack.
+    _standard_keys(window)
+    _help_actions(window, help_menu)
+    find_keys = _unique([QKeySequence("Ctrl+F"), *_bindings(QKeySequence.StandardKey.Find)])
+    _find_action(window, find_keys)
+    _tab_actions(window, view_menu)
+
+    def _update(*_: Any) -> None:
+        _update_tab_actions(window, find_keys)
+
+    window.databaseOpened.connect(_update)
+    window.databaseClosed.connect(_update)
+    window.tab_widget.currentChanged.connect(_update)
+    on_language_changed(window, _update)
+    _update()
+
+
+def _standard_keys(window: Any) -> None:
+    """Standard keys the window's actions lack."""
     window.action_refresh.setShortcuts(
         _unique([QKeySequence("F5"), *_bindings(QKeySequence.StandardKey.Refresh)])
     )
@@ -163,7 +180,9 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     if not window.action_quit.shortcuts():
         window.action_quit.setShortcut(QKeySequence("Ctrl+Q"))
 
-    # Help › Keyboard shortcuts…
+
+def _help_actions(window: Any, help_menu: QMenu) -> None:
+    """Help › Keyboard shortcuts… and Help › Use with AI clients (MCP)… (mcp_dialog.py)."""
     window.action_shortcuts = QAction(
         QCoreApplication.translate("HelpDialog", "&Keyboard shortcuts…"), window
     )
@@ -173,7 +192,6 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     window.action_shortcuts.triggered.connect(lambda: show_help(window))
     first = help_menu.actions()[0] if help_menu.actions() else None
     help_menu.insertAction(first, window.action_shortcuts)
-    # Help › Use with AI clients (MCP)… (mcp_dialog.py)
     window.action_mcp = QAction(
         QCoreApplication.translate("HelpDialog", "Use with &AI clients (MCP)…"), window
     )
@@ -182,15 +200,18 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
     if first is not None:
         help_menu.insertSeparator(first)
 
-    # Edit › Find in this tab
-    find_keys = _unique([QKeySequence("Ctrl+F"), *_bindings(QKeySequence.StandardKey.Find)])
+
+def _find_action(window: Any, find_keys: list[QKeySequence]) -> None:
+    """Edit › Find in this tab."""
     window.action_find = QAction(QCoreApplication.translate("HelpDialog", "&Find in this tab"), window)
     window.action_find.setShortcuts(find_keys)
     window.action_find.triggered.connect(lambda: focus_search(window.tab_widget.currentWidget()))
     window.edit_menu.addSeparator()
     window.edit_menu.addAction(window.action_find)
 
-    # View › Go to tab › 1-9
+
+def _tab_actions(window: Any, view_menu: QMenu | None) -> None:
+    """View › Go to tab › 1-9."""
     window.tab_actions = []
     go_menu = (
         view_menu.addMenu(QCoreApplication.translate("HelpDialog", "&Go to tab"))
@@ -206,29 +227,25 @@ def install(window: Any, help_menu: QMenu, view_menu: QMenu | None = None) -> No
             go_menu.addAction(a)
         window.tab_actions.append(a)
 
-    def _update(*_: Any) -> None:
-        has = window.ctx is not None
-        count = window.tab_widget.count() if has else 0
-        for i, a in enumerate(window.tab_actions):
-            title = window.tab_widget.tabText(i) if i < count else ""
-            a.setText(
-                QCoreApplication.translate("HelpDialog", "Tab {0}: {1}").format(i + 1, _plain(title))
-                if title
-                else QCoreApplication.translate("HelpDialog", "Tab {0}").format(i + 1)
-            )
-            a.setEnabled(i < count)
-            a.setVisible(i < count or not has)
-        current = window.tab_widget.currentWidget() if has else None
-        own = _tab_has_own(current, find_keys)
-        # A tab with its own Find key keeps it; a window-wide one would make both ambiguous.
-        window.action_find.setShortcuts([] if own else find_keys)
-        window.action_find.setEnabled(has)
 
-    window.databaseOpened.connect(_update)
-    window.databaseClosed.connect(_update)
-    window.tab_widget.currentChanged.connect(_update)
-    on_language_changed(window, _update)
-    _update()
+def _update_tab_actions(window: Any, find_keys: list[QKeySequence]) -> None:
+    """The tab actions named after the tabs there are; Find's keys unless the tab has its own."""
+    has = window.ctx is not None
+    count = window.tab_widget.count() if has else 0
+    for i, a in enumerate(window.tab_actions):
+        title = window.tab_widget.tabText(i) if i < count else ""
+        a.setText(
+            QCoreApplication.translate("HelpDialog", "Tab {0}: {1}").format(i + 1, _plain(title))
+            if title
+            else QCoreApplication.translate("HelpDialog", "Tab {0}").format(i + 1)
+        )
+        a.setEnabled(i < count)
+        a.setVisible(i < count or not has)
+    current = window.tab_widget.currentWidget() if has else None
+    own = _tab_has_own(current, find_keys)
+    # A tab with its own Find key keeps it; a window-wide one would make both ambiguous.
+    window.action_find.setShortcuts([] if own else find_keys)
+    window.action_find.setEnabled(has)
 
 
 def _show_mcp(window: Any) -> Any:

@@ -88,6 +88,9 @@ class McpDialog(QDialog):
                 "No database is open: the server uses $MEMORY_DB_PATH or ~/.philont/memory/memory.sqlite."
             )
         )
+        self._lay_out(intro, where)
+
+    def _lay_out(self, intro: QLabel, where: str) -> None:
         notes = _label(
             self.tr(
                 "The server needs the mcp package ({0}). It speaks over stdio, as desktop clients start it; "
