@@ -12,6 +12,7 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from philont_desktop.i18n import (
     APP_CATALOGUE,
@@ -90,6 +91,67 @@ def extract_messages(paths: Iterable[Path] | None = None) -> list[SourceMessage]
     return out
 
 
+def _state(m: Any) -> str:
+    t = m.find("translation")
+    return (t.get("type") if t is not None else None) or "finished"
+
+
+def _index(
+    contexts: dict[str, Any],
+) -> tuple[set[tuple[str, str]], dict[tuple[str, str], Any], dict[str, str]]:
+    """``(active, retired, anywhere)``: the (context, source) pairs in use, the vanished or obsolete
+    messages by pair, and a finished translation of each source in any context."""
+    active: set[tuple[str, str]] = set()
+    retired: dict[tuple[str, str], Any] = {}
+    anywhere: dict[str, str] = {}
+    for name, c in contexts.items():
+        for m in c.findall("message"):
+            src = m.findtext("source") or ""
+            t = m.find("translation")
+            if _state(m) in ("vanished", "obsolete"):
+                retired[(name, src)] = m
+            else:
+                active.add((name, src))
+            if t is not None and (t.text or "").strip() and _state(m) != "unfinished":
+                anywhere.setdefault(src, t.text or "")
+    return active, retired, anywhere
+
+
+def _revive(old: Any) -> None:
+    """A retired message in use again: finished if it has a translation, else unfinished."""
+    t = old.find("translation")
+    if t is not None:
+        t.attrib.pop("type", None)
+        if not (t.text or "").strip():
+            t.set("type", "unfinished")
+
+
+def _add_message(root: Any, contexts: dict[str, Any], msg: SourceMessage, ts: Path, text: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    c = contexts.get(msg.context)
+    if c is None:
+        c = ET.SubElement(root, "context")
+        ET.SubElement(c, "name").text = msg.context
+        contexts[msg.context] = c
+    m = ET.SubElement(c, "message")
+    loc = ET.SubElement(m, "location")
+    loc.set("filename", os.path.relpath(Path(__file__).resolve().parent.parent / msg.path, ts.parent))
+    loc.set("line", str(msg.line))
+    ET.SubElement(m, "source").text = msg.source
+    t = ET.SubElement(m, "translation", {"type": "unfinished"})
+    t.text = text
+
+
+def _drop_obsolete(root: Any) -> None:
+    for c in list(root.iter("context")):
+        for m in c.findall("message"):
+            if _state(m) in ("vanished", "obsolete"):
+                c.remove(m)
+        if not c.findall("message"):
+            root.remove(c)
+
+
 def _complete_catalogue(ts: Path, messages: list[SourceMessage], *, keep_obsolete: bool) -> int:
     """Add to ``ts`` the messages lupdate did not see (reviving their old translations); returns how many.
 
@@ -100,24 +162,7 @@ def _complete_catalogue(ts: Path, messages: list[SourceMessage], *, keep_obsolet
     tree = ET.parse(ts)
     root = tree.getroot()
     contexts = {c.findtext("name") or "": c for c in root.iter("context")}
-
-    def state(m: ET.Element) -> str:
-        t = m.find("translation")
-        return (t.get("type") if t is not None else None) or "finished"
-
-    active: set[tuple[str, str]] = set()
-    retired: dict[tuple[str, str], ET.Element] = {}
-    anywhere: dict[str, str] = {}
-    for name, c in contexts.items():
-        for m in c.findall("message"):
-            src = m.findtext("source") or ""
-            t = m.find("translation")
-            if state(m) in ("vanished", "obsolete"):
-                retired[(name, src)] = m
-            else:
-                active.add((name, src))
-            if t is not None and (t.text or "").strip() and state(m) != "unfinished":
-                anywhere.setdefault(src, t.text or "")
+    active, retired, anywhere = _index(contexts)
     added = 0
     for msg in messages:
         if (msg.context, msg.source) in active or ("", msg.source) in active:
@@ -125,34 +170,13 @@ def _complete_catalogue(ts: Path, messages: list[SourceMessage], *, keep_obsolet
         key = (msg.context, msg.source)
         old = retired.pop(key, None) or retired.pop(("", msg.source), None)
         if old is not None:
-            t = old.find("translation")
-            if t is not None:
-                t.attrib.pop("type", None)
-                if not (t.text or "").strip():
-                    t.set("type", "unfinished")
-            active.add(key)
-            continue
-        c = contexts.get(msg.context)
-        if c is None:
-            c = ET.SubElement(root, "context")
-            ET.SubElement(c, "name").text = msg.context
-            contexts[msg.context] = c
-        m = ET.SubElement(c, "message")
-        loc = ET.SubElement(m, "location")
-        loc.set("filename", os.path.relpath(Path(__file__).resolve().parent.parent / msg.path, ts.parent))
-        loc.set("line", str(msg.line))
-        ET.SubElement(m, "source").text = msg.source
-        t = ET.SubElement(m, "translation", {"type": "unfinished"})
-        t.text = anywhere.get(msg.source, "")
+            _revive(old)
+        else:
+            _add_message(root, contexts, msg, ts, anywhere.get(msg.source, ""))
+            added += 1
         active.add(key)
-        added += 1
     if not keep_obsolete:
-        for c in list(root.iter("context")):
-            for m in c.findall("message"):
-                if state(m) in ("vanished", "obsolete"):
-                    c.remove(m)
-            if not c.findall("message"):
-                root.remove(c)
+        _drop_obsolete(root)
     _write_ts(root, ts)
     return added
 
