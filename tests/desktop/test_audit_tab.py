@@ -25,34 +25,17 @@ def _add_notes(path: Path, n: int, start: int = 0) -> None:
 
 
 @pytest.fixture
-def audit_db(tmp_path) -> Path:
-    path = tmp_path / "memory" / "memory.sqlite"
-    MemoryDB.create(path).close()
-    _add_notes(path, 40)
-    return path
+def audit_db(db_path) -> Path:
+    MemoryDB.create(db_path).close()
+    _add_notes(db_path, 40)
+    return db_path
 
 
 @pytest.fixture
-def make_tab(qtbot, qapp):
+def make_tab(open_tab):
     from philont_desktop.audit.view import AuditTab
-    from philont_desktop.context import AppContext
 
-    made = []
-
-    def make(path: Path):
-        ctx = AppContext.open(path, interactive=False)
-        made.append(ctx)
-        tab = AuditTab(ctx)
-        qtbot.addWidget(tab)
-        tab.resize(1100, 600)
-        tab.show()
-        tab.ensure_activated()
-        assert tab.wait_idle(10_000)
-        return tab
-
-    yield make
-    for c in made:
-        c.close()
+    return lambda path: open_tab(AuditTab, path, size=(1100, 600))
 
 
 def _note(path: Path, note_id: str):
@@ -83,11 +66,9 @@ def test_the_trail_newest_first_with_the_entry_in_detail(qtbot, qtmodeltester, a
     assert not tab.bar.undo_button.isVisible()  # read-only: no undo from here
 
 
-def test_undo_and_redo_of_one_entry_from_the_tab(qtbot, audit_db, make_tab):
+def test_undo_and_redo_of_one_entry_from_the_tab(qtbot, audit_db, make_tab, start_editing):
     tab = make_tab(audit_db)
-    with qtbot.waitSignal(tab.ctx.editingChanged, timeout=15_000):
-        tab.ctx.set_editing(True)
-    tab.set_editing(True)
+    start_editing(tab)
     tab.table.selectRow(2)  # note n037
     assert tab.bar.undo_button.isEnabled() and not tab.bar.redo_button.isEnabled()
     announced = []

@@ -43,31 +43,15 @@ def build_db(path: Path, extra: int = 0) -> Path:
 
 
 @pytest.fixture
-def notes_db(tmp_path) -> Path:
-    return build_db(tmp_path / "memory" / "memory.sqlite")
+def notes_db(db_path) -> Path:
+    return build_db(db_path)
 
 
 @pytest.fixture
-def make_tab(qtbot, qapp):
-    from philont_desktop.context import AppContext
+def make_tab(open_tab):
     from philont_desktop.notes.view import NotesTab
 
-    made = []
-
-    def make(path: Path, **kw):
-        ctx = AppContext.open(path, interactive=False, **kw)
-        made.append(ctx)
-        tab = NotesTab(ctx)
-        qtbot.addWidget(tab)
-        tab.resize(1200, 700)
-        tab.show()
-        tab.ensure_activated()
-        assert tab.wait_idle(10_000)
-        return tab
-
-    yield make
-    for c in made:
-        c.close()
+    return lambda path, **kw: open_tab(NotesTab, path, **kw)
 
 
 def _ids(tab) -> list[str]:
@@ -83,13 +67,6 @@ def _search(tab, text: str) -> None:
 def _no_error_dialog(tab) -> None:
     assert tab.ctx.errors == []
     assert not any(isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets())
-
-
-def _editing(qtbot, tab) -> None:
-    with qtbot.waitSignal(tab.ctx.editingChanged, timeout=15_000):
-        tab.ctx.set_editing(True)
-    assert tab.ctx.editing
-    tab.set_editing(True)  # the main window forwards editingChanged to every tab
 
 
 def _wait_undo(qtbot, tab) -> None:
@@ -213,9 +190,9 @@ def test_read_only_mode_hides_editing(qtbot, notes_db, make_tab):
     assert tab.hint.text() == "Turn on editing mode to change, forget or add notes."
 
 
-def test_edit_is_audited_and_undo_redo_restore_exact_values(qtbot, notes_db, make_tab):
+def test_edit_is_audited_and_undo_redo_restore_exact_values(qtbot, notes_db, make_tab, start_editing):
     tab = make_tab(notes_db)
-    _editing(qtbot, tab)
+    start_editing(tab)
     assert tab.select_note("n02")
     assert tab.content_edit.toPlainText() == "旺财的疫苗下周打"
     tab.content_edit.setPlainText("旺财的疫苗改到周五")
@@ -243,9 +220,9 @@ def test_edit_is_audited_and_undo_redo_restore_exact_values(qtbot, notes_db, mak
     _no_error_dialog(tab)
 
 
-def test_forget_unforget_and_add_through_the_tab(qtbot, notes_db, make_tab):
+def test_forget_unforget_and_add_through_the_tab(qtbot, notes_db, make_tab, start_editing):
     tab = make_tab(notes_db)
-    _editing(qtbot, tab)
+    start_editing(tab)
     tab.select_note("n01")
     assert tab.forget_btn.text() == "Forget"
     qtbot.mouseClick(tab.forget_btn, Qt.MouseButton.LeftButton)
@@ -271,9 +248,9 @@ def test_forget_unforget_and_add_through_the_tab(qtbot, notes_db, make_tab):
     _no_error_dialog(tab)
 
 
-def test_blank_text_is_refused_inline(qtbot, notes_db, make_tab):
+def test_blank_text_is_refused_inline(qtbot, notes_db, make_tab, start_editing):
     tab = make_tab(notes_db)
-    _editing(qtbot, tab)
+    start_editing(tab)
     tab.select_note("n06")
     tab.content_edit.setPlainText("   ")
     tab.save()

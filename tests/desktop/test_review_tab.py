@@ -62,31 +62,15 @@ def build(path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def world(tmp_path) -> tuple[Path, Path]:
-    return build(tmp_path / "memory" / "memory.sqlite")
+def world(db_path) -> tuple[Path, Path]:
+    return build(db_path)
 
 
 @pytest.fixture
-def make_tab(qtbot, qapp):
-    from philont_desktop.context import AppContext
+def make_tab(open_tab):
     from philont_desktop.review.view import ReviewTab
 
-    made = []
-
-    def make(path: Path):
-        ctx = AppContext.open(path, interactive=False)
-        made.append(ctx)
-        tab = ReviewTab(ctx)
-        qtbot.addWidget(tab)
-        tab.resize(1300, 800)
-        tab.show()
-        tab.ensure_activated()
-        assert tab.wait_idle(20_000)
-        return tab
-
-    yield make
-    for c in made:
-        c.close()
+    return lambda path: open_tab(ReviewTab, path, size=(1300, 800), idle_ms=20_000)
 
 
 def _codes(tab) -> set[tuple[str, str]]:
@@ -95,13 +79,6 @@ def _codes(tab) -> set[tuple[str, str]]:
 
 def _item(tab, code: str, label: str):
     return next(it for it in tab.model.items() if it.code == code and it.target.label == label)
-
-
-def _editing(qtbot, tab) -> None:
-    with qtbot.waitSignal(tab.ctx.editingChanged, timeout=15_000):
-        tab.ctx.set_editing(True)
-    tab.set_editing(True)  # what the window does for every built tab
-    assert tab.wait_idle(20_000)
 
 
 def test_default_baseline_and_switching_baselines(make_tab, world, qtbot):
@@ -138,10 +115,10 @@ def test_default_baseline_and_switching_baselines(make_tab, world, qtbot):
     assert tab.state.changes.baseline.kind == "backup"
 
 
-def test_item_actions_go_through_curation_and_undo(make_tab, world, qtbot):
+def test_item_actions_go_through_curation_and_undo(make_tab, world, qtbot, start_editing):
     path, _backup = world
     tab = make_tab(path)
-    _editing(qtbot, tab)
+    start_editing(tab)
     item = _item(tab, "change.fact.replaced", "user.name")
     assert tab.select(item.id)
     assert tab.detail.item.id == item.id

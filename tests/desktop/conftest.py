@@ -1,0 +1,58 @@
+"""Set-up shared by the tab tests: a database path in the test's folder, a tab opened on a database
+the way the window does it (its own AppContext, shown, activated, idle), and editing mode turned on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    """Where a test's memory database goes (not created): ``<tmp>/memory/memory.sqlite``."""
+    return tmp_path / "memory" / "memory.sqlite"
+
+
+@pytest.fixture
+def open_tab(qtbot, qapp) -> Iterator[Callable[..., Any]]:
+    """``open_tab(TabClass, path, size=(w, h), idle_ms=10_000, **context_options)``: the tab on its own
+    :class:`~philont_desktop.context.AppContext`, shown at ``size``, activated and idle. Every context
+    opened is closed when the test ends."""
+    from philont_desktop.context import AppContext
+
+    made: list[Any] = []
+
+    def make(
+        tab_class: type, path: Path, *, size: tuple[int, int] = (1200, 700), idle_ms: int = 10_000, **kw
+    ):
+        ctx = AppContext.open(path, interactive=False, **kw)
+        made.append(ctx)
+        tab = tab_class(ctx)
+        qtbot.addWidget(tab)
+        tab.resize(*size)
+        tab.show()
+        tab.ensure_activated()
+        assert tab.wait_idle(idle_ms)
+        return tab
+
+    yield make
+    for ctx in made:
+        ctx.close()
+
+
+@pytest.fixture
+def start_editing(qtbot) -> Callable[..., None]:
+    """``start_editing(tab)``: editing mode on for the tab's context (backup taken, writer open), and
+    the tab told so, as the main window forwards ``editingChanged`` to every tab."""
+
+    def turn_on(tab: Any, idle_ms: int = 20_000) -> None:
+        with qtbot.waitSignal(tab.ctx.editingChanged, timeout=15_000):
+            tab.ctx.set_editing(True)
+        assert tab.ctx.editing
+        tab.set_editing(True)
+        assert tab.wait_idle(idle_ms)
+
+    return turn_on
