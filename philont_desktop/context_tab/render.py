@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from core.context import ContextResult
 from core.recall import RetrievedMessage
-from philont_desktop import humanize
+from philont_desktop import humanize, messages
 from philont_desktop.context_tab import texts
 from philont_desktop.context_tab.htmltext import esc, first_line, fmt_int, highlight_html, section_gist
 from philont_desktop.context_tab.render_recall import RecallRenderer
@@ -145,7 +145,9 @@ class PreviewRenderer(QObject):
             f"<a href='collapse:all'>{esc(self.tr('Collapse all'))}</a>"
         )
         h = [self.heading("1", self.tr("Memory prefix"), stats, links, c)]
-        h += [self.box(c["err_bg"], c["err_fg"], esc(w)) for w in p.warnings]
+        coded = len(p.notices) == len(p.warnings)  # every warning of the core has its notice
+        warnings = [messages.notice_text(n) for n in p.notices] if coded else list(p.warnings)
+        h += [self.box(c["err_bg"], c["err_fg"], esc(w)) for w in warnings]
         if p.truncated:
             text = self.tr("The prefix is over 40,000 characters (%1): the agent gets it truncated.")
             h.append(self.box(c["err_bg"], c["err_fg"], esc(text.replace("%1", fmt_int(p.raw_chars)))))
