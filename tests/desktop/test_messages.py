@@ -137,12 +137,12 @@ def test_every_code_the_core_can_produce_has_a_template() -> None:
 
 def test_templates_use_only_the_parameters_the_core_gives() -> None:
     """A template's placeholders are parameters the raise site passes (or values the GUI derives)."""
-    from philont_desktop import messages
+    from philont_desktop import message_templates
 
     derived = {"counts", "kind", "reason", "newer"}
     problems = []
     for code, sites in scan_core().items():
-        source = messages._TEMPLATES.get(code)
+        source = message_templates.TEMPLATES.get(code)
         if source is None:
             continue
         wanted = set(PLACEHOLDER.findall(source())) - derived
@@ -167,10 +167,10 @@ def _sample(code: str, template: str) -> dict[str, object]:
 
 @needs_lrelease
 def test_the_chinese_interface_shows_every_template_translated_with_its_parameters(lang) -> None:
-    from philont_desktop import messages
+    from philont_desktop import message_templates, messages
 
     lang("en")
-    sources = {code: template() for code, template in messages._TEMPLATES.items()}
+    sources = {code: template() for code, template in message_templates.TEMPLATES.items()}
     lang("zh_CN")
     problems = []
     for code, source in sources.items():
