@@ -249,12 +249,20 @@ def _failures_to_deprecate(m: str, s: int, f: int, c: int) -> int | None:
     return None  # unreachable for the five grades: 3 failures in a row always deprecate
 
 
-def _deprecated_why(s: int, f: int, c: int) -> tuple[str, str, dict[str, int]]:
+def _deprecated_why(s: int, f: int, c: int, counts: str, p: dict[str, Any]) -> Notice:
     if c >= DEPRECATED_CONSECUTIVE_FAILURES:
-        return "maturity.why.deprecated_run", f"{c} failures in a row", {"n": c}
+        return Notice(
+            "maturity.why.deprecated_run", f"{counts}: deprecated ({c} failures in a row)", {**p, "n": c}
+        )
     if s >= DEPRECATED_RATIO_MIN_SUCCESS and f / max(1, s) > DEPRECATED_FAILURE_RATIO:
-        return "maturity.why.deprecated_ratio", "failures above 30% of its successes", {}
-    return "maturity.why.deprecated_manual", "set by hand, or by failures its counters no longer show", {}
+        return Notice(
+            "maturity.why.deprecated_ratio", f"{counts}: deprecated (failures above 30% of its successes)", p
+        )
+    return Notice(
+        "maturity.why.deprecated_manual",
+        f"{counts}: deprecated (set by hand, or by failures its counters no longer show)",
+        p,
+    )
 
 
 def _why(m: str, s: int, f: int, c: int) -> Notice:
@@ -295,8 +303,7 @@ def _why(m: str, s: int, f: int, c: int) -> Notice:
             f"{counts}: playbook, a lesson shown as a hint that use_skill does not run",
             p,
         )
-    code, reason, extra = _deprecated_why(s, f, c)
-    return Notice(code, f"{counts}: deprecated ({reason})", {**p, **extra})
+    return _deprecated_why(s, f, c, counts, p)
 
 
 def _fail_clauses(m: str, after_fail: str, to_dep: int | None) -> list[Notice]:

@@ -124,6 +124,11 @@ TEMPLATES: dict[str, Template] = {
     "mcp.skill_not_found": lambda: _tr("No skill {name}."),
     "mcp.prompt_not_found": lambda: _tr("No prompt {name}."),
     "mcp.prompt_argument_missing": lambda: _tr("The prompt needs the argument {argument}."),
+    "mcp.read_only": lambda: _tr(
+        "{tool} changes memory, and this MCP server was started read-only: nothing was written."
+    ),
+    "mcp.invalid_arguments": lambda: _tr("Invalid arguments for {tool}: {detail}"),
+    "mcp.internal_error": lambda: _tr("The tool {tool} failed ({type})."),
     # -- validation, not found and conflicts of the stores and of curation ------------------------------
     "argument.invalid": lambda: _tr("The value given for {argument} is not valid."),
     "db.column_missing": lambda: _tr("This database has no {table}.{column} column."),

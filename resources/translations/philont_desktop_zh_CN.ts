@@ -2116,6 +2116,21 @@ with the backup
         <source>The {layer} layer has no column {column} to filter on.</source>
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
+        <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Invalid arguments for {tool}: {detail}</source>
+        <translation>{tool} 的参数无效：{detail}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The tool {tool} failed ({type}).</source>
+        <translation>工具 {tool} 执行失败（{type}）。</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>

@@ -84,6 +84,8 @@ def scan_core() -> dict[str, list[tuple[str, set[str] | None]]]:
             if name == "Notice" and node.args and _literal(node.args[0]):
                 params = _dict_keys(node.args[2]) if len(node.args) > 2 else _dict_keys(kw.get("params"))
                 found[_literal(node.args[0]) or ""].append((where(node), params))
+            elif name == "_refusal" and len(node.args) > 1 and _literal(node.args[1]):  # the MCP server's
+                found[_literal(node.args[1]) or ""].append((where(node), _dict_keys(node.args[2])))
             elif name == "warn" and node.args and _literal(node.args[0]):  # warn(code, message, **params)
                 found[_literal(node.args[0]) or ""].append((where(node), set(kw)))
             elif name == "HeaderProblem":
@@ -101,8 +103,11 @@ def scan_core() -> dict[str, list[tuple[str, set[str] | None]]]:
     # Areas that keep their English texts in a table keyed by code.
     from core.changes.model import CODES as change_codes
     from core.recall_explain import _TEXT as recall_texts
+    from core.recall_explain import _TOKEN_NOTE as token_notes
+    from core.substring import _INDEX_TEXT as index_texts
+    from core.substring import _SUBSTRING_TEXT as substring_texts
 
-    for code in (*change_codes, *recall_texts):
+    for code in (*change_codes, *recall_texts, *token_notes, *index_texts, *substring_texts):
         found[code].append(("table", None))
     return dict(found)
 
