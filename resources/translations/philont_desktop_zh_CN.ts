@@ -121,7 +121,7 @@
         <translation>隐藏详情</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="+224"/>
+        <location filename="../../philont_desktop/messages.py" line="+47"/>
         <source>draft</source>
         <translation>草稿</translation>
     </message>
@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+357"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -211,12 +211,12 @@
         <translation>只有手动设置等级或修订流程（会从草稿重新开始）才能使其恢复</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location filename="../../philont_desktop/messages.py" line="+135"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-296"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -271,7 +271,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+257"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -576,7 +576,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-55"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-242"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -629,7 +629,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="+162"/>
+        <location filename="../../philont_desktop/messages.py" line="-147"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1117,7 +1117,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-63"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+286"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1157,7 +1157,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-350"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1313,11 +1313,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <location line="+206"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-205"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1382,7 +1383,7 @@ with the backup
         <translation>该提示词需要参数 {argument}。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+195"/>
         <source>The newest plan of session {session} cannot be read by the agent (malformed steps or review history); its project plan section is skipped.</source>
         <translation>会话 {session} 的最新计划无法被智能体读取（步骤或审阅历史格式错误）；已跳过其项目计划部分。</translation>
     </message>
@@ -1457,7 +1458,7 @@ with the backup
         <translation>{counts}：已弃用（手动设置，或由计数中已不再体现的失败导致）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location filename="../../philont_desktop/messages.py" line="-18"/>
         <source>a file</source>
         <translation>一个文件</translation>
     </message>
@@ -1522,7 +1523,7 @@ with the backup
         <translation>一个特殊文件</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+37"/>
         <source>undo</source>
         <translation>撤销</translation>
     </message>
@@ -1557,7 +1558,7 @@ with the backup
         <translation>（现在：{0}）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-220"/>
         <source>The value given for {argument} is not valid.</source>
         <translation>为 {argument} 提供的值无效。</translation>
     </message>
@@ -2117,7 +2118,7 @@ with the backup
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-185"/>
         <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
@@ -3853,7 +3854,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DatabaseTables</name>
     <message>
-        <location filename="../../philont_desktop/database_tables.py" line="+28"/>
+        <location filename="../../philont_desktop/database_tables.py" line="+29"/>
         <source>Memory layers</source>
         <translation>记忆层</translation>
     </message>
@@ -4593,12 +4594,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+36"/>
-        <location line="+71"/>
+        <location line="+88"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location line="-57"/>
+        <location line="-61"/>
         <source>A whole layer:</source>
         <translation>整个层：</translation>
     </message>
@@ -4613,7 +4614,7 @@ You can undo this with Edit › Undo.</source>
         <translation>当前视图（此标签页没有可导出的内容）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Add a byte-order mark (Excel then reads the file as UTF-8)</source>
         <translation>添加字节顺序标记（Excel 才能按 UTF-8 读取文件）</translation>
     </message>
@@ -4623,7 +4624,7 @@ You can undo this with Edit › Undo.</source>
         <translation>将 JSON 列写为 JSON 值（否则写为文本）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
@@ -4633,7 +4634,7 @@ You can undo this with Edit › Undo.</source>
         <translation>文件仅你本人可读（0600）。导出完成后文件才会出现。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>What</source>
         <translation>内容</translation>
     </message>
@@ -4648,7 +4649,7 @@ You can undo this with Edit › Undo.</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+57"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
@@ -4678,19 +4679,17 @@ You can undo this with Edit › Undo.</source>
         <translation>文件夹 {0} 不存在。</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location line="+13"/>
-        <location line="+10"/>
+        <location line="+34"/>
         <source>Exporting</source>
         <translation>导出中</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-24"/>
         <source>Exporting to {0}…</source>
         <translation>正在导出到 {0}…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+29"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -5429,7 +5428,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>HelpDialog</name>
     <message>
-        <location filename="../../philont_desktop/help_dialog.py" line="+168"/>
+        <location filename="../../philont_desktop/help_dialog.py" line="+187"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -5439,13 +5438,13 @@ You can undo this with Edit › Undo.</source>
         <translation>在此标签页中查找(&amp;F)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>&amp;Go to tab</source>
         <translation>转到标签页(&amp;G)</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Tab {0}</source>
         <translation>标签页 {0}</translation>
     </message>
@@ -5455,7 +5454,7 @@ You can undo this with Edit › Undo.</source>
         <translation>标签页 {0}：{1}</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+58"/>
         <source>Find in this tab</source>
         <translation>在此标签页中查找</translation>
     </message>
@@ -5553,7 +5552,7 @@ You can undo this with Edit › Undo.</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-198"/>
         <source>Use with &amp;AI clients (MCP)…</source>
         <translation>在 AI 客户端中使用 (MCP)(&amp;A)…</translation>
     </message>
@@ -6285,7 +6284,7 @@ You can undo this with Edit › Undo.</source>
         <translation>未打开数据库：服务器将使用 $MEMORY_DB_PATH 或 ~/.philont/memory/memory.sqlite。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>The server needs the mcp package ({0}). It speaks over stdio, as desktop clients start it; add --http 127.0.0.1:8765 to serve streamable HTTP on this computer instead.</source>
         <translation>服务器需要 mcp 软件包（{0}）。它通过 stdio 通信，桌面客户端即以此方式启动它；加上 --http 127.0.0.1:8765 则改为在本机提供可流式 HTTP 服务。</translation>
     </message>
@@ -6373,12 +6372,12 @@ You can undo this with Edit › Undo.</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>The messages could not be read: %1</source>
         <translation>无法读取消息：%1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>The search could not run: %1</source>
         <translation>无法执行搜索：%1</translation>
     </message>
@@ -7075,7 +7074,7 @@ You can undo this with Edit › Undo.</source>
         <translation>记忆前缀</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>The prefix is over 40,000 characters (%1): the agent gets it truncated.</source>
         <translation>前缀超过 40,000 个字符（%1）：智能体收到的是截断后的版本。</translation>
     </message>
@@ -7136,7 +7135,7 @@ You can undo this with Edit › Undo.</source>
         <translation>近期消息</translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-126"/>
         <source>This turn</source>
         <extracomment>A message longer than this (characters or lines) shows its beginning and a &quot;show the full text&quot; link: laying out a long unbroken paragraph takes time that grows faster than its length (4,000 characters in one paragraph cost about 50 ms, 1,500 a few).</extracomment>
         <translation>本轮</translation>
@@ -7147,7 +7146,7 @@ You can undo this with Edit › Undo.</source>
         <translation>正在回复的消息</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+166"/>
         <source>(stored as %1)</source>
         <translation>（存储为 %1）</translation>
     </message>
@@ -7181,14 +7180,14 @@ You can undo this with Edit › Undo.</source>
         <translation>没有近期消息。</translation>
     </message>
     <message numerus="yes">
-        <location line="-147"/>
+        <location line="-149"/>
         <source>%n section(s)</source>
         <translation>
             <numerusform>%n 个部分</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+71"/>
+        <location line="+73"/>
         <location line="+23"/>
         <source>%n message(s)</source>
         <translation>
@@ -8541,7 +8540,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+40"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
         <source>Loading skills</source>
         <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
         <translation>正在加载技能</translation>
