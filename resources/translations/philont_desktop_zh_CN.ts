@@ -581,7 +581,7 @@ with the backup
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/widgets/conversations.py" line="+51"/>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+49"/>
         <source>Web</source>
         <translation>网页</translation>
     </message>
@@ -616,7 +616,7 @@ with the backup
         <translation>来源未知</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+79"/>
         <source>Listing conversations</source>
         <translation>正在列出对话</translation>
     </message>
@@ -3761,7 +3761,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ConversationsModel</name>
     <message>
-        <location filename="../../philont_desktop/widgets/conversations.py" line="+43"/>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+46"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -4054,7 +4054,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayPlot</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/decay_plot.py" line="+27"/>
+        <location filename="../../philont_desktop/review/widgets/decay_plot.py" line="+36"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
@@ -5306,7 +5306,7 @@ You can undo this with Edit › Undo.</source>
         <translation>各工具失败率（%2 个工具中调用最多的 %1 个）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+29"/>
         <source>%1% (%2 of %3)</source>
         <translation>%1%（%3 次中 %2 次）</translation>
     </message>
