@@ -243,8 +243,7 @@ class AppContext(QObject):
         if not self._editing and not self.workers.writer_open:
             done(False)
             return None
-        self._editing = False
-        self.undo.stack.clear()
+        self._editing = False  # the undo history stays: undoing it needs editing on again
         self._editing_busy = True
 
         def _closed(_: Any) -> None:

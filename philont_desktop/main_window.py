@@ -10,8 +10,9 @@ the dialogs use.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
@@ -351,6 +352,7 @@ class MainWindow(QMainWindow):
         ctx.statusMessage.connect(lambda m: self.statusBar().showMessage(m, 8000))
         ctx.undo.stack.indexChanged.connect(lambda *_: self.menus.update_undo())
         ctx.undo.busyChanged.connect(lambda *_: self.menus.update_undo())
+        ctx.undo.needsEditing.connect(self.menus.step_needs_editing)
         self.status.attach(ctx)
         self.tabs.build(ctx)
         self.pages.setCurrentWidget(self.db_page)
@@ -409,10 +411,11 @@ class MainWindow(QMainWindow):
         return self.session.create_empty(path, open_after=open_after)
 
     # -- editing ----------------------------------------------------------------------------------------
-    def set_editing(self, on: bool) -> Job | None:
+    def set_editing(self, on: bool, *, on_done: Callable[[bool], Any] | None = None) -> Job | None:
+        """Turn editing mode on or off; ``on_done(state)`` when that is complete."""
         if self.ctx is None:
             return None
-        job = self.ctx.set_editing(on)
+        job = self.ctx.set_editing(on, on_done=on_done)
         self.menus.update()
         if job is not None and on:
             self._progress_dialog(job, self.tr("Taking a backup before editing…"))

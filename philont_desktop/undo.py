@@ -3,10 +3,13 @@
 Flow of an edit: ``ctx.curate(change)`` runs the :class:`core.curation.Change` on the writer thread;
 when it has succeeded a :class:`CurationCommand` holding the audit entry is pushed (its first ``redo``
 does nothing: the change is already made) and ``ctx.changed`` tells every tab what changed
-(:class:`core.curation.Changes`); undo and redo steps announce theirs the same way. Undo/redo run ``curation.undo`` / ``curation.redo`` on the writer,
-each audited. While one of them runs, the stack's actions are disabled; if it fails (the row changed
-since, for instance) the error is shown and the command is dropped from the stack so that the stack
-never claims a state the database does not have.
+(:class:`core.curation.Changes`); undo and redo steps announce theirs the same way. Undo/redo run
+``curation.undo`` / ``curation.redo`` on the writer, each audited. While one of them runs, the stack's
+actions are disabled; if it fails (the row changed since, for instance) the error is shown and the
+command is dropped from the stack so that the stack never claims a state the database does not have.
+
+The history outlives editing mode (turning it off keeps the stack); a step asked for while editing is
+off changes nothing and emits ``needsEditing`` (the window offers to turn editing on, or says so).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AuditEntry
-from philont_desktop.qt import QAction, QKeySequence, QObject, QUndoCommand, QUndoStack, Signal, is_valid
+from philont_desktop.qt import QObject, QUndoCommand, QUndoStack, Signal, is_valid
 from philont_desktop.workers import Job
 
 if TYPE_CHECKING:
@@ -51,6 +54,7 @@ class UndoManager(QObject):
 
     busyChanged = Signal(bool)
     stepFinished = Signal(str, object)  # "perform" | "undo" | "redo", the new audit entry
+    needsEditing = Signal(str, str)  # "undo" | "redo", the edit's text: asked for while editing is off
 
     def __init__(self, ctx: AppContext):
         super().__init__(ctx)
@@ -68,39 +72,25 @@ class UndoManager(QObject):
         if was != self.busy:
             self.busyChanged.emit(self.busy)
 
-    # -- actions for menus ----------------------------------------------------------------------------
-    def create_undo_action(self, parent: QObject) -> QAction:
-        """An Undo action that stays disabled while an undo/redo step is running."""
-        return self._make_action(parent, undo=True)
-
-    def create_redo_action(self, parent: QObject) -> QAction:
-        return self._make_action(parent, undo=False)
-
-    def _make_action(self, parent: QObject, *, undo: bool) -> QAction:
-        action = QAction(parent)
-        action.setShortcut(QKeySequence.StandardKey.Undo if undo else QKeySequence.StandardKey.Redo)
-
-        def _update(*_: object) -> None:
-            if not is_valid(action):
-                return
-            can = self.stack.canUndo() if undo else self.stack.canRedo()
-            text = self.stack.undoText() if undo else self.stack.redoText()
-            base = self.tr("&Undo") if undo else self.tr("&Redo")
-            action.setText(f"{base} {text}".strip() if can else base)
-            action.setEnabled(can and not self.busy)
-
-        action.triggered.connect(self.undo if undo else self.redo)
-        self.stack.indexChanged.connect(_update)
-        self.busyChanged.connect(_update)
-        _update()
-        return action
-
+    # -- stepping -------------------------------------------------------------------------------------
     def undo(self) -> None:
-        if not self.busy and self.stack.canUndo():
-            self.stack.undo()
+        """Undo the last edit of the stack (with editing off: ``needsEditing`` instead)."""
+        self._request(curation.UNDO)
 
     def redo(self) -> None:
-        if not self.busy and self.stack.canRedo():
+        self._request(curation.REDO)
+
+    def _request(self, kind: str) -> None:
+        undo = kind == curation.UNDO
+        if self.busy or not (self.stack.canUndo() if undo else self.stack.canRedo()):
+            return
+        if not self.ctx.editing:
+            # The history outlives editing mode; a step writes, so it waits for editing to be on again.
+            self.needsEditing.emit(kind, self.stack.undoText() if undo else self.stack.redoText())
+            return
+        if undo:
+            self.stack.undo()
+        else:
             self.stack.redo()
 
     # -- perform ----------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from philont_desktop import APP_NAME, i18n
-from philont_desktop.qt import QAction, QActionGroup, QKeySequence, QMenu, QObject
+from philont_desktop.qt import QAction, QActionGroup, QKeySequence, QMenu, QMessageBox, QObject
 from philont_desktop.shell.start_page import ui_icon
 
 if TYPE_CHECKING:
@@ -159,17 +159,68 @@ class WindowMenus(QObject):
         w.action_editing.blockSignals(False)
 
     def update_undo(self) -> None:
-        """Undo / Redo name the edit they would undo or redo, and wait while a step runs."""
+        """Undo / Redo name the edit they would undo or redo, and wait while a step runs. With editing
+        off they stay available for the session's edits (a step then needs editing on again)."""
         w, ctx = self.w, self.w.ctx
         if ctx is None:
             for a, base in ((w.action_undo, self.tr("&Undo")), (w.action_redo, self.tr("&Redo"))):
                 a.setEnabled(False)
                 a.setText(base)
+                a.setToolTip("")
             return
         stack, busy = ctx.undo.stack, ctx.undo.busy
+        writable = ctx.editing or ctx.can_edit
         for a, base, can, text in (
             (w.action_undo, self.tr("&Undo"), stack.canUndo(), stack.undoText()),
             (w.action_redo, self.tr("&Redo"), stack.canRedo(), stack.redoText()),
         ):
-            a.setEnabled(can and not busy)
+            a.setEnabled(can and not busy and writable)
             a.setText(f"{base} {text}".strip() if can else base)
+            a.setToolTip(
+                "" if ctx.editing or not can else self.tr("Editing mode is off: it is turned on first")
+            )
+
+    def step_needs_editing(self, kind: str, text: str) -> None:
+        """Undo or redo was asked for while editing is off: offer to turn it on (then step), or say so."""
+        w, ctx = self.w, self.w.ctx
+        if ctx is None:
+            return
+        undo = kind == "undo"
+        if not ctx.can_edit:
+            msg = self.tr("“{0}” cannot be changed now: {1}.").format(text, ctx.read_only_reason)
+            w.statusBar().showMessage(msg, 15000)
+            return
+        if w.interactive and self._ask_editing(undo, text):
+
+            def _step(on: bool) -> None:
+                if on and w.ctx is ctx:
+                    ctx.undo.undo() if undo else ctx.undo.redo()
+
+            w.set_editing(True, on_done=_step)
+            return
+        said = (
+            self.tr("Undo needs editing mode: turn it on (Edit › Editing mode) to undo “{0}”.")
+            if undo
+            else self.tr("Redo needs editing mode: turn it on (Edit › Editing mode) to redo “{0}”.")
+        )
+        w.statusBar().showMessage(said.format(text), 15000)
+
+    def _ask_editing(self, undo: bool, text: str) -> bool:
+        question = (
+            self.tr(
+                "Undoing “{0}” changes the database. Turn editing mode on (a backup is taken first) and undo it?"
+            )
+            if undo
+            else self.tr(
+                "Redoing “{0}” changes the database. Turn editing mode on (a backup is taken first) and redo it?"
+            )
+        )
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        answer = QMessageBox.question(
+            self.w,
+            self.tr("Turn editing mode on?"),
+            question.format(text),
+            buttons,
+            QMessageBox.StandardButton.Yes,
+        )
+        return answer == QMessageBox.StandardButton.Yes

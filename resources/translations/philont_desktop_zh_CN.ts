@@ -9214,16 +9214,6 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location filename="../../philont_desktop/undo.py" line="+88"/>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
         <location line="+44"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
@@ -9564,6 +9554,41 @@ What if: {1}</source>
         <location line="+15"/>
         <source>Editing mode</source>
         <translation>编辑模式</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Editing mode is off: it is turned on first</source>
+        <translation>编辑模式已关闭：会先打开编辑模式</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>“{0}” cannot be changed now: {1}.</source>
+        <translation>现在无法更改“{0}”：{1}。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Undo needs editing mode: turn it on (Edit › Editing mode) to undo “{0}”.</source>
+        <translation>撤销需要编辑模式：请打开它（编辑 › 编辑模式）再撤销“{0}”。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Redo needs editing mode: turn it on (Edit › Editing mode) to redo “{0}”.</source>
+        <translation>重做需要编辑模式：请打开它（编辑 › 编辑模式）再重做“{0}”。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Undoing “{0}” changes the database. Turn editing mode on (a backup is taken first) and undo it?</source>
+        <translation>撤销“{0}”会更改数据库。要打开编辑模式（先做一次备份）并撤销吗？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Redoing “{0}” changes the database. Turn editing mode on (a backup is taken first) and redo it?</source>
+        <translation>重做“{0}”会更改数据库。要打开编辑模式（先做一次备份）并重做吗？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Turn editing mode on?</source>
+        <translation>打开编辑模式？</translation>
     </message>
 </context>
 </TS>

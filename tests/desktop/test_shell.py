@@ -394,13 +394,77 @@ def test_a_failed_undo_is_reported_and_dropped_from_the_stack(make_window, db_pa
     assert _meta(db_path, "colour") == "green"
 
 
-def test_turning_editing_off_clears_the_undo_history(make_window, db_path, toy_meta_action):
+def test_undo_and_redo_outlive_editing_mode_and_need_it_on_again(make_window, db_path, toy_meta_action):
+    w = _editing_window(make_window, db_path)
+    ctx = w.ctx
+    assert ctx.curate(_set("c", "x"), text="Set colour").wait(5000)
+    w.action_editing.trigger()  # off, through the menu
+    assert spin_until(lambda: not ctx.workers.writer_open and not ctx.editing_busy, 5000)
+    assert ctx.undo_stack.count() == 1
+    assert w.action_undo.isEnabled() and w.action_undo.text() == "&Undo Set colour"
+    assert "turned on first" in w.action_undo.toolTip()
+
+    w.action_undo.trigger()  # not interactive: the status bar says what is needed; nothing changes
+    assert w.statusBar().currentMessage() == (
+        "Undo needs editing mode: turn it on (Edit › Editing mode) to undo “Set colour”."
+    )
+    assert not ctx.undo.busy and ctx.undo_stack.index() == 1 and _meta(db_path, "c") == "x"
+    assert ctx.errors == []
+
+    w.action_editing.trigger()  # on again: the same history is undone
+    assert spin_until(lambda: ctx.editing, 10_000)
+    w.action_undo.trigger()
+    assert spin_until(lambda: not ctx.undo.busy and ctx.undo_stack.index() == 0, 5000)
+    assert _meta(db_path, "c") is None
+    assert w.statusBar().currentMessage() == "Undone: Set colour"
+
+    w.action_editing.trigger()
+    assert spin_until(lambda: not ctx.workers.writer_open and not ctx.editing_busy, 5000)
+    assert w.action_redo.isEnabled() and w.action_redo.text() == "&Redo Set colour"
+    w.action_redo.trigger()
+    assert w.statusBar().currentMessage() == (
+        "Redo needs editing mode: turn it on (Edit › Editing mode) to redo “Set colour”."
+    )
+    assert _meta(db_path, "c") is None and ctx.undo_stack.index() == 0
+
+
+def test_undo_with_editing_off_offers_to_turn_it_on(make_window, db_path, toy_meta_action, monkeypatch):
+    from philont_desktop.qt import QMessageBox
+
+    w = _editing_window(make_window, db_path)
+    ctx = w.ctx
+    assert ctx.curate(_set("c", "x"), text="Set colour").wait(5000)
+    w.set_editing(False)
+    assert spin_until(lambda: not ctx.workers.writer_open and not ctx.editing_busy, 5000)
+    w.interactive = True
+    asked = []
+
+    def _question(parent, title, text, *args):
+        asked.append(text)
+        return QMessageBox.StandardButton.No if len(asked) == 1 else QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", _question)
+    w.action_undo.trigger()  # declined: nothing changes, the status bar says how
+    assert asked == [
+        "Undoing “Set colour” changes the database. Turn editing mode on (a backup is taken first) and undo it?"
+    ]
+    assert not ctx.editing and _meta(db_path, "c") == "x"
+    assert "turn it on" in w.statusBar().currentMessage()
+    w.action_undo.trigger()  # accepted: editing turns on (a backup first), then the undo runs
+    assert spin_until(lambda: ctx.editing and not ctx.undo.busy and ctx.undo_stack.index() == 0, 10_000)
+    assert _meta(db_path, "c") is None
+    assert w.statusBar().currentMessage() == "Undone: Set colour"
+    assert w.action_editing.isChecked()
+
+
+def test_a_read_only_database_keeps_undo_disabled(make_window, db_path, toy_meta_action):
     w = _editing_window(make_window, db_path)
     assert w.ctx.curate(_set("c", "x"), text="Set colour").wait(5000)
-    assert w.ctx.undo_stack.count() == 1
     w.set_editing(False)
-    assert spin_until(lambda: not w.ctx.workers.writer_open, 5000)
-    assert w.ctx.undo_stack.count() == 0
+    assert spin_until(lambda: not w.ctx.workers.writer_open and not w.ctx.editing_busy, 5000)
+    w.ctx.forced_read_only = True
+    w.menus.update_undo()
+    assert not w.action_undo.isEnabled()
 
 
 # -- backups, theme, about ---------------------------------------------------------------------------------
