@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.curation import Change, Changes
+from core.curation import REDO, UNDO, Change, Changes
 from core.curation import facts as cf
 from core.curation.facts import BulkPlan
 from core.errors import ConflictError
@@ -35,6 +35,7 @@ class FactsController(TabController):
         self.state: FactsState = state
         self.now_fn: Callable[[], int] = now_ms  # tests pin the clock
         self.select_after_load: list[str] | None = None
+        self.reveal_keys: tuple[tuple[str, str], ...] = ()
         self._loading: Job | None = None  # the load in flight
         self._again = False  # a reload was asked while it runs: start one right after it
 
@@ -77,7 +78,15 @@ class FactsController(TabController):
             self.state.update(loading=False)
 
     def changes_applied(self, changes: Changes) -> None:
+        if changes.kind in (UNDO, REDO):  # what was undone or redone is selected and shown once loaded
+            self.reveal_keys = tuple(k for k in changes.keys if isinstance(k, tuple))
         self.refresh()
+
+    def take_reveal(self) -> list[str] | None:
+        """The heads of the facts an undo or redo just changed (to select after the reload), once."""
+        keys, self.reveal_keys = self.reveal_keys, ()
+        ids = [h for ns, key in keys if (h := self.head_id(ns, key)) is not None]
+        return ids or None
 
     def _on_loaded(self, data: FactsData) -> None:
         offset = self.state.offset_days

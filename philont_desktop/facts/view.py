@@ -298,7 +298,7 @@ class FactsTab(BaseTab):
         selected_before = [r.fid for r in self.table.selected_rows()]
         if self.model.set_data(data) or self.proxy.time_dependent:
             self.proxy.refilter()
-        follow = self.controller.select_after_load
+        follow = self.controller.take_reveal() or self.controller.select_after_load
         if selected_before and follow is None:
             self._follow_new_versions(selected_before)
         self.curves.set_times(s.real_now, s.view_time)

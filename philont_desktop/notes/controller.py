@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.curation import Change, Changes
+from core.curation import REDO, UNDO, Change, Changes
 from core.curation import notes as note_curation
 from core.errors import ValidationError_
 from core.models import Note
@@ -28,6 +28,7 @@ class NotesController(TabController):
     def __init__(self, ctx: Any, state: NotesState, name: str, parent: QObject | None = None):
         super().__init__(ctx, state, name, parent)
         self.state: NotesState = state
+        self.reveal = False  # scroll to the selected note after the next load (an undo or redo)
         self.model = NotesModel(self.submit, ctx.theme, self)
         self.model.loaded.connect(self._on_loaded)
         self.model.loadingChanged.connect(lambda on: self.state.update(loading=on))
@@ -41,6 +42,10 @@ class NotesController(TabController):
         self.model.refresh()
 
     def changes_applied(self, changes: Changes) -> None:
+        if changes.kind in (UNDO, REDO) and len(changes.ids) == 1:
+            # The note undone or redone is selected and scrolled to once reloaded.
+            self.state.update(selected=next(iter(changes.ids)))
+            self.reveal = True
         self.model.refresh()
 
     def set_query(self, query: NotesQuery) -> None:

@@ -178,7 +178,8 @@ class NotesTab(BaseTab):
         ):
             want = self.model.row_at(0).id
         if want is not None:
-            self.select_note(want)
+            self.select_note(want, reveal=self.controller.reveal)
+            self.controller.reveal = False
         cur = self.table.currentIndex()
         note = cur.data(RowRole) if cur.isValid() else None
         if note is None:
@@ -252,15 +253,18 @@ class NotesTab(BaseTab):
             text, importance = dlg.text.toPlainText(), dlg.importance.value()
         self.controller.add(text, 0.5 if importance is None else importance)
 
-    def select_note(self, note_id: str) -> bool:
+    def select_note(self, note_id: str, *, reveal: bool = False) -> bool:
+        """Select the note (scrolled to when it was not selected yet, or when ``reveal``)."""
         row = self.model.row_of(note_id)
         if row < 0:
             return False
-        if self.table.currentIndex().row() != row:
+        moved = self.table.currentIndex().row() != row
+        if moved:
             self.table.selectionModel().setCurrentIndex(
                 self.model.index(row, 0),
                 QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
             )
+        if moved or reveal:
             self.table.scrollTo(self.model.index(row, 0))
         return True
 
