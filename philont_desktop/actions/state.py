@@ -27,3 +27,14 @@ class ActionsState(TabState):
     tools: tuple[str, ...] = ()  # what the tool filter offers
     skills: tuple[str, ...] = ()  # what the linked-skill filter offers
     stats: tuple[Any, ...] = ()  # core.actions.ToolStat per tool: the failure rates
+
+    def total(self) -> int | None:
+        """How many actions the filter admits, from the per-tool counts (``None``: not known, as with
+        a linked-skill filter, or before the counts are read)."""
+        flt = self.filter
+        if flt.linked_skill is not None or not self.stats:
+            return None
+        stats = [s for s in self.stats if flt.tool is None or s.tool == flt.tool]
+        if flt.success is None:
+            return sum(s.total for s in stats)
+        return sum(s.total - s.failures if flt.success else s.failures for s in stats)

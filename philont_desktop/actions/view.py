@@ -165,6 +165,11 @@ class ActionsTab(BaseTab):
             self.bar.set_choices(self.state.tools, self.state.skills)
         if "stats" in names and self._chart is not None:
             self._chart.set_stats(list(self.state.stats))
+        if "stats" in names:
+            self._show_count()
+
+    def _show_count(self) -> None:
+        self.bar.show_count(self.model.rowCount(), self.model.complete, self.state.total())
 
     # -- filters --------------------------------------------------------------------------------------
     def current_filter(self) -> ActionsFilter:
@@ -185,7 +190,7 @@ class ActionsTab(BaseTab):
     # -- the log and the detail -----------------------------------------------------------------------
     def _on_loaded(self) -> None:
         n = self.model.rowCount()
-        self.bar.show_count(n, self.model.complete)
+        self._show_count()
         if not self.table.currentIndex().isValid() and n:
             self.table.selectionModel().setCurrentIndex(
                 self.model.index(0, 0),

@@ -31,6 +31,7 @@ class NotesPage:
     query: NotesQuery
     rows: list[Note]
     complete: bool  # no more rows after these
+    total: int | None = None  # how many notes the query browses (the first page of a long list)
 
 
 def job_notes(
@@ -46,7 +47,11 @@ def job_notes(
         rows = store.list(limit, offset, include_forgotten=q.include_forgotten, order="importance")
     else:
         rows = store.list(limit, before=after_row, include_forgotten=q.include_forgotten, order="created")
-    return NotesPage(q, rows, len(rows) < limit)
+    complete = len(rows) < limit
+    first = after_row is None and offset == 0
+    # Notes are few (the agent writes a handful a day): counting them says "1,234 notes", never "200+".
+    total = store.count(include_forgotten=q.include_forgotten) if first and not complete else None
+    return NotesPage(q, rows, complete, total)
 
 
 _NOTE_COLUMNS = {
@@ -72,6 +77,7 @@ class NotesModel(PagedRowsModel):
         super().__init__(submit, "notes", PAGE_SIZE, parent)
         self._theme = theme
         self._query = NotesQuery()
+        self.total: int | None = None  # how many notes the query browses, when more pages are left
 
     def headers(self) -> list[str]:
         return [
@@ -144,6 +150,7 @@ class NotesModel(PagedRowsModel):
     def set_query(self, q: NotesQuery) -> None:
         """Show ``q`` from its first page."""
         self._query = q
+        self.total = None
         self.load_first_page()
 
     def page_op(self, after: Note | None, limit: int) -> ReadOp:
@@ -152,4 +159,6 @@ class NotesModel(PagedRowsModel):
         return ReadOp(job_notes, (self._query, limit, (after.created_at, after.id), len(self._rows)))
 
     def unpack(self, page: NotesPage, limit: int) -> Page:
+        if page.total is not None:
+            self.total = page.total
         return Page(page.rows, page.complete)

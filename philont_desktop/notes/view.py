@@ -155,7 +155,9 @@ class NotesTab(BaseTab):
         if "notice" in names and self.state.notice:
             self.editor.set_notice(self.state.notice)
         if names & {"loaded", "complete"}:
-            self.bar.show_count(self.state.loaded, self.state.complete, self.state.query.searching)
+            self.bar.show_count(
+                self.state.loaded, self.state.complete, self.state.query.searching, self.model.total
+            )
 
     # -- loading ----------------------------------------------------------------------------------------
     def query(self) -> NotesQuery:
@@ -168,7 +170,9 @@ class NotesTab(BaseTab):
         self.controller.set_query(query)
 
     def _on_loaded(self) -> None:
-        self.bar.show_count(self.model.rowCount(), self.model.complete, self.state.query.searching)
+        self.bar.show_count(
+            self.model.rowCount(), self.model.complete, self.state.query.searching, self.model.total
+        )
         want, shown = self.state.selected, self.editor.note
         if (
             want is None

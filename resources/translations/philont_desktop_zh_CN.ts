@@ -2389,6 +2389,11 @@ with the backup
         <source>%1+ actions (more as you scroll)</source>
         <translation>%1+ 个操作（滚动加载更多）</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 actions · %2 shown, more as you scroll</source>
+        <translation>%1 个操作 · 已显示 %2 个，滚动加载更多</translation>
+    </message>
 </context>
 <context>
     <name>ActionsModel</name>
@@ -6678,6 +6683,11 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>%1+ notes</source>
         <translation>%1+ 条笔记</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 notes · %2 shown, more as you scroll</source>
+        <translation>%1 条笔记 · 已显示 %2 条，滚动加载更多</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@ counts a tab shows agree with the status bar's once loaded ("N+" only while load
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -10,10 +11,22 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from philont_desktop import tabs
+from philont_desktop.app import settle
 from philont_desktop.main_window import MainWindow
+from philont_desktop.qt import QLabel
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
 from philont_desktop.workers import Workers, spin_until
+
+
+@pytest.fixture(autouse=True)
+def english(qapp):
+    """The application's English translator: plural forms (``%n fact(s)`` → ``2 facts``)."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
 
 
 @pytest.fixture
@@ -64,3 +77,39 @@ def test_every_tab_says_loading_until_its_first_read_arrives(make_window, demo_d
         assert spin_until(lambda t=tab: not t.loading, 20_000), name
         assert tab.wait_idle(20_000), name
         assert not any(c.objectName() == "loadingOverlay" and c.isVisible() for c in tab.children()), name
+
+
+# What each tab calls the rows the status bar counts: (the status bar's key, the tab's words).
+COUNTED = {
+    "timeline": ("messages", r"([\d,]+) messages"),
+    "actions": ("actions", r"([\d,]+) actions"),
+    "notes": ("notes", r"([\d,]+) notes"),
+    "facts": ("facts", r"([\d,]+) active facts"),
+    "skills": ("skills", r"([\d,]+) skills"),
+}
+
+
+def _texts(tab) -> list[str]:
+    return [label.text() for label in tab.findChildren(QLabel) if label.isVisibleTo(tab) and label.text()]
+
+
+def test_counts_agree_between_every_tab_and_the_status_bar(make_window, demo_db_path):
+    w = make_window(demo_db_path)
+    assert spin_until(lambda: w.counts_loaded, 20_000)
+    counts = w.counts
+    status = w.counts_label.text()
+    for key in ("messages", "actions", "notes", "facts", "skills"):
+        assert counts[key] and f"{counts[key]:,}" in status, key
+    seen = set()
+    for name in tabs.tab_names():
+        tab = w.show_tab(name)
+        assert settle(w, tab, 20_000), name
+        texts = _texts(tab)
+        for text in texts:
+            assert not re.search(r"\d\+", text), (name, text)  # "N+" only while loading
+        if name in COUNTED:
+            key, words = COUNTED[name]
+            found = [int(m.group(1).replace(",", "")) for t in texts if (m := re.search(words, t))]
+            assert found and set(found) == {counts[key]}, (name, texts, counts[key])
+            seen.add(name)
+    assert seen == set(COUNTED)

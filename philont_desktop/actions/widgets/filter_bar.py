@@ -105,13 +105,24 @@ class ActionsFilterBar(QWidget):
             self.skill_combo.setCurrentIndex(0)
         self.skill_combo.blockSignals(False)
 
-    def show_count(self, n: int, complete: bool) -> None:
-        if n == 0:
+    def show_count(self, n: int, complete: bool, total: int | None = None) -> None:
+        """``n`` rows loaded (all of them when ``complete``) of ``total`` (``None``: not known yet)."""
+        if complete or (total is not None and total <= n):
+            total = n
+        if total == 0:
             text = self.tr("No actions")
-        elif complete:
+        elif total is not None and total == n:
             text = self.tr("1 action") if n == 1 else self.tr("%1 actions").replace("%1", f"{n:,}")
-        else:
+        elif total is not None:
+            text = (
+                self.tr("%1 actions · %2 shown, more as you scroll")
+                .replace("%1", f"{total:,}")
+                .replace("%2", f"{n:,}")
+            )
+        elif n:
             text = self.tr("%1+ actions (more as you scroll)").replace("%1", f"{n:,}")
+        else:
+            text = ""  # the first page is on its way
         self.count_label.setText(text)
 
     def retranslate(self) -> None:

@@ -74,9 +74,16 @@ class NotesFilterBar(QWidget):
             else ""
         )
 
-    def show_count(self, n: int, complete: bool, searching: bool) -> None:
+    def show_count(self, n: int, complete: bool, searching: bool, total: int | None = None) -> None:
+        """``n`` notes loaded (all when ``complete``) of ``total`` (``None``: not counted)."""
         if searching:
             text = self.tr("1 note found") if n == 1 else self.tr("%1 notes found").replace("%1", f"{n:,}")
+        elif not complete and total is not None and total > n:
+            text = (
+                self.tr("%1 notes · %2 shown, more as you scroll")
+                .replace("%1", f"{total:,}")
+                .replace("%2", f"{n:,}")
+            )
         else:
             text = self.tr("1 note") if n == 1 else self.tr("%1 notes").replace("%1", f"{n:,}")
             if not complete:
