@@ -66,6 +66,15 @@ def _part(owner: str, name: str) -> property:
     return property(lambda self: getattr(getattr(self, owner), name), doc=f"``self.{owner}.{name}``")
 
 
+def _session(name: str) -> property:
+    """What the database session owns (settings, theme, the run's modes), asked of it: one owner."""
+    return property(
+        lambda self: getattr(self.session, name),
+        lambda self, value: setattr(self.session, name, value),
+        doc=f"``self.session.{name}``",
+    )
+
+
 class MainWindow(QMainWindow):
     """The application window. ``open_database(path)`` opens (asynchronously) and shows a database."""
 
@@ -84,11 +93,6 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
     ):
         super().__init__(parent)
-        self.settings = settings
-        self.theme = theme
-        self.read_only = read_only
-        self.interactive = interactive
-        self.live_interval_ms = live_interval_ms
         self._start_problem: tuple[Path | None, BaseException | None] = (None, None)
         self._editing_asked = False
         self.session = DatabaseSession(
@@ -163,6 +167,12 @@ class MainWindow(QMainWindow):
         s.creationEnded.connect(lambda: self.start_page.set_busy(None))
 
     # -- the parts, by name -----------------------------------------------------------------------------
+    settings = _session("settings")
+    theme = _session("theme")
+    read_only = _session("read_only")  # never allow editing in this run
+    interactive = _session("interactive")  # dialogs may be shown (off for batch runs and tests)
+    live_interval_ms = _session("live_interval_ms")
+
     @property
     def ctx(self) -> AppContext | None:
         return self.session.ctx

@@ -82,6 +82,18 @@ def test_open_shows_path_schema_mode_live_and_counts(make_window, db_path):
     assert w.ctx.report.quick_check == "ok"
 
 
+def test_the_window_asks_the_session_for_what_the_session_owns(make_window, settings):
+    w = make_window(read_only=True)
+    owned = ("settings", "theme", "read_only", "interactive", "live_interval_ms")
+    assert [getattr(w, n) for n in owned] == [getattr(w.session, n) for n in owned]
+    assert w.settings is settings and w.read_only and not w.interactive and w.live_interval_ms == 200
+    assert not set(owned) & set(vars(w))  # no copies kept beside the session's
+    w.interactive = True  # one owner: changing it through the window changes the session's
+    assert w.session.interactive
+    w.session.read_only = False
+    assert not w.read_only
+
+
 def test_tabs_come_from_the_registry_in_order(make_window, db_path):
     w = make_window(db_path)
     names = [w.tab_widget.widget(i).name for i in range(w.tab_widget.count())]
