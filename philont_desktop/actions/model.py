@@ -125,6 +125,10 @@ class ActionsModel(PagedRowsModel):
         if column == COL_RESULT:
             r = a.result or ""
             return r if len(r) <= 2000 else r[:2000] + "…"
+        if column == COL_TOOL:  # elided in a narrow window
+            return f"{a.tool_name}\n#{a.id} · {a.session_id}"
+        if column == COL_SKILL and a.linked_skill:
+            return f"{a.linked_skill}\n#{a.id} · {a.session_id}"
         return f"#{a.id} · {a.session_id}"
 
     def foreground(self, a: Action, column: int) -> Any:

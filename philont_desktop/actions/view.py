@@ -41,9 +41,9 @@ __all__ = ["COL_PARAMS", "COL_RESULT", "COL_SKILL", "SHOWN_CHARS", "ActionsTab"]
 
 WIDTHS: dict[int, int | str] = {
     COL_TIME: "2026-12-31 23:59:59",
-    COL_TOOL: "create_calendar_event",
+    COL_TOOL: "schedule_reminder",  # longer names are elided, whole in the tooltip
     COL_OUTCOME: "\u2717 failure",
-    COL_SKILL: "deploy-web-frontend",
+    COL_SKILL: "book-train-Beijing",
     COL_PARAMS: 320,
 }
 
@@ -92,9 +92,9 @@ class ActionsTab(BaseTab):
         main.setObjectName("actionsMain")
         main.addWidget(left)
         main.addWidget(self.detail)
-        main.setStretchFactor(0, 3)
-        main.setStretchFactor(1, 2)
-        main.setSizes([860, 480])
+        main.setStretchFactor(0, 2)  # the log takes the width, at 1024 px too
+        main.setStretchFactor(1, 1)
+        main.setSizes([900, 420])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.bar)

@@ -123,6 +123,8 @@ class NotesModel(PagedRowsModel):
             return format_local(n.last_accessed_at) or self.tr("never")
         if column == COL_FORGOTTEN:
             return format_local(n.forgotten_at) or self.tr("not forgotten")
+        if column == COL_SESSION and n.session_id:
+            return n.session_id  # elided in its narrow column
         return f"{n.id}"
 
     def foreground(self, n: Note, column: int) -> Any:

@@ -48,7 +48,7 @@ class NotesTab(BaseTab):
             QTableView(self),
             self.model,
             name="notesTable",
-            widths={0: 420, 1: "Importance", 2: DATE, 3: DATE, 4: DATE, 5: 140},
+            widths={0: 420, 1: "Importance", 2: DATE, 3: DATE, 4: DATE, 5: 120},
             stretch=COL_CONTENT,
         )
         self.editor = NoteEditor(self)
@@ -56,9 +56,9 @@ class NotesTab(BaseTab):
         split.setObjectName("notesSplit")
         split.addWidget(self.table)
         split.addWidget(self.editor)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([880, 480])
+        split.setStretchFactor(0, 2)  # the notes' text takes the width (at 1024 px too)
+        split.setStretchFactor(1, 1)
+        split.setSizes([900, 400])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.bar)
