@@ -55,6 +55,9 @@ class BaseTab(Retranslatable, QWidget):
     #: The navigation target types this tab can show (see :meth:`navigate`).
     targets: tuple[type[Target], ...] = ()
     busyChanged = Signal(bool)
+    #: Veil the tab with "Loading…" until its first read arrives (off for a tab that says so in its own
+    #: places, as the Timeline does in its list, chart and conversation).
+    loading_sign = True
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None):
         super().__init__(parent)
@@ -64,6 +67,7 @@ class BaseTab(Retranslatable, QWidget):
         self._splitters: list[tuple[QSplitter, str]] = []
         self._pacer: LivePacer | None = None
         self._loading: LoadingOverlay | None = None
+        self._first_read = False
         self.state = self.create_state()
         self.controller = self.create_controller()
         self.controller.busyChanged.connect(self.busyChanged)
@@ -132,22 +136,31 @@ class BaseTab(Retranslatable, QWidget):
             self.controller.active = True
             self.activate()
             if self.busy:  # until the first read arrives the tab says so, not a blank page
-                from philont_desktop.widgets.loading import LoadingOverlay
+                self._first_read = True
+                if self.loading_sign:
+                    from philont_desktop.widgets.loading import LoadingOverlay
 
-                self._loading = LoadingOverlay(self)
+                    self._loading = LoadingOverlay(self)
                 self.controller.busyChanged.connect(self._first_read_arrived)
 
     def _first_read_arrived(self, busy: bool) -> None:
-        if busy or self._loading is None:
+        if busy or not self._first_read:
             return
         self.controller.busyChanged.disconnect(self._first_read_arrived)
-        self._loading.finish()
-        self._loading = None
+        self._first_read = False
+        if self._loading is not None:
+            self._loading.finish()
+            self._loading = None
 
     @property
     def loading(self) -> bool:
-        """The tab's first read has not arrived yet (its "Loading…" sign is shown)."""
-        return self._loading is not None
+        """The tab's first read has not arrived yet (it says "Loading…")."""
+        return self._first_read
+
+    @property
+    def loading_overlay(self) -> LoadingOverlay | None:
+        """The "Loading…" veil over the tab while its first read is on its way (``None``: none)."""
+        return self._loading
 
     @property
     def busy(self) -> bool:

@@ -43,6 +43,7 @@ class TimelineTab(BaseTab):
     """Conversations on the left, the conversation (lazy both ways) under its activity chart, search."""
 
     name = "timeline"
+    loading_sign = False  # its list, chart and conversation say "loading…" themselves
     targets = (ShowTime, ShowMessage)
 
     def __init__(self, ctx: Any, parent: QWidget | None = None):

@@ -67,16 +67,25 @@ def test_every_tab_says_loading_until_its_first_read_arrives(make_window, demo_d
     for name in tabs.tab_names():
         tab = w.show_tab(name)
         assert tab.loading, name
-        overlay = tab._loading
+        overlay = tab.loading_overlay
+        if name == "timeline":  # says it in its own places
+            assert overlay is None
+            assert "loading…" in tab.status_label.text()
+            assert tab.activity.loading_label.isVisibleTo(tab)  # "Counting messages per day…"
+            continue
         assert overlay.isVisible() and overlay.text == "Loading…", name
-        r, g = overlay.geometry(), tab.rect()
-        assert g.contains(r), name  # inside the tab, over its empty areas
+        assert overlay.geometry() == tab.rect(), name  # over the whole tab: its empty tables and plots
+        assert overlay.box.isVisible() and tab.rect().contains(overlay.box.geometry()), name
     held_reads.set()
     for name in tabs.tab_names():
         tab = w.tab(name)
         assert spin_until(lambda t=tab: not t.loading, 20_000), name
         assert tab.wait_idle(20_000), name
+        assert tab.loading_overlay is None, name
         assert not any(c.objectName() == "loadingOverlay" and c.isVisible() for c in tab.children()), name
+    timeline = w.show_tab("timeline")
+    assert "loading" not in timeline.status_label.text()
+    assert spin_until(lambda: not timeline.activity.loading_label.isVisibleTo(timeline), 10_000)
 
 
 # What each tab calls the rows the status bar counts: (the status bar's key, the tab's words).
