@@ -235,6 +235,16 @@ def list_entries(
     return [AuditEntry.from_row(r) for r in rows]
 
 
+def count_entries(db: MemoryDB, target_type: str | None = None) -> int:
+    """How many entries there are (of ``target_type``); 0 when the database has no audit table. The
+    trail holds a person's manual edits: small enough to count."""
+    where, args = ("WHERE target_type = ?", [target_type]) if target_type is not None else ("", [])
+    with db.lock:
+        if not audit_table_exists(db.conn):
+            return 0
+        return int(db.conn.execute(f"SELECT count(*) FROM {AUDIT_TABLE} {where}", args).fetchone()[0])
+
+
 def entries_between(db: MemoryDB, since: int | None, until: int | None) -> list[AuditEntry]:
     """Entries with ``since < at <= until`` (either bound may be ``None``), oldest first; ``[]``
     when the database has no audit table."""

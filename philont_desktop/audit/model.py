@@ -13,10 +13,20 @@ from core.audit import AuditEntry
 from philont_desktop.audit.human import changes_line, field_changes, target_label
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QDateTime, QObject, Qt, Signal
-from philont_desktop.widgets.rows_model import PagedRowsModel, Submit
+from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
 
 PAGE_SIZE = 200
 LIVE_LIMIT = 10_000
+
+
+def job_page(
+    db: Any, limit: int, before: int | None, target_type: str | None
+) -> tuple[list[AuditEntry], int | None]:
+    """A page of entries, newest first, and on a full first page how many there are in all (the
+    count says "1,234 entries" once loaded, never "200+")."""
+    rows = audit.list_entries(db, limit, before, target_type)
+    first_full = before is None and len(rows) >= limit
+    return rows, audit.count_entries(db, target_type) if first_full else None
 
 
 def format_time(ms: int) -> str:
@@ -34,6 +44,7 @@ class AuditModel(PagedRowsModel):
         super().__init__(submit, "audit", page_size, parent)
         self._target_type: str | None = None
         self._muted: Any = None
+        self.total: int | None = None  # how many entries there are, when more pages are left
         self.rowsPrepended.connect(self.newEntries)
 
     # -- columns --------------------------------------------------------------------------------------
@@ -114,6 +125,7 @@ class AuditModel(PagedRowsModel):
     def set_target_type(self, target_type: str | None) -> None:
         """Filter by target type (``None``: all) and reload from the newest entry."""
         self._target_type = target_type
+        self.total = None
         self.load_first_page()
 
     def reload(self) -> None:
@@ -121,7 +133,13 @@ class AuditModel(PagedRowsModel):
 
     def page_op(self, after: AuditEntry | None, limit: int) -> ReadOp:
         before = after.id if after is not None else None
-        return ReadOp(audit.list_entries, (limit, before, self._target_type))
+        return ReadOp(job_page, (limit, before, self._target_type))
+
+    def unpack(self, result: tuple[list[AuditEntry], int | None], limit: int) -> Page:
+        rows, total = result
+        if total is not None:
+            self.total = total
+        return Page(rows, len(rows) < limit)
 
     def live_op(self, first: AuditEntry) -> ReadOp:
         return ReadOp(audit.list_entries, (LIVE_LIMIT, None, self._target_type, None, first.id))

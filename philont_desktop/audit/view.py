@@ -137,7 +137,7 @@ class AuditTab(BaseTab):
         n = self.model.rowCount()
         if n and not self.table.currentIndex().isValid():
             self.table.selectRow(0)
-        self.bar.show_count(n, self.model.canFetchMore(QModelIndex()))
+        self.bar.show_count(n, self.model.canFetchMore(QModelIndex()), self.model.total)
         if n == 0 and not self.model.loading:
             self.detail.show_empty()
 

@@ -2600,6 +2600,11 @@ with the backup
         <source>{0}{1} entries</source>
         <translation>{0}{1} 条记录</translation>
     </message>
+    <message>
+        <location line="+5"/>
+        <source>{0} entries · {1} shown, more as you scroll</source>
+        <translation>{0} 条记录 · 已显示 {1} 条，滚动加载更多</translation>
+    </message>
 </context>
 <context>
     <name>AuditController</name>

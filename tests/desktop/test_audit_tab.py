@@ -10,7 +10,7 @@ import pytest
 from core.curation import notes as note_curation
 from core.db import MemoryDB
 from core.notes import NotesStore
-from philont_desktop.qt import Qt, QUrl
+from philont_desktop.qt import QModelIndex, Qt, QUrl
 
 ACTOR = "alice@philont-desktop"
 
@@ -87,6 +87,20 @@ def test_undo_and_redo_of_one_entry_from_the_tab(qtbot, audit_db, make_tab, star
     qtbot.waitUntil(lambda: _note(audit_db, "n037") is not None, timeout=10_000)
     qtbot.waitUntil(lambda: tab.model.rowCount() == 42, timeout=10_000)
     assert tab.ctx.errors == []
+
+
+def test_a_long_trail_gives_its_exact_count_not_n_plus(qtbot, audit_db, make_tab):
+    tab = make_tab(audit_db)
+    tab.model.page_size = 15  # 40 entries: three pages
+    tab.model.reload()
+    assert tab.wait_idle(10_000)
+    assert tab.model.rowCount() == 15
+    assert tab.bar.count_label.text() == "40 entries · 15 shown, more as you scroll"
+    while tab.model.canFetchMore(QModelIndex()):
+        tab.model.fetchMore(QModelIndex())
+        assert tab.wait_idle(10_000)
+    assert tab.model.rowCount() == 40
+    qtbot.waitUntil(lambda: tab.bar.count_label.text() == "40 entries", timeout=10_000)
 
 
 def test_entries_added_meanwhile_come_on_top_without_moving_the_rows_in_view(qtbot, audit_db, make_tab):

@@ -60,8 +60,12 @@ class AuditBar(QWidget):
         if n > 0:
             self.new_button.setText(self.tr("{0} new ↑").format(n))
 
-    def show_count(self, n: int, more: bool) -> None:
-        self.count_label.setText(self.tr("{0}{1} entries").format(n, "+" if more else ""))
+    def show_count(self, n: int, more: bool, total: int | None = None) -> None:
+        """``n`` entries loaded, ``more`` to load, ``total`` in all (``None``: not counted)."""
+        if more and total is not None and total > n:
+            self.count_label.setText(self.tr("{0} entries · {1} shown, more as you scroll").format(total, n))
+        else:
+            self.count_label.setText(self.tr("{0}{1} entries").format(n, "+" if more else ""))
 
     def show_steps(self, editing: bool, e: AuditEntry | None) -> None:
         """Undo / redo of one entry: in editing mode, for an original edit, as its state allows."""
