@@ -9,6 +9,7 @@ namespaces by their dots with their counts.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import time
@@ -103,6 +104,7 @@ class FactRow:
         "order",
         "score",
         "status",
+        "windowed",
     )
 
     def __init__(self, fact: Fact, order: int = 0):
@@ -114,6 +116,8 @@ class FactRow:
         self.fast, self.flat = _score_plan(fact)
         self.score = math.nan
         self.status = "active"
+        # only a fact with a validity window changes its status as the view time moves
+        self.windowed = fact.valid_from is not None or fact.valid_until is not None
         self._name = self._value_text = self._search = self._sig = _NOT_YET
         self._crossing = _NOT_YET
         self._tau: Any = _NOT_YET
@@ -308,6 +312,25 @@ def load_pool(db: Any, threshold: float, at: int) -> list[tuple[Fact, float]]:
     return FactStore(db).forget_candidates(threshold=threshold, limit=1_000_000_000, now=at)
 
 
+def load_pool_counted(
+    db: Any, threshold: float, at: int, real_now: int
+) -> tuple[list[tuple[Fact, float]], int]:
+    """The forget candidates at ``at`` (:func:`load_pool`) and how many of them are candidates at
+    ``real_now`` too (the pool's summary says so when ``at`` is ahead), both off the GUI thread."""
+    cands = load_pool(db, threshold, at)
+    if at == real_now:
+        return cands, len(cands)
+    now_count = sum(
+        1
+        for f, _s in cands
+        if score_memory(
+            f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, real_now
+        )
+        < threshold
+    )
+    return cands, now_count
+
+
 def load_history(db: Any, namespace: str, key: str) -> list[Fact]:
     return FactStore(db).history(namespace, key)
 
@@ -334,6 +357,39 @@ def row_score(r: FactRow, at: int) -> float:
         return r.flat
     f = r.fact
     return score_memory(f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, at)
+
+
+def score_rows(rows: list[FactRow], at: int) -> None:
+    """Every row's score at ``at``: :func:`row_score`'s arithmetic, bit for bit, in one loop (a time
+    control step rescores every row)."""
+    t = float(at)
+    exp = math.exp
+    for r in rows:
+        fast = r.fast
+        if fast is not None:
+            conf, anchor, tau = fast
+            age = (t - anchor) / DAY_MS
+            if age < 0.0:
+                age = 0.0
+            r.score = conf * exp(-age / tau)
+        else:
+            r.score = row_score(r, at)
+
+
+def leading_rows(rows: Iterable[FactRow], namespace: str | None, count: int) -> list[FactRow]:
+    """The ``count`` most important facts of ``namespace`` (``None``: all), as the curves show them
+    while nothing is selected: the active ones with the highest scores, decaying ones first (a pinned
+    fact's curve is a flat line)."""
+    ns = namespace
+    shown = [
+        r
+        for r in rows
+        if r.status == "active"
+        and (ns is None or r.fact.namespace == ns or r.fact.namespace.startswith(ns + "."))
+    ]
+    return heapq.nlargest(
+        count, shown, key=lambda r: (r.fast is not None, r.score if r.score == r.score else -1.0)
+    )
 
 
 def ranges(indices: list[int]) -> list[tuple[int, int]]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.jsutil import now_ms
-from philont_desktop import humanize
+from philont_desktop import humanize, i18n
 from philont_desktop.facts.columns import (
     C_ACCESSED,
     C_CONFIDENCE,
@@ -36,7 +36,16 @@ from philont_desktop.facts.columns import (
     SORT_KEYS,
     FactsFilter,
 )
-from philont_desktop.facts.data import DAY_MS, THRESHOLD, FactRow, FactsData, ranges, row_score, status_at
+from philont_desktop.facts.data import (
+    DAY_MS,
+    THRESHOLD,
+    FactRow,
+    FactsData,
+    ranges,
+    row_score,
+    score_rows,
+    status_at,
+)
 from philont_desktop.facts.text import (
     fmt_number,
     fmt_score,
@@ -62,6 +71,20 @@ FactRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
 SortRole = Qt.ItemDataRole.UserRole + 3
 ScoreRole = Qt.ItemDataRole.UserRole + 4  # the score as a number, for the bar painted in its cell
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_SORT, _SCORE, _FACT, _ID = int(SortRole), int(ScoreRole), int(FactRole), int(IdRole)
+#: The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the
+#: others are turned away before any other work (a repaint of the table is a thousand calls).
+_ANSWERED = frozenset({_DISPLAY, _TOOLTIP, _ALIGN, _FOREGROUND, _SORT, _SCORE, _FACT, _ID})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_NUMBER_COLUMNS = frozenset({C_CONFIDENCE, C_TAU, C_SCORE})
+#: The columns whose text moves with the view time (never cached).
+_MOVING = frozenset({C_SCORE, C_STATUS, C_CROSSES})
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _TIME_FIELDS = {
     C_OCCURRED: "occurred_at",
     C_VALID_FROM: "valid_from",
@@ -125,7 +148,10 @@ class FactsModel(QAbstractTableModel):
         self._sort: tuple[int, Qt.SortOrder] | None = None
         self._gen = 0  # bumped whenever rows or their scores change
         self._sorted_gen = -1
-        self._display_cache: dict[tuple[int, int], str] = {}
+        # the texts of the cells that do not move with the view time, by (fact id, column): a drag of
+        # the time control repaints the table at every step
+        self._display_cache: dict[tuple[str, int], str] = {}
+        i18n.on_language_changed(self, self._display_cache.clear)
 
     # -- Qt API ----------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -163,39 +189,52 @@ class FactsModel(QAbstractTableModel):
         return tips.get(section)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        if role not in _ANSWERED or not index.isValid():
             return None
         r = self._rows[index.row()]
         c = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            # Stored text as text: controls and direction overrides visible, the damage marker in front.
-            return plain.mark(plain.plain(self.display(r, c), None), r.fact, _STORED_COLUMNS.get(c, ()))
-        if role == SortRole:
+        if role == _DISPLAY:
+            if c in _MOVING:
+                return self._shown(r, c)
+            key = (r.fid, c)
+            text = self._display_cache.get(key)
+            if text is None:
+                text = self._display_cache[key] = self._shown(r, c)
+            return text
+        if role == _FOREGROUND:
+            return self._foreground(r, c)
+        if role == _ALIGN:
+            return _RIGHT if c in _NUMBER_COLUMNS else None
+        if role == _SORT:
             return self.sort_value(r, c)
-        if role == ScoreRole:
+        if role == _SCORE:
             return r.score if c == C_SCORE else None
-        if role == FactRole:
+        if role == _FACT:
             return r.fact
-        if role == IdRole:
+        if role == _ID:
             return r.fact.id
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             tip = "\n".join(t for t in (self._tooltip(r, c), plain.damage_tooltip(r.fact)) if t)
             return plain.tooltip(tip) if tip else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and c in (C_CONFIDENCE, C_TAU, C_SCORE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and self._theme is not None:
-            if r.status in ("superseded", "forgotten"):
-                return self._theme.muted_text()
-            if c == C_SCORE and r.score < self.threshold and r.tau_src != "pinned":
-                return self._theme.status_color("error")
-            if c == C_CONFIDENCE and not r.fact.confidence_valid:
-                return self._theme.status_color("error")
+        return None
+
+    def _shown(self, r: FactRow, c: int) -> str:
+        """Stored text as text: controls and direction overrides visible, the damage marker in front."""
+        return plain.mark(plain.plain(self.display(r, c), None), r.fact, _STORED_COLUMNS.get(c, ()))
+
+    def _foreground(self, r: FactRow, c: int) -> Any:
+        if self._theme is None:
+            return None
+        if r.status in ("superseded", "forgotten"):
+            return self._theme.muted_text()
+        if c == C_SCORE and r.score < self.threshold and r.tau_src != "pinned":
+            return self._theme.status_color("error")
+        if c == C_CONFIDENCE and not r.fact.confidence_valid:
+            return self._theme.status_color("error")
         return None
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _FLAGS if index.isValid() else _NO_FLAGS
 
     # -- texts -----------------------------------------------------------------------------------------
     def status_text(self, status: str) -> str:
@@ -301,6 +340,7 @@ class FactsModel(QAbstractTableModel):
 
         Returns whether rows changed in place (a filtering proxy should then filter again)."""
         self._gen += 1
+        self._display_cache.clear()
         new = data.rows
         fresh = data.scored_at is not None and data.scored_at == self.view_time
         if not self._rows:
@@ -359,21 +399,44 @@ class FactsModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows = []
         self._pos = {}
+        self._display_cache.clear()
         self.endResetModel()
 
     def _reindex(self) -> None:
         self._pos = {r.fid: i for i, r in enumerate(self._rows)}
 
     def set_view_time(self, at: int, real_now: int | None = None) -> None:
-        """Scores and status at ``at`` (the time control); ``real_now`` for relative texts."""
+        """Scores and status at ``at`` (the time control); ``real_now`` for relative texts.
+
+        Only the score column changes for every row; the status (and the crossing's "never") only for
+        the rows whose status moved, and the relative times only when ``real_now`` moved: the view
+        repaints those cells, not the whole table, at every step of a drag.
+        """
         self._gen += 1
         self.view_time = int(at)
+        moved_now = real_now is not None and int(real_now) != self.real_now
         if real_now is not None:
             self.real_now = int(real_now)
-        if not self._rows:
+        if moved_now:
+            self._display_cache.clear()  # relative times ("3 days ago")
+        rows = self._rows
+        if not rows:
             return
-        self._score_rows(self._rows)
-        self.dataChanged.emit(self.index(0, C_SCORE), self.index(len(self._rows) - 1, C_CROSSES))
+        score_rows(rows, self.view_time)
+        moved: list[int] = []
+        for i, r in enumerate(rows):
+            if r.windowed:
+                status = status_at(r.fact, self.view_time)
+                if status != r.status:
+                    r.status = status
+                    moved.append(i)
+        last = len(rows) - 1
+        if moved_now:
+            self.dataChanged.emit(self.index(0, C_SCORE), self.index(last, C_CROSSES))
+        else:
+            self.dataChanged.emit(self.index(0, C_SCORE), self.index(last, C_SCORE))
+            for start, end in ranges(moved):
+                self.dataChanged.emit(self.index(start, 0), self.index(end, N_COLUMNS - 1))
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, C_SCORE, C_SCORE)
         if self._sort is not None and self._sort[0] in (C_SCORE, C_STATUS, C_CROSSES):
             self._resort()

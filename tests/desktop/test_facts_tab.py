@@ -652,7 +652,7 @@ def test_row_scores_are_score_memory_bit_for_bit():
     from hypothesis import strategies as st
 
     from core.models import Fact
-    from philont_desktop.facts.data import build_row, row_score
+    from philont_desktop.facts.data import build_row, row_score, score_rows
 
     namespaces = st.sampled_from(["user", "user.x", "project", "context", "session", "decisions", "", "USER"])
     times = st.integers(min_value=0, max_value=4_000_000_000_000)
@@ -677,6 +677,9 @@ def test_row_scores_are_score_memory_bit_for_bit():
         want = score_memory(ns, conf, created, accessed, tau, at)
         got = row_score(build_row(f), at)
         assert (math.isnan(got) and math.isnan(want)) or got == want
+        row = build_row(f)
+        score_rows([row], at)  # the time control's loop
+        assert (math.isnan(row.score) and math.isnan(want)) or row.score == want
 
     check()
 
@@ -693,3 +696,52 @@ def test_the_decay_plot_shows_the_namespaces_leading_facts_while_nothing_is_sele
     assert drawn == {"context"}
     tab.select_ids([facts_db[1]["mood"]])
     assert list(tab.curves.curve_items) == [facts_db[1]["mood"]]  # a selection replaces them
+
+
+def test_the_facts_model_and_its_filter_pass_the_model_tester_as_the_view_time_moves(
+    facts_db, make_tab, qtmodeltester
+):
+    tab = make_tab(facts_db[0])
+    qtmodeltester.check(tab.model)
+    qtmodeltester.check(tab.proxy)
+    tab.superseded_check.setChecked(True)
+    tab.set_offset_days(40)  # trip's validity window starts at +5 d and ends before: its status moves
+    qtmodeltester.check(tab.model)
+    qtmodeltester.check(tab.proxy)
+
+
+def test_the_table_shows_what_the_view_time_and_an_edit_change(facts_db, make_tab):
+    """Cell texts are kept between repaints: each one shown is the one computed from the row now."""
+    from philont_desktop.facts.columns import C_STATUS, C_VALUE
+
+    tab = make_tab(facts_db[0], editing=True)
+    ids = facts_db[1]
+    m = tab.model
+
+    def text(fid: str, column: int) -> str:
+        return m.data(m.index(m.row_of(fid), column))
+
+    assert text(ids["trip"], C_STATUS) == "outside validity window"  # valid from +5 d to +10 d
+    before = text(ids["repo"], C_VALUE)
+    assert before == "github.com/x"
+    tab.set_offset_days(7)
+    assert text(ids["trip"], C_STATUS) == "active"
+    tab.set_offset_days(0)
+    assert text(ids["trip"], C_STATUS) == "outside validity window"
+    tab.edit_fact(tab.model.fact_row(ids["repo"]), {"value": "gitlab.com/y"})
+    assert idle(tab)
+    assert text(tab.controller.head_id("project", "repo"), C_VALUE) == "gitlab.com/y"
+
+
+def test_a_dragged_time_control_ends_with_the_pool_at_the_last_time(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    for days in range(1, 31):
+        tab.time_slider.setValue(days)  # a drag: the pool loads one at a time, the last one at +30 d
+    assert idle(tab)
+    assert tab.state.pool_at == tab.view_time == FIXED_NOW + 30 * DAY
+    assert "(+30 d)" in tab.pool_label.text()
+    assert sorted(f"{f.namespace}.{f.key}" for f in tab.pool_model.facts()) == [
+        "context.location",
+        "context.mood",
+        "session.focus",
+    ]
