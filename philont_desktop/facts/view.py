@@ -9,13 +9,13 @@ state and controller.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 from typing import Any
 
 from core.curation.facts import BulkPlan
+from philont_desktop.facts.after_paint import AfterPaint
 from philont_desktop.facts.controller import FactsController
-from philont_desktop.facts.data import DAY_MS, FactRow, FactsData
+from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, leading_rows
 from philont_desktop.facts.model import FactsModel, FactsProxy
 from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
 from philont_desktop.facts.text import fmt_time
@@ -68,6 +68,8 @@ class FactsTab(BaseTab):
         self.edit_bar = EditBar(self)
         self.tree = NamespaceTree(ctx.theme, self)
         self.table = FactsTable(self.model, self.proxy, ctx.settings, self)
+        # after a load the rows are painted first, the plots in the event-loop turn after that paint
+        self._plots = AfterPaint(self.table.viewport(), self._draw_plots, self)
         self._build_bottom()
         self.status_label = QLabel(self)
         self.status_label.setObjectName("factsStatus")
@@ -243,6 +245,15 @@ class FactsTab(BaseTab):
         self.clock.start()
         self.controller.activate()
 
+    @property
+    def busy(self) -> bool:
+        return self.controller.busy or self._plots.pending
+
+    def wait_idle(self, timeout_ms: int = 10_000) -> bool:
+        done = self.controller.wait_idle(timeout_ms)  # and the plots drawn
+        self._plots.flush()
+        return done
+
     def retranslate(self) -> None:
         self.tree.retranslate()
         super().retranslate()
@@ -301,18 +312,15 @@ class FactsTab(BaseTab):
         follow = self.controller.take_reveal() or self.controller.select_after_load
         if selected_before and follow is None:
             self._follow_new_versions(selected_before)
-        self.curves.set_times(s.real_now, s.view_time)
-        self.whatif.set_now(s.real_now)
         self.time.show_offset(s.offset_days, s.view_time)
         self.table.shrink_empty_columns(set(data.empty_columns))
         if not self.tree.set_tree(data.tree, data.active):
             self._on_namespace(None)  # the namespace shown is gone
         self._overview_dirty = True
-        self._sync_overview()
         if follow:
             self.controller.select_after_load = None
             self.select_ids(follow)
-        self._on_selection()
+        self._on_selection(plots=False)
 
     def _apply_view_time(self) -> None:
         s = self.state
@@ -354,7 +362,7 @@ class FactsTab(BaseTab):
 
     def _show_pool(self) -> None:
         s = self.state
-        self.pool.set_candidates(list(s.pool), s.pool_at, s.real_now, s.offset_days, s.threshold)
+        self.pool.set_candidates(list(s.pool), s.pool_at, s.real_now, s.offset_days, s.threshold, s.pool_now)
         self.bottom.setTabText(POOL_TAB, self.tr("Forget pool ({0})").format(len(s.pool)))
         self._update_actions()
 
@@ -409,10 +417,26 @@ class FactsTab(BaseTab):
         self.table.settle()
         return shown
 
-    def _on_selection(self) -> None:
+    def _on_selection(self, plots: bool = True) -> None:
+        """The selection moved: history, actions and status now; the plots now or after the next paint."""
         rows = self.selected_rows()
         current = self.current_row()
         self.controller.select(tuple(r.fid for r in rows), current.fid if current is not None else None)
+        if plots:
+            self._plots.cancel()
+            self._draw_plots(rows, current)
+        else:
+            self._plots.request()
+        self.controller.load_history(current)
+        self._update_actions()
+        self._update_status()
+
+    def _draw_plots(self, rows: list[FactRow] | None = None, current: FactRow | None = None) -> None:
+        """Curves, what-if and overview of the selection (after a load: once the table has painted)."""
+        if rows is None:
+            rows, current = self.selected_rows(), self.current_row()
+        self.whatif.set_now(self.state.real_now)
+        self._sync_overview()
         self.curves.set_times(self.state.real_now, self.state.view_time)
         if rows:
             self.curves.set_facts(rows, current.fact.id if current else None)
@@ -420,23 +444,9 @@ class FactsTab(BaseTab):
             self.curves.set_facts(self._leading_rows(), None, self._leading_note())
         self.overview.set_selected({r.fact.id for r in rows})
         self.whatif.load(current)
-        self.controller.load_history(current)
-        self._update_actions()
-        self._update_status()
 
     def _leading_rows(self) -> list[FactRow]:
-        """With nothing selected, the curves show the namespace's most important facts: the active ones
-        with the highest scores, decaying ones first (a pinned fact's curve is a flat line)."""
-        ns = self.state.namespace
-        rows = [
-            r
-            for r in self.model.rows()
-            if r.status == "active"
-            and (ns is None or r.fact.namespace == ns or r.fact.namespace.startswith(ns + "."))
-        ]
-        return heapq.nlargest(
-            LEADING_CURVES, rows, key=lambda r: (r.fast is not None, r.score if r.score == r.score else -1.0)
-        )
+        return leading_rows(self.model.rows(), self.state.namespace, LEADING_CURVES)
 
     def _leading_note(self) -> str:
         ns = self.state.namespace
