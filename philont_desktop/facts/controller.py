@@ -17,7 +17,15 @@ from core.curation.facts import BulkPlan
 from core.errors import ConflictError
 from core.jsutil import now_ms
 from core.models import Fact
-from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, load_facts, load_history, load_pool
+from philont_desktop.facts.data import (
+    DAY_MS,
+    FactRow,
+    FactsData,
+    load_facts,
+    load_history,
+    load_pool,
+    load_pool_counted,
+)
 from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QObject
@@ -38,6 +46,8 @@ class FactsController(TabController):
         self.reveal_keys: tuple[tuple[str, str], ...] = ()
         self._loading: Job | None = None  # the load in flight
         self._again = False  # a reload was asked while it runs: start one right after it
+        self._pool_job: Job | None = None  # the forget pool load in flight
+        self._pool_again = False  # the view time moved while it runs: load again when it is done
 
     # -- reading --------------------------------------------------------------------------------------
     @property
@@ -109,10 +119,32 @@ class FactsController(TabController):
         self.ctx.show_error(self.tr("Facts could not be read"), exc)
 
     def load_pool(self) -> None:
-        """The forget candidates at the view time, exactly as the core computes them."""
-        at = self.state.view_time
-        op = ReadOp(load_pool, (self.state.threshold, at), key="pool", label=self.tr("Forget pool"))
-        self.submit(op, on_result=lambda cands: self.state.update(pool=tuple(cands), pool_at=at))
+        """The forget candidates at the view time, exactly as the core computes them.
+
+        One load at a time: while the time control is dragged, the pool follows at the pace of its
+        loads (the last one at the time the drag ends), not one load and one redisplay per step.
+        """
+        if self._pool_job is not None:
+            self._pool_again = True
+            return
+        self._pool_again = False
+        at, real = self.state.view_time, self.state.real_now or self.real_now
+        op = ReadOp(
+            load_pool_counted, (self.state.threshold, at, real), key="pool", label=self.tr("Forget pool")
+        )
+
+        def loaded(result: tuple[list[tuple[Fact, float]], int]) -> None:
+            if not self._pool_again:  # else a newer pool follows right away
+                cands, now_count = result
+                self.state.update(pool=tuple(cands), pool_at=at, pool_now=now_count)
+
+        self._pool_job = self.submit(op, on_result=loaded)
+        self._pool_job.done.connect(self._pool_ended)
+
+    def _pool_ended(self) -> None:
+        self._pool_job = None
+        if self._pool_again:
+            self.load_pool()
 
     def load_history(self, row: FactRow | None) -> None:
         """The versions of ``row``'s key (``None``: no history shown)."""

@@ -31,6 +31,7 @@ class FactsState(TabState):
     selection: tuple[str, ...] = ()
     pool: tuple[tuple[Fact, float], ...] = ()  # the forget candidates at pool_at, lowest score first
     pool_at: int = 0
+    pool_now: int | None = None  # how many of the pool are candidates at real_now too
     history: tuple[Fact, ...] = ()  # the versions of the current fact, newest first
     history_of: str | None = None  # the fact id the history was loaded for
     editing: bool = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from core.decay import effective_tau, forget_crossing_time, score_memory
@@ -42,10 +43,22 @@ def _score(f: Fact, at: int) -> float:
 
 @dataclass(frozen=True)
 class PoolRow:
+    """A candidate; its crossing time and value text are computed when first shown (the pool is
+    rebuilt at every step of the time control, and only the rows on screen are ever looked at)."""
+
     fact: Fact
     score: float
-    crossing: int | None
-    value: str
+
+    @cached_property
+    def crossing(self) -> int | None:
+        f = self.fact
+        return forget_crossing_time(
+            f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days
+        )
+
+    @cached_property
+    def value(self) -> str:
+        return readable_value(self.fact)[0]
 
     @property
     def id(self) -> str:
@@ -79,13 +92,7 @@ class PoolModel(KeyedRowsModel):
 
     def set_candidates(self, cands: list[tuple[Fact, float]], at: int, real_now: int) -> None:
         self.at, self.real_now = at, real_now
-        rows = []
-        for f, s in cands:
-            crossing = forget_crossing_time(
-                f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days
-            )
-            rows.append(PoolRow(f, s, crossing, readable_value(f)[0]))
-        self.set_rows(rows)
+        self.set_rows([PoolRow(f, s) for f, s in cands])
 
     def fact(self, row: int) -> Fact:
         return self._rows[row].fact
@@ -197,9 +204,16 @@ class ForgetPool(QWidget):
             self.showRequested.emit([f.id for f in facts])
 
     def set_candidates(
-        self, cands: list[tuple[Fact, float]], at: int, real_now: int, offset_days: int, threshold: float
+        self,
+        cands: list[tuple[Fact, float]],
+        at: int,
+        real_now: int,
+        offset_days: int,
+        threshold: float,
+        now_count: int | None = None,
     ) -> None:
-        """Show ``cands`` (the pool at ``at``), keeping the selected facts selected."""
+        """Show ``cands`` (the pool at ``at``), keeping the selected facts selected; ``now_count``: how
+        many of them are candidates at ``real_now`` (counted here when not given)."""
         selected = {f.id for f in self.selected()}
         self.model.set_candidates(cands, at, real_now)
         if selected:
@@ -209,13 +223,21 @@ class ForgetPool(QWidget):
                 if f.id in selected:
                     sel.select(self.model.index(r, 0), self.model.index(r, last))
             self.view.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-        self.label.setText(self._summary(cands, at, offset_days, threshold))
+        self.label.setText(self._summary(cands, at, offset_days, threshold, now_count))
 
-    def _summary(self, cands: list[tuple[Fact, float]], at: int, offset_days: int, threshold: float) -> str:
+    def _summary(
+        self,
+        cands: list[tuple[Fact, float]],
+        at: int,
+        offset_days: int,
+        threshold: float,
+        now_count: int | None = None,
+    ) -> str:
         n = len(cands)
         if offset_days:
             now = self.model.real_now
-            now_count = sum(1 for f, _s in cands if _score(f, now) < threshold)
+            if now_count is None:
+                now_count = sum(1 for f, _s in cands if _score(f, now) < threshold)
             return self.tr(
                 "At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now."
             ).format(fmt_time(at), offset_days, n, fmt_number(threshold, 4), now_count)
