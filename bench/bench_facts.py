@@ -64,8 +64,37 @@ def line(name: str, ms: float, floor_name: str, floor_ms: float) -> None:
     print(f"  {name:<46} {ms:9.1f} ms   floor {floor_name:<34} {floor_ms:8.1f} ms   ×{ratio:5.2f}")
 
 
-def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> float:
-    """One load of the Facts tab, from activation until it holds ``n_rows`` rows and has painted."""
+class PaintMark:
+    """When ``window`` has been repainted for the first time after ``ready()`` holds: ``at``.
+
+    Qt repaints a window in one ``UpdateRequest`` event: every widget that needs it is painted, then
+    the window is flushed. The first such event after ``ready()`` is handled here (as Qt would) and
+    timed to its end, so ``at`` (``perf_counter``) is when the window shows what was ready.
+    """
+
+    def __init__(self, window, ready: Callable[[], bool]):
+        from philont_desktop.qt import QEvent, QObject
+
+        self.at: float | None = None
+        mark = self
+
+        class Filter(QObject):
+            def eventFilter(self, obj, event) -> bool:
+                if mark.at is None and event.type() == QEvent.Type.UpdateRequest and ready():
+                    obj.removeEventFilter(self)
+                    obj.event(event)  # the repaint
+                    mark.at = time.perf_counter()
+                    return True
+                return False
+
+        self._filter = Filter()
+        window.installEventFilter(self._filter)
+
+
+def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> tuple[float, float]:
+    """One load of the Facts tab, from activation until the table shows its ``n_rows`` rows on screen
+    (the first paint of the window after they are in the model), and until the plots drawn after that
+    paint are painted too. The tab is a shown window, painted by the event loop as on a screen."""
     from philont_desktop.context import AppContext
     from philont_desktop.facts.view import FactsTab
     from philont_desktop.qt import QApplication
@@ -77,12 +106,14 @@ def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> float:
     tab.now_fn = lambda: now
     tab.resize(1500, 950)
     tab.show()
-    app.processEvents()
+    spin_until(lambda: False, 300)  # the empty tab painted, as before a person clicks on it
+    rows = PaintMark(tab.window(), lambda: tab.model.rowCount() == n_rows)
+    plots = PaintMark(tab.window(), lambda: rows.at is not None and not tab._plots.pending)
     t = time.perf_counter()
     tab.ensure_activated()
-    spin_until(lambda: tab.model.rowCount() == n_rows, 120_000)
-    tab.grab()  # the first complete paint of table, tree and plots
-    elapsed = (time.perf_counter() - t) * 1000
+    spin_until(lambda: plots.at is not None, 120_000)
+    assert rows.at is not None and plots.at is not None, "the tab was not painted"
+    elapsed = ((rows.at - t) * 1000, (plots.at - t) * 1000)
     spin_until(lambda: not tab.busy, 60_000)
     tab.close()
     ctx.close()
@@ -139,7 +170,8 @@ def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) 
         store.all_rows()  # warm-up
         floor_rows = median_ms(store.all_rows, repeat)
     tab_load_ms(path, theme, now, n_rows)  # warm-up
-    whole = statistics.median(tab_load_ms(path, theme, now, n_rows) for _ in range(repeat))
+    loads = [tab_load_ms(path, theme, now, n_rows) for _ in range(repeat)]
+    whole = statistics.median(t for t, _plots in loads)
 
     from philont_desktop.context import AppContext
     from philont_desktop.facts.view import FactsTab
@@ -168,6 +200,14 @@ def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) 
         {
             "name": f"facts tab load ({n_rows:,} facts, until painted)",
             "value": whole,
+            "unit": "ms",
+            "floor_name": "FactStore.all_rows()",
+            "floor_value": floor_rows,
+            "runs": repeat,
+        },
+        {
+            "name": f"facts tab load ({n_rows:,} facts), its plots drawn after the rows, painted",
+            "value": statistics.median(p for _rows, p in loads),
             "unit": "ms",
             "floor_name": "FactStore.all_rows()",
             "floor_value": floor_rows,
@@ -226,8 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     line("load_facts on the worker (prepare + score)", worker, "FactStore.all_rows()", floor_rows)
 
     tab_load_ms(path, theme, now, len(rows))  # warm up (imports, fonts, caches)
-    whole = statistics.median(tab_load_ms(path, theme, now, len(rows)) for _ in range(args.repeat))
-    line("facts tab load, until painted (worker + GUI)", whole, "FactStore.all_rows()", floor_rows)
+    loads = [tab_load_ms(path, theme, now, len(rows)) for _ in range(args.repeat)]
+    whole = statistics.median(t for t, _plots in loads)
+    line("facts tab load, rows painted (worker + GUI)", whole, "FactStore.all_rows()", floor_rows)
+    plots = statistics.median(p for _rows, p in loads)
+    line("  and the plots drawn after it, painted", plots, "FactStore.all_rows()", floor_rows)
 
     # GUI-thread share of the load, with the data already prepared
     data = load_facts(db, now, now)
