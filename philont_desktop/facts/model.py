@@ -81,8 +81,7 @@ _SORT, _SCORE, _FACT, _ID = int(SortRole), int(ScoreRole), int(FactRole), int(Id
 _ANSWERED = frozenset({_DISPLAY, _TOOLTIP, _ALIGN, _FOREGROUND, _SORT, _SCORE, _FACT, _ID})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBER_COLUMNS = frozenset({C_CONFIDENCE, C_TAU, C_SCORE})
-#: The columns whose text moves with the view time (never cached).
-_MOVING = frozenset({C_SCORE, C_STATUS, C_CROSSES})
+CHANGE_BLOCK = 64  # rows per dataChanged of the score column at a new view time
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _TIME_FIELDS = {
@@ -148,9 +147,9 @@ class FactsModel(QAbstractTableModel):
         self._sort: tuple[int, Qt.SortOrder] | None = None
         self._gen = 0  # bumped whenever rows or their scores change
         self._sorted_gen = -1
-        # the texts of the cells that do not move with the view time, by (fact id, column): a drag of
-        # the time control repaints the table at every step
-        self._display_cache: dict[tuple[str, int], str] = {}
+        # the texts of the cells but the score, by (fact id, column, status): a drag of the time control
+        # repaints the table at every step
+        self._display_cache: dict[tuple[str, int, str], str] = {}
         i18n.on_language_changed(self, self._display_cache.clear)
 
     # -- Qt API ----------------------------------------------------------------------------------------
@@ -194,9 +193,9 @@ class FactsModel(QAbstractTableModel):
         r = self._rows[index.row()]
         c = index.column()
         if role == _DISPLAY:
-            if c in _MOVING:
+            if c == C_SCORE:
                 return self._shown(r, c)
-            key = (r.fid, c)
+            key = (r.fid, c, r.status)  # the status and the crossing's "never" follow the status
             text = self._display_cache.get(key)
             if text is None:
                 text = self._display_cache[key] = self._shown(r, c)
@@ -413,6 +412,7 @@ class FactsModel(QAbstractTableModel):
         repaints those cells, not the whole table, at every step of a drag.
         """
         self._gen += 1
+        was_ahead = self.view_time != self.real_now
         self.view_time = int(at)
         moved_now = real_now is not None and int(real_now) != self.real_now
         if real_now is not None:
@@ -434,10 +434,17 @@ class FactsModel(QAbstractTableModel):
         if moved_now:
             self.dataChanged.emit(self.index(0, C_SCORE), self.index(last, C_CROSSES))
         else:
-            self.dataChanged.emit(self.index(0, C_SCORE), self.index(last, C_SCORE))
+            # in blocks: Qt repaints the whole table for a change of more than about a hundred rows,
+            # and only the cells shown of a smaller one
+            for start in range(0, last + 1, CHANGE_BLOCK):
+                end = min(start + CHANGE_BLOCK - 1, last)
+                self.dataChanged.emit(self.index(start, C_SCORE), self.index(end, C_SCORE))
             for start, end in ranges(moved):
                 self.dataChanged.emit(self.index(start, 0), self.index(end, N_COLUMNS - 1))
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, C_SCORE, C_SCORE)
+        if was_ahead != (self.view_time != self.real_now):
+            # "Score" ↔ "Score (+N d)". Not at every step: a header that changes its data makes the
+            # table repaint every cell; the tab repaints the score's header section instead
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, C_SCORE, C_SCORE)
         if self._sort is not None and self._sort[0] in (C_SCORE, C_STATUS, C_CROSSES):
             self._resort()
 

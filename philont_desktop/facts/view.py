@@ -14,6 +14,7 @@ from typing import Any
 
 from core.curation.facts import BulkPlan
 from philont_desktop.facts.after_paint import AfterPaint
+from philont_desktop.facts.columns import C_SCORE
 from philont_desktop.facts.controller import FactsController
 from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, leading_rows
 from philont_desktop.facts.model import FactsModel, FactsProxy
@@ -70,6 +71,7 @@ class FactsTab(BaseTab):
         self.table = FactsTable(self.model, self.proxy, ctx.settings, self)
         # after a load the rows are painted first, the plots in the event-loop turn after that paint
         self._plots = AfterPaint(self.table.viewport(), self._draw_plots, self)
+        self._time_plots = AfterPaint(self.table.viewport(), self._move_plots, self)
         self._build_bottom()
         self.status_label = QLabel(self)
         self.status_label.setObjectName("factsStatus")
@@ -247,10 +249,11 @@ class FactsTab(BaseTab):
 
     @property
     def busy(self) -> bool:
-        return self.controller.busy or self._plots.pending
+        return self.controller.busy or self._plots.pending or self._time_plots.pending
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         done = self.controller.wait_idle(timeout_ms)  # and the plots drawn
+        self._time_plots.flush()
         self._plots.flush()
         return done
 
@@ -325,16 +328,21 @@ class FactsTab(BaseTab):
     def _apply_view_time(self) -> None:
         s = self.state
         self.model.set_view_time(s.view_time, s.real_now)
+        self.table.horizontalHeader().updateSection(C_SCORE)  # "Score (+N d)"
         if self.proxy.time_dependent:
             self.proxy.refilter()
+        self.time.show_offset(s.offset_days, s.view_time)
+        self._update_status()
+        self._time_plots.request()  # a drag's step: the table repaints, then the plots follow
+
+    def _move_plots(self) -> None:
+        s = self.state
         if self._overview_shown() and not self._overview_dirty:
             self.overview.set_view_time(s.view_time)
         else:
             self._overview_dirty = True
         self.curves.set_times(s.real_now, s.view_time)
         self.whatif.set_now(s.real_now)
-        self.time.show_offset(s.offset_days, s.view_time)
-        self._update_status()
 
     def _follow_new_versions(self, ids: list[str]) -> None:
         """Selected facts that were superseded meanwhile (and are hidden now): select their new head."""
