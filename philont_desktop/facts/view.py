@@ -14,6 +14,7 @@ from typing import Any
 
 from core.curation.facts import BulkPlan
 from philont_desktop.facts.after_paint import AfterPaint
+from philont_desktop.facts.bottom import POOL, FactsBottom
 from philont_desktop.facts.columns import C_SCORE
 from philont_desktop.facts.controller import FactsController
 from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, leading_rows
@@ -24,8 +25,6 @@ from philont_desktop.facts.widgets.bulk_dialog import BulkConfirmDialog
 from philont_desktop.facts.widgets.edit_bar import EditBar
 from philont_desktop.facts.widgets.fact_dialog import FactEditDialog
 from philont_desktop.facts.widgets.filter_bar import FactsFilterBar
-from philont_desktop.facts.widgets.forget_pool import ForgetPool
-from philont_desktop.facts.widgets.history import HistoryView
 from philont_desktop.facts.widgets.namespace_tree import NamespaceTree
 from philont_desktop.facts.widgets.table import FactsTable
 from philont_desktop.facts.widgets.tau_dialog import NamespaceDialog, TauDialog
@@ -38,7 +37,6 @@ from philont_desktop.qt import (
     QShortcut,
     QSplitter,
     Qt,
-    QTabWidget,
     QTimer,
     QVBoxLayout,
     QWidget,
@@ -46,7 +44,6 @@ from philont_desktop.qt import (
 from philont_desktop.tabs.base import BaseTab
 
 SCORE_REFRESH_TICKS = 60  # seconds between re-scoring the table at the moving "now"
-POOL_TAB = 3
 LEADING_CURVES = 6  # curves shown while no fact is selected
 
 __all__ = ["MAX_OFFSET_DAYS", "BulkConfirmDialog", "FactsTab", "NamespaceDialog"]
@@ -91,29 +88,17 @@ class FactsTab(BaseTab):
         return FactsController(self.ctx, self.state, self.name, self)
 
     def _build_bottom(self) -> None:
-        # Imported here: the plots pull in pyqtgraph and numpy, which the window does not need until this
-        # tab is built.
-        from philont_desktop.facts.widgets.decay_plot import DecayCurvePlot
-        from philont_desktop.facts.widgets.overview import OverviewPlot
-        from philont_desktop.facts.widgets.what_if import WhatIfBox
+        titles = (self.tr("Decay curves"), self.tr("Overview"), self.tr("History"), self.tr("Forget pool"))
+        self.bottom = FactsBottom(self.ctx.theme, titles, self)
+        self.whatif, self.history, self.pool = self.bottom.whatif, self.bottom.history, self.bottom.pool
 
-        theme = self.ctx.theme
-        self.curves = DecayCurvePlot(theme, self)
-        self.whatif = WhatIfBox(self)
-        curves_page = QWidget(self)
-        cl = QHBoxLayout(curves_page)
-        cl.setContentsMargins(4, 4, 4, 4)
-        cl.addWidget(self.curves, 1)
-        cl.addWidget(self.whatif)
-        self.overview = OverviewPlot(theme, self)
-        self.history = HistoryView(theme, self)
-        self.pool = ForgetPool(theme, self)
-        self.bottom = QTabWidget(self)
-        self.bottom.setObjectName("factsBottom")
-        self.bottom.addTab(curves_page, self.tr("Decay curves"))
-        self.bottom.addTab(self.overview, self.tr("Overview"))
-        self.bottom.addTab(self.history, self.tr("History"))
-        self.bottom.addTab(self.pool, self.tr("Forget pool"))
+    @property
+    def curves(self) -> Any:
+        return self.bottom.curves
+
+    @property
+    def overview(self) -> Any:
+        return self.bottom.overview
 
     def _lay_out(self) -> None:
         bar = QHBoxLayout()
@@ -153,11 +138,11 @@ class FactsTab(BaseTab):
         c = self.controller
         self.bar.queryChanged.connect(self._apply_query)
         self.time.offsetChanged.connect(c.set_offset_days)
-        self.curves.viewTimeDragged.connect(lambda ms: c.set_offset_days(round((ms - c.real_now) / DAY_MS)))
+        self.bottom.viewTimeDragged.connect(lambda ms: c.set_offset_days(round((ms - c.real_now) / DAY_MS)))
         self.tree.namespaceChanged.connect(self._on_namespace)
         self.table.selectionMoved.connect(self._on_selection)
         self.table.doubleClicked.connect(lambda *_: self.edit_current() if self.state.editing else None)
-        self.overview.selectionRequested.connect(self.select_ids)
+        self.bottom.overviewSelection.connect(self.select_ids)
         self.bottom.currentChanged.connect(lambda *_: self._sync_overview())
         self.whatif.previewChanged.connect(self._on_whatif_preview)
         self.whatif.applyRequested.connect(lambda row, changes: c.apply_whatif(row, changes))
@@ -359,7 +344,7 @@ class FactsTab(BaseTab):
             self.select_ids(heads, add=True)
 
     def _overview_shown(self) -> bool:
-        return self.bottom.currentWidget() is self.overview
+        return self.bottom.overview_shown()
 
     def _sync_overview(self) -> None:
         """Rebuild the overview when it is shown and out of date (10,000 points: only when seen)."""
@@ -371,7 +356,7 @@ class FactsTab(BaseTab):
     def _show_pool(self) -> None:
         s = self.state
         self.pool.set_candidates(list(s.pool), s.pool_at, s.real_now, s.offset_days, s.threshold, s.pool_now)
-        self.bottom.setTabText(POOL_TAB, self.tr("Forget pool ({0})").format(len(s.pool)))
+        self.bottom.setTabText(POOL, self.tr("Forget pool ({0})").format(len(s.pool)))
         self._update_actions()
 
     def _show_history(self) -> None:

@@ -288,6 +288,15 @@ class DecayCurvePlot(QWidget):
         self.threshold_line.label.setFormat(self.tr("forget threshold {0}").format(thr))
 
     # -- drawing -----------------------------------------------------------------------------------------
+    def prepare(self, curves: int) -> None:
+        """Make the items of ``curves`` curves ahead (hidden), so that a first drawing only fills them."""
+        while len(self._spare) + len(self.curve_items) < curves:
+            items = (pg.PlotCurveItem(), pg.PlotCurveItem())
+            for item in items:
+                item.hide()
+                self.plot.addItem(item)
+            self._spare.append(items)
+
     def _clear_items(self) -> None:
         """Hide the curves (kept for the next drawing: making plot items is what costs) and the labels."""
         for past, fut in self.curve_items.values():
@@ -401,14 +410,11 @@ class DecayCurvePlot(QWidget):
     ) -> None:
         current = fid == self.current_id
         width = 2.5 if current else 1.8
-        if self._spare:
-            p_item, f_item = self._spare.pop()
-        else:
+        if not self._spare:
             # PlotCurveItem, not PlotDataItem: a third of the cost to make and add, and these curves
             # (a few hundred points each) need neither downsampling nor clipping
-            p_item, f_item = pg.PlotCurveItem(), pg.PlotCurveItem()
-            self.plot.addItem(p_item)
-            self.plot.addItem(f_item)
+            self.prepare(len(self.curve_items) + 1)
+        p_item, f_item = self._spare.pop()
         p_item.setData(past[0] / 1000, past[1], pen=pg.mkPen(color, width=width))
         f_item.setData(fut[0] / 1000, fut[1], pen=pg.mkPen(color, width=width, style=Qt.PenStyle.DashLine))
         for item in (p_item, f_item):

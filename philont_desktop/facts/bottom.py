@@ -1,0 +1,89 @@
+"""The Facts tab's lower half: decay curves with the what-if box, the overview, history, forget pool.
+
+The two plots are pyqtgraph widgets that take tens of milliseconds each to make. The tab is built in
+one event-loop turn while the window builds its tabs in the background, so the plots are made in the
+turns after it, one per turn (with the curve items the first drawing needs in a turn of their own),
+or at once when something asks for them first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from philont_desktop.facts.widgets.forget_pool import ForgetPool
+from philont_desktop.facts.widgets.history import HistoryView
+from philont_desktop.qt import QHBoxLayout, QTabWidget, QTimer, QWidget, Signal
+
+CURVES, OVERVIEW, HISTORY, POOL = range(4)
+SPARE_CURVES = 6  # curve items made ahead: the leading curves drawn while nothing is selected
+
+
+class FactsBottom(QTabWidget):
+    """The pages, ``titles`` in order; ``curves`` and ``overview`` are made when first needed."""
+
+    viewTimeDragged = Signal(float)  # the decay plot's view-time line dragged (epoch ms)
+    overviewSelection = Signal(list, bool)  # fact ids chosen in the overview, added to the selection
+
+    def __init__(self, theme: Any, titles: tuple[str, str, str, str], parent: QWidget | None = None):
+        super().__init__(parent)
+        from philont_desktop.facts.widgets.what_if import WhatIfBox
+
+        self.setObjectName("factsBottom")
+        self._theme = theme
+        self._curves: Any = None
+        self._overview: Any = None
+        self.whatif = WhatIfBox(self)
+        self.curves_page = QWidget(self)
+        self._curves_layout = QHBoxLayout(self.curves_page)
+        self._curves_layout.setContentsMargins(4, 4, 4, 4)
+        self._curves_layout.addWidget(self.whatif)
+        self._overview_slot = QWidget(self)
+        self.history = HistoryView(theme, self)
+        self.pool = ForgetPool(theme, self)
+        for page, title in zip((self.curves_page, self._overview_slot, self.history, self.pool), titles):
+            self.addTab(page, title)
+        self._steps = [lambda: self.curves, lambda: self.curves.prepare(SPARE_CURVES), lambda: self.overview]
+        self._maker = QTimer(self)
+        self._maker.setSingleShot(True)
+        self._maker.timeout.connect(self._make_next)
+        self._maker.start(0)
+
+    def _make_next(self) -> None:
+        if self._steps:
+            self._steps.pop(0)()
+            self._maker.start(0)
+
+    @property
+    def curves(self) -> Any:
+        """The decay curves (:class:`~philont_desktop.facts.widgets.decay_plot.DecayCurvePlot`)."""
+        if self._curves is None:
+            from philont_desktop.facts.widgets.decay_plot import DecayCurvePlot
+
+            self._curves = DecayCurvePlot(self._theme, self.curves_page)
+            self._curves_layout.insertWidget(0, self._curves, 1)
+            self._curves.viewTimeDragged.connect(self.viewTimeDragged)
+        return self._curves
+
+    @property
+    def overview(self) -> Any:
+        """The overview (:class:`~philont_desktop.facts.widgets.overview.OverviewPlot`), in its page."""
+        if self._overview is None:
+            from philont_desktop.facts.widgets.overview import OverviewPlot
+
+            self._overview = OverviewPlot(self._theme, self)
+            self._overview.selectionRequested.connect(self.overviewSelection)
+            current = self.currentIndex()
+            blocked = self.blockSignals(True)
+            try:
+                self.insertTab(OVERVIEW, self._overview, self.tabText(OVERVIEW))
+                self.removeTab(OVERVIEW + 1)
+                self.setCurrentIndex(current)
+            finally:
+                self.blockSignals(blocked)
+            self._overview_slot.deleteLater()
+            if current == OVERVIEW:
+                self.currentChanged.emit(current)
+        return self._overview
+
+    def overview_shown(self) -> bool:
+        return self._overview is not None and self.currentWidget() is self._overview
