@@ -26,7 +26,13 @@ class FactsBottom(QTabWidget):
 
     def __init__(self, theme: Any, titles: tuple[str, str, str, str], parent: QWidget | None = None):
         super().__init__(parent)
+        # Imported here, when the tab is built, as before the plots were made later: importing
+        # pyqtgraph on the GUI thread while a worker imports Qt modules is a race PySide can lose.
+        from philont_desktop.facts.widgets.decay_plot import DecayCurvePlot
+        from philont_desktop.facts.widgets.overview import OverviewPlot
         from philont_desktop.facts.widgets.what_if import WhatIfBox
+
+        self._plot_classes = (DecayCurvePlot, OverviewPlot)
 
         self.setObjectName("factsBottom")
         self._theme = theme
@@ -57,9 +63,7 @@ class FactsBottom(QTabWidget):
     def curves(self) -> Any:
         """The decay curves (:class:`~philont_desktop.facts.widgets.decay_plot.DecayCurvePlot`)."""
         if self._curves is None:
-            from philont_desktop.facts.widgets.decay_plot import DecayCurvePlot
-
-            self._curves = DecayCurvePlot(self._theme, self.curves_page)
+            self._curves = self._plot_classes[0](self._theme, self.curves_page)
             self._curves_layout.insertWidget(0, self._curves, 1)
             self._curves.viewTimeDragged.connect(self.viewTimeDragged)
         return self._curves
@@ -68,9 +72,7 @@ class FactsBottom(QTabWidget):
     def overview(self) -> Any:
         """The overview (:class:`~philont_desktop.facts.widgets.overview.OverviewPlot`), in its page."""
         if self._overview is None:
-            from philont_desktop.facts.widgets.overview import OverviewPlot
-
-            self._overview = OverviewPlot(self._theme, self)
+            self._overview = self._plot_classes[1](self._theme, self)
             self._overview.selectionRequested.connect(self.overviewSelection)
             current = self.currentIndex()
             blocked = self.blockSignals(True)
