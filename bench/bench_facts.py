@@ -107,7 +107,7 @@ def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> tuple[float, float]
     tab.resize(1500, 950)
     tab.show()
     spin_until(lambda: False, 300)  # the empty tab painted, as before a person clicks on it
-    rows = PaintMark(tab.window(), lambda: tab.model.rowCount() == n_rows)
+    rows = PaintMark(tab.window(), lambda: tab.model.rowCount() == n_rows and tab.loading_overlay is None)
     plots = PaintMark(tab.window(), lambda: rows.at is not None and not tab._plots.pending)
     t = time.perf_counter()
     tab.ensure_activated()

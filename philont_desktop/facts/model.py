@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.jsutil import now_ms
-from philont_desktop import humanize, i18n
+from philont_desktop import humanize
 from philont_desktop.facts.columns import (
     C_ACCESSED,
     C_CONFIDENCE,
@@ -65,6 +65,7 @@ from philont_desktop.qt import (
     QSortFilterProxyModel,
     Qt,
 )
+from philont_desktop.retranslate import on_language_changed
 from philont_desktop.widgets import plain
 
 FactRole = Qt.ItemDataRole.UserRole + 1
@@ -150,7 +151,7 @@ class FactsModel(QAbstractTableModel):
         # the texts of the cells but the score, by (fact id, column, status): a drag of the time control
         # repaints the table at every step
         self._display_cache: dict[tuple[str, int, str], str] = {}
-        i18n.on_language_changed(self, self._display_cache.clear)
+        on_language_changed(self, self._display_cache.clear)
 
     # -- Qt API ----------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008

@@ -309,6 +309,8 @@ class FactsTab(BaseTab):
             self.controller.select_after_load = None
             self.select_ids(follow)
         self._on_selection(plots=False)
+        if self.loading:  # the rows are the first read: the pool and the history need no veil
+            self._first_read_arrived(False)
 
     def _apply_view_time(self) -> None:
         s = self.state
