@@ -2324,12 +2324,12 @@ with the backup
     <name>ActionsFilterBar</name>
     <message>
         <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+21"/>
-        <location line="+97"/>
+        <location line="+108"/>
         <source>All tools</source>
         <translation>全部工具</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location line="-105"/>
         <source>Any outcome</source>
         <translation>任意结果</translation>
     </message>
@@ -2345,12 +2345,12 @@ with the backup
     </message>
     <message>
         <location line="+5"/>
-        <location line="+88"/>
+        <location line="+99"/>
         <source>Any linked skill</source>
         <translation>任意关联技能</translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-98"/>
         <source>Linked skill</source>
         <translation>关联技能</translation>
     </message>
@@ -2370,7 +2370,7 @@ with the backup
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+72"/>
         <source>No actions</source>
         <translation>没有操作</translation>
     </message>
@@ -2385,12 +2385,12 @@ with the backup
         <translation>%1 个操作</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>%1+ actions (more as you scroll)</source>
         <translation>%1+ 个操作（滚动加载更多）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-5"/>
         <source>%1 actions · %2 shown, more as you scroll</source>
         <translation>%1 个操作 · 已显示 %2 个，滚动加载更多</translation>
     </message>
@@ -2518,7 +2518,7 @@ with the backup
         <translation>编辑模式已关闭：开启后才能修改数据库。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+54"/>
         <source>Editing mode is off; the database is only read.</source>
         <translation>编辑模式已关闭；数据库仅被读取。</translation>
     </message>
@@ -2563,7 +2563,7 @@ with the backup
         <translation>quick_check 失败：{0}</translation>
     </message>
     <message>
-        <location line="-158"/>
+        <location line="-157"/>
         <source>the database file was replaced or deleted on disk after it was opened</source>
         <translation>数据库文件在打开之后已在磁盘上被替换或删除</translation>
     </message>
@@ -2596,12 +2596,12 @@ with the backup
         <translation>{0} 条新记录 ↑</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>{0}{1} entries</source>
         <translation>{0}{1} 条记录</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-2"/>
         <source>{0} entries · {1} shown, more as you scroll</source>
         <translation>{0} 条记录 · 已显示 {1} 条，滚动加载更多</translation>
     </message>
@@ -2627,7 +2627,7 @@ with the backup
 <context>
     <name>AuditModel</name>
     <message>
-        <location filename="../../philont_desktop/audit/model.py" line="+42"/>
+        <location filename="../../philont_desktop/audit/model.py" line="+53"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -3950,12 +3950,12 @@ You can undo this with Edit › Undo.</source>
         <translation>查看时间：{0}</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+99"/>
         <source>Select facts in the table to see how their scores fade.</source>
         <translation>在表格中选择事实，查看其得分如何衰减。</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+101"/>
         <source>{0}: last read {1} (the score restarts here)</source>
         <translation>{0}：最后读取于 {1}（得分从此处重新计算）</translation>
     </message>
@@ -4030,12 +4030,12 @@ You can undo this with Edit › Undo.</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-441"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
     </message>
     <message numerus="yes">
-        <location line="+427"/>
+        <location line="+435"/>
         <source>%n fact(s)</source>
         <translation>
             <numerusform>%n 条事实</numerusform>
@@ -4056,7 +4056,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-440"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -4840,18 +4840,18 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsController</name>
     <message>
-        <location filename="../../philont_desktop/facts/controller.py" line="+63"/>
+        <location filename="../../philont_desktop/facts/controller.py" line="+74"/>
         <source>Loading facts</source>
         <translation>正在加载事实</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+45"/>
         <source>Facts could not be read</source>
         <translation>无法读取事实</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <location line="+143"/>
+        <location line="+14"/>
+        <location line="+156"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
@@ -4987,9 +4987,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+99"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+121"/>
         <source>Namespace</source>
-        <extracomment>The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
+        <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
     </message>
     <message>
@@ -5063,7 +5063,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Score (+{0} d)</source>
         <translation>得分（+{0} 天）</translation>
     </message>
@@ -5113,7 +5113,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+46"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+59"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -5199,44 +5199,44 @@ You can undo this with Edit › Undo.</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+109"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+91"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="+246"/>
+        <location line="+268"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+216"/>
         <source>Loading facts…</source>
         <translation>正在加载事实…</translation>
     </message>
     <message numerus="yes">
-        <location line="-165"/>
+        <location line="-167"/>
         <source>%n of the chosen facts are hidden by the current filter.</source>
         <translation>
             <numerusform>所选事实中有 %n 条被当前筛选隐藏。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+39"/>
         <source>The highest-scoring facts; select facts in the table to compare them.</source>
         <translation>分数最高的事实；在表格中选择事实以进行比较。</translation>
     </message>
@@ -5324,7 +5324,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ForgetPool</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="+165"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="+172"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
@@ -5344,7 +5344,7 @@ You can undo this with Edit › Undo.</source>
         <translation>在表格中显示</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+62"/>
         <source>At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now.</source>
         <translation>在 {0}（+{1} 天）：{2} 个遗忘候选（得分低于 {3}，未固定）；其中 {4} 个现在就是候选。</translation>
     </message>
@@ -6152,7 +6152,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LoadingOverlay</name>
     <message>
-        <location filename="../../philont_desktop/widgets/loading.py" line="+31"/>
+        <location filename="../../philont_desktop/widgets/loading.py" line="+47"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -6160,12 +6160,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+55"/>
+        <location filename="../../philont_desktop/main_window.py" line="+56"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+224"/>
+        <location line="+234"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -6211,7 +6211,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>Create demo database</source>
         <translation>创建演示数据库</translation>
     </message>
@@ -6221,7 +6221,7 @@ You can undo this with Edit › Undo.</source>
         <translation>创建空数据库</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Taking a backup before editing…</source>
         <translation>编辑前正在备份…</translation>
     </message>
@@ -6241,12 +6241,12 @@ You can undo this with Edit › Undo.</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
     <message>
-        <location line="-150"/>
+        <location line="-152"/>
         <source>{0} (demo)</source>
         <translation>{0}（演示）</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+119"/>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
     </message>
@@ -6602,12 +6602,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NotesController</name>
     <message>
-        <location filename="../../philont_desktop/notes/controller.py" line="+34"/>
+        <location filename="../../philont_desktop/notes/controller.py" line="+35"/>
         <source>Notes could not be read</source>
         <translation>无法读取笔记</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>Edit note</source>
         <translation>编辑笔记</translation>
     </message>
@@ -6665,7 +6665,7 @@ You can undo this with Edit › Undo.</source>
         <translation>搜索结果按智能体搜索的顺序排列：最重要的在前</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>1 note found</source>
         <translation>找到 1 条笔记</translation>
     </message>
@@ -6675,7 +6675,7 @@ You can undo this with Edit › Undo.</source>
         <translation>找到 %1 条笔记</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>1 note</source>
         <translation>1 条笔记</translation>
     </message>
@@ -6690,7 +6690,7 @@ You can undo this with Edit › Undo.</source>
         <translation>%1+ 条笔记</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-7"/>
         <source>%1 notes · %2 shown, more as you scroll</source>
         <translation>%1 条笔记 · 已显示 %2 条，滚动加载更多</translation>
     </message>
@@ -6698,7 +6698,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NotesModel</name>
     <message>
-        <location filename="../../philont_desktop/notes/model.py" line="+78"/>
+        <location filename="../../philont_desktop/notes/model.py" line="+84"/>
         <source>Note</source>
         <translation>笔记</translation>
     </message>
@@ -6751,7 +6751,7 @@ You can undo this with Edit › Undo.</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/notes/view.py" line="+203"/>
+        <location filename="../../philont_desktop/notes/view.py" line="+208"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
@@ -7030,7 +7030,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PoolModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-151"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-160"/>
         <source>Fact</source>
         <extracomment>The stored columns each pool column shows (a damaged one is marked).</extracomment>
         <translation>事实</translation>
@@ -7061,7 +7061,7 @@ You can undo this with Edit › Undo.</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+42"/>
         <source>Not a candidate yet: it falls below the threshold at the chosen future time</source>
         <translation>目前还不是候选：在所选的未来时间会跌破阈值</translation>
     </message>
@@ -9077,7 +9077,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+201"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+202"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>
@@ -9229,7 +9229,7 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location line="+44"/>
+        <location filename="../../philont_desktop/undo.py" line="+122"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
@@ -9498,20 +9498,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+14"/>
-        <location line="+87"/>
-        <location line="+6"/>
+        <location line="+88"/>
+        <location line="+8"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-92"/>
-        <location line="+86"/>
-        <location line="+7"/>
+        <location line="-95"/>
+        <location line="+87"/>
+        <location line="+9"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-88"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
