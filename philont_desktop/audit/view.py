@@ -18,7 +18,7 @@ from philont_desktop.audit.widgets.detail import EntryDetail, entry_html
 from philont_desktop.qt import QModelIndex, QSplitter, Qt, QTableView, QVBoxLayout, QWidget
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.tabs.navigation import ShowAuditEntry, Target
-from philont_desktop.widgets.table import prepend_keeper, setup_table
+from philont_desktop.widgets.table import EmptyHint, prepend_keeper, setup_table
 
 __all__ = ["AuditModel", "AuditTab", "entry_html"]
 
@@ -43,6 +43,12 @@ class AuditTab(BaseTab):
         self.detail = EntryDetail(ctx.theme, self)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(self.table)
+        self.empty_hint = EmptyHint(
+            self.table,
+            self._empty_text,
+            lambda: not self.model.loading and not self.busy,
+        )
+        self.controller.busyChanged.connect(self.empty_hint.update_hint)
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
@@ -84,10 +90,16 @@ class AuditTab(BaseTab):
         self.controller.set_editing(on)
         self.bar.show_steps(self.state.editing, self.state.shown)
 
+    def _empty_text(self) -> str:
+        if self.state.target_type is not None:
+            return self.tr("No manual edits of this kind.")
+        return self.tr("No manual edits yet.")
+
     def retranslate(self) -> None:
         super().retranslate()
         self._restyle()
         self._update_labels()
+        self.empty_hint.update_hint()
 
     def navigate(self, target: Target) -> bool:
         if isinstance(target, ShowAuditEntry):

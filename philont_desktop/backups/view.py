@@ -44,7 +44,7 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.tabs.base import BaseTab
-from philont_desktop.widgets.table import setup_table
+from philont_desktop.widgets.table import EmptyHint, setup_table
 
 WATCH_DEBOUNCE_MS = 700
 
@@ -60,6 +60,8 @@ class BackupsTab(BaseTab):
         self.bar = BackupsBar(self)
         self.header = BackupsHeader(self)
         self.view = setup_table(QTableView(self), self.model, name="backupsTable", stretch_last=True)
+        self.empty_hint = EmptyHint(self.view, lambda: self.tr("No backups yet."), lambda: not self.busy)
+        self.controller.busyChanged.connect(self.empty_hint.update_hint)
         self.footer = BackupsFooter(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -154,6 +156,7 @@ class BackupsTab(BaseTab):
 
     def retranslate(self) -> None:
         super().retranslate()
+        self.empty_hint.update_hint()
         self.header.show_where(Path(self.ctx.db_path), self.backups_dir, self.browsing)
         self.header.show_summary(self.state)
 

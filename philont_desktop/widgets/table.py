@@ -18,15 +18,19 @@ for an "N new" button.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from philont_desktop.qt import (
     QAbstractItemModel,
     QAbstractItemView,
+    QEvent,
     QHeaderView,
+    QLabel,
     QModelIndex,
     QObject,
+    QPalette,
+    Qt,
     QTableView,
     Signal,
 )
@@ -144,3 +148,41 @@ class PrependKeeper(QObject):
 def prepend_keeper(view: QTableView) -> PrependKeeper | None:
     """The :class:`PrependKeeper` of a view set up with ``keep_position=True``."""
     return view.findChild(PrependKeeper, "prependKeeper")
+
+
+class EmptyHint(QLabel):
+    """A muted sentence in the middle of a table while it has no rows ("No backups yet."), so that an
+    empty table says why it is empty; ``text_fn`` gives the sentence (in the current language), ``ready``
+    whether the rows have been read (before that the table is loading, not empty: call
+    :meth:`update_hint` when that changes)."""
+
+    def __init__(
+        self, view: QTableView, text_fn: Callable[[], str], ready: Callable[[], bool] = lambda: True
+    ):
+        super().__init__(view.viewport())
+        self.setObjectName("emptyHint")
+        self.view = view
+        self.text_fn = text_fn
+        self.ready = ready
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        view.viewport().installEventFilter(self)
+        model = view.model()
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
+            signal.connect(self.update_hint)
+        self.update_hint()
+
+    def update_hint(self, *_: Any) -> None:
+        empty = self.view.model().rowCount() == 0 and self.ready()
+        if empty:
+            self.setText(self.text_fn())
+            self.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+        self.setVisible(empty)
+
+    def eventFilter(self, watched: QObject, event: Any) -> bool:
+        if event.type() == QEvent.Type.Resize and self.isVisible():
+            self.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+        return False

@@ -2699,6 +2699,16 @@ with the backup
         <source>Audit</source>
         <translation>审计</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/audit/view.py" line="+95"/>
+        <source>No manual edits of this kind.</source>
+        <translation>没有这一类的手动编辑。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No manual edits yet.</source>
+        <translation>还没有手动编辑。</translation>
+    </message>
 </context>
 <context>
     <name>BackupsBar</name>
@@ -2990,6 +3000,11 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <location line="+24"/>
         <source>The backup was not restored</source>
         <translation>备份未恢复</translation>
+    </message>
+    <message>
+        <location line="-103"/>
+        <source>No backups yet.</source>
+        <translation>还没有备份。</translation>
     </message>
 </context>
 <context>

@@ -76,12 +76,18 @@ def test_every_tab_says_loading_until_its_first_read_arrives(make_window, demo_d
         assert overlay.isVisible() and overlay.text == "Loading…", name
         assert overlay.geometry() == tab.rect(), name  # over the whole tab: its empty tables and plots
         assert overlay.box.isVisible() and tab.rect().contains(overlay.box.geometry()), name
+        hint = getattr(tab, "empty_hint", None)
+        assert hint is None or not hint.isVisibleTo(tab), name  # loading, not empty
     held_reads.set()
     for name in tabs.tab_names():
         tab = w.tab(name)
         assert spin_until(lambda t=tab: not t.loading, 20_000), name
         assert tab.wait_idle(20_000), name
         assert tab.loading_overlay is None, name
+        hint = getattr(tab, "empty_hint", None)
+        if hint is not None:  # an empty table says why it is empty
+            assert hint.isVisibleTo(tab) == (hint.view.model().rowCount() == 0), name
+            assert not hint.isVisibleTo(tab) or hint.text() in ("No backups yet.", "No manual edits yet.")
         assert not any(c.objectName() == "loadingOverlay" and c.isVisible() for c in tab.children()), name
     timeline = w.show_tab("timeline")
     assert "loading" not in timeline.status_label.text()
