@@ -2954,7 +2954,7 @@ with the backup
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/view.py" line="+254"/>
+        <location filename="../../philont_desktop/backups/view.py" line="+257"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -3002,7 +3002,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>备份未恢复</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-210"/>
         <source>No backups yet.</source>
         <translation>还没有备份。</translation>
     </message>
@@ -5002,7 +5002,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+121"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+122"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5234,7 +5234,7 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="+268"/>
+        <location line="+270"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
