@@ -423,7 +423,11 @@ class SkillStore:
         not touched.
         """
         if not isinstance(reason, str):
-            raise ValidationError_("revise_recipe: reason must be a string", code="skill.reason_required")
+            raise ValidationError_(
+                "revise_recipe: reason must be a string",
+                code="skill.reason_required",
+                params={"action": "revise_recipe"},
+            )
         t = now_ms() if now is None else int(now)
         with self.db.write() as conn:
             have = self.columns(refresh=True)

@@ -201,6 +201,20 @@ def exact_number(x: Any) -> str:
     return str(x)
 
 
+def value_text(value: Any, limit: int = 40) -> str:
+    """A stored value inside a sentence: ``empty`` for NULL, text quoted on one line (cut at ``limit``),
+    numbers in full."""
+    if value is None:
+        return QCoreApplication.translate("Humanize", "empty")
+    if isinstance(value, str):
+        text = " ".join(value.split())
+        text = text if len(text) <= limit else text[: limit - 1] + "…"
+        return QCoreApplication.translate("Humanize", "“{0}”").format(text)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return exact_number(value)
+    return json_line(value, limit)
+
+
 def score_text(score: Any) -> str:
     """A decay score (0..1) for a cell: ``87 %``, ``4.2 %``, ``0.31 %``, ``≈ 0`` below the display floor;
     the unreadable marker for NaN or a non-number."""

@@ -111,7 +111,7 @@ TEMPLATES: dict[str, Template] = {
         "Audit entry #{audit_id} does not list the rows it changed; it cannot be undone."
     ),
     "tools.undo_conflict": lambda: _tr(
-        "The row {id} of {table} changed since this edit ({detail}); nothing was changed."
+        "Cannot {step}: the row {id} of {table} {problem}; nothing was changed."
     ),
     # -- the MCP server (its clients read the English; the app starts it) ------------------------------
     "mcp.sdk_missing": lambda: _tr(
@@ -205,9 +205,23 @@ TEMPLATES: dict[str, Template] = {
         "{fact} and {other} have the same key; {namespace} can hold only one version of {key}. Move them separately."
     ),
     "fact.bulk_plan_changed": lambda: _tr(
-        "The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again: {changes}"
+        "The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again:\n{changes}"
     ),
     "fact.bulk_nothing": lambda: _tr("Nothing to change ({skipped})."),
+    # -- why a bulk action leaves a fact out, and what changed since its confirmation -------------------
+    "fact.skip.gone": lambda: _tr("no longer exists"),
+    "fact.skip.superseded": lambda: _tr("superseded by a newer version"),
+    "fact.skip.forgotten": lambda: _tr("already forgotten"),
+    "fact.skip.pinned_candidate": lambda: _tr("pinned: not a forget candidate"),
+    "fact.skip.not_candidate": lambda: _tr("not a forget candidate (score {score} at {at})"),
+    "fact.skip.pinned": lambda: _tr("already pinned"),
+    "fact.skip.not_pinned": lambda: _tr("not pinned"),
+    "fact.skip.same_namespace": lambda: _tr("already in this namespace"),
+    "fact.skip.self": lambda: _tr("self facts are written by the kernel only"),
+    "fact.plan.added": lambda: _tr("would now be changed too"),
+    "fact.plan.new_version": lambda: _tr("now has a version stored {at}"),
+    "fact.plan.changed": lambda: _tr("changed"),
+    "fact.plan.more": lambda: _tr("… and {n} more"),
     "audit.not_found": lambda: _tr("There is no audit entry #{audit_id}."),
     "audit.original_missing": lambda: _tr("The edit that audit entry #{audit_id} refers to is missing."),
     "audit.already_undone": lambda: _tr("Edit #{audit_id} ({action}) is already undone."),
@@ -266,7 +280,7 @@ TEMPLATES: dict[str, Template] = {
     "skill.changed_since_shown": lambda: _tr(
         "The skill {name} changed since it was shown (the agent or another edit wrote to it). Nothing was changed; look at the current version and try again."
     ),
-    "skill.reason_required": lambda: _tr("A reason is required for this change."),
+    "skill.reason_required": lambda: _tr("A reason is required to {action}."),
     "skill.verification_kind": lambda: _tr("A verification has a kind (one of {kinds}) and a check."),
     "skill.verification_check": lambda: _tr("A verification needs a check text."),
     "skill.tool_policy": lambda: _tr("A tool policy is a list of tool names."),

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.errors import DatabaseOpenError, MemoryError_, Notice
-from philont_desktop import i18n
+from philont_desktop import humanize, i18n
 from philont_desktop.message_templates import TEMPLATES
 from philont_desktop.qt import QCoreApplication
 
@@ -90,6 +90,53 @@ def _counts(p: Mapping[str, Any]) -> str:
     return out
 
 
+def _row_problem(p: Mapping[str, Any]) -> str:
+    """What happened to a row an undo of the agent's tools would touch (``tools.undo_conflict``)."""
+    fields = _join(p.get("fields") or ())
+    problems = {
+        "exists": lambda: _tr("exists again"),
+        "gone": lambda: _tr("no longer exists"),
+        "changed": lambda: _tr("was changed since ({0})").format(fields),
+        "columns_lost": lambda: _tr("has columns the table no longer has: {0}").format(fields),
+    }
+    fn = problems.get(str(p.get("problem")))
+    return fn() if fn is not None else str(p.get("problem"))
+
+
+def _plan_changes(changes: Any) -> str:
+    """The lines of ``fact.bulk_plan_changed``: each fact with its own notice, in the current language."""
+    if not isinstance(changes, list | tuple):
+        return str(changes)
+    lines = []
+    for c in changes:
+        if not isinstance(c, Mapping):
+            lines.append(str(c))
+            continue
+        inner = c.get("params")
+        why = text(str(c.get("code") or ""), inner if isinstance(inner, Mapping) else {}, "")
+        lines.append(_tr("{0}: {1}").format(c["fact"], why) if c.get("fact") else why)
+    return "\n".join(lines)
+
+
+def _derived(code: str, params: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Values of a few codes that the GUI formats itself: stored values, times, nested notices."""
+    if code.endswith("changed_since_shown"):
+        for key in ("now", "was"):
+            if key in params:
+                out[key] = humanize.value_text(params[key])
+    elif code == "tools.undo_conflict":
+        out["problem"] = _row_problem(params)
+    elif code == "fact.bulk_plan_changed":
+        out["changes"] = _plan_changes(params.get("changes"))
+    elif code in ("fact.skip.not_candidate", "fact.plan.new_version"):
+        out["at"] = humanize.abs_time(params.get("at"))
+        if "score" in params:
+            out["score"] = humanize.score_text(params.get("score"))
+    elif code == "skill.reason_required":
+        actions = {"revise_recipe": _tr("revise a recipe"), "set_grade": _tr("set a grade by hand")}
+        out["action"] = actions.get(str(params.get("action")), _tr("make this change"))
+
+
 def _values(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters as the template shows them."""
     out: dict[str, Any] = {}
@@ -129,6 +176,7 @@ def _values(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
     if code == "db.write_refused":
         inner = params.get("reason_params")
         out["reason"] = text(str(params.get("reason") or ""), inner if isinstance(inner, Mapping) else {}, "")
+    _derived(code, params, out)
     return out
 
 
@@ -146,6 +194,8 @@ def _elsewhere(code: str) -> Callable[[str, Mapping[str, Any], str], str | None]
     if code.startswith(("recall.", "substring.", "index.", "token.", "words.")):
         from philont_desktop.context_tab import recall_text
 
+        if code.startswith("token."):
+            return lambda c, p, e: recall_text.token_group(c, list(p.get("words") or ()))
         if code in recall_text.codes():
             return lambda c, p, e: recall_text.notice_text(Notice(c, e, p))
     if code.startswith("context.row."):

@@ -136,7 +136,7 @@ def _check_seen(table: str, cur: Mapping[str, Any], seen: Any, fields: tuple[str
                 "Nothing was changed; look at it again.",
                 cur,
                 code="calendar.changed_since_shown",
-                params={**_ref(table, cur), "field": f, "now": repr(cur.get(f))},
+                params={**_ref(table, cur), "field": f, "now": cur.get(f)},
             )
 
 

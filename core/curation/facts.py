@@ -65,7 +65,7 @@ from core import curation
 from core.audit import AuditEntry
 from core.curation import Change
 from core.decay import DEFAULT_FORGET_THRESHOLD, PIN_SENTINEL, is_pinned, score_memory
-from core.errors import ConflictError, NotFoundError, ValidationError_
+from core.errors import ConflictError, NotFoundError, Notice, ValidationError_
 from core.facts import (
     SELF_NAMESPACE,
     UNSET,
@@ -231,7 +231,7 @@ def _check_seen(
                 f"was {_fmt(_seen_get(seen, f))}). Nothing was changed; look at it again.",
                 cur,
                 code="fact.changed_since_shown",
-                params={"fact": _name(cur), "field": f, "now": _fmt(cur[f]), "was": _fmt(_seen_get(seen, f))},
+                params={"fact": _name(cur), "field": f, "now": cur[f], "was": _seen_get(seen, f)},
             )
 
 
@@ -572,8 +572,14 @@ class BulkPlan:
     namespace: str | None
     items: list[PlanItem] = field(default_factory=list)
     skipped: list[tuple[Fact | None, str, str]] = field(default_factory=list)  # (fact, id, reason)
+    skip_notices: list[Notice] = field(default_factory=list)  # the reasons of ``skipped`` as notices
     now: int = 0
     threshold: float = DEFAULT_FORGET_THRESHOLD
+
+    def skip(self, fact: Fact | None, fact_id: str, why: Notice) -> None:
+        """Leave a fact out, saying why (the English reason in :attr:`skipped`, the notice beside it)."""
+        self.skipped.append((fact, fact_id, why.message))
+        self.skip_notices.append(why)
 
     @property
     def signature(self) -> tuple[tuple[str, str | None], ...]:
@@ -623,39 +629,45 @@ def _plan(
         seen.add(fid)
         row = _get(conn, fid)
         if row is None:
-            plan.skipped.append((None, fid, "no longer exists"))
+            plan.skip(None, fid, Notice("fact.skip.gone", "no longer exists"))
             continue
         fact = _fact(row)
         assert fact is not None
         if row["superseded_by"] is not None:
-            plan.skipped.append((fact, fid, "superseded by a newer version"))
+            plan.skip(fact, fid, Notice("fact.skip.superseded", "superseded by a newer version"))
             continue
         if row["forgotten_at"] is not None and op in ("forget", "move"):
-            plan.skipped.append((fact, fid, "already forgotten"))
+            plan.skip(fact, fid, Notice("fact.skip.forgotten", "already forgotten"))
             continue
         score = _score(row, now)
         if op == "forget" and candidates_only:
             if is_pinned(row["decay_tau_days"]):
-                plan.skipped.append((fact, fid, "pinned: not a forget candidate"))
+                plan.skip(fact, fid, Notice("fact.skip.pinned_candidate", "pinned: not a forget candidate"))
                 continue
             if not score < threshold:
-                plan.skipped.append(
-                    (fact, fid, f"not a forget candidate (score {_fmt_score(score)} at {_when(now)})")
+                plan.skip(
+                    fact,
+                    fid,
+                    Notice(
+                        "fact.skip.not_candidate",
+                        f"not a forget candidate (score {_fmt_score(score)} at {_when(now)})",
+                        {"score": score, "at": now},
+                    ),
                 )
                 continue
         if op == "pin" and is_pinned(row["decay_tau_days"]):
-            plan.skipped.append((fact, fid, "already pinned"))
+            plan.skip(fact, fid, Notice("fact.skip.pinned", "already pinned"))
             continue
         if op == "unpin" and not is_pinned(row["decay_tau_days"]):
-            plan.skipped.append((fact, fid, "not pinned"))
+            plan.skip(fact, fid, Notice("fact.skip.not_pinned", "not pinned"))
             continue
         replaces = None
         if op == "move":
             if row["namespace"] == new_namespace:
-                plan.skipped.append((fact, fid, "already in this namespace"))
+                plan.skip(fact, fid, Notice("fact.skip.same_namespace", "already in this namespace"))
                 continue
             if row["namespace"] == SELF_NAMESPACE:
-                plan.skipped.append((fact, fid, "self facts are written by the kernel only"))
+                plan.skip(fact, fid, Notice("fact.skip.self", "self facts are written by the kernel only"))
                 continue
             if row["key"] in keys:
                 raise ValidationError_(
@@ -695,23 +707,38 @@ def plan_bulk(
         return _plan(db.conn, op, list(ids), new_namespace, candidates_only, threshold, t)
 
 
-def _describe_plan_change(old: tuple, new: BulkPlan) -> str:
+def _plan_changes(old: tuple, new: BulkPlan) -> list[tuple[str, Notice]]:
+    """What differs from the confirmed plan: ``(fact name, notice)`` per fact, at most
+    ``_MAX_LISTED`` of them and then one ``("", fact.plan.more)``."""
     old_ids = {fid: rep for fid, rep in old}
     new_ids = {it.fact.id: (it.replaces.id if it.replaces else None) for it in new.items}
-    lines: list[str] = []
-    for fact, fid, reason in new.skipped:
+    out: list[tuple[str, Notice]] = []
+    for (fact, fid, _reason), why in zip(new.skipped, new.skip_notices, strict=True):
         if fid in old_ids:
-            lines.append(f"{_name(fact) if fact else fid}: {reason}")
+            out.append((_name(fact) if fact else fid, why))
     for it in new.items:
         if it.fact.id not in old_ids:
-            lines.append(f"{_name(it.fact)}: would now be changed too")
+            out.append((_name(it.fact), Notice("fact.plan.added", "would now be changed too")))
         elif old_ids[it.fact.id] != new_ids[it.fact.id]:
             rep = it.replaces
-            what = f"now has a version stored {_when(rep.created_at)}" if rep else "changed"
-            lines.append(f"{new.namespace}.{it.fact.key}: {what}")
-    more = len(lines) - _MAX_LISTED
-    lines = lines[:_MAX_LISTED] + ([f"… and {more} more"] if more > 0 else [])
-    return "\n".join(lines)
+            name = f"{new.namespace}.{it.fact.key}"
+            if rep:
+                at = rep.created_at
+                out.append(
+                    (
+                        name,
+                        Notice("fact.plan.new_version", f"now has a version stored {_when(at)}", {"at": at}),
+                    )
+                )
+            else:
+                out.append((name, Notice("fact.plan.changed", "changed")))
+    more = len(out) - _MAX_LISTED
+    more_note = Notice("fact.plan.more", f"… and {more} more", {"n": more})
+    return out[:_MAX_LISTED] + ([("", more_note)] if more > 0 else [])
+
+
+def _describe_plan_change(changes: list[tuple[str, Notice]]) -> str:
+    return "\n".join(f"{name}: {why.message}" if name else why.message for name, why in changes)
 
 
 def bulk(
@@ -748,13 +775,13 @@ def bulk(
             t if score_at is None else int(score_at),
         )
         if expected is not None and plan.signature != tuple(tuple(x) for x in expected):
+            changes = _plan_changes(tuple(expected), plan)
             raise ConflictError(
                 "The facts changed since the confirmation was shown (the agent wrote meanwhile); "
-                "nothing was changed. Look at the list again:\n"
-                + _describe_plan_change(tuple(expected), plan),
+                "nothing was changed. Look at the list again:\n" + _describe_plan_change(changes),
                 plan,
                 code="fact.bulk_plan_changed",
-                params={"changes": _describe_plan_change(tuple(expected), plan).splitlines()},
+                params={"changes": [{"fact": name, **why.to_json()} for name, why in changes]},
             )
         if not plan.items:
             reasons = "; ".join(f"{_name(f) if f else fid}: {r}" for f, fid, r in plan.skipped[:_MAX_LISTED])

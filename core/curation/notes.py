@@ -128,7 +128,7 @@ def _check_seen(
                 "Nothing was changed; look at it again.",
                 cur,
                 code="note.changed_since_shown",
-                params={**_ref(cur), "field": f, "now": _fmt(cur.get(f))},
+                params={**_ref(cur), "field": f, "now": cur.get(f)},
             )
 
 

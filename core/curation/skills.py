@@ -191,10 +191,11 @@ def _current_checked(conn: Connection, name: str, version: str | None) -> tuple[
     return row, skill
 
 
-def _need_reason(reason: Any, what: str) -> str:
+def _need_reason(reason: Any, what: str, action: str) -> str:
+    """``action`` names the step for a translated message: ``revise_recipe`` or ``set_grade``."""
     if not isinstance(reason, str) or not js_trim(reason):
         raise ValidationError_(
-            f"A reason is required to {what}.", code="skill.reason_required", params={"step": what}
+            f"A reason is required to {what}.", code="skill.reason_required", params={"action": action}
         )
     return reason.strip()
 
@@ -270,7 +271,7 @@ def revise_recipe(
 
     ``version`` defaults to the stamp of ``skill`` (the skill as the caller read it).
     """
-    why = _need_reason(reason, "revise a recipe")
+    why = _need_reason(reason, "revise a recipe", "revise_recipe")
     ver = _check_verification(verification)
     pol = _check_policy(tool_policy)
     name = skill.name
@@ -408,7 +409,7 @@ def set_maturity(skill: Skill, maturity: str, *, reason: str, version: str | Any
             code="skill.grade_unknown",
             params={"grade": str(maturity), "grades": list(MATURITIES)},
         )
-    why = _need_reason(reason, "set a grade by hand")
+    why = _need_reason(reason, "set a grade by hand", "set_grade")
     name = skill.name
     stamp = skill_version(skill) if version is UNSET else version
 

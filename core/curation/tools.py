@@ -244,12 +244,33 @@ def _get(conn: Connection, table: str, row_id: str) -> dict[str, Any] | None:
     return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
 
 
-def _conflict(what: str, table: str, row_id: str, detail: str, current: Any = None) -> ConflictError:
+def _conflict(
+    what: str,
+    table: str,
+    row_id: str,
+    problem: str,
+    fields: list[str] | tuple[str, ...] = (),
+    current: Any = None,
+) -> ConflictError:
+    """``problem`` is ``exists`` (the row is there again), ``gone``, ``changed`` (``fields`` changed
+    since) or ``columns_lost`` (``fields`` are columns the table no longer has)."""
+    detail = {
+        "exists": "exists again",
+        "gone": "no longer exists",
+        "changed": "was changed since (" + ", ".join(fields) + ")",
+        "columns_lost": "has columns the table no longer has: " + ", ".join(fields),
+    }[problem]
     return ConflictError(
         f"{what}: the row {row_id} of {table} {detail}; nothing was changed.",
         current,
         code="tools.undo_conflict",
-        params={"step": what, "table": table, "id": row_id, "detail": detail},
+        params={
+            "step": "undo" if what.startswith("Undo") else "redo",
+            "table": table,
+            "id": row_id,
+            "problem": problem,
+            "fields": list(fields),
+        },
     )
 
 
@@ -263,9 +284,7 @@ def _insert(conn: Connection, table: str, row: Mapping[str, Any], what: str) -> 
     cols = [k for k in row if k != "rowid"]
     lost = [k for k in cols if k not in existing]
     if lost:
-        raise _conflict(
-            what, table, str(row["id"]), "has columns the table no longer has: " + ", ".join(lost)
-        )
+        raise _conflict(what, table, str(row["id"]), "columns_lost", lost)
     rowid = row.get("rowid")
     if isinstance(rowid, int) and conn.execute(f"SELECT 1 FROM {table} WHERE rowid = ?", (rowid,)).fetchone():
         rowid = None
@@ -281,22 +300,22 @@ def _apply(conn: Connection, table: str, row_id: str, src: Any, dst: Any, what: 
     cur = _get(conn, table, row_id)
     if src is None:
         if cur is not None:
-            raise _conflict(what, table, row_id, "exists again", cur)
+            raise _conflict(what, table, row_id, "exists", current=cur)
         if dst is not None:
             _insert(conn, table, dst, what)
         return
     if cur is None:
-        raise _conflict(what, table, row_id, "no longer exists")
+        raise _conflict(what, table, row_id, "gone")
     if dst is None:
         diff = _differs(cur, src, table)
         if diff:
-            raise _conflict(what, table, row_id, "was changed since (" + ", ".join(diff) + ")", cur)
+            raise _conflict(what, table, row_id, "changed", diff, cur)
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
         return
     fields = [k for k in dst if k not in _BOOKKEEPING[table] | {"rowid", "id"} and src.get(k) != dst[k]]
     diff = [f for f in fields if cur.get(f) != src.get(f)]
     if diff:
-        raise _conflict(what, table, row_id, "was changed since (" + ", ".join(diff) + ")", cur)
+        raise _conflict(what, table, row_id, "changed", diff, cur)
     if fields:
         sets = ", ".join(f"{f} = ?" for f in fields)
         conn.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), row_id))

@@ -70,7 +70,7 @@ def check_text(notice: Notice) -> str:
     """A backup's check (:func:`core.backups.check_backup`) in the interface's language."""
     p = notice.params
     if notice.code == "backup.ok":
-        return "ok"
+        return _tr("ok")
     if notice.code == "backup.missing":
         return _tr("missing")
     if notice.code == "backup.not_regular":

@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+357"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+371"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -211,12 +211,12 @@
         <translation>只有手动设置等级或修订流程（会从草稿重新开始）才能使其恢复</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="+135"/>
+        <location filename="../../philont_desktop/messages.py" line="+185"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-296"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-310"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -271,7 +271,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location line="+271"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -563,7 +563,7 @@ with the backup
     <message>
         <location line="+2"/>
         <source>quick_check: {0}</source>
-        <translation>quick_check：{0}</translation>
+        <translation>完整性检查（quick_check）：{0}</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -576,7 +576,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-242"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-256"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -629,7 +629,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-147"/>
+        <location filename="../../philont_desktop/messages.py" line="-197"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1117,7 +1117,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+286"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+300"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1157,7 +1157,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-350"/>
+        <location line="-364"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1313,12 +1313,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+206"/>
+        <location line="+220"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-205"/>
+        <location line="-219"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1338,12 +1338,7 @@ with the backup
         <translation>审计记录 #{audit_id} 没有列出它更改的行；无法撤销。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The row {id} of {table} changed since this edit ({detail}); nothing was changed.</source>
-        <translation>{table} 中的行 {id} 在这次编辑之后已被更改（{detail}）；没有做任何更改。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>The MCP server needs the mcp package, which is not installed. Install it with: {install}</source>
         <translation>MCP 服务器需要 mcp 软件包，但尚未安装。请用以下命令安装：{install}</translation>
     </message>
@@ -1383,7 +1378,7 @@ with the backup
         <translation>该提示词需要参数 {argument}。</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+209"/>
         <source>The newest plan of session {session} cannot be read by the agent (malformed steps or review history); its project plan section is skipped.</source>
         <translation>会话 {session} 的最新计划无法被智能体读取（步骤或审阅历史格式错误）；已跳过其项目计划部分。</translation>
     </message>
@@ -1523,7 +1518,7 @@ with the backup
         <translation>一个特殊文件</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+84"/>
         <source>undo</source>
         <translation>撤销</translation>
     </message>
@@ -1558,7 +1553,7 @@ with the backup
         <translation>（现在：{0}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-220"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-234"/>
         <source>The value given for {argument} is not valid.</source>
         <translation>为 {argument} 提供的值无效。</translation>
     </message>
@@ -1778,17 +1773,12 @@ with the backup
         <translation>{fact} 与 {other} 的键相同；{namespace} 中只能保存 {key} 的一个版本。请分开移动它们。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again: {changes}</source>
-        <translation>自确认框显示以来，这些事实已发生变化（智能体在此期间写入过）；没有做任何更改。请重新查看列表：{changes}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Nothing to change ({skipped}).</source>
         <translation>无需更改（{skipped}）。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+15"/>
         <source>There is no audit entry #{audit_id}.</source>
         <translation>没有审计记录 #{audit_id}。</translation>
     </message>
@@ -1968,12 +1958,7 @@ with the backup
         <translation>技能 {name} 在显示之后已被更改（智能体或另一次编辑写入过）。没有做任何更改；请查看当前版本后重试。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>A reason is required for this change.</source>
-        <translation>这项更改需要填写原因。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>A verification has a kind (one of {kinds}) and a check.</source>
         <translation>验证需要一个类型（{kinds} 之一）和一项检查。</translation>
     </message>
@@ -2118,7 +2103,7 @@ with the backup
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-199"/>
         <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
@@ -2131,6 +2116,129 @@ with the backup
         <location line="+1"/>
         <source>The tool {tool} failed ({type}).</source>
         <translation>工具 {tool} 执行失败（{type}）。</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Cannot {step}: the row {id} of {table} {problem}; nothing was changed.</source>
+        <translation>无法{step}：{table} 中的行 {id} {problem}；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/backups/recovery.py" line="-4"/>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/message_templates.py" line="+94"/>
+        <source>The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again:
+{changes}</source>
+        <translation>显示确认之后这些事实已有变化（其间智能体写入了内容）；没有做任何更改。请重新查看列表：
+{changes}</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>A reason is required to {action}.</source>
+        <translation>{action}需要填写理由。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/messages.py" line="-76"/>
+        <source>exists again</source>
+        <translation>又重新存在了</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>was changed since ({0})</source>
+        <translation>此后已被修改（{0}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>has columns the table no longer has: {0}</source>
+        <translation>含有该表已不存在的列：{0}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>revise a recipe</source>
+        <translation>修订配方</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>set a grade by hand</source>
+        <translation>手动设置等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>make this change</source>
+        <translation>进行此更改</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/message_templates.py" line="-71"/>
+        <location filename="../../philont_desktop/messages.py" line="-39"/>
+        <source>no longer exists</source>
+        <translation>已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>superseded by a newer version</source>
+        <translation>已被更新的版本取代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already forgotten</source>
+        <translation>已被遗忘</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pinned: not a forget candidate</source>
+        <translation>已固定：不是遗忘候选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a forget candidate (score {score} at {at})</source>
+        <translation>不是遗忘候选（{at} 时得分 {score}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not pinned</source>
+        <translation>未固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already in this namespace</source>
+        <translation>已在此命名空间中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>self facts are written by the kernel only</source>
+        <translation>self 事实只由内核写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>would now be changed too</source>
+        <translation>现在也会被更改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>now has a version stored {at}</source>
+        <translation>现在有一个存于 {at} 的版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>changed</source>
+        <translation>已变化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>… and {n} more</source>
+        <translation>…… 以及另外 {n} 项</translation>
     </message>
 </context>
 <context>
@@ -3139,8 +3247,8 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BulkConfirmDialog</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/bulk_dialog.py" line="+45"/>
-        <location line="+43"/>
+        <location filename="../../philont_desktop/facts/widgets/bulk_dialog.py" line="+46"/>
+        <location line="+40"/>
         <source>Fact</source>
         <translation>事实</translation>
     </message>
@@ -3160,7 +3268,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>变更</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-42"/>
         <source>Left out ({0}):</source>
         <translation>未纳入（{0}）：</translation>
     </message>
@@ -3170,7 +3278,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>原因</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>This is one change: one Undo reverts all of it.</source>
         <translation>这是一次变更：撤销一次即可全部还原。</translation>
     </message>
@@ -5797,6 +5905,16 @@ You can undo this with Edit › Undo.</source>
         <location line="+11"/>
         <source>{0} days</source>
         <translation>{0} 天</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>“{0}”</source>
+        <translation>“{0}”</translation>
     </message>
 </context>
 <context>

@@ -65,7 +65,9 @@ def test_undo_refuses_when_the_agent_wrote_a_newer_version(file_db):
     with pytest.raises(ConflictError) as info:
         _undo(file_db, run.entry)
     assert info.value.code == "tools.undo_conflict"
-    assert info.value.params["table"] == "memory_facts" and "superseded_by" in info.value.params["detail"]
+    p = info.value.params
+    assert (p["table"], p["step"], p["problem"]) == ("memory_facts", "undo", "changed")
+    assert "superseded_by" in p["fields"]
     assert FactStore(file_db).get_fact("user", "k", bump=False).value == 2
 
 

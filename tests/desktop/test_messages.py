@@ -167,6 +167,99 @@ def _sample(code: str, template: str) -> dict[str, object]:
         params["preview"] = "«preview»"
     if code == "db.write_refused":
         params.update(reason="db.read_only.missing_tables", reason_params={"names": ["memory_facts"]})
+    if "at" in params:
+        params["at"] = 1_700_000_000_000
+    if "score" in params:
+        params["score"] = 0.012
+    if "action" in params:
+        params["action"] = "set_grade"
+    if "problem" in params:
+        params.update(problem="changed", fields=["«fields»"])
+    if "changes" in params:
+        params["changes"] = [
+            {"fact": "«changes»", "code": "fact.skip.gone", "params": {}},
+            {"fact": "«changes»", "code": "fact.plan.new_version", "params": {"at": 0}},
+        ]
+    return params
+
+
+# Sample parameters for the areas whose templates live beside their views: every name those templates
+# read, with a value of the type the core gives.
+_AREA_NUMBERS = [
+    "age_s",
+    "attempts",
+    "calls",
+    "candidates",
+    "cap",
+    "changed",
+    "chars",
+    "count",
+    "failures",
+    "found",
+    "indexed",
+    "indexed_first",
+    "indexed_last",
+    "known",
+    "limit",
+    "messages",
+    "missing",
+    "new_confidence",
+    "new_tau",
+    "old_confidence",
+    "old_tau",
+    "previous_calls",
+    "recalled",
+    "rows",
+    "sessions",
+    "successes",
+    "threshold",
+    "user",
+    "version",
+]
+_AREA_TEXTS = [
+    "action_type",
+    "backup",
+    "code",
+    "columns",
+    "conversation",
+    "detail",
+    "error",
+    "first",
+    "id",
+    "kept",
+    "key",
+    "kind",
+    "last",
+    "layer",
+    "listed",
+    "name",
+    "new",
+    "old",
+    "path",
+    "preview",
+    "problem",
+    "query",
+    "reason",
+    "result",
+    "row",
+    "section",
+    "staged",
+    "table",
+    "title",
+    "tool",
+    "value",
+]
+
+
+def _area_sample(code: str) -> dict[str, object]:
+    params: dict[str, object] = {name: f"«{name}»" for name in _AREA_TEXTS}
+    params.update({name: 3 for name in _AREA_NUMBERS})
+    params.update(words=["«word»", {"text": "«word2»", "count": 2}], fields=["«fields»"], pieces=["«piece»"])
+    if code.startswith("change."):
+        params.update(maturity="draft", path=["draft", "confirmed"], missing=1)
+        params.update({"from": "confirmed", "to": "stable"})
+    if code == "backup.not_memory":
+        params["missing"] = ["memory_facts"]
     return params
 
 
@@ -193,6 +286,27 @@ def test_the_chinese_interface_shows_every_template_translated_with_its_paramete
                 and value not in shown
             ):
                 problems.append(f"{code}: {name} is not shown: {shown!r}")
+    assert not problems, "\n".join(problems)
+
+
+@needs_lrelease
+def test_the_chinese_interface_shows_the_areas_tables_translated(lang) -> None:
+    """The codes whose templates live beside their views (recall, substring, index, token, damaged rows
+    of the context, backups and restores, change sets) are translated too, reached through ``messages``."""
+    from philont_desktop import message_templates, messages
+
+    lang("zh_CN")
+    elsewhere = sorted(messages.codes() - set(message_templates.TEMPLATES))
+    assert {"recall.found", "token.short", "context.row.damaged", "restore.agent_running"} <= set(elsewhere)
+    assert {"change.fact.new", "change.notice.time_blind", "index.tokenizer"} <= set(elsewhere)
+    problems = []
+    for code in elsewhere:
+        english = "An English sentence the core may reword one day."
+        shown = messages.text(code, _area_sample(code), english)
+        if not HAN.search(shown) or "English sentence" in shown:
+            problems.append(f"{code}: not translated: {shown!r}")
+        if PLACEHOLDER.search(shown) or "None" in shown:
+            problems.append(f"{code}: a parameter is not filled: {shown!r}")
     assert not problems, "\n".join(problems)
 
 
@@ -363,3 +477,87 @@ def test_every_error_the_core_raises_carries_a_code() -> None:
             if not _codes_of(kw.get("code")) and not passed:
                 problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {_call_name(node)} without a code")
     assert not problems, "\n".join(problems)
+
+
+def _data_words(value: object) -> set[str]:
+    """The words inside the parameters' data (names, columns, stored text): not the core's English, so
+    the Chinese text may show them. The English ``message`` of a nested notice is not data."""
+    if isinstance(value, dict):
+        return set().union(*(_data_words(v) for k, v in value.items() if k != "message"))
+    if isinstance(value, list | tuple):
+        return set().union(*(_data_words(v) for v in value))
+    return set(re.findall(r"[A-Za-z]{3,}", str(value)))
+
+
+def _chinese_only(exc, shown: str) -> None:
+    """``shown`` (the Chinese rendering of ``exc``) holds none of the words of the core's English."""
+    english = set(re.findall(r"[A-Za-z]{3,}", exc.message)) - _data_words(exc.params)
+    assert english, exc.message  # the check is not empty-handed
+    leaked = sorted(w for w in english if re.search(rf"\b{w}\b", shown))
+    assert HAN.search(shown) and not leaked, (leaked, shown)
+
+
+@needs_lrelease
+def test_conflicts_of_real_edits_show_no_english_in_chinese(lang, mem_db) -> None:
+    """Undo conflicts, changed-since-shown values and a bulk plan that changed: the parameters are
+    structured, and the GUI words them in Chinese (values, times and nested reasons included)."""
+    from core import curation
+    from core.curation import facts as cf
+    from core.curation.tools import run_audited
+    from core.errors import ConflictError
+    from core.facts import FactStore
+    from philont_desktop import messages
+
+    lang("zh_CN")
+    actor = "tester@philont-desktop"
+    run = run_audited(mem_db, "store_fact", {"namespace": "user", "key": "k", "value": 1}, actor=actor)
+    FactStore(mem_db).store_fact("user", "k", 2)  # the agent, meanwhile
+    with pytest.raises(ConflictError) as caught:
+        curation.undo(mem_db, run.entry.id, actor)
+    assert caught.value.params["problem"] == "changed" and "superseded_by" in caught.value.params["fields"]
+    shown = messages.error_text(caught.value)
+    _chinese_only(caught.value, shown)
+    assert "superseded_by" in shown and "撤销" in shown
+
+    store = FactStore(mem_db)
+    a = store.store_fact("project", "a", "x")
+    b = store.store_fact("project", "b", "y", decay_tau_days=30)
+    seen = {**store.get_by_id(a.id).__dict__, "decay_tau_days": 12}
+    with pytest.raises(ConflictError) as caught:
+        cf.pin(a.id, seen=seen).perform(mem_db, actor)
+    assert (caught.value.params["now"], caught.value.params["was"]) == (None, 12)
+    shown = messages.error_text(caught.value)
+    _chinese_only(caught.value, shown)
+    assert "empty" in caught.value.message and "空" in shown and "12" in shown
+
+    plan = cf.plan_bulk(mem_db, "pin", [a.id, b.id])
+    cf.pin(b.id).perform(mem_db, actor)
+    with pytest.raises(ConflictError) as caught:
+        cf.bulk("pin", [a.id, b.id], expected=plan.signature).perform(mem_db, actor)
+    assert caught.value.message.endswith("project.b: already pinned")
+    assert caught.value.params["changes"][0]["code"] == "fact.skip.pinned"
+    shown = messages.error_text(caught.value)
+    _chinese_only(caught.value, shown)
+    assert shown.endswith("project.b：已固定")
+
+
+@needs_lrelease
+def test_a_missing_reason_names_its_step_in_both_languages(lang, mem_db) -> None:
+    from core.curation import skills as sc
+    from core.errors import ValidationError_
+    from core.skills import SkillStore
+    from philont_desktop import messages
+
+    skill = SkillStore(mem_db).create_skill("lesson", "advice", [], "do it")
+    with pytest.raises(ValidationError_) as caught:
+        sc.set_maturity(skill, "stable", reason=" ")
+    assert caught.value.params == {"action": "set_grade"}
+    lang("en")
+    assert messages.text("skill.reason_required", caught.value.params) == (
+        "A reason is required to set a grade by hand."
+    )
+    lang("zh_CN")
+    shown = messages.error_text(caught.value)
+    _chinese_only(caught.value, shown)
+    assert "手动设置等级" in shown
+    assert "修订配方" in messages.text("skill.reason_required", {"action": "revise_recipe"})

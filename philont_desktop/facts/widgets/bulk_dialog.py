@@ -6,6 +6,7 @@ from typing import Any
 
 from core.curation.facts import BulkPlan
 from core.decay import effective_tau
+from philont_desktop import messages
 from philont_desktop.facts.data import readable_value
 from philont_desktop.facts.text import fmt_score, fmt_tau, fmt_time, namespace_tau_text
 from philont_desktop.qt import (
@@ -43,12 +44,9 @@ class BulkConfirmDialog(QDialog):
             lay.addWidget(QLabel(self.tr("Left out ({0}):").format(len(plan.skipped)), self))
             self.skipped.setRootIsDecorated(False)
             self.skipped.setHeaderLabels([self.tr("Fact"), self.tr("Why")])
-            for f, fid, reason in plan.skipped:
-                self.skipped.addTopLevelItem(
-                    QTreeWidgetItem(
-                        [plain.plain(f"{f.namespace}.{f.key}" if f else fid, 300, one_line=True), reason]
-                    )
-                )
+            for (f, fid, _reason), why in zip(plan.skipped, plan.skip_notices, strict=True):
+                name = plain.plain(f"{f.namespace}.{f.key}" if f else fid, 300, one_line=True)
+                self.skipped.addTopLevelItem(QTreeWidgetItem([name, messages.notice_text(why)]))
             self.skipped.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
             lay.addWidget(self.skipped, 1)
         else:
