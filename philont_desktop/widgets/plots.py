@@ -95,6 +95,10 @@ class ThemedPlotWidget(pg.PlotWidget):
         if date_axis:
             kwargs.setdefault("axisItems", {"bottom": DateAxis(orientation="bottom")})
         kwargs.setdefault("background", theme.plot_background())
+        # No context menu is offered: enableMenu=False keeps pyqtgraph from building the view box's menu
+        # (a form of widgets, ~4 ms per plot on the GUI thread). A view box passed in should be made
+        # with enableMenu=False too; setMenuEnabled(False) drops its menu if it was not.
+        kwargs.setdefault("enableMenu", False)
         super().__init__(parent, **kwargs)
         self._theme = theme
         self.setMenuEnabled(False)

@@ -51,7 +51,7 @@ class ActivityChart(QWidget):
         self._off = int(tz_offset_minutes) * 60_000
         self._counts: list[tuple[int, int]] = []
         self._range: tuple[int, int] | None = None
-        self._vb = _RangeViewBox()
+        self._vb = _RangeViewBox(enableMenu=False)  # no context menu: not built at all
         self._vb.setMouseEnabled(x=True, y=False)
         self.plot = ThemedPlotWidget(theme, self, date_axis=True, viewBox=self._vb)
         self.plot.setMinimumHeight(90)
