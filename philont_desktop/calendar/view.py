@@ -148,7 +148,8 @@ class CalendarTab(BaseTab):
     def save_state(self) -> None:
         super().save_state()
         for key, view in self.tables.views.items():
-            self.ctx.settings.set_header_state(f"calendar/{key}", view.horizontalHeader().saveState())
+            if self.tables.sized(key):  # a table never shown keeps no header: sized when first shown
+                self.ctx.settings.set_header_state(f"calendar/{key}", view.horizontalHeader().saveState())
 
     def set_editing(self, on: bool) -> None:
         self.controller.set_editing(on)

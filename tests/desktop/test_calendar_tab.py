@@ -351,3 +351,28 @@ def test_the_month_grid_shows_each_day_and_its_details(make_tab, db_path):
     assert month.model.month != shown
     month.go(0)
     assert month.model.month == shown
+
+
+def test_a_hidden_table_is_sized_when_first_shown(make_tab, db_path):
+    """Sizing columns to their contents reads rows of every column on the GUI thread: the table shown is
+    sized on the first load, a hidden one when it is first shown, and a table never shown saves no header
+    (so that it is sized when it is shown, next time too)."""
+    from philont_desktop.settings import Settings
+
+    for name in ("upcoming", "events", "tasks"):
+        Settings().set_header_state(f"calendar/{name}", b"")
+    tab = make_tab(db_path)
+    tables = tab.tables
+    assert tables.currentWidget() is tables.views["upcoming"]
+    assert tables.sized("upcoming") and not tables.sized("events")
+    header = tables.views["events"].horizontalHeader()
+    before = [header.sectionSize(i) for i in range(header.count() - 1)]
+    tab.save_state()
+    assert not tab.ctx.settings.header_state("calendar/events")
+    assert tab.ctx.settings.header_state("calendar/upcoming")
+
+    tables.setCurrentWidget(tables.views["events"])
+    assert tables.sized("events") and not tables.sized("tasks")
+    assert [header.sectionSize(i) for i in range(header.count() - 1)] != before
+    tab.save_state()
+    assert tab.ctx.settings.header_state("calendar/events")

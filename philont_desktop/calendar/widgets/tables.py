@@ -27,6 +27,7 @@ from philont_desktop.qt import (
 from philont_desktop.widgets.table import setup_table
 
 TITLE_CAP_PX = 320  # no column wider than this when sized to its contents
+SAMPLE_ROWS = 40  # sizing to contents reads the visible rows and this many more (Qt's default: 1000)
 
 
 class _Proxy(QSortFilterProxyModel):
@@ -57,12 +58,15 @@ class CalendarTables(QTabWidget):
             self.addTab(self.views[name], "")
         self.insertTab(1, self.month, "")
         self.currentChanged.connect(lambda *_: self._emit_row())
+        self.currentChanged.connect(lambda *_: self._size_shown())
         self._sized = False
+        self._unsized: set[str] = set()  # tables to size to their contents when first shown
 
     def _table(self, model: _Table, name: str, *, sortable: bool) -> QTableView:
         proxy = _Proxy(self)
         proxy.setSourceModel(model)
         view = setup_table(QTableView(self), proxy, name=f"calendar_{name}", stretch_last=True)
+        view.horizontalHeader().setResizeContentsPrecision(SAMPLE_ROWS)
         if sortable:
             h = view.horizontalHeader()
             h.setSortIndicatorClearable(True)
@@ -124,7 +128,8 @@ class CalendarTables(QTabWidget):
     # -- content --------------------------------------------------------------------------------------
     def show_state(self, state: CalendarState, restore_header: Any) -> None:
         """Load the rows of ``state``; keep each table's selection and scroll position (first load: the
-        first row; headers sized to their contents unless ``restore_header(name)`` restored them)."""
+        first row; headers sized to their contents, when first shown, unless ``restore_header(name)``
+        restored them)."""
         keep = {name: self.key_of(view) for name, view in self.views.items()}
         scroll = {name: view.verticalScrollBar().value() for name, view in self.views.items()}
         r = state.result
@@ -141,11 +146,26 @@ class CalendarTables(QTabWidget):
                 view.selectRow(0)  # first load, or the selected row went away
             view.verticalScrollBar().setValue(scroll[name])
             if first and not restore_header(name):
-                view.resizeColumnsToContents()
-                _cap_columns(view)
+                self._unsized.add(name)
         self._sized = True
+        self._size_shown()
         self.month.show_state(state)
         self.update_titles(len(r.items) if r else 0)
+
+    def _size_shown(self) -> None:
+        """Size the shown table's columns to its contents the first time it is shown: a hidden table is
+        not sized (Qt reads every row of a hidden table's columns to size them, on the GUI thread; a shown
+        one is sized from its visible rows and ``SAMPLE_ROWS`` more)."""
+        view = self.currentWidget()
+        name = next((k for k, v in self.views.items() if v is view), None)
+        if name in self._unsized:
+            self._unsized.discard(name)
+            view.resizeColumnsToContents()
+            _cap_columns(view)
+
+    def sized(self, name: str) -> bool:
+        """False while table ``name`` waits to be sized when first shown (its header is not worth saving)."""
+        return name not in self._unsized
 
     def update_titles(self, n_upcoming: int) -> None:
         v = self.views
