@@ -60,7 +60,11 @@ class BackupsTab(BaseTab):
         self.bar = BackupsBar(self)
         self.header = BackupsHeader(self)
         self.view = setup_table(QTableView(self), self.model, name="backupsTable", stretch_last=True)
-        self.empty_hint = EmptyHint(self.view, lambda: self.tr("No backups yet."), lambda: not self.busy)
+        self.empty_hint = EmptyHint(
+            self.view,
+            lambda: self.tr("No backups yet. “Back up now” writes the first one."),
+            lambda: not self.busy,
+        )
         self.controller.busyChanged.connect(self.empty_hint.update_hint)
         self.footer = BackupsFooter(self)
         layout = QVBoxLayout(self)

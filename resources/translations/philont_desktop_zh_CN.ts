@@ -2915,12 +2915,7 @@ with the backup
         <translation>{0} 的备份保存在 {1}。</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>No backups yet. “Back up now” writes the first one.</source>
-        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
-    </message>
-    <message>
-        <location line="+16"/>
+        <location line="+23"/>
         <source>The database was last written {0}.</source>
         <translation>数据库最后写入：{0}。</translation>
     </message>
@@ -3082,7 +3077,12 @@ with the backup
         <translation>备份列表</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="-103"/>
+        <source>No backups yet. “Back up now” writes the first one.</source>
+        <translation>还没有备份。点击“立即备份”创建第一份。</translation>
+    </message>
+    <message>
+        <location line="+186"/>
         <source>Replace the content of the open database
 
     {0}
@@ -3108,11 +3108,6 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <location line="+24"/>
         <source>The backup was not restored</source>
         <translation>备份未恢复</translation>
-    </message>
-    <message>
-        <location line="-210"/>
-        <source>No backups yet.</source>
-        <translation>还没有备份。</translation>
     </message>
 </context>
 <context>

@@ -87,7 +87,10 @@ def test_every_tab_says_loading_until_its_first_read_arrives(make_window, demo_d
         hint = getattr(tab, "empty_hint", None)
         if hint is not None:  # an empty table says why it is empty
             assert hint.isVisibleTo(tab) == (hint.view.model().rowCount() == 0), name
-            assert not hint.isVisibleTo(tab) or hint.text() in ("No backups yet.", "No manual edits yet.")
+            assert not hint.isVisibleTo(tab) or hint.text() in (
+                "No backups yet. “Back up now” writes the first one.",
+                "No manual edits yet.",
+            )
         assert not any(c.objectName() == "loadingOverlay" and c.isVisible() for c in tab.children()), name
     timeline = w.show_tab("timeline")
     assert "loading" not in timeline.status_label.text()

@@ -38,14 +38,13 @@ class BackupsHeader(QWidget):
             self.summary.setText("")
             return
         rows = state.rows
-        if not rows:
-            parts = [self.tr("No backups yet. “Back up now” writes the first one.")]
-        else:
-            parts = [
+        parts: list[str] = []  # an empty list says so in the table's middle, not a second time here
+        if rows:
+            parts.append(
                 self.tr("%n backup(s), {0} in all; newest {1}.", None, len(rows)).format(
                     fmt_size(sum(r.size for r in rows)), fmt_age(rows[0].age)
                 )
-            ]
+            )
             bad = state.failing()
             if bad:
                 parts[0] += " " + self.tr("quick_check fails for %n.", None, bad)
