@@ -82,6 +82,7 @@ _SORT, _SCORE, _FACT, _ID = int(SortRole), int(ScoreRole), int(FactRole), int(Id
 _ANSWERED = frozenset({_DISPLAY, _TOOLTIP, _ALIGN, _FOREGROUND, _SORT, _SCORE, _FACT, _ID})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBER_COLUMNS = frozenset({C_CONFIDENCE, C_TAU, C_SCORE})
+RELATIVE_MS = 60_000  # how far the clock moves before the relative times are written again
 CHANGE_BLOCK = 64  # rows per dataChanged of the score column at a new view time
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
@@ -144,6 +145,7 @@ class FactsModel(QAbstractTableModel):
         self._pos: dict[str, int] = {}
         self.view_time = now_ms()
         self.real_now = self.view_time
+        self._texts_now = self.real_now  # the "now" the relative times shown were written for
         self.threshold = THRESHOLD
         self._sort: tuple[int, Qt.SortOrder] | None = None
         self._gen = 0  # bumped whenever rows or their scores change
@@ -341,6 +343,7 @@ class FactsModel(QAbstractTableModel):
         Returns whether rows changed in place (a filtering proxy should then filter again)."""
         self._gen += 1
         self._display_cache.clear()
+        self._texts_now = self.real_now
         new = data.rows
         fresh = data.scored_at is not None and data.scored_at == self.view_time
         if not self._rows:
@@ -415,10 +418,13 @@ class FactsModel(QAbstractTableModel):
         self._gen += 1
         was_ahead = self.view_time != self.real_now
         self.view_time = int(at)
-        moved_now = real_now is not None and int(real_now) != self.real_now
+        # "3 days ago" does not change in a few milliseconds: the clock read at each step of a drag
+        # moves the relative times only when it has moved a minute since they were written
+        moved_now = real_now is not None and abs(int(real_now) - self._texts_now) >= RELATIVE_MS
         if real_now is not None:
             self.real_now = int(real_now)
         if moved_now:
+            self._texts_now = self.real_now
             self._display_cache.clear()  # relative times ("3 days ago")
         rows = self._rows
         if not rows:
