@@ -48,7 +48,9 @@ class _Row(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The camelCase JSON-ready dict (NaN/Infinity kept as floats) with ``damaged`` reported:
         ``{camelCase field: Damage.to_json()}``; a damaged value with nothing readable is ``null``."""
-        out = self.model_dump(by_alias=True)
+        # A row holds its values as stored (model_construct), as the agent reads them: a fraction in a
+        # counter of a file edited by hand is output as that number, never a serializer warning on stderr.
+        out = self.model_dump(by_alias=True, warnings=False)
         damaged = self.damaged
         if damaged:
             for col, d in damaged.items():
