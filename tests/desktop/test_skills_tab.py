@@ -614,6 +614,9 @@ def test_from_disk_badge_and_repair_attempts_on_card_and_detail(tab, fixture_pat
     assert "Repair attempts by the agent" in pane.grade_view.toPlainText()
     events = [pane.ladder.model.index(r, 1).data() for r in range(pane.ladder.model.rowCount())]
     assert "repair attempt 2 of 3 (init-2): timeout too short" in events
+    model = pane.ladder.model
+    outcomes = {model.index(r, 1).data(): model.index(r, 2).data() for r in range(model.rowCount())}
+    assert outcomes["repair attempt 2 of 3 (init-2): timeout too short"] == "back to draft"
     assert tab.select_skill("disk-skill")
     assert tab.wait_idle(5000)
     assert "from disk" in pane.title.text()

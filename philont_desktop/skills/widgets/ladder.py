@@ -92,14 +92,6 @@ class LadderModel(QAbstractTableModel):
                 return plain.plain(self._event(st, index.row()), 400, one_line=True)  # holds stored text
             if col == "outcome":
                 if st.kind == "revision":
-                    number = self.repair_numbers.get(index.row())
-                    if number is not None:
-                        return reason_text(st.reason, number)
-                    return (
-                        self.tr("recipe revised: {0}").format(st.reason)
-                        if st.reason
-                        else self.tr("recipe revised")
-                    )
                     return self.tr("back to draft")
                 return self.tr("success") if st.success else self.tr("failure")
             if col == "counts":
