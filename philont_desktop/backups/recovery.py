@@ -473,21 +473,3 @@ def _open_through_copy(w: Any, path: Path) -> Any:
         progress=True,
         label=_tr("Copying the backup"),
     )
-    tmp = tempfile.mkdtemp(prefix="philont-browse-")
-    w.destroyed.connect(lambda *_: shutil.rmtree(tmp, ignore_errors=True))
-    w.loading_page.setText(_tr("Copying {0} to a private folder to browse it…").format(path.name))
-    w.pages.setCurrentWidget(w.loading_page)
-
-    def _copy(src: Path, dest: str, job: Any) -> Path:
-        return copy_for_browsing(src, dest, progress=job.progress, cancel=lambda: job.cancelled)
-
-    w.browse_job = w.tasks.task(
-        _copy,
-        path,
-        tmp,
-        on_result=lambda p: w.open_database(p),
-        on_error=lambda exc: w.show_error(_tr("The backup cannot be opened"), error_text(exc) or exc),
-        progress=True,
-        label=_tr("Copying the backup"),
-    )
-    return w
