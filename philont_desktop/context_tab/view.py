@@ -29,9 +29,11 @@ from philont_desktop.humanize import abs_time
 from philont_desktop.qt import (
     QApplication,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     Qt,
     QTabWidget,
@@ -90,10 +92,17 @@ class ContextTab(BaseTab):
         side_lay.setSpacing(8)
         side_lay.addWidget(self.budget_panel)
         side_lay.addWidget(self.left_out_table, 1)
+        # On a short window the budgets, the legend and the left-out table scroll rather than clip.
+        side_scroll = QScrollArea(self)
+        side_scroll.setObjectName("contextSide")
+        side_scroll.setWidgetResizable(True)
+        side_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        side_scroll.setWidget(side)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setObjectName("contextMain")
         split.addWidget(self.out_tabs)
-        split.addWidget(side)
+        split.addWidget(side_scroll)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setSizes([820, 480])

@@ -77,6 +77,23 @@ def test_calendar_details_keep_each_time_whole(window):
     assert "T" not in utc.removeprefix("UTC\xa0")  # read as a date and a time, not the ISO form
 
 
+def test_context_budget_legend_shows_every_section_at_1024(window):
+    tab = _shown(window, "context")
+    panel = tab.budget_panel
+    assert spin_until(lambda: len(panel.legend_texts()) >= 5, 10_000)
+    assert len(panel.legend_texts()) == len(tab.state.result.prefix.sections)
+    legend = panel.legend
+    # The legend has the height its wrapped entries need, every entry lies inside it whole, and the side
+    # panel scrolls to it rather than cutting it off.
+    assert legend.height() >= legend.layout().heightForWidth(legend.width())
+    entries = [legend.layout().itemAt(i).widget() for i in range(legend.layout().count())]
+    for e in entries:
+        assert legend.rect().contains(e.geometry()), e.property("plain_text")
+        assert e.width() >= e.sizeHint().width()
+    side = legend.parentWidget().parentWidget()
+    assert legend.mapTo(side, legend.rect().bottomLeft()).y() <= side.height()
+
+
 @pytest.mark.parametrize("dark", [False, True])
 def test_skills_detail_chips_are_readable_in_both_modes(dark):
     colors = Colors(dark)

@@ -24,6 +24,7 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.theme import Theme
+from philont_desktop.widgets.flow import FlowLayout
 
 SEGMENT_COLORS_LIGHT = (
     "#1f6feb", "#1a7f37", "#9a6700", "#8250df", "#cf222e", "#0a7ea4",
@@ -39,6 +40,9 @@ BUDGETS = ("recent_tokens", "recall_tokens", "recent_messages", "recall_candidat
 class BudgetBar(QWidget):
     """One budget: a title, ``used / limit`` and a bar of stacked parts; past the limit is drawn red."""
 
+    BAR_H = 8
+    GAP = 3
+
     def __init__(self, theme: Theme, parent: QWidget | None = None):
         super().__init__(parent)
         self.theme = theme
@@ -51,7 +55,7 @@ class BudgetBar(QWidget):
         self.setMinimumHeight(self._height())
 
     def _height(self) -> int:
-        return QFontMetrics(self.font()).height() + 18
+        return QFontMetrics(self.font()).height() + self.GAP + self.BAR_H + 2
 
     def sizeHint(self) -> QSize:
         return QSize(260, self._height())
@@ -95,7 +99,7 @@ class BudgetBar(QWidget):
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
             self.value_text,
         )
-        top, bar_h = text_h + 4, 10
+        top, bar_h = text_h + self.GAP, self.BAR_H
         track = QRectF(0, top, w, bar_h)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(
@@ -143,7 +147,7 @@ class BudgetPanel(QWidget):
         self.bars: dict[str, BudgetBar] = {}
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(6)
+        lay.setSpacing(4)
         head = QLabel(self.tr("Budgets"), self)
         f = QFont(head.font())
         f.setBold(True)
@@ -154,10 +158,9 @@ class BudgetPanel(QWidget):
             bar.setObjectName(f"budget_{name}")
             self.bars[name] = bar
             lay.addWidget(bar)
-        self.legend = QLabel(self)
+        self.legend = QWidget(self)
         self.legend.setObjectName("prefixLegend")
-        self.legend.setWordWrap(True)
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self._legend_flow = FlowLayout(self.legend)
         lay.addWidget(self.legend)
 
     def _colors(self) -> tuple[str, ...]:
@@ -165,7 +168,7 @@ class BudgetPanel(QWidget):
 
     def set_result(self, r: ContextResult) -> None:
         cols = self._colors()
-        legend: list[str] = []
+        legend: list[tuple[str, str]] = []
         for use in r.budgets():
             title, unit = texts.budget_title(use.name)
             parts: list[tuple[str, int, QColor]] = []
@@ -174,11 +177,25 @@ class BudgetPanel(QWidget):
                     color = cols[i % len(cols)]
                     label = texts.section_title(n)
                     parts.append((label, v, QColor(color)))
-                    legend.append(f"<span style='color:{color}'>■</span>&nbsp;{esc(label)} {fmt_int(v)}")
+                    legend.append((color, f"{label} {fmt_int(v)}"))
             elif use.parts:
                 for i, (n, v) in enumerate(use.parts):
                     parts.append((texts.budget_part(n), v, QColor(cols[i if i == 0 else 2])))
             else:
                 parts.append((title, use.used, QColor(cols[0])))
             self.bars[use.name].set_data(title, use.used, use.limit, unit, parts)
-        self.legend.setText(" &nbsp; ".join(legend))
+        self._set_legend(legend)
+
+    def _set_legend(self, entries: Sequence[tuple[str, str]]) -> None:
+        """One label per section, each kept whole: the flow wraps between entries, never inside one."""
+        self._legend_flow.clear()
+        for color, text in entries:
+            entry = QLabel(f"<span style='color:{color}'>■</span>&nbsp;{esc(text)}", self.legend)
+            entry.setTextFormat(Qt.TextFormat.RichText)
+            entry.setProperty("plain_text", text)
+            self._legend_flow.addWidget(entry)
+
+    def legend_texts(self) -> list[str]:
+        """The legend's entries as plain text, in order."""
+        flow = self._legend_flow
+        return [str(flow.itemAt(i).widget().property("plain_text")) for i in range(flow.count())]
