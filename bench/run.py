@@ -699,6 +699,13 @@ def measure_stall(db_path: Path, runs: int) -> list[dict]:
     return bench_stall.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
 
 
+def measure_big(db_path: Path, runs: int) -> list[dict]:
+    """Visiting every tab with a 10 MB message beside the same visit without it (see ``bench_big``)."""
+    import bench_big
+
+    return bench_big.measure(db_path, runs, result, env=_child_env(), log=lambda m: print(m, flush=True))
+
+
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
     "search": (measure_search, 9),
@@ -711,6 +718,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "start": (measure_start, 7),
     "memory": (measure_memory, 3),
     "stall": (measure_stall, 3),
+    "big": (measure_big, 3),
 }
 
 

@@ -233,3 +233,18 @@ def test_a_live_refresh_waits_for_the_computation_under_way(make_tab, world, qtb
     qtbot.waitUntil(lambda: len(calls) == 2, timeout=15_000)  # once more, after the first is done
     assert tab.wait_idle(20_000)
     assert calls == [{"live": True}, {"live": True}]
+
+
+def test_messages_near_a_change_show_a_bounded_line_of_a_10_mb_message(qtbot):
+    from types import SimpleNamespace
+
+    from philont_desktop.review.widgets.detail import ReviewDetailPane
+    from philont_desktop.theme import Theme
+
+    pane = ReviewDetailPane(Theme("light"))
+    qtbot.addWidget(pane)
+    big = "deploy the 数据库\n" * (10 * 1024 * 1024 // 20)
+    pane.show_messages([SimpleNamespace(timestamp=NOW, role="tool", content=big)])
+    text = pane.messages.toPlainText()
+    assert "tool: deploy the 数据库 deploy" in text  # newlines shown as spaces
+    assert len(text) < 400

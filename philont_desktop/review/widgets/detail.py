@@ -241,7 +241,7 @@ class ReviewDetailPane(QWidget):
     def show_messages(self, messages: list[Any]) -> None:
         self._messages = list(messages)
         lines = [
-            f"{humanize.abs_time(m.timestamp, seconds=True)}  {m.role}: {' '.join(m.content.split())[:300]}"
+            f"{humanize.abs_time(m.timestamp, seconds=True)}  {m.role}: {' '.join(m.content[:1200].split())[:300]}"
             for m in messages
         ]
         self.messages.setPlainText("\n".join(lines) if lines else self.tr("No messages near this change."))
