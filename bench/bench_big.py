@@ -131,7 +131,9 @@ def measure(
     for i in range(runs + 1):
         a = _visit(db_path, env)
         b = _visit(big, env)
-        log(f"  run {i}: without {a['ms']:.0f} ms, with the 10 MB message {b['ms']:.0f} ms ({b['tabs']} tabs)")
+        log(
+            f"  run {i}: without {a['ms']:.0f} ms, with the 10 MB message {b['ms']:.0f} ms ({b['tabs']} tabs)"
+        )
         if i:
             without.append(a["ms"])
             with_big.append(b["ms"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -127,3 +128,33 @@ def test_the_cache_key_covers_the_generator_and_its_data(run):
     assert {"core/demo/__init__.py", "core/schema.py", "core/demo/data/stories.toml"} <= names
     assert any(n.startswith("core/demo/data/dialogues/") for n in names)
     assert len(run.generator_version()) == 10
+
+
+def test_the_10_mb_message_is_added_to_a_copy_as_its_newest_message(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_big_under_test", RUN_PY.with_name("bench_big.py"))
+    big = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(big)
+    from core.db import MemoryDB
+    from core.timeline import RawStore
+
+    path = tmp_path / "m.sqlite"
+    db = MemoryDB.create(path, now=1_700_000_000_000)
+    raw = RawStore(db)
+    raw.start_session("s-1", started_at=1_700_000_000_000)
+    raw.append_many([("s-1", "user", f"message {i}", 1_700_000_000_000 + i) for i in range(3)])
+    db.close()
+    before = path.read_bytes()
+    copy = big.big_copy(path)
+    assert path.read_bytes() == before  # the original is only read
+    assert big.big_copy(path) == copy  # made once
+    conn = sqlite3.connect(copy)
+    try:
+        session, role, size, chinese = conn.execute(
+            "SELECT session_id, role, length(CAST(content AS BLOB)), instr(content, '迁移') > 0 "
+            "FROM memory_raw_messages ORDER BY timestamp DESC LIMIT 1"
+        ).fetchone()
+        assert conn.execute("SELECT count(*) FROM memory_raw_messages").fetchone()[0] == 4
+    finally:
+        conn.close()
+    assert (session, role, chinese) == ("s-1", "tool", 1)
+    assert big.BIG_BYTES <= size < big.BIG_BYTES + 200
