@@ -371,7 +371,8 @@ class DecayCurvePlot(QWidget):
         if not individual:
             d.legend.append(self._summary(shown))
         intro = [f"<i>{plain.html(self.note)}</i>"] if self.note else []
-        self.legend.setText("&nbsp;&nbsp; ".join(intro + d.legend + self._legend_notes(d.invalid)))
+        # One entry per line: an entry never wraps into the next (Chinese text breaks between any characters).
+        self.legend.setText("<br/>".join(intro + d.legend + self._legend_notes(d.invalid)))
         self._fit_legend()
         self.plot.setXRange(start / 1000, end / 1000, padding=0)
         self.plot.setYRange(0, y_top([d.ymax]) * 1.08, padding=0)
