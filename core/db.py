@@ -19,7 +19,7 @@ import contextlib
 import os
 import stat
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
@@ -817,6 +817,25 @@ class MemoryDB:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.execute("COMMIT")
 
+    def fetch_tuples(self, sql: str, args: Sequence[Any] = ()) -> tuple[list[tuple[Any, ...]], list[str]]:
+        """The rows of ``sql`` as plain tuples, and the names of its columns: for pages read while a
+        person scrolls (a page of the timeline is a hundred rows of four texts each).
+
+        Text is decoded by the binding itself (strict UTF-8, in C), not by a call of
+        :func:`~core.damage.decode_text` per value. A value that is not valid UTF-8 makes the binding
+        refuse the query; it is then read again through the connection's text factory, so that text
+        still arrives as an :class:`~core.damage.UnreadableText` with its bytes: a page that holds one
+        pays for the second read, a clean page never does.
+        """
+        with self.lock:
+            conn = self.conn
+            try:
+                return _fetch_tuples(conn, sql, args, str)
+            except sqlite3.OperationalError as exc:
+                if not str(exc).startswith("Could not decode to UTF-8"):
+                    raise
+            return _fetch_tuples(conn, sql, args, conn.text_factory)
+
     def data_version(self) -> int:
         """``PRAGMA data_version``: changes when another connection committed."""
         with self.lock:
@@ -878,6 +897,21 @@ class MemoryDB:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _fetch_tuples(
+    conn: sqlite3.Connection, sql: str, args: Sequence[Any], text_factory: Any
+) -> tuple[list[tuple[Any, ...]], list[str]]:
+    """:meth:`MemoryDB.fetch_tuples` with ``text_factory`` for this query (the lock is held)."""
+    saved = conn.text_factory
+    conn.text_factory = text_factory
+    try:
+        cur = conn.cursor()
+        cur.row_factory = None
+        rows = cur.execute(sql, tuple(args)).fetchall()
+        return rows, [d[0] for d in cur.description or ()]
+    finally:
+        conn.text_factory = saved
 
 
 def _has_wal(p: Path) -> bool:

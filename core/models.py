@@ -17,6 +17,7 @@ read (``kind``/``maturity`` are normalised the way the reference normalises them
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -137,16 +138,34 @@ class Message(_Row):
 
     @classmethod
     def from_row(cls, row: Any) -> Message:
-        # The common case first: every column holds what it should (checked by exact type, so text that
-        # is not UTF-8, a str subclass, takes the reader's path); the row is built in one step. A page
-        # of the timeline is a hundred of these, read while a person scrolls.
         try:
             origin = row["origin_session_id"]
         except (IndexError, KeyError):
             origin = None
-        ts = row["timestamp"]
-        session, role, content = row["session_id"], row["role"], row["content"]
-        if (
+        m = cls._clean(row["id"], row["session_id"], row["role"], row["content"], row["timestamp"], origin)
+        return m if m is not None else cls._read(row)
+
+    @classmethod
+    def from_tuples(cls, rows: Iterable[tuple[Any, ...]], names: Sequence[str]) -> list[Message]:
+        """The messages of a query's plain rows (:meth:`core.db.MemoryDB.fetch_tuples`), ``names`` its
+        columns: ``id``, ``session_id``, ``role``, ``content``, ``timestamp`` and, where the table has
+        it, ``origin_session_id``."""
+        at = {n: i for i, n in enumerate(names)}
+        i_id, i_session, i_role = at["id"], at["session_id"], at["role"]
+        i_content, i_ts, i_origin = at["content"], at["timestamp"], at.get("origin_session_id")
+        clean, out = cls._clean, []
+        for t in rows:
+            origin = None if i_origin is None else t[i_origin]
+            m = clean(t[i_id], t[i_session], t[i_role], t[i_content], t[i_ts], origin)
+            out.append(m if m is not None else cls._read(dict(zip(names, t, strict=True))))
+        return out
+
+    @classmethod
+    def _clean(cls, id_: Any, session: Any, role: Any, content: Any, ts: Any, origin: Any) -> Message | None:
+        """The message when every value is what its column holds (exact types: text that is not UTF-8,
+        a str subclass, is not), built in one step; else ``None`` (the damage reader's turn). A page of
+        the timeline is a hundred of these, read while a person scrolls."""
+        if not (
             type(ts) is int
             and -JS_TIME_MAX <= ts <= JS_TIME_MAX
             and type(session) is str
@@ -154,24 +173,17 @@ class Message(_Row):
             and type(content) is str
             and (origin is None or type(origin) is str)
         ):
-            m = object.__new__(cls)
-            object.__setattr__(
-                m,
-                "__dict__",
-                {
-                    "damaged": {},
-                    "id": row["id"],
-                    "session_id": session,
-                    "role": role,
-                    "content": content,
-                    "timestamp": ts,
-                    "origin_session_id": origin,
-                },
-            )
-            object.__setattr__(m, "__pydantic_fields_set__", set(_MESSAGE_FIELDS))
-            object.__setattr__(m, "__pydantic_extra__", None)
-            object.__setattr__(m, "__pydantic_private__", None)
-            return m
+            return None
+        m = _new(cls)
+        _set(m, "__dict__", {"damaged": {}, "id": id_, "session_id": session, "role": role,
+                             "content": content, "timestamp": ts, "origin_session_id": origin})  # fmt: skip
+        _set(m, "__pydantic_fields_set__", set(_MESSAGE_FIELDS))
+        _set(m, "__pydantic_extra__", None)
+        _set(m, "__pydantic_private__", None)
+        return m
+
+    @classmethod
+    def _read(cls, row: Any) -> Message:
         r = RowReader(row)
         return cls.model_construct(
             id=row["id"],
@@ -184,6 +196,8 @@ class Message(_Row):
         )
 
 
+_new = object.__new__
+_set = object.__setattr__
 _MESSAGE_FIELDS = ("damaged", "id", "session_id", "role", "content", "timestamp", "origin_session_id")
 
 

@@ -221,8 +221,8 @@ class RawStore:
         w.add(sql, *args)
 
     def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Message]:
-        with self.db.lock:
-            return [Message.from_row(r) for r in self.conn.execute(sql, tuple(args))]
+        rows, names = self.db.fetch_tuples(sql, args)
+        return Message.from_tuples(rows, names)
 
     def _session_rows_capped(self, session_ids: Sequence[str], cap: int) -> int:
         sql = (

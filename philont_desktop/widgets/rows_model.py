@@ -39,7 +39,11 @@ class KeyedRowsModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._rows: list[Any] = []
+        # Where each key's row is: row = slot - _base. Kept up to date as pages come and go at either
+        # end (a prepend lowers _base, dropping rows at the start raises it), so a page costs work for its
+        # own rows only, never for the whole window; None until first asked for after a reset.
         self._index: dict[Hashable, int] | None = None
+        self._base = 0
         self._headers: tuple[str, Sequence[str]] | None = None  # (language, titles)
 
     # -- to override ----------------------------------------------------------------------------------------
@@ -138,9 +142,32 @@ class KeyedRowsModel(QAbstractTableModel):
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def row_of(self, key: Hashable) -> int:
+        index = self._keys()
+        slot = index.get(key)
+        return -1 if slot is None else slot - self._base
+
+    def _keys(self) -> dict[Hashable, int]:
         if self._index is None:
-            self._index = {self.key(r): i for i, r in enumerate(self._rows)}
-        return self._index.get(key, -1)
+            key = self.key
+            self._index = {key(r): i for i, r in enumerate(self._rows)}
+            self._base = 0
+        return self._index
+
+    def _new_rows(self, rows: Sequence[Any]) -> list[tuple[Hashable, Any]]:
+        """``(key, row)`` of the rows whose key is not loaded yet (a key twice in ``rows``: its first row)."""
+        index, key = self._keys(), self.key
+        new: dict[Hashable, Any] = {}
+        for r in rows:
+            k = key(r)
+            if k not in index and k not in new:
+                new[k] = r
+        return list(new.items())
+
+    def _forget_keys(self, rows: Sequence[Any]) -> None:
+        if self._index is not None:
+            key, index = self.key, self._index
+            for r in rows:
+                index.pop(key(r), None)
 
     def set_rows(self, rows: Sequence[Any]) -> None:
         self.beginResetModel()
@@ -149,33 +176,39 @@ class KeyedRowsModel(QAbstractTableModel):
         self.endResetModel()
 
     def append_rows(self, rows: Sequence[Any]) -> int:
-        rows = [r for r in rows if self.row_of(self.key(r)) < 0]
-        if not rows:
+        new = self._new_rows(rows)
+        if not new:
             return 0
         n = len(self._rows)
-        self.beginInsertRows(QModelIndex(), n, n + len(rows) - 1)
-        self._rows.extend(rows)
-        self._index = None
+        self.beginInsertRows(QModelIndex(), n, n + len(new) - 1)
+        self._rows.extend(r for _k, r in new)
+        index, slot = self._keys(), n + self._base
+        for i, (k, _r) in enumerate(new):
+            index[k] = slot + i
         self.endInsertRows()
-        return len(rows)
+        return len(new)
 
     def prepend_rows(self, rows: Sequence[Any]) -> int:
-        rows = [r for r in rows if self.row_of(self.key(r)) < 0]
-        if not rows:
+        new = self._new_rows(rows)
+        if not new:
             return 0
-        self.beginInsertRows(QModelIndex(), 0, len(rows) - 1)
-        self._rows[0:0] = rows
-        self._index = None
+        self.beginInsertRows(QModelIndex(), 0, len(new) - 1)
+        self._rows[0:0] = [r for _k, r in new]
+        index = self._keys()
+        self._base -= len(new)
+        for i, (k, _r) in enumerate(new):
+            index[k] = self._base + i
         self.endInsertRows()
-        return len(rows)
+        return len(new)
 
     def drop_first(self, n: int) -> None:
         """Remove the first ``n`` rows (a capped window growing at the end)."""
         n = min(n, len(self._rows))
         if n > 0:
             self.beginRemoveRows(QModelIndex(), 0, n - 1)
+            self._forget_keys(self._rows[:n])
             del self._rows[:n]
-            self._index = None
+            self._base += n
             self.endRemoveRows()
 
     def drop_last(self, n: int) -> None:
@@ -184,8 +217,8 @@ class KeyedRowsModel(QAbstractTableModel):
         if n > 0:
             m = len(self._rows)
             self.beginRemoveRows(QModelIndex(), m - n, m - 1)
+            self._forget_keys(self._rows[m - n :])
             del self._rows[m - n :]
-            self._index = None
             self.endRemoveRows()
 
     def update_row(self, row: Any) -> bool:

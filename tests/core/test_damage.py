@@ -17,6 +17,7 @@ from core.damage import (
     loads_json,
 )
 from core.db import MemoryDB
+from core.engine import sqlite3
 from core.facts import FactStore
 from core.models import Fact, Message, Skill, parse_json_lenient
 from core.notes import NotesStore
@@ -114,6 +115,32 @@ def test_every_kind_of_damage_costs_one_value(tmp_path):
         j = msgs[3].to_json()
         assert j["damaged"]["content"]["hex"] == "6869ff" and j["damaged"]["content"]["bytes"] == 3
         json.dumps(j, allow_nan=False)
+    finally:
+        db.close()
+
+
+def test_plain_rows_decode_clean_text_in_the_binding_and_keep_the_bytes_of_text_that_is_not_utf8(tmp_path):
+    db = _db(tmp_path)
+    try:
+        sql = "SELECT id, content FROM memory_raw_messages WHERE id IN (2, 3) ORDER BY id"
+        rows, names = db.fetch_tuples(sql)
+        assert names == ["id", "content"] and [type(v) for _i, v in rows] == [str, str]
+        _sql(db, "UPDATE memory_raw_messages SET content = CAST(X'6869FF' AS TEXT) WHERE id = 3")
+        rows, _names = db.fetch_tuples(sql)
+        assert rows[0] == (2, "message 1") and type(rows[0][1]) is str
+        assert isinstance(rows[1][1], UnreadableText) and rows[1][1].raw == b"hi\xff"
+        # The connection reads text as before for everyone else.
+        assert isinstance(db.conn.execute("SELECT content FROM memory_raw_messages WHERE id = 3").fetchone()[0],
+                          UnreadableText)  # fmt: skip
+        with pytest.raises(sqlite3.OperationalError, match="no such table"):
+            db.fetch_tuples("SELECT * FROM nothing_here")
+        page = RawStore(db).query_timeline("asc", 5)
+        assert [m.id for m in page] == [1, 2, 3, 4, 5] and set(page[2].damaged) == {"content"}
+        assert all(not m.damaged and type(m.content) is str for m in page if m.id != 3)
+        with db.lock:
+            by_name = [Message.from_row(r) for r in db.conn.execute("SELECT * FROM memory_raw_messages")]
+        as_pages = RawStore(db).query_timeline("asc", None)
+        assert [m.to_json() for m in as_pages] == [m.to_json() for m in by_name]
     finally:
         db.close()
 

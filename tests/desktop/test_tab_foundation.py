@@ -153,6 +153,30 @@ def test_a_two_way_model_opens_in_the_middle_and_grows_a_capped_window(qapp, qtm
     qtmodeltester.check(model)
 
 
+def test_row_of_finds_every_loaded_row_as_the_window_grows_and_drops_at_both_ends(qapp):
+    model = Numbers(FakeSubmit(), start=50, page_size=10, max_rows=25)
+    model.load_first_page()
+
+    def check():
+        ids = _ids(model)
+        assert [model.row_of(i) for i in ids] == list(range(len(ids)))
+        assert all(model.row_of(i) == -1 for i in range(100) if i not in ids)
+
+    check()
+    for step in ("start", "start", "end", "end", "end", "start", "start", "start", "end"):
+        if step == "start":
+            assert model.fetch_start()
+        else:
+            model.fetchMore(QModelIndex())
+        check()
+    dropped = _ids(model)[-1] + 1  # dropped at the end a moment ago: it comes back, once
+    assert model.append_rows([Row(dropped), Row(dropped), Row(_ids(model)[0])]) == 1
+    assert _ids(model).count(dropped) == 1 and model.row_of(dropped) == len(_ids(model)) - 1
+    model.drop_first(3)
+    model.drop_last(2)
+    check()
+
+
 def test_an_answer_to_a_superseded_request_is_dropped(qapp):
     submit = FakeSubmit(hold=True)
     model = Numbers(submit, start=0)
