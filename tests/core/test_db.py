@@ -329,7 +329,7 @@ import inspect, json, sys
 from core.db import MemoryDB
 from core.errors import DatabaseClosedError
 
-ARGS = {"table_exists": ("memory_notes",), "has_column": ("memory_notes", "id")}
+ARGS = {"table_exists": ("memory_notes",), "has_column": ("memory_notes", "id"), "fetch_tuples": ("SELECT 1",)}
 CONSTRUCTORS = {"open", "create", "memory"}
 METADATA = {"closed", "read_only", "in_transaction"}  # properties that keep answering after close()
 
