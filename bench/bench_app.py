@@ -87,12 +87,15 @@ def _child_app(db: str) -> None:
         def eventFilter(self, obj, ev):
             if ev.type() != QEvent.Type.Paint or not obj.isWidgetType():
                 return False
-            from philont_desktop.timeline.conversation import ConversationView
-
             if "window" not in seen and type(obj.window()).__name__ == "MainWindow":
                 seen["window"] = time.time()
+            # Looked up, never imported here: an import would count in the time to the first paint.
+            conversation = sys.modules.get("philont_desktop.timeline.conversation")
+            if conversation is None:
+                return False
             parent = obj.parent()
-            if "page" not in seen and isinstance(parent, ConversationView) and obj is parent.viewport():
+            view = conversation.ConversationView
+            if "page" not in seen and isinstance(parent, view) and obj is parent.viewport():
                 model = parent.model()
                 if model.rowCount() > 0:
                     seen["page"] = time.time()
