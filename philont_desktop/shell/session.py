@@ -16,7 +16,7 @@ from core.errors import DatabaseOpenError
 from philont_desktop.qt import QObject, QTimer, Signal
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
-from philont_desktop.workers import Job, Workers
+from philont_desktop.workers import Job, Workers, settle_loaded_code
 
 if TYPE_CHECKING:  # imported when a database opens (off the GUI thread first), not at start-up
     from core.db import MemoryDB, OpenReport
@@ -140,6 +140,7 @@ class DatabaseSession(QObject):
         self.opening = path
         self.open_error = None
         self.openingStarted.emit(path)
+        settle_loaded_code()  # the window's imports are in; the file's and the first tab's follow
         return self.tasks.task(
             open_info,
             path,
@@ -175,6 +176,7 @@ class DatabaseSession(QObject):
             self.settings.add_recent_file(path)
             self.settings.last_database = str(path.absolute())
         self.opened.emit(ctx, editing)
+        settle_loaded_code()  # the context's and the first tab's modules are in
         # After the first paint: live polling and the one quick_check.
         QTimer.singleShot(0, lambda: self._start(ctx))
 
