@@ -129,7 +129,7 @@ class CalendarTables(QTabWidget):
     def show_state(self, state: CalendarState, restore_header: Any) -> None:
         """Load the rows of ``state``; keep each table's selection and scroll position (first load: the
         first row; headers sized to their contents, when first shown, unless ``restore_header(name)``
-        restored them)."""
+        restored them). ``rowChanged`` is not emitted on the way: the caller shows the selection after."""
         keep = {name: self.key_of(view) for name, view in self.views.items()}
         scroll = {name: view.verticalScrollBar().value() for name, view in self.views.items()}
         r = state.result
@@ -140,13 +140,19 @@ class CalendarTables(QTabWidget):
         self.events_model.set_rows(list(state.events), state.now)
         self.schedules_model.set_rows(list(state.schedules), state.now, dict(state.paused))
         first = not self._sized
-        for name, view in self.views.items():
-            reselected = bool(keep[name]) and self.select_key(name, keep[name])
-            if not reselected and view.model().rowCount() and (first or keep[name]):
-                view.selectRow(0)  # first load, or the selected row went away
-            view.verticalScrollBar().setValue(scroll[name])
-            if first and not restore_header(name):
-                self._unsized.add(name)
+        # Quiet while the rows are reselected: the view shows the selected row once, after the load,
+        # instead of once per table (each a document laid out on the GUI thread).
+        blocked = self.blockSignals(True)
+        try:
+            for name, view in self.views.items():
+                reselected = bool(keep[name]) and self.select_key(name, keep[name])
+                if not reselected and view.model().rowCount() and (first or keep[name]):
+                    view.selectRow(0)  # first load, or the selected row went away
+                view.verticalScrollBar().setValue(scroll[name])
+                if first and not restore_header(name):
+                    self._unsized.add(name)
+        finally:
+            self.blockSignals(blocked)
         self._sized = True
         self._size_shown()
         self.month.show_state(state)
