@@ -30,6 +30,7 @@ from philont_desktop.qt import (
     QSplitter,
     Qt,
     QTableView,
+    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -152,7 +153,8 @@ class ActionsTab(BaseTab):
     # -- BaseTab --------------------------------------------------------------------------------------
     def activate(self) -> None:
         self.controller.activate()
-        _ = self.chart
+        # The chart (a pyqtgraph plot, ~50 ms to make) in the next event-loop turn: the log first.
+        QTimer.singleShot(0, self, lambda: self.chart)
 
     def retranslate(self) -> None:
         self.bar.retranslate()

@@ -3,7 +3,7 @@
 :class:`TabHost` fills a ``QTabWidget`` from the registry (:mod:`philont_desktop.tabs`) for one open
 database. A tab's place holds a :class:`TabSlot` until the tab is shown or looked up; then its module is
 imported and the tab built in place (an :class:`ErrorTab` saying why when that fails). Once the shown tab
-is idle the others are built one per event-loop turn (``prebuild``). When the database changes the
+is idle the others are built one at a time, a few event-loop turns apart (``prebuild``). When the database changes the
 shown tab refreshes at once and the others when they are next shown.
 """
 
@@ -76,6 +76,9 @@ class TabsByName(Mapping):
 
     def __len__(self) -> int:
         return len(self._host.names())
+
+
+PREBUILD_STEP_MS = 40  # between two tabs built in the background: the event loop breathes in between
 
 
 class TabHost(QObject):
@@ -225,7 +228,9 @@ class TabHost(QObject):
                     waiting = True
                     continue
                 self.tab_at(i)
-                self._prebuild_timer.start(0)
+                # Not at once: other work queued for the next turns (a tab's deferred plots, a page
+                # of rows) would run in the same turn as the next tab's construction.
+                self._prebuild_timer.start(PREBUILD_STEP_MS)
                 return
         if waiting:
             self._prebuild_timer.start(100)
