@@ -62,7 +62,6 @@ from philont_desktop.qt import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
 )
 from philont_desktop.retranslate import on_language_changed
@@ -79,7 +78,7 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _SORT, _SCORE, _FACT, _ID = int(SortRole), int(ScoreRole), int(FactRole), int(IdRole)
 #: The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the
 #: others are turned away before any other work (a repaint of the table is a thousand calls).
-_ANSWERED = frozenset({_DISPLAY, _TOOLTIP, _ALIGN, _FOREGROUND, _SORT, _SCORE, _FACT, _ID})
+ANSWERED_ROLES = frozenset({_DISPLAY, _TOOLTIP, _ALIGN, _FOREGROUND, _SORT, _SCORE, _FACT, _ID})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBER_COLUMNS = frozenset({C_CONFIDENCE, C_TAU, C_SCORE})
 RELATIVE_MS = 60_000  # how far the clock moves before the relative times are written again
@@ -162,6 +161,18 @@ class FactsModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else N_COLUMNS
 
+    def index(
+        self,
+        row: int,
+        column: int,
+        parent: QModelIndex | QPersistentModelIndex = QModelIndex(),  # noqa: B008
+    ) -> QModelIndex:
+        # Qt's own index() asks rowCount() and columnCount(): two calls into Python for every index
+        # the proxy maps while a view paints, one here
+        if 0 <= row < len(self._rows) and 0 <= column < N_COLUMNS and not parent.isValid():
+            return self.createIndex(row, column)
+        return QModelIndex()
+
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < N_COLUMNS:
             return None
@@ -191,10 +202,12 @@ class FactsModel(QAbstractTableModel):
         return tips.get(section)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if role not in _ANSWERED or not index.isValid():
+        if role not in ANSWERED_ROLES or not index.isValid():
             return None
-        r = self._rows[index.row()]
-        c = index.column()
+        return self.value(self._rows[index.row()], index.column(), role)
+
+    def value(self, r: FactRow, c: int, role: int) -> Any:
+        """What ``data()`` answers for ``role`` of row ``r``'s column ``c`` (a role of :data:`ANSWERED_ROLES`)."""
         if role == _DISPLAY:
             if c == C_SCORE:
                 return self._shown(r, c)
@@ -530,50 +543,3 @@ class FactsModel(QAbstractTableModel):
             c = flt.column
             return test(self.sort_value(r, c), self.display(r, c))
         return True
-
-
-class FactsProxy(QSortFilterProxyModel):
-    """Filters :class:`FactsModel`; ``sort()`` is forwarded to the source (see the module docstring)."""
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self.flt = FactsFilter()
-        self._src: FactsModel | None = None
-        # Rows are re-filtered when the filter or the rows change (refilter()), not on every score update.
-        self.setDynamicSortFilter(False)
-
-    @property
-    def time_dependent(self) -> bool:
-        """Whether the filter looks at values that move with the view time (score, status, crossing)."""
-        return self.flt.time_dependent
-
-    def refilter(self) -> None:
-        self.beginFilterChange()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def setSourceModel(self, model: Any) -> None:
-        self._src = model
-        super().setSourceModel(model)
-
-    def source(self) -> FactsModel:
-        assert self._src is not None
-        return self._src
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return self._src.accepts(source_row, self.flt)  # type: ignore[union-attr]
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self.source().sort(column, order)
-
-    def set_filter(self, **changes: Any) -> None:
-        """Change filter fields (``text``, ``namespace``, ``column``/``expr``, ``show_*``, ``ids``)."""
-        self.beginFilterChange()
-        for k, v in changes.items():
-            if k == "text":
-                v = v.strip().casefold()
-            setattr(self.flt, k, v)
-        self.flt.compile()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def fact_at(self, proxy_row: int) -> FactRow:
-        return self.source().row(self.mapToSource(self.index(proxy_row, 0)).row())

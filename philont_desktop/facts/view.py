@@ -18,7 +18,8 @@ from philont_desktop.facts.bottom import POOL, FactsBottom
 from philont_desktop.facts.columns import C_SCORE
 from philont_desktop.facts.controller import FactsController
 from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, leading_rows
-from philont_desktop.facts.model import FactsModel, FactsProxy
+from philont_desktop.facts.model import FactsModel
+from philont_desktop.facts.proxy import FactsProxy
 from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
 from philont_desktop.facts.text import fmt_time
 from philont_desktop.facts.widgets.bulk_dialog import BulkConfirmDialog

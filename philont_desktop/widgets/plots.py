@@ -103,6 +103,12 @@ class ThemedPlotWidget(pg.PlotWidget):
         self._theme = theme
         self.setMenuEnabled(False)
         self.getPlotItem().hideButtons()
+        for name in AXES:
+            # An axis draws its ticks and labels from a QPicture at every paint of the plot (about 5 ms
+            # each, the text most of it); cached as a pixmap, a repaint that leaves the axis as it was
+            # (a moved "now" line, a new curve, the window repainted) copies it instead. Any change of
+            # the axis (range, pen, label, ticks) calls update(), which drops the pixmap.
+            self.getAxis(name).setCacheMode(qt.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         theme.changed.connect(self.restyle)
         self.restyle()
 

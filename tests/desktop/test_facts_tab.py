@@ -149,6 +149,30 @@ def test_model_and_proxy_pass_the_model_tester(qtmodeltester, facts_db, make_tab
     qtmodeltester.check(tab.pool_model)
 
 
+def test_a_cell_painted_through_multidata_shows_what_data_says(facts_db, make_tab):
+    """A delegate asks a cell for its roles in one multiData() call: the answers are data()'s."""
+    from philont_desktop.qt import QModelRoleData, QModelRoleDataSpan
+
+    tab = make_tab(facts_db[0])
+    tab.set_offset_days(40)  # scores below the threshold: a foreground colour in the score column
+    roles = [int(r) for r in Qt.ItemDataRole] + [int(Qt.ItemDataRole.UserRole) + k for k in range(1, 6)]
+    proxy = tab.proxy
+    answered = 0
+    for row in range(proxy.rowCount()):
+        for column in range(proxy.columnCount()):
+            index = proxy.index(row, column)
+            for role in roles:
+                slot = QModelRoleData(role)
+                proxy.multiData(index, QModelRoleDataSpan(slot))
+                assert slot.data() == proxy.data(index, role), (row, column, role)
+                answered += slot.data() is not None
+    assert answered > proxy.rowCount() * proxy.columnCount()  # texts, tooltips, colours, ids
+    slot = QModelRoleData(int(Qt.ItemDataRole.DisplayRole))
+    slot.setData("left over")
+    proxy.multiData(proxy.index(-1, 0), QModelRoleDataSpan(slot))
+    assert slot.data() is None
+
+
 def test_columns_show_every_field_readably(facts_db, make_tab):
     from philont_desktop.facts import columns as m
     from philont_desktop.facts.text import fmt_time, fmt_when

@@ -146,6 +146,30 @@ def test_plot_background_and_axes_follow_a_switch(theme, qtbot) -> None:
     assert plot.getAxis("left").labelStyle.get("color") == theme.plot_foreground().name()
 
 
+def test_a_plot_axis_is_drawn_anew_when_its_range_changes(theme, qtbot) -> None:
+    """Axes are cached as pixmaps between paints: a new range (new tick labels) is drawn, not the old."""
+    from philont_desktop.widgets.plots import ThemedPlotWidget
+
+    plot = ThemedPlotWidget(theme)
+    qtbot.addWidget(plot)
+    plot.resize(320, 200)
+    plot.show()
+    axis = plot.getAxis("left")
+
+    def axis_pixels() -> list[int]:
+        image = plot.grab(axis.mapRectToScene(axis.boundingRect()).toRect()).toImage()
+        return [image.pixel(x, y) for x in range(image.width()) for y in range(image.height())]
+
+    plot.setYRange(0, 1, padding=0)
+    small = axis_pixels()
+    assert axis_pixels() == small  # unchanged: the same pixels again
+    plot.setYRange(1000, 9000, padding=0)
+    large = axis_pixels()
+    assert large != small
+    plot.setYRange(0, 1, padding=0)
+    assert axis_pixels() == small
+
+
 # -- custom-painted delegates and charts in the real tabs ----------------------------------------------------
 
 

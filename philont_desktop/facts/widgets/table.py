@@ -19,7 +19,8 @@ from philont_desktop.facts.columns import (
     TIME_COLUMNS,
 )
 from philont_desktop.facts.data import FactRow, ranges
-from philont_desktop.facts.model import FactsModel, FactsProxy, ScoreRole
+from philont_desktop.facts.model import FactsModel, ScoreRole
+from philont_desktop.facts.proxy import FactsProxy
 from philont_desktop.facts.widgets.score_bar import ScoreBarDelegate
 from philont_desktop.humanize import MONTH_MS, rel_time
 from philont_desktop.qt import (
