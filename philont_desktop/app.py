@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from philont_desktop import i18n
     from philont_desktop.main_window import MainWindow, demo_default_path
-    from philont_desktop.qt import QApplication, QTimer
+    from philont_desktop.qt import QApplication
     from philont_desktop.settings import Settings
     from philont_desktop.theme import Theme
 
@@ -202,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif path.exists() and batch:
         window.open_database(path)
     elif path.exists():  # after the window's first paint: opening imports the core meanwhile
-        QTimer.singleShot(0, lambda: window.open_database(path))
+        window.after_first_paint(lambda: window.open_database(path))
     else:
         window.show_start_page(
             path, DatabaseOpenError(path, "missing", "No database file exists at this path.")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
-from philont_desktop import APP_NAME, i18n, messages
+from philont_desktop import APP_NAME, i18n
 from philont_desktop.qt import (
     QT_TRANSLATE_NOOP,
     QApplication,
@@ -30,6 +30,7 @@ from philont_desktop.qt import (
     QStackedWidget,
     Qt,
     QTabWidget,
+    QTimer,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self._start_problem: tuple[Path | None, BaseException | None] = (None, None)
         self._editing_asked = False
+        self._after_paint: list[Callable[[], Any]] | None = []  # None once painted
         self.session = DatabaseSession(
             settings,
             theme,
@@ -254,6 +256,30 @@ class MainWindow(QMainWindow):
         self.tabs.refresh_current()
         self.status.load_counts()
 
+    # -- the first paint ------------------------------------------------------------------------------
+    def after_first_paint(self, fn: Callable[[], Any], latest_ms: int = 1000) -> None:
+        """``fn()`` in the event-loop turn after the window's first paint (or after ``latest_ms`` if the
+        window is not painted by then, e.g. started minimized): work that would compete with that paint
+        for the interpreter, such as opening a database (imports on the task lane), waits for it."""
+        if self._after_paint is None:
+            QTimer.singleShot(0, self, fn)
+            return
+        once = [fn]
+
+        def run() -> None:
+            if once:
+                once.pop()()
+
+        self._after_paint.append(run)
+        QTimer.singleShot(latest_ms, self, run)
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self._after_paint is not None:  # the first paint: the children are painted in this pass
+            waiting, self._after_paint = self._after_paint, None
+            for fn in waiting:
+                QTimer.singleShot(0, self, fn)
+
     # -- language ---------------------------------------------------------------------------------------
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -303,6 +329,8 @@ class MainWindow(QMainWindow):
         if problem is None and path is None:
             text = self.tr("No database is open.")
         elif problem is not None and not missing:
+            from philont_desktop import messages  # a problem to word: not before the first paint
+
             text = self.tr("<b>This file cannot be opened.</b><br>{0}").format(
                 html.escape(messages.error_text(problem))
             )
