@@ -15,9 +15,8 @@ from __future__ import annotations
 import contextlib
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.export import EXTENSIONS, LAYERS, ExportResult, default_file_name, export_layer, export_rows
 from core.paths import expand_user
 from philont_desktop.qt import (
     QAbstractItemView,
@@ -46,6 +45,18 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.settings import Key
+
+if TYPE_CHECKING:
+    from core.export import ExportResult
+
+
+def _export():
+    """:mod:`core.export`, imported when an export is asked for: the File menu is made before the
+    window's first paint, the writers (csv, json, their row readers) are not needed for it."""
+    from core import export
+
+    return export
+
 
 EXPORT_DIRECTORY: Key[str] = Key("export/directory", str, "")
 EXPORT_FORMAT: Key[str] = Key("export/format", str, "jsonl", ("json", "jsonl", "csv"))
@@ -153,13 +164,15 @@ def current_view_spec(tab: QWidget | None) -> dict[str, Any] | None:
 def _export_layer_job(
     db: Any, layer: str, path: str, fmt: str, options: dict[str, Any], job: Any
 ) -> ExportResult:
-    return export_layer(db, layer, path, fmt, progress=job.progress, cancel=lambda: job.cancelled, **options)
+    return _export().export_layer(
+        db, layer, path, fmt, progress=job.progress, cancel=lambda: job.cancelled, **options
+    )
 
 
 def _export_rows_job(
     db: Any, rows: list[dict[str, Any]], path: str, fmt: str, options: dict[str, Any], job: Any
 ) -> ExportResult:
-    return export_rows(
+    return _export().export_rows(
         rows, path, fmt, total=len(rows), progress=job.progress, cancel=lambda: job.cancelled, **options
     )
 
@@ -221,8 +234,8 @@ class ExportDialog(QDialog):
         tab_layer = getattr(tab, "name", None)
         aliases = {"timeline": "messages", "calendar": "calendar"}
         tab_layer = aliases.get(tab_layer, tab_layer)
-        if tab_layer in LAYERS:
-            self.layer_combo.setCurrentIndex(list(LAYERS).index(tab_layer))
+        if tab_layer in _export().LAYERS:
+            self.layer_combo.setCurrentIndex(list(_export().LAYERS).index(tab_layer))
         layer_row = QHBoxLayout()
         layer_row.addWidget(self.layer_radio)
         layer_row.addWidget(self.layer_combo, 1)
@@ -321,13 +334,16 @@ class ExportDialog(QDialog):
         self.parse_check.setEnabled(fmt != "csv")
         self.layer_combo.setEnabled(self.layer_radio.isChecked())
         stamp = datetime.now().strftime("%Y%m%d-%H%M")
-        suggestion = str(self._default_dir() / default_file_name(self.export_name(), fmt, stamp))
+        suggestion = str(self._default_dir() / _export().default_file_name(self.export_name(), fmt, stamp))
         current = self.path_edit.text().strip()
         if not current or current == self._suggested:
             self.path_edit.setText(suggestion)
             self._suggested = suggestion
-        elif Path(current).suffix.lower() in EXTENSIONS.values() and Path(current).suffix != EXTENSIONS[fmt]:
-            self.path_edit.setText(str(Path(current).with_suffix(EXTENSIONS[fmt])))
+        elif (
+            Path(current).suffix.lower() in _export().EXTENSIONS.values()
+            and Path(current).suffix != _export().EXTENSIONS[fmt]
+        ):
+            self.path_edit.setText(str(Path(current).with_suffix(_export().EXTENSIONS[fmt])))
         running = self.running
         for w in (self.view_radio, self.layer_radio, self.format_combo, self.path_edit, self.browse_button):
             w.setEnabled(not running and (w is not self.view_radio or self.view_spec is not None))

@@ -32,12 +32,9 @@ the strings of module-level functions and of helper aliases such as ``_tr(text)`
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import re
-import shutil
-import subprocess
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -146,6 +143,8 @@ def catalogue_source(lang: str) -> Path | None:
 
 def _find_tool(stem: str, on_path: tuple[str, ...]) -> list[str] | None:
     """A Qt Linguist tool: the one inside PySide6, else the first of ``on_path`` found on PATH."""
+    import shutil
+
     from philont_desktop.qt import PYSIDE_DIR
 
     for name in (stem, f"{stem}.exe", f"Qt/bin/{stem}", f"Qt/libexec/{stem}"):
@@ -179,6 +178,8 @@ def cache_dir() -> Path:
 
 def compile_catalogue(ts: Path, out: Path, tool: list[str] | None = None) -> bool:
     """Compile ``ts`` into ``out`` with lrelease; ``False`` (and a log line) when that is impossible."""
+    import subprocess
+
     tool = tool or find_lrelease()
     if tool is None:
         log.warning("no lrelease tool found to compile %s; the interface stays in English", ts.name)
@@ -223,6 +224,8 @@ def catalogue_file(lang: str, *, compile_if_needed: bool = True) -> Path | None:
     if ts is None:
         log.warning("no catalogue for %s was found in %s", lang, ", ".join(map(str, translation_dirs())))
         return None
+    import hashlib  # here: not imported before the window's first paint
+
     digest = hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
     cached = cache_dir() / f"{name}-{digest}.qm"
     if cached.is_file():

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from philont_desktop import messages
 from philont_desktop.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget, is_valid
 from philont_desktop.theme import Theme
 from philont_desktop.widgets import plain
@@ -102,6 +101,8 @@ class Banners(QWidget):
         else:
             self._update_mode(ctx, stop_editing)
         if ctx.report.warnings:
+            from philont_desktop import messages  # with a database: not before the first paint
+
             coded = {n.message: n for n in ctx.report.notices}  # the others are the app's own, translated
             shown = [messages.notice_text(coded[w]) if w in coded else w for w in ctx.report.warnings]
             text = "<br>".join(plain.html(w) for w in shown)
@@ -142,6 +143,8 @@ class Banners(QWidget):
                 stop_editing,
             )
         elif ctx.report.read_only_reason:
+            from philont_desktop import messages
+
             reason = messages.read_only_reason(ctx.report.read_only_notice()) or ""
             self.mode.show_message(
                 "readonly",
