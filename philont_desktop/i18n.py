@@ -300,15 +300,28 @@ class AppTranslator(QTranslator):
     global one, and remembers the source of every text it hands out so that :func:`retranslate_text`
     can translate a text already on screen into the next language."""
 
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        # What this catalogue answered, by (context, source, disambiguation, n): a view asks for the
+        # same few texts hundreds of times (headers, roles, section titles), and each lookup below is
+        # two calls into the catalogue. A language switch installs a new translator: a new cache.
+        self._answers: dict[tuple[str, str, str | None, int], str | None] = {}
+
     def translate(self, context, source_text, disambiguation=None, n=-1):
         if not source_text or _is_qt_context(context):
             return None  # Qt's own contexts (QFileDialog, QShortcut...): Qt's catalogue answers those
+        key = (context, source_text, disambiguation, n)
+        answer = self._answers.get(key, self)
+        if answer is not self:
+            return answer
         result = super().translate(context, source_text, disambiguation, n)
         if not result and context:
             result = super().translate("", source_text, disambiguation, n)
         if not result and n >= 0 and "(" in source_text:
             result = english_plural(source_text, n)
         _remember(result or source_text, context, source_text, disambiguation, n)
+        if len(self._answers) < _MAX_REMEMBERED:
+            self._answers[key] = result or None
         return result or None
 
 
