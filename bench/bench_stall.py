@@ -22,6 +22,8 @@ A gap is charged to the step that was running when the beat after it came. The o
 three stalls (step, length, and with ``--profile`` the functions the GUI thread was in: a watchdog
 thread samples its stack while a beat is late). The floor is the same heartbeat in a process that shows
 a bare ``QMainWindow`` and does nothing for as long (what the machine's scheduling alone costs).
+Beside each gap, the GUI thread's own CPU time in it (``time.thread_time``): on a busy machine a gap
+also holds the time other processes had the processor, the CPU time is what the app itself did.
 
 Peak memory: the session process's peak RSS when it ends, beside the bare process's.
 """
@@ -70,8 +72,12 @@ class Heartbeat:
 
         self.step = "start"
         self.last: float | None = None
+        self.last_cpu = 0.0
         self.gaps: list[dict[str, Any]] = []
         self.by_step: dict[str, float] = {}
+        # The GUI thread's own CPU time in its longest turn of each step (time.thread_time between two
+        # beats): what the app did, without the time a busy machine took the processor away from it.
+        self.cpu_by_step: dict[str, float] = {}
         self.beats = 0
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -81,6 +87,7 @@ class Heartbeat:
 
     def start(self) -> None:
         self.last = time.perf_counter()
+        self.last_cpu = time.thread_time()
         self.timer.start()
 
     def stop(self) -> None:
@@ -88,12 +95,16 @@ class Heartbeat:
 
     def _beat(self) -> None:
         now = time.perf_counter()
+        cpu_now = time.thread_time()
+        cpu = (cpu_now - self.last_cpu) * 1000
+        self.last_cpu = cpu_now
         self.beats += 1
         if self.last is not None:
             gap = (now - self.last) * 1000
             self.by_step[self.step] = max(self.by_step.get(self.step, 0.0), gap)
+            self.cpu_by_step[self.step] = max(self.cpu_by_step.get(self.step, 0.0), cpu)
             if gap >= RECORD_MS:
-                g: dict[str, Any] = {"ms": gap, "step": self.step, "at": self.last}
+                g: dict[str, Any] = {"ms": gap, "cpu_ms": cpu, "step": self.step, "at": self.last}
                 if self.sampler is not None:
                     g["where"] = self.sampler.where(self.last, now)
                 self.gaps.append(g)
@@ -243,6 +254,7 @@ class Session:
         self.steps.append((name, time.perf_counter() - t))
         self.log(
             f"    {name}: {time.perf_counter() - t:.1f} s, longest gap {self.heart.by_step.get(name, 0):.0f} ms"
+            f" (longest GUI-thread CPU between two beats {self.heart.cpu_by_step.get(name, 0):.0f} ms)"
         )
 
     def idle(self, tab: Any, timeout_ms: int = 300_000) -> None:
@@ -423,6 +435,7 @@ def child_session(db: str, profile: bool) -> dict[str, Any]:
         "longest_ms": heart.longest,
         "worst": [{k: v for k, v in g.items() if k != "at"} for g in worst],
         "by_step": heart.by_step,
+        "cpu_by_step": heart.cpu_by_step,
         "steps": session.steps,
         "problems": session.problems,
         "duration_s": duration,
@@ -473,6 +486,8 @@ def _spawn(args: list[str], env: dict[str, str], log: Callable[[str], None]) -> 
 
 def describe(g: dict[str, Any]) -> str:
     text = f"{g['ms']:,.0f} ms in '{g['step']}'"
+    if "cpu_ms" in g:
+        text += f" (GUI-thread CPU {g['cpu_ms']:,.0f} ms)"
     where = g.get("where") or []
     if where:
         text += "\n        " + "\n        ".join(f"[{n}x] {s}" for s, n in where)
@@ -568,9 +583,10 @@ def main(argv: list[str] | None = None) -> int:
         db = run.ensure_db(run.FULL_MESSAGES // 10)
     pairs = run_sessions(db, args.runs, profile=args.profile)
     s0 = pairs[0][0]
-    print("\nlongest gap by step (first session):")
+    print("\nlongest gap by step (first session), and the GUI thread's CPU time in its longest turn:")
+    cpu = s0.get("cpu_by_step", {})
     for name, _secs in s0["steps"]:
-        print(f"  {s0['by_step'].get(name, 0):7,.0f} ms  {name}")
+        print(f"  {s0['by_step'].get(name, 0):7,.0f} ms  {cpu.get(name, 0):5,.0f} ms CPU  {name}")
     return 0
 
 
