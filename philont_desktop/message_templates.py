@@ -167,7 +167,7 @@ TEMPLATES: dict[str, Template] = {
         "{field} must be a time in epoch milliseconds (an integer), not {value}."
     ),
     "fact.window_invalid": lambda: _tr(
-        "The validity window is not valid: valid_until ({valid_until}) is before valid_from ({valid_from}), or they are not times."
+        "The validity window is not valid: it ends ({valid_until}) before it starts ({valid_from}), or these are not times."
     ),
     "fact.changed_since_shown": lambda: _tr(
         "{fact} changed since it was shown ({field} is now {now}, was {was}). Nothing was changed; look at it again."
@@ -194,7 +194,7 @@ TEMPLATES: dict[str, Template] = {
     "fact.version_exists": lambda: _tr("{fact}: the version {id} exists already; nothing was changed."),
     "fact.version_missing": lambda: _tr("{fact} (version {id}) no longer exists; nothing was changed."),
     "fact.changed_after_edit": lambda: _tr(
-        "{fact} was changed after this edit ({fields}). {step} would overwrite that change, so nothing was changed."
+        "{fact} was changed after this edit ({values}). {step} would overwrite that change, so nothing was changed."
     ),
     "fact.unchanged.pin": lambda: _tr("{fact} is already pinned; nothing to change."),
     "fact.unchanged.set_tau": lambda: _tr("{fact} already has this τ; nothing to change."),
@@ -249,7 +249,7 @@ TEMPLATES: dict[str, Template] = {
     ),
     "note.unchanged.unforget": lambda: _tr("The note {id} ({preview}) is not forgotten; nothing to change."),
     "note.changed_after_edit": lambda: _tr(
-        "{step} would overwrite a later change of the note {id} ({fields}). Nothing was changed."
+        "{step} would overwrite a later change of the note {id} ({values}). Nothing was changed."
     ),
     "note.step_gone": lambda: _tr("{step}: the note {id} ({preview}) no longer exists; nothing was changed."),
     "note.step_exists": lambda: _tr("{step}: a note with id {id} exists again; nothing was changed."),
@@ -269,7 +269,7 @@ TEMPLATES: dict[str, Template] = {
     "calendar.columns_lost": lambda: _tr("{step}: the table {table} no longer has the columns {columns}."),
     "calendar.step_gone": lambda: _tr("{step}: the {row_kind} {name} no longer exists; nothing was changed."),
     "calendar.step_conflict": lambda: _tr(
-        "{step} would delete the {row_kind} {name}, which changed since ({fields}). Nothing was changed."
+        "{step} would delete the {row_kind} {name}, which changed since ({values}). Nothing was changed."
     ),
     "calendar.step_state": lambda: _tr(
         "{step} would overwrite a later change: the {row_kind} {name} was enabled or disabled since. Nothing was changed."

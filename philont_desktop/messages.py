@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.errors import DatabaseOpenError, MemoryError_, Notice
-from philont_desktop import humanize, i18n
+from philont_desktop import field_names, humanize, i18n
 from philont_desktop.message_templates import TEMPLATES
 from philont_desktop.qt import QCoreApplication
 
@@ -92,7 +92,7 @@ def _counts(p: Mapping[str, Any]) -> str:
 
 def _row_problem(p: Mapping[str, Any]) -> str:
     """What happened to a row an undo of the agent's tools would touch (``tools.undo_conflict``)."""
-    fields = _join(p.get("fields") or ())
+    fields = field_names.fields_text(p.get("fields") or ())
     problems = {
         "exists": lambda: _tr("exists again"),
         "gone": lambda: _tr("no longer exists"),
@@ -118,13 +118,54 @@ def _plan_changes(changes: Any) -> str:
     return "\n".join(lines)
 
 
-def _derived(code: str, params: Mapping[str, Any], out: dict[str, Any]) -> None:
-    """Values of a few codes that the GUI formats itself: stored values, times, nested notices."""
+def _value_list(items: Any) -> str:
+    """The ``values`` of a conflict: each column as people name it, with its value now (and the value the
+    step expected, where the core gives it)."""
+    if not isinstance(items, list | tuple):
+        return str(items)
+    parts = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            parts.append(str(item))
+            continue
+        f = item.get("field")
+        label, now = field_names.field_label(f), field_names.field_value(f, item.get("now"))
+        if "expected" in item:
+            expected = field_names.field_value(f, item.get("expected"))
+            parts.append(_tr("{0} is now {1} (expected {2})").format(label, now, expected))
+        else:
+            parts.append(_tr("{0} is now {1}").format(label, now))
+    return _tr("; ").join(parts)
+
+
+def _fields(code: str, params: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Columns and tables named as people know them (``decay_tau_days`` → ``τ (days)``), stored values of
+    a column as that column's values read (a time as a date)."""
+    if "field" in params:
+        out["field"] = field_names.field_label(params["field"])
+    if "fields" in params:
+        out["fields"] = field_names.fields_text(params["fields"] or ())
+    if "values" in params:
+        out["values"] = _value_list(params["values"])
+    if code.startswith("fact.name_") and "label" in params:
+        out["label"] = field_names.field_label(params["label"])
+    if code in ("calendar.columns_lost", "tools.undo_conflict"):
+        out["table"] = field_names.table_label(params.get("table"))
+        if "columns" in params:
+            out["columns"] = field_names.fields_text(params["columns"] or ())
     if code.endswith("changed_since_shown"):
         for key in ("now", "was"):
             if key in params:
-                out[key] = humanize.value_text(params[key])
-    elif code == "tools.undo_conflict":
+                out[key] = field_names.field_value(params.get("field"), params[key])
+    if code == "fact.window_invalid":
+        for key in ("valid_from", "valid_until"):
+            out[key] = field_names.field_value(key, params.get(key))
+
+
+def _derived(code: str, params: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """Values of a few codes that the GUI formats itself: stored values, times, nested notices."""
+    _fields(code, params, out)
+    if code == "tools.undo_conflict":
         out["problem"] = _row_problem(params)
     elif code == "fact.bulk_plan_changed":
         out["changes"] = _plan_changes(params.get("changes"))

@@ -260,7 +260,12 @@ def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: s
                 f"{what} would delete a changed {_label(table, cur)} ({changed}). Nothing was changed.",
                 cur,
                 code="calendar.step_conflict",
-                params={**_ref(table, cur), "fields": diff, "step": _step(what)},
+                params={
+                    **_ref(table, cur),
+                    "fields": diff,
+                    "values": [{"field": k, "now": cur.get(k)} for k in diff],
+                    "step": _step(what),
+                },
             )
         conn.execute(f"DELETE FROM {table} WHERE id = ?", (src["id"],))
         return

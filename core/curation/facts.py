@@ -921,7 +921,12 @@ def _step_conflict(
         "so nothing was changed.",
         cur,
         code="fact.changed_after_edit",
-        params={"fact": _name(cur), "fields": fields[:4], "step": _step(what)},
+        params={
+            "fact": _name(cur),
+            "fields": fields[:4],
+            "values": [{"field": f, "now": cur[f], "expected": want[f]} for f in fields[:4]],
+            "step": _step(what),
+        },
     )
 
 

@@ -274,7 +274,12 @@ def _step_conflict(what: str, cur: Mapping[str, Any], fields: list[str]) -> Conf
         f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.",
         cur,
         code="note.changed_after_edit",
-        params={**_ref(cur), "fields": fields, "step": _step(what)},
+        params={
+            **_ref(cur),
+            "fields": fields,
+            "values": [{"field": f, "now": cur.get(f)} for f in fields],
+            "step": _step(what),
+        },
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from philont_desktop import field_names
 from philont_desktop.qt import QCoreApplication
 
 
@@ -32,7 +33,8 @@ def note_text(notice: Any) -> str:
     not know)."""
     code = getattr(notice, "code", "")
     p = getattr(notice, "params", None) or {}
-    row, columns = _row(p), str(p.get("columns") or "")
+    listed = str(p.get("columns") or "")
+    row, columns = _row(p), field_names.fields_text(listed.split(", ")) if listed else ""
     if code == "context.row.agent_cannot_read":
         text = _t(
             "{row} cannot be read by the agent ({columns}): its own reading of this layer fails on this row. "

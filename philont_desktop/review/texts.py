@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.changes import ChangeItem
+from philont_desktop import field_names
 from philont_desktop.qt import QCoreApplication
 
 __all__ = ["dating_text", "layer_name", "summary"]
@@ -48,7 +49,7 @@ def grade(m: Any) -> str:
 
 
 def _fields(p: Mapping[str, Any]) -> str:
-    return ", ".join(str(f) for f in p.get("fields") or ())
+    return field_names.fields_text(p.get("fields") or ())
 
 
 def _path(p: Mapping[str, Any]) -> str:

@@ -211,7 +211,8 @@
         <translation>只有手动设置等级或修订流程（会从草稿重新开始）才能使其恢复</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="+185"/>
+        <location filename="../../philont_desktop/messages.py" line="+49"/>
+        <location line="+177"/>
         <source>; </source>
         <translation>；</translation>
     </message>
@@ -296,24 +297,21 @@
     </message>
     <message>
         <location line="+16"/>
-        <location line="+13"/>
         <source>Copying {0} to a private folder to browse it…</source>
         <translation>正在将 {0} 复制到私有文件夹以便浏览…</translation>
     </message>
     <message>
-        <location line="-6"/>
-        <location line="+17"/>
+        <location line="+7"/>
         <source>The backup cannot be opened</source>
         <translation>无法打开该备份</translation>
     </message>
     <message>
-        <location line="-15"/>
-        <location line="+17"/>
+        <location line="+2"/>
         <source>Copying the backup</source>
         <translation>正在复制备份</translation>
     </message>
     <message>
-        <location line="-184"/>
+        <location line="-167"/>
         <source>Restoring {0} from {1}…</source>
         <translation>正在从 {1} 恢复 {0}…</translation>
     </message>
@@ -629,7 +627,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-197"/>
+        <location filename="../../philont_desktop/messages.py" line="-238"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1378,7 +1376,27 @@ with the backup
         <translation>该提示词需要参数 {argument}。</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+44"/>
+        <source>The validity window is not valid: it ends ({valid_until}) before it starts ({valid_from}), or these are not times.</source>
+        <translation>有效期无效：结束时间（{valid_until}）早于开始时间（{valid_from}），或它们不是时间。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>{fact} was changed after this edit ({values}). {step} would overwrite that change, so nothing was changed.</source>
+        <translation>{fact} 在这次编辑之后又被更改（{values}）。{step}会覆盖那次更改，因此没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>{step} would overwrite a later change of the note {id} ({values}). Nothing was changed.</source>
+        <translation>{step}会覆盖笔记 {id} 之后的更改（{values}）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>{step} would delete the {row_kind} {name}, which changed since ({values}). Nothing was changed.</source>
+        <translation>{step}会删除{row_kind} {name}，而它之后又被更改过（{values}）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>The newest plan of session {session} cannot be read by the agent (malformed steps or review history); its project plan section is skipped.</source>
         <translation>会话 {session} 的最新计划无法被智能体读取（步骤或审阅历史格式错误）；已跳过其项目计划部分。</translation>
     </message>
@@ -1518,7 +1536,17 @@ with the backup
         <translation>一个特殊文件</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+62"/>
+        <source>{0} is now {1} (expected {2})</source>
+        <translation>{0} 现在是 {1}（应为 {2}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} is now {1}</source>
+        <translation>{0} 现在是 {1}</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>undo</source>
         <translation>撤销</translation>
     </message>
@@ -1683,12 +1711,7 @@ with the backup
         <translation>{field} 必须是以纪元毫秒表示的时间（整数），而不是 {value}。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The validity window is not valid: valid_until ({valid_until}) is before valid_from ({valid_from}), or they are not times.</source>
-        <translation>有效期无效：valid_until（{valid_until}）早于 valid_from（{valid_from}），或它们不是时间。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>{fact} changed since it was shown ({field} is now {now}, was {was}). Nothing was changed; look at it again.</source>
         <translation>{fact} 在显示之后已被更改（{field} 现在是 {now}，原为 {was}）。没有做任何更改；请重新查看。</translation>
     </message>
@@ -1738,12 +1761,7 @@ with the backup
         <translation>{fact}（版本 {id}）已不存在；没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{fact} was changed after this edit ({fields}). {step} would overwrite that change, so nothing was changed.</source>
-        <translation>{fact} 在这次编辑之后又被更改（{fields}）。{step}会覆盖那次更改，因此没有做任何更改。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>{fact} is already pinned; nothing to change.</source>
         <translation>{fact} 已经固定；无需更改。</translation>
     </message>
@@ -1868,12 +1886,7 @@ with the backup
         <translation>笔记 {id}（{preview}）并未被遗忘；无需更改。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{step} would overwrite a later change of the note {id} ({fields}). Nothing was changed.</source>
-        <translation>{step}会覆盖笔记 {id} 之后的更改（{fields}）。没有做任何更改。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>{step}: the note {id} ({preview}) no longer exists; nothing was changed.</source>
         <translation>{step}：笔记 {id}（{preview}）已不存在；没有做任何更改。</translation>
     </message>
@@ -1928,12 +1941,7 @@ with the backup
         <translation>{step}：{row_kind} {name} 已不存在；没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{step} would delete the {row_kind} {name}, which changed since ({fields}). Nothing was changed.</source>
-        <translation>{step}会删除{row_kind} {name}，而它之后又被更改过（{fields}）。没有做任何更改。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>{step} would overwrite a later change: the {row_kind} {name} was enabled or disabled since. Nothing was changed.</source>
         <translation>{step}会覆盖之后的更改：{row_kind} {name} 之后又被启用或停用过。没有做任何更改。</translation>
     </message>
@@ -2140,7 +2148,7 @@ with the backup
         <translation>{action}需要填写理由。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-76"/>
+        <location filename="../../philont_desktop/messages.py" line="-117"/>
         <source>exists again</source>
         <translation>又重新存在了</translation>
     </message>
@@ -2160,7 +2168,7 @@ with the backup
         <translation>{0}：{1}</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+60"/>
         <source>revise a recipe</source>
         <translation>修订配方</translation>
     </message>
@@ -2176,7 +2184,7 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="-71"/>
-        <location filename="../../philont_desktop/messages.py" line="-39"/>
+        <location filename="../../philont_desktop/messages.py" line="-80"/>
         <source>no longer exists</source>
         <translation>已不存在</translation>
     </message>
@@ -3057,7 +3065,7 @@ with the backup
         <translation>备份</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/view.py" line="+257"/>
+        <location filename="../../philont_desktop/backups/view.py" line="+261"/>
         <source>Restore a backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -3077,12 +3085,12 @@ with the backup
         <translation>备份列表</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-105"/>
         <source>No backups yet. “Back up now” writes the first one.</source>
         <translation>还没有备份。点击“立即备份”创建第一份。</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+188"/>
         <source>Replace the content of the open database
 
     {0}
@@ -3397,7 +3405,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+207"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+208"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3506,7 +3514,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+155"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+175"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -5105,7 +5113,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+122"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+123"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5181,7 +5189,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Score (+{0} d)</source>
         <translation>得分（+{0} 天）</translation>
     </message>
@@ -5437,6 +5445,380 @@ You can undo this with Edit › Undo.</source>
         <location line="+29"/>
         <source>%1% (%2 of %3)</source>
         <translation>%1%（%3 次中 %2 次）</translation>
+    </message>
+</context>
+<context>
+    <name>FieldNames</name>
+    <message>
+        <location filename="../../philont_desktop/field_names.py" line="+30"/>
+        <location line="+1"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>τ (days)</source>
+        <translation>τ（天）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pinned</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>superseded by</source>
+        <translation>取代它的版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>supersedes</source>
+        <translation>它取代的版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>valid from</source>
+        <translation>生效时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>valid until</source>
+        <translation>失效时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>occurred at</source>
+        <translation>发生时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>forgotten at</source>
+        <translation>遗忘时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>last accessed at</source>
+        <translation>上次访问时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>created at</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>updated at</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kind of fact</source>
+        <translation>事实类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pursuit</source>
+        <translation>追求目标</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>trigger keywords</source>
+        <translation>触发关键词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>recipe</source>
+        <translation>配方</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>when to use</source>
+        <translation>适用场景</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>verification</source>
+        <translation>验证方式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tool policy</source>
+        <translation>工具策略</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>revision history</source>
+        <translation>修订历史</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>uses</source>
+        <translation>使用次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>successes</source>
+        <translation>成功次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failures</source>
+        <translation>失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failures in a row</source>
+        <translation>连续失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>times offered</source>
+        <translation>提供次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>times matched</source>
+        <translation>匹配次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>last used at</source>
+        <translation>上次使用时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>last success at</source>
+        <translation>上次成功时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>last failure at</source>
+        <translation>上次失败时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from a file</source>
+        <translation>来自文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>starts at</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ends at</source>
+        <translation>结束时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>repeat rule</source>
+        <translation>重复规则</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time zone</source>
+        <translation>时区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>related fact</source>
+        <translation>相关事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>external reference</source>
+        <translation>外部引用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>schedule</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>next run at</source>
+        <translation>下次运行时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>last run at</source>
+        <translation>上次运行时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>action</source>
+        <translation>动作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>payload</source>
+        <translation>载荷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>enabled</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>created by</source>
+        <translation>创建者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused until</source>
+        <translation>暂停至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>trigger</source>
+        <translation>触发</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>linked skill</source>
+        <translation>关联技能</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>calendar events</source>
+        <translation>日程事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scheduled tasks</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>action log</source>
+        <translation>动作日志</translation>
     </message>
 </context>
 <context>
@@ -6112,14 +6494,12 @@ You can undo this with Edit › Undo.</source>
         <translation>等级</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location line="+25"/>
+        <location line="+39"/>
         <source>recipe revised: {0}</source>
         <translation>流程已修订：{0}</translation>
     </message>
     <message>
-        <location line="-23"/>
-        <location line="+23"/>
+        <location line="+0"/>
         <source>recipe revised</source>
         <translation>流程已修订</translation>
     </message>
@@ -8008,7 +8388,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+35"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+36"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>

@@ -679,7 +679,7 @@ def test_each_damaged_row_is_noted_on_its_row_in_words_from_its_code(english):
     sections, messages = notes_by_row(SimpleNamespace(row_notices=[fact, message, skill]))
     assert sections == {
         "user_facts": [
-            "⚠ The fact user.bad cannot be read by the agent (value_json): its own reading of this layer fails on "
+            "⚠ The fact user.bad cannot be read by the agent (value): its own reading of this layer fails on "
             "this row. Shown here as stored."
         ],
         "skill_index": [
@@ -689,7 +689,7 @@ def test_each_damaged_row_is_noted_on_its_row_in_words_from_its_code(english):
     }
     assert messages == {
         2: [
-            "⚠ This message: content holds bytes that are not UTF-8; the agent reads them as U+FFFD (�), as shown."
+            "⚠ This message: text holds bytes that are not UTF-8; the agent reads them as U+FFFD (�), as shown."
         ]
     }
     assert notes_by_row(SimpleNamespace()) == ({}, {})  # a result without notes

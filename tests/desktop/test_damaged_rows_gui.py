@@ -227,9 +227,9 @@ def test_calendar_details_say_what_is_unreadable_with_the_stored_bytes(built, op
 
 
 NOTES = {  # what the preview says on the damaged fact, in words from the core's code
-    "not-utf8": "⚠ The fact user.pref_1: value_json holds bytes that are not UTF-8; the agent reads them as U+FFFD",
-    "null-in-not-null": "⚠ The fact user.pref_1 has damaged values (value_json, confidence); the agent reads them",
-    "invalid-json-everywhere": "⚠ The fact user.pref_1 cannot be read by the agent (value_json): its own reading",
+    "not-utf8": "⚠ The fact user.pref_1: value holds bytes that are not UTF-8; the agent reads them as U+FFFD",
+    "null-in-not-null": "⚠ The fact user.pref_1 has damaged values (value, confidence); the agent reads them",
+    "invalid-json-everywhere": "⚠ The fact user.pref_1 cannot be read by the agent (value): its own reading",
 }
 
 
@@ -255,4 +255,4 @@ def test_context_preview_notes_each_damaged_row_the_agent_would_be_given(case, b
     if case == "not-utf8":  # a damaged message in the recent ones is noted under its own header
         assert {n.params["id"] for n in tab.result.row_notices if n.params["layer"] == "messages"} == {3, 5}
         assert text.count("⚠ This message: ") == 2  # #3's content, #5's role
-        assert "⚠ This message: content holds bytes that are not UTF-8" in text
+        assert "⚠ This message: text holds bytes that are not UTF-8" in text

@@ -517,7 +517,7 @@ def test_conflicts_of_real_edits_show_no_english_in_chinese(lang, mem_db) -> Non
     assert caught.value.params["problem"] == "changed" and "superseded_by" in caught.value.params["fields"]
     shown = messages.error_text(caught.value)
     _chinese_only(caught.value, shown)
-    assert "superseded_by" in shown and "撤销" in shown
+    assert "superseded_by" not in shown and "取代它的版本" in shown and "撤销" in shown
 
     store = FactStore(mem_db)
     a = store.store_fact("project", "a", "x")
@@ -561,3 +561,106 @@ def test_a_missing_reason_names_its_step_in_both_languages(lang, mem_db) -> None
     _chinese_only(caught.value, shown)
     assert "手动设置等级" in shown
     assert "修订配方" in messages.text("skill.reason_required", {"action": "revise_recipe"})
+
+
+def _column_words(db) -> set[str]:
+    """The database's own names that a person does not know: tables and the columns with an underscore."""
+    names = set()
+    for (table,) in db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        names.add(table)
+        names |= {r[1] for r in db.conn.execute(f'PRAGMA table_info("{table}")') if "_" in r[1]}
+    return names
+
+
+@needs_lrelease
+def test_conflicts_name_fields_as_people_know_them_with_the_values_now_and_expected(lang, mem_db) -> None:
+    """Every conflict that lists fields, raised by a real edit, in Chinese: each field by its translated
+    label (never its column name) and, where the English shows them, the value now and the one expected."""
+    from core import curation
+    from core.curation import calendar as cc
+    from core.curation import facts as cf
+    from core.curation import notes as cn
+    from core.curation import skills as sc
+    from core.errors import ConflictError, ValidationError_
+    from core.facts import FactStore
+    from core.notes import NotesStore
+    from core.schedules import ScheduleStore
+    from core.skills import SkillStore
+    from philont_desktop import messages
+
+    lang("zh_CN")
+    actor = "tester@philont-desktop"
+    columns = _column_words(mem_db)
+    shown_all = []
+
+    def refused(exc_type, fn):
+        with pytest.raises(exc_type) as caught:
+            fn()
+        shown = messages.error_text(caught.value)
+        _chinese_only(caught.value, shown)
+        leaked = sorted(c for c in columns if re.search(rf"\b{c}\b", shown))
+        assert not leaked, (leaked, shown)
+        shown_all.append(shown)
+        return caught.value, shown
+
+    # An undo whose field was changed again since: the value now and the value the undo expects.
+    fact = FactStore(mem_db).store_fact("project", "deadline", "Friday")
+    first = cf.set_tau(fact.id, 30).perform(mem_db, actor)
+    cf.set_tau(fact.id, 45).perform(mem_db, actor)
+    err, shown = refused(ConflictError, lambda: curation.undo(mem_db, first.id, actor))
+    assert err.code == "fact.changed_after_edit"
+    assert err.params["values"] == [{"field": "decay_tau_days", "now": 45, "expected": 30}]
+    assert "τ（天） 现在是 45（应为 30）" in shown
+
+    # Changed since it was shown: the field's label with both values.
+    seen = {**FactStore(mem_db).get_by_id(fact.id).__dict__, "decay_tau_days": 12}
+    err, shown = refused(ConflictError, lambda: cf.pin(fact.id, seen=seen).perform(mem_db, actor))
+    assert err.code == "fact.changed_since_shown" and "τ（天） 现在是 45，原为 12" in shown
+
+    # Notes: the text now, quoted.
+    note = NotesStore(mem_db).upsert(None, "buy milk", 0.5)
+    edit = cn.update(note.id, content="buy oat milk").perform(mem_db, actor)
+    cn.update(note.id, content="buy rice milk").perform(mem_db, actor)
+    err, shown = refused(ConflictError, lambda: curation.undo(mem_db, edit.id, actor))
+    assert err.code == "note.changed_after_edit" and "文本 现在是 “buy rice milk”" in shown
+    stale = {**NotesStore(mem_db).get(note.id).__dict__, "importance": 0.9}
+    err, shown = refused(
+        ConflictError, lambda: cn.update(note.id, importance=0.2, seen=stale).perform(mem_db, actor)
+    )
+    assert err.code == "note.changed_since_shown" and "重要性 现在是 0.5" in shown
+
+    # A task deleted, put back by undo, changed, then deleted again by redo.
+    schedules = ScheduleStore(mem_db)
+    task = schedules.create("check-in", 1_000, "prompt", {"message": "hi"}, "interval:60000")
+    edit = cc.delete_schedule(task.id).perform(mem_db, actor)
+    curation.undo(mem_db, edit.id, actor)
+    schedules.set_enabled(task.id, False)
+    err, shown = refused(ConflictError, lambda: curation.redo(mem_db, edit.id, actor))
+    assert err.code == "calendar.step_conflict" and "启用 现在是 0" in shown
+
+    # Skills: the fields the agent changed since the edit.
+    skills = SkillStore(mem_db)
+    skill = skills.create_skill("lesson", "advice", ["k"], "do it")
+    edit = sc.update(skill, description="better advice").perform(mem_db, actor)
+    with mem_db.write() as conn:
+        conn.execute("UPDATE memory_skills SET description = 'the agent knows' WHERE name = 'lesson'")
+    err, shown = refused(ConflictError, lambda: curation.undo(mem_db, edit.id, actor))
+    assert err.code == "skill.step_conflict" and "描述" in shown
+
+    # A validity window the wrong way round names no column either.
+    err, shown = refused(
+        ValidationError_,
+        lambda: FactStore(mem_db).store_fact(
+            "project", "trip", "x", valid_from=2_000_000, valid_until=1_000_000
+        ),
+    )
+    assert err.code == "fact.window_invalid" and "结束时间" in shown
+
+    # Undoing a delete after the table lost a column (a file edited by hand): the column and the table
+    # by their names for people.
+    edit = cc.delete_schedule(task.id).perform(mem_db, actor)
+    with mem_db.write() as conn:
+        conn.execute("ALTER TABLE memory_schedules DROP COLUMN paused_until")
+    err, shown = refused(ConflictError, lambda: curation.undo(mem_db, edit.id, actor))
+    assert err.code == "calendar.columns_lost" and "暂停至" in shown and "计划任务" in shown
+    assert len(shown_all) == 8
