@@ -46,7 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.conversations import conversation_condition
 from core.damage import JS_TIME_MAX, StoredTime, keyset_sql
 from core.engine import sqlite3
-from core.errors import ConflictError, NotFoundError, ValidationError_
+from core.errors import ConflictError, MemoryError_, NotFoundError, Notice, ValidationError_
 from core.jsutil import js_split_ws, js_trim, now_ms, utf16_len
 from core.models import ROLES, Message, Session
 from core.schema import GLOBAL_SESSION_ID, ORIGIN_INDEX
@@ -157,6 +157,23 @@ class SearchPage(BaseModel):
     hits: list[SearchHit] = Field(default_factory=list)
     next_before: Keyset | None = None
     error: str | None = None
+    #: :attr:`error` with its code and parameters (what the GUI translates): see :func:`search_failure`.
+    notice: Notice | None = None
+
+
+def search_failure(query: str, exc: BaseException) -> Notice:
+    """Why a search could not run, for a person: a core error as its own notice, anything else (SQLite
+    failing on a damaged file, a limit SQLite refuses) as ``search.failed`` with the ``query`` and the
+    ``error`` as the engine said it. A query the full-text syntax does not accept is no failure: like the
+    agent's search, it counts as no full-text rows and the substring search runs."""
+    if isinstance(exc, MemoryError_):
+        return Notice(exc.code, exc.message or str(exc), exc.params)
+    error = f"{type(exc).__name__}: {exc}"
+    return Notice(
+        "search.failed",
+        f"The search for “{query}” could not run: {error}",
+        {"query": query, "error": error},
+    )
 
 
 class _Where:
@@ -972,7 +989,13 @@ class RawStore:
                 conversations=conversations,
             )
         except Exception as exc:  # the GUI's search must never crash
-            return SearchPage(query=query, safe=safe, mode="empty", error=f"{type(exc).__name__}: {exc}")
+            return SearchPage(
+                query=query,
+                safe=safe,
+                mode="empty",
+                error=f"{type(exc).__name__}: {exc}",
+                notice=search_failure(query, exc),
+            )
         spans = span_finder(safe, used)
         hits = [SearchHit.model_construct(message=m, match_spans=spans(m.content)) for m in rows]
         nb = None

@@ -110,6 +110,7 @@ TEMPLATES: dict[str, Template] = {
     "tools.audit_unreadable": lambda: _tr(
         "Audit entry #{audit_id} does not list the rows it changed; it cannot be undone."
     ),
+    "search.failed": lambda: _tr("The search for “{query}” could not run: {error}"),
     "tools.undo_conflict": lambda: _tr(
         "Cannot {step}: the row {id} of {table} {problem}; nothing was changed."
     ),

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.errors import Notice
 from core.jsutil import now_ms
-from core.timeline import RawStore, SearchPage
+from core.timeline import RawStore, SearchPage, search_failure
 from philont_desktop import humanize
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
@@ -47,7 +48,7 @@ class SearchResult:
     mode: str  # "fts" | "like" | "empty"
     rows: list[HitRow] = field(default_factory=list)
     next_before: tuple[int, int] | None = None
-    error: str | None = None
+    error: Notice | None = None  # why the search could not run (a coded notice, shown in words from its code)
 
 
 def _to_rows(page: SearchPage) -> list[HitRow]:
@@ -94,7 +95,7 @@ def job_search(
         mode=page.mode,
         rows=_to_rows(page),
         next_before=page.next_before,
-        error=page.error,
+        error=page.notice,
     )
 
 
@@ -120,7 +121,7 @@ class SearchResultsModel(PagedRowsModel):
         self._searching = False
         self._counting = False
         self.total: int | None = None  # every hit, once counted (or all loaded)
-        self.error: str | None = None
+        self.error: Notice | None = None  # why the search could not run
         self.loaded.connect(self._after_load)
         self.failed.connect(self._on_failed)
 
@@ -253,7 +254,7 @@ class SearchResultsModel(PagedRowsModel):
         was = self._searching
         self._searching = False
         self._next = None
-        self.error = f"{type(exc).__name__}: {exc}"
+        self.error = search_failure(self._query.text if self._query is not None else "", exc)
         self.countChanged.emit()
         if was:
             q = self._query or SearchQuery("")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import Notice
 from core.models import Message
 from philont_desktop.tabs.state import TabState
 
@@ -81,7 +82,7 @@ class TimelineState(TabState):
     hits_complete: bool = True  # every hit is loaded
     hit_total: int | None = None  # the exact number of hits, once counted
     search_mode: str | None = None  # "fts" | "like" | "empty"
-    search_error: str | None = None
+    search_error: Notice | None = None  # why the search could not run
 
     @property
     def filter(self) -> TimelineFilter:

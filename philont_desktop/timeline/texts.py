@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.conversations import conversation_of
-from philont_desktop import humanize
+from philont_desktop import humanize, messages
 from philont_desktop.qt import QObject
 from philont_desktop.timeline.search import describe_mode
 from philont_desktop.timeline.state import TimelineState
@@ -103,7 +103,7 @@ class TimelineTexts(QObject):
     def hits_tooltip(self) -> str:
         s = self.state
         if s.search_error:
-            return s.search_error
+            return messages.notice_text(s.search_error)
         if s.searching_text and not s.searching and s.hit_count_known is None and s.hits:
             return self.tr("Counting every hit…")
         return ""
@@ -128,7 +128,7 @@ class TimelineTexts(QObject):
         if s.searching:
             return self.tr("Searching…")
         if s.search_error:
-            return self.tr("The search could not run: %1").replace("%1", s.search_error)
+            return self.tr("The search could not run: %1").replace("%1", messages.notice_text(s.search_error))
         if s.search_mode == "empty":
             return self.tr("Nothing to search for: quotes, stars and brackets alone are left out.")
         if s.hits:

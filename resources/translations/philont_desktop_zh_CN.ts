@@ -80,7 +80,7 @@
         <translation>（空）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/search.py" line="+265"/>
+        <location filename="../../philont_desktop/timeline/search.py" line="+266"/>
         <source>full-text</source>
         <translation>全文</translation>
     </message>
@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+371"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+372"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -217,7 +217,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-310"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-311"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -272,7 +272,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+271"/>
+        <location line="+272"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -574,7 +574,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-256"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-257"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1115,7 +1115,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+300"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+301"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1155,7 +1155,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-364"/>
+        <location line="-365"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1311,12 +1311,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+220"/>
+        <location line="+221"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-219"/>
+        <location line="-220"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1336,7 +1336,12 @@ with the backup
         <translation>审计记录 #{audit_id} 没有列出它更改的行；无法撤销。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+2"/>
+        <source>The search for “{query}” could not run: {error}</source>
+        <translation>对“{query}”的搜索无法运行：{error}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The MCP server needs the mcp package, which is not installed. Install it with: {install}</source>
         <translation>MCP 服务器需要 mcp 软件包，但尚未安装。请用以下命令安装：{install}</translation>
     </message>
@@ -3242,7 +3247,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BudgetPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+147"/>
+        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+151"/>
         <source>Budgets</source>
         <translation>预算</translation>
     </message>
@@ -3728,18 +3733,18 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextTab</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/view.py" line="+61"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+63"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+149"/>
+        <location line="+156"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-150"/>
         <source>Copy as text</source>
         <translation>复制为文本</translation>
     </message>
@@ -3759,7 +3764,7 @@ You can undo this with Edit › Undo.</source>
         <translation>固定以便对比</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+109"/>
         <source>Type a message, or pick a past one.</source>
         <translation>输入一条消息，或选择一条过去的消息。</translation>
     </message>
@@ -4081,7 +4086,7 @@ You can undo this with Edit › Undo.</source>
         <translation>在表格中选择事实，查看其得分如何衰减。</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+102"/>
         <source>{0}: last read {1} (the score restarts here)</source>
         <translation>{0}：最后读取于 {1}（得分从此处重新计算）</translation>
     </message>
@@ -4156,12 +4161,12 @@ You can undo this with Edit › Undo.</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location line="-441"/>
+        <location line="-442"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
     </message>
     <message numerus="yes">
-        <location line="+435"/>
+        <location line="+436"/>
         <source>%n fact(s)</source>
         <translation>
             <numerusform>%n 条事实</numerusform>
@@ -4182,7 +4187,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="-440"/>
+        <location line="-441"/>
         <source>score</source>
         <translation>得分</translation>
     </message>

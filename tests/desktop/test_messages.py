@@ -664,3 +664,48 @@ def test_conflicts_name_fields_as_people_know_them_with_the_values_now_and_expec
     err, shown = refused(ConflictError, lambda: curation.undo(mem_db, edit.id, actor))
     assert err.code == "calendar.columns_lost" and "暂停至" in shown and "计划任务" in shown
     assert len(shown_all) == 8
+
+
+@needs_lrelease
+def test_a_search_that_cannot_run_says_why_in_words_from_its_code(lang, qapp, mem_db) -> None:
+    """The Timeline's search error (its tooltip and the empty list's text) comes from a coded notice with
+    the user's query, in Chinese too; an error of the core (a closed database) keeps its own code."""
+    from core.timeline import RawStore
+    from philont_desktop import messages
+    from philont_desktop.timeline.search import SearchQuery, SearchResultsModel
+    from philont_desktop.timeline.state import TimelineState
+    from philont_desktop.timeline.texts import TimelineTexts
+
+    raw = RawStore(mem_db)
+    raw.start_session("s", started_at=1_000)
+    raw.append_many([("s", "user", "部署上线 deploy", 2_000)])
+    page = raw.search_page("部署上线", limit=1.5)  # a limit SQLite refuses: the search cannot run
+    assert page.hits == [] and page.error == "IntegrityError: datatype mismatch"
+    assert page.notice.code == "search.failed"
+    assert page.notice.params == {"query": "部署上线", "error": "IntegrityError: datatype mismatch"}
+
+    def run_now(op, *, on_result=None, on_error=None):
+        try:
+            result = op.fn(mem_db, *op.args)
+        except Exception as exc:
+            on_error(exc)
+        else:
+            on_result(result)
+
+    model = SearchResultsModel(run_now)
+    mem_db.close()
+    model.search(SearchQuery("deploy"))
+    assert model.error is not None and model.error.code == "db.closed"
+
+    lang("zh_CN")
+    for notice, query in ((page.notice, "部署上线"), (model.error, "")):
+        state = TimelineState(search_text=query or "deploy", search_error=notice)
+        texts = TimelineTexts(state, None)
+        tip, placeholder = texts.hits_tooltip(), texts.results_placeholder()
+        assert tip == messages.notice_text(notice) and tip in placeholder
+        assert HAN.search(tip) and query in tip and "could not run" not in tip and "closed" not in tip
+    lang("en")
+    state = TimelineState(search_text="部署上线", search_error=page.notice)
+    assert TimelineTexts(state, None).hits_tooltip() == (
+        "The search for “部署上线” could not run: IntegrityError: datatype mismatch"
+    )
