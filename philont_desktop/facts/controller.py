@@ -28,11 +28,15 @@ from philont_desktop.facts.data import (
 )
 from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
 from philont_desktop.ops import ReadOp
-from philont_desktop.qt import QObject
+from philont_desktop.qt import QObject, QTimer
 from philont_desktop.tabs.controller import TabController
-from philont_desktop.workers import Job
+from philont_desktop.workers import Job, spin_until
 
 Confirm = Callable[[BulkPlan], bool]
+#: While the time control moves, the forget pool is read once it has rested this long: a drag's steps
+#: rescore the loaded rows only, and no worker reads every fact (holding the interpreter the GUI thread
+#: paints with) at every step.
+POOL_SETTLE_MS = 150
 
 
 class FactsController(TabController):
@@ -48,6 +52,10 @@ class FactsController(TabController):
         self._again = False  # a reload was asked while it runs: start one right after it
         self._pool_job: Job | None = None  # the forget pool load in flight
         self._pool_again = False  # the view time moved while it runs: load again when it is done
+        self._pool_settle = QTimer(self)  # the time control moved: the pool once it rests
+        self._pool_settle.setSingleShot(True)
+        self._pool_settle.setInterval(POOL_SETTLE_MS)
+        self._pool_settle.timeout.connect(self.load_pool)
 
     # -- reading --------------------------------------------------------------------------------------
     @property
@@ -121,9 +129,10 @@ class FactsController(TabController):
     def load_pool(self) -> None:
         """The forget candidates at the view time, exactly as the core computes them.
 
-        One load at a time: while the time control is dragged, the pool follows at the pace of its
-        loads (the last one at the time the drag ends), not one load and one redisplay per step.
+        One load at a time, and none while the time control moves: a move asks for the pool once the
+        control has rested :data:`POOL_SETTLE_MS`; a load asked while one runs follows it.
         """
+        self._pool_settle.stop()
         if self._pool_job is not None:
             self._pool_again = True
             return
@@ -165,7 +174,16 @@ class FactsController(TabController):
             return
         self.state.update(offset_days=days, real_now=real, view_time=view)
         if self.state.data is not None:
-            self.load_pool()
+            self._pool_settle.start()  # (again: a drag's next step waits for the one after it)
+
+    # -- waiting ----------------------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return super().busy or self._pool_settle.isActive()
+
+    def wait_idle(self, timeout_ms: int = 10_000) -> bool:
+        """The jobs done, and the forget pool read for where the time control rests."""
+        return spin_until(lambda: not self.busy, timeout_ms)
 
     def tick(self) -> None:
         """The clock moved (every second): the "now" line follows."""

@@ -757,6 +757,21 @@ def test_the_table_shows_what_the_view_time_and_an_edit_change(facts_db, make_ta
     assert text(tab.controller.head_id("project", "repo"), C_VALUE) == "gitlab.com/y"
 
 
+def test_the_pool_is_read_once_the_time_control_rests_not_at_every_step(facts_db, make_tab):
+    tab = make_tab(facts_db[0])
+    reads: list[str] = []
+    tab.ctx.workers.jobDone.connect(lambda job: reads.append(job.label))
+    for days in range(1, 11):
+        tab.time_slider.setValue(days)  # a drag's steps
+        assert tab.busy  # the pool is still to be read (wait_idle waits for it)
+    assert tab.view_time == FIXED_NOW + 10 * DAY  # the table followed every step
+    assert tab.state.pool_at == FIXED_NOW  # the pool not yet
+    assert idle(tab)
+    assert reads.count("Forget pool") == 1
+    assert tab.state.pool_at == FIXED_NOW + 10 * DAY
+    assert "(+10 d)" in tab.pool_label.text()
+
+
 def test_a_dragged_time_control_ends_with_the_pool_at_the_last_time(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     for days in range(1, 31):
