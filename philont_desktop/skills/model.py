@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from core.models import MATURITIES, Skill
 from core.skills import score_skill
@@ -36,18 +36,27 @@ assert set(BOARD_COLUMNS) == set(MATURITIES)
 Invalid = QModelIndex | QPersistentModelIndex
 
 
-class _RowInfo(NamedTuple):
-    maturity: str
-    kind: str
-    source: str
-    recipe: bool
-    blob: str  # casefolded name, description, when to use, keywords, source
+class _RowInfo:
+    """What the filter looks at in a row; the text it searches is made when a text filter first asks."""
 
+    __slots__ = ("_blob", "_skill", "kind", "maturity", "recipe", "source")
 
-def _info(s: Skill) -> _RowInfo:
-    kws = " ".join(str(k) for k in s.trigger_keywords)
-    blob = "\n".join((s.name, s.description, s.when_to_use, kws, s.source or "")).casefold()
-    return _RowInfo(s.maturity, s.kind, source_class(s), s.is_recipe, blob)
+    def __init__(self, s: Skill):
+        self.maturity: str = s.maturity
+        self.kind: str = s.kind
+        self.source: str = source_class(s)
+        self.recipe: bool = s.is_recipe
+        self._skill = s
+        self._blob: str | None = None
+
+    @property
+    def blob(self) -> str:
+        """The casefolded name, description, when to use, keywords and source."""
+        if self._blob is None:
+            s = self._skill
+            kws = " ".join(str(k) for k in s.trigger_keywords)
+            self._blob = "\n".join((s.name, s.description, s.when_to_use, kws, s.source or "")).casefold()
+        return self._blob
 
 
 def _passes(info: _RowInfo, f: BoardFilter) -> bool:
@@ -57,6 +66,8 @@ def _passes(info: _RowInfo, f: BoardFilter) -> bool:
         return False
     if f.recipes_only and not info.recipe:
         return False
+    if not f.terms:
+        return True
     blob = info.blob
     return all(t in blob for t in f.terms)
 
@@ -262,7 +273,7 @@ class SkillBoardModel(QAbstractListModel):
         keyed = sorted(((self._key(s), s) for s in skills), key=lambda ks: ks[0])
         self._skills = [s for _, s in keyed]
         self._keys = [k for k, _ in keyed]
-        self._info = [_info(s) for s in self._skills]
+        self._info = [_RowInfo(s) for s in self._skills]
         self._pass = [_passes(i, self._filter) for i in self._info]
         self._state = {s.id: shown_key(s) for s in self._skills}
         self._reindex()
@@ -297,7 +308,7 @@ class SkillBoardModel(QAbstractListModel):
             if self._state.get(s.id) == key:
                 continue
             self._skills[row] = s
-            self._info[row] = _info(s)
+            self._info[row] = _RowInfo(s)
             self._keys[row] = self._key(s)
             self._pass[row] = _passes(self._info[row], self._filter)
             self._state[s.id] = key
@@ -316,7 +327,7 @@ class SkillBoardModel(QAbstractListModel):
         first = len(self._skills)
         self.beginInsertRows(QModelIndex(), first, first + len(added) - 1)
         for s in added:
-            info = _info(s)
+            info = _RowInfo(s)
             self._skills.append(s)
             self._info.append(info)
             self._keys.append(self._key(s))

@@ -242,10 +242,11 @@ class BoardWidget(QWidget):
             top = view.indexAt(QPoint(4, 1))
             first = top.row() if top.isValid() else 0
             count = view.viewport().height() // card_h + extra
+            role = self.model.SkillRole  # the stored name (the shown one may carry a damage marker)
             for r in range(first, min(n, first + max(count, 6))):
-                name = proxy.index(r, 0).data()
-                if name:
-                    names.append(name)
+                skill = proxy.index(r, 0).data(role)
+                if skill is not None and skill.name:
+                    names.append(skill.name)
         return names
 
     def set_skills(self, skills: list[Skill]) -> list[str]:
