@@ -259,16 +259,41 @@ def _own(code: str, params: Mapping[str, Any]) -> str | None:
     if template is None:
         return None
     try:
-        return template().format_map(_values(code, params))
+        source, values = template(), _values(code, params)
+        begins = source.startswith("{step}") or ". {step}" in source  # the step begins a sentence
+        if begins and isinstance(values.get("step"), str):
+            values["step"] = values["step"][:1].upper() + values["step"][1:]
+        return source.format_map(values)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         return None
 
 
+#: Codes whose core English names database columns (``decay_tau_days is 45``): the English interface
+#: words them from their templates too, so that a person reads the fields' names (``τ (days) is now 45``).
+NAMES_FIELDS = frozenset(
+    {
+        "fact.changed_after_edit",
+        "fact.changed_since_shown",
+        "fact.time_invalid",
+        "fact.time_out_of_range",
+        "fact.window_invalid",
+        "note.changed_after_edit",
+        "note.changed_since_shown",
+        "calendar.changed_since_shown",
+        "calendar.step_conflict",
+        "calendar.columns_lost",
+        "skill.step_conflict",
+        "skill.redelete_conflict",
+        "tools.undo_conflict",
+    }
+)
+
+
 def text(code: str, params: Mapping[str, Any] | None = None, english: str = "") -> str:
     """The message of ``code`` with ``params`` in the interface's language; ``english`` is the core's
-    own text, shown in English and for a code without a template."""
+    own text, shown in English (but for :data:`NAMES_FIELDS`) and for a code without a template."""
     params = params or {}
-    if _english() and english:
+    if _english() and english and code not in NAMES_FIELDS:
         return english
     found = _own(code, params)
     if found is None:
@@ -298,7 +323,7 @@ def error_text(exc: BaseException) -> str:
     as their text."""
     if not isinstance(exc, MemoryError_):
         return str(exc)
-    if _english():
+    if _english() and exc.code not in NAMES_FIELDS:
         return exc.message or str(exc)
     if isinstance(exc, DatabaseOpenError):
         return _open_error_text(exc)

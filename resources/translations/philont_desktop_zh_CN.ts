@@ -212,8 +212,9 @@
     </message>
     <message>
         <location filename="../../philont_desktop/messages.py" line="+49"/>
-        <location line="+177"/>
+        <location line="+202"/>
         <source>; </source>
+        <extracomment>Codes whose core English names database columns (``decay_tau_days is 45``): the English interface words them from their templates too, so that a person reads the fields&apos; names (``τ (days) is now 45``).</extracomment>
         <translation>；</translation>
     </message>
     <message>
@@ -627,7 +628,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-238"/>
+        <location filename="../../philont_desktop/messages.py" line="-263"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3126,7 +3127,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>Banners</name>
     <message>
-        <location filename="../../philont_desktop/shell/banners.py" line="+134"/>
+        <location filename="../../philont_desktop/shell/banners.py" line="+135"/>
         <source>not needed (new file)</source>
         <translation>不需要（新文件）</translation>
     </message>
@@ -3141,12 +3142,12 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>停止编辑</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>&lt;b&gt;Read-only.&lt;/b&gt; This database cannot be edited here: {0}.</source>
         <translation>&lt;b&gt;只读。&lt;/b&gt;无法在此编辑该数据库：{0}。</translation>
     </message>
     <message>
-        <location line="-33"/>
+        <location line="-35"/>
         <source>&lt;b&gt;The database file was deleted on disk.&lt;/b&gt; What is shown is the file as it was opened; live refresh stopped and editing is off.</source>
         <translation>&lt;b&gt;数据库文件已在磁盘上被删除。&lt;/b&gt;此处显示的是打开时的文件；实时刷新已停止，编辑已关闭。</translation>
     </message>
@@ -3519,7 +3520,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+175"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+181"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -3947,12 +3948,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DatabaseSession</name>
     <message>
-        <location filename="../../philont_desktop/shell/session.py" line="+149"/>
+        <location filename="../../philont_desktop/shell/session.py" line="+150"/>
         <source>Opening {0}</source>
         <translation>正在打开 {0}</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>The demo database was not created</source>
         <translation>未能创建演示数据库</translation>
     </message>
@@ -4679,7 +4680,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../philont_desktop/export_dialog.py" line="+57"/>
+        <location filename="../../philont_desktop/export_dialog.py" line="+68"/>
         <source>Messages (timeline)</source>
         <translation>消息（时间线）</translation>
     </message>
@@ -4734,7 +4735,7 @@ You can undo this with Edit › Undo.</source>
         <translation>{0}中显示的表格（已加载 {1} 行）</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <location line="+88"/>
         <source>Export</source>
         <translation>导出</translation>
@@ -4790,7 +4791,7 @@ You can undo this with Edit › Undo.</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+60"/>
         <source>JSON Lines (*.jsonl)</source>
         <translation>JSON Lines (*.jsonl)</translation>
     </message>
@@ -4971,8 +4972,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsController</name>
     <message>
-        <location filename="../../philont_desktop/facts/controller.py" line="+74"/>
+        <location filename="../../philont_desktop/facts/controller.py" line="+82"/>
         <source>Loading facts</source>
+        <extracomment>While the time control moves, the forget pool is read once it has rested this long: a drag&apos;s steps rescore the loaded rows only, and no worker reads every fact (holding the interpreter the GUI thread paints with) at every step.</extracomment>
         <translation>正在加载事实</translation>
     </message>
     <message>
@@ -4981,18 +4983,18 @@ You can undo this with Edit › Undo.</source>
         <translation>无法读取事实</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <location line="+156"/>
+        <location line="+15"/>
+        <location line="+165"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-143"/>
         <source>Fact history</source>
         <translation>事实历史</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+63"/>
         <source>Done: {0}</source>
         <translation>已完成：{0}</translation>
     </message>
@@ -5118,7 +5120,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+123"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+122"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5194,7 +5196,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+46"/>
         <source>Score (+{0} d)</source>
         <translation>得分（+{0} 天）</translation>
     </message>
@@ -5244,7 +5246,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+59"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+61"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -5330,7 +5332,7 @@ You can undo this with Edit › Undo.</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+91"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+92"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -5420,7 +5422,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTable</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/facts/widgets/table.py" line="+57"/>
+        <location filename="../../philont_desktop/facts/widgets/table.py" line="+58"/>
         <source>%n month(s) ago</source>
         <extracomment>The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).</extracomment>
         <translation>
@@ -5431,7 +5433,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FailureRateChart</name>
     <message>
-        <location filename="../../philont_desktop/actions/chart.py" line="+28"/>
+        <location filename="../../philont_desktop/actions/chart.py" line="+49"/>
         <location line="+30"/>
         <source>Failure rate per tool</source>
         <translation>各工具失败率</translation>
@@ -6673,12 +6675,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+56"/>
+        <location filename="../../philont_desktop/main_window.py" line="+57"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+234"/>
+        <location line="+259"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -6693,7 +6695,7 @@ You can undo this with Edit › Undo.</source>
         <translation>没有打开数据库。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>No memory database exists at &lt;b&gt;{0}&lt;/b&gt; yet.</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; 处还没有记忆数据库。</translation>
     </message>
@@ -6754,12 +6756,12 @@ You can undo this with Edit › Undo.</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-154"/>
         <source>{0} (demo)</source>
         <translation>{0}（演示）</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+121"/>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
     </message>
@@ -8916,7 +8918,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+137"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+148"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>

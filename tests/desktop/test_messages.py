@@ -709,3 +709,25 @@ def test_a_search_that_cannot_run_says_why_in_words_from_its_code(lang, qapp, me
     assert TimelineTexts(state, None).hits_tooltip() == (
         "The search for “部署上线” could not run: IntegrityError: datatype mismatch"
     )
+
+
+@needs_lrelease
+def test_the_english_interface_names_the_fields_of_a_conflict_as_people_know_them(lang, mem_db) -> None:
+    from core import curation
+    from core.curation import facts as cf
+    from core.errors import ConflictError
+    from core.facts import FactStore
+    from philont_desktop import messages
+
+    lang("en")
+    actor = "tester@philont-desktop"
+    fact = FactStore(mem_db).store_fact("project", "deadline", "Friday")
+    first = cf.set_tau(fact.id, 30).perform(mem_db, actor)
+    cf.set_tau(fact.id, 45).perform(mem_db, actor)
+    with pytest.raises(ConflictError) as caught:
+        curation.undo(mem_db, first.id, actor)
+    assert "decay_tau_days is 45 (expected 30)" in caught.value.message  # the core's own English
+    assert messages.error_text(caught.value) == (
+        "project.deadline was changed after this edit (τ (days) is now 45 (expected 30)). "
+        "Undo would overwrite that change, so nothing was changed."
+    )
