@@ -3,13 +3,14 @@
 :class:`TabHost` fills a ``QTabWidget`` from the registry (:mod:`philont_desktop.tabs`) for one open
 database. A tab's place holds a :class:`TabSlot` until the tab is shown or looked up; then its module is
 imported and the tab built in place (an :class:`ErrorTab` saying why when that fails). Once the shown tab
-is idle the others are built one at a time, a few event-loop turns apart (``prebuild``). When the database changes the
-shown tab refreshes at once and the others when they are next shown.
+is idle the others are built one at a time while the event loop is quiet (``prebuild``). When the
+database changes the shown tab refreshes at once and the others when they are next shown.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +79,14 @@ class TabsByName(Mapping):
         return len(self._host.names())
 
 
-PREBUILD_STEP_MS = 40  # between two tabs built in the background: the event loop breathes in between
+# Tabs are built in the background when the event loop is quiet: a tick every PREBUILD_TICK_MS, and a
+# tab built after PREBUILD_QUIET_TICKS ticks in a row came on time. A late tick means something else ran
+# in that turn (a tab's plots made one per turn, a page of rows): building a tab then would add its
+# construction to that work, in one long turn. A loop never quiet still gets a tab every PREBUILD_MAX_WAIT_S.
+PREBUILD_TICK_MS = 10
+PREBUILD_QUIET_TICKS = 3
+PREBUILD_LATE_MS = 6
+PREBUILD_MAX_WAIT_S = 1.0
 
 
 class TabHost(QObject):
@@ -97,8 +105,12 @@ class TabHost(QObject):
         self._tabs: dict[str, BaseTab] = {}  # built so far (the others are TabSlots)
         self._stale: set[BaseTab] = set()
         self._prebuild_timer = QTimer(self)
-        self._prebuild_timer.setSingleShot(True)
-        self._prebuild_timer.timeout.connect(self._prebuild_next)
+        self._prebuild_timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._prebuild_timer.setInterval(PREBUILD_TICK_MS)
+        self._prebuild_timer.timeout.connect(self._prebuild_tick)
+        self._tick_due = 0.0  # when the next tick should come (time.monotonic())
+        self._quiet_ticks = 0
+        self._waiting_since = 0.0
         widget.currentChanged.connect(self._on_current_changed)
 
     # -- building -------------------------------------------------------------------------------------
@@ -125,13 +137,23 @@ class TabHost(QObject):
             current.ensure_activated()
 
     def start_prebuilding(self) -> None:
-        """Import the plots and the tabs not built yet in the background, then build those tabs one
-        per event-loop turn while the shown tab is idle (each once its module is in)."""
+        """Import the plots and the tabs not built yet in the background, then build those tabs one at
+        a time while the shown tab is idle and the event loop quiet (each once its module is in)."""
         if self.prebuild:
             slots = [self.widget.widget(i) for i in range(self.widget.count())]
             modules = [s.entry.module for s in slots if isinstance(s, TabSlot)]
             preload.start([preload.PLOTS, *modules])
-            self._prebuild_timer.start(0)
+            now = time.monotonic()
+            self._tick_due, self._quiet_ticks, self._waiting_since = now + PREBUILD_TICK_MS / 1000, 0, now
+            self._prebuild_timer.start()
+
+    def _prebuild_tick(self) -> None:
+        now = time.monotonic()
+        on_time = now - self._tick_due <= PREBUILD_LATE_MS / 1000
+        self._tick_due = now + PREBUILD_TICK_MS / 1000
+        self._quiet_ticks = self._quiet_ticks + 1 if on_time else 0
+        if self._quiet_ticks >= PREBUILD_QUIET_TICKS or now - self._waiting_since > PREBUILD_MAX_WAIT_S:
+            self._prebuild_next()
 
     def names(self) -> list[str]:
         """The names of the tabs in display order, built or not."""
@@ -215,10 +237,11 @@ class TabHost(QObject):
     def _prebuild_next(self) -> None:
         """Build one tab that is not built yet, when the shown tab has finished loading."""
         if self.ctx is None or self.ctx.closed:
+            self._prebuild_timer.stop()
             return
         current = self.current()
         if current is not None and current.busy:
-            self._prebuild_timer.start(100)
+            self._waiting_since = time.monotonic()  # its loading first, however long it takes
             return
         waiting = False
         for i in range(self.widget.count()):
@@ -228,12 +251,10 @@ class TabHost(QObject):
                     waiting = True
                     continue
                 self.tab_at(i)
-                # Not at once: other work queued for the next turns (a tab's deferred plots, a page
-                # of rows) would run in the same turn as the next tab's construction.
-                self._prebuild_timer.start(PREBUILD_STEP_MS)
+                self._quiet_ticks, self._waiting_since = 0, time.monotonic()
                 return
-        if waiting:
-            self._prebuild_timer.start(100)
+        if not waiting:
+            self._prebuild_timer.stop()
 
     def clear(self) -> None:
         """Save the tabs' state (when persisting) and remove them all."""
