@@ -19,6 +19,7 @@ take a keyword argument ``job`` to report ``job.progress(done, total)`` and to l
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import sys
@@ -143,7 +144,14 @@ class Workers(QObject):
         self._runnables: dict[Job, _Runnable] = {}
         self._keyed: dict[str, Job] = {}
         self._closed = False
-        self._delivered.connect(self._on_delivered, Qt.ConnectionType.QueuedConnection)
+        # Finished jobs are delivered one per event-loop turn when several arrive at once: their
+        # handlers (a model filled, a view rendered) would otherwise run back to back in one long turn.
+        self._inbox: collections.deque[Job] = collections.deque()
+        self._pacer = QTimer(self)
+        self._pacer.setSingleShot(True)
+        self._pacer.setInterval(0)
+        self._pacer.timeout.connect(self._deliver_queued)
+        self._delivered.connect(self._on_arrived, Qt.ConnectionType.QueuedConnection)
         self._progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
         self._take_requested.connect(self._on_take_requested, Qt.ConnectionType.QueuedConnection)
         # sqlite3_interrupt() only stops statements running at that moment: a cancel that lands between
@@ -487,6 +495,24 @@ class Workers(QObject):
             job.on_progress(done, total)
         job.progressed.emit(done, total)
         self.jobProgress.emit(job, done, total)
+
+    @Slot(object)
+    def _on_arrived(self, job: Job) -> None:
+        """A job ended (on the GUI thread now): delivered at once, unless another was delivered in
+        this turn; then it waits for the next turn, after the ones that arrived before it."""
+        if self._pacer.isActive() or self._inbox:
+            self._inbox.append(job)
+            if not self._pacer.isActive():
+                self._pacer.start()
+            return
+        self._on_delivered(job)
+        self._pacer.start()  # what arrives in this same turn waits for the next
+
+    @Slot()
+    def _deliver_queued(self) -> None:
+        if self._inbox:
+            self._on_delivered(self._inbox.popleft())
+            self._pacer.start()
 
     @Slot(object)
     def _on_delivered(self, job: Job) -> None:
