@@ -1,9 +1,11 @@
 """A unit of work for :mod:`philont_desktop.workers` (which owns the threads that run it): its state,
-cancellation and progress, with signals delivered on the GUI thread; and :func:`spin_until`, which runs
-the event loop until a condition holds (tests and the self-test)."""
+cancellation and progress, with signals delivered on the GUI thread (by the :class:`Courier`, one
+finished job per event-loop turn); and :func:`spin_until`, which runs the event loop until a condition
+holds (tests and the self-test)."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import inspect
 import threading
@@ -11,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from philont_desktop.qt import QCoreApplication, QEventLoop, QObject, QTimer, Signal
+from philont_desktop.qt import QCoreApplication, QEventLoop, QObject, QTimer, Signal, Slot, is_valid
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -175,3 +177,51 @@ class Job(QObject):
 
     def __repr__(self) -> str:
         return f"<Job {self.label or getattr(self.fn, '__name__', 'fn')} lane={self.lane} {self.state}>"
+
+
+class Courier(QObject):
+    """Delivers finished jobs on the GUI thread, of every :class:`~philont_desktop.workers.Workers`
+    (``workers._on_delivered(job)``), one per event-loop turn.
+
+    A lone result is delivered at once. Results that arrive in the same turn (a database's context
+    and its first page of rows, a preview without and then with recall) wait for the next turns, in
+    the order they came: their handlers (a model filled, a view rendered) would otherwise run back to
+    back in one long turn during which the window can neither paint nor react.
+    """
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._inbox: collections.deque[tuple[Any, Job]] = collections.deque()
+        self._pacer = QTimer(self)
+        self._pacer.setSingleShot(True)
+        self._pacer.setInterval(0)
+        self._pacer.timeout.connect(self._next)
+
+    def arrive(self, workers: Any, job: Job) -> None:
+        if self._pacer.isActive() or self._inbox:
+            self._inbox.append((workers, job))
+            if not self._pacer.isActive():
+                self._pacer.start()
+            return
+        self._pacer.start()  # what arrives in this same turn waits for the next
+        workers._on_delivered(job)
+
+    @Slot()
+    def _next(self) -> None:
+        while self._inbox:
+            workers, job = self._inbox.popleft()
+            if is_valid(workers) and not job.is_done:
+                self._pacer.start()
+                workers._on_delivered(job)
+                return
+
+
+_courier: Courier | None = None
+
+
+def courier() -> Courier:
+    """The application's courier (made on first use, owned by the application object)."""
+    global _courier
+    if _courier is None or not is_valid(_courier):
+        _courier = Courier(QCoreApplication.instance())
+    return _courier

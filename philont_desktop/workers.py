@@ -19,7 +19,6 @@ take a keyword argument ``job`` to report ``job.progress(done, total)`` and to l
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import gc
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.errors import ReadOnlyError
-from philont_desktop.jobs import Job, JobCancelledError, spin_until
+from philont_desktop.jobs import Job, JobCancelledError, courier, spin_until
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import (
     QObject,
@@ -144,13 +143,6 @@ class Workers(QObject):
         self._runnables: dict[Job, _Runnable] = {}
         self._keyed: dict[str, Job] = {}
         self._closed = False
-        # Finished jobs are delivered one per event-loop turn when several arrive at once: their
-        # handlers (a model filled, a view rendered) would otherwise run back to back in one long turn.
-        self._inbox: collections.deque[Job] = collections.deque()
-        self._pacer = QTimer(self)
-        self._pacer.setSingleShot(True)
-        self._pacer.setInterval(0)
-        self._pacer.timeout.connect(self._deliver_queued)
         self._delivered.connect(self._on_arrived, Qt.ConnectionType.QueuedConnection)
         self._progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
         self._take_requested.connect(self._on_take_requested, Qt.ConnectionType.QueuedConnection)
@@ -498,21 +490,8 @@ class Workers(QObject):
 
     @Slot(object)
     def _on_arrived(self, job: Job) -> None:
-        """A job ended (on the GUI thread now): delivered at once, unless another was delivered in
-        this turn; then it waits for the next turn, after the ones that arrived before it."""
-        if self._pacer.isActive() or self._inbox:
-            self._inbox.append(job)
-            if not self._pacer.isActive():
-                self._pacer.start()
-            return
-        self._on_delivered(job)
-        self._pacer.start()  # what arrives in this same turn waits for the next
-
-    @Slot()
-    def _deliver_queued(self) -> None:
-        if self._inbox:
-            self._on_delivered(self._inbox.popleft())
-            self._pacer.start()
+        """A job ended (on the GUI thread now): delivered by the courier, one per event-loop turn."""
+        courier().arrive(self, job)
 
     @Slot(object)
     def _on_delivered(self, job: Job) -> None:
