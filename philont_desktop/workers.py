@@ -75,9 +75,24 @@ def settle_loaded_code() -> None:
     the GUI thread cannot run Python. Imported code lives as long as the process, so walking it again
     finds nothing; frozen, a collection walks only the objects made since. Called when a burst of
     imports has ended (a database is being opened, it is shown, the preloaded modules are in).
+
+    Only until a database is closed (:func:`stop_settling`): what a closed database leaves behind is
+    garbage, some of it in cycles only the collector frees; frozen, it would never be freed.
     """
-    if _tuned:
+    if _tuned and _settling:
         gc.freeze()
+
+
+_settling = True
+
+
+def stop_settling() -> None:
+    """A database is being closed: what was frozen goes back to the collector (the first database's
+    objects frozen with the code would otherwise never be freed) and nothing is frozen from now on."""
+    global _settling
+    if _tuned and _settling:
+        gc.unfreeze()
+    _settling = False
 
 
 class _Runnable(QRunnable):

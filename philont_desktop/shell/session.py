@@ -16,7 +16,7 @@ from core.errors import DatabaseOpenError
 from philont_desktop.qt import QObject, QTimer, Signal
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
-from philont_desktop.workers import Job, Workers, settle_loaded_code
+from philont_desktop.workers import Job, Workers, settle_loaded_code, stop_settling
 
 if TYPE_CHECKING:  # imported when a database opens (off the GUI thread first), not at start-up
     from core.db import MemoryDB, OpenReport
@@ -190,6 +190,7 @@ class DatabaseSession(QObject):
         ctx = self.ctx
         if ctx is None:
             return
+        stop_settling()  # what it leaves behind must stay collectable
         self.closing.emit(ctx)
         self.ctx = None
         self.demo = False

@@ -289,3 +289,49 @@ def test_a_task_can_make_its_own_connection_interruptible(qapp, db_path):
         assert job.state == "cancelled"
     finally:
         w.shutdown()
+
+
+def test_loaded_code_is_frozen_until_a_database_closes_then_given_back(monkeypatch):
+    import gc
+
+    from philont_desktop import workers as workers_module
+
+    monkeypatch.setattr(workers_module, "_tuned", True)  # as the application sets it
+    monkeypatch.setattr(workers_module, "_settling", True)
+    try:
+        workers_module.settle_loaded_code()
+        assert gc.get_freeze_count() > 0
+        workers_module.stop_settling()  # a database closes: what was frozen is collectable again
+        assert gc.get_freeze_count() == 0
+        workers_module.settle_loaded_code()  # and nothing is frozen any more
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
+
+
+def test_results_arriving_together_are_delivered_one_per_turn(qapp):
+    from philont_desktop.jobs import courier
+    from philont_desktop.qt import QObject
+
+    delivered: list[str] = []
+
+    class Receiver(QObject):  # stands for a Workers: the courier hands it each finished job
+        def _on_delivered(self, job):
+            delivered.append(job.name)
+
+    class Finished:
+        is_done = False
+
+        def __init__(self, name):
+            self.name = name
+
+    receiver = Receiver()
+    c = courier()
+    assert spin_until(lambda: not c._pacer.isActive(), 2000)  # nothing delivered in this turn yet
+    c.arrive(receiver, Finished("first"))  # a lone result: at once
+    c.arrive(receiver, Finished("second"))  # another in the same turn: the next turn
+    c.arrive(receiver, Finished("third"))
+    assert delivered == ["first"]
+    QCoreApplication.processEvents()
+    assert len(delivered) <= 2
+    assert spin_until(lambda: delivered == ["first", "second", "third"], 2000)
