@@ -33,9 +33,9 @@ from philont_desktop.tabs.controller import TabController
 from philont_desktop.workers import Job, spin_until
 
 Confirm = Callable[[BulkPlan], bool]
-#: While the time control moves, the forget pool is read once it has rested this long: a drag's steps
-#: rescore the loaded rows only, and no worker reads every fact (holding the interpreter the GUI thread
-#: paints with) at every step.
+#: After a load, and while the time control moves, the forget pool is read once the tab has rested this
+#: long: a worker reading every fact for the pool holds the interpreter the GUI thread paints with, so
+#: the rows and plots of a load are painted first, and a drag's steps only rescore the loaded rows.
 POOL_SETTLE_MS = 150
 
 
@@ -120,7 +120,7 @@ class FactsController(TabController):
         self.state.update(
             data=data, real_now=real, view_time=view, loaded=len(data.rows), complete=True, loading=False
         )
-        self.load_pool()
+        self._pool_settle.start()  # the pool once the rows and the plots are painted
 
     def _on_load_failed(self, exc: BaseException) -> None:
         self.state.update(loading=False)
@@ -129,8 +129,8 @@ class FactsController(TabController):
     def load_pool(self) -> None:
         """The forget candidates at the view time, exactly as the core computes them.
 
-        One load at a time, and none while the time control moves: a move asks for the pool once the
-        control has rested :data:`POOL_SETTLE_MS`; a load asked while one runs follows it.
+        One load at a time; a load of the facts or a move of the time control asks for the pool once
+        the tab has rested :data:`POOL_SETTLE_MS`, and a load asked while one runs follows it.
         """
         self._pool_settle.stop()
         if self._pool_job is not None:

@@ -772,6 +772,33 @@ def test_the_pool_is_read_once_the_time_control_rests_not_at_every_step(facts_db
     assert "(+10 d)" in tab.pool_label.text()
 
 
+def test_after_a_load_the_pool_is_read_once_the_rows_are_painted_not_beside_them(facts_db, make_tab):
+    from philont_desktop.qt import QEvent, QObject
+
+    tab = make_tab(facts_db[0])
+    tab.set_offset_days(30)
+    assert idle(tab)
+    seen = {"data": False, "painted": False}
+    asked: list[bool] = []  # for each pool read asked after the reload: were its rows painted then?
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event) -> bool:
+            if seen["data"] and event.type() == QEvent.Type.Paint:
+                seen["painted"] = True
+            return False
+
+    paints = Paints()
+    tab.table.viewport().installEventFilter(paints)
+    tab.state.changed.connect(lambda names: seen.update(data=seen["data"] or "data" in names))
+    load_pool = tab.controller.load_pool
+    tab.controller.load_pool = lambda: (asked.append(seen["painted"]), load_pool())[1]
+    tab.controller.refresh()
+    assert idle(tab)
+    assert seen["data"] and asked and all(asked), asked
+    assert tab.state.pool_at == tab.view_time == FIXED_NOW + 30 * DAY  # read after the rows, at +30 d
+    assert "(+30 d)" in tab.pool_label.text()
+
+
 def test_a_dragged_time_control_ends_with_the_pool_at_the_last_time(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     for days in range(1, 31):
