@@ -118,6 +118,13 @@ class FactsModel(QAbstractTableModel):
     """Every loaded fact row; scores and status at :attr:`view_time`."""
 
     def headers(self) -> tuple[str, ...]:
+        """The column titles in the current language (made once per language: a view asks for a title
+        at every paint of the header, and the table's paint asks for all of them)."""
+        if self._headers is None:
+            self._headers = self._make_headers()
+        return self._headers
+
+    def _make_headers(self) -> tuple[str, ...]:
         h = {
             C_NAMESPACE: self.tr("Namespace"),
             C_KEY: self.tr("Key"),
@@ -152,7 +159,12 @@ class FactsModel(QAbstractTableModel):
         # the texts of the cells but the score, by (fact id, column, status): a drag of the time control
         # repaints the table at every step
         self._display_cache: dict[tuple[str, int, str], str] = {}
-        on_language_changed(self, self._display_cache.clear)
+        self._headers: tuple[str, ...] | None = None
+        on_language_changed(self, self._language_changed)
+
+    def _language_changed(self) -> None:
+        self._display_cache.clear()
+        self._headers = None
 
     # -- Qt API ----------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
