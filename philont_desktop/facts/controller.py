@@ -120,7 +120,7 @@ class FactsController(TabController):
         self.state.update(
             data=data, real_now=real, view_time=view, loaded=len(data.rows), complete=True, loading=False
         )
-        self._pool_settle.start()  # the pool once the rows and the plots are painted
+        self._settle_pool()  # the pool once the rows and the plots are painted
 
     def _on_load_failed(self, exc: BaseException) -> None:
         self.state.update(loading=False)
@@ -174,12 +174,27 @@ class FactsController(TabController):
             return
         self.state.update(offset_days=days, real_now=real, view_time=view)
         if self.state.data is not None:
-            self._pool_settle.start()  # (again: a drag's next step waits for the one after it)
+            self._settle_pool()  # (again: a drag's next step waits for the one after it)
+
+    def _settle_pool(self) -> None:
+        """Read the pool once the tab has rested :data:`POOL_SETTLE_MS` (busy until it is read)."""
+        was = self.busy
+        self._pool_settle.start()
+        if not was:
+            self.busyChanged.emit(True)
 
     # -- waiting ----------------------------------------------------------------------------------------
     @property
     def busy(self) -> bool:
         return super().busy or self._pool_settle.isActive()
+
+    def _untrack(self, job: Job) -> None:
+        # not idle when the last job ends while the pool waits to be read: the live pacer and the
+        # first-read veil go by busyChanged, and the pool's own job says False when it is done
+        if job in self._pending:
+            self._pending.discard(job)
+            if not self.busy:
+                self.busyChanged.emit(False)
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         """The jobs done, and the forget pool read for where the time control rests."""

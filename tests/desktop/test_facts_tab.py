@@ -799,6 +799,19 @@ def test_after_a_load_the_pool_is_read_once_the_rows_are_painted_not_beside_them
     assert "(+30 d)" in tab.pool_label.text()
 
 
+def test_the_tab_says_idle_only_once_the_pool_waiting_for_rest_is_read(facts_db, make_tab):
+    """busyChanged agrees with busy: the live pacer and the first-read veil go by the signal."""
+    tab = make_tab(facts_db[0])
+    said: list[tuple[bool, bool]] = []  # (what the signal said, what busy was then)
+    tab.controller.busyChanged.connect(lambda busy: said.append((busy, tab.controller.busy)))
+    tab.set_offset_days(20)
+    tab.controller.refresh()
+    assert idle(tab)
+    assert said and said[0] == (True, True) and said[-1] == (False, False)
+    assert all(busy == now for busy, now in said)
+    assert tab.state.pool_at == FIXED_NOW + 20 * DAY
+
+
 def test_a_dragged_time_control_ends_with_the_pool_at_the_last_time(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     for days in range(1, 31):
