@@ -1,5 +1,6 @@
 """Set-up shared by the tab tests: a database path in the test's folder, a tab opened on a database
-the way the window does it (its own AppContext, shown, activated, idle), and editing mode turned on."""
+the way the window does it (its own AppContext, shown, activated, idle), the main window opened on a
+database, and editing mode turned on."""
 
 from __future__ import annotations
 
@@ -56,3 +57,27 @@ def start_editing(qtbot) -> Callable[..., None]:
         assert tab.wait_idle(idle_ms)
 
     return turn_on
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path, monkeypatch) -> Callable[..., Any]:
+    """``open_window(path, size=(1280, 820))``: the main window, with settings of the test's own that it
+    does not save, shown at ``size`` with the database at ``path`` open."""
+    from philont_desktop.main_window import MainWindow
+    from philont_desktop.settings import Settings
+    from philont_desktop.theme import Theme
+    from philont_desktop.workers import spin_until
+
+    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
+
+    def make(path: Path, *, size: tuple[int, int] = (1280, 820)) -> Any:
+        w = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
+        w.persist = False
+        qtbot.addWidget(w)
+        w.resize(*size)
+        w.show()
+        w.open_database(path)
+        assert spin_until(lambda: w.ctx is not None, 20_000), w.open_error
+        return w
+
+    return make

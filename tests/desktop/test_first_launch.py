@@ -12,10 +12,7 @@ pytest.importorskip("pytestqt")
 
 from philont_desktop import tabs
 from philont_desktop.app import settle
-from philont_desktop.main_window import MainWindow
 from philont_desktop.qt import QLabel
-from philont_desktop.settings import Settings
-from philont_desktop.theme import Theme
 from philont_desktop.workers import Workers, spin_until
 
 
@@ -27,23 +24,6 @@ def english(qapp):
     i18n.install("en")
     yield
     i18n.uninstall()
-
-
-@pytest.fixture
-def make_window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
-
-    def make(path) -> MainWindow:
-        w = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
-        w.persist = False
-        qtbot.addWidget(w)
-        w.resize(1280, 820)
-        w.show()
-        w.open_database(path)
-        assert spin_until(lambda: w.ctx is not None, 20_000), w.open_error
-        return w
-
-    return make
 
 
 @pytest.fixture
@@ -62,8 +42,8 @@ def held_reads(monkeypatch):
     gate.set()
 
 
-def test_every_tab_says_loading_until_its_first_read_arrives(make_window, demo_db_path, held_reads):
-    w = make_window(demo_db_path)
+def test_every_tab_says_loading_until_its_first_read_arrives(open_window, demo_db_path, held_reads):
+    w = open_window(demo_db_path)
     for name in tabs.tab_names():
         tab = w.show_tab(name)
         assert tab.loading, name
@@ -111,8 +91,8 @@ def _texts(tab) -> list[str]:
     return [label.text() for label in tab.findChildren(QLabel) if label.isVisibleTo(tab) and label.text()]
 
 
-def test_counts_agree_between_every_tab_and_the_status_bar(make_window, demo_db_path):
-    w = make_window(demo_db_path)
+def test_counts_agree_between_every_tab_and_the_status_bar(open_window, demo_db_path):
+    w = open_window(demo_db_path)
     assert spin_until(lambda: w.counts_loaded, 20_000)
     counts = w.counts
     status = w.counts_label.text()

@@ -14,25 +14,15 @@ pytest.importorskip("pytestqt")
 from philont_desktop.app import _size, build_parser, settle
 from philont_desktop.facts.columns import C_CROSSES, C_VALUE
 from philont_desktop.facts.widgets.table import VALUE_MIN
-from philont_desktop.main_window import MainWindow
 from philont_desktop.qt import QColor
-from philont_desktop.settings import Settings
 from philont_desktop.skills.widgets.colors import Colors, grade_color
-from philont_desktop.theme import Theme, dark_palette, light_palette
+from philont_desktop.theme import dark_palette, light_palette
 from philont_desktop.workers import spin_until
 
 
 @pytest.fixture
-def window(qtbot, demo_db_path, tmp_path, monkeypatch):
-    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
-    w = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
-    w.persist = False
-    qtbot.addWidget(w)
-    w.resize(1024, 640)
-    w.show()
-    w.open_database(demo_db_path)
-    assert spin_until(lambda: w.ctx is not None, 20_000), w.open_error
-    return w
+def window(open_window, demo_db_path):
+    return open_window(demo_db_path, size=(1024, 640))
 
 
 def _shown(w, name):

@@ -9,26 +9,16 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from philont_desktop.main_window import MainWindow
 from philont_desktop.qt import QRect
-from philont_desktop.settings import Settings
-from philont_desktop.theme import Theme
 from philont_desktop.workers import spin_until
 
 
 @pytest.fixture
-def window(qtbot, demo_db_path, tmp_path, monkeypatch):
-    monkeypatch.setenv("PHILONT_DESKTOP_SETTINGS_DIR", str(tmp_path / "settings"))
+def window(open_window, demo_db_path, tmp_path):
     path = tmp_path / "memory" / "memory.sqlite"
     path.parent.mkdir()
     shutil.copy(demo_db_path, path)
-    w = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
-    w.persist = False
-    qtbot.addWidget(w)
-    w.resize(1280, 820)
-    w.show()
-    w.open_database(path)
-    assert spin_until(lambda: w.ctx is not None, 20_000), w.open_error
+    w = open_window(path)
     w.set_editing(True)
     assert spin_until(lambda: w.ctx.editing, 20_000)
     return w
