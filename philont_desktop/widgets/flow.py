@@ -27,16 +27,6 @@ class FlowLayout(QLayout):
     def takeAt(self, index: int) -> Any:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
-    def clear(self) -> None:
-        """Remove every item and delete its widget."""
-        while self._items:
-            item = self._items.pop()
-            w = item.widget()
-            if w is not None:
-                w.setParent(None)
-                w.deleteLater()
-        self.invalidate()
-
     def expandingDirections(self) -> Qt.Orientation:
         return Qt.Orientation(0)
 

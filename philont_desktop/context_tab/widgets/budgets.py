@@ -187,13 +187,22 @@ class BudgetPanel(QWidget):
         self._set_legend(legend)
 
     def _set_legend(self, entries: Sequence[tuple[str, str]]) -> None:
-        """One label per section, each kept whole: the flow wraps between entries, never inside one."""
-        self._legend_flow.clear()
-        for color, text in entries:
-            entry = QLabel(f"<span style='color:{color}'>■</span>&nbsp;{esc(text)}", self.legend)
+        """One label per section, each kept whole: the flow wraps between entries, never inside one. The
+        labels are kept from one preview to the next (a preview follows every pause in typing): only
+        their texts change, and labels are added or removed when the number of sections does."""
+        flow = self._legend_flow
+        while flow.count() > len(entries):
+            gone = flow.takeAt(flow.count() - 1).widget()
+            gone.hide()
+            gone.deleteLater()
+        while flow.count() < len(entries):
+            entry = QLabel(self.legend)
             entry.setTextFormat(Qt.TextFormat.RichText)
+            flow.addWidget(entry)
+        for i, (color, text) in enumerate(entries):
+            entry = flow.itemAt(i).widget()
+            entry.setText(f"<span style='color:{color}'>■</span>&nbsp;{esc(text)}")
             entry.setProperty("plain_text", text)
-            self._legend_flow.addWidget(entry)
 
     def legend_texts(self) -> list[str]:
         """The legend's entries as plain text, in order."""
