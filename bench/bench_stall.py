@@ -59,6 +59,7 @@ TYPED_EN = "Do you remember what we discussed about the Berlin trip last time?"
 TYPED_ZH = "你还记得我们上次讨论的数据库迁移吗？"
 SEARCH_EN = "plan"
 SEARCH_ZH = "数据库"
+PYCACHE = ROOT / "bench" / ".cache" / "pycache"  # bench/run.py's: byte-code cached as installed
 
 
 # -- the heartbeat and the stack sampler -------------------------------------------------------------------
@@ -84,6 +85,7 @@ class Heartbeat:
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self._beat)
         self.sampler: StackSampler | None = None
+        self.watchdog: ThreadsWatchdog | None = None
 
     def start(self) -> None:
         self.last = time.perf_counter()
@@ -107,6 +109,8 @@ class Heartbeat:
                 g: dict[str, Any] = {"ms": gap, "cpu_ms": cpu, "step": self.step, "at": self.last}
                 if self.sampler is not None:
                     g["where"] = self.sampler.where(self.last, now)
+                if self.watchdog is not None:
+                    g["span"] = (self.last, now)
                 self.gaps.append(g)
         self.last = now
 
@@ -154,6 +158,122 @@ class StackSampler(threading.Thread):
         return seen.most_common(3)
 
 
+class ThreadsWatchdog(threading.Thread):
+    """Who kept the interpreter: every thread's CPU time and stack when a 1 ms sleep wakes up late.
+
+    A thread of Python sleeps 1 ms at a time. When it wakes up late (``late_ms``), the interpreter was
+    kept by another thread all that while (on a quiet machine; on a busy one the scheduler shares the
+    blame): it reads every thread's own CPU clock (``time.pthread_getcpuclockid``, so which thread
+    ran, and how long) and stack (``sys._current_frames``, taken holding the interpreter, so safe: the
+    thread that just let it go is still at, or just after, the call that kept it). A long C call
+    (a ``fetchall`` of many rows, a validation of a whole list, a module's C initialisation) shows as
+    one thread's CPU for the whole wait and its frame at that call. (``faulthandler``'s watchdog
+    would dump stacks during the wait itself, but reading frames without the interpreter crashes.)
+    """
+
+    def __init__(self, late_ms: float = 10.0):
+        super().__init__(daemon=True, name="stall-watchdog")
+        self.late = late_ms / 1000
+        self.running = True
+        self.events: collections.deque[tuple[float, float, list[tuple[str, float, str]]]] = collections.deque(
+            maxlen=5000
+        )
+        self.gui = threading.get_ident()
+        self.clocks: collections.deque[tuple[float, dict[int, float]]] = collections.deque(maxlen=60_000)
+        self.names: dict[int, str] = {}
+
+    def run(self) -> None:
+        clocks: dict[int, float] = {}
+        me = threading.get_ident()
+        while self.running:
+            t0 = time.perf_counter()
+            time.sleep(0.001)
+            t1 = time.perf_counter()
+            frames = sys._current_frames()
+            cpu: dict[int, float] = {}
+            for ident in frames:
+                if ident == me:
+                    continue
+                try:
+                    cpu[ident] = time.clock_gettime(time.pthread_getcpuclockid(ident))
+                except (OSError, OverflowError):
+                    continue
+            self.clocks.append((t1, cpu))
+            if t1 - t0 >= self.late:
+                names = {t.ident: t.name for t in threading.enumerate()}
+                self.names.update(names)
+                rows = []
+                for ident, c in cpu.items():
+                    used = (c - clocks.get(ident, c)) * 1000
+                    if used >= 1.0:
+                        who = "GUI" if ident == self.gui else names.get(ident, "?")
+                        who = f"worker {ident >> 12 & 0xFFF:03x}" if who.startswith(("Dummy-", "?")) else who
+                        rows.append((who, used, _summary(_frames_of(frames[ident]))))
+                rows.sort(key=lambda r: -r[1])
+                self.events.append((t0, t1, rows))
+            clocks = cpu
+            del frames
+
+    def cpu_in(self, t0: float, t1: float) -> str:
+        """Each thread's CPU time between the last wake before ``t0`` and the first after ``t1``."""
+        before = after = None
+        for t, c in list(self.clocks):
+            if t <= t0:
+                before = (t, c)
+            elif t >= t1:
+                after = (t, c)
+                break
+        if before is None or after is None:
+            return ""
+        parts = []
+        for ident, c in after[1].items():
+            used = (c - before[1].get(ident, c)) * 1000
+            if used >= 1.0:
+                who = "GUI" if ident == self.gui else self.names.get(ident, f"0x{ident:x}")
+                parts.append(
+                    (used, f"worker {ident >> 12 & 0xFFF:03x}" if who.startswith(("Dummy-", "0x")) else who)
+                )
+        span = (after[0] - before[0]) * 1000
+        return f"CPU in {span:.0f} ms: " + ", ".join(
+            f"{who} {u:.0f} ms" for u, who in sorted(parts, reverse=True)
+        )
+
+    def stacks(self, t0: float, t1: float) -> list[tuple[str, int]]:
+        """What the threads did during ``(t0, t1)``: each late wake, its threads' CPU and stacks."""
+        out = [(self.cpu_in(t0, t1), 0)]
+        for a, b, rows in list(self.events):
+            if b > t0 and a < t1:
+                out.append((f"watchdog woke {1000 * (b - a):.0f} ms late", 0))
+                out += [(f"  {who} {used:.0f} ms CPU: {where}", 0) for who, used, where in rows[:4]]
+        return out
+
+
+def _frames_of(frame: Any) -> list[tuple[str, str, str]]:
+    out = []
+    while frame is not None:
+        out.append((frame.f_code.co_filename, str(frame.f_lineno), frame.f_code.co_name))
+        frame = frame.f_back
+    return out
+
+
+def _short(name: str) -> str:
+    rel = _project_file(name)
+    if rel is not None:
+        return rel
+    parts = Path(name).parts
+    for i, part in enumerate(parts):
+        if part in ("site-packages", "lib-dynload") or part.startswith("python3"):
+            return "/".join(parts[i + 1 :]) or name
+    return name
+
+
+def _summary(frames: list[tuple[str, str, str]], outer: int = 2, project: int = 3) -> str:
+    """The innermost frames of a thread, then its innermost frames in the project."""
+    inner = [f"{_short(n)}:{ln} {fn}" for n, ln, fn in frames[:outer]]
+    mine = [f"{_project_file(n)}:{ln} {fn}" for n, ln, fn in frames[outer:] if _project_file(n)][:project]
+    return " < ".join(inner + (["..."] if mine else []) + mine) or "(no Python frame)"
+
+
 _PROJECT: dict[str, str | None] = {}
 
 
@@ -171,24 +291,20 @@ def _project_file(filename: str) -> str | None:
     return _PROJECT[filename]
 
 
-def _gui_stack(dump: str, gui: int, depth: int = 3) -> str:
-    """The innermost ``depth`` project frames of thread ``gui`` in a :mod:`faulthandler` dump."""
-    out: list[str] = []
+def _gui_stack(dump: str, gui: int) -> str:
+    """Thread ``gui``'s innermost frames, then its innermost frames of the project, in a dump."""
+    frames: list[tuple[str, str, str]] = []
     mine = False
     for line in dump.splitlines():
         if line.startswith(("Thread 0x", "Current thread 0x")):
             mine = int(line.split("0x", 1)[1].split()[0], 16) == gui
             continue
-        if not mine or len(out) >= depth:
-            continue
         line = line.strip()
-        if line.startswith('File "'):
+        if mine and line.startswith('File "'):
             name, _, rest = line[6:].partition('", line ')
             lineno, _, func = rest.partition(" in ")
-            rel = _project_file(name)
-            if rel is not None:
-                out.append(f"{rel}:{lineno} {func}")
-    return " < ".join(out) if out else "(no frame of the project: Qt, or waiting for the interpreter)"
+            frames.append((name, lineno, func))
+    return _summary(frames) if frames else "(no Python frame: in Qt, or waiting for the interpreter)"
 
 
 # -- waiting without stalling --------------------------------------------------------------------------------
@@ -421,12 +537,19 @@ def child_session(db: str, profile: bool) -> dict[str, Any]:
     if profile:
         heart.sampler = StackSampler(heart)
         heart.sampler.start()
+        heart.watchdog = ThreadsWatchdog()
+        heart.watchdog.start()
     heart.start()
     t0 = time.perf_counter()
     session.run()
     heart.stop()
     if heart.sampler is not None:
         heart.sampler.running = False
+    if heart.watchdog is not None:
+        heart.watchdog.running = False
+        for g in heart.gaps:
+            if "span" in g:
+                g["threads"] = heart.watchdog.stacks(*g.pop("span"))
     duration = time.perf_counter() - t0
     rss = _peak_rss_mib()
     worst = sorted(heart.gaps, key=lambda g: -g["ms"])[:10]
@@ -461,6 +584,37 @@ def child_floor(seconds: float) -> dict[str, Any]:
     return {"longest_ms": heart.longest, "beats": heart.beats, "rss_mib": _peak_rss_mib()}
 
 
+def child_warm() -> dict[str, Any]:
+    """Compile what a session imports into the byte-code cache, so that no session pays for it."""
+    import compileall
+    import importlib
+
+    from philont_desktop.tabs import registry
+
+    t = time.perf_counter()
+    for name in ("philont_desktop.main_window", "philont_desktop.context", "philont_desktop.widgets.plots"):
+        importlib.import_module(name)
+    for entry in registry():
+        importlib.import_module(entry.module)
+    for package in ("core", "philont_desktop"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+    return {"seconds": time.perf_counter() - t}
+
+
+def session_env(settings_dir: str) -> dict[str, str]:
+    """A session's environment: offscreen Qt, settings of its own, and byte-code caching on (as
+    ``bench/run.py`` has it, in its cache): an installed application never compiles its sources
+    while it runs, and a compilation (one C call of tens of milliseconds on whichever thread imports)
+    keeps the interpreter from the GUI thread."""
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    env["PHILONT_DESKTOP_SETTINGS_DIR"] = settings_dir
+    env["PYTHONUNBUFFERED"] = "1"
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
+    return env
+
+
 def _spawn(args: list[str], env: dict[str, str], log: Callable[[str], None]) -> dict[str, Any]:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *args]
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errf:
@@ -491,6 +645,10 @@ def describe(g: dict[str, Any]) -> str:
     where = g.get("where") or []
     if where:
         text += "\n        " + "\n        ".join(f"[{n}x] {s}" for s, n in where)
+    threads = g.get("threads") or []
+    if threads:
+        text += "\n      the threads that ran while the watchdog waited for the interpreter:"
+        text += "\n        " + "\n        ".join(s for s, _n in threads)
     return text
 
 
@@ -499,12 +657,11 @@ def run_sessions(
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """``runs`` scripted sessions (each a new process), each followed by a floor run as long."""
     out = []
+    with tempfile.TemporaryDirectory(prefix="philont-bench-settings-") as d:
+        _spawn(["warm"], session_env(d), log)
     for i in range(runs):
         with tempfile.TemporaryDirectory(prefix="philont-bench-settings-") as d:
-            env = dict(os.environ)
-            env.setdefault("QT_QPA_PLATFORM", "offscreen")
-            env["PHILONT_DESKTOP_SETTINGS_DIR"] = d
-            env["PYTHONUNBUFFERED"] = "1"
+            env = session_env(d)
             log(f"  session {i + 1}:")
             s = _spawn(["session", str(db), "1" if profile else "0"], env, log)
             seconds = min(max(s["duration_s"], 3.0), 60.0)
@@ -514,7 +671,7 @@ def run_sessions(
             f"({s['beats']:,} beats), peak RSS {s['rss_mib']:,.0f} MiB; bare window: longest gap "
             f"{f['longest_ms']:,.0f} ms over {seconds:.0f} s, {f['rss_mib']:,.0f} MiB"
         )
-        for n, g in enumerate(s["worst"][:3], 1):
+        for n, g in enumerate(s["worst"][: 8 if profile else 3], 1):
             log(f"    worst {n}: {describe(g)}")
         for p in s["problems"]:
             log(f"    PROBLEM: {p}")
@@ -570,6 +727,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         if args.child[0] == "session":
             got = child_session(args.child[1], args.child[2] == "1")
+        elif args.child[0] == "warm":
+            got = child_warm()
         else:
             got = child_floor(float(args.child[1]))
         print(RESULT + json.dumps(got, ensure_ascii=False), flush=True)
