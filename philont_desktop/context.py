@@ -76,6 +76,7 @@ class AppContext(QObject):
         self._editing = False
         self._editing_busy = False
         self._closed = False
+        self._checking = False  # the quick_check was started
         self.error_parent: Any = None  # the widget error dialogs are parented to (the main window)
         self.navigator = Navigator()  # the window replaces it with one that can show its tabs
 
@@ -94,16 +95,24 @@ class AppContext(QObject):
         """Start live refresh and the one background ``quick_check`` (call after the first paint)."""
         if live:
             self.live.start()
-        if quick_check and self.report.quick_check is None:
-            # On the task lane with a connection of its own: seconds on a big file must not take a
-            # reader away from the tabs.
-            self.workers.task(
-                _quick_check,
-                self.db_path,
-                on_result=self._on_quick_check,
-                on_error=self._on_quick_check_error,
-                label=self.tr("Checking database integrity"),
-            )
+        if quick_check:
+            self.start_quick_check()
+
+    def start_quick_check(self) -> None:
+        """The one ``quick_check`` of this database, in the background (nothing when it ran or runs).
+
+        On the background lane, with a connection of its own: seconds on a big file must not take a
+        reader away from the tabs, nor a processor from the window."""
+        if self._checking or self._closed or self.report.quick_check is not None:
+            return
+        self._checking = True
+        self.workers.submit(
+            ReadOp(
+                _quick_check, (self.db_path,), lane="background", label=self.tr("Checking database integrity")
+            ),
+            on_result=self._on_quick_check,
+            on_error=self._on_quick_check_error,
+        )
 
     def close(self, timeout_ms: int = 5000) -> bool:
         """Stop polling, drop the undo history, close the writer and every connection."""

@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # imported when a database opens, not before the first paint
 
 __all__ = ["DEMO_MESSAGES", "ErrorTab", "MainWindow", "TabSlot", "demo_default_path", "ui_icon"]
 
+QUICK_CHECK_LATEST_MS = 20_000  # the quick_check waits for the tabs to be built, this long at most
 DB_FILTER = QT_TRANSLATE_NOOP("MainWindow", "SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)")
 
 
@@ -110,7 +111,8 @@ class MainWindow(QMainWindow):
         self.status = StatusArea(self.statusBar(), theme, self)
         self.demo_status = self.status.add_badge(DemoBadge(theme), shown=lambda _ctx: self.session.demo)
         self.tabs = TabHost(self.tab_widget, settings, persist=interactive, parent=self)
-        self.tabs.prebuild = interactive
+        self.tabs.prebuilt.connect(self._start_quick_check)
+        self.prebuild_tabs = interactive
         self.menus = WindowMenus(self)
         self._connect_session()
         self.resize(1280, 820)
@@ -194,7 +196,10 @@ class MainWindow(QMainWindow):
 
     @prebuild_tabs.setter
     def prebuild_tabs(self, on: bool) -> None:
+        # While the other tabs are built the quick_check waits: it would compete with their imports
+        # and the GUI thread for the two processors of a small machine (QUICK_CHECK_LATEST_MS at most).
         self.tabs.prebuild = on
+        self.session.defer_quick_check = on
 
     @property
     def opening(self) -> Path | None:
@@ -401,7 +406,15 @@ class MainWindow(QMainWindow):
         self.status.load_counts()
         if self._editing_asked:
             self.set_editing(True)
+        if self.session.defer_quick_check:
+            QTimer.singleShot(QUICK_CHECK_LATEST_MS, ctx, ctx.start_quick_check)
         self.tabs.start_prebuilding()
+
+    def _start_quick_check(self) -> None:
+        """The tabs are built: the database's quick_check now (nothing when it ran or runs)."""
+        ctx = self.ctx
+        if ctx is not None:
+            ctx.start_quick_check()
 
     def close_database(self) -> None:
         """Close the open database (if any): save tab state, stop the workers, remove the tabs."""

@@ -16,18 +16,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-LANES = ("read", "monitor", "write", "task")
+LANES = ("read", "monitor", "write", "task", "background")
 
 
 @dataclass(frozen=True)
 class ReadOp:
-    """``fn(db, *args)`` on a read-only connection (``fn(*args)`` on the ``task`` lane).
+    """``fn(db, *args)`` on a read-only connection (``fn(*args)`` on the ``task`` and ``background`` lanes).
 
     * ``key``: a newer op with the same key cancels this one while it is unfinished (its result is
       dropped, a queued op never runs, a running read is interrupted).
     * ``label``: what the status bar's job indicator and error titles call it.
     * ``progress``: show it in the job indicator; ``fn`` may take ``job=`` and call ``job.progress()``.
-    * ``lane``: ``read`` (default), ``monitor`` (cheap periodic probes) or ``task`` (no database).
+    * ``lane``: ``read`` (default), ``monitor`` (cheap periodic probes), ``task`` (no database) or
+      ``background`` (no database, long work nobody waits for, scheduled after the other threads).
     """
 
     fn: Callable[..., Any]
@@ -41,7 +42,9 @@ class ReadOp:
         if not callable(self.fn):
             raise TypeError(f"ReadOp.fn must be callable, not {self.fn!r}")
         if self.lane not in LANES or self.lane == "write":
-            raise ValueError(f"a read op runs on the read, monitor or task lane, not {self.lane!r}")
+            raise ValueError(
+                f"a read op runs on the read, monitor, task or background lane, not {self.lane!r}"
+            )
         if not isinstance(self.args, tuple):
             raise TypeError("ReadOp.args must be a tuple")
 

@@ -34,14 +34,21 @@ class Preloader(QObject):
 
         self.workers = Workers(None, parent=self)
         self.pending: list[str] = []  # asked for, not imported yet (in order)
+        self._submitted: set[str] = set()  # given to the import lane (the others wait for start)
         self.failed: dict[str, str] = {}
         self._waiting: dict[str, list[Callable[[], object]]] = {}
 
-    def start(self, modules: Iterable[str]) -> None:
+    def start(self, modules: Iterable[str], *, now: bool = True) -> None:
+        """Import ``modules`` in this order; ``now=False`` only announces them (they are pending, and
+        :meth:`when_loaded` waits for them) until a later ``start`` of the same modules."""
         for name in modules:
-            if name in sys.modules or name in self.pending:
+            if name in sys.modules or name in self._submitted:
                 continue
-            self.pending.append(name)
+            if name not in self.pending:
+                self.pending.append(name)
+            if not now:
+                continue
+            self._submitted.add(name)
             self.workers.task(
                 _import,
                 name,
@@ -62,6 +69,7 @@ class Preloader(QObject):
     def _loaded(self, name: str, exc: BaseException | None = None) -> None:
         if name in self.pending:
             self.pending.remove(name)
+        self._submitted.discard(name)
         if exc is not None:  # imported again on the GUI thread when needed, which shows the error
             self.failed[name] = f"{type(exc).__name__}: {exc}"
         from philont_desktop.workers import settle_loaded_code
@@ -85,9 +93,10 @@ def preloader() -> Preloader:
     return _preloader
 
 
-def start(modules: Iterable[str]) -> None:
-    """Import ``modules`` in the background, in this order (those already imported are skipped)."""
-    preloader().start(modules)
+def start(modules: Iterable[str], *, now: bool = True) -> None:
+    """Import ``modules`` in the background, in this order (those already imported are skipped);
+    ``now=False``: announced only, imported at a later ``start`` (see :meth:`Preloader.start`)."""
+    preloader().start(modules, now=now)
 
 
 def when_loaded(name: str, fn: Callable[[], object]) -> None:

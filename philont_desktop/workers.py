@@ -9,6 +9,10 @@ Four lanes, each a ``QThreadPool`` whose threads never expire:
   asked on the same connection, and a long search must not delay the live indicator).
 * ``write`` (1 thread): ``fn(db, *args)`` on the single writable ``MemoryDB`` (editing mode only).
 * ``task`` (1 thread): ``fn(*args)`` without a database (opening a file, generating a demo database).
+* ``background`` (1 thread): ``fn(*args)`` without a database, on a thread the system schedules after
+  the others (:data:`BACKGROUND_NICE`): long work nobody waits for (the integrity check) takes the
+  processors the window and the tabs' reads leave, instead of sharing them (two cores: a check beside
+  an import and the GUI thread made each wait for a processor).
 
 Results come back on the GUI thread: ``on_result(value)`` / ``on_error(exc)`` and the :class:`Job`'s
 signals. A job started with a ``key`` cancels the unfinished job with the same key (its result is
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import sys
 import threading
 import time
@@ -47,6 +52,7 @@ if TYPE_CHECKING:
 
 REINTERRUPT_MS = 50  # how often a cancelled job that is still running is interrupted again
 SWITCH_INTERVAL_S = 0.0005  # how long a worker may keep the interpreter while the GUI thread waits
+BACKGROUND_NICE = 10  # the background lane's niceness (Linux; a tenth of a normal thread's share)
 
 
 _tuned = False  # the application's interpreter settings are on (not in a test process)
@@ -93,6 +99,20 @@ def stop_settling() -> None:
     if _tuned and _settling:
         gc.unfreeze()
     _settling = False
+
+
+def _lower_this_thread() -> None:
+    """Let the system schedule the calling thread (the background lane's) after the others.
+
+    Linux only, where a thread has a niceness of its own (``setpriority`` on its thread id); the lane's
+    thread keeps it (an unprivileged process cannot raise it back), which is why the lane is its own.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    tid = threading.get_native_id()
+    with contextlib.suppress(OSError):
+        if os.getpriority(os.PRIO_PROCESS, tid) < BACKGROUND_NICE:
+            os.setpriority(os.PRIO_PROCESS, tid, BACKGROUND_NICE)
 
 
 class _Runnable(QRunnable):
@@ -143,7 +163,7 @@ class Workers(QObject):
         ideal = QThread.idealThreadCount()
         n_readers = readers if readers is not None else max(2, min(4, ideal))
         self._pools: dict[str, QThreadPool] = {}
-        for lane, n in (("read", n_readers), ("monitor", 1), ("write", 1), ("task", 1)):
+        for lane, n in (("read", n_readers), ("monitor", 1), ("write", 1), ("task", 1), ("background", 1)):
             pool = QThreadPool(self)
             pool.setMaxThreadCount(n)
             pool.setExpiryTimeout(-1)
@@ -178,7 +198,7 @@ class Workers(QObject):
         on_progress: Callable[[int, int], Any] | None = None,
     ) -> Job:
         """Run the read op (see :class:`philont_desktop.ops.ReadOp`) off the GUI thread."""
-        if op.lane != "task" and self.db_path is None:
+        if op.lane not in ("task", "background") and self.db_path is None:
             raise RuntimeError("no database: only task jobs can run")
         job = Job(
             op.fn,
@@ -463,6 +483,8 @@ class Workers(QObject):
                         raise ReadOnlyError("Editing mode is off: turn it on to change the database.")
                     args = (self._writer, *job.args)
                 else:
+                    if job.lane == "background":
+                        _lower_this_thread()
                     args = job.args
                 kwargs = {"job": job} if job.wants_job else {}
                 job.result = job.fn(*args, **kwargs)

@@ -96,6 +96,7 @@ class DatabaseSession(QObject):
     closed = Signal()
     opened = Signal(object, bool)  # the new AppContext, editing asked for
     started = Signal(object)  # the AppContext after its first paint: live polling, quick_check running
+    # (unless defer_quick_check: then whoever set it starts it)
     openingStarted = Signal(object)  # the path being opened
     openFailed = Signal(str, object)  # path, exception
     creationStarted = Signal(str)  # what is being generated (a sentence)
@@ -124,6 +125,8 @@ class DatabaseSession(QObject):
         self.opening: Path | None = None
         self.open_error: BaseException | None = None
         self.creating: Job | None = None
+        # The window starts the quick_check itself, once its tabs are built (see MainWindow).
+        self.defer_quick_check = False
         self.tasks = Workers(None, parent=self)
         self.tasks.unhandledError.connect(lambda job, exc: self.errorRaised.emit(job.label, exc))
 
@@ -182,7 +185,7 @@ class DatabaseSession(QObject):
 
     def _start(self, ctx: AppContext) -> None:
         if ctx is self.ctx and not ctx.closed:
-            ctx.start()
+            ctx.start(quick_check=not self.defer_quick_check)
             self.started.emit(ctx)
 
     def close(self) -> None:

@@ -3,8 +3,9 @@
 :class:`TabHost` fills a ``QTabWidget`` from the registry (:mod:`philont_desktop.tabs`) for one open
 database. A tab's place holds a :class:`TabSlot` until the tab is shown or looked up; then its module is
 imported and the tab built in place (an :class:`ErrorTab` saying why when that fails). Once the shown tab
-is idle the others are built one at a time while the event loop is quiet (``prebuild``). When the
-database changes the shown tab refreshes at once and the others when they are next shown.
+is idle the modules of the others are imported in the background, then the tabs built one at a time
+while the event loop is quiet (``prebuild``; ``prebuilt`` when all are). When the database changes the
+shown tab refreshes at once and the others when they are next shown.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from philont_desktop import preload
-from philont_desktop.qt import QLabel, QObject, Qt, QTabWidget, QTimer, QVBoxLayout, QWidget, is_valid
+from philont_desktop.qt import (
+    QLabel,
+    QObject,
+    Qt,
+    QTabWidget,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    is_valid,
+)
 from philont_desktop.settings import Settings
 from philont_desktop.tabs import TabEntry, TabRegistrationError, registry
 from philont_desktop.tabs.base import BaseTab
@@ -87,10 +98,13 @@ PREBUILD_TICK_MS = 10
 PREBUILD_QUIET_TICKS = 3
 PREBUILD_LATE_MS = 6
 PREBUILD_MAX_WAIT_S = 1.0
+PRELOAD_LATEST_S = 3.0  # the imports wait for the shown tab to be idle, this long at most
 
 
 class TabHost(QObject):
     """The registered tabs of one database in ``widget`` (a ``QTabWidget``)."""
+
+    prebuilt = Signal()  # every tab is built (the background build is over)
 
     def __init__(
         self, widget: QTabWidget, settings: Settings, *, persist: bool, parent: QObject | None = None
@@ -111,6 +125,8 @@ class TabHost(QObject):
         self._tick_due = 0.0  # when the next tick should come (time.monotonic())
         self._quiet_ticks = 0
         self._waiting_since = 0.0
+        self._to_preload: list[str] | None = None  # imported once the shown tab is idle
+        self._preload_due = 0.0  # or at this time (time.monotonic()) if it is busy for so long
         widget.currentChanged.connect(self._on_current_changed)
 
     # -- building -------------------------------------------------------------------------------------
@@ -137,13 +153,16 @@ class TabHost(QObject):
             current.ensure_activated()
 
     def start_prebuilding(self) -> None:
-        """Import the plots and the tabs not built yet in the background, then build those tabs one at
-        a time while the shown tab is idle and the event loop quiet (each once its module is in)."""
+        """Once the shown tab is idle, import the plots and the tabs not built yet in the background,
+        then build those tabs one at a time while the shown tab is idle and the event loop quiet (each
+        once its module is in). The imports wait for the shown tab: beside its first load (a page of
+        rows, its cards laid out) they would compete with the GUI thread for the interpreter."""
         if self.prebuild:
             slots = [self.widget.widget(i) for i in range(self.widget.count())]
-            modules = [s.entry.module for s in slots if isinstance(s, TabSlot)]
-            preload.start([preload.PLOTS, *modules])
+            self._to_preload = [preload.PLOTS, *(s.entry.module for s in slots if isinstance(s, TabSlot))]
+            preload.start(self._to_preload, now=False)  # what needs them waits for them
             now = time.monotonic()
+            self._preload_due = now + PRELOAD_LATEST_S
             self._tick_due, self._quiet_ticks, self._waiting_since = now + PREBUILD_TICK_MS / 1000, 0, now
             self._prebuild_timer.start()
 
@@ -238,9 +257,14 @@ class TabHost(QObject):
         """Build one tab that is not built yet, when the shown tab has finished loading."""
         if self.ctx is None or self.ctx.closed:
             self._prebuild_timer.stop()
+            self._start_preloading()
             return
         current = self.current()
-        if current is not None and current.busy:
+        busy = current is not None and current.busy
+        if self._to_preload is not None and (not busy or time.monotonic() > self._preload_due):
+            self._start_preloading()
+            return
+        if busy:
             self._waiting_since = time.monotonic()  # its loading first, however long it takes
             return
         waiting = False
@@ -255,12 +279,20 @@ class TabHost(QObject):
                 return
         if not waiting:
             self._prebuild_timer.stop()
+            self.prebuilt.emit()
+
+    def _start_preloading(self) -> None:
+        modules, self._to_preload = self._to_preload, None
+        if modules:
+            preload.start(modules)  # announced: imported now, so that nothing waits for ever
+        self._quiet_ticks, self._waiting_since = 0, time.monotonic()
 
     def clear(self) -> None:
         """Save the tabs' state (when persisting) and remove them all."""
         if self.persist:
             self.save_states()
         self._prebuild_timer.stop()
+        self._start_preloading()
         self.widget.blockSignals(True)
         while self.widget.count():
             w = self.widget.widget(0)

@@ -137,6 +137,29 @@ def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_pat
     assert [t.name for t in w.built_tabs() if t.activated] == ["timeline"]
 
 
+def test_the_quick_check_waits_for_the_other_tabs_to_be_built(make_window, db_path):
+    w = make_window()
+    w.prebuild_tabs = True
+    w.open_database(db_path)
+    seen = []  # (every tab built, quick_check done) at each turn of the event loop
+
+    def probe():
+        if w.ctx is not None:
+            seen.append((len(w.built_tabs()) == len(tabs.tab_names()), w.ctx.report.quick_check is not None))
+        return bool(seen) and seen[-1][1]
+
+    assert spin_until(probe, 30_000)
+    assert w.ctx.report.quick_check == "ok"
+    assert not [s for s in seen if s[1] and not s[0]]  # never checked before every tab was built
+    assert w.integrity_label.text() == "integrity ok"
+
+
+def test_without_the_background_build_the_quick_check_starts_at_once(make_window, db_path):
+    w = make_window(db_path)  # prebuild off (as in batch runs)
+    assert spin_until(lambda: w.ctx.report.quick_check == "ok", 10_000)
+    assert [t.name for t in w.built_tabs()] == ["timeline"]
+
+
 def test_tab_titles_come_from_their_registration_in_every_language(qapp, make_window, db_path):
     from philont_desktop import fonts, i18n
 

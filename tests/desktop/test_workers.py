@@ -232,6 +232,29 @@ def test_task_lane_runs_without_a_database(qapp):
         w.shutdown()
 
 
+def test_the_background_lane_runs_without_a_database_at_a_lower_priority(qapp):
+    import os
+    import sys
+
+    from philont_desktop.ops import ReadOp
+    from philont_desktop.workers import BACKGROUND_NICE
+
+    def niceness(a):
+        return a, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    w = Workers(None)
+    try:
+        mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        out, plain = [], []
+        w.submit(ReadOp(niceness, (7,), lane="background"), on_result=out.append).wait(5000)
+        w.task(niceness, 8, on_result=plain.append).wait(5000)
+        assert out[0][0] == 7 and plain[0] == (8, mine)  # the task lane keeps the process's priority
+        if sys.platform.startswith("linux"):
+            assert out[0][1] >= max(mine, BACKGROUND_NICE)
+    finally:
+        w.shutdown()
+
+
 def test_shutdown_closes_every_connection_and_refuses_new_jobs(qapp, db_path):
     w = Workers(db_path, readers=2)
     dbs = []
