@@ -400,6 +400,11 @@ class Workers(QObject):
     def wait_idle(self, timeout_ms: int = 30_000, lane: str | None = None) -> bool:
         return spin_until(lambda: self.pending(lane) == 0, timeout_ms)
 
+    def wait_lane(self, lane: str, timeout_ms: int) -> bool:
+        """Block (no event loop) until the jobs started on ``lane`` have run; their results are
+        delivered later, as always. For a short wait that must not let other events in."""
+        return self._pools[lane].waitForDone(timeout_ms)
+
     # -- shutting down ------------------------------------------------------------------------------------
     @property
     def closed(self) -> bool:

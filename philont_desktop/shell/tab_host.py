@@ -222,7 +222,8 @@ class TabHost(QObject):
         assert ctx is not None
         tab: BaseTab | None = None
         try:
-            tab = registry().load_class(slot.entry)(ctx)
+            with preload.quiet():  # its imports (and its widgets' own) never beside a background one
+                tab = registry().load_class(slot.entry)(ctx)
         except TabRegistrationError as exc:
             error = str(exc)
         except Exception as exc:  # one broken tab must not take the window down
@@ -266,6 +267,9 @@ class TabHost(QObject):
             return
         if busy:
             self._waiting_since = time.monotonic()  # its loading first, however long it takes
+            return
+        if preload.busy():  # a tab is built when no module is imported beside it
+            self._waiting_since = time.monotonic()
             return
         waiting = False
         for i in range(self.widget.count()):

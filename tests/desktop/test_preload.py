@@ -49,3 +49,19 @@ def test_a_module_that_is_not_announced_runs_its_callback_at_once(qapp, modules)
         assert called == [1] and not pre.is_pending(modules[0])
     finally:
         pre.shutdown()
+
+
+def test_one_import_at_a_time_and_none_while_the_gui_thread_asks_for_quiet(qapp, modules):
+    pre = Preloader()
+    try:
+        with pre.quiet():
+            pre.start(modules)
+            assert pre.busy and pre.is_pending(modules[0])
+            assert pre.workers.pending("task") == 0  # held: nothing runs beside the body
+        assert pre.workers.pending("task") == 1  # then one, the next once it is in
+        with pre.quiet():  # waits for the one running: nothing is imported in the body
+            assert modules[0] in sys.modules and modules[1] not in sys.modules
+        assert spin_until(lambda: not pre.busy, 10_000)
+        assert all(n in sys.modules for n in modules) and pre.pending == []
+    finally:
+        pre.shutdown()
