@@ -36,6 +36,8 @@ ONE_LINE_MAX = 140
 FULL_MAX = 3000
 SEARCH_MAX = 4000
 STATUSES = ("active", "outside", "superseded", "forgotten")
+#: :attr:`FactRow.hidden`'s bits: what the table hides unless asked to show it.
+SUPERSEDED, FORGOTTEN = 1, 2
 #: The time fields most facts leave empty, with their table column (see ``columns.py``).
 OPTIONAL_TIMES = {"occurred_at": 10, "valid_from": 11, "valid_until": 12}
 
@@ -101,6 +103,7 @@ class FactRow:
         "fast",
         "fid",
         "flat",
+        "hidden",
         "order",
         "score",
         "status",
@@ -118,6 +121,9 @@ class FactRow:
         self.status = "active"
         # only a fact with a validity window changes its status as the view time moves
         self.windowed = fact.valid_from is not None or fact.valid_until is not None
+        self.hidden = (SUPERSEDED if fact.superseded_by is not None else 0) | (
+            FORGOTTEN if fact.forgotten_at is not None else 0
+        )
         self._name = self._value_text = self._search = self._sig = _NOT_YET
         self._crossing = _NOT_YET
         self._tau: Any = _NOT_YET

@@ -38,6 +38,8 @@ from philont_desktop.facts.columns import (
 )
 from philont_desktop.facts.data import (
     DAY_MS,
+    FORGOTTEN,
+    SUPERSEDED,
     THRESHOLD,
     FactRow,
     FactsData,
@@ -156,6 +158,7 @@ class FactsModel(QAbstractTableModel):
         self._sort: tuple[int, Qt.SortOrder] | None = None
         self._gen = 0  # bumped whenever rows or their scores change
         self._sorted_gen = -1
+        self._version = 0  # bumped at every change of the rows, their order, scores or status
         # the texts of the cells but the score, by (fact id, column, status): a drag of the time control
         # repaints the table at every step
         self._display_cache: dict[tuple[str, int, str], str] = {}
@@ -367,6 +370,7 @@ class FactsModel(QAbstractTableModel):
 
         Returns whether rows changed in place (a filtering proxy should then filter again)."""
         self._gen += 1
+        self._version += 1
         self._display_cache.clear()
         self._texts_now = self.real_now
         new = data.rows
@@ -380,6 +384,7 @@ class FactsModel(QAbstractTableModel):
             if order is not None:
                 self._rows = [self._rows[i] for i in order]
             self._reindex()
+            self._version += 1
             self.endResetModel()
             return False
         new_by_id = {r.fact.id: r for r in new}
@@ -387,6 +392,7 @@ class FactsModel(QAbstractTableModel):
         for start, end in reversed(ranges(gone)):
             self.beginRemoveRows(QModelIndex(), start, end)
             del self._rows[start : end + 1]
+            self._version += 1
             self.endRemoveRows()
         changed: list[int] = []
         for i, r in enumerate(self._rows):
@@ -412,6 +418,7 @@ class FactsModel(QAbstractTableModel):
             n0 = len(self._rows)
             self.beginInsertRows(QModelIndex(), n0, n0 + len(added) - 1)
             self._rows.extend(added)
+            self._version += 1
             self.endInsertRows()
         self._reindex()
         if (
@@ -428,6 +435,7 @@ class FactsModel(QAbstractTableModel):
         self._rows = []
         self._pos = {}
         self._display_cache.clear()
+        self._version += 1
         self.endResetModel()
 
     def _reindex(self) -> None:
@@ -441,6 +449,7 @@ class FactsModel(QAbstractTableModel):
         repaints those cells, not the whole table, at every step of a drag.
         """
         self._gen += 1
+        self._version += 1
         was_ahead = self.view_time != self.real_now
         self.view_time = int(at)
         # "3 days ago" does not change in a few milliseconds: the clock read at each step of a drag
@@ -532,12 +541,47 @@ class FactsModel(QAbstractTableModel):
             inv[old_pos] = new_pos
         self._rows = [self._rows[i] for i in new_order]
         self._reindex()
+        self._version += 1
         self.changePersistentIndexList(old_pers, [self.index(inv[p.row()], p.column()) for p in old_pers])
         self.layoutChanged.emit()
 
     # -- filtering ------------------------------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """Moves whenever the rows, their order, their scores or their status may have changed."""
+        return self._version
+
+    def accepted(self, flt: FactsFilter) -> list[bool]:
+        """:meth:`accepts` of every row, in row order, one condition at a time over all rows (a filter
+        change asks for all rows; the value text is searched only in the rows the other conditions keep)."""
+        rows = self._rows
+        hide = (0 if flt.show_superseded else SUPERSEDED) | (0 if flt.show_forgotten else FORGOTTEN)
+        keep = [not r.hidden & hide for r in rows] if hide else [True] * len(rows)
+        ids = flt.ids
+        if ids is not None:
+            keep = [k and r.fid in ids for k, r in zip(keep, rows, strict=True)]
+        ns = flt.namespace
+        if ns is not None:
+            under = ns + "."
+            keep = [
+                k and ((n := r.fact.namespace) == ns or n.startswith(under))
+                for k, r in zip(keep, rows, strict=True)
+            ]
+        text = flt.text
+        if text:
+            keep = [k and text in r.search for k, r in zip(keep, rows, strict=True)]
+        test, c = flt.compiled, flt.column
+        if test is not None and c is not None:
+            keep = [
+                k and bool(test(self.sort_value(r, c), self.display(r, c)))
+                for k, r in zip(keep, rows, strict=True)
+            ]
+        return keep
+
     def accepts(self, i: int, flt: FactsFilter) -> bool:
-        r = self._rows[i]
+        return self._accepts(self._rows[i], flt)
+
+    def _accepts(self, r: FactRow, flt: FactsFilter) -> bool:
         f = r.fact
         if f.superseded_by is not None and not flt.show_superseded:
             return False

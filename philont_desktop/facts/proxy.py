@@ -1,9 +1,14 @@
 """The filter proxy over :class:`~philont_desktop.facts.model.FactsModel`.
 
-It filters (``accepts``) and forwards ``sort()`` to the model, which sorts itself. A cell is painted
+It filters and forwards ``sort()`` to the model, which sorts itself. A cell is painted
 through ``multiData()``: Qt's item delegate asks a cell for seven roles at once, and answering them in
 one call from Python, instead of seven calls of ``data()`` that each map the index to the source
 again, makes a repaint of the table (and every step of the time control) several times cheaper.
+
+Filtering asks ``filterAcceptsRow()`` of every row (10,000 calls from Qt into Python at each filter
+change, each sort and each load): the model answers for all rows in one pass
+(:meth:`~philont_desktop.facts.model.FactsModel.accepted`), kept until the rows or the filter change,
+so that each call is a look-up.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ class FactsProxy(QSortFilterProxyModel):
         super().__init__(parent)
         self.flt = FactsFilter()
         self._src: FactsModel | None = None
+        self._accepted: list[bool] = []  # every source row's answer, for (model version, filter)
+        self._accepted_for: tuple[int, int] | None = None
+        self._flt_version = 0
         # Rows are re-filtered when the filter or the rows change (refilter()), not on every score update.
         self.setDynamicSortFilter(False)
 
@@ -34,6 +42,7 @@ class FactsProxy(QSortFilterProxyModel):
         return self.flt.time_dependent
 
     def refilter(self) -> None:
+        self._flt_version += 1
         self.beginFilterChange()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
@@ -64,7 +73,16 @@ class FactsProxy(QSortFilterProxyModel):
                 slot.clearData()
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        return self._src.accepts(source_row, self.flt)  # type: ignore[union-attr]
+        src = self._src
+        assert src is not None
+        key = (src.version, self._flt_version)
+        if self._accepted_for != key:
+            self._accepted = src.accepted(self.flt)
+            self._accepted_for = key
+        accepted = self._accepted
+        if source_row < len(accepted):
+            return accepted[source_row]
+        return src.accepts(source_row, self.flt)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.source().sort(column, order)
@@ -77,6 +95,7 @@ class FactsProxy(QSortFilterProxyModel):
                 v = v.strip().casefold()
             setattr(self.flt, k, v)
         self.flt.compile()
+        self._flt_version += 1
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def fact_at(self, proxy_row: int) -> FactRow:
