@@ -76,6 +76,10 @@ class FactsTable(QTableView):
             self, proxy, name="factsTable", widths=widths, stretch_last=True, multi=True, sortable=True
         )
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        # The vertical scroll bar is always there: shown only when needed, it appeared after the first
+        # paint of a load (the view lays its rows out in a later turn), narrowed the viewport, and the
+        # value column fitted to the new width made the whole table paint a second time
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         state = settings.header_state("facts/table")
         if state:
             self.horizontalHeader().restoreState(state)
