@@ -12,6 +12,9 @@ the same run on the same machine:
 * overview redraw: a bare ``pg.ScatterPlotItem.setData`` of the same number of points with one brush,
   painted, against the tab's overview (one ScatterPlotItem, a brush per namespace), fully rebuilt and
   moved in place when the view time changes;
+* the text filter typed key by key (as a person types, 90 ms apart): from the last key until the
+  table shows the filtered rows, beside the filter's pause after typing plus a repaint of the table;
+  and the longest event-loop stall while typing (a 2 ms heartbeat), beside a repaint of the table;
 * time control, sort by score and the text filter are shown with the bare table repaint as the floor.
 
 Times are medians of ``--repeat`` runs, in milliseconds; Qt runs offscreen.
@@ -91,6 +94,96 @@ class PaintMark:
 
         self._filter = Filter()
         window.installEventFilter(self._filter)
+
+
+def pause(ms: float) -> None:
+    """Run the event loop for ``ms`` (idle, as between a person's key presses)."""
+    from philont_desktop.qt import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(max(0, round(ms)), loop.quit)
+    loop.exec()
+
+
+class Heartbeat:
+    """A 2 ms timer on the GUI thread: ``longest`` is the longest gap between two of its beats (a stall)."""
+
+    def __init__(self) -> None:
+        from philont_desktop.qt import Qt, QTimer
+
+        self.longest = 0.0
+        self._last: float | None = None
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(2)
+        self._timer.timeout.connect(self._beat)
+
+    def start(self) -> None:
+        self.longest, self._last = 0.0, time.perf_counter()
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._beat()
+        self._timer.stop()
+
+    def _beat(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.longest = max(self.longest, (now - self._last) * 1000)
+        self._last = now
+
+
+KEY_INTERVAL_MS = 90  # a fast typist
+TYPED = ("deploy", "berlin", "plan", "user")
+
+
+def filter_typed_ms(tab, word: str) -> tuple[float, float]:
+    """Type ``word`` into the Facts tab's filter key by key; ``(ms from the last key until the window has
+    painted the filtered rows, the longest event-loop stall from the first key until then)``. The filter
+    is cleared afterwards (not timed)."""
+    from philont_desktop.qt import QtTest
+    from philont_desktop.workers import spin_until
+
+    edit = tab.filter_edit
+    edit.setFocus()
+    target = word.strip().casefold()
+    heart = Heartbeat()
+    heart.start()
+    for i, ch in enumerate(word):
+        last = i == len(word) - 1
+        if last:
+            painted = PaintMark(tab.window(), lambda: tab.proxy.flt.text == target)
+        QtTest.QTest.keyClicks(edit, ch)
+        if last:
+            t = time.perf_counter()
+        else:
+            pause(KEY_INTERVAL_MS)
+    spin_until(lambda: painted.at is not None, 60_000)
+    heart.stop()
+    assert painted.at is not None, "the filtered table was not painted"
+    elapsed = (painted.at - t) * 1000
+    edit.clear()
+    tab.bar.debounce.stop()
+    tab.bar.queryChanged.emit()  # the filter cleared at once, before the next word
+    pause(50)
+    return elapsed, heart.longest
+
+
+def measure_filter(tab, repeat: int) -> tuple[float, float, float, float]:
+    """Medians over ``repeat`` typed words (a warm-up first): ``(last key to painted, the filter's pause
+    plus a table repaint, the longest stall, a table repaint)``."""
+    from philont_desktop.facts.widgets.filter_bar import FILTER_DEBOUNCE_MS
+
+    words = itertools.cycle(TYPED)
+    filter_typed_ms(tab, next(words))  # warm-up
+    typed = [filter_typed_ms(tab, next(words)) for _ in range(repeat)]
+    table_paint = median_ms(tab.table.grab, repeat)
+    return (
+        statistics.median(t for t, _stall in typed),
+        FILTER_DEBOUNCE_MS + table_paint,
+        statistics.median(stall for _t, stall in typed),
+        table_paint,
+    )
 
 
 def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> tuple[float, float]:
@@ -197,6 +290,9 @@ def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) 
     moved()  # warm-up
     redraw = median_ms(moved, repeat)
     ov.set_view_time(now)
+    tab.bottom.setCurrentIndex(0)
+    app.processEvents()
+    typed, typed_floor, stall, table_paint = measure_filter(tab, repeat)
     ctx.close()
     return [
         {
@@ -221,6 +317,22 @@ def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) 
             "unit": "ms",
             "floor_name": "bare ScatterPlotItem.setData, painted",
             "floor_value": floor_scatter,
+            "runs": repeat,
+        },
+        {
+            "name": f"facts filter typed ({n_rows:,} facts): last key to the filtered rows painted",
+            "value": typed,
+            "unit": "ms",
+            "floor_name": "the filter's pause after typing + a table repaint",
+            "floor_value": typed_floor,
+            "runs": repeat,
+        },
+        {
+            "name": f"facts filter typed ({n_rows:,} facts): longest event-loop stall (goal ≤ 50 ms)",
+            "value": stall,
+            "unit": "ms",
+            "floor_name": "a repaint of the table",
+            "floor_value": table_paint,
             "runs": repeat,
         },
     ]
@@ -363,6 +475,9 @@ def main(argv: list[str] | None = None) -> int:
         "text filter over keys and values", median_ms(text_filter, args.repeat), "table repaint", table_paint
     )
     tab.proxy.set_filter(text="")
+    typed, typed_floor, stall, table_paint = measure_filter(tab, args.repeat)
+    line("filter typed: last key to painted", typed, "the pause + table repaint", typed_floor)
+    line("filter typed: longest event-loop stall", stall, "table repaint", table_paint)
 
     ctx.close()
     db.close()
