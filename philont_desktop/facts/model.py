@@ -1,4 +1,4 @@
-"""The facts table model and its filter proxy.
+"""The facts table model.
 
 :class:`FactsModel` holds every loaded :class:`~philont_desktop.facts.data.FactRow` with its score and
 status at the view time. Sorting is done by the model itself (a Python sort of prepared keys, ~10 ms
@@ -158,7 +158,6 @@ class FactsModel(QAbstractTableModel):
         self._sort: tuple[int, Qt.SortOrder] | None = None
         self._gen = 0  # bumped whenever rows or their scores change
         self._sorted_gen = -1
-        self._version = 0  # bumped at every change of the rows, their order, scores or status
         # the texts of the cells but the score, by (fact id, column, status): a drag of the time control
         # repaints the table at every step
         self._display_cache: dict[tuple[str, int, str], str] = {}
@@ -370,7 +369,6 @@ class FactsModel(QAbstractTableModel):
 
         Returns whether rows changed in place (a filtering proxy should then filter again)."""
         self._gen += 1
-        self._version += 1
         self._display_cache.clear()
         self._texts_now = self.real_now
         new = data.rows
@@ -384,7 +382,6 @@ class FactsModel(QAbstractTableModel):
             if order is not None:
                 self._rows = [self._rows[i] for i in order]
             self._reindex()
-            self._version += 1
             self.endResetModel()
             return False
         new_by_id = {r.fact.id: r for r in new}
@@ -392,7 +389,6 @@ class FactsModel(QAbstractTableModel):
         for start, end in reversed(ranges(gone)):
             self.beginRemoveRows(QModelIndex(), start, end)
             del self._rows[start : end + 1]
-            self._version += 1
             self.endRemoveRows()
         changed: list[int] = []
         for i, r in enumerate(self._rows):
@@ -418,7 +414,6 @@ class FactsModel(QAbstractTableModel):
             n0 = len(self._rows)
             self.beginInsertRows(QModelIndex(), n0, n0 + len(added) - 1)
             self._rows.extend(added)
-            self._version += 1
             self.endInsertRows()
         self._reindex()
         if (
@@ -435,7 +430,6 @@ class FactsModel(QAbstractTableModel):
         self._rows = []
         self._pos = {}
         self._display_cache.clear()
-        self._version += 1
         self.endResetModel()
 
     def _reindex(self) -> None:
@@ -449,7 +443,6 @@ class FactsModel(QAbstractTableModel):
         repaints those cells, not the whole table, at every step of a drag.
         """
         self._gen += 1
-        self._version += 1
         was_ahead = self.view_time != self.real_now
         self.view_time = int(at)
         # "3 days ago" does not change in a few milliseconds: the clock read at each step of a drag
@@ -541,16 +534,10 @@ class FactsModel(QAbstractTableModel):
             inv[old_pos] = new_pos
         self._rows = [self._rows[i] for i in new_order]
         self._reindex()
-        self._version += 1
         self.changePersistentIndexList(old_pers, [self.index(inv[p.row()], p.column()) for p in old_pers])
         self.layoutChanged.emit()
 
     # -- filtering ------------------------------------------------------------------------------------------------
-    @property
-    def version(self) -> int:
-        """Moves whenever the rows, their order, their scores or their status may have changed."""
-        return self._version
-
     def accepted(self, flt: FactsFilter) -> list[bool]:
         """:meth:`accepts` of every row, in row order, one condition at a time over all rows (a filter
         change asks for all rows; the value text is searched only in the rows the other conditions keep)."""
