@@ -93,4 +93,7 @@ class LoadingOverlay(QWidget):
         if parent is not None:
             parent.removeEventFilter(self)
         self.hide()
+        # a widget deleted repaints the place it had, hidden or not: without a place, the tab is not
+        # painted a second time (it was painted when the veil went)
+        self.setGeometry(0, 0, 0, 0)
         self.deleteLater()
