@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from philont_desktop.facts.sealed import Sealed
 from philont_desktop.facts.widgets.forget_pool import ForgetPool
 from philont_desktop.facts.widgets.history import HistoryView
 from philont_desktop.qt import QHBoxLayout, QTabWidget, QTimer, QWidget, Signal
@@ -39,8 +40,8 @@ class FactsBottom(QTabWidget):
         self._curves: Any = None
         self._overview: Any = None
         self.whatif = WhatIfBox(self)
-        self.curves_page = QWidget(self)
-        self._curves_layout = QHBoxLayout(self.curves_page)
+        self.curves_page = Sealed(self)  # the legend filled after a load: the other pages stay
+        self._curves_layout = QHBoxLayout(self.curves_page.body)
         self._curves_layout.setContentsMargins(4, 4, 4, 4)
         self._curves_layout.addWidget(self.whatif)
         self._overview_slot = QWidget(self)
@@ -63,7 +64,7 @@ class FactsBottom(QTabWidget):
     def curves(self) -> Any:
         """The decay curves (:class:`~philont_desktop.facts.widgets.decay_plot.DecayCurvePlot`)."""
         if self._curves is None:
-            self._curves = self._plot_classes[0](self._theme, self.curves_page)
+            self._curves = self._plot_classes[0](self._theme, self.curves_page.body)
             self._curves_layout.insertWidget(0, self._curves, 1)
             self._curves.viewTimeDragged.connect(self.viewTimeDragged)
         return self._curves

@@ -20,6 +20,7 @@ from philont_desktop.facts.controller import FactsController
 from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, leading_rows
 from philont_desktop.facts.model import FactsModel
 from philont_desktop.facts.proxy import FactsProxy
+from philont_desktop.facts.sealed import SealedLayout
 from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
 from philont_desktop.facts.text import fmt_time
 from philont_desktop.facts.widgets.bulk_dialog import BulkConfirmDialog
@@ -50,13 +51,15 @@ LEADING_CURVES = 6  # curves shown while no fact is selected
 __all__ = ["MAX_OFFSET_DAYS", "BulkConfirmDialog", "FactsTab", "NamespaceDialog"]
 
 
-class FactsTab(BaseTab):
+class FactsTab(SealedLayout, BaseTab):
     """Namespace tree, facts table, decay curves, overview, history, forget pool and curation."""
 
     name = "facts"
 
     def __init__(self, ctx: Any, parent: QWidget | None = None):
         super().__init__(ctx, parent)
+        self.body = QWidget(self)  # laid out inside, sized by the tab (see :mod:`.sealed`)
+        self.body.setObjectName("factsBody")
         self._ticks = 0
         self._overview_dirty = True
         self.model = FactsModel(ctx.theme, self)
@@ -124,7 +127,7 @@ class FactsTab(BaseTab):
         self.right.setSizes([420, 360])
         self.register_splitter(self.split, "split")
         self.register_splitter(self.right, "right")
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(self.body)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addLayout(bar)
