@@ -307,6 +307,12 @@ class ContextTab(BaseTab):
     def preview_text(self) -> str:
         return self.preview.text()
 
+    def wait_idle(self, timeout_ms: int = 10_000) -> bool:
+        """Until the computations are done and the last preview is on screen."""
+        ok = super().wait_idle(timeout_ms)
+        self.preview.flush()
+        return ok
+
     def session_ids(self) -> tuple[str, ...]:
         return parse_session_list(self.inputs_panel.session_combo.currentText())
 
