@@ -31,6 +31,19 @@ from philont_desktop.qt import (
 )
 from philont_desktop.widgets import plain
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_UNANSWERED = frozenset(
+    int(r)
+    for r in (
+        Qt.ItemDataRole.DecorationRole,
+        Qt.ItemDataRole.CheckStateRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+    )
+)
+
 
 def fmt_local(ms: int | None, *, seconds: bool = False) -> str:
     """``2026-06-15 14:00`` in the computer's time zone (empty for ``None``)."""
@@ -160,12 +173,7 @@ class _Table(QAbstractTableModel):
         row = self._rows[index.row()]
         col = self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            self._check_language()
-            cell = (index.row(), index.column())
-            got = self._texts.get(cell)
-            if got is None:
-                got = self._texts[cell] = self._display(row, col)
-            return got
+            return self._cell_text(index.row(), index.column(), row, col)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tip(row, col)
         if role == self.RowRole:
@@ -182,10 +190,45 @@ class _Table(QAbstractTableModel):
             return self.font(row, col)
         return None
 
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: Any) -> None:
+        """The roles an item delegate asks of a cell to paint it, in one call from Qt instead of seven
+        calls of :meth:`data` (sizing the columns and painting ask for thousands of cells' roles)."""
+        n = len(roleDataSpan)
+        r, c = index.row(), index.column()
+        if not index.isValid() or not 0 <= r < len(self._rows) or not 0 <= c < len(self.COLUMNS):
+            for k in range(n):
+                roleDataSpan[k].clearData()
+            return
+        row, col = self._rows[r], self.COLUMNS[c]
+        for k in range(n):
+            slot = roleDataSpan[k]
+            role = slot.role()
+            if role == _DISPLAY:
+                value = self._cell_text(r, c, row, col)
+            elif role == _FOREGROUND:
+                value = self.foreground(row, col)
+            elif role == _BACKGROUND:
+                value = self.background(row, col)
+            elif role == _FONT:
+                value = self.font(row, col)
+            elif role in _UNANSWERED:
+                value = None
+            else:
+                value = self.data(index, role)
+            if value is None:
+                slot.clearData()
+            else:
+                slot.setData(value)
+
+    # flags(): QAbstractTableModel's own (enabled and selectable, no children), without a call into
+    # Python: a view asks it twice per cell at every paint.
+
+    def _cell_text(self, r: int, c: int, row: Any, col: str) -> str:
+        self._check_language()
+        got = self._texts.get((r, c))
+        if got is None:
+            got = self._texts[(r, c)] = self._display(row, col)
+        return got
 
     def _display(self, row: Any, col: str) -> str:
         """Stored text as text, the damage marker in front of a column showing an unreadable value."""

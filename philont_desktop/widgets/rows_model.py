@@ -32,6 +32,17 @@ from philont_desktop.widgets import plain
 RowRole = Qt.ItemDataRole.UserRole + 100
 KeyRole = Qt.ItemDataRole.UserRole + 101
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+# Roles a delegate asks that no model of this kind answers (a subclass that did would answer them in
+# both data() and multiData()).
+_UNANSWERED = frozenset(
+    int(r)
+    for r in (Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.CheckStateRole, Qt.ItemDataRole.BackgroundRole)
+)
+
 
 class KeyedRowsModel(QAbstractTableModel):
     """Rows with keys; subclasses override :meth:`headers`, :meth:`key` and :meth:`display`."""
@@ -108,10 +119,7 @@ class KeyedRowsModel(QAbstractTableModel):
         row = self._rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            # Stored text as text: controls and direction overrides visible, the damage marker in front.
-            text = plain.plain(self.display(row, col), None)
-            cols = self.damage_columns(col)
-            return plain.mark(text, row, cols) if cols else text
+            return self._shown(row, col)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = self.tooltip(row, col)
             hurt = plain.damage_tooltip(row)
@@ -129,10 +137,46 @@ class KeyedRowsModel(QAbstractTableModel):
             return self.key(row)
         return None
 
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    def _shown(self, row: Any, col: int) -> str:
+        """Stored text as text: controls and direction overrides visible, the damage marker in front."""
+        text = plain.plain(self.display(row, col), None)
+        cols = self.damage_columns(col)
+        return plain.mark(text, row, cols) if cols else text
+
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: Any) -> None:
+        """The roles an item delegate asks of a cell to paint it (seven), answered in one call from Qt
+        instead of seven calls of :meth:`data`: a repaint of a table is a few hundred calls into Python,
+        not a few thousand. A role these models do not answer is left empty; a subclass's own roles are
+        asked of its :meth:`data`."""
+        n = len(roleDataSpan)
+        row = self._rows[index.row()] if index.isValid() and 0 <= index.row() < len(self._rows) else None
+        if row is None:
+            for k in range(n):
+                roleDataSpan[k].clearData()
+            return
+        col = index.column()
+        for k in range(n):
+            slot = roleDataSpan[k]
+            role = slot.role()
+            if role == _DISPLAY:
+                value = self._shown(row, col)
+            elif role == _FOREGROUND:
+                value = self.foreground(row, col)
+            elif role == _FONT:
+                value = self.font(row, col)
+            elif role == _ALIGNMENT:
+                value = self.alignment(col)
+            elif role in _UNANSWERED:
+                value = None
+            else:
+                value = self.data(index, role)
+            if value is None:
+                slot.clearData()
+            else:
+                slot.setData(value)
+
+    # flags(): QAbstractTableModel's own (enabled and selectable, no children), answered without a
+    # call into Python: a view asks it twice per cell at every paint.
 
     # -- rows ---------------------------------------------------------------------------------------------------
     def rows(self) -> list[Any]:

@@ -17,6 +17,7 @@ from philont_desktop.calendar.widgets.month import MonthView
 from philont_desktop.qt import (
     QItemSelectionModel,
     QModelIndex,
+    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     QTableView,
@@ -36,6 +37,11 @@ class _Proxy(QSortFilterProxyModel):
         self.setSortRole(_Table.SortRole)
         self.setFilterKeyColumn(-1)
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: Any) -> None:
+        """A cell's painting roles from the table's own ``multiData`` (one call into Python per cell)."""
+        source = self.mapToSource(index) if index.isValid() else QModelIndex()
+        self.sourceModel().multiData(source, roleDataSpan)
 
 
 class CalendarTables(QTabWidget):
