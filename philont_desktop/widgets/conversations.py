@@ -106,6 +106,18 @@ def job_conversations(db: Any, index: ConversationIndex) -> list[Conversation]:
     return index.list(db)
 
 
+def job_conversations_summed(
+    db: Any, index: ConversationIndex
+) -> tuple[list[Conversation], int, int | None, int | None]:
+    """The conversations, their messages in all and the first and last time of all (summed here, off the
+    GUI thread: a big timeline has tens of thousands of conversations)."""
+    rows = index.list(db)
+    firsts = [c.first_at for c in rows if c.first_at is not None]
+    lasts = [c.last_at for c in rows if c.last_at is not None]
+    total = sum(c.message_count for c in rows)
+    return rows, total, min(firsts) if firsts else None, max(lasts) if lasts else None
+
+
 class ConversationsModel(PagedRowsModel):
     """The conversations, most recent first, after an optional first row (``all_label``)."""
 
@@ -131,21 +143,14 @@ class ConversationsModel(PagedRowsModel):
 
     # -- loading --------------------------------------------------------------------------------------
     def page_op(self, after: Any | None, limit: int) -> ReadOp:
-        return ReadOp(job_conversations, (self.index_,), label=_tr("Listing conversations"))
+        job = job_conversations if self.all_label is None else job_conversations_summed
+        return ReadOp(job, (self.index_,), label=_tr("Listing conversations"))
 
-    def unpack(self, result: list[Conversation], limit: int) -> Page:
-        rows: list[Any] = list(result)
-        if self.all_label is not None:
-            firsts = [c.first_at for c in rows if c.first_at is not None]
-            lasts = [c.last_at for c in rows if c.last_at is not None]
-            total = sum(c.message_count for c in rows)
-            rows.insert(
-                0,
-                AllConversations(
-                    self.all_label, total, min(firsts) if firsts else None, max(lasts) if lasts else None
-                ),
-            )
-        return Page(rows, exhausted=True)
+    def unpack(self, result: Any, limit: int) -> Page:
+        if self.all_label is None:
+            return Page(list(result), exhausted=True)
+        conversations, total, first, last = result
+        return Page([AllConversations(self.all_label, total, first, last), *conversations], exhausted=True)
 
     def canFetchMore(self, parent: Any) -> bool:  # the whole list comes in one page
         return False
