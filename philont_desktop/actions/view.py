@@ -30,11 +30,11 @@ from philont_desktop.qt import (
     QSplitter,
     Qt,
     QTableView,
-    QTimer,
     QVBoxLayout,
     QWidget,
 )
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.widgets.after_paint import AfterPaint
 from philont_desktop.widgets.rows_model import RowRole
 from philont_desktop.widgets.table import setup_table
 
@@ -72,6 +72,9 @@ class ActionsTab(BaseTab):
         self.chart_box.setObjectName("failureRateBox")
         self._chart_layout = QVBoxLayout(self.chart_box)
         self._chart_layout.setContentsMargins(0, 0, 0, 0)
+        # The chart (a pyqtgraph plot, ~20 ms to make) once the log's first rows are painted, in an
+        # event-loop turn of its own: the log first.
+        self._chart_after = AfterPaint(self.table.viewport(), lambda: self.chart, self)
         self._lay_out()
         self.bar.filterChanged.connect(self.reload)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
@@ -153,8 +156,6 @@ class ActionsTab(BaseTab):
     # -- BaseTab --------------------------------------------------------------------------------------
     def activate(self) -> None:
         self.controller.activate()
-        # The chart (a pyqtgraph plot, ~50 ms to make) in the next event-loop turn: the log first.
-        QTimer.singleShot(0, self, lambda: self.chart)
 
     def retranslate(self) -> None:
         self.bar.retranslate()
@@ -191,6 +192,8 @@ class ActionsTab(BaseTab):
 
     # -- the log and the detail -----------------------------------------------------------------------
     def _on_loaded(self) -> None:
+        if self._chart is None:
+            self._chart_after.request()
         n = self.model.rowCount()
         self._show_count()
         if not self.table.currentIndex().isValid() and n:

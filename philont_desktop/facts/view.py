@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from core.curation.facts import BulkPlan
-from philont_desktop.facts.after_paint import AfterPaint
 from philont_desktop.facts.bottom import POOL, FactsBottom
 from philont_desktop.facts.columns import C_SCORE
 from philont_desktop.facts.controller import FactsController
@@ -44,6 +43,7 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.widgets.after_paint import AfterPaint
 
 SCORE_REFRESH_TICKS = 60  # seconds between re-scoring the table at the moving "now"
 LEADING_CURVES = 6  # curves shown while no fact is selected

@@ -1,4 +1,5 @@
-"""Work that waits for a widget's next paint: the Facts tab shows its rows first and draws its plots after.
+"""Work that waits for a widget's next paint: a tab shows its rows first and draws its plots after (the
+Facts tab its decay curves, the Actions tab its failure-rate chart).
 
 :class:`AfterPaint` runs a callback once the watched widget has painted (in the event-loop turn after
 that paint), or after a fallback delay when no paint comes (the widget hidden). The table of 10,000
