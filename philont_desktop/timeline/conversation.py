@@ -9,6 +9,9 @@ says why (loading, or no message in the conversation and dates chosen).
 
 from __future__ import annotations
 
+import collections
+import time
+from collections.abc import Callable
 from typing import Any
 
 from philont_desktop import humanize
@@ -32,6 +35,8 @@ from philont_desktop.timeline.widgets.message_card import OUTER_H, MessageDelega
 from philont_desktop.timeline.widgets.placeholder import PlaceholderListView
 
 FETCH_MARGIN_PX = 120
+WARM_SLICE_MS = 8  # laying out the cards of a page that waits to go in, per event-loop turn
+WARM_CHUNK = 10
 
 
 class NewPill(QPushButton):
@@ -113,6 +118,41 @@ class ConversationView(PlaceholderListView):
         self._fill_timer.timeout.connect(self._maybe_fetch_older)
         self._anchor_row: int | None = None
         self._rows_painted = False
+        # Pages waiting for their cards to be laid out (a slice per event-loop turn) before they go in.
+        self._warming: collections.deque[tuple[list[Any], Callable[[], None]]] = collections.deque()
+        self._warm_timer = QTimer(self)
+        self._warm_timer.setSingleShot(True)
+        self._warm_timer.setInterval(0)
+        self._warm_timer.timeout.connect(self._warm_step)
+        model.warm = self._warm
+
+    # -- pages laid out before they go in ---------------------------------------------------------------
+    def _warm(self, rows: list[Any], apply: Callable[[], None]) -> None:
+        self._warming.append((list(rows), apply))
+        self._warm_timer.start()
+
+    def _warm_step(self) -> None:
+        """Lay out cards of the waiting page for up to ``WARM_SLICE_MS``; a page whose cards are all laid
+        out goes in, in a turn of its own (the list's layout then finds every height made)."""
+        if not self._warming:
+            return
+        rows, apply = self._warming[0]
+        if rows:
+            end = time.perf_counter() + WARM_SLICE_MS / 1000
+            while rows and time.perf_counter() < end:
+                chunk = rows[-WARM_CHUNK:]
+                del rows[-WARM_CHUNK:]
+                self.delegate.warm(chunk, self._model)
+        else:
+            self._warming.popleft()
+            apply()
+        if self._warming:
+            self._warm_timer.start()
+
+    @property
+    def warming(self) -> bool:
+        """A page waits for its cards to be laid out."""
+        return bool(self._warming)
 
     # -- position --------------------------------------------------------------------------------------
     def at_bottom(self) -> bool:

@@ -11,7 +11,7 @@ new rows when the window ends at the newest message, and otherwise counts them (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from philont_desktop.widgets.rows_model import Page, PagedRowsModel, Submit
 PAGE_SIZE = 100
 MAX_ROWS = 1000
 LIVE_LIMIT = 500
+WARM_MIN_ROWS = 20  # a page this long has its cards laid out before it goes in (MessagesModel.warm)
 NEW_COUNT_CAP = 1000
 
 Keyset = tuple[int, int]
@@ -151,6 +152,8 @@ class MessagesModel(PagedRowsModel):
         self._loaded_once = False
         self.anchor_pending: int | None = None  # a window around this message is being shown
         self._hold = False
+        # warm(rows, apply): prepares the display of a page's rows, then calls apply() (the view's).
+        self.warm: Callable[[list[Message], Callable[[], None]], None] | None = None
         self.loaded.connect(self._after_load)
 
     # -- Qt ---------------------------------------------------------------------------------------------
@@ -344,6 +347,18 @@ class MessagesModel(PagedRowsModel):
                 more_before=len(result.older) >= result.half,
             )
         return Page(list(result), exhausted=len(result) < limit)
+
+    def before_apply(self, kind: str, result: Any, apply: Callable[[], None]) -> None:
+        """A page is handed to :attr:`warm` (the view lays its cards out over a few event-loop turns)
+        before it goes in; a live refresh's few rows go in at once."""
+        if isinstance(result, Window):
+            rows = [*result.older, *result.newer]
+        else:
+            rows = result if isinstance(result, list) else []
+        if self.warm is None or kind == "live" or len(rows) < WARM_MIN_ROWS:
+            apply()
+        else:
+            self.warm(rows, apply)
 
     def merge_live(self, result: Any) -> int:
         if isinstance(result, int):

@@ -194,9 +194,13 @@ class TimelineTab(BaseTab):
         self._fallback.start(SECONDARY_FALLBACK_MS)
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
-        """Until the tab's reads are done, the list and counts that follow the first page included."""
-        c = self.controller
-        return spin_until(lambda: not c.pending and (c.secondary_started or not self.activated), timeout_ms)
+        """Until the tab's reads are done (their pages in the conversation), the list and counts that
+        follow the first page included."""
+        c, m = self.controller, self.messages
+        return spin_until(
+            lambda: not c.pending and not m.loading and (c.secondary_started or not self.activated),
+            timeout_ms,
+        )
 
     def retranslate(self) -> None:
         self.conversations.all_label = self.tr("All conversations")

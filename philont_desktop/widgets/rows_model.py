@@ -395,6 +395,13 @@ class PagedRowsModel(KeyedRowsModel):
         """The page of a result; by default a list, exhausted when shorter than ``limit``."""
         return Page(list(result), len(result) < limit)
 
+    def before_apply(self, kind: str, result: Any, apply: Callable[[], None]) -> None:
+        """An answer (of request ``kind``: ``"first"``, ``"start"``, ``"end"``, ``"reload"``, ``"live"``)
+        arrived: ``apply()`` puts it in the model. By default at once; a subclass may prepare the rows'
+        display in later event-loop turns first (the request stays in flight meanwhile: :attr:`loading`,
+        no second request of the kind, dropped when a new first page supersedes it)."""
+        apply()
+
     def merge_live(self, result: Any) -> int:
         """Put the rows of a live refresh (the result of :meth:`live_op`) in at the :attr:`live_at` edge;
         return how many were new."""
@@ -480,6 +487,11 @@ class PagedRowsModel(KeyedRowsModel):
         self._inflight.add(kind)
 
         def _ok(result: Any) -> None:
+            if gen != self._gen:
+                return
+            self.before_apply(kind, result, lambda: _apply(result))
+
+        def _apply(result: Any) -> None:
             if gen != self._gen:
                 return
             self._inflight.discard(kind)

@@ -156,15 +156,28 @@ class MessageDelegate(QStyledItemDelegate):
             if m is None:
                 return None, None, False, None
             expanded, spans = bool(index.data(ExpandedRole)), index.data(HighlightRole) or None
+        return m, self._key_of(m, expanded, spans, width), expanded, spans
+
+    def _key_of(self, m: Any, expanded: bool, spans: Any, width: int) -> tuple:
         if not self._font_key:
             self._fonts("text")
-        key = (m.id, expanded, width, tuple(spans) if spans else None, self._font_key)
-        return m, key, expanded, spans
+        return (m.id, expanded, width, tuple(spans) if spans else None, self._font_key)
+
+    def warm(self, messages: list[Any], model: MessagesModel) -> None:
+        """Lay out the cards of ``messages`` (rows about to go into ``model``) at the current width, so
+        that the list's layout finds their heights instead of laying a whole page out in one turn."""
+        width = self._width()
+        for m in messages:
+            expanded, spans = model.is_expanded(m.id), model.highlight_of(m.id)
+            self._card(m, self._key_of(m, expanded, spans, width), expanded, spans)
 
     def card(self, index: QModelIndex, width: int | None = None) -> _Card | None:
         m, key, expanded, spans = self._key(index, width or self._width())
         if m is None or key is None:
             return None
+        return self._card(m, key, expanded, spans)
+
+    def _card(self, m: Any, key: tuple, expanded: bool, spans: Any) -> _Card:
         c = self._cache.get(key)
         if c is not None:
             self._cache.move_to_end(key)
