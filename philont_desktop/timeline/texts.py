@@ -74,7 +74,7 @@ class TimelineTexts(QObject):
     def list_caption(self) -> str:
         if not self.state.conversations_loaded:
             return self.tr("Listing conversations…")
-        n = len(self.conversations.conversations())
+        n = self.conversations.count()  # at every update of the tab's texts: not a list of thousands
         return self.tr("%Ln conversation(s), the most recent first", None, n)
 
     # -- the search -----------------------------------------------------------------------------------------

@@ -171,6 +171,11 @@ class ConversationsModel(PagedRowsModel):
     def conversations(self) -> list[Conversation]:
         return [r for r in self._rows if isinstance(r, Conversation)]
 
+    def count(self) -> int:
+        """How many conversations are listed (the first row, every conversation at once, aside)."""
+        rows = self._rows
+        return len(rows) - (1 if rows and isinstance(rows[0], AllConversations) else 0)
+
     def total(self) -> int | None:
         """Messages in every conversation (known once loaded)."""
         if not self.loaded_once:

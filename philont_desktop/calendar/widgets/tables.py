@@ -63,6 +63,8 @@ class CalendarTables(QTabWidget):
         for name in VIEWS:
             self.addTab(self.views[name], "")
         self.insertTab(1, self.month, "")
+        self._month_state: CalendarState | None = None  # rows the month grid has not shown yet
+        self.currentChanged.connect(lambda *_: self._fill_month())  # before the row is told
         self.currentChanged.connect(lambda *_: self._emit_row())
         self.currentChanged.connect(lambda *_: self._size_shown())
         self._sized = False
@@ -161,8 +163,16 @@ class CalendarTables(QTabWidget):
             self.blockSignals(blocked)
         self._sized = True
         self._size_shown()
-        self.month.show_state(state)
+        self._month_state = state
+        self._fill_month()
         self.update_titles(len(r.items) if r else 0)
+
+    def _fill_month(self) -> None:
+        """The month grid shows the last rows loaded, when it is the page shown (filling a hidden grid
+        made its 42 days and showed the selected day's details, a document, for nothing)."""
+        if self._month_state is not None and self.currentWidget() is self.month:
+            state, self._month_state = self._month_state, None
+            self.month.show_state(state)
 
     def _size_shown(self) -> None:
         """Size the shown table's columns to its contents the first time it is shown: a hidden table is
