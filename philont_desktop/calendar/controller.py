@@ -13,7 +13,7 @@ from core.models import CalendarEvent, Schedule
 from core.schedules import ScheduleStore
 from core.tools import run_tool
 from core.upcoming import UpcomingResult, upcoming
-from philont_desktop.calendar.model import paused_tasks
+from philont_desktop.calendar.cells import paused_tasks
 from philont_desktop.calendar.state import CalendarState
 from philont_desktop.qt import QObject
 from philont_desktop.tabs.controller import TabController

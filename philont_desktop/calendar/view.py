@@ -21,8 +21,8 @@ import html
 from typing import Any
 
 from core.upcoming import UpcomingResult
+from philont_desktop.calendar.cells import fmt_local
 from philont_desktop.calendar.controller import CalendarController
-from philont_desktop.calendar.model import fmt_local
 from philont_desktop.calendar.state import CalendarState
 from philont_desktop.calendar.widgets.details import DetailsPane
 from philont_desktop.calendar.widgets.tables import CalendarTables

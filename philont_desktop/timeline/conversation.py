@@ -104,27 +104,23 @@ class ConversationView(PlaceholderListView):
         model.newerPending.connect(self._on_newer_pending)
         self.verticalScrollBar().valueChanged.connect(self._on_scroll)
         self.verticalScrollBar().rangeChanged.connect(self._on_range)
-        self._bottom_timer = QTimer(self)
-        self._bottom_timer.setSingleShot(True)
-        self._bottom_timer.setInterval(0)
-        self._bottom_timer.timeout.connect(self.scrollToBottom)
-        self._anchor_timer = QTimer(self)
-        self._anchor_timer.setSingleShot(True)
-        self._anchor_timer.setInterval(0)
-        self._anchor_timer.timeout.connect(self._apply_anchor)
-        self._fill_timer = QTimer(self)
-        self._fill_timer.setSingleShot(True)
-        self._fill_timer.setInterval(0)
-        self._fill_timer.timeout.connect(self._maybe_fetch_older)
+        self._bottom_timer = self._next_turn(self.scrollToBottom)
+        self._anchor_timer = self._next_turn(self._apply_anchor)
+        self._fill_timer = self._next_turn(self._maybe_fetch_older)
         self._anchor_row: int | None = None
         self._rows_painted = False
         # Pages waiting for their cards to be laid out (a slice per event-loop turn) before they go in.
         self._warming: collections.deque[tuple[list[Any], Callable[[], None]]] = collections.deque()
-        self._warm_timer = QTimer(self)
-        self._warm_timer.setSingleShot(True)
-        self._warm_timer.setInterval(0)
-        self._warm_timer.timeout.connect(self._warm_step)
+        self._warm_timer = self._next_turn(self._warm_step)
         model.warm = self._warm
+
+    def _next_turn(self, slot: Callable[[], Any]) -> QTimer:
+        """A single-shot timer that calls ``slot`` in a later event-loop turn once started."""
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(0)
+        timer.timeout.connect(slot)
+        return timer
 
     # -- pages laid out before they go in ---------------------------------------------------------------
     def _warm(self, rows: list[Any], apply: Callable[[], None]) -> None:

@@ -615,7 +615,7 @@ with the backup
         <translation>来源未知</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+92"/>
         <source>Listing conversations</source>
         <translation>正在列出对话</translation>
     </message>
@@ -3401,7 +3401,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>CalendarTab</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+106"/>
+        <location filename="../../philont_desktop/calendar/cells.py" line="+88"/>
         <source>(payload is not valid JSON)</source>
         <translation>（负载不是有效的 JSON）</translation>
     </message>
@@ -3465,7 +3465,7 @@ You can undo this with Edit › Undo.</source>
         <translation>删除事件“{0}”</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-23"/>
+        <location filename="../../philont_desktop/calendar/cells.py" line="-23"/>
         <source>Paused until {0}: the agent&apos;s scheduler skips this task until then (it pauses a task after repeated failures). list_upcoming still lists it.</source>
         <translation>暂停至 {0}：在此之前智能体的调度器会跳过这个任务（任务连续失败后会被暂停）。list_upcoming 仍会列出它。</translation>
     </message>
@@ -3520,7 +3520,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+181"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+197"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -3810,7 +3810,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+148"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -3835,7 +3835,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-233"/>
+        <location line="-239"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -3865,7 +3865,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../philont_desktop/timeline/conversation.py" line="+236"/>
+        <location filename="../../philont_desktop/timeline/conversation.py" line="+276"/>
         <source>1 new message</source>
         <translation>1 条新消息</translation>
     </message>
@@ -3903,7 +3903,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ConversationsModel</name>
     <message>
-        <location filename="../../philont_desktop/widgets/conversations.py" line="+46"/>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+43"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -3953,7 +3953,7 @@ You can undo this with Edit › Undo.</source>
         <translation>正在打开 {0}</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>The demo database was not created</source>
         <translation>未能创建演示数据库</translation>
     </message>
@@ -4615,7 +4615,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/shell/tab_host.py" line="+35"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+36"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -4627,7 +4627,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+334"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+384"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -4974,7 +4974,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location filename="../../philont_desktop/facts/controller.py" line="+82"/>
         <source>Loading facts</source>
-        <extracomment>While the time control moves, the forget pool is read once it has rested this long: a drag&apos;s steps rescore the loaded rows only, and no worker reads every fact (holding the interpreter the GUI thread paints with) at every step.</extracomment>
+        <extracomment>After a load, and while the time control moves, the forget pool is read once the tab has rested this long: a worker reading every fact for the pool holds the interpreter the GUI thread paints with, so the rows and plots of a load are painted first, and a drag&apos;s steps only rescore the loaded rows.</extracomment>
         <translation>正在加载事实</translation>
     </message>
     <message>
@@ -4984,17 +4984,17 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+15"/>
-        <location line="+165"/>
+        <location line="+180"/>
         <source>Forget pool</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-158"/>
         <source>Fact history</source>
         <translation>事实历史</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+78"/>
         <source>Done: {0}</source>
         <translation>已完成：{0}</translation>
     </message>
@@ -5120,7 +5120,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+122"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+129"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5196,7 +5196,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+51"/>
         <source>Score (+{0} d)</source>
         <translation>得分（+{0} 天）</translation>
     </message>
@@ -6827,7 +6827,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+225"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+238"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -6927,7 +6927,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessagesModel</name>
     <message>
-        <location filename="../../philont_desktop/timeline/model.py" line="+158"/>
+        <location filename="../../philont_desktop/timeline/model.py" line="+161"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -9592,7 +9592,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+202"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>

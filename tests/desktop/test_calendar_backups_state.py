@@ -10,7 +10,7 @@ from core.errors import Notice
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming
 from philont_desktop.backups.state import BackupsState
-from philont_desktop.calendar.model import paused_tasks
+from philont_desktop.calendar.cells import paused_tasks
 from philont_desktop.calendar.state import CalendarState
 from tests.support import FIXED_NOW as T0
 

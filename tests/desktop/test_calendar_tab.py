@@ -13,7 +13,7 @@ from core.calendar import DAY_MS, CalendarStore
 from core.db import MemoryDB
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming_items
-from philont_desktop.calendar.model import fmt_local
+from philont_desktop.calendar.cells import fmt_local
 from philont_desktop.qt import QLocale, Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until

@@ -9,7 +9,7 @@ from typing import Any
 from core.models import CalendarEvent, Schedule
 from core.upcoming import UpcomingItem
 from philont_desktop import humanize as hz
-from philont_desktop.calendar.model import fmt_in_zone, fmt_local, payload_message, utc_text
+from philont_desktop.calendar.cells import fmt_in_zone, fmt_local, payload_message, utc_text
 from philont_desktop.calendar.state import CalendarState
 from philont_desktop.calendar.words import event_words, task_words
 from philont_desktop.qt import QDate, QLocale, QTextBrowser, QWidget
