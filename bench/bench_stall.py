@@ -553,10 +553,15 @@ def child_session(db: str, profile: bool) -> dict[str, Any]:
     duration = time.perf_counter() - t0
     rss = _peak_rss_mib()
     worst = sorted(heart.gaps, key=lambda g: -g["ms"])[:10]
+    by_step: dict[str, list[dict[str, Any]]] = {}
+    for g in sorted(heart.gaps, key=lambda g: -g["ms"]):
+        if len(by_step.setdefault(g["step"], [])) < 3:
+            by_step[g["step"]].append({k: v for k, v in g.items() if k != "at"})
     session.window.close()
     return {
         "longest_ms": heart.longest,
         "worst": [{k: v for k, v in g.items() if k != "at"} for g in worst],
+        "worst_by_step": by_step,  # the worst three gaps of every step
         "by_step": heart.by_step,
         "cpu_by_step": heart.cpu_by_step,
         "steps": session.steps,
