@@ -158,8 +158,14 @@ class TabHost(QObject):
         once its module is in). The imports wait for the shown tab: beside its first load (a page of
         rows, its cards laid out) they would compete with the GUI thread for the interpreter."""
         if self.prebuild:
-            slots = [self.widget.widget(i) for i in range(self.widget.count())]
-            self._to_preload = [preload.PLOTS, *(s.entry.module for s in slots if isinstance(s, TabSlot))]
+            current = self.current()
+            shown = registry().get(current.name) if current is not None else None
+            modules = [preload.PLOTS, *(shown.preload if shown is not None else ())]
+            for i in range(self.widget.count()):
+                slot = self.widget.widget(i)
+                if isinstance(slot, TabSlot):
+                    modules += [slot.entry.module, *slot.entry.preload]
+            self._to_preload = modules
             preload.start(self._to_preload, now=False)  # what needs them waits for them
             now = time.monotonic()
             self._preload_due = now + PRELOAD_LATEST_S

@@ -49,6 +49,9 @@ class TabEntry:
     home: bool = False  # the tab a newly opened database shows first (when none is remembered)
     # Qt-free test of a database path: when true, this tab is the one the database opens on
     home_when: Callable[[Path], bool] | None = None
+    # Modules the tab imports after it is built (its charts): imported in the background with its own,
+    # never on the GUI thread beside a background import (see philont_desktop.preload)
+    preload: tuple[str, ...] = ()
 
     def title(self) -> str:
         """The title in the current language."""
@@ -73,6 +76,7 @@ class TabRegistry:
         *,
         home: bool = False,
         home_when: Callable[[Path], bool] | None = None,
+        preload: tuple[str, ...] = (),
     ) -> TabEntry:
         """Declare a tab; raises :class:`TabRegistrationError` for a bad declaration."""
         if not isinstance(name, str) or not name.isidentifier():
@@ -86,7 +90,9 @@ class TabRegistry:
             raise TabRegistrationError(f"tab {name!r} has no title")
         if home and any(e.home for e in self._entries.values()):
             raise TabRegistrationError(f"tab {name!r}: another tab is already the home tab")
-        entry = TabEntry(name, module, class_name, title, home, home_when)
+        if not all(isinstance(m, str) and all(p.isidentifier() for p in m.split(".")) for m in preload):
+            raise TabRegistrationError(f"tab {name!r}: {preload!r} are not module names")
+        entry = TabEntry(name, module, class_name, title, home, home_when, tuple(preload))
         self._entries[name] = entry
         return entry
 
@@ -153,10 +159,16 @@ def registry() -> TabRegistry:
 
 
 def register(
-    name: str, path: str, title: str, *, home: bool = False, home_when: Callable[[Path], bool] | None = None
+    name: str,
+    path: str,
+    title: str,
+    *,
+    home: bool = False,
+    home_when: Callable[[Path], bool] | None = None,
+    preload: tuple[str, ...] = (),
 ) -> TabEntry:
     """Declare a tab in :func:`registry` (after the ones declared before it)."""
-    return _REGISTRY.register(name, path, title, home=home, home_when=home_when)
+    return _REGISTRY.register(name, path, title, home=home, home_when=home_when, preload=preload)
 
 
 def _reviewed_before(db_path: Path) -> bool:
@@ -168,11 +180,24 @@ def _reviewed_before(db_path: Path) -> bool:
 
 # The tabs of the window, in display order. Not "philont_desktop.context": that name is the AppContext.
 register(
-    "timeline", "philont_desktop.timeline.view:TimelineTab", QT_TRANSLATE_NOOP("TimelineTab", "Timeline")
+    "timeline",
+    "philont_desktop.timeline.view:TimelineTab",
+    QT_TRANSLATE_NOOP("TimelineTab", "Timeline"),
+    preload=("philont_desktop.timeline.widgets.chart",),
 )
-register("actions", "philont_desktop.actions.view:ActionsTab", QT_TRANSLATE_NOOP("ActionsTab", "Actions"))
+register(
+    "actions",
+    "philont_desktop.actions.view:ActionsTab",
+    QT_TRANSLATE_NOOP("ActionsTab", "Actions"),
+    preload=("philont_desktop.actions.chart",),
+)
 register("notes", "philont_desktop.notes.view:NotesTab", QT_TRANSLATE_NOOP("NotesTab", "Notes"))
-register("facts", "philont_desktop.facts.view:FactsTab", QT_TRANSLATE_NOOP("FactsTab", "Facts"))
+register(
+    "facts",
+    "philont_desktop.facts.view:FactsTab",
+    QT_TRANSLATE_NOOP("FactsTab", "Facts"),
+    preload=tuple(f"philont_desktop.facts.widgets.{m}" for m in ("decay_plot", "overview", "what_if")),
+)
 register("skills", "philont_desktop.skills.view:SkillsTab", QT_TRANSLATE_NOOP("SkillsTab", "Skills"))
 register("context", "philont_desktop.context_tab.view:ContextTab", QT_TRANSLATE_NOOP("ContextTab", "Context"))
 register(

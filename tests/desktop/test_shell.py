@@ -137,6 +137,36 @@ def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_pat
     assert [t.name for t in w.built_tabs() if t.activated] == ["timeline"]
 
 
+def test_the_background_imports_are_the_plots_and_each_tab_with_what_it_imports_later(
+    make_window, db_path, monkeypatch
+):
+    from philont_desktop import preload
+
+    asked = []
+    start = preload.start
+    monkeypatch.setattr(
+        preload, "start", lambda modules, **kw: (asked.append(list(modules)), start(modules, **kw))
+    )
+    w = make_window()
+    w.prebuild_tabs = True
+    w.open_database(db_path)
+    assert spin_until(lambda: len(w.built_tabs()) == len(tabs.tab_names()), 20_000)
+    reg = tabs.registry()
+    expected = [preload.PLOTS, *reg.get("timeline").preload]  # the shown tab's first
+    for entry in reg:
+        if entry.name != "timeline":
+            expected += [entry.module, *entry.preload]
+    assert asked[0] == expected and "philont_desktop.timeline.widgets.chart" in expected
+
+
+def test_a_tab_declares_modules_by_name(qapp):
+    reg = tabs.TabRegistry()
+    with pytest.raises(tabs.TabRegistrationError):
+        reg.register("x", "philont_desktop.notes.view:NotesTab", "X", preload=("not a module",))
+    entry = reg.register("x", "philont_desktop.notes.view:NotesTab", "X", preload=("a.b",))
+    assert entry.preload == ("a.b",)
+
+
 def test_the_quick_check_waits_for_the_other_tabs_to_be_built(make_window, db_path):
     w = make_window()
     w.prebuild_tabs = True
