@@ -7,11 +7,15 @@ beside them, the uses and last use, and one caveat line (the draft caveat, else 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
+from typing import Any
 
 from core.models import Skill
 from core.repair import is_repair_candidate
+from philont_desktop import i18n
 from philont_desktop.humanize import rel_time
 from philont_desktop.qt import (
+    QAbstractScrollArea,
     QColor,
     QFont,
     QFontMetrics,
@@ -20,6 +24,7 @@ from philont_desktop.qt import (
     QPainterPath,
     QPalette,
     QPen,
+    QPixmap,
     QRect,
     QRectF,
     QSize,
@@ -37,6 +42,7 @@ from philont_desktop.skills.words import grade_caveat
 from philont_desktop.widgets import plain
 
 DAY_MS = 86_400_000
+PICTURES = 120  # cards kept as pictures (a board shows a few dozen; ~100 KB each)
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -72,6 +78,8 @@ class CardDelegate(QStyledItemDelegate):
         self._cache_font: QFont | None = None
         self._height = 0
         self._fonts_for: tuple[QFont, _Fonts] | None = None  # the fonts of the last base font
+        # skill id -> (skill, look, picture) of the cards painted lately (see paint())
+        self._pictures: OrderedDict[int, tuple[Skill, tuple, QPixmap]] = OrderedDict()
 
     def fonts(self, base: QFont) -> _Fonts:
         """The card's fonts for ``base``, made once (not for every card painted)."""
@@ -83,6 +91,7 @@ class CardDelegate(QStyledItemDelegate):
 
     def set_colors(self, colors: Colors) -> None:
         self.colors = colors
+        self._pictures.clear()
 
     def card_height(self, base: QFont) -> int:
         if self._cache_font is None or self._cache_font != base:
@@ -96,10 +105,73 @@ class CardDelegate(QStyledItemDelegate):
         return QSize(max(160, option.rect.width()), self.card_height(option.font))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """The card from a picture made when it was first painted as it looks now (a board repaints every
+        card in view at each selection, hover or update; painting one anew takes about a millisecond)."""
         skill: Skill | None = index.data(SkillBoardModel.SkillRole)
         if skill is None:
             return
         history: list[bool] | None = index.data(SkillBoardModel.HistoryRole)
+        name = str(index.data() or "")
+        dpr = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        bg = self._background(option)
+        key = self._look(option, name, history, bg, dpr)
+        got = self._pictures.get(id(skill))
+        if got is None or got[0] is not skill or got[1] != key:
+            got = (skill, key, self._picture(option, skill, name, history, bg, dpr))
+            self._pictures[id(skill)] = got
+            if len(self._pictures) > PICTURES:
+                self._pictures.popitem(last=False)
+        else:
+            self._pictures.move_to_end(id(skill))
+        painter.drawPixmap(option.rect.topLeft(), got[2])
+
+    @staticmethod
+    def _background(option: QStyleOptionViewItem) -> QColor:
+        view = option.widget
+        vp = view.viewport() if isinstance(view, QAbstractScrollArea) else None
+        if vp is None:
+            return option.palette.color(QPalette.ColorRole.Base)
+        return vp.palette().color(vp.backgroundRole())
+
+    def _look(self, option: QStyleOptionViewItem, name: str, history: Any, bg: QColor, dpr: float) -> tuple:
+        """Everything a card's picture depends on besides its skill."""
+        now = self.now_ms if self.now_ms is not None else int(time.time() * 1000)
+        pal = option.palette
+        return (
+            option.rect.width(),
+            option.rect.height(),
+            bool(option.state & QStyle.StateFlag.State_Selected),
+            bool(option.state & QStyle.StateFlag.State_MouseOver),
+            option.font.key(),
+            pal.color(QPalette.ColorRole.Highlight).rgba(),
+            pal.color(QPalette.ColorRole.Text).rgba(),
+            bg.rgba(),
+            dpr,
+            name,
+            tuple(history) if history else None,
+            i18n.current_language(),
+            now // 60_000,  # "used 3 min ago" moves with the clock
+        )
+
+    def _picture(
+        self, option: QStyleOptionViewItem, skill: Skill, name: str, history: Any, bg: QColor, dpr: float
+    ) -> QPixmap:
+        size = option.rect.size()
+        pix = QPixmap(int(size.width() * dpr + 0.5), int(size.height() * dpr + 0.5))
+        pix.setDevicePixelRatio(dpr)
+        pix.fill(bg)
+        opt = QStyleOptionViewItem(option)
+        opt.rect = QRect(0, 0, size.width(), size.height())
+        p = QPainter(pix)
+        try:
+            self._paint_card(p, opt, skill, name, history)
+        finally:
+            p.end()
+        return pix
+
+    def _paint_card(
+        self, painter: QPainter, option: QStyleOptionViewItem, skill: Skill, name: str, history: Any
+    ) -> None:
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         outer = QRectF(option.rect.adjusted(self.MARGIN_X, self.MARGIN_Y, -self.MARGIN_X, -self.MARGIN_Y))
@@ -117,7 +189,7 @@ class CardDelegate(QStyledItemDelegate):
             QRect(x0, y, right - x0, hn),
             _LEFT,
             # the model's name: stored text as text, ⚠ in front when a value of the row is unreadable
-            f.fm_name.elidedText(str(index.data() or ""), Qt.TextElideMode.ElideRight, right - x0),
+            f.fm_name.elidedText(name, Qt.TextElideMode.ElideRight, right - x0),
         )
         y += hn + 3
         # line 2: the badges (left), the outcome sparkline (right)
