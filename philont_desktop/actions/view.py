@@ -30,6 +30,7 @@ from philont_desktop.qt import (
     QSplitter,
     Qt,
     QTableView,
+    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -73,8 +74,12 @@ class ActionsTab(BaseTab):
         self._chart_layout = QVBoxLayout(self.chart_box)
         self._chart_layout.setContentsMargins(0, 0, 0, 0)
         # The chart (a pyqtgraph plot, ~20 ms to make) once the log's first rows are painted, in an
-        # event-loop turn of its own: the log first.
-        self._chart_after = AfterPaint(self.table.viewport(), lambda: self.chart, self)
+        # event-loop turn of its own: the log first; its bars and its first paint in the next turns.
+        self._chart_after = AfterPaint(self.table.viewport(), self._make_chart, self)
+        self._reveal = QTimer(self)
+        self._reveal.setSingleShot(True)
+        self._reveal.setInterval(0)
+        self._reveal.timeout.connect(self._show_chart)
         self._lay_out()
         self.bar.filterChanged.connect(self.reload)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
@@ -142,16 +147,28 @@ class ActionsTab(BaseTab):
 
     @property
     def chart(self) -> Any:
-        """The failure-rate chart (built on first use)."""
+        """The failure-rate chart (built on first use), with its bars."""
+        self._make_chart()
+        self._show_chart()
+        return self._chart
+
+    def _make_chart(self) -> None:
+        """Make the chart, hidden: its bars and its first paint come in the next event-loop turns."""
         if self._chart is None:
             from philont_desktop.actions.chart import FailureRateChart
 
             self._chart = FailureRateChart(self.ctx.theme, self.chart_box)
             self._chart.toolClicked.connect(self.filter_tool)
+            self._chart.hide()
             self._chart_layout.addWidget(self._chart)
+            self._reveal.start()
+
+    def _show_chart(self) -> None:
+        self._reveal.stop()
+        if self._chart is not None and self._chart.isHidden():
             if self.state.stats:
                 self._chart.set_stats(list(self.state.stats))
-        return self._chart
+            self._chart.show()
 
     # -- BaseTab --------------------------------------------------------------------------------------
     def activate(self) -> None:
@@ -166,7 +183,7 @@ class ActionsTab(BaseTab):
     def _on_state(self, names: frozenset[str]) -> None:
         if names & {"tools", "skills"}:
             self.bar.set_choices(self.state.tools, self.state.skills)
-        if "stats" in names and self._chart is not None:
+        if "stats" in names and self._chart is not None and not self._chart.isHidden():
             self._chart.set_stats(list(self.state.stats))
         if "stats" in names:
             self._show_count()
