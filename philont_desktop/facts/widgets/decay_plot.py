@@ -123,6 +123,9 @@ class DecayCurvePlot(QWidget):
         pi.setLabel("bottom", self.tr("date (local time)"))
         with_month_and_day(self.plot.getAxis("bottom"))
         self.plot.setMouseEnabled(x=True, y=False)
+        # Every drawing sets both ranges: no automatic range, which walks the bounds of every item
+        # (the spare curves too) before a paint (~15 ms in the first paint, under the loading veil)
+        self.plot.getViewBox().disableAutoRange()
         self.legend = QLabel(self)
         self.legend.setObjectName("curveLegend")
         self.legend.setWordWrap(True)
