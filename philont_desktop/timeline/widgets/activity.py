@@ -32,23 +32,40 @@ class ActivityPane(QWidget):
         self._layout.addWidget(self.loading_label)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(lambda: self.chart)
+        self._timer.timeout.connect(self._make)
+        self._reveal = QTimer(self)
+        self._reveal.setSingleShot(True)
+        self._reveal.setInterval(0)
+        self._reveal.timeout.connect(self._show)
 
     @property
     def chart(self) -> Any:
-        """The chart (built on first use)."""
+        """The chart (built on first use), with its counts."""
+        self._make()
+        self._show()
+        return self._chart
+
+    def _make(self) -> None:
+        """Make the chart, hidden: its bars and its first paint come in the next event-loop turns (making
+        a pyqtgraph plot and drawing a few hundred days in one turn held the GUI thread ~40 ms)."""
         if self._chart is None:
             from philont_desktop.timeline.widgets.chart import ActivityChart
 
             self._chart = ActivityChart(self._theme, self, tz_offset_minutes=self._tz)
             self._chart.rangeSelected.connect(self.rangeSelected)
+            self._chart.hide()
             self._layout.addWidget(self._chart)
-            self.loading_label.setVisible(self._counts is None)
+            self._reveal.start()
+
+    def _show(self) -> None:
+        self._reveal.stop()
+        if self._chart is not None and self._chart.isHidden():
             if self._counts is not None:
                 self._chart.set_counts(self._counts)
             if self._range != (None, None):
                 self._chart.set_range(*self._range)
-        return self._chart
+            self.loading_label.setVisible(self._counts is None)
+            self._chart.show()
 
     @property
     def built(self) -> bool:
@@ -68,7 +85,7 @@ class ActivityPane(QWidget):
 
     def set_counts(self, counts: list[tuple[int, int]]) -> None:
         self._counts = list(counts)
-        if self._chart is not None:
+        if self._chart is not None and not self._chart.isHidden():
             self.loading_label.hide()
             self._chart.set_counts(self._counts)
             if self._range != (None, None):
@@ -76,5 +93,5 @@ class ActivityPane(QWidget):
 
     def set_range(self, since: int | None, until: int | None) -> None:
         self._range = (since, until)
-        if self._chart is not None:
+        if self._chart is not None and not self._chart.isHidden():
             self._chart.set_range(since, until)
