@@ -350,6 +350,13 @@ class FactsModel(QAbstractTableModel):
     def row_of(self, fact_id: str) -> int:
         return self._pos.get(fact_id, -1)
 
+    def find(self, fact_id: str) -> int:
+        """The row of ``fact_id`` (``-1``: none), also while rows are being removed or added."""
+        i = self._pos.get(fact_id, -1)
+        if 0 <= i < len(self._rows) and self._rows[i].fid == fact_id:
+            return i
+        return next((k for k, r in enumerate(self._rows) if r.fid == fact_id), -1)
+
     def fact_row(self, fact_id: str) -> FactRow | None:
         i = self._pos.get(fact_id, -1)
         return self._rows[i] if i >= 0 else None

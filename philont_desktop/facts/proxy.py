@@ -108,11 +108,10 @@ class FactsProxy(QAbstractProxyModel):
         self._remap()
         held, self._held = self._held, []
         if held:
-            src_row = {r.fid: i for i, r in enumerate(self.source().rows())}
-            at = self._at
+            src, at = self.source(), self._at
             new: list[QModelIndex] = []
             for p, fid in held:
-                i = src_row.get(fid, -1) if fid is not None else -1
+                i = src.find(fid) if fid is not None else -1
                 row = at[i] if i >= 0 else -1
                 new.append(self.createIndex(row, p.column()) if row >= 0 else QModelIndex())
             self.changePersistentIndexList([p for p, _fid in held], new)
