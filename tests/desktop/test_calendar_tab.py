@@ -14,7 +14,7 @@ from core.db import MemoryDB
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming_items
 from philont_desktop.calendar.cells import fmt_local
-from philont_desktop.qt import QLocale, Qt
+from philont_desktop.qt import QLocale, QModelRoleData, QModelRoleDataSpan, Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until
 from tests.support import FIXED_NOW as T0
@@ -156,6 +156,28 @@ def test_overdue_rows_are_highlighted(make_tab, db_path):
     assert smodel.index(srow, smodel.COLUMNS.index("state")).data() == "overdue"
     drow = [s.name for s in smodel.rows].index("paused-one")
     assert smodel.index(drow, smodel.COLUMNS.index("state")).data() == "disabled"
+
+
+def test_a_painted_cell_gets_in_one_call_what_data_answers(make_tab, db_path):
+    """A delegate asks a cell's painting roles in one multiData() call, through the sorting proxy."""
+    tab = make_tab(db_path)
+    roles = [
+        int(r)
+        for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole)
+    ]
+    roles += [int(r) for r in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.DecorationRole)]
+    overdue = 0
+    for view in tab.views.values():
+        proxy = view.model()
+        for r in range(proxy.rowCount()):
+            for c in range(proxy.columnCount()):
+                idx = proxy.index(r, c)
+                for role in roles:
+                    slot = QModelRoleData(role)
+                    proxy.multiData(idx, QModelRoleDataSpan(slot))
+                    assert slot.data() == idx.data(role), (r, c, role)
+                    overdue += role == int(Qt.ItemDataRole.BackgroundRole) and slot.data() is not None
+    assert overdue  # the overdue rows' colours come through too
 
 
 def test_window_of_days_is_clamped_and_reloads(make_tab, db_path):

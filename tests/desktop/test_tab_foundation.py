@@ -10,9 +10,18 @@ import pytest
 from core.audit import AuditEntry
 from core.curation import Changes
 from philont_desktop.ops import ReadOp, read_op
-from philont_desktop.qt import QModelIndex, QPersistentModelIndex, QTableView
+from philont_desktop.qt import (
+    QColor,
+    QFont,
+    QModelIndex,
+    QModelRoleData,
+    QModelRoleDataSpan,
+    QPersistentModelIndex,
+    Qt,
+    QTableView,
+)
 from philont_desktop.tabs.state import Callbacks, TabState
-from philont_desktop.widgets.rows_model import Page, PagedRowsModel
+from philont_desktop.widgets.rows_model import Page, PagedRowsModel, RowRole
 from philont_desktop.widgets.table import prepend_keeper, setup_table
 
 # -- state ---------------------------------------------------------------------------------------------
@@ -226,6 +235,91 @@ def test_live_rows_of_a_model_oldest_on_top_arrive_at_the_end_and_keep_the_windo
     model.refresh()
     assert _ids(model) == list(range(93, 108)) and not model.complete_at_start
     assert model.fetch_start() and _ids(model)[0] == 83 and not model.complete  # the end went again
+
+
+class Prepared(Numbers):
+    """Holds every answer until ``ready()``, as a model that prepares its rows' display first."""
+
+    def __init__(self, submit, **kw):
+        super().__init__(submit, **kw)
+        self.waiting = []
+
+    def before_apply(self, kind, result, apply):
+        self.waiting.append((kind, apply))
+
+    def ready(self):
+        waiting, self.waiting = self.waiting, []
+        for _kind, apply in waiting:
+            apply()
+
+
+def test_an_answer_prepared_before_it_goes_in_stays_in_flight_until_then(qapp):
+    model = Prepared(FakeSubmit(), start=50)
+    loaded = []
+    model.loaded.connect(lambda: loaded.append(model.rowCount()))
+    model.load_first_page()
+    assert model.rowCount() == 0 and model.loading and [k for k, _ in model.waiting] == ["first"]
+    model.ready()
+    assert _ids(model) == list(range(50, 60)) and not model.loading and loaded == [10]
+    assert model.fetch_start() and not model.fetch_start()  # no second request while one is prepared
+    model.load_first_page()  # a new first page supersedes the prepared older page: it never goes in
+    model.ready()
+    assert _ids(model) == list(range(50, 60)) and not model.loading
+
+
+class Styled(Numbers):
+    """Numbers with a colour, a font and an alignment per cell, as the tables of the tabs have."""
+
+    def headers(self):
+        return ["n", "half"]
+
+    def display(self, row, column):
+        return str(row.id if column == 0 else row.id / 2)
+
+    def foreground(self, row, column):
+        return QColor("#cf222e") if row.id % 2 else None
+
+    def font(self, row, column):
+        if column == 1:
+            f = QFont()
+            f.setItalic(True)
+            return f
+        return None
+
+    def alignment(self, column):
+        return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter if column == 1 else None
+
+
+PAINT_ROLES = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.DecorationRole,
+    Qt.ItemDataRole.FontRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.BackgroundRole,
+    Qt.ItemDataRole.CheckStateRole,
+    Qt.ItemDataRole.ToolTipRole,
+    RowRole,
+)
+
+
+def _multi(model, index, role):
+    slot = QModelRoleData(int(role))
+    model.multiData(index, QModelRoleDataSpan(slot))
+    return slot.data()
+
+
+def test_a_cell_answers_a_painting_delegate_in_one_call_what_data_answers(qapp):
+    model = Styled(FakeSubmit())
+    model.load_first_page()
+    for r in range(2):
+        for c in range(2):
+            idx = model.index(r, c)
+            for role in PAINT_ROLES:
+                assert _multi(model, idx, role) == idx.data(role), (r, c, role)
+    assert _multi(model, model.index(1, 1), Qt.ItemDataRole.TextAlignmentRole) is not None
+    assert _multi(model, model.index(1, 0), Qt.ItemDataRole.ForegroundRole) == QColor("#cf222e")
+    assert _multi(model, QModelIndex(), Qt.ItemDataRole.DisplayRole) is None
 
 
 # -- the table helper -------------------------------------------------------------------------------------
