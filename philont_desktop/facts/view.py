@@ -315,6 +315,9 @@ class FactsTab(SealedLayout, BaseTab):
         self._on_selection(plots=False)
         if self.loading:  # the rows are the first read: the pool and the history need no veil
             self._first_read_arrived(False)
+        # rows laid out for this paint, not in a turn after it (all rows painted again, with the plots)
+        self.table.executeDelayedItemsLayout()
+        self.tree.executeDelayedItemsLayout()
 
     def _apply_view_time(self) -> None:
         s = self.state
