@@ -14,6 +14,7 @@ through ``multiData()``: a delegate asks a cell for seven roles at once, answere
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from philont_desktop.facts.columns import N_COLUMNS, FactsFilter
@@ -118,14 +119,17 @@ class FactsProxy(QAbstractProxyModel):
         self.layoutChanged.emit()
 
     def _source_data_changed(self, top_left: QModelIndex, bottom_right: QModelIndex, roles: Any = ()) -> None:
-        at = self._at
-        rows = [
-            p for i in range(top_left.row(), bottom_right.row() + 1) if 0 <= i < len(at) and (p := at[i]) >= 0
-        ]
-        if rows:
-            first = self.createIndex(min(rows), top_left.column())
-            last = self.createIndex(max(rows), bottom_right.column())
-            self.dataChanged.emit(first, last, list(roles))
+        # the rows shown are in the model's order: the ones in the changed range are found by bisection
+        # (a step of the time control changes the score of every row, in blocks of 64)
+        shown = self._shown
+        first = bisect_left(shown, top_left.row())
+        last = bisect_right(shown, bottom_right.row()) - 1
+        if first <= last:
+            self.dataChanged.emit(
+                self.createIndex(first, top_left.column()),
+                self.createIndex(last, bottom_right.column()),
+                list(roles),
+            )
 
     # -- filtering -------------------------------------------------------------------------------------
     def refilter(self) -> None:
