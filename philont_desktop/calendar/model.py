@@ -34,6 +34,7 @@ from philont_desktop.qt import (
     Qt,
 )
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.rows_model import fill_roles
 
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
@@ -122,32 +123,26 @@ class _Table(QAbstractTableModel):
     def multiData(self, index: QModelIndex | QPersistentModelIndex, roleDataSpan: Any) -> None:
         """The roles an item delegate asks of a cell to paint it, in one call from Qt instead of seven
         calls of :meth:`data` (sizing the columns and painting ask for thousands of cells' roles)."""
-        n = len(roleDataSpan)
         r, c = index.row(), index.column()
         if not index.isValid() or not 0 <= r < len(self._rows) or not 0 <= c < len(self.COLUMNS):
-            for k in range(n):
-                roleDataSpan[k].clearData()
+            fill_roles(roleDataSpan, None)
             return
         row, col = self._rows[r], self.COLUMNS[c]
-        for k in range(n):
-            slot = roleDataSpan[k]
-            role = slot.role()
+
+        def answer(role: int) -> Any:
             if role == _DISPLAY:
-                value = self._cell_text(r, c, row, col)
-            elif role == _FOREGROUND:
-                value = self.foreground(row, col)
-            elif role == _BACKGROUND:
-                value = self.background(row, col)
-            elif role == _FONT:
-                value = self.font(row, col)
-            elif role in _UNANSWERED:
-                value = None
-            else:
-                value = self.data(index, role)
-            if value is None:
-                slot.clearData()
-            else:
-                slot.setData(value)
+                return self._cell_text(r, c, row, col)
+            if role == _FOREGROUND:
+                return self.foreground(row, col)
+            if role == _BACKGROUND:
+                return self.background(row, col)
+            if role == _FONT:
+                return self.font(row, col)
+            if role in _UNANSWERED:
+                return None
+            return self.data(index, role)
+
+        fill_roles(roleDataSpan, answer)
 
     # flags(): QAbstractTableModel's own (enabled and selectable, no children), without a call into
     # Python: a view asks it twice per cell at every paint.

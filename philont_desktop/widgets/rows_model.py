@@ -44,6 +44,18 @@ _UNANSWERED = frozenset(
 )
 
 
+def fill_roles(role_data_span: Any, answer: Callable[[int], Any] | None) -> None:
+    """Fill the span of a model's ``multiData()``: each slot gets ``answer(role)``, left empty when that
+    is ``None`` (every slot empty without ``answer``: an index with no row)."""
+    for k in range(len(role_data_span)):
+        slot = role_data_span[k]
+        value = answer(slot.role()) if answer is not None else None
+        if value is None:
+            slot.clearData()
+        else:
+            slot.setData(value)
+
+
 class KeyedRowsModel(QAbstractTableModel):
     """Rows with keys; subclasses override :meth:`headers`, :meth:`key` and :meth:`display`."""
 
@@ -148,32 +160,26 @@ class KeyedRowsModel(QAbstractTableModel):
         instead of seven calls of :meth:`data`: a repaint of a table is a few hundred calls into Python,
         not a few thousand. A role these models do not answer is left empty; a subclass's own roles are
         asked of its :meth:`data`."""
-        n = len(roleDataSpan)
         row = self._rows[index.row()] if index.isValid() and 0 <= index.row() < len(self._rows) else None
         if row is None:
-            for k in range(n):
-                roleDataSpan[k].clearData()
+            fill_roles(roleDataSpan, None)
             return
         col = index.column()
-        for k in range(n):
-            slot = roleDataSpan[k]
-            role = slot.role()
+
+        def answer(role: int) -> Any:
             if role == _DISPLAY:
-                value = self._shown(row, col)
-            elif role == _FOREGROUND:
-                value = self.foreground(row, col)
-            elif role == _FONT:
-                value = self.font(row, col)
-            elif role == _ALIGNMENT:
-                value = self.alignment(col)
-            elif role in _UNANSWERED:
-                value = None
-            else:
-                value = self.data(index, role)
-            if value is None:
-                slot.clearData()
-            else:
-                slot.setData(value)
+                return self._shown(row, col)
+            if role == _FOREGROUND:
+                return self.foreground(row, col)
+            if role == _FONT:
+                return self.font(row, col)
+            if role == _ALIGNMENT:
+                return self.alignment(col)
+            if role in _UNANSWERED:
+                return None
+            return self.data(index, role)
+
+        fill_roles(roleDataSpan, answer)
 
     # flags(): QAbstractTableModel's own (enabled and selectable, no children), answered without a
     # call into Python: a view asks it twice per cell at every paint.
