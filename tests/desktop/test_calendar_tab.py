@@ -14,10 +14,11 @@ from core.db import MemoryDB
 from core.schedules import ScheduleStore
 from core.upcoming import upcoming_items
 from philont_desktop.calendar.cells import fmt_local
-from philont_desktop.qt import QLocale, QModelRoleData, QModelRoleDataSpan, Qt
+from philont_desktop.qt import QLocale, Qt
 from philont_desktop.selftest import check_tab
 from philont_desktop.workers import spin_until
 from tests.support import FIXED_NOW as T0
+from tests.support import multi_data
 
 HOUR = 3_600_000
 
@@ -173,10 +174,9 @@ def test_a_painted_cell_gets_in_one_call_what_data_answers(make_tab, db_path):
             for c in range(proxy.columnCount()):
                 idx = proxy.index(r, c)
                 for role in roles:
-                    slot = QModelRoleData(role)
-                    proxy.multiData(idx, QModelRoleDataSpan(slot))
-                    assert slot.data() == idx.data(role), (r, c, role)
-                    overdue += role == int(Qt.ItemDataRole.BackgroundRole) and slot.data() is not None
+                    got = multi_data(proxy, idx, role)
+                    assert got == idx.data(role), (r, c, role)
+                    overdue += role == int(Qt.ItemDataRole.BackgroundRole) and got is not None
     assert overdue  # the overdue rows' colours come through too
 
 

@@ -19,7 +19,7 @@ from core.decay import forget_crossing_time, score_memory
 from core.facts import FactStore
 from philont_desktop.qt import QDialog, QPoint, QPointF, QRectF, Qt
 from philont_desktop.selftest import check_tab
-from tests.support import FIXED_NOW
+from tests.support import FIXED_NOW, multi_data
 
 DAY = 86_400_000
 
@@ -162,10 +162,9 @@ def test_a_cell_painted_through_multidata_shows_what_data_says(facts_db, make_ta
         for column in range(proxy.columnCount()):
             index = proxy.index(row, column)
             for role in roles:
-                slot = QModelRoleData(role)
-                proxy.multiData(index, QModelRoleDataSpan(slot))
-                assert slot.data() == proxy.data(index, role), (row, column, role)
-                answered += slot.data() is not None
+                got = multi_data(proxy, index, role)
+                assert got == proxy.data(index, role), (row, column, role)
+                answered += got is not None
     assert answered > proxy.rowCount() * proxy.columnCount()  # texts, tooltips, colours, ids
     slot = QModelRoleData(int(Qt.ItemDataRole.DisplayRole))
     slot.setData("left over")

@@ -14,8 +14,6 @@ from philont_desktop.qt import (
     QColor,
     QFont,
     QModelIndex,
-    QModelRoleData,
-    QModelRoleDataSpan,
     QPersistentModelIndex,
     Qt,
     QTableView,
@@ -23,6 +21,7 @@ from philont_desktop.qt import (
 from philont_desktop.tabs.state import Callbacks, TabState
 from philont_desktop.widgets.rows_model import Page, PagedRowsModel, RowRole
 from philont_desktop.widgets.table import prepend_keeper, setup_table
+from tests.support import multi_data
 
 # -- state ---------------------------------------------------------------------------------------------
 
@@ -303,12 +302,6 @@ PAINT_ROLES = (
 )
 
 
-def _multi(model, index, role):
-    slot = QModelRoleData(int(role))
-    model.multiData(index, QModelRoleDataSpan(slot))
-    return slot.data()
-
-
 def test_a_cell_answers_a_painting_delegate_in_one_call_what_data_answers(qapp):
     model = Styled(FakeSubmit())
     model.load_first_page()
@@ -316,10 +309,10 @@ def test_a_cell_answers_a_painting_delegate_in_one_call_what_data_answers(qapp):
         for c in range(2):
             idx = model.index(r, c)
             for role in PAINT_ROLES:
-                assert _multi(model, idx, role) == idx.data(role), (r, c, role)
-    assert _multi(model, model.index(1, 1), Qt.ItemDataRole.TextAlignmentRole) is not None
-    assert _multi(model, model.index(1, 0), Qt.ItemDataRole.ForegroundRole) == QColor("#cf222e")
-    assert _multi(model, QModelIndex(), Qt.ItemDataRole.DisplayRole) is None
+                assert multi_data(model, idx, role) == idx.data(role), (r, c, role)
+    assert multi_data(model, model.index(1, 1), Qt.ItemDataRole.TextAlignmentRole) is not None
+    assert multi_data(model, model.index(1, 0), Qt.ItemDataRole.ForegroundRole) == QColor("#cf222e")
+    assert multi_data(model, QModelIndex(), Qt.ItemDataRole.DisplayRole) is None
 
 
 # -- the table helper -------------------------------------------------------------------------------------
