@@ -27,6 +27,7 @@ from philont_desktop.qt import (
     QPersistentModelIndex,
     Qt,
 )
+from philont_desktop.widgets.rows_model import fill_roles
 
 __all__ = ["FactsProxy"]
 
@@ -207,18 +208,11 @@ class FactsProxy(QAbstractProxyModel):
         """Every role a delegate asks of a cell in one call (see the module docstring)."""
         row = self._row(index)
         if row is None:
-            for k in range(len(roleDataSpan)):
-                roleDataSpan[k].clearData()
+            fill_roles(roleDataSpan, None)
             return
         c = index.column()
         answered, value = ANSWERED_ROLES, self.source().value
-        for k in range(len(roleDataSpan)):
-            slot = roleDataSpan[k]
-            role = slot.role()
-            if role in answered:
-                slot.setData(value(row, c, role))
-            else:
-                slot.clearData()
+        fill_roles(roleDataSpan, lambda role: value(row, c, role) if role in answered else None)
 
     def _row(self, index: Index) -> FactRow | None:
         src = self._src
