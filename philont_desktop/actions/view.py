@@ -30,12 +30,11 @@ from philont_desktop.qt import (
     QSplitter,
     Qt,
     QTableView,
-    QTimer,
     QVBoxLayout,
     QWidget,
 )
 from philont_desktop.tabs.base import BaseTab
-from philont_desktop.widgets.after_paint import AfterPaint
+from philont_desktop.widgets.after_paint import AfterPaint, next_turn
 from philont_desktop.widgets.rows_model import RowRole
 from philont_desktop.widgets.table import setup_table
 
@@ -76,10 +75,7 @@ class ActionsTab(BaseTab):
         # The chart (a pyqtgraph plot, ~20 ms to make) once the log's first rows are painted, in an
         # event-loop turn of its own: the log first; its bars and its first paint in the next turns.
         self._chart_after = AfterPaint(self.table.viewport(), self._make_chart, self)
-        self._reveal = QTimer(self)
-        self._reveal.setSingleShot(True)
-        self._reveal.setInterval(0)
-        self._reveal.timeout.connect(self._show_chart)
+        self._reveal = next_turn(self, self._show_chart)
         self._lay_out()
         self.bar.filterChanged.connect(self.reload)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)

@@ -21,13 +21,13 @@ from philont_desktop.qt import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
-    QTimer,
     Signal,
 )
 from philont_desktop.skills.repairs import attempts_of, attempts_text
 from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, shown_key, source_class
 from philont_desktop.skills.words import grade_caveat, grade_name
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["BOARD_COLUMNS", "SORT_MODES", "BoardFilter", "ColumnProxy", "SkillBoardModel", "source_class"]
 
@@ -107,10 +107,7 @@ class SkillBoardModel(QAbstractListModel):
         self._hist_gen = 0
         self._wanted: set[str] = set()
         self._in_flight: set[str] = set()
-        self._request_timer = QTimer(self)
-        self._request_timer.setSingleShot(True)
-        self._request_timer.setInterval(0)
-        self._request_timer.timeout.connect(self._emit_requests)
+        self._request_timer = next_turn(self, self._emit_requests)
 
     # -- Qt model API --------------------------------------------------------------------------------
     def rowCount(self, parent: Invalid = QModelIndex()) -> int:  # noqa: B008

@@ -27,12 +27,12 @@ from philont_desktop.qt import (
     QPoint,
     QPushButton,
     Qt,
-    QTimer,
     Signal,
 )
 from philont_desktop.timeline.model import MessageRole, MessagesModel
 from philont_desktop.timeline.widgets.message_card import OUTER_H, MessageDelegate
 from philont_desktop.timeline.widgets.placeholder import PlaceholderListView
+from philont_desktop.widgets.after_paint import next_turn
 
 FETCH_MARGIN_PX = 120
 WARM_SLICE_MS = 8  # laying out the cards of a page that waits to go in, per event-loop turn
@@ -104,23 +104,15 @@ class ConversationView(PlaceholderListView):
         model.newerPending.connect(self._on_newer_pending)
         self.verticalScrollBar().valueChanged.connect(self._on_scroll)
         self.verticalScrollBar().rangeChanged.connect(self._on_range)
-        self._bottom_timer = self._next_turn(self.scrollToBottom)
-        self._anchor_timer = self._next_turn(self._apply_anchor)
-        self._fill_timer = self._next_turn(self._maybe_fetch_older)
+        self._bottom_timer = next_turn(self, self.scrollToBottom)
+        self._anchor_timer = next_turn(self, self._apply_anchor)
+        self._fill_timer = next_turn(self, self._maybe_fetch_older)
         self._anchor_row: int | None = None
         self._rows_painted = False
         # Pages waiting for their cards to be laid out (a slice per event-loop turn) before they go in.
         self._warming: collections.deque[tuple[list[Any], Callable[[], None]]] = collections.deque()
-        self._warm_timer = self._next_turn(self._warm_step)
+        self._warm_timer = next_turn(self, self._warm_step)
         model.warm = self._warm
-
-    def _next_turn(self, slot: Callable[[], Any]) -> QTimer:
-        """A single-shot timer that calls ``slot`` in a later event-loop turn once started."""
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.setInterval(0)
-        timer.timeout.connect(slot)
-        return timer
 
     # -- pages laid out before they go in ---------------------------------------------------------------
     def _warm(self, rows: list[Any], apply: Callable[[], None]) -> None:

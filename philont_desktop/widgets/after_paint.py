@@ -1,9 +1,10 @@
 """Work that waits for a widget's next paint: a tab shows its rows first and draws its plots after (the
 Facts tab its decay curves, the Actions tab its failure-rate chart).
 
-:class:`AfterPaint` runs a callback once the watched widget has painted (in the event-loop turn after
-that paint), or after a fallback delay when no paint comes (the widget hidden). The table of 10,000
-facts is on screen one plot-drawing sooner, and the drawing that follows is an event-loop turn of its own.
+:func:`next_turn` makes the timer of work put off to a later event-loop turn. :class:`AfterPaint` runs a
+callback once the watched widget has painted (in the event-loop turn after that paint), or after a
+fallback delay when no paint comes (the widget hidden). The table of 10,000 facts is on screen one
+plot-drawing sooner, and the drawing that follows is an event-loop turn of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,16 @@ from typing import Any
 from philont_desktop.qt import QEvent, QObject, QTimer, QWidget
 
 FALLBACK_MS = 200
+
+
+def next_turn(parent: QObject, slot: Callable[[], Any]) -> QTimer:
+    """A single-shot timer that calls ``slot`` in a later event-loop turn each time it is started (a
+    second start before it fires still makes one call)."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    return timer
 
 
 class AfterPaint(QObject):

@@ -12,8 +12,9 @@ from collections.abc import Iterable
 
 from core.context import ContextResult
 from philont_desktop.context_tab.render import PreviewRenderer
-from philont_desktop.qt import QTextBrowser, QTextDocument, QTimer, QUrl, QWidget, Signal
+from philont_desktop.qt import QTextBrowser, QTextDocument, QUrl, QWidget, Signal
 from philont_desktop.theme import Theme
+from philont_desktop.widgets.after_paint import next_turn
 
 
 class PreviewPane(QTextBrowser):
@@ -31,10 +32,7 @@ class PreviewPane(QTextBrowser):
         self.renderer = PreviewRenderer(theme, self)
         self.anchorClicked.connect(self.follow)
         self._next: QTextDocument | None = None  # parsed, shown in the next turn
-        self._swap = QTimer(self)
-        self._swap.setSingleShot(True)
-        self._swap.setInterval(0)
-        self._swap.timeout.connect(self.flush)
+        self._swap = next_turn(self, self.flush)
 
     def show_result(
         self,

@@ -26,7 +26,6 @@ from philont_desktop.qt import (
     QPalette,
     QPoint,
     Qt,
-    QTimer,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -37,6 +36,7 @@ from philont_desktop.skills.widgets.card import CardDelegate
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.filter_bar import SkillsFilterBar
 from philont_desktop.skills.words import grade_help, grade_name
+from philont_desktop.widgets.after_paint import next_turn
 
 
 class ColumnView(QListView):
@@ -90,10 +90,7 @@ class BoardWidget(QWidget):
         self.model = SkillBoardModel(self, now=now)
         self.model.historiesNeeded.connect(self.historiesNeeded)
         self.filter = BoardFilter()
-        self._counts_timer = QTimer(self)
-        self._counts_timer.setSingleShot(True)
-        self._counts_timer.setInterval(0)
-        self._counts_timer.timeout.connect(self._update_counts)
+        self._counts_timer = next_turn(self, self._update_counts)
         self.colors = Colors(dark)
         self.delegate = CardDelegate(self.colors, self)
         self.delegate.now_ms = now

@@ -8,6 +8,7 @@ from typing import Any
 
 from philont_desktop import preload
 from philont_desktop.qt import QLabel, Qt, QTimer, QVBoxLayout, QWidget, Signal, is_valid
+from philont_desktop.widgets.after_paint import next_turn
 
 
 class ActivityPane(QWidget):
@@ -33,10 +34,7 @@ class ActivityPane(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._make)
-        self._reveal = QTimer(self)
-        self._reveal.setSingleShot(True)
-        self._reveal.setInterval(0)
-        self._reveal.timeout.connect(self._show)
+        self._reveal = next_turn(self, self._show)
 
     @property
     def chart(self) -> Any:
