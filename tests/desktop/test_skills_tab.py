@@ -574,6 +574,43 @@ def test_selecting_a_card_loads_its_detail(tab, qtbot):
     assert "stable-one" in tab.detail_pane.title.text()
 
 
+# -- cards made over several event-loop turns -----------------------------------------------------------------
+def _forget_pictures(tab, budget: float = 0.0) -> None:
+    """Cards made anew, one picture per event-loop turn (as a slow machine would)."""
+    delegate = tab.board.delegate
+    delegate.set_colors(delegate.colors)
+    delegate.turn_budget = budget
+
+
+def test_cards_put_off_to_later_turns_are_painted_in_full(tab):
+    full = tab.board.grab().toImage()
+    _forget_pictures(tab)
+    first = tab.board.grab().toImage()  # one card made, the others drawn as their frame
+    assert first != full
+    assert tab.board.cards_pending
+    assert tab.wait_idle(10_000)
+    assert not tab.board.cards_pending
+    assert tab.board.grab().toImage() == full
+
+
+def test_a_card_clicked_before_its_picture_is_made_opens(tab, qtbot):
+    from philont_desktop.qt import QApplication
+
+    _forget_pictures(tab)
+    view = tab.board.views["stable"]
+    tab.board.grab()  # the first column's card made; this one is a frame still
+    assert tab.board.cards_pending
+    index = view.model().index(0, 0)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+    qtbot.waitUntil(
+        lambda: tab.state.detail is not None and tab.state.detail.skill.name == "stable-one", timeout=5000
+    )
+    assert tab.wait_idle(10_000)
+    QApplication.processEvents()
+    assert not tab.board.cards_pending
+    assert view.currentIndex() == index
+
+
 # -- the agent's files: skills installed from disk, the agent's repair attempts ---------------------------------
 def test_from_disk_badge_and_repair_attempts_on_card_and_detail(tab, fixture_path):
     agent = MemoryDB.open(fixture_path, writable=True)

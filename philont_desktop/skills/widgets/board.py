@@ -61,6 +61,9 @@ class ColumnView(QListView):
         self.setBatchSize(200)
 
     def paintEvent(self, event: Any) -> None:
+        delegate = self.itemDelegate()
+        if isinstance(delegate, CardDelegate):
+            delegate.painting(self)
         super().paintEvent(event)
         model = self.model()
         if model is not None and model.rowCount() == 0 and self.placeholder:
@@ -265,6 +268,11 @@ class BoardWidget(QWidget):
             self._syncing = was
 
     # -- selection ------------------------------------------------------------------------------------------
+    @property
+    def cards_pending(self) -> bool:
+        """Cards on screen wait for their picture (made in the next event-loop turns)."""
+        return self.delegate.pending
+
     @property
     def current_id(self) -> str:
         return self._current_id

@@ -2,6 +2,12 @@
 
 A card shows the name with its badges, the success and failure counters with the outcome sparkline
 beside them, the uses and last use, and one caveat line (the draft caveat, else the source).
+
+Each card is painted once into a picture, then drawn from it. Pictures are made a few milliseconds' worth
+per event-loop turn: a board's first paint (or the one after its sparklines arrived) would otherwise make
+twenty of them, 15-25 ms, in the turn that also fills the board. A card whose picture is still to make
+is drawn as its frame alone (or as its previous picture, when it has one of the same size) and painted
+again in the next turn.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from philont_desktop.qt import (
     QStyleOptionViewItem,
     Qt,
     QWidget,
+    is_valid,
 )
 from philont_desktop.skills.loaders import HISTORY_LENGTH
 from philont_desktop.skills.model import SkillBoardModel
@@ -40,10 +47,17 @@ from philont_desktop.skills.repairs import attempts_of, badge_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.words import grade_caveat
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.after_paint import next_turn
 
 DAY_MS = 86_400_000
 PICTURES = 120  # cards kept as pictures (a board shows a few dozen; ~100 KB each)
+TURN_BUDGET_S = 0.006  # pictures made in one event-loop turn: ~6 ms of them (one takes 0.5-1 ms)
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def _same_size(look: tuple, other: tuple) -> bool:
+    """Two looks (:meth:`CardDelegate._look`) of the same width, height and pixel ratio."""
+    return look[:2] == other[:2] and look[8] == other[8]
 
 
 class _Fonts:
@@ -80,6 +94,11 @@ class CardDelegate(QStyledItemDelegate):
         self._fonts_for: tuple[QFont, _Fonts] | None = None  # the fonts of the last base font
         # skill id -> (skill, look, picture) of the cards painted lately (see paint())
         self._pictures: OrderedDict[int, tuple[Skill, tuple, QPixmap]] = OrderedDict()
+        self.turn_budget = TURN_BUDGET_S
+        self._spent = 0.0  # seconds spent making pictures in this event-loop turn
+        self._turn = next_turn(self, self._next_turn)
+        # the views painted with cards still to make, and where those cards are
+        self._short: dict[QAbstractScrollArea, list[QRect]] = {}
 
     def fonts(self, base: QFont) -> _Fonts:
         """The card's fonts for ``base``, made once (not for every card painted)."""
@@ -116,14 +135,53 @@ class CardDelegate(QStyledItemDelegate):
         bg = self._background(option)
         key = self._look(option, name, history, bg, dpr)
         got = self._pictures.get(id(skill))
-        if got is None or got[0] is not skill or got[1] != key:
+        if got is not None and got[0] is skill and got[1] == key:
+            self._pictures.move_to_end(id(skill))
+        elif self._spent > self.turn_budget:  # at least one picture in every turn
+            self._defer(option)
+            if got is not None and got[0] is skill and _same_size(got[1], key):
+                painter.drawPixmap(option.rect.topLeft(), got[2])  # as it was, a turn longer
+            else:
+                painter.save()
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+                self._paint_frame(painter, option, self._outer(option.rect), skill)
+                painter.restore()
+            return
+        else:
+            started = time.perf_counter()
             got = (skill, key, self._picture(option, skill, name, history, bg, dpr))
+            self._spent += time.perf_counter() - started
+            self._turn.start()  # the budget is new in the next turn
             self._pictures[id(skill)] = got
             if len(self._pictures) > PICTURES:
                 self._pictures.popitem(last=False)
-        else:
-            self._pictures.move_to_end(id(skill))
         painter.drawPixmap(option.rect.topLeft(), got[2])
+
+    # -- pictures made over several turns --------------------------------------------------------------
+    def _defer(self, option: QStyleOptionViewItem) -> None:
+        view = option.widget
+        if isinstance(view, QAbstractScrollArea):
+            self._short.setdefault(view, []).append(QRect(option.rect))
+        self._turn.start()
+
+    def _next_turn(self) -> None:
+        self._spent = 0.0
+        for view, rects in list(self._short.items()):
+            if not is_valid(view):
+                del self._short[view]
+                continue
+            vp = view.viewport()
+            for r in rects:
+                vp.update(r)
+
+    def painting(self, view: QAbstractScrollArea) -> None:
+        """``view`` paints again: the cards it still lacks are noted anew (:attr:`pending`)."""
+        self._short.pop(view, None)
+
+    @property
+    def pending(self) -> bool:
+        """A view on screen shows cards whose picture is still to make (made in the next turns)."""
+        return any(is_valid(v) and v.isVisible() for v in self._short)
 
     @staticmethod
     def _background(option: QStyleOptionViewItem) -> QColor:
@@ -174,7 +232,7 @@ class CardDelegate(QStyledItemDelegate):
     ) -> None:
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        outer = QRectF(option.rect.adjusted(self.MARGIN_X, self.MARGIN_Y, -self.MARGIN_X, -self.MARGIN_Y))
+        outer = self._outer(option.rect)
         self._paint_frame(painter, option, outer, skill)
         f = self.fonts(option.font)
         text_color = option.palette.color(QPalette.ColorRole.Text)
@@ -206,6 +264,9 @@ class CardDelegate(QStyledItemDelegate):
         y += hs + 3
         self._paint_lines(painter, f, skill, x0, right, y)
         painter.restore()
+
+    def _outer(self, rect: QRect) -> QRectF:
+        return QRectF(rect.adjusted(self.MARGIN_X, self.MARGIN_Y, -self.MARGIN_X, -self.MARGIN_Y))
 
     def _paint_frame(
         self, painter: QPainter, option: QStyleOptionViewItem, outer: QRectF, skill: Skill
