@@ -26,6 +26,7 @@ from philont_desktop.context_tab.widgets.picker import MessagePicker
 from philont_desktop.context_tab.widgets.preview import PreviewPane
 from philont_desktop.context_tab.widgets.travel import TimeTravelBanner
 from philont_desktop.humanize import abs_time
+from philont_desktop.jobs import spin_until
 from philont_desktop.qt import (
     QApplication,
     QFileDialog,
@@ -310,6 +311,7 @@ class ContextTab(BaseTab):
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         """Until the computations are done and the last preview is on screen."""
         ok = super().wait_idle(timeout_ms)
+        spin_until(lambda: not self.preview.pending, 1000)  # shown in its own turns, as without a wait
         self.preview.flush()
         return ok
 

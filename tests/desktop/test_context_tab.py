@@ -467,6 +467,23 @@ def test_sections_collapse_and_expand_by_link(tab_factory, small_db):
     assert all(s.text.rstrip("\n") in plain(tab) for s in tab.result.prefix.sections)
 
 
+def test_a_preview_is_laid_out_and_swapped_in_turns_of_its_own(qtbot, tab_factory, small_db):
+    tab = tab_factory(small_db)
+    show(tab, "Deploy")
+    pane, st = tab.preview, tab.state
+    shown = pane.document()
+    pane.show_result(st.shown, {"user_facts"})  # parsed now, on screen a few turns later
+    assert pane.pending and pane.document() is shown
+    pane.show_result(st.shown, set())  # replaced before its turn: the latest is shown
+    qtbot.waitUntil(lambda: not pane.pending, timeout=5000)
+    doc = pane.document()
+    assert doc is not shown
+    assert doc.pageSize().width() == pane.viewport().width()  # laid out at the view's width
+    facts = next(s for s in tab.result.prefix.sections if s.name == "user_facts")
+    assert facts.text.rstrip("\n") not in plain(tab)
+    assert 'user.city = "Berlin"' in plain(tab)
+
+
 def test_self_test_and_registry(tab_factory, demo_db_path):
     from philont_desktop.context_tab.view import ContextTab
     from philont_desktop.tabs import registry, tab_names

@@ -1,9 +1,11 @@
 """The preview document in a text browser: rendered from a result, links turned into requests.
 
-A preview is shown in two event-loop turns: its HTML is rendered and parsed into a document of its own
-in the first, and that document replaces the one on screen (where it is laid out) in the next. Parsing
-and laying out the ~25,000 characters of a preview in one go held the GUI thread 20-35 ms, next to the
-rest of the result's handling; :meth:`PreviewPane.flush` puts a waiting document on screen at once.
+A preview is shown in three event-loop turns: its HTML is rendered and parsed into a document of its own
+in the first, that document gets its layout at the width of the view in the second, and it replaces the
+one on screen in the third. Parsing and laying out the ~25,000 characters of a preview in one go held
+the GUI thread 20-35 ms, next to the rest of the result's handling, and the swap alone (the new
+document's layout made, its first part laid out, the view painted) 15-25 ms on a tab's first visit;
+:meth:`PreviewPane.flush` puts a waiting document on screen at once.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterable
 
 from core.context import ContextResult
 from philont_desktop.context_tab.render import PreviewRenderer
-from philont_desktop.qt import QTextBrowser, QTextDocument, QUrl, QWidget, Signal
+from philont_desktop.qt import QSizeF, QTextBrowser, QTextDocument, QUrl, QWidget, Signal
 from philont_desktop.theme import Theme
 from philont_desktop.widgets.after_paint import next_turn
 
@@ -31,8 +33,9 @@ class PreviewPane(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.renderer = PreviewRenderer(theme, self)
         self.anchorClicked.connect(self.follow)
-        self._next: QTextDocument | None = None  # parsed, shown in the next turn
-        self._swap = next_turn(self, self.flush)
+        self._next: QTextDocument | None = None  # parsed, shown in a later turn
+        self._laid_out = False  # the waiting document has its layout
+        self._swap = next_turn(self, self._step)
 
     def show_result(
         self,
@@ -50,6 +53,7 @@ class PreviewPane(QTextBrowser):
         if self._next is not None:
             self._next.deleteLater()  # replaced before it was shown
         self._next = doc
+        self._laid_out = False
         self._swap.start()
 
     def _new_document(self) -> QTextDocument:
@@ -68,6 +72,20 @@ class PreviewPane(QTextBrowser):
     def pending(self) -> bool:
         """A preview is parsed and waits for its turn to be shown."""
         return self._next is not None
+
+    def _step(self) -> None:
+        """The waiting document's next step: its layout (at the width of the view, as the view would
+        make it), or, in the turn after, its place on screen."""
+        doc = self._next
+        if doc is None:
+            return
+        if self._laid_out:
+            self.flush()
+            return
+        doc.setPageSize(QSizeF(self.viewport().width(), -1))
+        doc.documentLayout()  # made now, with the first part laid out (the rest follows in later turns)
+        self._laid_out = True
+        self._swap.start()
 
     def flush(self) -> None:
         """Show the waiting preview now, keeping the scroll position."""
