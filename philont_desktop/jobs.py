@@ -186,7 +186,9 @@ class Courier(QObject):
     A lone result is delivered at once. Results that arrive in the same turn (a database's context
     and its first page of rows, a preview without and then with recall) wait for the next turns, in
     the order they came: their handlers (a model filled, a view rendered) would otherwise run back to
-    back in one long turn during which the window can neither paint nor react.
+    back in one long turn during which the window can neither paint nor react. The next delivery is
+    due from the end of the last one, so the timers that came due while it ran (a paint put off to
+    the next turn, an animation's step) fire before it, not after.
     """
 
     def __init__(self, parent: QObject | None = None):
@@ -205,6 +207,7 @@ class Courier(QObject):
             return
         self._pacer.start()  # what arrives in this same turn waits for the next
         workers._on_delivered(job)
+        self._pacer.start()  # due from now: timers that came due meanwhile go first
 
     @Slot()
     def _next(self) -> None:
@@ -213,6 +216,7 @@ class Courier(QObject):
             if is_valid(workers) and not job.is_done:
                 self._pacer.start()
                 workers._on_delivered(job)
+                self._pacer.start()
                 return
 
 

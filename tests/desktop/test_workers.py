@@ -358,3 +358,36 @@ def test_results_arriving_together_are_delivered_one_per_turn(qapp):
     QCoreApplication.processEvents()
     assert len(delivered) <= 2
     assert spin_until(lambda: delivered == ["first", "second", "third"], 2000)
+
+
+def test_timers_due_during_a_delivery_fire_before_the_next_delivery(qapp):
+    from philont_desktop.jobs import courier
+    from philont_desktop.qt import QObject, Qt, QTimer
+
+    order: list[str] = []
+
+    class Receiver(QObject):
+        def _on_delivered(self, job):
+            order.append(job.name)
+            if job.name == "first":
+                time.sleep(0.02)  # a long handler: the timer below comes due meanwhile
+
+    class Finished:
+        is_done = False
+
+        def __init__(self, name):
+            self.name = name
+
+    receiver = Receiver()
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setSingleShot(True)
+    timer.setInterval(1)
+    timer.timeout.connect(lambda: order.append("timer"))
+    c = courier()
+    assert spin_until(lambda: not c._pacer.isActive(), 2000)
+    timer.start()
+    c.arrive(receiver, Finished("first"))  # delivered at once, for 20 ms
+    c.arrive(receiver, Finished("second"))  # waits for a later turn
+    assert spin_until(lambda: len(order) == 3, 2000)
+    assert order == ["first", "timer", "second"]
