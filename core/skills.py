@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from core.damage import RowReader
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET, FactStore
@@ -564,6 +565,15 @@ class SkillStore:
     def list_every(self) -> list[Skill]:
         """Every skill, deprecated included, with ``rowid``, in rowid order (the GUI board)."""
         return self._rows(tail="ORDER BY rowid")
+
+    def names(self) -> list[Any]:
+        """Every skill's name, deprecated included, sorted and once each: the names :meth:`list_every`
+        gives, without reading every recipe and revision history (a filter's choices; on 2,000 skills
+        the full read costs ~100 ms of Python, this one a query)."""
+        where = "" if self.created_before is None else f" WHERE created_at < {self.created_before}"
+        with self.db.lock:
+            rows = self.db.conn.execute(f"SELECT name FROM memory_skills{where}").fetchall()
+        return sorted({RowReader(r).text("name") for r in rows})
 
     def list_by_source_prefix(self, prefix: str) -> list[Skill]:
         return self._rows("source LIKE ?", (f"{prefix}%",), "ORDER BY created_at DESC")

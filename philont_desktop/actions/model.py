@@ -46,7 +46,7 @@ class ActionsMeta:
 def job_meta(db: Any) -> ActionsMeta:
     store = ActionStore(db)
     try:
-        skills = sorted({s.name for s in SkillStore(db).list_every()})
+        skills = SkillStore(db).names()
     except Exception:  # an odd skills table must not hide the action log
         skills = []
     return ActionsMeta(tools=store.tools(), stats=store.tool_stats(), skills=skills)

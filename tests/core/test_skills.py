@@ -361,6 +361,17 @@ def test_list_all_order_and_deprecated_filter(skills, mem_db):
     assert skills.get_by_name("e").maturity == "deprecated"  # getByName does not filter
 
 
+def test_names_are_every_skills_name_sorted_deprecated_and_damaged_included(skills, mem_db):
+    for i, name in enumerate(["部署", "b", "a", "c"]):
+        skills.create_skill(name, "d", [], "", now=FIXED_NOW + i)
+    set_cols(mem_db, "c", maturity="deprecated", revision_history="not json")
+    assert skills.names() == ["a", "b", "c", "部署"]
+    assert skills.names() == sorted(s.name for s in skills.list_every())
+    assert SkillStore(mem_db, created_before=FIXED_NOW + 2).names() == ["b", "部署"]
+    mem_db.conn.execute("UPDATE memory_skills SET name = CAST(X'FF' AS TEXT) WHERE name = 'b'")
+    assert skills.names() == sorted(s.name for s in skills.list_every()) == ["a", "c", "部署", "\ufffd"]
+
+
 def test_list_negative_and_by_maturity_order(skills, mem_db):
     skills.create_skill("n1", "d", [], "", kind="negative", now=FIXED_NOW)
     skills.create_skill("n2", "d", [], "", kind="negative", now=FIXED_NOW + 1)
