@@ -303,8 +303,8 @@ def _qt_env() -> None:
 
 def _qapp():
     _qt_env()
+    from philont_desktop.interpreter import favour_the_gui_thread
     from philont_desktop.qt import QApplication
-    from philont_desktop.workers import favour_the_gui_thread
 
     favour_the_gui_thread()  # as the application does (philont_desktop.app._make_app)
     return QApplication.instance() or QApplication([sys.argv[0]])

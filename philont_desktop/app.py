@@ -79,8 +79,8 @@ def version_text() -> str:
 
 
 def _make_app(argv0: str):
+    from philont_desktop.interpreter import favour_the_gui_thread
     from philont_desktop.qt import QApplication
-    from philont_desktop.workers import favour_the_gui_thread
 
     favour_the_gui_thread()
     app = QApplication.instance()

@@ -106,7 +106,7 @@ class Preloader(QObject):
             self.pending.remove(name)
         if exc is not None:  # imported again on the GUI thread when needed, which shows the error
             self.failed[name] = f"{type(exc).__name__}: {exc}"
-        from philont_desktop.workers import settle_loaded_code
+        from philont_desktop.interpreter import settle_loaded_code
 
         settle_loaded_code()  # the module's code is in for good
         for fn in self._waiting.pop(name, []):

@@ -24,7 +24,6 @@ take a keyword argument ``job`` to report ``job.progress(done, total)`` and to l
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import sys
 import threading
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.errors import ReadOnlyError
+from philont_desktop import interpreter
 from philont_desktop.jobs import Job, JobCancelledError, courier, spin_until
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import (
@@ -51,54 +51,7 @@ if TYPE_CHECKING:
     from core.db import MemoryDB
 
 REINTERRUPT_MS = 50  # how often a cancelled job that is still running is interrupted again
-SWITCH_INTERVAL_S = 0.0005  # how long a worker may keep the interpreter while the GUI thread waits
 BACKGROUND_NICE = 10  # the background lane's niceness (Linux; a tenth of a normal thread's share)
-
-
-_tuned = False  # the application's interpreter settings are on (not in a test process)
-
-
-def favour_the_gui_thread() -> None:
-    """Hand the interpreter to a waiting thread after half a millisecond instead of Python's 5 ms.
-
-    Every call from Qt into Python (a paint, a model's ``data()``, a slot) and every return from a Qt
-    call that lets the interpreter go must take Python's lock back. While a worker runs Python (a
-    background import, a result being shaped) the GUI thread waits up to the switch interval for it,
-    each time: a few hundred such calls at 5 ms each make a stall a person feels, at 0.5 ms they do
-    not. The workers' own throughput barely changes (a switch costs microseconds).
-    """
-    global _tuned
-    _tuned = True
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-
-
-def settle_loaded_code() -> None:
-    """Keep what is alive now (the modules, classes and functions imported so far) out of the cyclic
-    garbage collector's walks (``gc.freeze()``), in the application only.
-
-    A full collection walks every tracked object while it holds the interpreter, whichever thread set
-    it off: after the window's and a tab's imports that is ~100,000 objects and 60-180 ms during which
-    the GUI thread cannot run Python. Imported code lives as long as the process, so walking it again
-    finds nothing; frozen, a collection walks only the objects made since. Called when a burst of
-    imports has ended (a database is being opened, it is shown, the preloaded modules are in).
-
-    Only until a database is closed (:func:`stop_settling`): what a closed database leaves behind is
-    garbage, some of it in cycles only the collector frees; frozen, it would never be freed.
-    """
-    if _tuned and _settling:
-        gc.freeze()
-
-
-_settling = True
-
-
-def stop_settling() -> None:
-    """A database is being closed: what was frozen goes back to the collector (the first database's
-    objects frozen with the code would otherwise never be freed) and nothing is frozen from now on."""
-    global _settling
-    if _tuned and _settling:
-        gc.unfreeze()
-    _settling = False
 
 
 def _lower_this_thread() -> None:
@@ -492,7 +445,11 @@ class Workers(QObject):
                         _lower_this_thread()
                     args = job.args
                 kwargs = {"job": job} if job.wants_job else {}
-                job.result = job.fn(*args, **kwargs)
+                if job.lane == "read":
+                    with interpreter.reads_collector.job():
+                        job.result = job.fn(*args, **kwargs)
+                else:
+                    job.result = job.fn(*args, **kwargs)
             except BaseException as exc:
                 job.error = exc
             finally:

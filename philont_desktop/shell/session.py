@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.errors import DatabaseOpenError
+from philont_desktop.interpreter import settle_loaded_code, stop_settling
 from philont_desktop.qt import QObject, QTimer, Signal
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
-from philont_desktop.workers import Job, Workers, settle_loaded_code, stop_settling
+from philont_desktop.workers import Job, Workers
 
 if TYPE_CHECKING:  # imported when a database opens (off the GUI thread first), not at start-up
     from core.db import MemoryDB, OpenReport

@@ -317,18 +317,62 @@ def test_a_task_can_make_its_own_connection_interruptible(qapp, db_path):
 def test_loaded_code_is_frozen_until_a_database_closes_then_given_back(monkeypatch):
     import gc
 
-    from philont_desktop import workers as workers_module
+    from philont_desktop import interpreter as interpreter
 
-    monkeypatch.setattr(workers_module, "_tuned", True)  # as the application sets it
-    monkeypatch.setattr(workers_module, "_settling", True)
+    monkeypatch.setattr(interpreter, "_tuned", True)  # as the application sets it
+    monkeypatch.setattr(interpreter, "_settling", True)
     try:
-        workers_module.settle_loaded_code()
+        interpreter.settle_loaded_code()
         assert gc.get_freeze_count() > 0
-        workers_module.stop_settling()  # a database closes: what was frozen is collectable again
+        interpreter.stop_settling()  # a database closes: what was frozen is collectable again
         assert gc.get_freeze_count() == 0
-        workers_module.settle_loaded_code()  # and nothing is frozen any more
+        interpreter.settle_loaded_code()  # and nothing is frozen any more
         assert gc.get_freeze_count() == 0
     finally:
+        gc.unfreeze()
+
+
+def test_read_jobs_run_with_the_collector_paused_and_their_results_frozen(monkeypatch, db_path, qapp):
+    import gc
+
+    from philont_desktop import interpreter as interpreter
+
+    class Row:  # a tracked object of the result
+        pass
+
+    monkeypatch.setattr(interpreter, "_tuned", True)  # as the application sets it
+    monkeypatch.setattr(interpreter, "_settling", True)
+    w = Workers(db_path, readers=2)
+    try:
+        both_running = threading.Barrier(2, timeout=5)
+
+        def read(db, wait):
+            if wait:
+                both_running.wait()
+                time.sleep(0.05)  # the other read ends first: the collector stays paused for this one
+            return gc.isenabled(), [Row() for _ in range(3)]
+
+        first, second = w.run(read, True), w.run(read, False)
+        third = w.run(read, True)
+        assert w.wait_idle(PATIENCE_MS)
+        assert [j.result[0] for j in (first, second, third)] == [False, False, False]
+        assert gc.isenabled()  # on again once no read runs
+        assert gc.get_freeze_count() > 0  # the results are out of the collector's walks
+        assert not any(r in gc.get_objects() for r in first.result[1] + third.result[1])
+
+        write = w.task(lambda: gc.isenabled())  # other lanes: the collector runs as usual
+        assert write.wait(PATIENCE_MS) and write.result is True
+
+        failed = w.run(lambda db: 1 / 0, on_error=lambda exc: None)
+        assert failed.wait(PATIENCE_MS) and failed.state == "failed"
+        assert gc.isenabled()  # also after a read that raised
+
+        interpreter.stop_settling()  # a database closes: reads no longer pause it
+        after = w.run(lambda db: gc.isenabled())
+        assert after.wait(PATIENCE_MS) and after.result is True
+    finally:
+        w.shutdown()
+        gc.enable()
         gc.unfreeze()
 
 
