@@ -102,20 +102,25 @@ class AllConversations:
     id: None = None
 
 
-def job_conversations(db: Any, index: ConversationIndex) -> list[Conversation]:
-    return index.list(db)
+def job_conversations(db: Any, index: ConversationIndex) -> tuple[list[Conversation], dict[str | None, int]]:
+    """The conversations and where each one's row is (:attr:`Page.index`, made here, off the GUI thread)."""
+    rows = index.list(db)
+    return rows, {c.id: i for i, c in enumerate(rows)}
 
 
 def job_conversations_summed(
     db: Any, index: ConversationIndex
-) -> tuple[list[Conversation], int, int | None, int | None]:
-    """The conversations, their messages in all and the first and last time of all (summed here, off the
-    GUI thread: a big timeline has tens of thousands of conversations)."""
+) -> tuple[list[Conversation], int, int | None, int | None, dict[str | None, int]]:
+    """The conversations, their messages in all, the first and last time of all, and where each one's row
+    is below the first row (:class:`AllConversations`, key ``None``). Summed and indexed here, off the
+    GUI thread: a big timeline has tens of thousands of conversations."""
     rows = index.list(db)
     firsts = [c.first_at for c in rows if c.first_at is not None]
     lasts = [c.last_at for c in rows if c.last_at is not None]
     total = sum(c.message_count for c in rows)
-    return rows, total, min(firsts) if firsts else None, max(lasts) if lasts else None
+    keys: dict[str | None, int] = {None: 0}
+    keys.update((c.id, i) for i, c in enumerate(rows, 1))
+    return rows, total, min(firsts) if firsts else None, max(lasts) if lasts else None, keys
 
 
 class ConversationsModel(PagedRowsModel):
@@ -148,9 +153,11 @@ class ConversationsModel(PagedRowsModel):
 
     def unpack(self, result: Any, limit: int) -> Page:
         if self.all_label is None:
-            return Page(list(result), exhausted=True)
-        conversations, total, first, last = result
-        return Page([AllConversations(self.all_label, total, first, last), *conversations], exhausted=True)
+            conversations, keys = result
+            return Page(conversations, exhausted=True, index=keys)
+        conversations, total, first, last, keys = result
+        rows = [AllConversations(self.all_label, total, first, last), *conversations]
+        return Page(rows, exhausted=True, index=keys)
 
     def canFetchMore(self, parent: Any) -> bool:  # the whole list comes in one page
         return False

@@ -214,6 +214,47 @@ def test_refresh_puts_live_rows_on_top_or_reloads_keeping_the_selection(qapp):
     assert _ids(model) == list(range(5, 25)) and kept.row() == model.row_of(15) == 10
 
 
+class Indexed(Numbers):
+    """The job gives where each row's key is along with the rows (as the conversations' jobs do);
+    ``key()`` counts its calls, made on the GUI thread."""
+
+    calls = 0
+    bad_index = False
+
+    def key(self, row):
+        self.calls += 1
+        return row.id
+
+    def unpack(self, result, limit):
+        page = super().unpack(result, limit)
+        page.index = {r.id: i for i, r in enumerate(page.rows)}
+        if self.bad_index:
+            page.index = dict(list(page.index.items())[1:])  # not one entry per row: ignored
+        return page
+
+
+def test_an_index_made_with_the_rows_spares_a_key_call_per_row_and_keeps_the_selection(qapp):
+    model = Indexed(FakeSubmit(), page_size=20)
+    model.load_first_page()
+    assert [model.row_of(i) for i in range(20)] == list(range(20)) and model.row_of(20) == -1
+    kept = QPersistentModelIndex(model.index(model.row_of(15), 0))
+    model.refresh()  # same rows: only their data changed
+    model.start = 5  # the rows before 5 went away in the database
+    model.refresh()
+    assert _ids(model) == list(range(5, 25)) and kept.row() == model.row_of(15) == 10
+    assert model.calls == 0
+    assert [model.row_of(i) for i in range(5, 25)] == list(range(20))
+    model.prepend_rows([Row(-1)])  # a row on top: the index no longer lists the keys in row order
+    model.start = 10
+    model.refresh()  # 21 rows loaded: 21 reloaded
+    assert _ids(model) == list(range(10, 31)) and kept.row() == model.row_of(15) == 5
+    model.bad_index = True
+    model.start = 0
+    model.refresh()
+    assert _ids(model) == list(range(21)) and kept.row() == model.row_of(15) == 15
+    assert [model.row_of(i) for i in range(21)] == list(range(21))
+
+
 class Appended(Numbers):
     """Oldest on top: live rows (100, 101, ...) arrive below the last one."""
 
