@@ -228,7 +228,5 @@ class ChangeTreeModel(QAbstractItemModel):
             parts.append(self.tr("made in this app by {0}").format(it.actor))
         return plain_tooltip("\n".join(parts))
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    # flags(): Qt's own (enabled and selectable; none for the root), without a call into Python per
+    # cell at each paint.

@@ -16,6 +16,7 @@ from typing import Any
 
 from core.changes import ChangeItem
 from philont_desktop import humanize
+from philont_desktop.jobs import spin_until
 from philont_desktop.qt import (
     QAbstractItemView,
     QFileDialog,
@@ -41,6 +42,7 @@ from philont_desktop.review.widgets.detail import ReviewDetailPane
 from philont_desktop.review.widgets.review_bar import ReviewBar
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.tabs.navigation import ShowMessage, ShowTime
+from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["ReviewTab"]
 
@@ -81,6 +83,9 @@ class ReviewTab(BaseTab):
         lay.addWidget(self.notices)
         lay.addWidget(split, 1)
         self.register_splitter(split, "main")
+        # The first change is chosen a turn after the list went in: its detail (text, diff, plot) and
+        # the list's first layout and paint made one turn of ~40 ms on a big change set.
+        self._first_pick = next_turn(self, self._select_first)
         self._wire()
         self.set_editing(bool(ctx.editing))
 
@@ -136,6 +141,10 @@ class ReviewTab(BaseTab):
         self.controller.activate()
         self.baseline_bar.show_baseline(self.state.baseline, self.state.mark)
 
+    def wait_idle(self, timeout_ms: int = 10_000) -> bool:
+        """Until the changes are listed, the first one chosen and its messages loaded."""
+        return spin_until(lambda: not self.busy and not self._first_pick.isActive(), timeout_ms)
+
     def set_editing(self, on: bool) -> None:
         self.controller.set_editing(on)
         self.detail.actions.show_item(self.detail.item, bool(on))
@@ -172,10 +181,8 @@ class ReviewTab(BaseTab):
         self.model.set_changes(
             s.changes, reviewed=s.reviewed, new_ids=s.new_ids, hide_reviewed=s.hide_reviewed
         )
-        if first:
-            self.tree.expandAll()
-            if self.detail.item is None:
-                self._select_first()
+        if first and self.detail.item is None:  # (expanded by the model's reset)
+            self._first_pick.start()
         for pos in range(self.model.rowCount()):
             self.tree.expand(self.model.index(pos, 0))
         if top is not None:
@@ -220,6 +227,8 @@ class ReviewTab(BaseTab):
         return show
 
     def _select_first(self) -> None:
+        if self.detail.item is not None or self.tree.currentIndex().isValid():
+            return  # a change was chosen meanwhile
         for pos in range(self.model.rowCount()):
             parent = self.model.index(pos, 0)
             if self.model.rowCount(parent):

@@ -115,6 +115,39 @@ def test_default_baseline_and_switching_baselines(make_tab, world, qtbot):
     assert tab.state.changes.baseline.kind == "backup"
 
 
+def test_the_first_change_is_chosen_a_turn_after_the_list_unless_one_was_chosen_meanwhile(world, qtbot):
+    from philont_desktop.context import AppContext
+    from philont_desktop.review.view import ReviewTab
+
+    path, _backup = world
+    for choose in (False, True):
+        ctx = AppContext.open(path, interactive=False)
+        try:
+            tab = ReviewTab(ctx)
+            qtbot.addWidget(tab)
+            tab.resize(1300, 800)
+            tab.show()
+            seen = []
+
+            def listed(names, tab=tab, choose=choose, seen=seen):
+                if "changes" in names and tab.state.changes is not None and not seen:
+                    seen.append(tab.detail.item)  # the list is in, in this turn: no detail yet
+                    if choose:
+                        assert tab.select(_item(tab, "change.fact.new", "user.city").id)
+
+            tab.state.changed.connect(listed)
+            tab.ensure_activated()
+            assert tab.wait_idle(20_000)
+            assert seen == [None]
+            if choose:
+                assert tab.detail.item.target.label == "user.city"
+            else:
+                assert tab.detail.item is not None and tab.tree.currentIndex().isValid()
+                assert tab.detail.item.id == tab.model.item(tab.model.index(0, 0, tab.model.index(0, 0))).id
+        finally:
+            ctx.close()
+
+
 def test_item_actions_go_through_curation_and_undo(make_tab, world, qtbot, start_editing):
     path, _backup = world
     tab = make_tab(path)
