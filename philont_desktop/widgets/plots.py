@@ -24,6 +24,21 @@ from philont_desktop.theme import Theme
 
 pg.setConfigOptions(antialias=True, useNumba=False)
 
+
+def _load_time_zone() -> None:
+    """Have Qt read the system's time zone now, where this module is imported (the preloader's thread).
+
+    A date axis converts its ticks with ``QDateTime`` in the local zone; the first conversion of the
+    process reads the zone database (~6 ms, with a dozen failed opens whose messages Qt translates
+    through the application's translator): otherwise in the first paint of a date axis on the GUI thread.
+    """
+    local = qt.QDateTime.fromSecsSinceEpoch(1_700_000_000)
+    utc = local.toUTC()
+    qt.QDateTime(utc.date(), utc.time(), local.timeZone()).toSecsSinceEpoch()
+
+
+_load_time_zone()
+
 __all__ = [
     "DateAxis",
     "ThemedPlotWidget",
