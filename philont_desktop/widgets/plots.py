@@ -11,8 +11,11 @@ current language.
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
@@ -23,6 +26,7 @@ from philont_desktop import qt
 from philont_desktop.theme import Theme
 
 pg.setConfigOptions(antialias=True, useNumba=False)
+_plot_item_module = sys.modules[pg.PlotItem.__module__]  # the module (its package names the class so)
 
 
 def _load_time_zone() -> None:
@@ -66,7 +70,30 @@ def role_brush(theme: Theme, role: str, alpha: int = 200):
     return pg.mkBrush(c)
 
 
-class DateAxis(pg.DateAxisItem):
+class _LabelOnce:
+    """An axis that gives its label's text item new HTML only when the HTML changes.
+
+    pyqtgraph rebuilds the label (``setHtml``, a text document) at every pen, range or style change of
+    the axis, about forty times while a plot is made, almost always with the same text (~2 ms a plot).
+    """
+
+    label: Any
+
+    def _updateLabel(self) -> None:
+        html = self.labelString()  # type: ignore[attr-defined]
+        if html != getattr(self, "_label_html", None):
+            self._label_html = html
+            self.label.setHtml(html)
+        self._adjustSize()  # type: ignore[attr-defined]
+        self.picture = None
+        self.update()  # type: ignore[attr-defined]
+
+
+class Axis(_LabelOnce, pg.AxisItem):
+    """The axis of every plot made here (see :class:`_LabelOnce`)."""
+
+
+class DateAxis(_LabelOnce, pg.DateAxisItem):
     """A time axis for values in epoch **seconds** (divide the project's epoch ms by 1000).
 
     Month and weekday names follow the application's language (``QLocale()``, set by the language
@@ -100,6 +127,169 @@ class DateAxis(pg.DateAxisItem):
 AXES = ("left", "bottom", "right", "top")
 
 
+# -- a plot item without pyqtgraph's "Plot Options" form -----------------------------------------------------
+
+
+class _Signal:
+    """What pyqtgraph's plot item connects to a control of its form: slots called in order, each with as
+    many of the arguments as it takes (as Qt calls a slot that takes fewer)."""
+
+    __slots__ = ("_slots",)
+
+    def __init__(self) -> None:
+        self._slots: list[tuple[Callable[..., object], int | None]] = []
+
+    def connect(self, slot: Callable[..., object]) -> None:
+        func = getattr(slot, "__func__", slot)
+        code = getattr(func, "__code__", None)
+        takes = None  # every argument
+        if code is not None and not code.co_flags & inspect.CO_VARARGS:
+            takes = code.co_argcount - (1 if hasattr(slot, "__self__") else 0)
+        self._slots.append((slot, takes))
+
+    def emit(self, *args: object) -> None:
+        for slot, takes in list(self._slots):
+            slot(*(args if takes is None else args[:takes]))
+
+
+class _Switch:
+    """A check box of the form: ``isChecked``, ``setChecked``, ``toggled`` (emitted when it changes)."""
+
+    def __init__(self, checked: bool = False) -> None:
+        self._on = checked
+        self.toggled = _Signal()
+
+    def isChecked(self) -> bool:
+        return self._on
+
+    def setChecked(self, on: bool) -> None:
+        on = bool(on)
+        if on != self._on:
+            self._on = on
+            self.toggled.emit(on)
+
+
+class _Choice(_Switch):
+    """A radio button of the form: checking one unchecks the others of its group; the checked one
+    cannot be unchecked (Qt's auto-exclusive buttons)."""
+
+    def __init__(self, group: list[_Choice], checked: bool = False) -> None:
+        super().__init__(checked)
+        self._group = group
+        group.append(self)
+
+    def setChecked(self, on: bool) -> None:
+        if not on or self._on:
+            return
+        self._on = True
+        for other in self._group:
+            if other is not self and other._on:
+                other._on = False
+                other.toggled.emit(False)
+        self.toggled.emit(True)
+
+
+class _Number:
+    """A spin box or slider of the form: ``value`` kept within its range, ``valueChanged``."""
+
+    def __init__(self, value: int, minimum: int, maximum: int) -> None:
+        self._value, self._min, self._max = value, minimum, maximum
+        self.valueChanged = _Signal()
+
+    def value(self) -> int:
+        return self._value
+
+    def minimum(self) -> int:
+        return self._min
+
+    def maximum(self) -> int:
+        return self._max
+
+    def setValue(self, value: int) -> None:
+        value = min(max(int(value), self._min), self._max)
+        if value != self._value:
+            self._value = value
+            self.valueChanged.emit(value)
+
+
+class _Items:
+    """The form's list of curve parameters to average by (a plot of this application has none)."""
+
+    def __init__(self) -> None:
+        self._items: list[qt.QListWidgetItem] = []
+        self.itemClicked = _Signal()
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def item(self, i: int) -> qt.QListWidgetItem:
+        return self._items[i]
+
+    def clear(self) -> None:
+        self._items = []
+
+    def addItem(self, item: qt.QListWidgetItem) -> None:
+        self._items.append(item)
+
+    def findItems(self, text: str, _flags: object) -> list[qt.QListWidgetItem]:
+        return [i for i in self._items if i.text() == text]
+
+
+class _Form:
+    """pyqtgraph's "Plot Options" form (``plotConfigTemplate``) as the state the plot item reads and
+    writes, with the same defaults, without its forty widgets and layouts (~3 ms per plot on the GUI
+    thread, for a menu this application never shows). Only the six groups the item puts in its menu are
+    widgets (empty ones; the three checkable ones are real check boxes of a group)."""
+
+    def setupUi(self, _form: object) -> None:
+        def group(name: str, checked: bool | None = None) -> qt.QWidget:
+            if checked is None:
+                return qt.QWidget()
+            box = qt.QGroupBox()
+            box.setObjectName(name)  # pyqtgraph's WidgetGroup keeps the checkable ones by name
+            box.setCheckable(True)
+            box.setChecked(checked)
+            return box
+
+        self.transformGroup, self.decimateGroup, self.gridGroup = group("t"), group("d"), group("g")
+        self.averageGroup = group("averageGroup", False)
+        self.alphaGroup = group("alphaGroup", True)
+        self.pointsGroup = group("pointsGroup", True)
+        self.avgParamList = _Items()
+        for name in ("logX", "logY", "fft", "derivative", "phasemap", "subtractMean"):
+            setattr(self, f"{name}Check", _Switch())
+        self.clipToViewCheck, self.maxTracesCheck, self.forgetTracesCheck = _Switch(), _Switch(), _Switch()
+        self.downsampleCheck, self.autoDownsampleCheck = _Switch(), _Switch(True)
+        modes: list[_Choice] = []
+        self.subsampleRadio, self.meanRadio = _Choice(modes), _Choice(modes)
+        self.peakRadio = _Choice(modes, True)
+        self.downsampleSpin = _Number(1, 1, 100_000)
+        self.maxTracesSpin = _Number(0, 0, 99)
+        self.autoPointsCheck = _Switch(True)
+        self.xGridCheck, self.yGridCheck = _Switch(), _Switch()
+        self.gridAlphaSlider = _Number(128, 0, 255)
+        self.autoAlphaCheck = _Switch()
+        self.alphaSlider = _Number(1000, 0, 1000)
+
+
+class _FormTemplate:
+    Ui_Form = _Form
+
+
+class LightPlotItem(pg.PlotItem):
+    """A ``pg.PlotItem`` whose "Plot Options" form is :class:`_Form` (its context menu stays off) and
+    whose axes are :class:`Axis` unless given."""
+
+    def __init__(self, *args: object, **kwargs: object):
+        # read in PlotItem.__init__ only (plots are made on the GUI thread, one at a time)
+        saved = _plot_item_module.ui_template, _plot_item_module.AxisItem
+        _plot_item_module.ui_template, _plot_item_module.AxisItem = _FormTemplate, Axis
+        try:
+            super().__init__(*args, **kwargs)
+        finally:
+            _plot_item_module.ui_template, _plot_item_module.AxisItem = saved
+
+
 class ThemedPlotWidget(pg.PlotWidget):
     """A ``pg.PlotWidget`` whose background, axes and grid follow ``theme`` (also when it changes), and
     whose axis labels and title follow the language."""
@@ -114,7 +304,8 @@ class ThemedPlotWidget(pg.PlotWidget):
         # (a form of widgets, ~4 ms per plot on the GUI thread). A view box passed in should be made
         # with enableMenu=False too; setMenuEnabled(False) drops its menu if it was not.
         kwargs.setdefault("enableMenu", False)
-        super().__init__(parent, **kwargs)
+        background = kwargs.pop("background")
+        super().__init__(parent, background=background, plotItem=LightPlotItem(**kwargs))
         self._theme = theme
         self.setMenuEnabled(False)
         self.getPlotItem().hideButtons()

@@ -1,0 +1,103 @@
+"""The application's plots (``widgets/plots.py``): pyqtgraph's plot item without its "Plot Options" form,
+axes that rebuild their label only when it changes."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from philont_desktop.qt import QAbstractButton, QAbstractSlider, QGroupBox, QSpinBox, QWidget
+
+
+@pytest.fixture
+def theme(qapp):
+    from philont_desktop.theme import Theme
+
+    t = Theme("light")
+    t.apply()
+    return t
+
+
+def _state(form) -> dict[str, tuple]:
+    """What pyqtgraph's plot item reads of its form: every check, choice and number with its range."""
+    out: dict[str, tuple] = {}
+    for name, value in vars(form).items():
+        if isinstance(value, QGroupBox):
+            out[name] = ("group", value.isCheckable() and value.isChecked())
+        elif isinstance(value, QAbstractButton):
+            out[name] = ("check", value.isChecked())
+        elif isinstance(value, QAbstractSlider | QSpinBox):
+            out[name] = ("number", value.minimum(), value.maximum(), value.value())
+        elif hasattr(value, "isChecked"):
+            out[name] = ("group" if isinstance(value, QWidget) else "check", value.isChecked())
+        elif hasattr(value, "maximum"):
+            out[name] = ("number", value.minimum(), value.maximum(), value.value())
+    return out
+
+
+def test_the_light_form_starts_as_pyqtgraphs_form_does(qapp) -> None:
+    """The stand-in has every control of pyqtgraph's form the plot item reads, in the same state."""
+    from pyqtgraph.graphicsItems.PlotItem import plotConfigTemplate_generic as template
+
+    from philont_desktop.widgets.plots import _Form
+
+    real = template.Ui_Form()
+    holder = QWidget()
+    real.setupUi(holder)
+    light = _Form()
+    light.setupUi(None)
+    expected = _state(real)
+    assert _state(light) == expected
+    assert {"peakRadio", "downsampleSpin", "gridAlphaSlider", "averageGroup"} <= set(expected)
+    assert light.avgParamList.count() == 0
+
+
+def test_a_light_plot_item_keeps_what_the_plot_items_controls_do(theme, qtbot) -> None:
+    """Grid, downsampling, clipping and curves work as on pyqtgraph's own plot item."""
+    from philont_desktop.widgets.plots import LightPlotItem, ThemedPlotWidget, pg
+
+    plot = ThemedPlotWidget(theme)
+    qtbot.addWidget(plot)
+    item = plot.getPlotItem()
+    assert isinstance(item, LightPlotItem)
+    assert item.getAxis("left").grid == int(0.15 * 255)  # restyle(): y grid at 15%
+    assert item.getAxis("bottom").grid is False
+    item.showGrid(x=True, alpha=0.5)
+    assert item.getAxis("bottom").grid == 127 and item.getAxis("left").grid == 127
+    curve = pg.PlotDataItem([1, 2, 3, 4], [4, 3, 2, 1])
+    plot.addItem(curve)
+    item.setDownsampling(auto=True, mode="mean")
+    item.setClipToView(True)
+    assert curve.opts["autoDownsample"] and curve.opts["downsampleMethod"] == "mean"
+    assert curve.opts["clipToView"]
+    assert item.downsampleMode() == (1, True, "mean") and item.clipToViewMode()
+    item.setDownsampling(ds=3, auto=False, mode="peak")
+    assert curve.opts["downsample"] == 3 and curve.opts["downsampleMethod"] == "peak"
+    assert not curve.opts["autoDownsample"]
+    assert not item.ctrl.meanRadio.isChecked() and item.ctrl.peakRadio.isChecked()
+    item.ctrl.peakRadio.setChecked(False)  # a choice cannot be unchecked, only replaced
+    assert item.ctrl.peakRadio.isChecked()
+    assert not plot.getAxis("top").isVisible() and not plot.getAxis("right").isVisible()
+    assert item.getContextMenus(None) is None  # no menu is offered
+    plot.resize(300, 200)
+    plot.show()
+    image = plot.grab().toImage()
+    assert not image.isNull()
+
+
+def test_an_axis_label_follows_its_text_and_colour(theme, qtbot) -> None:
+    from philont_desktop.widgets.plots import Axis, DateAxis, ThemedPlotWidget
+
+    plot = ThemedPlotWidget(theme, date_axis=True)
+    qtbot.addWidget(plot)
+    left, bottom = plot.getAxis("left"), plot.getAxis("bottom")
+    assert isinstance(left, Axis) and isinstance(bottom, DateAxis)
+    plot.getPlotItem().setLabel("left", "score")
+    assert left.label.toPlainText().strip() == "score"
+    theme.set_mode("dark")
+    assert theme.plot_foreground().name() in left.label.toHtml()
+    plot.getPlotItem().setLabel("left", "days")
+    assert left.label.toPlainText().strip() == "days"
+    theme.set_mode("light")
+    assert theme.plot_foreground().name() in left.label.toHtml()
