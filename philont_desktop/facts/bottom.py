@@ -4,6 +4,10 @@ The two plots are pyqtgraph widgets that take tens of milliseconds each to make.
 one event-loop turn while the window builds its tabs in the background, so the plots are made in the
 turns after it, one per turn (with the curve items the first drawing needs in a turn of their own),
 or at once when something asks for them first.
+
+Until the tab's first load has been drawn into them (:meth:`FactsBottom.release`) the plots do not paint:
+under the loading veil they would be painted empty, and again when the rows arrive, before the drawing
+that follows the rows (each paint of a plot is 10-20 ms of the GUI thread, in the visit's longest turns).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from philont_desktop.facts.sealed import Sealed
 from philont_desktop.facts.widgets.forget_pool import ForgetPool
 from philont_desktop.facts.widgets.history import HistoryView
 from philont_desktop.qt import QHBoxLayout, QTabWidget, QTimer, QWidget, Signal
+from philont_desktop.widgets.after_paint import next_turn
 
 CURVES, OVERVIEW, HISTORY, POOL = range(4)
 SPARE_CURVES = 6  # curve items made ahead: the leading curves drawn while nothing is selected
@@ -39,6 +44,8 @@ class FactsBottom(QTabWidget):
         self._theme = theme
         self._curves: Any = None
         self._overview: Any = None
+        self._held = True  # the plots do not paint until release()
+        self._release = next_turn(self, self.release)
         self.whatif = WhatIfBox(self)
         self.curves_page = Sealed(self)  # the legend filled after a load: the other pages stay
         self._curves_layout = QHBoxLayout(self.curves_page.body)
@@ -65,6 +72,7 @@ class FactsBottom(QTabWidget):
         """The decay curves (:class:`~philont_desktop.facts.widgets.decay_plot.DecayCurvePlot`)."""
         if self._curves is None:
             self._curves = self._plot_classes[0](self._theme, self.curves_page.body)
+            self._curves.plot.setUpdatesEnabled(not self._held)
             self._curves_layout.insertWidget(0, self._curves, 1)
             self._curves.viewTimeDragged.connect(self.viewTimeDragged)
         return self._curves
@@ -74,6 +82,7 @@ class FactsBottom(QTabWidget):
         """The overview (:class:`~philont_desktop.facts.widgets.overview.OverviewPlot`), in its page."""
         if self._overview is None:
             self._overview = self._plot_classes[1](self._theme, self)
+            self._overview.plot.setUpdatesEnabled(not self._held)
             self._overview.selectionRequested.connect(self.overviewSelection)
             current = self.currentIndex()
             blocked = self.blockSignals(True)
@@ -87,6 +96,59 @@ class FactsBottom(QTabWidget):
             if current == OVERVIEW:
                 self.currentChanged.emit(current)
         return self._overview
+
+    @property
+    def held(self) -> bool:
+        """The plots do not paint yet (the tab's first load is not drawn into them)."""
+        return self._held
+
+    def move_curves(self, real_now: float, view_time: float) -> None:
+        """The curves at new times (the time control moved); drawn anew (a view time near the plot's
+        right edge), they are drawn in this event-loop turn and painted in the next."""
+        curves = self.curves
+        if curves.redraws_at(view_time):
+            self.hold()
+            curves.set_times(real_now, view_time)
+            self.release_later()
+        else:
+            curves.set_times(real_now, view_time)
+
+    def settle(self) -> None:
+        """A release asked for a later turn happens now (screenshots, tests: what is drawn is painted)."""
+        if self.pending:
+            self.release()
+
+    def hold(self) -> None:
+        """The plots do not paint until :meth:`release` (e.g. the curves drawn anew in this turn, painted
+        in the next: :meth:`release_later`)."""
+        self._release.stop()
+        self._held = True
+        for made in (self._curves, self._overview):
+            if made is not None:
+                made.plot.setUpdatesEnabled(False)
+
+    @property
+    def pending(self) -> bool:
+        """A paint is still to come: :meth:`release_later` was asked and has not run yet."""
+        return self._release.isActive()
+
+    def release_later(self) -> None:
+        """:meth:`release` in a later event-loop turn: the first drawing into the plots is one turn, their
+        first paint another."""
+        if self._held:
+            for made in (self._curves, self._overview):
+                if made is not None and made.isVisible():
+                    made.plot.fit_axes()  # sized to their ticks before the first paint, not after it
+            self._release.start()
+
+    def release(self) -> None:
+        """Let the plots paint from now on (what they hold is drawn, or there is nothing to wait for)."""
+        self._release.stop()
+        if self._held:
+            self._held = False
+            for made in (self._curves, self._overview):
+                if made is not None:
+                    made.plot.setUpdatesEnabled(True)
 
     def overview_shown(self) -> bool:
         return self._overview is not None and self.currentWidget() is self._overview

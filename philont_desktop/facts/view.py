@@ -238,12 +238,13 @@ class FactsTab(SealedLayout, BaseTab):
 
     @property
     def busy(self) -> bool:
-        return self.controller.busy or self._plots.pending or self._time_plots.pending
+        return self.controller.busy or self._plots.pending or self._time_plots.pending or self.bottom.pending
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         done = self.controller.wait_idle(timeout_ms)  # and the plots drawn
         self._time_plots.flush()
         self._plots.flush()
+        self.bottom.settle()
         return done
 
     def retranslate(self) -> None:
@@ -291,6 +292,8 @@ class FactsTab(SealedLayout, BaseTab):
             self._show_history()
         if "loading" in names:
             self._update_status()
+            if not s.loading and s.data is None:
+                self.bottom.release()  # the load failed or was cancelled: the plots show what they hold
 
     def _show_data(self, data: FactsData) -> None:
         s = self.state
@@ -331,11 +334,11 @@ class FactsTab(SealedLayout, BaseTab):
 
     def _move_plots(self) -> None:
         s = self.state
-        if self._overview_shown() and not self._overview_dirty:
+        if self.bottom.overview_shown() and not self._overview_dirty:
             self.overview.set_view_time(s.view_time)
         else:
             self._overview_dirty = True
-        self.curves.set_times(s.real_now, s.view_time)
+        self.bottom.move_curves(s.real_now, s.view_time)
         self.whatif.set_now(s.real_now)
 
     def _follow_new_versions(self, ids: list[str]) -> None:
@@ -352,12 +355,9 @@ class FactsTab(SealedLayout, BaseTab):
         if heads:
             self.select_ids(heads, add=True)
 
-    def _overview_shown(self) -> bool:
-        return self.bottom.overview_shown()
-
     def _sync_overview(self) -> None:
         """Rebuild the overview when it is shown and out of date (10,000 points: only when seen)."""
-        if self._overview_dirty and self._overview_shown():
+        if self._overview_dirty and self.bottom.overview_shown():
             self._overview_dirty = False
             self.overview.set_rows(self.model.rows(), self.view_time)
             self.overview.set_selected(set(self.state.selection))
@@ -439,13 +439,14 @@ class FactsTab(SealedLayout, BaseTab):
             rows, current = self.selected_rows(), self.current_row()
         self.whatif.set_now(self.state.real_now)
         self._sync_overview()
-        self.curves.set_times(self.state.real_now, self.state.view_time)
+        self.curves.set_times(self.state.real_now, self.state.view_time, redraw=False)  # set_facts draws
         if rows:
             self.curves.set_facts(rows, current.fact.id if current else None)
         else:
             self.curves.set_facts(self._leading_rows(), None, self._leading_note())
         self.overview.set_selected({r.fact.id for r in rows})
         self.whatif.load(current)
+        self.bottom.release_later()  # the first drawing painted in a turn of its own
 
     def _leading_rows(self) -> list[FactRow]:
         return leading_rows(self.model.rows(), self.state.namespace, LEADING_CURVES)

@@ -322,6 +322,32 @@ class ThemedPlotWidget(pg.PlotWidget):
     def theme(self) -> Theme:
         return self._theme
 
+    def fit_axes(self) -> None:
+        """Lay out the ticks of the axes now, without painting (e.g. while updates are disabled).
+
+        An axis sizes itself to its tick labels when it draws them: at a plot's first paint a left axis
+        whose labels are narrower or wider than pyqtgraph's guess changes its width, the plot is laid out
+        again and painted a second time. Drawn here, before that paint, the axes have their size when the
+        plot first paints (and an axis that keeps its size keeps what was drawn: the paint copies it).
+        """
+        item = self.getPlotItem()
+        for name in AXES:
+            axis = self.getAxis(name)
+            if not axis.isVisible() or axis.picture is not None:
+                continue
+            picture = qt.QPicture()
+            painter = qt.QPainter(picture)
+            try:
+                if axis.style["tickFont"]:
+                    painter.setFont(axis.style["tickFont"])
+                specs = axis.generateDrawSpecs(painter)
+                if specs is not None:
+                    axis.drawPicture(painter, *specs)
+            finally:
+                painter.end()
+            axis.picture = picture
+        item.layout.activate()  # a changed axis size applied now (it drops that axis's picture)
+
     def restyle(self) -> None:
         if not qt.is_valid(self):
             return

@@ -823,3 +823,116 @@ def test_a_dragged_time_control_ends_with_the_pool_at_the_last_time(facts_db, ma
         "context.mood",
         "session.focus",
     ]
+
+
+# -- the plots' first paint -----------------------------------------------------------------------------------
+
+
+def _first_visit(qtbot, path: Path):
+    """A Facts tab shown and activated, its first load on its way (not waited for)."""
+    from philont_desktop.context import AppContext
+    from philont_desktop.facts.view import FactsTab
+
+    ctx = AppContext.open(path, interactive=False)
+    tab = FactsTab(ctx)
+    tab.now_fn = lambda: FIXED_NOW
+    qtbot.addWidget(tab)
+    tab.resize(1400, 900)
+    return ctx, tab
+
+
+class _Paints:
+    """Paint events of a widget, each with what ``probe()`` said at that moment."""
+
+    def __init__(self, widget, probe):
+        from philont_desktop.qt import QEvent, QObject
+
+        seen = self.seen = []
+
+        class Filter(QObject):
+            def eventFilter(self, obj, event) -> bool:
+                if event.type() == QEvent.Type.Paint:
+                    seen.append(probe())
+                return False
+
+        self.filter = Filter()
+        widget.installEventFilter(self.filter)
+
+
+def test_the_decay_plot_is_first_painted_with_the_loaded_curves_not_empty_before(qtbot, facts_db):
+    ctx, tab = _first_visit(qtbot, facts_db[0])
+    try:
+        curves = tab.curves  # made before the visit, as the window's background build does
+        paints = _Paints(curves.plot.viewport(), lambda: set(curves.curve_items))
+        tab.show()
+        tab.ensure_activated()  # the loading veil, the load on its way
+        assert tab.busy
+        qtbot.waitUntil(lambda: bool(paints.seen), timeout=20_000)  # through the event loop alone
+        # its first paint shows the leading facts' curves: it was not painted empty under the veil,
+        # nor again when the rows arrived, before they were drawn
+        assert paints.seen[0] and paints.seen[0] == set(curves.curve_items)
+        assert len(curves.curve_items) == 6
+        assert curves.plot.updatesEnabled()
+        assert idle(tab)
+        assert all(paints.seen)
+    finally:
+        ctx.close()
+
+
+def test_the_plots_paint_again_when_the_first_load_fails(qtbot, monkeypatch, facts_db):
+    import philont_desktop.facts.controller as controller
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(controller, "load_facts", broken)
+    ctx, tab = _first_visit(qtbot, facts_db[0])
+    try:
+        curves = tab.curves
+        assert not curves.plot.updatesEnabled()  # held until the first load is drawn
+        tab.show()
+        tab.ensure_activated()
+        qtbot.waitUntil(lambda: not tab.state.loading, timeout=20_000)
+        assert any("the disk went away" in e for e in ctx.errors)  # the error is shown
+        assert not tab.bottom.held
+        assert curves.plot.updatesEnabled() and tab.overview.plot.updatesEnabled()
+        paints = _Paints(curves.plot.viewport(), lambda: True)
+        curves.plot.update()
+        qtbot.waitUntil(lambda: bool(paints.seen), timeout=5_000)  # the (empty) plot paints again
+    finally:
+        ctx.close()
+
+
+def test_screenshots_and_tests_waiting_for_the_tab_get_the_plots_painted(qtbot, facts_db, make_tab):
+    tab = make_tab(facts_db[0])  # waits with wait_idle()
+    assert not tab.bottom.held and not tab.bottom.pending and not tab.busy
+    assert tab.curves.plot.updatesEnabled()
+    image = tab.curves.plot.grab().toImage()
+    bg = tab.curves.plot.backgroundBrush().color().rgb()
+    painted = sum(
+        1 for x in range(0, image.width(), 5) for y in range(0, image.height(), 5) if image.pixel(x, y) != bg
+    )
+    assert painted > 50
+
+
+def test_the_curves_drawn_anew_for_a_far_view_time_are_painted_with_it(qtbot, facts_db, make_tab):
+    """Moving the time control near the plot's right edge draws the curves anew (their paint follows
+    in the next event-loop turn): each paint shows a range that holds the view time."""
+    tab = make_tab(facts_db[0])
+    curves = tab.curves
+    paints = _Paints(
+        curves.plot.viewport(), lambda: (curves.plot.getViewBox().viewRange()[0][1], tab.view_time)
+    )
+    redrawn = []
+    for days in (60, 120, 240, 360):
+        redrawn.append(curves.redraws_at(FIXED_NOW + days * DAY))
+        tab.time_slider.setValue(days)
+        qtbot.waitUntil(lambda: not tab.busy, timeout=20_000)  # through the event loop alone
+        qtbot.waitUntil(
+            lambda d=days: paints.seen and paints.seen[-1][1] == FIXED_NOW + d * DAY, timeout=5_000
+        )
+        right, view = paints.seen[-1]
+        assert right * 1000 > view  # the new range, painted
+        assert curves.plot.updatesEnabled() and not tab.bottom.held
+    assert any(redrawn)
+    assert curves.view_line.isVisible() and curves.view_line.value() == (FIXED_NOW + 360 * DAY) / 1000

@@ -1,5 +1,5 @@
 """The application's plots (``widgets/plots.py``): pyqtgraph's plot item without its "Plot Options" form,
-axes that rebuild their label only when it changes."""
+axes that rebuild their label only when it changes, axes laid out before the first paint."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from philont_desktop.qt import QAbstractButton, QAbstractSlider, QGroupBox, QSpinBox, QWidget
+from philont_desktop.qt import QAbstractButton, QAbstractSlider, QApplication, QGroupBox, QSpinBox, QWidget
 
 
 @pytest.fixture
@@ -101,3 +101,22 @@ def test_an_axis_label_follows_its_text_and_colour(theme, qtbot) -> None:
     assert left.label.toPlainText().strip() == "days"
     theme.set_mode("light")
     assert theme.plot_foreground().name() in left.label.toHtml()
+
+
+def test_fitted_axes_are_sized_before_the_first_paint(theme, qtbot) -> None:
+    """An axis sized to its ticks by fit_axes() is not resized by the plot's first paint."""
+    from philont_desktop.widgets.plots import ThemedPlotWidget
+
+    plot = ThemedPlotWidget(theme)
+    qtbot.addWidget(plot)
+    plot.resize(400, 250)
+    plot.setUpdatesEnabled(False)
+    plot.show()
+    plot.setYRange(0, 123_456, padding=0)  # wide tick labels
+    QApplication.processEvents()
+    plot.fit_axes()
+    width = plot.getAxis("left").width()
+    plot.setUpdatesEnabled(True)
+    plot.grab()
+    QApplication.processEvents()
+    assert plot.getAxis("left").width() == width

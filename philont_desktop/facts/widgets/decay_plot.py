@@ -230,9 +230,10 @@ class DecayCurvePlot(QWidget):
             self._redraw()
 
     # -- inputs ----------------------------------------------------------------------------------------------
-    def set_times(self, real_now: float, view_time: float) -> None:
-        moved_view = view_time != self.view_time
-        first = not self.real_now
+    def set_times(self, real_now: float, view_time: float, *, redraw: bool = True) -> None:
+        """Move the "now" line and the view time; ``redraw=False`` when :meth:`set_facts` follows (it
+        draws what moved)."""
+        redraws = redraw and self.redraws_at(view_time)
         self.real_now, self.view_time = float(real_now), float(view_time)
         self.now_line.setPos(self.real_now / 1000)
         if self.view_time > self.real_now + 1000:
@@ -244,10 +245,17 @@ class DecayCurvePlot(QWidget):
         else:
             self.view_line.hide()
         self.view_line.setBounds([self.real_now / 1000, (self.real_now + 366 * DAY_MS) / 1000])
-        if (moved_view and self.rows and self.view_time > self.x_range[1] * 1000 - 5 * DAY_MS) or (
-            first and not self.rows
-        ):
+        if redraws:
             self._redraw()
+
+    def redraws_at(self, view_time: float) -> bool:
+        """Whether :meth:`set_times` with this view time draws the curves anew (a view time near the
+        right edge widens the range; the first times given draw the empty plot), not only moves lines."""
+        if not self.real_now and not self.rows:
+            return True
+        return bool(
+            view_time != self.view_time and self.rows and view_time > self.x_range[1] * 1000 - 5 * DAY_MS
+        )
 
     def tick(self, real_now: float) -> None:
         """Move the "now" line (called every second)."""
