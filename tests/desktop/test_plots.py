@@ -120,3 +120,25 @@ def test_fitted_axes_are_sized_before_the_first_paint(theme, qtbot) -> None:
     plot.grab()
     QApplication.processEvents()
     assert plot.getAxis("left").width() == width
+
+
+def test_no_plot_of_the_application_builds_a_context_menu(theme, qtbot, monkeypatch) -> None:
+    """The menus are off; their forms (the view box's, ~5-15 ms each) are not even made."""
+    import sys
+
+    from philont_desktop.actions.chart import FailureRateChart
+    from philont_desktop.facts.widgets.decay_plot import DecayCurvePlot
+    from philont_desktop.facts.widgets.overview import OverviewPlot
+    from philont_desktop.timeline.widgets.chart import ActivityChart
+    from philont_desktop.widgets.plots import pg
+
+    view_box_module = sys.modules[pg.ViewBox.__module__]
+    made: list[object] = []
+    real = view_box_module.ViewBoxMenu
+    monkeypatch.setattr(view_box_module, "ViewBoxMenu", lambda *a: made.append(a) or real(*a))
+    for cls in (FailureRateChart, DecayCurvePlot, OverviewPlot, ActivityChart):
+        widget = cls(theme)
+        qtbot.addWidget(widget)
+        item = widget.plot.getPlotItem()
+        assert item.getViewBox().menu is None and item.getContextMenus(None) is None, cls.__name__
+    assert made == []

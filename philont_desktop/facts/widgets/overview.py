@@ -90,7 +90,7 @@ class OverviewPlot(QWidget):
     def __init__(self, theme: Any, parent: QWidget | None = None):
         super().__init__(parent)
         self._theme = theme
-        self.vb = SelectViewBox()
+        self.vb = SelectViewBox(enableMenu=False)  # no context menu: not built at all (ThemedPlotWidget)
         self.plot = ThemedPlotWidget(theme, self, viewBox=self.vb)
         self.plot.setObjectName("factsOverview")
         pi = self.plot.getPlotItem()
