@@ -15,19 +15,22 @@ import sys
 import threading
 from collections.abc import Iterator
 
-SWITCH_INTERVAL_S = 0.0005  # how long a worker may keep the interpreter while the GUI thread waits
+SWITCH_INTERVAL_S = 0.0001  # how long a worker may keep the interpreter while the GUI thread waits
 
 _tuned = False  # the application's interpreter settings are on (not in a test process)
 
 
 def favour_the_gui_thread() -> None:
-    """Hand the interpreter to a waiting thread after half a millisecond instead of Python's 5 ms.
+    """Hand the interpreter to a waiting thread after a tenth of a millisecond instead of Python's 5 ms.
 
     Every call from Qt into Python (a paint, a model's ``data()``, a slot) and every return from a Qt
     call that lets the interpreter go must take Python's lock back. While a worker runs Python (a
     background import, a result being shaped) the GUI thread waits up to the switch interval for it,
-    each time: a few hundred such calls at 5 ms each make a stall a person feels, at 0.5 ms they do
-    not. The workers' own throughput barely changes (a switch costs microseconds).
+    each time: a few hundred such calls at 5 ms each make a stall a person feels. At 0.5 ms the
+    scripted session's longest stall was still 61-143 ms under load (median 104 over six sessions,
+    the GUI thread's own CPU unchanged), at 0.1 ms 45-81 ms (median 65), measured alternately
+    (bench/README.md). A worker pays only while the GUI thread wants the lock too (a switch costs
+    microseconds); alone, it keeps the interpreter as before.
     """
     global _tuned
     _tuned = True
