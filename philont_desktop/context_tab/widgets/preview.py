@@ -1,11 +1,13 @@
 """The preview document in a text browser: rendered from a result, links turned into requests.
 
-A preview is shown in three event-loop turns: its HTML is rendered and parsed into a document of its own
-in the first, that document gets its layout at the width of the view in the second, and it replaces the
-one on screen in the third. Parsing and laying out the ~25,000 characters of a preview in one go held
-the GUI thread 20-35 ms, next to the rest of the result's handling, and the swap alone (the new
-document's layout made, its first part laid out, the view painted) 15-25 ms on a tab's first visit;
-:meth:`PreviewPane.flush` puts a waiting document on screen at once.
+A preview is shown over four event-loop turns after its result arrives: its HTML is rendered and
+parsed into a document of its own in the first, that document gets its layout at the width of the view
+in the second, and it replaces the one on screen in the third (the turn the result arrives in has the
+rest of its handling: the state, the budgets, the table of what was left out). Rendering, parsing and
+laying out the ~25,000 characters of a preview in one go held the GUI thread 20-35 ms, and the swap
+alone (the new document's layout made, its first part laid out, the view painted) 15-25 ms on a tab's
+first visit. A result replaced before its turn is never rendered; :meth:`PreviewPane.flush` puts the
+last one on screen at once.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class PreviewPane(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.renderer = PreviewRenderer(theme, self)
         self.anchorClicked.connect(self.follow)
+        self._result: tuple[ContextResult, frozenset[str], bool, bool] | None = None  # to render
         self._next: QTextDocument | None = None  # parsed, shown in a later turn
         self._laid_out = False  # the waiting document has its layout
         self._swap = next_turn(self, self._step)
@@ -47,6 +50,15 @@ class PreviewPane(QTextBrowser):
     ) -> None:
         if r is None:
             return
+        self._result = (r, frozenset(expanded), provisional, explaining)
+        self._swap.start()
+
+    def _parse(self) -> None:
+        """Render and parse the waiting result into the document shown next."""
+        waiting, self._result = self._result, None
+        if waiting is None:
+            return
+        r, expanded, provisional, explaining = waiting
         html = self.renderer.render(r, expanded, provisional=provisional, explaining=explaining)
         doc = self._new_document()
         doc.setHtml(html)
@@ -54,7 +66,6 @@ class PreviewPane(QTextBrowser):
             self._next.deleteLater()  # replaced before it was shown
         self._next = doc
         self._laid_out = False
-        self._swap.start()
 
     def _new_document(self) -> QTextDocument:
         """An empty document with the settings of the one on screen (font, margins, style sheet)."""
@@ -70,12 +81,16 @@ class PreviewPane(QTextBrowser):
 
     @property
     def pending(self) -> bool:
-        """A preview is parsed and waits for its turn to be shown."""
-        return self._next is not None
+        """A preview waits for its turns to be shown."""
+        return self._result is not None or self._next is not None
 
     def _step(self) -> None:
-        """The waiting document's next step: its layout (at the width of the view, as the view would
-        make it), or, in the turn after, its place on screen."""
+        """The waiting preview's next step, one per turn: rendered and parsed, laid out (at the width of
+        the view, as the view would lay it out), shown."""
+        if self._result is not None:
+            self._parse()
+            self._swap.start()
+            return
         doc = self._next
         if doc is None:
             return
@@ -89,6 +104,7 @@ class PreviewPane(QTextBrowser):
 
     def flush(self) -> None:
         """Show the waiting preview now, keeping the scroll position."""
+        self._parse()
         doc, self._next = self._next, None
         self._swap.stop()
         if doc is None:
