@@ -141,13 +141,14 @@ class SkillsTab(BaseTab):
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         """Until loads are done, no card painted since asks for its sparkline and every card on screen
-        is painted in full."""
+        is painted in full; the detail is then in every tab."""
         deadline = time.monotonic() + timeout_ms / 1000
         while True:
             left = max(0, int((deadline - time.monotonic()) * 1000))
             super().wait_idle(left)
             QApplication.processEvents()
             if not self._pending and not self.board.model.requests_pending and not self.board.cards_pending:
+                self.detail_pane.flush()
                 return True
             if time.monotonic() >= deadline:
                 return False

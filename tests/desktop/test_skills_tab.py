@@ -359,6 +359,32 @@ def test_revisions_pane_shows_the_side_by_side_diff(tab):
     assert changed_spans(right) == [(1, 9, "检查磁盘空间，再")]
 
 
+def test_the_detail_reaches_the_tabs_not_on_screen_a_turn_later(tab, qtbot):
+    pane = tab.detail_pane
+    assert tab.select_skill(EN)
+    assert tab.wait_idle(5000)
+    en = pane.detail
+    assert tab.select_skill("stable-one")
+    assert tab.wait_idle(5000)
+    stable = pane.detail
+    assert pane.ladder.detail is stable and pane.revisions.detail is stable
+    stable_overview = pane.grade_view.toPlainText()
+    pane.set_detail(en)  # the Overview is on screen: the two other tabs follow
+    assert pane.pending and pane.revisions.detail is stable
+    pane.tabs.setCurrentWidget(pane.revisions)  # chosen before its turn: filled at once
+    assert not pane.pending
+    assert pane.ladder.detail is en and pane.revisions.detail is en
+    assert [pane.left_combo.itemText(i) for i in range(pane.left_combo.count())] == [
+        "Version 1 (original)",
+        "Version 2 (current)",
+    ]
+    pane.set_detail(stable)  # the Revisions on screen now
+    assert pane.revisions.detail is stable and pane.ladder.detail is en
+    qtbot.waitUntil(lambda: not pane.pending, timeout=2000)
+    assert pane.ladder.detail is stable
+    assert pane.grade_view.toPlainText() == stable_overview
+
+
 # -- curation ----------------------------------------------------------------------------------------------
 def test_revert_creates_a_new_revision_naming_the_restored_one(tab, ctx, fixture_path):
     editing(ctx, tab)
@@ -574,15 +600,15 @@ def test_selecting_a_card_loads_its_detail(tab, qtbot):
     assert "stable-one" in tab.detail_pane.title.text()
 
 
-# -- cards made over several event-loop turns -----------------------------------------------------------------
+# -- cards made over several frames --------------------------------------------------------------------------
 def _forget_pictures(tab, budget: float = 0.0) -> None:
-    """Cards made anew, one picture per event-loop turn (as a slow machine would)."""
+    """Cards made anew, one picture per frame (as a slow machine would)."""
     delegate = tab.board.delegate
     delegate.set_colors(delegate.colors)
-    delegate.turn_budget = budget
+    delegate.frame_budget = budget
 
 
-def test_cards_put_off_to_later_turns_are_painted_in_full(tab):
+def test_cards_put_off_to_later_frames_are_painted_in_full(tab):
     full = tab.board.grab().toImage()
     _forget_pictures(tab)
     first = tab.board.grab().toImage()  # one card made, the others drawn as their frame

@@ -270,7 +270,7 @@ class BoardWidget(QWidget):
     # -- selection ------------------------------------------------------------------------------------------
     @property
     def cards_pending(self) -> bool:
-        """Cards on screen wait for their picture (made in the next event-loop turns)."""
+        """Cards on screen wait for their picture (made in the next frames)."""
         return self.delegate.pending
 
     @property

@@ -3,11 +3,11 @@
 A card shows the name with its badges, the success and failure counters with the outcome sparkline
 beside them, the uses and last use, and one caveat line (the draft caveat, else the source).
 
-Each card is painted once into a picture, then drawn from it. Pictures are made a few milliseconds' worth
-per event-loop turn: a board's first paint (or the one after its sparklines arrived) would otherwise make
-twenty of them, 15-25 ms, in the turn that also fills the board. A card whose picture is still to make
-is drawn as its frame alone (or as its previous picture, when it has one of the same size) and painted
-again in the next turn.
+Each card is painted once into a picture, then drawn from it. Pictures are made at most 6 ms' worth in
+every 16 ms (a frame at 60 Hz): a board's first paint (or the one after its sparklines arrived) would
+otherwise make twenty of them, 15-25 ms, in the turn that also fills the board. A card whose picture is
+still to make is drawn as its frame alone (or as its previous picture, when it has one of the same
+size) and painted again when the next frame's budget begins.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from philont_desktop.qt import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     Qt,
+    QTimer,
     QWidget,
     is_valid,
 )
@@ -47,11 +48,11 @@ from philont_desktop.skills.repairs import attempts_of, badge_text
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.words import grade_caveat
 from philont_desktop.widgets import plain
-from philont_desktop.widgets.after_paint import next_turn
 
 DAY_MS = 86_400_000
 PICTURES = 120  # cards kept as pictures (a board shows a few dozen; ~100 KB each)
-TURN_BUDGET_S = 0.006  # pictures made in one event-loop turn: ~6 ms of them (one takes 0.5-1 ms)
+FRAME_MS = 16  # pictures are made ...
+FRAME_BUDGET_S = 0.006  # ... at most ~6 ms of them in every 16 ms (one takes 0.5-1 ms)
 _LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -94,9 +95,12 @@ class CardDelegate(QStyledItemDelegate):
         self._fonts_for: tuple[QFont, _Fonts] | None = None  # the fonts of the last base font
         # skill id -> (skill, look, picture) of the cards painted lately (see paint())
         self._pictures: OrderedDict[int, tuple[Skill, tuple, QPixmap]] = OrderedDict()
-        self.turn_budget = TURN_BUDGET_S
-        self._spent = 0.0  # seconds spent making pictures in this event-loop turn
-        self._turn = next_turn(self, self._next_turn)
+        self.frame_budget = FRAME_BUDGET_S
+        self._spent = 0.0  # seconds spent making pictures in this frame
+        self._frame = QTimer(self)  # the end of the frame that began with the first picture made
+        self._frame.setSingleShot(True)
+        self._frame.setInterval(FRAME_MS)
+        self._frame.timeout.connect(self._next_frame)
         # the views painted with cards still to make, and where those cards are
         self._short: dict[QAbstractScrollArea, list[QRect]] = {}
 
@@ -137,10 +141,10 @@ class CardDelegate(QStyledItemDelegate):
         got = self._pictures.get(id(skill))
         if got is not None and got[0] is skill and got[1] == key:
             self._pictures.move_to_end(id(skill))
-        elif self._spent > self.turn_budget:  # at least one picture in every turn
+        elif self._spent > self.frame_budget:  # at least one picture in every frame
             self._defer(option)
             if got is not None and got[0] is skill and _same_size(got[1], key):
-                painter.drawPixmap(option.rect.topLeft(), got[2])  # as it was, a turn longer
+                painter.drawPixmap(option.rect.topLeft(), got[2])  # as it was, a frame longer
             else:
                 painter.save()
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -151,20 +155,22 @@ class CardDelegate(QStyledItemDelegate):
             started = time.perf_counter()
             got = (skill, key, self._picture(option, skill, name, history, bg, dpr))
             self._spent += time.perf_counter() - started
-            self._turn.start()  # the budget is new in the next turn
+            if not self._frame.isActive():
+                self._frame.start()  # the budget is new in the next frame
             self._pictures[id(skill)] = got
             if len(self._pictures) > PICTURES:
                 self._pictures.popitem(last=False)
         painter.drawPixmap(option.rect.topLeft(), got[2])
 
-    # -- pictures made over several turns --------------------------------------------------------------
+    # -- pictures made over several frames -------------------------------------------------------------
     def _defer(self, option: QStyleOptionViewItem) -> None:
         view = option.widget
         if isinstance(view, QAbstractScrollArea):
             self._short.setdefault(view, []).append(QRect(option.rect))
-        self._turn.start()
+        if not self._frame.isActive():
+            self._frame.start()
 
-    def _next_turn(self) -> None:
+    def _next_frame(self) -> None:
         self._spent = 0.0
         for view, rects in list(self._short.items()):
             if not is_valid(view):
@@ -180,7 +186,7 @@ class CardDelegate(QStyledItemDelegate):
 
     @property
     def pending(self) -> bool:
-        """A view on screen shows cards whose picture is still to make (made in the next turns)."""
+        """A view on screen shows cards whose picture is still to make (made in the next frames)."""
         return any(is_valid(v) and v.isVisible() for v in self._short)
 
     @staticmethod

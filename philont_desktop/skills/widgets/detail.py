@@ -2,7 +2,9 @@
 history, Revisions (:mod:`.overview`, :mod:`.ladder`, :mod:`.revisions`).
 
 Everything shown comes from one :class:`~philont_desktop.skills.loaders.SkillDetail` read off the GUI
-thread. The editing buttons only emit requests; the tab turns them into audited, undoable edits.
+thread: the tab on screen at once, the two others in the next event-loop turn (or when one is chosen
+before), so that a skill's first detail, which comes with the board's first paint, is a shorter turn.
+The editing buttons only emit requests; the tab turns them into audited, undoable edits.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from philont_desktop.skills.widgets.overview import OverviewPanel, esc
 from philont_desktop.skills.widgets.revisions import RevisionsPanel
 from philont_desktop.skills.words import grade_caveat
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.after_paint import next_turn
 
 
 class DetailPane(QWidget):
@@ -68,6 +71,10 @@ class DetailPane(QWidget):
         self.tabs.addTab(self.overview, self.tr("Overview"))
         self.tabs.addTab(self.ladder, self.tr("Ladder history"))
         self.tabs.addTab(self.revisions, self.tr("Revisions"))
+        # the detail the tabs not on screen wait for: (detail, keep the compared pair, the tab shown)
+        self._hidden: tuple[SkillDetail, bool, QWidget] | None = None
+        self._hidden_timer = next_turn(self, self.flush)
+        self.tabs.currentChanged.connect(lambda _i: self.flush())
         self.placeholder = QLabel(self.tr("Select a skill on the board to see why it has its grade."), self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setObjectName("skillsDetailPlaceholder")
@@ -167,14 +174,45 @@ class DetailPane(QWidget):
         self.tabs.setVisible(detail is not None)
         self.placeholder.setVisible(detail is None)
         if detail is None:
+            self._hidden = None
+            self._hidden_timer.stop()
             self.title.setText("")
             self.ladder.show_detail(None, self.colors)
             self._update_buttons()
             return
         self.title.setText(self._title_html(detail.skill))
-        self.overview.show_detail(detail, self.colors)
-        self.ladder.show_detail(detail, self.colors)
-        self.revisions.show_detail(detail, self.colors, keep=keep_view or same_skill)
+        self.flush()  # a detail still waiting for the hidden tabs goes there first (the pair kept)
+        shown = self.tabs.currentWidget()
+        self._hidden = (detail, keep_view or same_skill, shown)
+        self._show_tab(shown)
+        self._hidden_timer.start()
+        self._update_buttons()
+
+    def _show_tab(self, panel: QWidget) -> None:
+        assert self._hidden is not None
+        detail, keep, _shown = self._hidden
+        if panel is self.overview:
+            self.overview.show_detail(detail, self.colors)
+        elif panel is self.ladder:
+            self.ladder.show_detail(detail, self.colors)
+        elif panel is self.revisions:
+            self.revisions.show_detail(detail, self.colors, keep=keep)
+
+    @property
+    def pending(self) -> bool:
+        """Tabs not on screen wait for the last detail (shown in the next event-loop turn)."""
+        return self._hidden is not None
+
+    def flush(self) -> None:
+        """Show the last detail in the tabs that wait for it, now."""
+        if self._hidden is None:
+            return
+        self._hidden_timer.stop()
+        shown = self._hidden[2]
+        for panel in (self.overview, self.ladder, self.revisions):
+            if panel is not shown:
+                self._show_tab(panel)
+        self._hidden = None
         self._update_buttons()
 
     def _chip(self, text: str, color: Any, filled: bool = False) -> str:
