@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.actions import ToolStat
+from philont_desktop.actions.state import MAX_TOOLS, chart_height
 from philont_desktop.qt import (
     QColor,
     QGraphicsItem,
@@ -19,8 +20,6 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
-
-MAX_TOOLS = 12
 
 
 def bar_label(text: str, color: object) -> QGraphicsSimpleTextItem:
@@ -69,8 +68,7 @@ class FailureRateChart(QWidget):
         return c
 
     def preferred_height(self) -> int:
-        fm = self.fontMetrics()
-        return min(320, 60 + int(fm.height() * 1.3) * max(3, len(self._stats)))
+        return chart_height(self.fontMetrics(), len(self._stats))
 
     def set_stats(self, stats: Sequence[ToolStat]) -> None:
         """Show the :data:`MAX_TOOLS` most called tools (``stats`` come most called first)."""

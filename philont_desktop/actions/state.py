@@ -9,6 +9,14 @@ from typing import Any
 from core.models import Action
 from philont_desktop.tabs.state import TabState
 
+MAX_TOOLS = 12  # the failure-rate chart shows the most called tools, this many at most
+
+
+def chart_height(metrics: Any, tools: int) -> int:
+    """The height the failure-rate chart asks for with ``tools`` tools' numbers, in the font of
+    ``metrics`` (a ``QFontMetrics``)."""
+    return min(320, 60 + int(metrics.height() * 1.3) * max(3, min(tools, MAX_TOOLS)))
+
 
 @dataclass(frozen=True)
 class ActionsFilter:

@@ -21,7 +21,7 @@ from philont_desktop.actions.model import (
     COL_TOOL,
     ActionsModel,
 )
-from philont_desktop.actions.state import ActionsFilter, ActionsState
+from philont_desktop.actions.state import ActionsFilter, ActionsState, chart_height
 from philont_desktop.actions.widgets.detail import SHOWN_CHARS, ActionDetail
 from philont_desktop.actions.widgets.filter_bar import ActionsFilterBar
 from philont_desktop.qt import (
@@ -164,6 +164,7 @@ class ActionsTab(BaseTab):
         if self._chart is not None and self._chart.isHidden():
             if self.state.stats:
                 self._chart.set_stats(list(self.state.stats))
+                self._chart.plot.fit_axes()  # the tools' names laid out: one first paint, not two
             self._chart.show()
 
     # -- BaseTab --------------------------------------------------------------------------------------
@@ -179,6 +180,10 @@ class ActionsTab(BaseTab):
     def _on_state(self, names: frozenset[str]) -> None:
         if names & {"tools", "skills"}:
             self.bar.set_choices(self.state.tools, self.state.skills)
+        if "stats" in names:
+            # the chart's place has its height before the chart comes: the log is not resized (and
+            # repainted) in the chart's first turns
+            self.chart_box.setMinimumHeight(chart_height(self.chart_box.fontMetrics(), len(self.state.stats)))
         if "stats" in names and self._chart is not None and not self._chart.isHidden():
             self._chart.set_stats(list(self.state.stats))
         if "stats" in names:

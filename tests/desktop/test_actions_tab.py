@@ -279,3 +279,26 @@ def test_huge_result_is_shown_in_part_and_whole_on_demand(qtbot, tmp_path, make_
     tab.open_full_text(tab.result_view)
     dialogs = [w for w in tab.findChildren(FullTextDialog)]
     assert len(dialogs) == 1 and dialogs[0].page_count == 15
+
+
+def test_the_log_keeps_its_size_when_the_chart_appears(qtbot, actions_db, make_ctx):
+    """The chart's place takes its height when the failure rates arrive: the chart's first turns do
+    not resize (and repaint) the log."""
+    from philont_desktop.actions.chart import FailureRateChart
+    from philont_desktop.actions.view import ActionsTab
+
+    tab = ActionsTab(make_ctx(actions_db))
+    qtbot.addWidget(tab)
+    tab.resize(1300, 420)  # the chart needs more than its share of the splitter
+    tab.show()
+    tab.ensure_activated()
+    qtbot.waitUntil(lambda: bool(tab.state.stats) and tab.model.rowCount() > 0, timeout=20_000)
+    qtbot.wait(1)  # the layout the rates asked for, applied
+    before = tab.table.geometry()
+    charts = lambda: [c for c in tab.findChildren(FailureRateChart) if c.isVisible()]  # noqa: E731
+    qtbot.waitUntil(lambda: bool(charts()), timeout=20_000)  # made and shown by the tab itself
+    chart = charts()[0]
+    qtbot.wait(20)
+    assert tab.table.geometry() == before
+    assert chart.height() >= chart.minimumHeight() == chart.preferred_height()
+    assert tab.chart_box.minimumHeight() == chart.preferred_height()
