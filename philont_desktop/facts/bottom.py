@@ -2,8 +2,9 @@
 
 The two plots are pyqtgraph widgets that take tens of milliseconds each to make. The tab is built in
 one event-loop turn while the window builds its tabs in the background, so the plots are made in the
-turns after it, one per turn (with the curve items the first drawing needs in a turn of their own),
-or at once when something asks for them first.
+turns after it, one per turn (the curves' plot widget, then the curves with their lines and markers,
+then the curve items the first drawing needs, each in a turn of its own), or at once when something
+asks for them first.
 
 Until the tab's first load has been drawn into them (:meth:`FactsBottom.release`) the plots do not paint:
 under the loading veil they would be painted empty, and again when the rows arrive, before the drawing
@@ -56,7 +57,13 @@ class FactsBottom(QTabWidget):
         self.pool = ForgetPool(theme, self)
         for page, title in zip((self.curves_page, self._overview_slot, self.history, self.pool), titles):
             self.addTab(page, title)
-        self._steps = [lambda: self.curves, lambda: self.curves.prepare(SPARE_CURVES), lambda: self.overview]
+        self._curves_plot: Any = None  # the curves' plot widget, made a turn before the curves
+        self._steps = [
+            self._make_curves_plot,
+            lambda: self.curves,
+            lambda: self.curves.prepare(SPARE_CURVES),
+            lambda: self.overview,
+        ]
         self._maker = QTimer(self)
         self._maker.setSingleShot(True)
         self._maker.timeout.connect(self._make_next)
@@ -67,11 +74,18 @@ class FactsBottom(QTabWidget):
             self._steps.pop(0)()
             self._maker.start(0)
 
+    def _make_curves_plot(self) -> None:
+        if self._curves is None and self._curves_plot is None:
+            from philont_desktop.widgets.plots import ThemedPlotWidget
+
+            self._curves_plot = ThemedPlotWidget(self._theme, date_axis=True)
+
     @property
     def curves(self) -> Any:
         """The decay curves (:class:`~philont_desktop.facts.widgets.decay_plot.DecayCurvePlot`)."""
         if self._curves is None:
-            self._curves = self._plot_classes[0](self._theme, self.curves_page.body)
+            plot, self._curves_plot = self._curves_plot, None
+            self._curves = self._plot_classes[0](self._theme, self.curves_page.body, plot=plot)
             self._curves.plot.setUpdatesEnabled(not self._held)
             self._curves_layout.insertWidget(0, self._curves, 1)
             self._curves.viewTimeDragged.connect(self.viewTimeDragged)

@@ -936,3 +936,19 @@ def test_the_curves_drawn_anew_for_a_far_view_time_are_painted_with_it(qtbot, fa
         assert curves.plot.updatesEnabled() and not tab.bottom.held
     assert any(redrawn)
     assert curves.view_line.isVisible() and curves.view_line.value() == (FIXED_NOW + 360 * DAY) / 1000
+
+
+def test_plots_made_in_the_background_turns_are_shown_in_the_tab(qtbot, facts_db):
+    """The curves' plot widget is made a turn before the curves (the tab built in the background):
+    it ends up inside the curves, shown and painted with them."""
+    ctx, tab = _first_visit(qtbot, facts_db[0])
+    try:
+        qtbot.waitUntil(lambda: not tab.bottom._steps, timeout=10_000)  # every plot made, turn by turn
+        curves = tab.curves
+        assert curves.plot.parent() is curves and curves.plot.objectName() == "decayCurves"
+        tab.show()
+        tab.ensure_activated()
+        assert idle(tab)
+        assert curves.plot.isVisible() and curves.plot.width() > 100 and len(curves.curve_items) == 6
+    finally:
+        ctx.close()

@@ -111,10 +111,16 @@ class DecayCurvePlot(QWidget):
 
     viewTimeDragged = Signal(float)  # epoch ms, when the view-time line is dragged
 
-    def __init__(self, theme: Any, parent: QWidget | None = None):
+    def __init__(self, theme: Any, parent: QWidget | None = None, *, plot: ThemedPlotWidget | None = None):
+        """``plot``: the plot widget (a ``ThemedPlotWidget`` with a date axis) when it was made before,
+        in an event-loop turn of its own."""
         super().__init__(parent)
         self._theme = theme
-        self.plot = ThemedPlotWidget(theme, self, date_axis=True)
+        if plot is None:
+            plot = ThemedPlotWidget(theme, self, date_axis=True)
+        else:
+            plot.setParent(self)
+        self.plot = plot
         self.plot.setObjectName("decayCurves")
         pi = self.plot.getPlotItem()
         pi.setDownsampling(auto=True, mode="peak")
