@@ -29,6 +29,7 @@ from philont_desktop.calendar.widgets.tables import CalendarTables
 from philont_desktop.calendar.widgets.toolbar import CalendarToolbar
 from philont_desktop.qt import QLabel, QMessageBox, QModelIndex, QSplitter, Qt, QVBoxLayout, QWidget
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.widgets.after_paint import next_turn
 
 
 class CalendarTab(BaseTab):
@@ -43,6 +44,7 @@ class CalendarTab(BaseTab):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.tables = CalendarTables(self)
         self.details = DetailsPane(self)
+        self._details_timer = next_turn(self, self._show_details)  # after a load: a turn later
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.tables)
         self.splitter.addWidget(self.details)
@@ -176,7 +178,7 @@ class CalendarTab(BaseTab):
                 self.state, lambda n: bool(self.ctx.settings.header_state(f"calendar/{n}"))
             )
             self._show_summary()
-            self._on_selection()
+            self._on_selection(later=True)  # the details document in a turn of its own
 
     def _apply_colors(self) -> None:
         theme = self.ctx.theme
@@ -218,13 +220,27 @@ class CalendarTab(BaseTab):
             text += " · " + html.escape(self.tr("%n disabled task(s) not listed", None, c.disabled))
         self.summary.setText(text)
 
-    def _on_selection(self) -> None:
+    def _on_selection(self, *, later: bool = False) -> None:
         target = self.selected_target()
         self.toolbar.show_target(target, self.state.editing)
+        if later:
+            self._details_timer.start()
+        else:
+            self._show_details()
+
+    def _show_details(self) -> None:
+        self._details_timer.stop()
         if self.tables.currentWidget() is self.tables.month:
             self.details.show_day(*self.tables.month.selected_day(), self.state)
         else:
             self.details.show_row(self.tables.current_row(), self.state)
+
+    def wait_idle(self, timeout_ms: int = 10_000) -> bool:
+        """Until the loads are done and the details show the selected row."""
+        ok = super().wait_idle(timeout_ms)
+        if self._details_timer.isActive():
+            self._show_details()
+        return ok
 
     # -- selection ------------------------------------------------------------------------------------
     def current_view(self):

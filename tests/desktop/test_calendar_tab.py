@@ -212,6 +212,16 @@ def test_details_show_what_the_agent_is_told(make_tab, db_path):
     assert "weekly on" in text and "FREQ=WEEKLY" in text  # the rule in words, and as stored
 
 
+def test_after_a_load_the_details_follow_in_a_turn_of_their_own(make_tab, db_path, qtbot):
+    tab = make_tab(db_path)
+    shown = tab.details.toPlainText()
+    assert shown  # the selected row's details
+    tab.details.clear()
+    tab.days_spin.setValue(tab.days_spin.value() + 1)  # a new window: the rows load again
+    assert tab.controller.wait_idle(10_000)  # the rows are in; the details come a turn later
+    qtbot.waitUntil(lambda: tab.details.toPlainText() == shown, timeout=2000)
+
+
 def test_editing_controls_only_in_editing_mode(make_tab, db_path):
     tab = make_tab(db_path)
     assert not tab.edit_box.isVisible()
