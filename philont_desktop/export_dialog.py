@@ -424,14 +424,20 @@ class ExportDialog(QDialog):
     def _on_done(self, job: Any) -> None:
         if job is not self.job:
             return
-        if job.state == "finished":
+        # A cancel that comes after the file was put in place cannot take it back: the job ends without
+        # an error and with its result, and the file is there; say so rather than "no file was written".
+        too_late = job.state == "cancelled" and job.error is None and job.result is not None
+        if job.state == "finished" or too_late:
             r: ExportResult = job.result
             self.result = r
             self.progress.setRange(0, 1)
             self.progress.setValue(1)
-            self.status.setText(
-                self.tr("Exported {0} rows to {1} ({2} bytes).").format(f"{r.rows:,}", r.path, f"{r.bytes:,}")
+            done = self.tr("Exported {0} rows to {1} ({2} bytes).").format(
+                f"{r.rows:,}", r.path, f"{r.bytes:,}"
             )
+            if too_late:
+                done = self.tr("The export had finished before it could be cancelled.") + " " + done
+            self.status.setText(done)
         elif job.state == "cancelled":
             self.progress.setRange(0, 1)
             self.progress.setValue(0)

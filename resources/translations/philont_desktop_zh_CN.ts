@@ -615,7 +615,7 @@ with the backup
         <translation>来源未知</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+97"/>
         <source>Listing conversations</source>
         <translation>正在列出对话</translation>
     </message>
@@ -2563,7 +2563,7 @@ with the backup
 <context>
     <name>ActionsTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+173"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+191"/>
         <source>Actions</source>
         <translation>操作</translation>
     </message>
@@ -2594,7 +2594,7 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+27"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
         <source>Counting messages per day…</source>
         <translation>正在统计每天的消息数…</translation>
     </message>
@@ -2625,12 +2625,12 @@ with the backup
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../../philont_desktop/context.py" line="+105"/>
+        <location filename="../../philont_desktop/context.py" line="+111"/>
         <source>Checking database integrity</source>
         <translation>正在检查数据库完整性</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+69"/>
         <source>the app was started with --read-only</source>
         <translation>程序以 --read-only 启动</translation>
     </message>
@@ -2817,7 +2817,7 @@ with the backup
 <context>
     <name>AuditTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+9"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+16"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
@@ -3411,12 +3411,12 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+208"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+210"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+55"/>
         <location line="+31"/>
         <source>Delete</source>
         <translation>删除</translation>
@@ -3475,7 +3475,7 @@ You can undo this with Edit › Undo.</source>
         <translation>存储的规则：{0}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../philont_desktop/calendar/view.py" line="-75"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="-89"/>
         <source>%n event occurrence(s)</source>
         <translation>
             <numerusform>%n 次事件</numerusform>
@@ -3592,7 +3592,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CardDelegate</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/card.py" line="+167"/>
+        <location filename="../../philont_desktop/skills/widgets/card.py" line="+306"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -3734,7 +3734,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextTab</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/view.py" line="+63"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+64"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
@@ -3810,7 +3810,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+149"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -3835,7 +3835,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-239"/>
+        <location line="-240"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -3865,7 +3865,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ConversationView</name>
     <message>
-        <location filename="../../philont_desktop/timeline/conversation.py" line="+276"/>
+        <location filename="../../philont_desktop/timeline/conversation.py" line="+264"/>
         <source>1 new message</source>
         <translation>1 条新消息</translation>
     </message>
@@ -3903,7 +3903,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ConversationsModel</name>
     <message>
-        <location filename="../../philont_desktop/widgets/conversations.py" line="+43"/>
+        <location filename="../../philont_desktop/widgets/conversations.py" line="+45"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
@@ -3948,7 +3948,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DatabaseSession</name>
     <message>
-        <location filename="../../philont_desktop/shell/session.py" line="+150"/>
+        <location filename="../../philont_desktop/shell/session.py" line="+154"/>
         <source>Opening {0}</source>
         <translation>正在打开 {0}</translation>
     </message>
@@ -4064,25 +4064,25 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+164"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+173"/>
         <location line="+34"/>
-        <location line="+90"/>
+        <location line="+98"/>
         <source>forget threshold {0}</source>
         <translation>遗忘阈值 {0}</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-128"/>
         <location line="+31"/>
         <source>now</source>
         <translation>现在</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>view: {0}</source>
         <translation>查看时间：{0}</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+106"/>
         <source>Select facts in the table to see how their scores fade.</source>
         <translation>在表格中选择事实，查看其得分如何衰减。</translation>
     </message>
@@ -4162,12 +4162,12 @@ You can undo this with Edit › Undo.</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location line="-442"/>
+        <location line="-453"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
     </message>
     <message numerus="yes">
-        <location line="+436"/>
+        <location line="+447"/>
         <source>%n fact(s)</source>
         <translation>
             <numerusform>%n 条事实</numerusform>
@@ -4188,7 +4188,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="-441"/>
+        <location line="-452"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -4217,7 +4217,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/detail.py" line="+50"/>
+        <location filename="../../philont_desktop/skills/widgets/detail.py" line="+53"/>
         <source>Edit recipe…</source>
         <translation>编辑流程…</translation>
     </message>
@@ -4233,12 +4233,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+102"/>
+        <location line="+106"/>
         <source>Mark as avoid</source>
         <translation>标记为避免</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-105"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -4258,7 +4258,7 @@ You can undo this with Edit › Undo.</source>
         <translation>修订</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>Select a skill on the board to see why it has its grade.</source>
         <translation>在看板上选择一个技能，查看它为何处于当前等级。</translation>
     </message>
@@ -4278,7 +4278,7 @@ You can undo this with Edit › Undo.</source>
         <translation>标记为正面</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+69"/>
         <source>avoid</source>
         <translation>避免</translation>
     </message>
@@ -4615,7 +4615,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/shell/tab_host.py" line="+36"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+47"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -4627,7 +4627,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+384"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+379"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -4841,9 +4841,14 @@ You can undo this with Edit › Undo.</source>
         <translation>{0} / 约 {1} 行…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Exported {0} rows to {1} ({2} bytes).</source>
         <translation>已将 {0} 行导出到 {1}（{2} 字节）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The export had finished before it could be cancelled.</source>
+        <translation>取消生效之前，导出已经完成。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5120,7 +5125,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+129"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+131"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5314,7 +5319,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsPlots</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="-56"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="-62"/>
         <source>{0} active fact(s) with an invalid confidence (NaN, infinite or negative) are not shown; edit their confidence to repair them</source>
         <translation>{0} 条有效事实的置信度无效（NaN、无穷大或负数），未显示；编辑其置信度即可修复</translation>
     </message>
@@ -5327,12 +5332,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+92"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+95"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -5352,24 +5357,24 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="+270"/>
+        <location line="+273"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
     <message>
-        <location line="+216"/>
+        <location line="+217"/>
         <source>Loading facts…</source>
         <translation>正在加载事实…</translation>
     </message>
     <message numerus="yes">
-        <location line="-167"/>
+        <location line="-168"/>
         <source>%n of the chosen facts are hidden by the current filter.</source>
         <translation>
             <numerusform>所选事实中有 %n 条被当前筛选隐藏。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>The highest-scoring facts; select facts in the table to compare them.</source>
         <translation>分数最高的事实；在表格中选择事实以进行比较。</translation>
     </message>
@@ -5433,18 +5438,18 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FailureRateChart</name>
     <message>
-        <location filename="../../philont_desktop/actions/chart.py" line="+49"/>
-        <location line="+30"/>
+        <location filename="../../philont_desktop/actions/chart.py" line="+48"/>
+        <location line="+29"/>
         <source>Failure rate per tool</source>
         <translation>各工具失败率</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-28"/>
         <source>failed calls, % of calls</source>
         <translation>失败调用占比（%）</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Failure rate per tool (the %1 most called of %2)</source>
         <translation>各工具失败率（%2 个工具中调用最多的 %1 个）</translation>
     </message>
@@ -6675,12 +6680,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+57"/>
+        <location filename="../../philont_desktop/main_window.py" line="+60"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+259"/>
+        <location line="+272"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -6720,13 +6725,13 @@ You can undo this with Edit › Undo.</source>
         <translation>正在打开 {0}…</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <location line="+5"/>
         <source>The database cannot be opened</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+49"/>
         <source>Create demo database</source>
         <translation>创建演示数据库</translation>
     </message>
@@ -6756,12 +6761,12 @@ You can undo this with Edit › Undo.</source>
         <translation>正在写入 {0} 的备份…</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-163"/>
         <source>{0} (demo)</source>
         <translation>{0}（演示）</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+130"/>
         <source>Demo database saved to {0}</source>
         <translation>演示数据库已保存到 {0}</translation>
     </message>
@@ -7261,7 +7266,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NotesTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-1"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
@@ -8312,7 +8317,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewTab</name>
     <message>
-        <location filename="../../philont_desktop/review/view.py" line="+291"/>
+        <location filename="../../philont_desktop/review/view.py" line="+300"/>
         <source>Correct fact</source>
         <translation>更正事实</translation>
     </message>
@@ -8387,7 +8392,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法导出审阅</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+13"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+18"/>
         <source>Review</source>
         <translation>审阅</translation>
     </message>
@@ -8918,7 +8923,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+148"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9232,7 +9237,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法读取技能：{0}</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+114"/>
         <source>Restore an earlier version</source>
         <translation>恢复较早的版本</translation>
     </message>
@@ -9567,7 +9572,7 @@ Reason (optional):</source>
 <context>
     <name>TimelineTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-5"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-16"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>

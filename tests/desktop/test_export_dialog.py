@@ -7,7 +7,9 @@ import io
 import json
 import os
 import stat
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,21 +109,64 @@ def test_csv_with_bom_and_format_switch_updates_the_extension(qtbot, ctx, tmp_pa
     assert len(rows) == 51
 
 
-def test_cancel_leaves_no_file(qtbot, ctx, tmp_path):
+def _gated_export(monkeypatch, after: bool) -> threading.Event:
+    """The layer export job waits for the returned event before (``after=False``) or after it writes."""
+    from philont_desktop import export_dialog
+
+    gate = threading.Event()
+    real = export_dialog._export_layer_job
+
+    def gated(db, layer, path, fmt, options, job):
+        if not after:
+            gate.wait(20)
+        result = real(db, layer, path, fmt, options, job=job)
+        if after:
+            gate.wait(20)
+        return result
+
+    monkeypatch.setattr(export_dialog, "_export_layer_job", gated)
+    return gate
+
+
+def _cancelled_export(
+    qtbot, ctx, tmp_path, gate: threading.Event, written: bool = False
+) -> tuple[ExportDialog, Any, Path]:
     dlg = ExportDialog(ctx)
     qtbot.addWidget(dlg)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     dlg.path_edit.setText(str(out_dir / "x.json"))
     dlg.layer_combo.setCurrentIndex(dlg.layer_combo.findData("messages"))
+    dlg.format_combo.setCurrentIndex(dlg.format_combo.findData("json"))
     job = dlg.start()
+    if written:
+        assert spin_until(lambda: (out_dir / "x.json").exists(), 20_000)
     dlg.cancel()
+    gate.set()
     assert job.wait(20_000)
     assert spin_until(lambda: not dlg.running, 5000)
     assert job.state == "cancelled"
+    assert dlg.export_button.isEnabled() and not dlg.cancel_button.isEnabled()
+    return dlg, job, out_dir
+
+
+def test_cancel_leaves_no_file(qtbot, ctx, tmp_path, monkeypatch):
+    gate = _gated_export(monkeypatch, after=False)  # cancelled before a row is written
+    dlg, _job, out_dir = _cancelled_export(qtbot, ctx, tmp_path, gate)
     assert list(out_dir.iterdir()) == []
     assert dlg.status.text() == "Cancelled: no file was written."
-    assert dlg.export_button.isEnabled() and not dlg.cancel_button.isEnabled()
+
+
+def test_a_cancel_after_the_file_was_written_says_it_was_written(qtbot, ctx, tmp_path, monkeypatch):
+    gate = _gated_export(monkeypatch, after=True)  # the file is in place when the cancel comes
+    dlg, job, out_dir = _cancelled_export(qtbot, ctx, tmp_path, gate, written=True)
+    assert [p.name for p in out_dir.iterdir()] == ["x.json"]
+    assert len(json.loads((out_dir / "x.json").read_text(encoding="utf-8"))) == 50
+    assert dlg.result is job.result and dlg.result.rows == 50
+    assert dlg.status.text() == (
+        "The export had finished before it could be cancelled. "
+        f"Exported 50 rows to {out_dir / 'x.json'} ({dlg.result.bytes:,} bytes)."
+    )
 
 
 def test_a_missing_folder_is_reported(qtbot, ctx, tmp_path):
