@@ -78,7 +78,8 @@ class ReadsCollector:
     the result lives until the tab replaces it, freed by its reference counts like any acyclic data.
 
     Only while settling (the application, one database open): after a close, jobs run as before.
-    Reads only: a write, an export or a backup may run for minutes, too long to pause the collector.
+    Reads without a progress bar only: a write, or a read shown with progress (an export, a
+    comparison), may run for minutes, too long to pause the collector.
     """
 
     def __init__(self) -> None:

@@ -445,7 +445,7 @@ class Workers(QObject):
                         _lower_this_thread()
                     args = job.args
                 kwargs = {"job": job} if job.wants_job else {}
-                if job.lane == "read":
+                if job.lane == "read" and not job.show_progress:
                     with interpreter.reads_collector.job():
                         job.result = job.fn(*args, **kwargs)
                 else:

@@ -362,6 +362,8 @@ def test_read_jobs_run_with_the_collector_paused_and_their_results_frozen(monkey
 
         write = w.task(lambda: gc.isenabled())  # other lanes: the collector runs as usual
         assert write.wait(PATIENCE_MS) and write.result is True
+        long_read = w.run(lambda db: gc.isenabled(), progress=True)  # an export: may take minutes
+        assert long_read.wait(PATIENCE_MS) and long_read.result is True
 
         failed = w.run(lambda db: 1 / 0, on_error=lambda exc: None)
         assert failed.wait(PATIENCE_MS) and failed.state == "failed"
