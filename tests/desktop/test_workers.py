@@ -378,6 +378,15 @@ def test_read_jobs_run_with_the_collector_paused_and_their_results_frozen(monkey
         gc.unfreeze()
 
 
+class _Finished:
+    """Stands for a finished job handed to the courier."""
+
+    is_done = False
+
+    def __init__(self, name):
+        self.name = name
+
+
 def test_results_arriving_together_are_delivered_one_per_turn(qapp):
     from philont_desktop.jobs import courier
     from philont_desktop.qt import QObject
@@ -388,18 +397,12 @@ def test_results_arriving_together_are_delivered_one_per_turn(qapp):
         def _on_delivered(self, job):
             delivered.append(job.name)
 
-    class Finished:
-        is_done = False
-
-        def __init__(self, name):
-            self.name = name
-
     receiver = Receiver()
     c = courier()
     assert spin_until(lambda: not c._pacer.isActive(), 2000)  # nothing delivered in this turn yet
-    c.arrive(receiver, Finished("first"))  # a lone result: at once
-    c.arrive(receiver, Finished("second"))  # another in the same turn: the next turn
-    c.arrive(receiver, Finished("third"))
+    c.arrive(receiver, _Finished("first"))  # a lone result: at once
+    c.arrive(receiver, _Finished("second"))  # another in the same turn: the next turn
+    c.arrive(receiver, _Finished("third"))
     assert delivered == ["first"]
     QCoreApplication.processEvents()
     assert len(delivered) <= 2
@@ -418,12 +421,6 @@ def test_timers_due_during_a_delivery_fire_before_the_next_delivery(qapp):
             if job.name == "first":
                 time.sleep(0.02)  # a long handler: the timer below comes due meanwhile
 
-    class Finished:
-        is_done = False
-
-        def __init__(self, name):
-            self.name = name
-
     receiver = Receiver()
     timer = QTimer()
     timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -433,7 +430,7 @@ def test_timers_due_during_a_delivery_fire_before_the_next_delivery(qapp):
     c = courier()
     assert spin_until(lambda: not c._pacer.isActive(), 2000)
     timer.start()
-    c.arrive(receiver, Finished("first"))  # delivered at once, for 20 ms
-    c.arrive(receiver, Finished("second"))  # waits for a later turn
+    c.arrive(receiver, _Finished("first"))  # delivered at once, for 20 ms
+    c.arrive(receiver, _Finished("second"))  # waits for a later turn
     assert spin_until(lambda: len(order) == 3, 2000)
     assert order == ["first", "timer", "second"]
