@@ -10,9 +10,9 @@ The database is built once with the core stores (``SkillStore.create_skill``, ``
 Printed, as medians of warm runs in this process (``gc.collect()`` before each):
 
 * ``floor``: ``SkillStore.list_every()`` alone, the least any board load must do;
-* ``board data``: what the tab's worker runs (:func:`philont_desktop.skills.loaders.load_board`: every
-  skill plus the recent outcome history of each for the sparklines);
-* ``board model``: handing that to the board (model reset, five filtered and sorted column proxies);
+* ``board data``: what the tab's worker runs (:func:`philont_desktop.skills.loaders.load_board_rows`:
+  every skill, and the board's rows prepared: sorted, filter fields, columns);
+* ``board model``: handing that to the board on the GUI thread (model reset, five column proxies);
 * ``first paint``: rendering the whole board widget offscreen (``QWidget.grab``);
 * ``filter``: typing a filter text (all five proxies re-filter);
 * ``detail``: what the tab loads when a card is selected (:func:`load_detail`).
@@ -203,7 +203,7 @@ def measure_board(path: Path, repeat: int = 7, now: int = NOW) -> list[dict]:
 
 def measure(path: Path, repeat: int) -> int:
     from philont_desktop.qt import QApplication
-    from philont_desktop.skills.loaders import load_board, load_detail, load_histories
+    from philont_desktop.skills.loaders import load_board_rows, load_detail, load_histories
     from philont_desktop.skills.widgets.board import BoardWidget
     from philont_desktop.theme import Theme
 
@@ -224,18 +224,20 @@ def measure(path: Path, repeat: int) -> int:
 
     floor = median_ms(store.list_every, repeat)
     rows.append(("floor: SkillStore.list_every()", floor))
-    rows.append(("board data: load_board()", median_ms(lambda: load_board(db), repeat)))
+    rows.append(("board data: load_board_rows()", median_ms(lambda: load_board_rows(db), repeat)))
 
     board = BoardWidget(False, now=NOW)
     board.resize(1280, 460)
     board.show()
     app.processEvents()
 
+    prepared = board.model.prepare(skills)  # what the worker hands over
+
     def fresh_model() -> None:
         board.model.set_skills([])
-        board.model.set_skills(skills)
+        board.model.set_skills(skills, prepared)
 
-    rows.append(("board model: reset + 5 filtered, sorted columns", median_ms(fresh_model, repeat)))
+    rows.append(("board model: reset + 5 columns, rows prepared", median_ms(fresh_model, repeat)))
     visible = board.visible_names()
     rows.append(
         (
@@ -249,11 +251,11 @@ def measure(path: Path, repeat: int) -> int:
         s.model_copy(update={"use_count": s.use_count + 1}) if i % 400 == 0 else s
         for i, s in enumerate(skills)
     ]
-    flip = [changed, skills]
+    flip = [(changed, board.model.prepare(changed)), (skills, prepared)]
     rows.append(
         (
             "live refresh: merge with 5 changed skills",
-            median_ms(lambda: board.model.set_skills(flip.reverse() or flip[0]), repeat),
+            median_ms(lambda: board.model.set_skills(*(flip.reverse() or flip[0])), repeat),
         )
     )
 

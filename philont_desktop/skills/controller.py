@@ -19,7 +19,13 @@ from core.models import Skill
 from philont_desktop import messages
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QObject
-from philont_desktop.skills.loaders import SkillDetail, load_board, load_detail, load_histories
+from philont_desktop.skills.loaders import (
+    BoardLoad,
+    SkillDetail,
+    load_board_rows,
+    load_detail,
+    load_histories,
+)
 from philont_desktop.skills.state import BoardFilter, SkillsState, shown_key
 from philont_desktop.tabs.controller import TabController
 from philont_desktop.workers import Job
@@ -33,12 +39,20 @@ class SkillsController(TabController):
         self.state: SkillsState = state
         #: How a grade is named in the texts of edits (the view sets its translated names).
         self.grade_name: Callable[[str], str] = lambda m: m
+        #: The board's fixed time (tests, screenshots); ``None``: the clock.
+        self.now: int | None = None
 
     # -- reading --------------------------------------------------------------------------------------
     def refresh(self) -> None:
-        self.state.update(loading=True)
+        st = self.state
+        st.update(loading=True)
         self.submit(
-            ReadOp(load_board, key="board", label=self.tr("Loading skills")),
+            ReadOp(
+                load_board_rows,
+                (st.sort, st.filter, self.now, st.skills),
+                key="board",
+                label=self.tr("Loading skills"),
+            ),
             on_result=self._on_board,
             on_error=self._on_board_error,
         )
@@ -46,8 +60,12 @@ class SkillsController(TabController):
     def changes_applied(self, changes: Changes) -> None:
         self.refresh()
 
-    def _on_board(self, skills: list[Skill]) -> None:
+    def _on_board(self, load: BoardLoad) -> None:
         st = self.state
+        if load.same and st.ready:
+            st.update(error="", loading=False)
+            return
+        skills = load.skills
         first = not st.ready
         selected = st.selected if any(s.id == st.selected for s in skills) else None
         if first and selected is None and skills:
@@ -57,7 +75,8 @@ class SkillsController(TabController):
         d = st.detail
         stale = d is None or fresh is None or d.skill.id != fresh.id or shown_key(d.skill) != shown_key(fresh)
         st.update(
-            skills=tuple(skills),
+            skills=skills,
+            board=load.rows,
             ready=True,
             error="",
             loading=False,

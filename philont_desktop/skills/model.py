@@ -1,8 +1,9 @@
 """The board's Qt models: every skill in one list model, and one filtered column per grade.
 
 :class:`SkillBoardModel` keeps every skill (merged on refresh, so selections and scroll positions
-survive), with precomputed filter text and sort keys; :class:`ColumnProxy` is one maturity column,
-filtering by grade and the shared :class:`~philont_desktop.skills.state.BoardFilter`, in the model's order.
+survive), with precomputed filter fields, sort keys and the rows of each column, taken as prepared off
+the GUI thread (:class:`~philont_desktop.skills.rows.BoardRows`); :class:`ColumnProxy` is one maturity
+column: the model's list of that column's rows, in the model's order.
 """
 
 from __future__ import annotations
@@ -12,22 +13,22 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.models import MATURITIES, Skill
-from core.skills import score_skill
 from philont_desktop.humanize import when
 from philont_desktop.qt import (
     QAbstractListModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
     Signal,
 )
 from philont_desktop.skills.repairs import attempts_of, attempts_text
-from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, shown_key, source_class
+from philont_desktop.skills.rows import BoardRows, RowInfo, columns_of, passes, sort_key
+from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, source_class
 from philont_desktop.skills.words import grade_caveat, grade_name
 from philont_desktop.widgets import plain
 from philont_desktop.widgets.after_paint import next_turn
+from philont_desktop.widgets.kept_rows import KeptRowsProxy
 
 __all__ = ["BOARD_COLUMNS", "SORT_MODES", "BoardFilter", "ColumnProxy", "SkillBoardModel", "source_class"]
 
@@ -36,50 +37,15 @@ assert set(BOARD_COLUMNS) == set(MATURITIES)
 Invalid = QModelIndex | QPersistentModelIndex
 
 
-class _RowInfo:
-    """What the filter looks at in a row; the text it searches is made when a text filter first asks."""
-
-    __slots__ = ("_blob", "_skill", "kind", "maturity", "recipe", "source")
-
-    def __init__(self, s: Skill):
-        self.maturity: str = s.maturity
-        self.kind: str = s.kind
-        self.source: str = source_class(s)
-        self.recipe: bool = s.is_recipe
-        self._skill = s
-        self._blob: str | None = None
-
-    @property
-    def blob(self) -> str:
-        """The casefolded name, description, when to use, keywords and source."""
-        if self._blob is None:
-            s = self._skill
-            kws = " ".join(str(k) for k in s.trigger_keywords)
-            self._blob = "\n".join((s.name, s.description, s.when_to_use, kws, s.source or "")).casefold()
-        return self._blob
-
-
-def _passes(info: _RowInfo, f: BoardFilter) -> bool:
-    if f.kind != "all" and info.kind != f.kind:
-        return False
-    if f.source != "all" and info.source != f.source:
-        return False
-    if f.recipes_only and not info.recipe:
-        return False
-    if not f.terms:
-        return True
-    blob = info.blob
-    return all(t in blob for t in f.terms)
-
-
 class SkillBoardModel(QAbstractListModel):
     """All skills, one row each, kept in the order of the current sort mode. Display role: the name.
 
     The model does the sorting and the filter matching in plain Python (one pass over the rows when the
-    sort mode or the filter changes); the column proxies only ask :meth:`accepts`, a list lookup, and keep
-    the model's order. A refresh merges: rows that are gone are removed, changed rows updated in place,
-    new rows appended, and the order restored with one layout change when needed, so views keep their
-    selection and scroll position.
+    sort mode or the filter changes; at a load, the loader job has done it: :meth:`set_skills` takes its
+    :class:`~philont_desktop.skills.rows.BoardRows`); the column proxies ask for their rows
+    (:meth:`column_rows`) once per change and keep the model's order. A refresh merges: rows that are gone
+    are removed, changed rows updated in place, new rows appended, and the order restored with one layout
+    change when needed, so views keep their selection and scroll position.
     """
 
     SkillRole = Qt.ItemDataRole.UserRole + 1
@@ -93,13 +59,14 @@ class SkillBoardModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None, *, now: int | None = None):
         super().__init__(parent)
         self._skills: list[Skill] = []
-        self._info: list[_RowInfo] = []
+        self._info: list[RowInfo] = []
         self._keys: list[tuple[Any, ...]] = []
         self._pass: list[bool] = []
         self._row_of: dict[str, int] = {}
         self._row_by_name: dict[str, int] = {}
         self._state: dict[str, tuple[Any, ...]] = {}
         self._counts: dict[str, int] = dict.fromkeys(BOARD_COLUMNS, 0)
+        self._columns: dict[str, list[int]] | None = None  # the rows of each column; None: to be made
         self._sort = "name"
         self._now = now
         self._filter = BoardFilter()
@@ -172,12 +139,19 @@ class SkillBoardModel(QAbstractListModel):
     def skill_at(self, row: int) -> Skill:
         return self._skills[row]
 
-    def info(self, row: int) -> _RowInfo:
+    def info(self, row: int) -> RowInfo:
         return self._info[row]
 
     def accepts(self, row: int, maturity: str) -> bool:
         """Whether the source ``row`` belongs in the column ``maturity`` under the current filter."""
         return self._pass[row] and self._info[row].maturity == maturity
+
+    def column_rows(self, maturity: str) -> list[int]:
+        """The rows of the column ``maturity`` under the current filter, ascending (made in one pass for
+        all columns after a change; do not change the list)."""
+        if self._columns is None:
+            self._columns = columns_of(self._info, self._pass)
+        return self._columns.get(maturity, [])
 
     def row_of(self, skill_id: str) -> int | None:
         return self._row_of.get(skill_id)
@@ -201,7 +175,8 @@ class SkillBoardModel(QAbstractListModel):
     def set_filter(self, board_filter: BoardFilter) -> None:
         """Re-match every row (the proxies must then re-filter: :meth:`ColumnProxy.refilter`)."""
         self._filter = board_filter
-        self._pass = [_passes(i, board_filter) for i in self._info]
+        self._pass = [passes(i, board_filter) for i in self._info]
+        self._columns = None
 
     # -- sorting ----------------------------------------------------------------------------------------
     @property
@@ -213,28 +188,12 @@ class SkillBoardModel(QAbstractListModel):
         if mode not in SORT_MODES:
             raise ValueError(f"unknown sort mode {mode!r}")
         self._sort = mode
-        self._keys = [self._key(s) for s in self._skills]
+        now = self._clock()
+        self._keys = [sort_key(s, mode, now) for s in self._skills]
         self._restore_order()
 
-    def _key(self, s: Skill) -> tuple[Any, ...]:
-        name = s.name.casefold()
-        mode = self._sort
-        if mode == "uses":
-            head: tuple[Any, ...] = (-s.use_count,)
-        elif mode == "recent":
-            head = (-(s.last_used_at if s.last_used_at is not None else -1),)
-        elif mode == "successes":
-            head = (-s.success_count, s.failure_count)
-        elif mode == "failures":
-            head = (-s.failure_count, -s.consecutive_failures)
-        elif mode == "score":
-            now = self._now if self._now is not None else int(time.time() * 1000)
-            head = (-score_skill(s, now),)
-        elif mode == "newest":
-            head = (-s.created_at,)
-        else:
-            head = ()
-        return (*head, name, s.name, s.id)
+    def _clock(self) -> int:
+        return self._now if self._now is not None else int(time.time() * 1000)
 
     def _restore_order(self) -> None:
         order = sorted(range(len(self._skills)), key=self._keys.__getitem__)
@@ -247,38 +206,52 @@ class SkillBoardModel(QAbstractListModel):
             lst = getattr(self, name)
             setattr(self, name, [lst[i] for i in order])
         self._reindex()
+        self._columns = None
         new = [self.index(self._row_of[i]) if i in self._row_of else QModelIndex() for i in old_ids]
         self.changePersistentIndexList(old, new)
         self.layoutChanged.emit()
 
     # -- loading ----------------------------------------------------------------------------------------
-    def set_skills(self, skills: Sequence[Skill]) -> list[str]:
-        """Merge a fresh list into the model; returns the ids whose row is new or changed."""
-        if not self._skills or not skills:
-            return self._reset(skills)
-        fresh = {s.id: s for s in skills}
-        self._remove_gone(fresh)
-        changed = self._update_changed(fresh)
-        changed += self._append_new(skills)
+    def prepare(self, skills: Sequence[Skill]) -> BoardRows:
+        """The rows of ``skills`` for the current sort mode and filter (what a loader job makes)."""
+        return BoardRows(skills, self._sort, self._filter, self._now)
+
+    def set_skills(self, skills: Sequence[Skill], rows: BoardRows | None = None) -> list[str]:
+        """Merge a fresh list into the model; returns the ids whose row is new or changed.
+
+        ``rows``: the same skills prepared off the GUI thread (:meth:`prepare`); made here when missing
+        or made for another sort mode, filter or time.
+        """
+        if rows is None or not rows.fits(self._sort, self._filter, self._now):
+            rows = self.prepare(skills)
+        if not self._skills or not rows.skills:
+            return self._reset(rows)
+        self._remove_gone(rows.row_of)
+        changed = self._update_changed(rows)
+        changed += self._append_new(rows)
         self._reindex()
+        self._columns = None
         self._restore_order()
         self.skillsChanged.emit()
         return changed
 
-    def _reset(self, skills: Sequence[Skill]) -> list[str]:
+    def _reset(self, rows: BoardRows) -> list[str]:
         self.beginResetModel()
-        keyed = sorted(((self._key(s), s) for s in skills), key=lambda ks: ks[0])
-        self._skills = [s for _, s in keyed]
-        self._keys = [k for k, _ in keyed]
-        self._info = [_RowInfo(s) for s in self._skills]
-        self._pass = [_passes(i, self._filter) for i in self._info]
-        self._state = {s.id: shown_key(s) for s in self._skills}
-        self._reindex()
+        # copies of what a merge changes in place later; the rest is replaced, never changed
+        self._skills = list(rows.skills)
+        self._keys = list(rows.keys)
+        self._info = list(rows.infos)
+        self._pass = list(rows.passed)
+        self._state = dict(rows.shown)
+        self._row_of = rows.row_of
+        self._row_by_name = rows.row_by_name
+        self._counts = dict(rows.counts)
+        self._columns = rows.columns
         self.endResetModel()
         self.skillsChanged.emit()
         return [s.id for s in self._skills]
 
-    def _remove_gone(self, fresh: dict[str, Skill]) -> None:
+    def _remove_gone(self, fresh: dict[str, int]) -> None:
         """Remove the rows whose skill is gone, in contiguous runs, bottom up."""
         row = len(self._skills) - 1
         while row >= 0:
@@ -293,45 +266,52 @@ class SkillBoardModel(QAbstractListModel):
                 self._state.pop(gone.id, None)
             for lst in (self._skills, self._info, self._keys, self._pass):
                 del lst[row : end + 1]
+            self._reindex()
+            self._columns = None
             self.endRemoveRows()
             row -= 1
 
-    def _update_changed(self, fresh: dict[str, Skill]) -> list[str]:
+    def _update_changed(self, rows: BoardRows) -> list[str]:
         """Update the rows whose skill changed, in place."""
         changed: list[str] = []
         for row, old in enumerate(self._skills):
-            s = fresh[old.id]
-            key = shown_key(s)
-            if self._state.get(s.id) == key:
+            i = rows.row_of[old.id]
+            key = rows.shown[old.id]
+            if self._state.get(old.id) == key:
                 continue
+            s = rows.skills[i]
             self._skills[row] = s
-            self._info[row] = _RowInfo(s)
-            self._keys[row] = self._key(s)
-            self._pass[row] = _passes(self._info[row], self._filter)
+            self._info[row] = rows.infos[i]
+            self._keys[row] = rows.keys[i]
+            self._pass[row] = rows.passed[i]
             self._state[s.id] = key
+            self._columns = None
             if old.name != s.name:
                 self._hist.pop(old.name, None)
+                self._reindex()
             idx = self.index(row)
             self.dataChanged.emit(idx, idx, [])
             changed.append(s.id)
         return changed
 
-    def _append_new(self, skills: Sequence[Skill]) -> list[str]:
+    def _append_new(self, rows: BoardRows) -> list[str]:
         have = {s.id for s in self._skills}
-        added = [s for s in skills if s.id not in have]
+        added = [i for i, s in enumerate(rows.skills) if s.id not in have]
         if not added:
             return []
         first = len(self._skills)
         self.beginInsertRows(QModelIndex(), first, first + len(added) - 1)
-        for s in added:
-            info = _RowInfo(s)
+        for i in added:
+            s = rows.skills[i]
             self._skills.append(s)
-            self._info.append(info)
-            self._keys.append(self._key(s))
-            self._pass.append(_passes(info, self._filter))
-            self._state[s.id] = shown_key(s)
+            self._info.append(rows.infos[i])
+            self._keys.append(rows.keys[i])
+            self._pass.append(rows.passed[i])
+            self._state[s.id] = rows.shown[s.id]
+        self._reindex()
+        self._columns = None
         self.endInsertRows()
-        return [s.id for s in added]
+        return [rows.skills[i].id for i in added]
 
     def _reindex(self) -> None:
         self._row_of = {s.id: i for i, s in enumerate(self._skills)}
@@ -400,20 +380,26 @@ class SkillBoardModel(QAbstractListModel):
             self._in_flight.discard(name)
 
 
-class ColumnProxy(QSortFilterProxyModel):
-    """The skills of one grade that pass the shared filter, in the model's (sorted) order."""
+class ColumnProxy(KeptRowsProxy):
+    """The skills of one grade that pass the shared filter, in the model's (sorted) order: the model's
+    :meth:`~SkillBoardModel.column_rows`, read once per change."""
 
     def __init__(self, source: SkillBoardModel, maturity: str, parent: QObject | None = None):
         super().__init__(parent)
         self.maturity = maturity
         self._src = source
-        self.setDynamicSortFilter(True)
         self.setSourceModel(source)
 
-    def filterAcceptsRow(self, source_row: int, source_parent: Invalid) -> bool:
-        return self._src.accepts(source_row, self.maturity)
+    def shown_rows(self) -> list[int]:
+        return self._src.column_rows(self.maturity)
 
-    def refilter(self) -> None:
-        """After :meth:`SkillBoardModel.set_filter`."""
-        self.beginFilterChange()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+    def row_key(self, source_row: int) -> str | None:
+        return self._src.skill_at(source_row).id if 0 <= source_row < self._src.rowCount() else None
+
+    def source_row_of(self, key: Any) -> int:
+        row = self._src.row_of(key)
+        return -1 if row is None else row
+
+    def membership_changed(self, first: int, last: int) -> bool:
+        src = self._src
+        return any(src.accepts(r, self.maturity) != self.is_shown(r) for r in range(first, last + 1))

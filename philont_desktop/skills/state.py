@@ -11,6 +11,7 @@ from philont_desktop.tabs.state import TabState
 
 if TYPE_CHECKING:
     from philont_desktop.skills.loaders import SkillDetail
+    from philont_desktop.skills.rows import BoardRows
 
 #: The board's columns, in ladder order (playbook first: a lesson that is not callable).
 BOARD_COLUMNS: tuple[str, ...] = ("playbook", "draft", "confirmed", "stable", "deprecated")
@@ -87,6 +88,7 @@ class SkillsState(TabState):
     """``selected`` is the id of the selected skill (``None``: none); ``detail`` is what is known of it."""
 
     skills: tuple[Skill, ...] = ()  # every skill, in rowid order, as last read
+    board: BoardRows | None = None  # the same skills prepared for the board (compared by identity)
     ready: bool = False  # the board was read at least once
     error: str = ""  # why the last read of the board failed ("" when it worked)
     filter: BoardFilter = BoardFilter()

@@ -47,6 +47,7 @@ class SkillsTab(BaseTab):
         self.detail_pane.grade_name = self.board.grade_name
         self.detail_pane.overview.now_ms = now
         self.controller.grade_name = self.board.grade_name
+        self.controller.now = now
         self.status = QLabel(self)
         self.status.setObjectName("skillsStatus")
         self.status.setWordWrap(True)
@@ -116,7 +117,7 @@ class SkillsTab(BaseTab):
     def _show_skills(self) -> None:
         model = self.board.model
         model.invalidate_histories()
-        self.board.set_skills(list(self.state.skills))
+        self.board.set_skills(list(self.state.skills), self.state.board)
         # The cards in view get their sparklines in the same round (the others when scrolled to).
         model.request_histories_now(self.board.visible_names())
         for view in self.board.views.values():

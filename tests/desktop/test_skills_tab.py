@@ -14,7 +14,7 @@ from core.skills import SkillStore
 from philont_desktop.qt import Qt, QTextDocument
 from philont_desktop.selftest import check_tab
 from philont_desktop.skills.diff import changed_spans, tokenize, word_diff
-from philont_desktop.skills.loaders import load_board, load_detail
+from philont_desktop.skills.loaders import load_board, load_board_rows, load_detail
 from philont_desktop.skills.model import ColumnProxy, SkillBoardModel
 from philont_desktop.skills.state import BOARD_COLUMNS, BoardFilter, SkillsState
 from philont_desktop.workers import spin_until
@@ -171,6 +171,72 @@ def test_column_proxy_passes_the_model_tester_while_the_source_changes(qtmodelte
     model.set_filter(BoardFilter("new"))
     proxy.refilter()
     assert proxy.rowCount() == 1
+
+
+def test_rows_prepared_off_the_gui_thread_are_taken_and_ignored_when_they_do_not_fit(fixture_path):
+    db = MemoryDB.open(fixture_path)
+    load = load_board_rows(db, "uses", BoardFilter("deploy"), FIXED_NOW)
+    db.close()
+    skills = list(load.skills)
+    expected = SkillBoardModel(now=FIXED_NOW)
+    expected.set_filter(BoardFilter("deploy"))
+    expected.set_sort_mode("uses")
+    expected.set_skills(skills)
+
+    def board(model):
+        return [model.skill_at(r).name for r in range(model.rowCount())], {
+            m: [model.skill_at(r).name for r in model.column_rows(m)] for m in BOARD_COLUMNS
+        }
+
+    fits = SkillBoardModel(now=FIXED_NOW)
+    fits.set_filter(BoardFilter("deploy"))
+    fits.set_sort_mode("uses")
+    fits.set_skills(skills, load.rows)
+    assert board(fits) == board(expected)
+    assert board(fits)[1]["confirmed"] == [EN] and sum(map(len, board(fits)[1].values())) == 1
+    # made for another sort mode and filter: the model sorts and filters for its own
+    other = SkillBoardModel(now=FIXED_NOW)
+    other.set_skills(skills, load.rows)
+    assert board(other)[0] == sorted((s.name for s in skills), key=str.casefold)
+    assert sum(map(len, board(other)[1].values())) == len(skills)
+
+
+def test_a_refresh_that_finds_nothing_new_shows_nothing_anew(tab, fixture_path):
+    seen = []
+    tab.state.changed.connect(lambda names: seen.append(names))
+    before = tab.state.skills
+    tab.refresh()
+    assert tab.wait_idle(5000)
+    assert tab.state.skills is before
+    assert not any("skills" in names for names in seen)
+    agent = MemoryDB.open(fixture_path, writable=True)
+    SkillStore(agent).record_usage("stable-one", FIXED_NOW)
+    agent.close()
+    tab.refresh()
+    assert tab.wait_idle(5000)
+    assert any("skills" in names for names in seen)
+    assert (
+        tab.board.model.skill_by_name("stable-one").use_count
+        == tab.state.skill(tab.board.model.skill_by_name("stable-one").id).use_count
+    )
+
+
+def test_a_filter_or_sort_change_keeps_the_selected_card_selected(tab):
+    assert tab.select_skill("draft-only")
+    view = tab.board.views["draft"]
+    tab.board.set_sort_mode("newest")
+    assert view.currentIndex().data() == "draft-only" and view.selectionModel().isSelected(
+        view.currentIndex()
+    )
+    tab.board.set_filter(text="draft")
+    assert [view.model().index(r, 0).data() for r in range(view.model().rowCount())] == [
+        "draft-only",
+        "alpha-draft",
+    ]
+    assert view.currentIndex().data() == "draft-only"
+    tab.board.set_filter(text="")
+    assert view.currentIndex().data() == "draft-only"
+    assert tab.board.current_id == tab.board.model.skill_by_name("draft-only").id
 
 
 def test_each_skill_is_in_the_column_of_its_grade(tab, fixture_path):

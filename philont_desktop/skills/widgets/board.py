@@ -31,6 +31,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.skills.model import ColumnProxy, SkillBoardModel
+from philont_desktop.skills.rows import BoardRows
 from philont_desktop.skills.state import BOARD_COLUMNS, BoardFilter
 from philont_desktop.skills.widgets.card import CardDelegate
 from philont_desktop.skills.widgets.colors import Colors
@@ -249,11 +250,12 @@ class BoardWidget(QWidget):
                     names.append(skill.name)
         return names
 
-    def set_skills(self, skills: list[Skill]) -> list[str]:
-        """Merge a fresh list into the model (see :meth:`SkillBoardModel.set_skills`), keeping the
-        selected skill selected, in whichever column it is now."""
+    def set_skills(self, skills: list[Skill], rows: BoardRows | None = None) -> list[str]:
+        """Merge a fresh list into the model (see :meth:`SkillBoardModel.set_skills`; ``rows``: the same
+        skills prepared off the GUI thread), keeping the selected skill selected, in whichever column it
+        is now."""
         with self._quiet():
-            changed = self.model.set_skills(skills)
+            changed = self.model.set_skills(skills, rows)
         self._after_model_change()
         return changed
 
