@@ -273,21 +273,36 @@ def overview_moved(ov, now: int) -> Callable[[], None]:
 
 def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) -> list[dict]:
     """Facts tab load beside ``FactStore.all_rows()`` and the overview's decay redraw beside a bare
-    ``ScatterPlotItem.setData``, as result rows for ``bench/run.py`` (a warm-up, then medians)."""
+    ``ScatterPlotItem.setData``, as result rows for ``bench/run.py`` (a warm-up, then medians).
+
+    The interpreter is set as the application sets it (``favour_the_gui_thread``): the tab's read job
+    runs with the cyclic collector paused, and so does every run of the floor. The floor's runs and the
+    tab's loads alternate, one of each in turn, after one warm-up of each."""
+    from philont_desktop.interpreter import favour_the_gui_thread, reads_collector
     from philont_desktop.qt import QApplication
     from philont_desktop.theme import Theme
     from philont_desktop.workers import spin_until
 
     app = QApplication.instance() or QApplication([])
+    favour_the_gui_thread()  # as the application does: the tab's read runs with the collector paused
     theme = Theme("light")
     theme.apply()
     with MemoryDB.open(path) as db:
         store = FactStore(db)
         n_rows = len(store.all_rows())
-        store.all_rows()  # warm-up
-        floor_rows = median_ms(store.all_rows, repeat)
-    tab_load_ms(path, theme, now, n_rows)  # warm-up
-    loads = [tab_load_ms(path, theme, now, n_rows) for _ in range(repeat)]
+
+        def floor() -> None:
+            with reads_collector.job():  # as the tab's read job runs
+                store.all_rows()
+
+        floor()  # warm-up
+        tab_load_ms(path, theme, now, n_rows)  # warm-up
+        # the floor and the tab alternately, so both see the same machine (its load, the heap)
+        floors, loads = [], []
+        for _ in range(repeat):
+            floors.append(median_ms(floor, 1))
+            loads.append(tab_load_ms(path, theme, now, n_rows))
+    floor_rows = statistics.median(floors)
     whole = statistics.median(t for t, _plots in loads)
 
     from philont_desktop.context import AppContext
