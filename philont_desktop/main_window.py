@@ -9,7 +9,6 @@ the dialogs use.
 
 from __future__ import annotations
 
-import functools
 import html
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,6 @@ from philont_desktop.qt import (
     QEvent,
     QFileDialog,
     QLabel,
-    QListView,
     QMainWindow,
     QMessageBox,
     QProgressDialog,
@@ -39,6 +37,7 @@ from philont_desktop.qt import (
     is_valid,
 )
 from philont_desktop.settings import Settings
+from philont_desktop.shell import warm
 from philont_desktop.shell.banners import Banners
 from philont_desktop.shell.demo_badge import DemoBadge
 from philont_desktop.shell.menus import WindowMenus
@@ -64,15 +63,6 @@ def _recovery():
     from philont_desktop.backups import recovery
 
     return recovery
-
-
-@functools.cache
-def _find_widget_classes() -> None:
-    """The first time a Qt call hands back a widget whose class PySide must find (``viewport()``,
-    ``widget(i)``), PySide makes the Python side of every widget class and their enums: ~5 ms, once
-    per process. Done while a file opens, in a turn of its own, it is not part of the turn that builds
-    the first tab (the Timeline's took 10-16 ms, half of it this)."""
-    QListView().viewport()
 
 
 def _part(owner: str, name: str) -> property:
@@ -380,7 +370,7 @@ class MainWindow(QMainWindow):
         self.loading_page.setText(self.tr("Opening {0}…").format(path))
         if self.ctx is None:
             self.pages.setCurrentWidget(self.loading_page)
-        QTimer.singleShot(0, _find_widget_classes)
+        warm.while_opening()
 
     def _on_open_failed(self, path: str, exc: BaseException) -> None:
         self.openFailed.emit(path, exc)

@@ -127,6 +127,28 @@ def test_only_the_shown_tab_is_built_when_a_database_opens(make_window, db_path)
     assert w.tab_errors == []
 
 
+def test_while_a_file_opens_the_once_per_process_work_runs_each_piece_in_a_later_turn(
+    make_window, db_path, monkeypatch, qtbot
+):
+    from philont_desktop.shell import warm
+
+    done: list[str] = []
+    monkeypatch.setattr(warm, "find_widget_classes", lambda: done.append("classes"))
+    monkeypatch.setattr(warm, "load_glyphs", lambda: done.append("glyphs"))
+    w = make_window()
+    w.open_database(db_path)
+    assert done == []  # not in the turn that starts the open
+    qtbot.waitUntil(lambda: done == ["classes", "glyphs"], timeout=5000)
+    assert spin_until(lambda: w.ctx is not None, 10_000)
+
+
+def test_the_glyphs_warmed_are_chinese_and_the_symbols_cards_draw(qapp):
+    from philont_desktop.fonts import WARM_TEXT, warm_glyphs
+
+    assert {"数", "✓", "✗", "●", "…"} <= set(WARM_TEXT)
+    warm_glyphs()  # draws offscreen, in the three fonts, without a window
+
+
 def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_path):
     w = make_window()
     w.prebuild_tabs = True
