@@ -110,13 +110,13 @@ class FactRow:
         "windowed",
     )
 
-    def __init__(self, fact: Fact, order: int = 0):
+    def __init__(self, fact: Fact, order: int = 0, taus: dict[str, float] | None = None):
         self.fact = fact
         self.fid: str = fact.id
         anchor = fact.last_accessed_at if fact.last_accessed_at is not None else fact.created_at
         self.anchor = int(anchor) if anchor is not None else 0
         self.order = order
-        self.fast, self.flat = _score_plan(fact)
+        self.fast, self.flat = _score_plan(fact, taus)
         self.score = math.nan
         self.status = "active"
         # only a fact with a validity window changes its status as the view time moves
@@ -231,19 +231,30 @@ def build_row(fact: Fact, order: int = 0) -> FactRow:
     return FactRow(fact, order)
 
 
-def _score_plan(f: Fact) -> tuple[tuple[float, float, float] | None, float | None]:
+def _score_plan(
+    f: Fact, taus: dict[str, float] | None = None
+) -> tuple[tuple[float, float, float] | None, float | None]:
     """How :func:`row_score` computes this fact's score with the exact arithmetic of ``score_memory``.
 
     ``(None, conf)``: it does not decay (pinned, or a tau that is not finite); ``((conf, anchor, tau),
     None)``: ``conf × exp(−max(0, (t − anchor)/day)/tau)``; ``(None, None)``: an edge case (tau 0,
-    missing or non-finite anchor) left to ``score_memory`` itself.
+    missing or non-finite anchor) left to ``score_memory`` itself. ``taus``: the namespaces' default
+    taus found so far (a load's rows share a few namespaces), filled as they are looked up.
     """
     c = f.confidence
     conf = 0.0 if c is None else float(c)
     tau_raw = f.decay_tau_days
     if tau_raw is not None and tau_raw < 0:
         return None, conf
-    tau = float(tau_raw) if tau_raw is not None else namespace_tau_days(f.namespace)
+    if tau_raw is not None:
+        tau = float(tau_raw)
+    elif taus is None:
+        tau = namespace_tau_days(f.namespace)
+    else:
+        known = taus.get(f.namespace)
+        if known is None:
+            known = taus[f.namespace] = namespace_tau_days(f.namespace)
+        tau = known
     if not math.isfinite(tau):
         return None, conf
     anchor = f.last_accessed_at if f.last_accessed_at is not None else f.created_at
@@ -281,8 +292,11 @@ def load_facts(
     facts = FactStore(db).all_rows()
     rows: list[FactRow] = []
     counts: dict[str, list[int]] = {}
+    taus: dict[str, float] = {}
     active = 0
     filled = {name: False for name in OPTIONAL_TIMES}
+    t = float(at) if at is not None else 0.0
+    exp = math.exp
     for i, f in enumerate(facts):
         if job is not None and i % 2000 == 0 and job.cancelled:
             break
@@ -290,13 +304,22 @@ def load_facts(
         if old is not None and old.sig == fact_signature(f):
             r = old.reused(i)
         else:
-            r = FactRow(f, i)
+            r = FactRow(f, i, taus)
             if previous is not None:
                 r.sig  # noqa: B018 - computed here, compared on the GUI thread
-        if at is not None:
-            r.score = row_score(r, at)
-            r.status = status_at(f, at)
-        is_active = f.superseded_by is None and f.forgotten_at is None
+        if at is not None:  # row_score() and status_at(), inline (as score_rows() does)
+            fast = r.fast
+            if fast is not None:
+                conf, anchor, tau = fast
+                age = (t - anchor) / DAY_MS
+                if age < 0.0:
+                    age = 0.0
+                r.score = conf * exp(-age / tau)
+            else:
+                r.score = row_score(r, at)
+            # a row neither superseded, forgotten nor with a validity window is active at any time
+            r.status = status_at(f, at) if r.hidden or r.windowed else "active"
+        is_active = not r.hidden
         active += is_active
         c = counts.get(f.namespace)
         if c is None:

@@ -707,6 +707,31 @@ def test_row_scores_are_score_memory_bit_for_bit():
     check()
 
 
+def test_a_load_scores_every_row_as_score_memory_and_gives_its_status_at_the_view_time(facts_db):
+    from philont_desktop.facts.data import load_facts, status_at
+
+    db = MemoryDB.open(facts_db[0])
+    try:
+        unscored = load_facts(db)
+        assert all(math.isnan(r.score) and r.status == "active" for r in unscored.rows)
+        for at in (T(0), T(-6), T(-30), T(400)):
+            first = load_facts(db, at, at)
+            # a reload: the rows of unchanged facts are reused, rescored
+            again = load_facts(db, at, at, {r.fid: r for r in load_facts(db, T(50), T(50)).rows})
+            for data in (first, again):
+                assert {r.status for r in data.rows} >= {"active", "superseded", "forgotten"}
+                for r in data.rows:
+                    f = r.fact
+                    want = score_memory(
+                        f.namespace, f.confidence, f.created_at, f.last_accessed_at, f.decay_tau_days, at
+                    )
+                    assert r.score == want or (math.isnan(r.score) and math.isnan(want))
+                    assert r.status == status_at(f, at)
+            assert first.active == sum(1 for r in first.rows if r.fact.active)
+    finally:
+        db.close()
+
+
 def test_the_decay_plot_shows_the_namespaces_leading_facts_while_nothing_is_selected(facts_db, make_tab):
     tab = make_tab(facts_db[0])
     assert not tab.selected_rows()
