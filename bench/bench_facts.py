@@ -17,7 +17,9 @@ the same run on the same machine:
   and the longest event-loop stall while typing (a 2 ms heartbeat), beside a repaint of the table;
 * time control, sort by score and the text filter are shown with the bare table repaint as the floor.
 
-Times are medians of ``--repeat`` runs, in milliseconds; Qt runs offscreen.
+Times are medians of ``--repeat`` runs, in milliseconds; Qt runs offscreen. The interpreter is set as
+the application sets it (the switch interval, and read jobs with the cyclic collector paused); the
+floor of the load runs as a read job does, its runs alternating with the tab's loads.
 """
 
 from __future__ import annotations
@@ -239,6 +241,35 @@ def tab_load_ms(path: Path, theme, now: int, n_rows: int) -> tuple[float, float]
     return elapsed
 
 
+def as_read(fn: Callable[[], object]) -> Callable[[], None]:
+    """``fn`` run as the application runs a read job: with the cyclic collector paused while the
+    application's interpreter settings are on (``favour_the_gui_thread``)."""
+    from philont_desktop.interpreter import reads_collector
+
+    def run() -> None:
+        with reads_collector.job():
+            fn()
+
+    return run
+
+
+def loads_beside_floor(
+    path: Path, theme, now: int, n_rows: int, repeat: int
+) -> tuple[float, list[tuple[float, float]]]:
+    """``(the floor's median, the tab's loads)``: ``FactStore.all_rows()`` on the same file, run as the
+    tab's read job runs (:func:`as_read`), and :func:`tab_load_ms`, alternately, one of each in turn
+    after a warm-up of each, so that both see the same machine (its load, the heap)."""
+    with MemoryDB.open(path) as db:
+        floor = as_read(FactStore(db).all_rows)
+        floor()  # warm-up
+        tab_load_ms(path, theme, now, n_rows)  # warm-up (imports, fonts, caches)
+        floors, loads = [], []
+        for _ in range(repeat):
+            floors.append(median_ms(floor, 1))
+            loads.append(tab_load_ms(path, theme, now, n_rows))
+    return statistics.median(floors), loads
+
+
 def bare_scatter_redraw(ov, theme) -> Callable[[], None]:
     """The floor of an overview redraw: a bare ScatterPlotItem of the same points, one brush, painted."""
     from philont_desktop.widgets.plots import ThemedPlotWidget, pg
@@ -278,7 +309,7 @@ def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) 
     The interpreter is set as the application sets it (``favour_the_gui_thread``): the tab's read job
     runs with the cyclic collector paused, and so does every run of the floor. The floor's runs and the
     tab's loads alternate, one of each in turn, after one warm-up of each."""
-    from philont_desktop.interpreter import favour_the_gui_thread, reads_collector
+    from philont_desktop.interpreter import favour_the_gui_thread
     from philont_desktop.qt import QApplication
     from philont_desktop.theme import Theme
     from philont_desktop.workers import spin_until
@@ -288,21 +319,8 @@ def measure_facts(path: Path, repeat: int = 5, now: int = FIXED_NOW + 30 * DAY) 
     theme = Theme("light")
     theme.apply()
     with MemoryDB.open(path) as db:
-        store = FactStore(db)
-        n_rows = len(store.all_rows())
-
-        def floor() -> None:
-            with reads_collector.job():  # as the tab's read job runs
-                store.all_rows()
-
-        floor()  # warm-up
-        tab_load_ms(path, theme, now, n_rows)  # warm-up
-        # the floor and the tab alternately, so both see the same machine (its load, the heap)
-        floors, loads = [], []
-        for _ in range(repeat):
-            floors.append(median_ms(floor, 1))
-            loads.append(tab_load_ms(path, theme, now, n_rows))
-    floor_rows = statistics.median(floors)
+        n_rows = len(FactStore(db).all_rows())
+    floor_rows, loads = loads_beside_floor(path, theme, now, n_rows, repeat)
     whole = statistics.median(t for t, _plots in loads)
 
     from philont_desktop.context import AppContext
@@ -386,9 +404,11 @@ def main(argv: list[str] | None = None) -> int:
     if not path.exists():
         build(path, args.facts, args.seed)
 
+    from philont_desktop.interpreter import favour_the_gui_thread
     from philont_desktop.qt import QApplication
 
     app = QApplication.instance() or QApplication([])
+    favour_the_gui_thread()  # as the application does (see measure_facts)
     from philont_desktop.context import AppContext
     from philont_desktop.facts.columns import C_SCORE
     from philont_desktop.facts.data import load_facts
@@ -412,12 +432,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # -- loading ------------------------------------------------------------------------------------------
     print("loading")
-    floor_rows = median_ms(store.all_rows, args.repeat)
-    worker = median_ms(lambda: load_facts(db, now, now), args.repeat)
+    floor_rows, loads = loads_beside_floor(path, theme, now, len(rows), args.repeat)
+    worker = median_ms(as_read(lambda: load_facts(db, now, now)), args.repeat)
     line("load_facts on the worker (prepare + score)", worker, "FactStore.all_rows()", floor_rows)
-
-    tab_load_ms(path, theme, now, len(rows))  # warm up (imports, fonts, caches)
-    loads = [tab_load_ms(path, theme, now, len(rows)) for _ in range(args.repeat)]
     whole = statistics.median(t for t, _plots in loads)
     line("facts tab load, rows painted (worker + GUI)", whole, "FactStore.all_rows()", floor_rows)
     plots = statistics.median(p for _rows, p in loads)
