@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import DatabaseOpenError
 from core.paths import resolve_db_path
 from philont_desktop import APP_NAME, i18n
+from philont_desktop.interpreter import resume_settling
 from philont_desktop.qt import (
     QT_TRANSLATE_NOOP,
     QApplication,
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.demo_status = self.status.add_badge(DemoBadge(theme), shown=lambda _ctx: self.session.demo)
         self.tabs = TabHost(self.tab_widget, settings, persist=interactive, parent=self)
         self.tabs.prebuilt.connect(self._start_quick_check)
+        self.tabs.prebuilt.connect(resume_settling)  # after another database was closed
         self.prebuild_tabs = interactive
         self.menus = WindowMenus(self)
         self._connect_session()

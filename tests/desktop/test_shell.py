@@ -159,6 +159,32 @@ def test_the_other_tabs_are_built_once_the_shown_one_is_idle(make_window, db_pat
     assert [t.name for t in w.built_tabs() if t.activated] == ["timeline"]
 
 
+def test_after_a_close_the_collector_settles_again_once_the_next_database_is_built(
+    make_window, db_path, tmp_path, monkeypatch, qtbot
+):
+    import gc
+    import shutil
+
+    from philont_desktop import interpreter
+
+    monkeypatch.setattr(interpreter, "_tuned", True)  # as the application sets it
+    monkeypatch.setattr(interpreter, "_settling", True)
+    other = tmp_path / "other" / "memory.sqlite"
+    other.parent.mkdir()
+    shutil.copy(db_path, other)
+    try:
+        w = make_window(db_path)
+        w.prebuild_tabs = True
+        w.close_database()
+        assert not interpreter._settling and gc.get_freeze_count() == 0  # the closed file's objects
+        w.open_database(other)
+        qtbot.waitUntil(lambda: len(w.built_tabs()) == len(tabs.tab_names()), timeout=20_000)
+        qtbot.waitUntil(lambda: interpreter._settling, timeout=5000)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
 def test_the_background_imports_are_the_plots_and_each_tab_with_what_it_imports_later(
     make_window, db_path, monkeypatch
 ):

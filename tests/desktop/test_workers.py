@@ -314,8 +314,9 @@ def test_a_task_can_make_its_own_connection_interruptible(qapp, db_path):
         w.shutdown()
 
 
-def test_loaded_code_is_frozen_until_a_database_closes_then_given_back(monkeypatch):
+def test_loaded_code_is_frozen_until_a_database_closes_then_given_back_until_the_next_is_in(monkeypatch):
     import gc
+    import weakref
 
     from philont_desktop import interpreter as interpreter
 
@@ -328,6 +329,18 @@ def test_loaded_code_is_frozen_until_a_database_closes_then_given_back(monkeypat
         assert gc.get_freeze_count() == 0
         interpreter.settle_loaded_code()  # and nothing is frozen any more
         assert gc.get_freeze_count() == 0
+
+        class Node:
+            pass
+
+        left = Node()
+        left.cycle = left  # garbage only the collector frees, as a closed database leaves
+        gone = weakref.ref(left)
+        del left
+        interpreter.resume_settling()  # the next database's tabs are built
+        assert gone() is None  # collected before anything is frozen again
+        assert interpreter._settling and gc.get_freeze_count() > 0
+        interpreter.resume_settling()  # settling already: nothing more
     finally:
         gc.unfreeze()
 
