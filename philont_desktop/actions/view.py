@@ -25,6 +25,8 @@ from philont_desktop.actions.state import ActionsFilter, ActionsState, chart_hei
 from philont_desktop.actions.widgets.detail import SHOWN_CHARS, ActionDetail
 from philont_desktop.actions.widgets.filter_bar import ActionsFilterBar
 from philont_desktop.qt import (
+    QCoreApplication,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QSplitter,
@@ -76,6 +78,7 @@ class ActionsTab(BaseTab):
         # event-loop turn of its own: the log first; its bars and its first paint in the next turns.
         self._chart_after = AfterPaint(self.table.viewport(), self._make_chart, self)
         self._reveal = next_turn(self, self._show_chart)
+        self._restat = next_turn(self, self._chart_stats)
         self._lay_out()
         self.bar.filterChanged.connect(self.reload)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
@@ -159,6 +162,10 @@ class ActionsTab(BaseTab):
             self._chart_layout.addWidget(self._chart)
             self._reveal.start()
 
+    def _chart_stats(self) -> None:
+        if self._chart is not None and not self._chart.isHidden():
+            self._chart.set_stats(list(self.state.stats))
+
     def _show_chart(self) -> None:
         self._reveal.stop()
         if self._chart is not None and self._chart.isHidden():
@@ -182,12 +189,13 @@ class ActionsTab(BaseTab):
             self.bar.set_choices(self.state.tools, self.state.skills)
         if "stats" in names:
             # the chart's place has its height before the chart comes: the log is not resized (and
-            # repainted) in the chart's first turns
+            # repainted) in the chart's first turns; the splitter gives it that height now, so that the
+            # log is painted once at its new size, not once before and once after
             self.chart_box.setMinimumHeight(chart_height(self.chart_box.fontMetrics(), len(self.state.stats)))
-        if "stats" in names and self._chart is not None and not self._chart.isHidden():
-            self._chart.set_stats(list(self.state.stats))
-        if "stats" in names:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             self._show_count()
+            if self._chart is not None and not self._chart.isHidden():
+                self._restat.start()  # the bars in a turn of their own
 
     def _show_count(self) -> None:
         self.bar.show_count(self.model.rowCount(), self.model.complete, self.state.total())

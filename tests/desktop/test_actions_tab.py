@@ -302,3 +302,42 @@ def test_the_log_keeps_its_size_when_the_chart_appears(qtbot, actions_db, make_c
     assert tab.table.geometry() == before
     assert chart.height() >= chart.minimumHeight() == chart.preferred_height()
     assert tab.chart_box.minimumHeight() == chart.preferred_height()
+
+
+def test_when_the_rates_arrive_the_log_is_painted_once_at_its_new_size_and_the_bars_come_a_turn_later(
+    qtbot, actions_db, make_ctx
+):
+    from philont_desktop.actions.view import ActionsTab
+    from philont_desktop.qt import QEvent, QObject
+
+    tab = ActionsTab(make_ctx(actions_db))
+    qtbot.addWidget(tab)
+    tab.resize(1300, 420)  # the chart needs more than its share of the splitter
+    tab.show()
+    tab.ensure_activated()
+    assert tab.wait_idle(20_000)
+    tab.chart  # noqa: B018 - made and shown
+    qtbot.wait(20)
+
+    class Paints(QObject):
+        heights: list[int] = []
+
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                self.heights.append(obj.height())
+            return False
+
+    paints = Paints()
+    tab.table.viewport().installEventFilter(paints)
+    qtbot.wait(20)
+    before = tab.table.viewport().height()
+    paints.heights.clear()
+    shown_bars = tab.chart.stats
+    more = shown_bars + [shown_bars[0].model_copy(update={"tool": f"tool-{i}"}) for i in range(12)]
+    tab.state.update(stats=tuple(more))  # the rates arrive: more tools, a taller chart
+    assert tab.chart.stats == shown_bars  # the bars wait for the next turn
+    final = tab.table.viewport().height()
+    assert final < before  # the chart's place took its height from the log at once
+    qtbot.waitUntil(lambda: tab.chart.stats == more, timeout=2000)
+    qtbot.wait(20)
+    assert paints.heights and set(paints.heights) == {final}
