@@ -295,8 +295,6 @@ def load_facts(
     taus: dict[str, float] = {}
     active = 0
     filled = {name: False for name in OPTIONAL_TIMES}
-    t = float(at) if at is not None else 0.0
-    exp = math.exp
     for i, f in enumerate(facts):
         if job is not None and i % 2000 == 0 and job.cancelled:
             break
@@ -307,16 +305,7 @@ def load_facts(
             r = FactRow(f, i, taus)
             if previous is not None:
                 r.sig  # noqa: B018 - computed here, compared on the GUI thread
-        if at is not None:  # row_score() and status_at(), inline (as score_rows() does)
-            fast = r.fast
-            if fast is not None:
-                conf, anchor, tau = fast
-                age = (t - anchor) / DAY_MS
-                if age < 0.0:
-                    age = 0.0
-                r.score = conf * exp(-age / tau)
-            else:
-                r.score = row_score(r, at)
+        if at is not None:
             # a row neither superseded, forgotten nor with a validity window is active at any time
             r.status = status_at(f, at) if r.hidden or r.windowed else "active"
         is_active = not r.hidden
@@ -331,6 +320,8 @@ def load_facts(
         if f.occurred_at is not None or f.valid_from is not None or f.valid_until is not None:
             for name in OPTIONAL_TIMES:
                 filled[name] = filled[name] or getattr(f, name) is not None
+    if at is not None:
+        score_rows(rows, at)  # the time control's loop: row_score() for every row, bit for bit
     empty = tuple(c for name, c in OPTIONAL_TIMES.items() if not filled[name])
     tree = _tree(counts)
     return FactsData(rows, now_ms(), time.perf_counter() - t0, at, real_now, active, tree, empty)
