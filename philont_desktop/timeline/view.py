@@ -129,6 +129,7 @@ class TimelineTab(BaseTab):
         self.conversation.messageActivated.connect(self._open_full_text)
         self.conversation.firstRowsPainted.connect(c.start_secondary)
         self.conversation.firstRowsPainted.connect(self.activity.build_later)
+        self.activity.reads_running = lambda: self.busy
         self.conversations.loaded.connect(lambda: self.conversation_list.select(self.state.conversation))
         self.conversations.loaded.connect(lambda: self._update_texts({"conversations_loaded"}))
         self.state.changed.connect(self._on_state)

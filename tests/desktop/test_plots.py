@@ -142,3 +142,28 @@ def test_no_plot_of_the_application_builds_a_context_menu(theme, qtbot, monkeypa
         item = widget.plot.getPlotItem()
         assert item.getViewBox().menu is None and item.getContextMenus(None) is None, cls.__name__
     assert made == []
+
+
+def test_the_activity_chart_is_made_once_the_tabs_reads_are_done_or_after_a_while(
+    theme, qtbot, monkeypatch
+) -> None:
+    from philont_desktop.timeline.widgets import activity
+    from philont_desktop.timeline.widgets.activity import ActivityPane
+
+    pane = ActivityPane(theme, 0)
+    qtbot.addWidget(pane)
+    pane.show()
+    reads = [True]
+    pane.reads_running = lambda: reads[0]
+    pane.build_later()
+    qtbot.wait(150)
+    assert not pane.built and pane.loading_label.isVisible()  # not beside the tab's reads
+    reads[0] = False
+    qtbot.waitUntil(lambda: pane.built, timeout=2000)
+
+    monkeypatch.setattr(activity, "QUIET_WAIT_S", 0.1)
+    busy_for_ever = ActivityPane(theme, 0)
+    qtbot.addWidget(busy_for_ever)
+    busy_for_ever.reads_running = lambda: True
+    busy_for_ever.build_later()
+    qtbot.waitUntil(lambda: busy_for_ever.built, timeout=2000)  # made anyway, a little later

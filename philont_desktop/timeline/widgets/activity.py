@@ -1,14 +1,20 @@
 """The place of the activity chart above the conversation: says it is loading until the per-day counts
 arrive, and builds the chart (pyqtgraph's first paint is not free) only once the first messages are
-shown, or when it is first asked for."""
+shown and the tab's reads are done (or when it is first asked for)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from philont_desktop import preload
 from philont_desktop.qt import QLabel, Qt, QTimer, QVBoxLayout, QWidget, Signal, is_valid
 from philont_desktop.widgets.after_paint import next_turn
+
+#: How long the chart waits for the tab's reads to end before it is made anyway.
+QUIET_WAIT_S = 3.0
+RETRY_MS = 30
 
 
 class ActivityPane(QWidget):
@@ -33,8 +39,12 @@ class ActivityPane(QWidget):
         self._layout.addWidget(self.loading_label)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._make)
+        self._timer.timeout.connect(self._make_when_quiet)
         self._reveal = next_turn(self, self._show)
+        #: Whether the tab's reads still run: making a plot is ~25 ms of Python, which beside workers
+        #: running Python (the first pages of a big file) became a 60 ms stall.
+        self.reads_running: Callable[[], bool] = lambda: False
+        self._waiting_since = 0.0
 
     @property
     def chart(self) -> Any:
@@ -75,7 +85,16 @@ class ActivityPane(QWidget):
 
     def _start_timer(self) -> None:
         if is_valid(self) and self._chart is None:
-            self._timer.start(30)
+            self._waiting_since = time.monotonic()
+            self._timer.start(RETRY_MS)
+
+    def _make_when_quiet(self) -> None:
+        if self._chart is not None:
+            return
+        if self.reads_running() and time.monotonic() - self._waiting_since < QUIET_WAIT_S:
+            self._timer.start(RETRY_MS)
+            return
+        self._make()
 
     @property
     def counts(self) -> list[tuple[int, int]]:
