@@ -23,7 +23,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.skills.repairs import attempts_of, attempts_text
-from philont_desktop.skills.rows import BoardRows, RowInfo, columns_of, passes, sort_key
+from philont_desktop.skills.rows import BoardRows, RowInfo, columns_of, index_rows, passes, sort_key
 from philont_desktop.skills.state import BOARD_COLUMNS, SORT_MODES, BoardFilter, source_class
 from philont_desktop.skills.words import grade_caveat, grade_name
 from philont_desktop.widgets import plain
@@ -229,8 +229,7 @@ class SkillBoardModel(QAbstractListModel):
         self._remove_gone(rows.row_of)
         changed = self._update_changed(rows)
         changed += self._append_new(rows)
-        self._reindex()
-        self._columns = None
+        self._reindex()  # the counts: a grade may have changed in place (each step dropped the columns)
         self._restore_order()
         self.skillsChanged.emit()
         return changed
@@ -314,12 +313,7 @@ class SkillBoardModel(QAbstractListModel):
         return [rows.skills[i].id for i in added]
 
     def _reindex(self) -> None:
-        self._row_of = {s.id: i for i, s in enumerate(self._skills)}
-        self._row_by_name = {s.name: i for i, s in enumerate(self._skills)}
-        counts = dict.fromkeys(BOARD_COLUMNS, 0)
-        for i in self._info:
-            counts[i.maturity] = counts.get(i.maturity, 0) + 1
-        self._counts = counts
+        self._row_of, self._row_by_name, self._counts = index_rows(self._skills, self._info)
 
     # -- sparkline histories ------------------------------------------------------------------------------
     def history(self, name: str) -> list[bool] | None:

@@ -18,7 +18,7 @@ from core.models import Skill
 from core.skills import score_skill
 from philont_desktop.skills.state import BOARD_COLUMNS, BoardFilter, shown_key, source_class
 
-__all__ = ["BoardRows", "RowInfo", "columns_of", "passes", "sort_key"]
+__all__ = ["BoardRows", "RowInfo", "columns_of", "index_rows", "passes", "sort_key"]
 
 
 class RowInfo:
@@ -79,6 +79,16 @@ def columns_of(infos: Sequence[RowInfo], passed: Sequence[bool]) -> dict[str, li
     return out
 
 
+def index_rows(
+    skills: Sequence[Skill], infos: Sequence[RowInfo]
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """The row of each skill id and of each name, and how many rows each grade has."""
+    counts = dict.fromkeys(BOARD_COLUMNS, 0)
+    for info in infos:
+        counts[info.maturity] = counts.get(info.maturity, 0) + 1
+    return {s.id: i for i, s in enumerate(skills)}, {s.name: i for i, s in enumerate(skills)}, counts
+
+
 class BoardRows:
     """Every skill in the order of :attr:`mode`, with each row's sort key, filter fields, whether it passes
     :attr:`filter`, its "what is shown" key (:func:`~philont_desktop.skills.state.shown_key`), the row of
@@ -99,13 +109,8 @@ class BoardRows:
         self.infos: list[RowInfo] = [RowInfo(s) for s in self.skills]
         self.passed: list[bool] = [passes(i, flt) for i in self.infos]
         self.shown: dict[str, tuple[Any, ...]] = {s.id: shown_key(s) for s in self.skills}
-        self.row_of: dict[str, int] = {s.id: i for i, s in enumerate(self.skills)}
-        self.row_by_name: dict[str, int] = {s.name: i for i, s in enumerate(self.skills)}
+        self.row_of, self.row_by_name, self.counts = index_rows(self.skills, self.infos)
         self.columns: dict[str, list[int]] = columns_of(self.infos, self.passed)
-        counts = dict.fromkeys(BOARD_COLUMNS, 0)
-        for info in self.infos:
-            counts[info.maturity] = counts.get(info.maturity, 0) + 1
-        self.counts = counts
 
     def fits(self, mode: str, flt: BoardFilter, now: int | None) -> bool:
         """Whether these rows were made for this sort mode, filter and fixed time."""
