@@ -2,11 +2,17 @@
 
 This is the one module that knows backups; :meth:`core.db.MemoryDB.backup` calls it.
 
-**Writing** (:func:`copy_to_backup`, :func:`rotate`). A backup is ``backups/memory-YYYYMMDDTHHmmss.sqlite``
-(the reference's name, UTC), written with SQLite's online backup API into a private temporary file that
-is synced and then given its name. A name that exists is never replaced: a backup waits up to two
-seconds for a second whose name is free, and takes ``memory-<second>-<n>.sqlite`` when another process
-claims the same name meanwhile. Rotation keeps the newest 28 (as the reference's server does).
+**Writing** (:func:`copy_to_backup`, :func:`rotate`). ``backups/`` belongs to the agent: it writes
+``memory-YYYYMMDDTHHmmss.sqlite`` every 6 hours and keeps the newest 28 names matching ``memory-*.sqlite``.
+A backup this project writes is ``backups/philont-desktop-<database>-YYYYMMDDTHHmmss.sqlite`` (``<database>``
+is the database's file name without ``.sqlite``, the time is UTC), which the agent's rotation neither counts
+nor deletes. It is written with SQLite's online backup API into a private temporary file that is synced and
+then given its name. A name that exists is never replaced: a backup waits up to two seconds for a second
+whose name is free, and takes ``…-<second>-<n>.sqlite`` when another process claims the same name meanwhile.
+Rotation keeps the newest 28 of this project's backups of the same database and touches nothing else: a
+file this project did not write is never deleted. :func:`recent_own_backup` is the rule for a run of edits:
+a write needs no new backup when this project backed the same database up less than ``RUN_WINDOW_S``
+(10 minutes) ago.
 
 **Looking** never creates, changes or locks a file in ``backups/``. A backup is a closed file: it is read
 through an ``immutable=1`` connection, which opens no ``-wal``/``-shm`` (a WAL-mode copy written by the
@@ -58,10 +64,18 @@ from core.jsutil import now_ms
 from core.paths import backups_dir, chmod_private, ensure_private_dir, fsync_dir
 
 BACKUP_RETAIN = 28
-BACKUP_NAME_RE = re.compile(r"^memory-(\d{8}T\d{6})(?:-(\d+))?\.sqlite$")
-PARTIAL_RE = re.compile(r"^memory-\d{8}T\d{6}\.sqlite\.partial-(\d+)-\d+(?:-journal)?$")
+OWN_PREFIX = "philont-desktop-"
+AGENT_OWNER = "agent"
+OWN_OWNER = "philont-desktop"
+# Either kind: the agent's ``memory-<UTC second>.sqlite`` (the reference's name; ``-<n>`` was added by
+# earlier versions of this project) or this project's ``philont-desktop-<database>-<UTC second>[-n].sqlite``.
+BACKUP_NAME_RE = re.compile(r"^(memory|philont-desktop-(.+))-(\d{8}T\d{6})(?:-(\d+))?\.sqlite$")
+PARTIAL_RE = re.compile(
+    r"^(?:memory|philont-desktop-.+)-\d{8}T\d{6}\.sqlite\.partial-(\d+)-\d+(?:-journal)?$"
+)
 DAMAGED_PREFIX = "damaged-"
 SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+RUN_WINDOW_S = 600
 STALE_PARTIAL_S = 3600
 NAME_WAIT_S = 2.0
 LOCK_TIMEOUT_S = 0.25
@@ -107,27 +121,51 @@ class AgentRunningError(MemoryError_):
 # -- names ----------------------------------------------------------------------------------------------
 
 
-def backup_file_name(now: datetime | None = None) -> str:
-    """``memory-YYYYMMDDTHHmmss.sqlite`` from the UTC time (the reference's naming)."""
+def database_stem(db_name: str) -> str:
+    """The part of a database's file name this project's backups of it carry (``memory.sqlite`` ->
+    ``memory``)."""
+    name = Path(db_name).name
+    return (name[: -len(".sqlite")] if name.endswith(".sqlite") and len(name) > 7 else name)[:120]
+
+
+def backup_file_name(now: datetime | None = None, db_name: str = "memory.sqlite") -> str:
+    """This project's backup name for the database ``db_name`` at the UTC time ``now``:
+    ``philont-desktop-<database>-YYYYMMDDTHHmmss.sqlite``. It never matches the agent's ``memory-*.sqlite``,
+    so the agent's rotation neither counts nor deletes it."""
     now = now or datetime.now(UTC)
-    return f"memory-{now.strftime('%Y%m%dT%H%M%S')}.sqlite"
+    return f"{OWN_PREFIX}{database_stem(db_name)}-{now.strftime('%Y%m%dT%H%M%S')}.sqlite"
+
+
+def backup_owner(name: str) -> str | None:
+    """Who wrote a backup, by its name: ``"agent"`` (``memory-…``), ``"philont-desktop"`` (this project's
+    ``philont-desktop-…``), ``None`` for a name that is no backup name."""
+    m = BACKUP_NAME_RE.match(name)
+    if m is None:
+        return None
+    return AGENT_OWNER if m.group(1) == "memory" else OWN_OWNER
 
 
 def backup_created_at(name: str) -> int | None:
-    """Epoch ms of a backup name (``memory-20260615T120000[-n].sqlite`` is UTC), else ``None``."""
+    """Epoch ms of a backup name of either kind (the time in the name is UTC), else ``None``."""
     m = BACKUP_NAME_RE.match(name)
     if m is None:
         return None
     try:
-        dt = datetime.strptime(m.group(1), "%Y%m%dT%H%M%S").replace(tzinfo=UTC)
+        dt = datetime.strptime(m.group(3), "%Y%m%dT%H%M%S").replace(tzinfo=UTC)
     except ValueError:
         return None
     return int(dt.timestamp() * 1000)
 
 
-def _name_key(p: Path) -> tuple[str, int]:
+def _name_key(p: Path) -> tuple[str, int, str]:
     m = BACKUP_NAME_RE.match(p.name)
-    return (m.group(1), int(m.group(2) or 0)) if m else ("", 0)
+    return (m.group(3), int(m.group(4) or 0), p.name) if m else ("", 0, p.name)
+
+
+def _own_of(p: Path, stem: str) -> bool:
+    """Whether ``p`` is this project's backup of the database whose stem is ``stem``."""
+    m = BACKUP_NAME_RE.match(p.name)
+    return m is not None and m.group(1) != "memory" and m.group(2) == stem
 
 
 # -- files that are not regular files are never opened ------------------------------------------------------
@@ -201,7 +239,7 @@ class BackupInfo:
     ``journal`` is ``"wal"`` or ``"rollback"`` from the file header (``None`` when it cannot be read).
     ``kind`` is ``file`` for a regular file (anything else is never opened and never ok).
     ``side_files`` are the suffixes of files beside it (``-wal``, ``-shm``, ``-journal``): not part of
-    the backup, ignored.
+    the backup, ignored. :attr:`owner` says whose it is, by its name.
     """
 
     path: Path
@@ -220,6 +258,11 @@ class BackupInfo:
     @property
     def ok(self) -> bool:
         return self.quick_check == "ok"
+
+    @property
+    def owner(self) -> str | None:
+        """``"agent"`` for the agent's ``memory-…`` backups, ``"philont-desktop"`` for this project's."""
+        return backup_owner(self.name)
 
 
 def _open_backup(path: Path, timeout_s: float = 1.0) -> sqlite3.Connection:
@@ -292,7 +335,8 @@ def check_backup_file(path: str | os.PathLike[str]) -> str:
 
 
 def list_backups(db_path: str | os.PathLike[str]) -> list[Path]:
-    """The regular files of ``backups/`` with a backup name, newest first."""
+    """The regular files of ``backups/`` with a backup name of either kind (the agent's and this
+    project's; :func:`backup_owner` says whose), newest first."""
     d = backups_dir(db_path)
     if not d.is_dir():
         return []
@@ -303,8 +347,8 @@ def list_backups(db_path: str | os.PathLike[str]) -> list[Path]:
 def list_backups_info(
     db_path: str | os.PathLike[str], *, check: bool = True, now: int | None = None
 ) -> list[BackupInfo]:
-    """Every entry of ``backups/`` with a backup name, newest first: age, size, kind and (``check``)
-    ``quick_check``. Entries that are not regular files are listed as not usable, never opened."""
+    """Every entry of ``backups/`` with a backup name of either kind, newest first: age, size, kind,
+    owner and (``check``) ``quick_check``. Entries that are not regular files are listed as not usable, never opened."""
     t = now_ms() if now is None else int(now)
     d = backups_dir(db_path)
     if not d.is_dir():
@@ -330,7 +374,8 @@ def list_backups_info(
 
 
 def newest_good_backup(db_path: str | os.PathLike[str]) -> Path | None:
-    """The newest backup that passes ``quick_check`` and is a memory database (read-only look)."""
+    """The newest backup of either kind that passes ``quick_check`` and is a memory database (read-only
+    look); :func:`backup_owner` of its name says whose it is."""
     for p in list_backups(db_path):
         if check_backup_file(p) == "ok":
             return p
@@ -455,11 +500,11 @@ def remove_stale_partials(d: Path) -> list[Path]:
     return removed
 
 
-def _free_backup_name(d: Path, *, timeout_s: float = NAME_WAIT_S) -> str:
-    """A reference name whose second is not taken yet, waiting up to ``timeout_s`` for the next second."""
+def _free_backup_name(d: Path, db_name: str, *, timeout_s: float = NAME_WAIT_S) -> str:
+    """A backup name whose second is not taken yet, waiting up to ``timeout_s`` for the next second."""
     deadline = time.monotonic() + timeout_s
     while True:
-        name = backup_file_name()
+        name = backup_file_name(db_name=db_name)
         if not os.path.lexists(d / name) or time.monotonic() >= deadline:
             return name
         time.sleep(0.05)
@@ -490,7 +535,7 @@ def _link_no_clobber(src: Path, dst: Path) -> bool:
 
 
 def _place_backup(tmp: Path, d: Path, name: str) -> Path:
-    """Rename the finished ``tmp`` to ``name`` in ``d``, or ``memory-<second>-<n>.sqlite`` when taken."""
+    """Rename the finished ``tmp`` to ``name`` in ``d``, or ``<name>-<n>.sqlite`` when taken."""
     stem = name[: -len(".sqlite")]
     for n in range(0, 10_000):
         final = d / (name if n == 0 else f"{stem}-{n}.sqlite")
@@ -500,9 +545,14 @@ def _place_backup(tmp: Path, d: Path, name: str) -> Path:
 
 
 def copy_to_backup(
-    conn: sqlite3.Connection, d: Path, *, progress: Callable[[int, int], None] | None = None
+    conn: sqlite3.Connection,
+    d: Path,
+    *,
+    db_name: str = "memory.sqlite",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Path:
-    """Copy the database behind ``conn`` into a new backup in ``d`` and return its path.
+    """Copy the database behind ``conn`` into a new backup of this project's in ``d`` and return its
+    path (``philont-desktop-<database>-<UTC second>.sqlite``, the database named by ``db_name``).
 
     SQLite's online backup API in one step (a consistent snapshot even while the agent writes; a
     stepwise copy restarts on every write from another process), into a private temporary file that
@@ -511,7 +561,7 @@ def copy_to_backup(
     """
     ensure_private_dir(d)
     remove_stale_partials(d)
-    name = _free_backup_name(d)
+    name = _free_backup_name(d, db_name)
     tmp = d / f"{name}.partial-{os.getpid()}-{threading.get_ident()}"
     os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     dst = sqlite3.connect(str(tmp), isolation_level=None)
@@ -536,25 +586,44 @@ def copy_to_backup(
     return final
 
 
-def rotate(d: Path, retain: int = BACKUP_RETAIN) -> list[Path]:
-    """Delete all but the newest ``retain`` (at least 1) backups in ``d``; returns what was deleted.
-
-    Only regular files with a backup name count: damaged files kept aside by a restore, other files and
-    special files are never touched.
-    """
+def own_backups(d: Path, db_name: str) -> list[Path]:
+    """This project's backups of the database named ``db_name`` in ``d`` (regular files), newest first."""
     if not d.is_dir():
         return []
-    names = sorted(
-        (p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name) and file_kind(p) == "file"),
-        key=_name_key,
-        reverse=True,
-    )
+    stem = database_stem(db_name)
+    found = (p for p in d.iterdir() if _own_of(p, stem) and file_kind(p) == "file")
+    return sorted(found, key=_name_key, reverse=True)
+
+
+def rotate(d: Path, retain: int = BACKUP_RETAIN, *, db_name: str = "memory.sqlite") -> list[Path]:
+    """Delete all but the newest ``retain`` (at least 1) of this project's backups of ``db_name`` in
+    ``d``; returns what was deleted.
+
+    Only this project's own backups of that database count and go: the agent's ``memory-*.sqlite``
+    backups, damaged files kept aside by a restore, backups of other databases, other files and special
+    files are never touched.
+    """
     removed = []
-    for old in names[max(1, retain) :]:
+    for old in own_backups(d, db_name)[max(1, retain) :]:
         with contextlib.suppress(OSError):
             old.unlink()
             removed.append(old)
     return removed
+
+
+def recent_own_backup(
+    db_path: str | os.PathLike[str], *, window_s: float = RUN_WINDOW_S, now: int | None = None
+) -> Path | None:
+    """This project's newest backup of ``db_path`` when it was taken less than ``window_s`` ago (by the
+    time in its name), else ``None``: a write within that window belongs to the same run of edits, which
+    one backup covers."""
+    t = now_ms() if now is None else int(now)
+    p = Path(db_path)
+    for b in own_backups(backups_dir(p), paths.real_path(p).name)[:1]:
+        created = backup_created_at(b.name)
+        if created is not None and 0 <= t - created < window_s * 1000:
+            return b
+    return None
 
 
 # -- is the agent running? ---------------------------------------------------------------------------------
@@ -931,7 +1000,7 @@ def _restore_in_place(
     done = [0]
     try:
         dest = _lock_exclusive(db, lock_timeout_s)
-        safety = copy_to_backup(dest, backups_dir(db))  # a new name: never the backup being restored
+        safety = copy_to_backup(dest, backups_dir(db), db_name=db.name)  # a new name, never the one restored
         src_ps = int(src.execute("PRAGMA page_size").fetchone()[0])
         dst_ps = int(dest.execute("PRAGMA page_size").fetchone()[0])
         dest_wal = str(dest.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"

@@ -11,7 +11,10 @@ Every command but ``demo``, ``backup``, ``restore`` and the editing commands ope
 ``backups`` reads only the files in ``backups/`` (it never opens the database, so it also works when
 the database cannot be opened). ``backup`` reads the database and writes only the new file in
 ``backups/``. The editing commands (``tool NAME ARGS --write``, ``undo``, ``redo``, ``task``, ``event``)
-open it writable; a backup is taken in ``backups/`` before the first write. ``undo``, ``redo``, ``task``
+open it writable; a backup is taken in ``backups/`` before the first write unless this project backed the
+same database up less than 10 minutes ago (one backup per run of edits; :mod:`core.backups`). Backups this
+project writes are ``backups/philont-desktop-<database>-<time>.sqlite``: the agent's ``memory-*.sqlite``
+backups are never counted in this project's rotation, nor deleted. ``undo``, ``redo``, ``task``
 and ``event`` are the desktop app's audited edits (each change and its audit row in one transaction,
 actor ``<user>@philont-desktop``); they check what they would change on a read-only connection first,
 so that an unknown id or a change already made is refused before anything (even the backup) is
@@ -75,8 +78,9 @@ tools              ``[{name, description, capability}]``; with ``--schema`` (JSO
 upcoming           ``{now, window_days, items: [UPCOMING]}`` (``window_days`` clamped to 1..90 as the
                    ``list_upcoming`` tool does; text mode prints exactly what the tool prints)
 export             ``{path, layer, format, rows, bytes, columns, damaged_rows}``
-backups            ``{path, backups_dir, now, checked, backups: [{name, path, createdAt, age, size,
-                   kind, quickCheck}]}`` (newest first; ``age`` is ms before ``--now``; ``kind`` is
+backups            ``{path, backups_dir, now, checked, backups: [{name, path, owner, createdAt, age, size,
+                   kind, quickCheck}]}`` (newest first; ``owner`` is ``agent`` (``memory-…``) or
+                   ``philont-desktop`` (this project's); ``age`` is ms before ``--now``; ``kind`` is
                    ``wal`` (copied by the agent) or ``rollback`` (self-contained), ``null`` when
                    unreadable; ``quickCheck`` is ``null`` with ``--no-check``)
 restore            ``{path, restored_from, safety_backup, problem, damaged, pages, audit_id}``
@@ -85,9 +89,10 @@ restore            ``{path, restored_from, safety_backup, problem, damaged, page
                    files moved aside unchanged into ``backups/``; ``audit_id`` is the restore's audit row)
 audit              ``{limit, target_type, target_id, entries: [AUDIT]}`` (newest first; ``entries`` is
                    empty when the database has no audit table)
-undo, redo         ``{entry: AUDIT, backup}`` (the new ``undo``/``redo`` row; ``backup`` is the
-                   pre-write backup, ``null`` when none was needed)
-task, event        ``{entry: AUDIT, backup}`` (as ``undo``)
+undo, redo         ``{entry: AUDIT, backup, backup_reused}`` (the new ``undo``/``redo`` row; ``backup`` is
+                   the pre-write backup, ``null`` when none was needed; ``backup_reused`` is true when it
+                   is this project's backup taken earlier in the same run of edits, not a new one)
+task, event        ``{entry: AUDIT, backup, backup_reused}`` (as ``undo``)
 changes            ``{path, baseline, until, untilIso, layers, counts, notices, changes: [CHANGE]}``
                    (see :mod:`core.changes.cli` and the README)
 ================== ================================================================================
@@ -124,7 +129,7 @@ Commands in short (``T`` as above)::
                                           facts, skills, calendar, schedules; the format defaults to
                                           OUT's extension, else jsonl; an existing OUT is kept unless
                                           --force; progress on stderr when it is a terminal)
-    backups [--no-check]                  the files in backups/: age, size, kind, quick_check
+    backups [--no-check]                  the files in backups/: owner, age, size, kind, quick_check
     restore BACKUP --yes                  BACKUP is a path or a file name in backups/
     audit [--limit N] [--target TYPE[:ID]]  the trail of manual edits
     undo AUDIT_ID / redo AUDIT_ID         undo or redo one audited edit
@@ -980,6 +985,7 @@ def _fmt_size(n: int) -> str:
 
 
 _KIND_TEXT = {"wal": "agent (WAL)", "rollback": "self-contained", None: "unreadable"}
+_OWNER_TEXT = {"agent": "agent", "philont-desktop": "this app"}
 
 
 def cmd_backups(ctx: _Ctx) -> int:
@@ -992,6 +998,7 @@ def cmd_backups(ctx: _Ctx) -> int:
         {
             "name": b.name,
             "path": str(b.path),
+            "owner": b.owner,
             "createdAt": b.created_at,
             "age": b.age,
             "size": b.size,
@@ -1008,7 +1015,8 @@ def cmd_backups(ctx: _Ctx) -> int:
     for r in rows:
         check = "not checked" if r["quickCheck"] is None else _first_line(r["quickCheck"], 80)
         ctx.out.text(
-            f"{r['name']}  {_iso(r['createdAt'])}  {_fmt_age(r['age']):<11} {_fmt_size(r['size']):>11}  "
+            f"{r['name']}  {_OWNER_TEXT.get(r['owner'], '?'):<8}  {_iso(r['createdAt'])}  {_fmt_age(r['age']):<11} "
+            f"{_fmt_size(r['size']):>11}  "
             f"{_KIND_TEXT.get(r['kind'], str(r['kind'])):<14}  {check}"
         )
     ctx.out.text(f"({len(rows)} backup{'s' if len(rows) != 1 else ''} in {folder})")
@@ -1126,13 +1134,17 @@ def cmd_audit(ctx: _Ctx) -> int:
     return 0
 
 
-def _report_edit(ctx: _Ctx, entry: Any, backup: Path | None, done: str) -> int:
-    """Print the outcome of an audited edit (``{entry, backup}``)."""
+def _report_edit(ctx: _Ctx, entry: Any, db: MemoryDB, done: str) -> int:
+    """Print the outcome of an audited edit (``{entry, backup, backup_reused}``)."""
+    backup, reused = db.last_backup, db.backup_reused
     if ctx.out.as_json:
-        ctx.out.json({"entry": audit_json(entry), "backup": None if backup is None else str(backup)})
+        shown = None if backup is None else str(backup)
+        ctx.out.json({"entry": audit_json(entry), "backup": shown, "backup_reused": reused})
         return 0
     ctx.out.text(f"{done}: audit entry #{entry.id}")
-    if backup is not None:
+    if backup is not None and reused:
+        ctx.out.text(f"no new backup: {backup}, taken less than 10 minutes ago, covers this run of edits")
+    elif backup is not None:
         ctx.out.text(f"backup before the first write: {backup}")
     return 0
 
@@ -1173,9 +1185,8 @@ def _undo_or_redo(ctx: _Ctx, kind: str) -> int:
     step = curation.undo if kind == curation.UNDO else curation.redo
     with ctx.open(writable=True) as db:
         new = step(db, orig.id, curation.default_actor(), now=ctx.now)
-        backup = db.last_backup
     verb = "undid" if kind == curation.UNDO else "redid"
-    return _report_edit(ctx, new, backup, f"{verb} edit #{orig.id} ({orig.action} of {orig.target})")
+    return _report_edit(ctx, new, db, f"{verb} edit #{orig.id} ({orig.action} of {orig.target})")
 
 
 def cmd_undo(ctx: _Ctx) -> int:
@@ -1207,8 +1218,7 @@ def cmd_task(ctx: _Ctx) -> int:
         done = f"{a.action}d {label}"
     with ctx.open(writable=True) as db:
         entry = change.perform(db, now=ctx.now)
-        backup = db.last_backup
-    return _report_edit(ctx, entry, backup, done)
+    return _report_edit(ctx, entry, db, done)
 
 
 def cmd_event(ctx: _Ctx) -> int:
@@ -1223,9 +1233,8 @@ def cmd_event(ctx: _Ctx) -> int:
     change = curate.delete_event(event.id, seen=event)
     with ctx.open(writable=True) as db:
         entry = change.perform(db, now=ctx.now)
-        backup = db.last_backup
     return _report_edit(
-        ctx, entry, backup, f"deleted event {event.title!r} @ {_iso(event.starts_at)} ({event.id})"
+        ctx, entry, db, f"deleted event {event.title!r} @ {_iso(event.starts_at)} ({event.id})"
     )
 
 
@@ -1302,7 +1311,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("check", cmd_check, "integrity_check (or quick_check) and FTS/content consistency")
     p.add_argument("--quick", action="store_true", help="quick_check only (faster on big files)")
 
-    add("backup", cmd_backup, "write backups/memory-YYYYMMDDTHHmmss.sqlite (keeps the newest 28)")
+    add(
+        "backup",
+        cmd_backup,
+        "write backups/philont-desktop-<database>-YYYYMMDDTHHmmss.sqlite (keeps the newest 28 of these; the "
+        "agent's memory-*.sqlite backups are never touched)",
+    )
 
     p = add("demo", cmd_demo, "write a new bilingual demo database (same --seed and --now: same rows)")
     p.add_argument("--out", metavar="PATH", required=True)
@@ -1353,7 +1367,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session", metavar="ID", action="append", help="only these sessions (repeatable)")
     p.add_argument("--force", action="store_true", help="replace OUT when it exists")
 
-    p = add("backups", cmd_backups, "the files in backups/ with age, size, kind and quick_check")
+    p = add("backups", cmd_backups, "the files in backups/ with owner, age, size, kind and quick_check")
     p.add_argument("--no-check", action="store_true", help="skip the quick_check of every backup")
 
     p = add(

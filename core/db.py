@@ -37,6 +37,7 @@ from core.paths import (
     ensure_private_dir,
     expand_user,
     inspect_path,
+    real_path,
     tilde_note,
 )
 
@@ -389,6 +390,7 @@ class MemoryDB:
         self._prepared = fresh or path is None
         self._backup_before_write = True
         self.last_backup: Path | None = None
+        self.backup_reused = False  # last_backup was taken earlier in this run of edits
         self._closed = False
         self._file_key = _file_key(path) if path is not None else None
         _track_open(self._file_key, 1)
@@ -757,7 +759,7 @@ class MemoryDB:
 
         self._prepared = True
         if self._backup_before_write and self.path is not None and not self.report.created:
-            self.last_backup = self.backup()
+            self._backup_for_run()
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             added = schema.add_additive_columns(self.conn)
@@ -769,6 +771,17 @@ class MemoryDB:
             raise
         if added:
             self.report.missing_additive_columns = []
+
+    def _backup_for_run(self) -> None:
+        """One backup per run of edits: a new one unless this project backed this database up less than
+        :data:`core.backups.RUN_WINDOW_S` ago (then :attr:`last_backup` is that one and
+        :attr:`backup_reused` is true)."""
+        from core import backups
+
+        assert self.path is not None
+        recent = backups.recent_own_backup(self.path)
+        self.backup_reused = recent is not None
+        self.last_backup = recent if recent is not None else self.backup()
 
     def ensure_writable_schema(self) -> Path | None:
         """Take the pre-write backup and add missing additive columns now; returns the backup path."""
@@ -864,10 +877,11 @@ class MemoryDB:
         retain: int | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> Path:
-        """Copy the database to a new ``backups/memory-<UTC>.sqlite`` (see :func:`core.backups.write_backup`).
+        """Copy the database to a new backup of this project's, ``backups/philont-desktop-<database>-<UTC>.sqlite``
+        (see :func:`core.backups.copy_to_backup`).
 
-        Rotation keeps the newest ``retain`` (default 28) reference-named backups;
-        ``progress(done_pages, total_pages)`` is called as the copy proceeds.
+        Rotation keeps the newest ``retain`` (default 28) of this project's backups of this database and
+        never touches the agent's; ``progress(done_pages, total_pages)`` is called as the copy proceeds.
         """
         from core import backups
 
@@ -875,9 +889,10 @@ class MemoryDB:
         if self.path is None:
             raise ReadOnlyError("An in-memory database has no backups.", code="backup.in_memory")
         d = Path(dest_dir) if dest_dir is not None else backups.backups_dir(self.path)
+        name = real_path(self.path).name
         with self.lock:
-            final = backups.copy_to_backup(self.conn, d, progress=progress)
-        backups.rotate(d, backups.BACKUP_RETAIN if retain is None else retain)
+            final = backups.copy_to_backup(self.conn, d, db_name=name, progress=progress)
+        backups.rotate(d, backups.BACKUP_RETAIN if retain is None else retain, db_name=name)
         return final
 
     # -- closing --------------------------------------------------------------------------------------

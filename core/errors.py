@@ -67,7 +67,8 @@ class DatabaseOpenError(MemoryError_):
     the file that was opened before)); ``backup`` is the newest file in ``backups/``
     that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
     ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the English sentence),
-    ``backup``, ``reason`` (the code of the detail sentence, ``db.open.why.<what>``) and the reason's own
+    ``backup``, ``backup_owner`` (``agent`` for the agent's ``memory-…`` backups, ``app`` for this project's,
+    ``None`` without a backup), ``reason`` (the code of the detail sentence, ``db.open.why.<what>``) and the reason's own
     parameters (``kind``, ``error``, sizes...).
     """
 
@@ -88,8 +89,10 @@ class DatabaseOpenError(MemoryError_):
         self.detail = detail
         self.backup = backup
         msg = f"{self.path}: {detail}"
+        owner = None if backup is None else ("agent" if Path(backup).name.startswith("memory-") else "app")
         if backup is not None:
-            msg += f" The newest backup that passes quick_check is {backup}."
+            whose = "the agent's" if owner == "agent" else "written by this app"
+            msg += f" The newest backup that passes quick_check is {backup} ({whose})."
         elif problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
             msg += " No backup that passes quick_check was found in backups/."
         super().__init__(
@@ -101,6 +104,7 @@ class DatabaseOpenError(MemoryError_):
                 "problem": problem,
                 "detail": detail,
                 "backup": None if backup is None else str(backup),
+                "backup_owner": owner,
                 "reason": reason or f"db.open.why.{problem}",
             },
         )

@@ -55,7 +55,12 @@ TEMPLATES: dict[str, Template] = {
     "db.open.why.damaged": lambda: _tr("The database is damaged ({error})."),
     "db.open.why.cannot_open": lambda: _tr("The database cannot be opened ({error})."),
     "db.open.why.cannot_read": lambda: _tr("The database cannot be read ({error})."),
-    "db.open.backup": lambda: _tr(" The newest backup that passes quick_check is {backup}."),
+    "db.open.backup": lambda: _tr(
+        " The newest backup that passes quick_check is {backup} (written by this app)."
+    ),
+    "db.open.backup_agent": lambda: _tr(
+        " The newest backup that passes quick_check is {backup} (the agent's)."
+    ),
     "db.open.no_backup": lambda: _tr(" No backup that passes quick_check was found in backups/."),
     # -- why a database is shown read-only (OpenReport.read_only_notice) ------------------------------
     "db.read_only.schema_newer": lambda: _tr(

@@ -312,7 +312,8 @@ def _open_error_text(exc: DatabaseOpenError) -> str:
     detail = text(str(p.get("reason") or ""), p, exc.detail)
     out = f"{exc.path}: {detail}"
     if exc.backup is not None:
-        out += text("db.open.backup", {"backup": str(exc.backup)})
+        which = "db.open.backup_agent" if p.get("backup_owner") == "agent" else "db.open.backup"
+        out += text(which, {"backup": str(exc.backup)})
     elif exc.problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
         out += text("db.open.no_backup")
     return out

@@ -1,4 +1,4 @@
-"""The table model of the Backups tab: files of ``backups/`` with age, size, journal and quick_check."""
+"""The table model of the Backups tab: files of ``backups/`` with owner, age, size, journal and quick_check."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def fmt_size(n: int) -> str:
 class BackupsModel(QAbstractTableModel):
     """Backups newest first; ``quick_check`` results arrive later (``set_check``)."""
 
-    COLUMNS = ("name", "created", "age", "size", "journal", "check")
+    COLUMNS = ("name", "owner", "created", "age", "size", "journal", "check")
     InfoRole = Qt.ItemDataRole.UserRole + 1
     PENDING = None  # quick_check not known yet
 
@@ -74,6 +74,7 @@ class BackupsModel(QAbstractTableModel):
     def header(self, col: str) -> str:
         return {
             "name": self.tr("File"),
+            "owner": self.tr("Written by"),
             "created": self.tr("Created"),
             "age": self.tr("Age"),
             "size": self.tr("Size"),
@@ -113,6 +114,14 @@ class BackupsModel(QAbstractTableModel):
                 )
             if col == "size":
                 return self.tr("{0} bytes").format(f"{info.size:,}")
+            if col == "owner":
+                return (
+                    self.tr(
+                        "Written by the agent: its own rotation keeps or deletes it; this app never does."
+                    )
+                    if info.owner == "agent"
+                    else self.tr("Written by this app: the agent never counts or deletes it.")
+                )
             return None
         if role == Qt.ItemDataRole.ForegroundRole and col == "check":
             check = self.check_of(info)
@@ -132,6 +141,8 @@ class BackupsModel(QAbstractTableModel):
     def text(self, info: BackupInfo, col: str) -> str:
         if col == "name":
             return info.name
+        if col == "owner":
+            return self.tr("the agent") if info.owner == "agent" else self.tr("this app")
         if col == "created":
             if info.created_at is None:
                 return ""
@@ -219,6 +230,7 @@ class BackupsModel(QAbstractTableModel):
     def export_row(self, info: BackupInfo) -> dict[str, Any]:
         return {
             "file": str(info.path),
+            "owner": info.owner,
             "created_at": iso_ms(info.created_at) if info.created_at is not None else None,
             "age_ms": info.age,
             "size": info.size,

@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+372"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+377"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -212,7 +212,7 @@
     </message>
     <message>
         <location filename="../../philont_desktop/messages.py" line="+49"/>
-        <location line="+202"/>
+        <location line="+203"/>
         <source>; </source>
         <extracomment>Codes whose core English names database columns (``decay_tau_days is 45``): the English interface words them from their templates too, so that a person reads the fields&apos; names (``τ (days) is now 45``).</extracomment>
         <translation>；</translation>
@@ -233,7 +233,7 @@
         <translation>目录不可写</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-63"/>
         <source>No database file exists at this path.</source>
         <translation>此路径下没有数据库文件。</translation>
     </message>
@@ -269,6 +269,16 @@
     </message>
     <message>
         <location line="+17"/>
+        <source> The newest backup that passes quick_check is {backup} (written by this app).</source>
+        <translation>最新的通过 quick_check 的备份是 {backup}（由本应用写入）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> The newest backup that passes quick_check is {backup} (the agent&apos;s).</source>
+        <translation>最新的通过 quick_check 的备份是 {backup}（智能体的备份）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source> No backup that passes quick_check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
@@ -628,7 +638,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-263"/>
+        <location filename="../../philont_desktop/messages.py" line="-264"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1156,7 +1166,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-365"/>
+        <location line="-370"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1221,12 +1231,7 @@ with the backup
         <translation>无法读取数据库（{error}）。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source> The newest backup that passes quick_check is {backup}.</source>
-        <translation>最新的通过 quick_check 的备份是 {backup}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>the database has schema version {version}, newer than {max_known}, which this version understands; it is shown read-only and never re-stamped</source>
         <translation>数据库的架构版本为 {version}，比本版本支持的 {max_known} 更新；将以只读方式显示，且不会改写版本标记</translation>
     </message>
@@ -2594,8 +2599,9 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
         <source>Counting messages per day…</source>
+        <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
@@ -2964,6 +2970,11 @@ with the backup
     </message>
     <message>
         <location line="+1"/>
+        <source>Written by</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
@@ -3013,7 +3024,27 @@ with the backup
         <translation>{0} 字节</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+4"/>
+        <source>Written by the agent: its own rotation keeps or deletes it; this app never does.</source>
+        <translation>由智能体写入：由它自己的轮换保留或删除；本应用从不删除它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Written by this app: the agent never counts or deletes it.</source>
+        <translation>由本应用写入：智能体从不计入或删除它。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>the agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>this app</source>
+        <translation>本应用</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
@@ -3033,12 +3064,12 @@ with the backup
         <translation>无法读取</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-60"/>
         <source>Not a regular file: it is never opened, so it cannot hang anything.</source>
         <translation>不是普通文件：它从不会被打开，因此不会造成任何卡顿。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+64"/>
         <source>Files beside it ({0}) are not part of the backup and are ignored.</source>
         <translation>它旁边的文件（{0}）不属于这份备份，会被忽略。</translation>
     </message>
@@ -3046,7 +3077,7 @@ with the backup
 <context>
     <name>BackupsTab</name>
     <message>
-        <location line="-127"/>
+        <location line="-138"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
@@ -3230,7 +3261,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+224"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -6685,7 +6716,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+264"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -8923,7 +8954,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+112"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9075,13 +9106,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+54"/>
         <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names). The board&apos;s fixed time (tests, screenshots); ``None``: the clock.</extracomment>
         <translation>正在加载技能</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>Loading skill {0}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
@@ -9232,7 +9263,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -9597,7 +9628,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>

@@ -93,7 +93,7 @@ def test_list_info_age_size_quick_check_and_nothing_written(live):
     db = MemoryDB.open(live)
     ours = db.backup()
     db.close()
-    ours = ours.rename(d / "memory-20260615T110000.sqlite")
+    ours = ours.rename(d / "philont-desktop-memory-20260615T110000.sqlite")
     _wal_flagged_copy(live, d / "memory-20260614T120000.sqlite")
     (d / "memory-20260613T120000.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x00" * 84 + b"junk" * 300)
     (d / "unrelated.txt").write_text("x")
@@ -101,7 +101,7 @@ def test_list_info_age_size_quick_check_and_nothing_written(live):
     infos = list_backups_info(live, now=T0)
     assert _listing(d) == before  # no -wal / -shm appeared beside the WAL-flagged backup
     assert [i.name for i in infos] == [
-        "memory-20260615T110000.sqlite",
+        "philont-desktop-memory-20260615T110000.sqlite",
         "memory-20260614T120000.sqlite",
         "memory-20260613T120000.sqlite",
     ]
@@ -111,6 +111,7 @@ def test_list_info_age_size_quick_check_and_nothing_written(live):
     assert (a.quick_check, b.quick_check) == ("ok", "ok") and a.ok and b.ok
     assert not c.ok and c.quick_check
     assert (a.journal, b.journal) == ("rollback", "wal")
+    assert [i.owner for i in infos] == ["philont-desktop", "agent", "agent"]
     assert browse_copy_needed(b.path) and not browse_copy_needed(a.path)
     assert [i.quick_check for i in list_backups_info(live, check=False)] == [None, None, None]
 
@@ -418,7 +419,7 @@ def test_backups_at_the_same_moment_all_survive(live):
     assert all(check_backup_file(p) == "ok" for p in made)
 
 
-def test_rotation_never_touches_damaged_copies(live):
+def test_rotation_never_touches_damaged_copies_or_the_agents_backups(live):
     from core.backups import rotate
 
     d = backups_dir(live)
@@ -426,9 +427,17 @@ def test_rotation_never_touches_damaged_copies(live):
     kept = d / "damaged-20200101T000000-memory.sqlite"
     kept.write_bytes(b"evidence")
     for i in range(3):
-        (d / f"memory-2026010{i + 1}T000000.sqlite").write_bytes(b"x")
+        (d / f"memory-2026010{i + 1}T000000.sqlite").write_bytes(b"agent")
+        (d / f"philont-desktop-memory-2026010{i + 1}T000000.sqlite").write_bytes(b"ours")
+        (d / f"philont-desktop-other-2026010{i + 1}T000000.sqlite").write_bytes(b"another database")
     assert [p.name for p in rotate(d, 1)] == [
-        "memory-20260102T000000.sqlite",
-        "memory-20260101T000000.sqlite",
+        "philont-desktop-memory-20260102T000000.sqlite",
+        "philont-desktop-memory-20260101T000000.sqlite",
     ]
     assert kept.read_bytes() == b"evidence"
+    assert sorted(p.name for p in d.iterdir() if p.name.startswith("memory-")) == [
+        "memory-20260101T000000.sqlite",
+        "memory-20260102T000000.sqlite",
+        "memory-20260103T000000.sqlite",
+    ]
+    assert len([p for p in d.iterdir() if p.name.startswith("philont-desktop-other-")]) == 3

@@ -385,7 +385,7 @@ def test_write_tool_with_write_flag(capsys, db_copy):
     )
     assert res["success"] is True and res["output"].startswith("Stored user.tea [state ? → ∞ | recorded ")
     backups = list((db_copy.parent / "backups").iterdir())
-    assert len(backups) == 1 and re.fullmatch(r"memory-\d{8}T\d{6}\.sqlite", backups[0].name)
+    assert len(backups) == 1 and re.fullmatch(r"philont-desktop-memory-\d{8}T\d{6}\.sqlite", backups[0].name)
     res = run_json(capsys, db_copy, "tool", "get_fact", '{"namespace":"user","key":"tea"}')
     assert res["output"].startswith('"龙井" ')
 
@@ -409,7 +409,7 @@ def test_backup(capsys, db_copy):
     assert set(res) == {"path", "backup", "bytes"}
     dest = Path(res["backup"])
     assert dest.parent == db_copy.parent / "backups"
-    assert re.fullmatch(r"memory-\d{8}T\d{6}\.sqlite", dest.name)
+    assert re.fullmatch(r"philont-desktop-memory-\d{8}T\d{6}\.sqlite", dest.name)
     assert dest.stat().st_mode & 0o777 == 0o600 and res["bytes"] == dest.stat().st_size
     conn = sqlite3.connect(f"file:{dest}?mode=ro", uri=True)
     assert conn.execute("SELECT count(*) FROM memory_raw_messages").fetchone()[0] == 3000
@@ -476,8 +476,13 @@ def test_corrupt_file_names_the_newest_good_backup(capsys, db_copy):
     db_copy.write_bytes(bytes(data))
     code, out, err = run(capsys, "--db", str(db_copy), "info")
     assert code == 1 and out == ""
-    assert_one_error_line(err, f"The newest backup that passes quick_check is {good}.")
+    assert_one_error_line(err, f"The newest backup that passes quick_check is {good} (written by this app).")
     assert db_copy.read_bytes() == bytes(data)
+    # An agent's backup, newer than ours, is named first, and said to be the agent's.
+    agent = good.parent / "memory-29990101T000000.sqlite"
+    shutil.copyfile(good, agent)
+    code, out, err = run(capsys, "--db", str(db_copy), "info")
+    assert_one_error_line(err, f"The newest backup that passes quick_check is {agent} (the agent's).")
 
 
 @pytest.mark.parametrize(
@@ -610,7 +615,7 @@ AUDIT_KEYS = {
     "id", "at", "actor", "action", "targetType", "targetId", "before", "after", "undoneOf", "note", "undone",
     "originalAction", "summary", "jsonErrors",
 }  # fmt: skip
-BACKUP_KEYS = {"name", "path", "createdAt", "age", "size", "kind", "quickCheck"}
+BACKUP_KEYS = {"name", "path", "owner", "createdAt", "age", "size", "kind", "quickCheck"}
 
 
 def _row_id(db: Path, sql: str) -> str:
@@ -810,7 +815,8 @@ def test_backups(capsys, db_copy):
     }
     made = Path(run_json(capsys, db_copy, "backup")["backup"])
     # A backup as the agent writes it: a copy whose header still says WAL, one second older.
-    agent_name = f"memory-{int(made.name[7:15]) - 1:08d}T000000.sqlite"
+    stamp = made.name[len("philont-desktop-memory-") :]
+    agent_name = f"memory-{int(stamp[:8]) - 1:08d}T000000.sqlite"
     shutil.copyfile(db_copy, made.parent / agent_name)
     listing = sorted(p.name for p in made.parent.iterdir())
     res = run_json(capsys, db_copy, "backups")
@@ -818,10 +824,11 @@ def test_backups(capsys, db_copy):
     assert [r["name"] for r in rows] == [made.name, agent_name]  # newest first
     assert all(set(r) == BACKUP_KEYS for r in rows)
     assert [(r["kind"], r["quickCheck"]) for r in rows] == [("rollback", "ok"), ("wal", "ok")]
+    assert [r["owner"] for r in rows] == ["philont-desktop", "agent"]
     mine = rows[0]
     assert mine["path"] == str(made) and mine["size"] == made.stat().st_size
     assert mine["createdAt"] == parse_time(
-        f"{made.name[7:11]}-{made.name[11:13]}-{made.name[13:15]}T{made.name[16:18]}:{made.name[18:20]}:{made.name[20:22]}Z"
+        f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}T{stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]}Z"
     )
     assert mine["age"] == NOW - mine["createdAt"]
     assert sorted(p.name for p in made.parent.iterdir()) == listing  # nothing written beside the backups
@@ -831,9 +838,11 @@ def test_backups(capsys, db_copy):
     lines = out.splitlines()
     assert code == 0 and lines[-1] == f"(2 backups in {made.parent})"
     assert (
-        lines[0].startswith(f"{made.name}  ") and "self-contained" in lines[0] and "not checked" in lines[0]
+        lines[0].startswith(f"{made.name}  this app  ")
+        and "self-contained" in lines[0]
+        and "not checked" in lines[0]
     )
-    assert "agent (WAL)" in lines[1]
+    assert lines[1].startswith(f"{agent_name}  agent  ") and "agent (WAL)" in lines[1]
 
 
 def test_backups_work_when_the_database_cannot_be_opened(capsys, db_copy):
@@ -872,7 +881,7 @@ def test_restore(capsys, db_copy):
     assert code == 0 and err == ""
     first, second, third = out.splitlines()
     assert first == f"restored {db_copy} from {safety}"
-    assert second.startswith(f"the replaced content is in {backup.parent}{os.sep}memory-")
+    assert second.startswith(f"the replaced content is in {backup.parent}{os.sep}philont-desktop-memory-")
     assert third.startswith("audit entry #")
     assert _enabled(db_copy, sched) == 0
 
@@ -918,7 +927,7 @@ def test_task_disable_enable_delete_are_audited(capsys, db_copy):
     t0 = now_ms()
     res = run_json(capsys, db_copy, "task", "disable", sched)
     t1 = now_ms()
-    assert set(res) == {"entry", "backup"}
+    assert set(res) == {"entry", "backup", "backup_reused"} and res["backup_reused"] is False
     entry = res["entry"]
     assert set(entry) == AUDIT_KEYS
     assert (entry["action"], entry["targetType"], entry["targetId"]) == (
@@ -933,13 +942,17 @@ def test_task_disable_enable_delete_are_audited(capsys, db_copy):
     assert _enabled(db_copy, sched) == 0
     assert res["backup"] is not None and _backups(db_copy) == [Path(res["backup"]).name]
     assert _mode(Path(res["backup"])) == 0o600 and _enabled(Path(res["backup"]), sched) == 1
+    first_backup = res["backup"]
     res = run_json(capsys, db_copy, "task", "enable", sched)
     assert res["entry"]["action"] == "calendar.schedule_enable" and _enabled(db_copy, sched) == 1
+    assert (res["backup"], res["backup_reused"]) == (first_backup, True)  # the same run of edits
     code, out, err = run(capsys, "--db", str(db_copy), "task", "delete", sched)
     assert code == 0 and err == ""
-    assert re.fullmatch(
-        rf"deleted task 'backup-check' \({sched}\): audit entry #3\nbackup before the first write: .*\n", out
+    assert out == (
+        f"deleted task 'backup-check' ({sched}): audit entry #3\n"
+        f"no new backup: {first_backup}, taken less than 10 minutes ago, covers this run of edits\n"
     )
+    assert _backups(db_copy) == [Path(first_backup).name]
     assert _enabled(db_copy, sched) is None
     trail = run_json(capsys, db_copy, "audit", "--target", f"schedule:{sched}")["entries"]
     assert [(e["id"], e["action"], e["summary"]) for e in trail] == [
@@ -980,7 +993,7 @@ def test_undo_and_redo(capsys, db_copy):
     sched = _task_id(db_copy)
     run_json(capsys, db_copy, "task", "disable", sched)
     res = run_json(capsys, db_copy, "undo", "1")
-    assert set(res) == {"entry", "backup"} and res["backup"] is not None
+    assert set(res) == {"entry", "backup", "backup_reused"} and res["backup"] is not None
     undo = res["entry"]
     assert (undo["id"], undo["action"], undo["undoneOf"], undo["originalAction"]) == (
         2,

@@ -272,19 +272,21 @@ def test_data_version_moves_when_another_connection_commits(tmp_path):
     reader.close()
 
 
-def test_backup_rotation_keeps_newest(tmp_path):
+def test_backup_rotation_keeps_the_newest_of_ours_and_every_one_of_the_agents(tmp_path):
     p = _make_db(tmp_path / "memory.sqlite")
     d = paths.backups_dir(p)
     d.mkdir(mode=0o700)
     for i in range(30):
-        (d / f"memory-2026010{1 + i // 10}T0000{i % 10:02d}.sqlite").write_bytes(b"x")
+        (d / f"memory-2026010{1 + i // 10}T0000{i % 10:02d}.sqlite").write_bytes(b"agent")
+        (d / f"philont-desktop-memory-2026010{1 + i // 10}T0000{i % 10:02d}.sqlite").write_bytes(b"ours")
     (d / "unrelated.txt").write_text("keep me")
     db = MemoryDB.open(p)
     made = db.backup(retain=28)
     db.close()
     kept = list_backups(p)
-    assert len(kept) == 28
     assert kept[0] == made
+    assert len([k for k in kept if k.name.startswith("philont-desktop-")]) == 28
+    assert len([k for k in kept if k.name.startswith("memory-")]) == 30
     assert (d / "unrelated.txt").exists()
     assert not any(".partial" in x.name for x in d.iterdir())
 

@@ -116,7 +116,7 @@ def test_the_advice_of_the_open_error_works(capsys, live):
     damage(live, "not-sqlite")
     code, out, err = cli(capsys, "--db", live, "info")
     assert code == 1 and out == ""
-    named = err.split("The newest backup that passes quick_check is ")[1].strip().rstrip(".")
+    named = err.split("The newest backup that passes quick_check is ")[1].split(" (written by this app).")[0]
     code, out, err = cli(capsys, "--db", live, "restore", named, "--yes")
     assert code == 0 and out.startswith("restored"), err
     code, _, err = cli(capsys, "--db", live, "info")

@@ -50,7 +50,7 @@ def db_path(tmp_path) -> Path:
     d = backups_dir(path)
     d.mkdir(mode=0o700)
     db = MemoryDB.open(path)
-    db.backup().rename(d / "memory-20260615T110000.sqlite")
+    db.backup().rename(d / "philont-desktop-memory-20260615T110000.sqlite")
     db.close()
     # As the agent writes them: a copy of its WAL database (the header says WAL).
     src = sqlite3.connect(str(path))
@@ -108,7 +108,7 @@ def test_list_shows_age_size_kind_and_quick_check(make_window, db_path, qtmodelt
     m = tab.model
     names = [i.name for i in m.rows]
     assert names == [
-        "memory-20260615T110000.sqlite",
+        "philont-desktop-memory-20260615T110000.sqlite",
         "memory-20260614T120000.sqlite",
         "memory-20260613T120000.sqlite",
     ]
@@ -116,6 +116,7 @@ def test_list_shows_age_size_kind_and_quick_check(make_window, db_path, qtmodelt
     assert [m.index(r, col["check"]).data() for r in range(2)] == ["ok", "ok"]
     assert m.index(2, col["check"]).data().startswith("The file is truncated")
     assert [m.index(r, col["journal"]).data() for r in range(2)] == ["self-contained", "agent (WAL)"]
+    assert [m.index(r, col["owner"]).data() for r in range(3)] == ["this app", "the agent", "the agent"]
     assert m.index(0, col["age"]).data().endswith("d ago")
     assert "3 backup(s)" in tab.summary.text() and "quick_check fails for 1." in tab.summary.text()
     assert _listing(backups_dir(db_path)) == before  # looking wrote nothing there

@@ -392,17 +392,21 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
     assert messages.error_text(err) == (
         "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过 quick_check 的备份。"
     )
-    err = DatabaseOpenError(
-        "/data/m.sqlite",
-        "corrupt",
-        "The database is damaged (disk image is malformed).",
-        Path("/b/x.sqlite"),
-        reason="db.open.why.damaged",
-        reason_params={"error": "disk image is malformed"},
-    )
-    assert messages.error_text(err) == (
-        "/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过 quick_check 的备份是 /b/x.sqlite。"
-    )
+    for name, whose in (
+        ("philont-desktop-m-20260101T000000.sqlite", "由本应用写入"),
+        ("memory-20260101T000000.sqlite", "智能体的备份"),
+    ):
+        err = DatabaseOpenError(
+            "/data/m.sqlite",
+            "corrupt",
+            "The database is damaged (disk image is malformed).",
+            Path("/b") / name,
+            reason="db.open.why.damaged",
+            reason_params={"error": "disk image is malformed"},
+        )
+        assert messages.error_text(err) == (
+            f"/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过 quick_check 的备份是 /b/{name}（{whose}）。"
+        )
     reason = Notice(
         "db.read_only.missing_tables", "core tables are missing: memory_facts", {"names": ["memory_facts"]}
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 from core import curation
@@ -100,7 +101,7 @@ def backup_loop(db_path: str, log_path: str, seed: int) -> None:
     n = 0
     while True:
         n += 1
-        if (folder / backup_file_name()).exists():
+        if (folder / backup_file_name(db_name=Path(db_path).name)).exists():
             time.sleep(1.002 - time.time() % 1.0)
         log(f"start {n}")
         path = db.backup(retain=1000)
