@@ -24,7 +24,10 @@ in ``backups/`` that is a FIFO, socket, device or directory is never opened (a F
 file is in:
 
 * a sound file is replaced in place while an exclusive lock keeps every other connection out: its
-  content is first backed up (``safety_backup``), then the backup is copied in with the backup API;
+  content is first backed up (``safety_backup``), then the backup is copied in with the backup API, in
+  one WAL transaction (from a private WAL copy with the live file's page size when the backup's page
+  size or journal differ): a copy that fails (a full disk) leaves the live file as it was, in WAL mode,
+  with no journal beside it;
 * a damaged file (not a database, empty, truncated, corrupt pages, a stale ``-wal`` that makes it
   unreadable) is never written: it is moved aside, with its ``-wal``, ``-shm`` and ``-journal``, into
   ``backups/damaged-YYYYMMDDTHHmmss-<name>`` (byte for byte; nothing is deleted), and a copy of the backup
@@ -976,16 +979,31 @@ def _chmod_live(db: Path) -> None:
             chmod_private(f)
 
 
-def _stage_rollback_copy(src: sqlite3.Connection, where: Path) -> tuple[sqlite3.Connection, Path]:
-    """A rollback-journal copy of the backup (used when page sizes differ: WAL forbids changing them)."""
+def _stage_with_page_size(
+    src: sqlite3.Connection, where: Path, page_size: int
+) -> tuple[sqlite3.Connection, Path]:
+    """A private WAL-mode copy of the backup beside the live file, with the live file's page size.
+
+    A WAL database cannot take pages of another size, and a page 1 that says "rollback journal" (this
+    project's backups) switches the live file out of WAL as it is copied in: a copy that failed then left
+    it in a rollback journal with a hot journal beside it. From this copy the copy into the live file is
+    one WAL transaction: it commits whole or leaves the file as it was."""
     d = Path(tempfile.mkdtemp(prefix=".philont-restore-", dir=where))
     with contextlib.suppress(OSError):
         os.chmod(d, 0o700)
     staged = d / "staged.sqlite"
     conn = sqlite3.connect(str(staged), isolation_level=None, check_same_thread=False)
-    chmod_private(staged)
-    src.backup(conn, pages=-1)
-    conn.execute("PRAGMA journal_mode=DELETE")
+    try:
+        chmod_private(staged)
+        src.backup(conn, pages=-1)
+        conn.execute("PRAGMA journal_mode=DELETE")
+        conn.execute(f"PRAGMA page_size={int(page_size)}")
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA journal_mode=WAL")  # page 1 is copied too: it must keep the live file in WAL
+    except BaseException:
+        conn.close()
+        shutil.rmtree(d, ignore_errors=True)
+        raise
     return conn, d
 
 
@@ -1004,9 +1022,9 @@ def _restore_in_place(
         src_ps = int(src.execute("PRAGMA page_size").fetchone()[0])
         dst_ps = int(dest.execute("PRAGMA page_size").fetchone()[0])
         dest_wal = str(dest.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
-        if src_ps != dst_ps and dest_wal:
-            source, staged_dir = _stage_rollback_copy(src, db.parent)
-            dest.execute("PRAGMA journal_mode=DELETE")
+        # The live file stays in WAL: the copy takes its page size, and a header that says WAL.
+        if dest_wal and (src_ps != dst_ps or header_journal(src_path) != "wal"):
+            source, staged_dir = _stage_with_page_size(src, db.parent, dst_ps)
         total_pages = int(source.execute("PRAGMA page_count").fetchone()[0]) or 1
         step = max(64, total_pages // 100)
 
