@@ -46,6 +46,7 @@ connections first.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -1071,41 +1072,75 @@ def _damaged_names(db: Path, d: Path, suffixes: tuple[str, ...]) -> dict[str, Pa
 
 
 def _move_aside(db: Path, names: dict[str, Path]) -> list[Path]:
-    """Move the live file and its side files to ``names`` (suffix -> path), all or none."""
+    """Move the live file and its side files to ``names`` (suffix -> path), all or none.
+
+    On a failure the files already moved are moved back. The error says what is where: code
+    ``restore.move_failed`` (``path``, ``error``, ``errno``: its symbolic name) when everything is back
+    in place, ``restore.move_incomplete`` (also ``moved``: the files that stayed in ``backups/``) when
+    something could not be moved back."""
     moved: list[tuple[Path, Path]] = []
     try:
         for suffix, target in names.items():
             source = Path(str(db) + suffix)
             if not _move_no_clobber(source, target):
-                raise FileExistsError(target)
+                raise FileExistsError(errno.EEXIST, "a file of that name appeared", str(target))
             moved.append((source, target))
     except OSError as exc:
+        stuck = []
         for source, target in reversed(moved):
-            with contextlib.suppress(OSError):
-                _move_no_clobber(target, source)
-        if isinstance(exc, PermissionError):
+            try:
+                if not _move_no_clobber(target, source):
+                    stuck.append(target)
+            except OSError:
+                stuck.append(target)
+        if isinstance(exc, PermissionError) and not stuck:
             raise _locked_error(db) from None
+        folder = next(iter(names.values())).parent
+        params: dict[str, Any] = {
+            "path": str(db),
+            "error": exc.strerror or str(exc),
+            "errno": errno.errorcode.get(exc.errno or 0),
+        }
+        if stuck:
+            raise MemoryError_(
+                f"The damaged file {db} could not be moved into {folder}: {params['error']}. Moving back "
+                f"what was moved failed too: {', '.join(str(p) for p in stuck)} stayed there, byte for "
+                "byte. Move them back beside the database before anything else.",
+                code="restore.move_incomplete",
+                params={**params, "moved": [str(p) for p in stuck]},
+            ) from None
         raise MemoryError_(
-            f"The damaged file {db} could not be moved into {next(iter(names.values())).parent}: {exc}. "
-            "Nothing was changed.",
+            f"The damaged file {db} could not be moved into {folder}: {params['error']}. Nothing was changed.",
             code="restore.move_failed",
-            params={"path": str(db), "error": str(exc)},
+            params=params,
         ) from None
     return [t for _, t in moved]
 
 
 def _move_no_clobber(source: Path, target: Path) -> bool:
-    """Move one file keeping its bytes; across file systems, a synced copy, then the original goes."""
+    """Move one file keeping its bytes; across file systems, a synced copy under a temporary name that
+    is then given the target's name, then the original goes. A copy that fails (a full disk) leaves
+    nothing behind: the target exists whole or not at all."""
     try:
         return _link_no_clobber(source, target)
     except OSError as exc:
-        if getattr(exc, "errno", None) != 18:  # EXDEV: backups/ on another file system
+        if getattr(exc, "errno", None) != errno.EXDEV:  # backups/ on another file system
             raise
     if os.path.lexists(target):
         return False
-    shutil.copy2(source, target)
-    with open(target, "rb") as fh:
-        os.fsync(fh.fileno())
+    tmp = target.with_name(f".{target.name}.partial-{os.getpid()}-{threading.get_ident()}")
+    try:
+        shutil.copyfile(source, tmp)
+        shutil.copystat(source, tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        placed = _link_no_clobber(tmp, target)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    if not placed:
+        return False
+    fsync_dir(target.parent)
     os.unlink(source)
     return True
 

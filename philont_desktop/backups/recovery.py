@@ -153,6 +153,7 @@ def codes() -> frozenset[str]:
             "backup.not_memory",
             "restore.agent_running",
             "restore.live_not_regular",
+            "restore.move_incomplete",
         }
     )
 
@@ -177,6 +178,12 @@ def code_text(code: str, p: Mapping[str, Any], english: str = "") -> str | None:
             "{0} is open in another program (probably the agent). Stop the agent (and close other windows or "
             "tools that show this file), then try again. Nothing was changed."
         ).format(p.get("path"))
+    if code == "restore.move_incomplete":
+        return _tr(
+            "The damaged file {0} could not be moved into the backups folder ({1}), and moving back what was "
+            "moved failed too: {2} stayed there, byte for byte. Move them back beside the database before "
+            "anything else."
+        ).format(p.get("path"), p.get("error"), ", ".join(str(m) for m in p.get("moved") or ()))
     if code == "restore.live_not_regular":
         return _tr("{0} is a {1}, not a database file: nothing can be restored there.").format(
             p.get("path"), kind_text(p.get("kind"))

@@ -292,7 +292,7 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+442"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+449"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -347,7 +347,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-290"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -408,7 +408,7 @@
         <translation>无法读取的条目</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+109"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
@@ -418,7 +418,7 @@
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-79"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -463,7 +463,12 @@
         <translation>备份 {0} 不存在。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
+        <source>The damaged file {0} could not be moved into the backups folder ({1}), and moving back what was moved failed too: {2} stayed there, byte for byte. Move them back beside the database before anything else.</source>
+        <translation>无法将损坏的文件 {0} 移入备份文件夹（{1}），而且把已移走的文件移回也失败了：{2} 仍留在那里，内容逐字节未变。请先把它们移回数据库旁边，再做其他操作。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{0} is a {1}, not a database file: nothing can be restored there.</source>
         <translation>{0} 是{1}，不是数据库文件：无法在那里恢复。</translation>
     </message>
@@ -545,7 +550,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-280"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>

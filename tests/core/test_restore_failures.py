@@ -134,3 +134,97 @@ def test_a_full_disk_during_a_restore_leaves_the_live_file_as_it_was(setup):
     )
     assert done.returncode == 7, done.stdout + done.stderr
     _assert_as_it_was(live, before)
+
+
+# -- moving a damaged file aside, into backups/ on another file system ------------------------------------
+
+
+@pytest.fixture
+def other_file_system(monkeypatch):
+    """``backups/`` behaves as if it were on another file system: a link or rename between it and
+    anywhere else fails with EXDEV, as the kernel says it."""
+    real_link, real_rename = os.link, os.rename
+
+    def crosses(src, dst) -> bool:
+        return (Path(src).parent.name == "backups") != (Path(dst).parent.name == "backups")
+
+    def link(src, dst, *a, **k):
+        if crosses(src, dst):
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        return real_link(src, dst, *a, **k)
+
+    def rename(src, dst, *a, **k):
+        if crosses(src, dst):
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        return real_rename(src, dst, *a, **k)
+
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "rename", rename)
+
+
+def _full_after(monkeypatch, ok_copies: int) -> list[Path]:
+    """Copies fail as on a full disk after ``ok_copies`` whole ones: half the bytes land, then ENOSPC."""
+    import shutil
+
+    real = shutil.copyfile
+    made: list[Path] = []
+
+    def copyfile(src, dst, *a, **k):
+        made.append(Path(dst))
+        if len(made) <= ok_copies:
+            return real(src, dst, *a, **k)
+        data = Path(src).read_bytes()
+        Path(dst).write_bytes(data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(shutil, "copyfile", copyfile)
+    return made
+
+
+def test_a_damaged_file_moved_to_another_file_system_arrives_whole(tmp_path, other_file_system):
+    from tests.damage import damage, make_memory
+
+    live = tmp_path / "memory" / "memory.sqlite"
+    backup = make_memory(live)
+    before = damage(live, "corrupt-page")
+    result = restore_backup(live, backup)
+    kept = {p.name.split(live.name, 1)[1]: p.read_bytes() for p in result.damaged}
+    assert kept == before
+    assert not [p for p in backups_dir(live).iterdir() if ".partial-" in p.name]
+
+
+def test_a_failed_move_to_a_full_file_system_leaves_no_partial_copy_and_says_so(
+    tmp_path, other_file_system, monkeypatch
+):
+    from core.errors import MemoryError_
+    from tests.damage import damage, files, make_memory
+
+    live = tmp_path / "memory" / "memory.sqlite"
+    backup = make_memory(live)
+    before = damage(live, "corrupt-page")
+    listing = sorted(p.name for p in backups_dir(live).iterdir())
+    _full_after(monkeypatch, 0)
+    with pytest.raises(MemoryError_) as ei:
+        restore_backup(live, backup)
+    assert ei.value.code == "restore.move_failed" and "Nothing was changed." in ei.value.message
+    assert sorted(p.name for p in backups_dir(live).iterdir()) == listing  # no damaged-… copy, whole or not
+    assert files(live) == before  # and the damaged file is where it was, byte for byte
+    assert ei.value.params["errno"] == "ENOSPC"
+
+
+def test_a_move_that_cannot_be_undone_says_what_stayed_where(tmp_path, other_file_system, monkeypatch):
+    """The file moves, its -wal does not, and moving the file back fails too: the message says so."""
+    from core.errors import MemoryError_
+    from tests.damage import damage, make_memory
+
+    live = tmp_path / "memory" / "memory.sqlite"
+    backup = make_memory(live)
+    before = damage(live, "stale-wal")
+    assert set(before) >= {"", "-wal"}
+    _full_after(monkeypatch, 1)
+    with pytest.raises(MemoryError_) as ei:
+        restore_backup(live, backup)
+    assert ei.value.code == "restore.move_incomplete" and "Nothing was changed" not in ei.value.message
+    (stayed,) = map(Path, ei.value.params["moved"])
+    assert stayed.read_bytes() == before[""] and stayed.name in ei.value.message
+    assert not [p for p in backups_dir(live).iterdir() if ".partial-" in p.name]
