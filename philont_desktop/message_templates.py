@@ -272,6 +272,10 @@ TEMPLATES: dict[str, Template] = {
         "The task {name} is already disabled; nothing to change."
     ),
     "calendar.step_exists": lambda: _tr("{step}: the {row_kind} {name} exists again; nothing was changed."),
+    "calendar.step_name_taken": lambda: _tr(
+        "{step} would make the task {name} enabled beside the enabled task of the same name ({other_id}) "
+        "made since: both would fire. Nothing was changed; disable or delete that task first."
+    ),
     "calendar.columns_lost": lambda: _tr("{step}: the table {table} no longer has the columns {columns}."),
     "calendar.step_gone": lambda: _tr("{step}: the {row_kind} {name} no longer exists; nothing was changed."),
     "calendar.step_conflict": lambda: _tr(

@@ -26,7 +26,9 @@ it was shown (``seen``); if the agent changed what the change touches meanwhile 
 :class:`~core.errors.ConflictError` and writes nothing. Undo and redo check that what they put back
 still holds the value the edit left: enabling/disabling compares ``enabled`` only (the scheduler's
 bookkeeping may move on), a delete's redo requires the re-created row to be unchanged, and a delete's
-undo refuses when a row with the same id exists again.
+undo refuses when a row with the same id exists again. The agent keeps one enabled task per name (a new
+task disables the others of its name), so an undo or redo that would make a task enabled beside another
+enabled task of the same name is refused (``calendar.step_name_taken``): both would fire.
 """
 
 from __future__ import annotations
@@ -140,8 +142,28 @@ def _check_seen(table: str, cur: Mapping[str, Any], seen: Any, fields: tuple[str
             )
 
 
+def _refuse_a_second_enabled_task(conn: Connection, task: Mapping[str, Any], what: str) -> None:
+    """Refuse to make ``task`` enabled beside another enabled task of the same name (the agent keeps one
+    enabled task per name: both would fire)."""
+    other = conn.execute(
+        f"SELECT id FROM {SCHEDULES} WHERE name = ? AND enabled != 0 AND id != ? ORDER BY rowid LIMIT 1",
+        (task.get("name"), task.get("id")),
+    ).fetchone()
+    if other is None:
+        return
+    raise ConflictError(
+        f"{what} would make the {_label(SCHEDULES, task)} enabled beside the enabled task {task.get('name')!r} "
+        f"({other[0]}) made since: both would fire. Nothing was changed; disable or delete that task first.",
+        _get(conn, SCHEDULES, str(other[0])),
+        code="calendar.step_name_taken",
+        params={**_ref(SCHEDULES, task), "other_id": str(other[0]), "step": _step(what)},
+    )
+
+
 def _insert(conn: Connection, table: str, state: Mapping[str, Any], what: str) -> None:
     """Put a deleted row back with all its columns, and its rowid when that is still free."""
+    if table == SCHEDULES and state.get("enabled"):
+        _refuse_a_second_enabled_task(conn, state, what)
     if _get(conn, table, state["id"]) is not None:
         raise ConflictError(
             f"{what}: a row with id {state['id']!r} exists again; nothing was changed.",
@@ -279,6 +301,8 @@ def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: s
             code="calendar.step_state",
             params={**_ref(table, cur), "step": _step(what), "enabled": bool(cur.get("enabled"))},
         )
+    if table == SCHEDULES and dst.get("enabled"):
+        _refuse_a_second_enabled_task(conn, cur, what)
     conn.execute(f"UPDATE {table} SET enabled = ? WHERE id = ?", (int(dst.get("enabled") or 0), src["id"]))
 
 

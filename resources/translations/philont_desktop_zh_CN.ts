@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+377"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+381"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-311"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-315"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -283,7 +283,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+276"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -590,7 +590,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-257"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-261"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1131,7 +1131,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+301"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+305"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1171,7 +1171,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-370"/>
+        <location line="-374"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1322,12 +1322,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+221"/>
+        <location line="+225"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-220"/>
+        <location line="-224"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1407,7 +1407,7 @@ with the backup
         <translation>{step}会覆盖笔记 {id} 之后的更改（{values}）。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>{step} would delete the {row_kind} {name}, which changed since ({values}). Nothing was changed.</source>
         <translation>{step}会删除{row_kind} {name}，而它之后又被更改过（{values}）。没有做任何更改。</translation>
     </message>
@@ -1597,7 +1597,7 @@ with the backup
         <translation>（现在：{0}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-234"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-238"/>
         <source>The value given for {argument} is not valid.</source>
         <translation>为 {argument} 提供的值无效。</translation>
     </message>
@@ -1947,7 +1947,12 @@ with the backup
         <translation>{step}：{row_kind} {name} 又出现了；没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>{step} would make the task {name} enabled beside the enabled task of the same name ({other_id}) made since: both would fire. Nothing was changed; disable or delete that task first.</source>
+        <translation>{step}会让任务 {name} 与之后新建的同名已启用任务（{other_id}）同时处于启用状态：两者都会触发。没有做任何更改；请先停用或删除那个任务。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{step}: the table {table} no longer has the columns {columns}.</source>
         <translation>{step}：表 {table} 已不再有列 {columns}。</translation>
     </message>
@@ -2127,7 +2132,7 @@ with the backup
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-203"/>
         <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
@@ -2159,7 +2164,7 @@ with the backup
 {changes}</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+79"/>
         <source>A reason is required to {action}.</source>
         <translation>{action}需要填写理由。</translation>
     </message>
@@ -2199,7 +2204,7 @@ with the backup
         <translation>进行此更改</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-71"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-75"/>
         <location filename="../../philont_desktop/messages.py" line="-80"/>
         <source>no longer exists</source>
         <translation>已不存在</translation>

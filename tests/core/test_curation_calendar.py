@@ -141,3 +141,39 @@ def test_a_taken_rowid_still_restores_the_row(items):
 def test_actions_are_registered():
     assert set(cc.ACTIONS) <= set(curation.registered_actions())
     assert curation.handler("calendar.event_delete").action == "calendar.event_delete"
+
+
+def _agent_makes_a_task_named(db, name: str):
+    """As the agent's schedule_reminder does: a new task, the other enabled tasks of its name disabled."""
+    store = ScheduleStore(db)
+    new = store.create(name, T0 + 2000, "prompt", {"message": "again"}, "interval:60000", now=T0)
+    with db.write() as conn:
+        conn.execute("UPDATE memory_schedules SET enabled = 0 WHERE name = ? AND id != ?", (name, new.id))
+    return new
+
+
+def test_undoing_a_task_deletion_refuses_a_second_enabled_task_of_the_same_name(items):
+    db, *_, s1 = items
+    edit = cc.delete_schedule(s1.id).perform(db, ACTOR)
+    new = _agent_makes_a_task_named(db, s1.name)
+    with pytest.raises(ConflictError) as ei:
+        curation.undo(db, edit.id, ACTOR)
+    assert ei.value.code == "calendar.step_name_taken"
+    assert ei.value.params["other_id"] == new.id and "both would fire" in ei.value.message
+    assert "Nothing was changed" in ei.value.message
+    enabled = [t.id for t in ScheduleStore(db).list_enabled() if t.name == s1.name]
+    assert enabled == [new.id] and ScheduleStore(db).get(s1.id) is None
+    # Once the agent's task is gone (or disabled), the undo goes ahead.
+    ScheduleStore(db).set_enabled(new.id, False)
+    curation.undo(db, edit.id, ACTOR)
+    assert ScheduleStore(db).get(s1.id).enabled is True
+
+
+def test_undoing_a_disable_refuses_a_second_enabled_task_of_the_same_name(items):
+    db, *_, s1 = items
+    edit = cc.disable_schedule(s1.id).perform(db, ACTOR)
+    new = _agent_makes_a_task_named(db, s1.name)
+    with pytest.raises(ConflictError) as ei:
+        curation.undo(db, edit.id, ACTOR)
+    assert ei.value.code == "calendar.step_name_taken" and ei.value.params["other_id"] == new.id
+    assert ScheduleStore(db).get(s1.id).enabled is False and ScheduleStore(db).get(new.id).enabled is True
