@@ -39,7 +39,9 @@ file is in:
 The restored file is in WAL mode, passes ``quick_check``, is 0600, and its audit trail ends with a
 ``database.restore`` row saying what was restored and where the replaced file went. A restore is refused
 while the agent seems to run: its ``-wal`` was written in the last few seconds, another process holds a
-lock on the file (or, for a sound file, the exclusive lock cannot be taken). The caller closes its own
+lock on the file (or, for a sound file, the exclusive lock cannot be taken), or the file or its ``-wal``
+changed while the restore looked at it (at least a second, until the lock is taken: an agent that opens
+a connection for each write holds no lock between writes). The caller closes its own
 connections first.
 """
 
@@ -84,6 +86,7 @@ STALE_PARTIAL_S = 3600
 NAME_WAIT_S = 2.0
 LOCK_TIMEOUT_S = 0.25
 WAL_RECENT_S = 5.0
+OBSERVE_S = 1.0
 RESTORE_ACTION = "database.restore"
 
 __all__ = [
@@ -115,8 +118,8 @@ __all__ = [
 class AgentRunningError(MemoryError_):
     """The database seems to be in use by another process (the agent); nothing was changed.
 
-    Code ``restore.agent_running``; params ``path``, ``reason`` (``wal_recent``, ``locked``) and, for a
-    recent ``-wal``, ``age_s``.
+    Code ``restore.agent_running``; params ``path``, ``reason`` (``wal_recent``, ``locked``, ``written``:
+    the file changed while the restore watched it) and, for a recent ``-wal``, ``age_s``.
     """
 
     default_code = "restore.agent_running"
@@ -653,6 +656,46 @@ def _recent_wal(db_path: Path, wal_recent_s: float) -> AgentRunningError | None:
     )
 
 
+def _fingerprint(db_path: Path) -> tuple[tuple[int, int, int] | None, ...]:
+    """Identity, size and modification time of the file and of its ``-wal`` (an empty ``-wal`` counts as
+    none: a read-only look may create one): what any write by another connection changes."""
+    out: list[tuple[int, int, int] | None] = []
+    for suffix in ("", "-wal"):
+        try:
+            st = os.stat(str(db_path) + suffix)
+        except OSError:
+            out.append(None)
+            continue
+        out.append(None if suffix and st.st_size == 0 else (st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+class _Watch:
+    """Whether the live file is written while a restore looks at it: an agent that opens a connection for
+    each write holds no lock and leaves no ``-wal`` between its writes, but every write changes the file
+    (its connection's close folds the ``-wal`` in) or the ``-wal``."""
+
+    def __init__(self, db_path: Path, observe_s: float):
+        self.db_path = db_path
+        self.observe_s = observe_s
+        self.started = time.monotonic()
+        self.first = _fingerprint(db_path)
+
+    def check(self, *, wait: bool = False) -> None:
+        """Raise :class:`AgentRunningError` when the file changed since the watch began; ``wait``: first
+        let at least ``observe_s`` pass since then."""
+        rest = self.observe_s - (time.monotonic() - self.started)
+        if wait and rest > 0:
+            time.sleep(rest)
+        if _fingerprint(self.db_path) != self.first:
+            raise AgentRunningError(
+                f"The database {self.db_path} seems to be in use: it was written while the restore watched it "
+                "(probably by the agent, which may open a connection for each write). Stop the agent, wait a "
+                "few seconds and try again. Nothing was changed.",
+                params={"path": str(self.db_path), "reason": "written"},
+            )
+
+
 def _locked_error(db_path: Path) -> AgentRunningError:
     return AgentRunningError(
         f"The database {db_path} is open in another program (probably the agent): it could not be locked "
@@ -905,6 +948,7 @@ def restore_backup(
     agent_running_check: bool = True,
     wal_recent_s: float = WAL_RECENT_S,
     lock_timeout_s: float = LOCK_TIMEOUT_S,
+    observe_s: float = OBSERVE_S,
     progress: Callable[[int, int], object] | None = None,
     actor: str | None = None,
 ) -> RestoreResult:
@@ -913,11 +957,14 @@ def restore_backup(
     Refuses, with nothing changed: while the database seems to be in use (:class:`AgentRunningError`);
     a backup that is missing, not a regular file, damaged, not a memory database or of a newer schema
     (:class:`ValidationError_` / :class:`NotFoundError`); a live path that is a directory or a special
-    file. ``agent_running_check=False`` skips the recent-``-wal`` test and waits up to 5 s for the lock;
-    a lock another process holds is always respected.
+    file. While it looks, for ``observe_s`` at least, the file and its ``-wal`` must not change: an agent
+    that opens a connection for each write holds no lock between its writes (reason ``written``).
+    ``agent_running_check=False`` skips the recent-``-wal`` test and that watch, and waits up to 5 s for
+    the lock; a lock another process holds is always respected.
     """
     db = _live_path(db_path)
     src = Path(backup_path).expanduser().absolute()
+    watch = _Watch(db, observe_s if agent_running_check else 0.0)
     _validate_backup(src, db)
     if not os.access(_existing_parent(db), os.W_OK):
         raise ReadOnlyError(
@@ -932,10 +979,13 @@ def restore_backup(
     if _held_by_another_process(db):
         raise _locked_error(db)
     live = _inspect_live(db, lock_timeout_s)
+    if agent_running_check:
+        watch.check(wait=True)
     actor = actor or _default_actor()
     if live.problem is None:
-        return _restore_in_place(db, src, lock_timeout_s if agent_running_check else 5.0, progress, actor)
-    return _restore_over_damaged(db, src, live, progress, actor)
+        timeout = lock_timeout_s if agent_running_check else 5.0
+        return _restore_in_place(db, src, timeout, progress, actor, watch if agent_running_check else None)
+    return _restore_over_damaged(db, src, live, progress, actor, watch if agent_running_check else None)
 
 
 def _existing_parent(p: Path) -> Path:
@@ -1009,7 +1059,12 @@ def _stage_with_page_size(
 
 
 def _restore_in_place(
-    db: Path, src_path: Path, lock_timeout_s: float, progress: Callable[[int, int], object] | None, actor: str
+    db: Path,
+    src_path: Path,
+    lock_timeout_s: float,
+    progress: Callable[[int, int], object] | None,
+    actor: str,
+    watch: _Watch | None,
 ) -> RestoreResult:
     """The live file is sound: back its content up, then copy the backup in under an exclusive lock."""
     src = _open_backup(src_path)
@@ -1019,6 +1074,8 @@ def _restore_in_place(
     done = [0]
     try:
         dest = _lock_exclusive(db, lock_timeout_s)
+        if watch is not None:  # written between the look and the lock: the agent is at work
+            watch.check()
         safety = copy_to_backup(dest, backups_dir(db), db_name=db.name)  # a new name, never the one restored
         src_ps = int(src.execute("PRAGMA page_size").fetchone()[0])
         dst_ps = int(dest.execute("PRAGMA page_size").fetchone()[0])
@@ -1146,7 +1203,12 @@ def _move_no_clobber(source: Path, target: Path) -> bool:
 
 
 def _restore_over_damaged(
-    db: Path, src_path: Path, live: _LiveState, progress: Callable[[int, int], object] | None, actor: str
+    db: Path,
+    src_path: Path,
+    live: _LiveState,
+    progress: Callable[[int, int], object] | None,
+    actor: str,
+    watch: _Watch | None,
 ) -> RestoreResult:
     """The live file is damaged or missing: stage the backup beside it, move the damaged files aside
     into ``backups/``, then give the staged copy the live name."""
@@ -1189,6 +1251,8 @@ def _restore_over_damaged(
             os.fsync(fh.fileno())
         if _held_by_another_process(db):
             raise _locked_error(db)
+        if watch is not None:
+            watch.check()
         moved = _move_aside(db, names) if names else []
         if not _link_no_clobber(staged, db):
             keep_stage = True

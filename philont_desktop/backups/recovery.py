@@ -173,6 +173,12 @@ def code_text(code: str, p: Mapping[str, Any], english: str = "") -> str | None:
             "{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the "
             "agent, wait a few seconds and try again. Nothing was changed."
         ).format(p.get("path"), p.get("age_s"))
+    if code == "restore.agent_running" and p.get("reason") == "written":
+        return _tr(
+            "{0} seems to be in use: it was written while the restore looked at it (probably by the agent, "
+            "which may open a connection for each write). Stop the agent, wait a few seconds and try again. "
+            "Nothing was changed."
+        ).format(p.get("path"))
     if code == "restore.agent_running":
         return _tr(
             "{0} is open in another program (probably the agent). Stop the agent (and close other windows or "

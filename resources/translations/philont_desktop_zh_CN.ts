@@ -292,7 +292,7 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+449"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+455"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -347,7 +347,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-290"/>
+        <location line="-296"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -413,12 +413,12 @@
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>{0} is open in another program (probably the agent). Stop the agent (and close other windows or tools that show this file), then try again. Nothing was changed.</source>
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-85"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -463,7 +463,12 @@
         <translation>备份 {0} 不存在。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+43"/>
+        <source>{0} seems to be in use: it was written while the restore looked at it (probably by the agent, which may open a connection for each write). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
+        <translation>{0} 似乎正在被使用：恢复检查它的期间它被写入了（可能是智能体，它可能每次写入都打开一个新连接）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>The damaged file {0} could not be moved into the backups folder ({1}), and moving back what was moved failed too: {2} stayed there, byte for byte. Move them back beside the database before anything else.</source>
         <translation>无法将损坏的文件 {0} 移入备份文件夹（{1}），而且把已移走的文件移回也失败了：{2} 仍留在那里，内容逐字节未变。请先把它们移回数据库旁边，再做其他操作。</translation>
     </message>
@@ -550,7 +555,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-280"/>
+        <location line="-286"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>

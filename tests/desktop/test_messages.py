@@ -735,3 +735,32 @@ def test_the_english_interface_names_the_fields_of_a_conflict_as_people_know_the
         "project.deadline was changed after this edit (τ (days) is now 45 (expected 30)). "
         "Undo would overwrite that change, so nothing was changed."
     )
+
+
+@needs_lrelease
+def test_restore_refusals_and_failed_moves_are_translated(lang) -> None:
+    from core.backups import AgentRunningError
+    from core.errors import MemoryError_
+    from philont_desktop import messages
+
+    lang("zh_CN")
+    written = AgentRunningError("…", params={"path": "/m.sqlite", "reason": "written"})
+    assert messages.error_text(written) == (
+        "/m.sqlite 似乎正在被使用：恢复检查它的期间它被写入了（可能是智能体，它可能每次写入都打开一个新连接）。"
+        "请停止智能体，等几秒后再试。没有做任何更改。"
+    )
+    stuck = MemoryError_(
+        "…",
+        code="restore.move_incomplete",
+        params={
+            "path": "/m.sqlite",
+            "error": "No space left on device",
+            "errno": "ENOSPC",
+            "moved": ["/b/d1"],
+        },
+    )
+    shown = messages.error_text(stuck)
+    assert (
+        shown.startswith("无法将损坏的文件 /m.sqlite 移入备份文件夹（No space left on device）")
+        and "/b/d1" in shown
+    )

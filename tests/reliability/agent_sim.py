@@ -5,7 +5,8 @@ Run as a separate process while the app browses and curates the same file::
     python tests/reliability/agent_sim.py --db PATH --seconds 60 --out result.json
 
 It opens the database writable through the core (WAL, ``busy_timeout=5000``, no backup: the agent
-takes none before writing) and, until the time is up, cycles through what the agent does: append a
+takes none before writing; with ``--connection-per-write`` a connection of its own for each write,
+closed right after it) and, until the time is up, cycles through what the agent does: append a
 user and an assistant message, log a tool call, store a fact, record a skill outcome. Every write is
 timed; the JSON file gets the latencies and every error. The exit status is 0 when every write
 succeeded, 1 when any failed (``database is locked`` included), 2 for bad arguments.
@@ -72,6 +73,14 @@ class Agent:
     def start(self) -> None:
         self.raw.start_session(self.session_id, exist_ok=True)
 
+    def rebind(self, db: MemoryDB) -> None:
+        """Write through ``db`` from now on (an agent that opens a connection for each write)."""
+        self.db = db
+        self.raw = RawStore(db)
+        self.actions = ActionStore(db)
+        self.facts = FactStore(db)
+        self.skills = SkillStore(db)
+
     def step(self, op: str) -> None:
         self.n += 1
         i = self.n
@@ -113,6 +122,7 @@ def run(
     session_id: str,
     seed: int,
     ready: str | None = None,
+    per_write: bool = False,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     errors: list[dict[str, Any]] = []
@@ -125,6 +135,8 @@ def run(
     try:
         db.ensure_writable_schema()
         agent.start()
+        if per_write:  # nothing held open between writes: no lock, and the -wal goes with each close
+            db.close()
         if ready:
             Path(ready).write_text(str(os.getpid()))
         interval = 1.0 / rate if rate > 0 else 0.0
@@ -136,7 +148,10 @@ def run(
             k += 1
             start = time.perf_counter()
             try:
-                agent.step(op)
+                if per_write:
+                    _one_write(db_path, agent, op)
+                else:
+                    agent.step(op)
             except Exception as exc:  # every failure is recorded, never hidden
                 errors.append(
                     {"op": op, "error": f"{type(exc).__name__}: {exc}", "at_s": time.monotonic() - t0}
@@ -157,7 +172,10 @@ def run(
         # The last word: a message whose id the app must reach.
         start = time.perf_counter()
         try:
-            agent.step("assistant_message")
+            if per_write:
+                _one_write(db_path, agent, "assistant_message")
+            else:
+                agent.step("assistant_message")
             by_op["assistant_message"] += 1
         except Exception as exc:
             errors.append({"op": "final_message", "error": f"{type(exc).__name__}: {exc}", "at_s": 0.0})
@@ -186,6 +204,16 @@ def run(
     }
 
 
+def _one_write(db_path: str, agent: Agent, op: str) -> None:
+    """One write on a connection of its own, closed at once."""
+    db = MemoryDB.open(db_path, writable=True, check=False, backup_before_write=False)
+    try:
+        agent.rebind(db)
+        agent.step(op)
+    finally:
+        db.close()
+
+
 def _stop(signum: int, frame: Any) -> None:
     """A polite stop (SIGTERM from a test that gives up) still writes the result."""
     raise KeyboardInterrupt
@@ -201,10 +229,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="where to write the JSON result")
     p.add_argument("--ready", help="file created once the connection is open and writing starts")
+    p.add_argument(
+        "--connection-per-write",
+        action="store_true",
+        help="open a connection for each write and close it right after (no lock held between writes)",
+    )
     args = p.parse_args(argv)
     signal.signal(signal.SIGTERM, _stop)
     try:
-        result = run(args.db, args.seconds, args.rate, args.skill, args.session, args.seed, args.ready)
+        result = run(
+            args.db,
+            args.seconds,
+            args.rate,
+            args.skill,
+            args.session,
+            args.seed,
+            args.ready,
+            args.connection_per_write,
+        )
     except KeyboardInterrupt:
         result = {"errors": [{"op": "run", "error": "stopped by SIGTERM", "at_s": 0.0}], "writes": 0}
     except Exception as exc:
