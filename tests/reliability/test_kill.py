@@ -4,8 +4,8 @@ A child process (forked from a server that imported the core once) makes audited
 a loop through the core APIs the app uses; the test kills it with SIGKILL after a random delay. After
 every kill: ``integrity_check`` is ok, every edit the child reported as committed is there, no edit is
 half there (each audit row and its data change are both present or both absent), and no file under
-the backup name ``memory-YYYYMMDDTHHmmss.sqlite`` is incomplete (temporary ``.partial-*`` files may
-remain).
+a backup name (``philont-desktop-<database>-YYYYMMDDTHHmmss.sqlite``) is incomplete (temporary
+``.partial-*`` files may remain).
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from tests.reliability import kill_child
 from tests.reliability.helpers import integrity
 
 KILLS = int(os.environ.get("PHILONT_KILLS", "20"))
-PARTIAL_RE = re.compile(r"^memory-\d{8}T\d{6}\.sqlite\.partial-\d+-\d+(-journal|-wal|-shm)?$")
+PARTIAL_RE = re.compile(
+    r"^(?:memory|philont-desktop-.+)-\d{8}T\d{6}\.sqlite\.partial-\d+-\d+(-journal|-wal|-shm)?$"
+)
 READY_TIMEOUT_S = 30.0
 
 
