@@ -1012,10 +1012,11 @@ def cmd_backups(ctx: _Ctx) -> int:
         data = {"path": str(ctx.path), "backups_dir": str(folder), "now": ctx.now, "checked": checked}
         ctx.out.json({**data, "backups": rows})
         return 0
+    width = max((len(r["name"]) for r in rows), default=0)
     for r in rows:
         check = "not checked" if r["quickCheck"] is None else _first_line(r["quickCheck"], 80)
         ctx.out.text(
-            f"{r['name']}  {_OWNER_TEXT.get(r['owner'], '?'):<8}  {_iso(r['createdAt'])}  {_fmt_age(r['age']):<11} "
+            f"{r['name']:<{width}}  {_OWNER_TEXT.get(r['owner'], '?'):<8}  {_iso(r['createdAt'])}  {_fmt_age(r['age']):<11} "
             f"{_fmt_size(r['size']):>11}  "
             f"{_KIND_TEXT.get(r['kind'], str(r['kind'])):<14}  {check}"
         )

@@ -842,7 +842,8 @@ def test_backups(capsys, db_copy):
         and "self-contained" in lines[0]
         and "not checked" in lines[0]
     )
-    assert lines[1].startswith(f"{agent_name}  agent  ") and "agent (WAL)" in lines[1]
+    assert lines[1].split()[:2] == [agent_name, "agent"] and "agent (WAL)" in lines[1]
+    assert lines[0].index("this app") == lines[1].index("agent  ")  # the names are padded to one width
 
 
 def test_backups_work_when_the_database_cannot_be_opened(capsys, db_copy):
