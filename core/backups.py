@@ -628,8 +628,8 @@ def recent_own_backup(
     p = Path(db_path)
     for b in own_backups(backups_dir(p), paths.real_path(p).name)[:1]:
         created = backup_created_at(b.name)
-        if created is not None and 0 <= t - created < window_s * 1000:
-            return b
+        if created is not None and 0 <= t - created < window_s * 1000 and header_problem(b) is None:
+            return b  # (a cut or emptied one does not count: the write takes a new one)
     return None
 
 

@@ -131,3 +131,11 @@ def test_rotation_keeps_the_newest_28_of_ours_only(db_copy):
     ours = _ours(db_copy)
     assert len(ours) == 28 and ours[0] == made
     assert all(p.read_bytes() == content for p, content in week.items())
+
+
+def test_a_damaged_recent_backup_does_not_cover_the_run(capsys, db_copy):
+    task = _task(db_copy)
+    first = Path(_cli_json(capsys, db_copy, "task", "disable", task)["backup"])
+    first.write_bytes(first.read_bytes()[:8192])  # cut short since
+    res = _cli_json(capsys, db_copy, "task", "enable", task)
+    assert res["backup_reused"] is False and Path(res["backup"]) != first
