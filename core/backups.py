@@ -92,23 +92,29 @@ RESTORE_ACTION = "database.restore"
 __all__ = [
     "BACKUP_NAME_RE",
     "BACKUP_RETAIN",
+    "OWN_PREFIX",
+    "RUN_WINDOW_S",
     "AgentRunningError",
     "BackupInfo",
     "RestoreResult",
     "agent_activity",
     "backup_created_at",
     "backup_file_name",
+    "backup_owner",
     "backups_dir",
     "browse_copy_needed",
     "check_backup",
     "check_backup_file",
     "copy_for_browsing",
     "copy_to_backup",
+    "database_stem",
     "file_kind",
     "header_journal",
     "list_backups",
     "list_backups_info",
     "newest_good_backup",
+    "own_backups",
+    "recent_own_backup",
     "remove_stale_partials",
     "restore_backup",
     "rotate",
@@ -355,7 +361,8 @@ def list_backups_info(
     db_path: str | os.PathLike[str], *, check: bool = True, now: int | None = None
 ) -> list[BackupInfo]:
     """Every entry of ``backups/`` with a backup name of either kind, newest first: age, size, kind,
-    owner and (``check``) ``quick_check``. Entries that are not regular files are listed as not usable, never opened."""
+    owner and (``check``) ``quick_check``. Entries that are not regular files are listed as not usable,
+    never opened."""
     t = now_ms() if now is None else int(now)
     d = backups_dir(db_path)
     if not d.is_dir():
@@ -689,9 +696,9 @@ class _Watch:
             time.sleep(rest)
         if _fingerprint(self.db_path) != self.first:
             raise AgentRunningError(
-                f"The database {self.db_path} seems to be in use: it was written while the restore watched it "
-                "(probably by the agent, which may open a connection for each write). Stop the agent, wait a "
-                "few seconds and try again. Nothing was changed.",
+                f"The database {self.db_path} seems to be in use: it was written while the restore watched "
+                "it (probably by the agent, which may open a connection for each write). Stop the agent, "
+                "wait a few seconds and try again. Nothing was changed.",
                 params={"path": str(self.db_path), "reason": "written"},
             )
 
@@ -1167,7 +1174,8 @@ def _move_aside(db: Path, names: dict[str, Path]) -> list[Path]:
                 params={**params, "moved": [str(p) for p in stuck]},
             ) from None
         raise MemoryError_(
-            f"The damaged file {db} could not be moved into {folder}: {params['error']}. Nothing was changed.",
+            f"The damaged file {db} could not be moved into {folder}: {params['error']}. "
+            "Nothing was changed.",
             code="restore.move_failed",
             params=params,
         ) from None

@@ -1016,7 +1016,8 @@ def cmd_backups(ctx: _Ctx) -> int:
     for r in rows:
         check = "not checked" if r["quickCheck"] is None else _first_line(r["quickCheck"], 80)
         ctx.out.text(
-            f"{r['name']:<{width}}  {_OWNER_TEXT.get(r['owner'], '?'):<8}  {_iso(r['createdAt'])}  {_fmt_age(r['age']):<11} "
+            f"{r['name']:<{width}}  {_OWNER_TEXT.get(r['owner'], '?'):<8}  {_iso(r['createdAt'])}  "
+            f"{_fmt_age(r['age']):<11} "
             f"{_fmt_size(r['size']):>11}  "
             f"{_KIND_TEXT.get(r['kind'], str(r['kind'])):<14}  {check}"
         )

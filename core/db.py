@@ -877,8 +877,8 @@ class MemoryDB:
         retain: int | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> Path:
-        """Copy the database to a new backup of this project's, ``backups/philont-desktop-<database>-<UTC>.sqlite``
-        (see :func:`core.backups.copy_to_backup`).
+        """Copy the database to a new backup of this project's,
+        ``backups/philont-desktop-<database>-<UTC>.sqlite`` (see :func:`core.backups.copy_to_backup`).
 
         Rotation keeps the newest ``retain`` (default 28) of this project's backups of this database and
         never touches the agent's; ``progress(done_pages, total_pages)`` is called as the copy proceeds.

@@ -67,9 +67,9 @@ class DatabaseOpenError(MemoryError_):
     the file that was opened before)); ``backup`` is the newest file in ``backups/``
     that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
     ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the English sentence),
-    ``backup``, ``backup_owner`` (``agent`` for the agent's ``memory-…`` backups, ``app`` for this project's,
-    ``None`` without a backup), ``reason`` (the code of the detail sentence, ``db.open.why.<what>``) and the reason's own
-    parameters (``kind``, ``error``, sizes...).
+    ``backup``, ``backup_owner`` (``agent`` for the agent's ``memory-…`` backups, ``app`` for this
+    project's, ``None`` without a backup), ``reason`` (the code of the detail sentence,
+    ``db.open.why.<what>``) and the reason's own parameters (``kind``, ``error``, sizes...).
     """
 
     default_code = "db.open"

@@ -152,8 +152,8 @@ def _refuse_a_second_enabled_task(conn: Connection, task: Mapping[str, Any], wha
     if other is None:
         return
     raise ConflictError(
-        f"{what} would make the {_label(SCHEDULES, task)} enabled beside the enabled task {task.get('name')!r} "
-        f"({other[0]}) made since: both would fire. Nothing was changed; disable or delete that task first.",
+        f"{what} would make the {_label(SCHEDULES, task)} enabled beside the enabled task "
+        f"{task.get('name')!r} ({other[0]}) made since: both would fire. Nothing was changed; disable or delete that task first.",
         _get(conn, SCHEDULES, str(other[0])),
         code="calendar.step_name_taken",
         params={**_ref(SCHEDULES, task), "other_id": str(other[0]), "step": _step(what)},

@@ -1,4 +1,5 @@
-"""The table model of the Backups tab: files of ``backups/`` with owner, age, size, journal and quick_check."""
+"""The table model of the Backups tab: files of ``backups/`` with owner, age, size, journal and
+quick_check."""
 
 from __future__ import annotations
 
