@@ -26,8 +26,11 @@ What a client gets (the protocol itself is the SDK's; this module only answers):
 Nothing a client sends can stop the server: a tool's failure is a tool result with ``isError`` and
 ``{success: false, error, code?, params?}`` (``code`` and ``params`` are present when the refusal comes
 from the server rather than the tool: ``mcp.read_only``, ``mcp.invalid_arguments``,
-``mcp.internal_error``, or a core error's code); a bad resource URI or prompt is a protocol error whose
-``data`` is ``{code, params}``.
+``mcp.internal_error``, ``mcp.file_changed``, or a core error's code); a bad resource URI or prompt is a
+protocol error whose ``data`` is ``{code, params}``.
+
+Once the path no longer names the file the server opened (replaced, deleted or emptied on disk,
+:meth:`core.db.MemoryDB.file_change`), every tool, resource and prompt is refused (``mcp.file_changed``).
 
 :class:`MemoryService` is the SDK-free part (plain Python, tested directly); :func:`build_server` binds
 it to the SDK's low-level ``Server``; :func:`serve` runs it on stdio or streamable HTTP. The SDK is an
@@ -60,6 +63,7 @@ __all__ = [
     "PREVIEW_TOOL",
     "RECALL_PROMPT",
     "SERVER_NAME",
+    "FileChangedError",
     "McpUnavailableError",
     "MemoryService",
     "ToolCall",
@@ -108,6 +112,20 @@ class McpUnavailableError(MemoryError_):
     """The ``mcp`` SDK is not installed, so no server can be started."""
 
     default_code = "mcp.sdk_missing"
+
+
+class FileChangedError(MemoryError_):
+    """The database file the server opened is no longer the file at its path (:meth:`MemoryDB.file_change`)."""
+
+    default_code = "mcp.file_changed"
+
+
+#: What happened to the opened file, as :meth:`core.db.MemoryDB.file_change` names it.
+_FILE_CHANGES = {
+    "replaced": "another file has taken its place (it was replaced, or deleted and created again)",
+    "deleted": "it was deleted",
+    "emptied": "it was cut to 0 bytes",
+}
 
 
 @dataclass(frozen=True)
@@ -174,6 +192,21 @@ class MemoryService:
     def now(self) -> int:
         return now_ms() if self._now is None else int(self._now)
 
+    def check_file(self) -> None:
+        """Raise :class:`FileChangedError` once the path no longer names the file this server opened
+        (replaced, deleted or emptied on disk, :meth:`core.db.MemoryDB.file_change`, as the app notices
+        it): the connection would go on reading, and writing, the file that was opened."""
+        change = self.db.file_change()
+        if change is None:
+            return
+        path = str(self.db.path)
+        raise FileChangedError(
+            f"{path}: the database file changed on disk since this server opened it: "
+            f"{_FILE_CHANGES.get(change, change)}. This server no longer answers from the file it opened, "
+            "so nothing was read or written; start it again to serve the file now at that path.",
+            params={"path": path, "change": change},
+        )
+
     # -- tools -------------------------------------------------------------------------------------
     def tools(self) -> list[dict[str, Any]]:
         """``[{name, description, inputSchema, capability}]``: the eleven tools, then the preview."""
@@ -216,6 +249,7 @@ class MemoryService:
         from core.curation.tools import run_audited
         from core.tools import TOOLS, run_tool
 
+        self.check_file()
         if name == PREVIEW_TOOL:
             return self._preview(arguments)
         spec = TOOLS.get(name) if isinstance(name, str) else None
@@ -270,6 +304,7 @@ class MemoryService:
         """The fixed resources, then one per fact namespace with active facts."""
         from core.facts import FactStore
 
+        self.check_file()
         out = [
             ResourceInfo(
                 f"{SCHEME}prefix",
@@ -347,6 +382,7 @@ class MemoryService:
         reader = readers.get(kind)
         if reader is None or (kind == "prefix" and rest):
             raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
+        self.check_file()
         return reader(unquote(rest) if rest else "")
 
     def _read_prefix(self, _: str) -> tuple[str, str]:
@@ -436,6 +472,7 @@ class MemoryService:
             raise NotFoundError(
                 f"No prompt {name!r}.", code="mcp.prompt_not_found", params={"name": str(name)}
             )
+        self.check_file()
         topic = (arguments or {}).get("topic")
         if not isinstance(topic, str) or not topic.strip():
             raise ValidationError_(

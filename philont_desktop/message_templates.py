@@ -130,6 +130,10 @@ TEMPLATES: dict[str, Template] = {
     ),
     "mcp.invalid_arguments": lambda: _tr("Invalid arguments for {tool}: {detail}"),
     "mcp.internal_error": lambda: _tr("The tool {tool} failed ({type})."),
+    "mcp.file_changed": lambda: _tr(
+        "{path}: the database file changed on disk ({change}) since the MCP server opened it; nothing was "
+        "read or written. Start the server again to serve the file now at that path."
+    ),
     # -- validation, not found and conflicts of the stores and of curation ------------------------------
     "argument.invalid": lambda: _tr("The value given for {argument} is not valid."),
     "db.column_missing": lambda: _tr("This database has no {table}.{column} column."),

@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+372"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+376"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-311"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-315"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -273,7 +273,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+276"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -575,7 +575,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-257"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-261"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1116,7 +1116,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+301"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+305"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1156,7 +1156,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-365"/>
+        <location line="-369"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1312,12 +1312,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+221"/>
+        <location line="+225"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-220"/>
+        <location line="-224"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1382,7 +1382,12 @@ with the backup
         <translation>该提示词需要参数 {argument}。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+7"/>
+        <source>{path}: the database file changed on disk ({change}) since the MCP server opened it; nothing was read or written. Start the server again to serve the file now at that path.</source>
+        <translation>{path}：自 MCP 服务器打开以来，数据库文件在磁盘上已发生变化（{change}）；未读取或写入任何内容。请重新启动服务器，以提供该路径下现在的文件。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>The validity window is not valid: it ends ({valid_until}) before it starts ({valid_from}), or these are not times.</source>
         <translation>有效期无效：结束时间（{valid_until}）早于开始时间（{valid_from}），或它们不是时间。</translation>
     </message>
@@ -2117,7 +2122,7 @@ with the backup
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-203"/>
         <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
@@ -2142,7 +2147,7 @@ with the backup
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+94"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+98"/>
         <source>The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again:
 {changes}</source>
         <translation>显示确认之后这些事实已有变化（其间智能体写入了内容）；没有做任何更改。请重新查看列表：
@@ -2594,8 +2599,9 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
         <source>Counting messages per day…</source>
+        <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
@@ -3230,7 +3236,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+224"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -6685,7 +6691,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+264"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -8923,7 +8929,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+112"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9075,13 +9081,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+54"/>
         <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names). The board&apos;s fixed time (tests, screenshots); ``None``: the clock.</extracomment>
         <translation>正在加载技能</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>Loading skill {0}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
@@ -9232,7 +9238,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -9597,7 +9603,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>

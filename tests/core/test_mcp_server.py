@@ -510,3 +510,86 @@ def test_client_configuration_snippet():
             "philont-memory": {"command": "philont-memory", "args": ["mcp", "--db", "/data/记忆.sqlite"]}
         }
     }
+
+
+# --------------------------------------------------------------------------------------------------
+# The file replaced or deleted under the server
+# --------------------------------------------------------------------------------------------------
+
+
+def _other_db(path: Path, value: str) -> Path:
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        FactStore(db).store_fact("user", "where", value)
+    finally:
+        db.close()
+    return path
+
+
+@pytest.mark.parametrize("change", ["replaced", "deleted"])
+def test_a_write_server_refuses_once_its_file_is_replaced_or_deleted(db_copy, tmp_path, change):
+    from core.mcp_server import MemoryService
+
+    db = MemoryDB.open(db_copy, writable=True, check=False)
+    try:
+        service = MemoryService(db, write=True, now=FIXED_NOW)
+        stored = service.call_tool("store_fact", {"namespace": "user", "key": "before", "value": 1})
+        assert not stored.is_error and stored.text.startswith("Stored user.before")
+        if change == "replaced":
+            os.replace(_other_db(tmp_path / "other.sqlite", "the other file"), db_copy)
+        else:
+            db_copy.unlink()
+        on_disk = fingerprint(db_copy)
+        r = service.call_tool("store_fact", {"namespace": "user", "key": "after", "value": 2})
+        assert r.is_error and not r.text.startswith("Stored")
+        assert r.structured["code"] == "mcp.file_changed"
+        assert r.structured["params"] == {"path": str(db_copy), "change": change}
+        assert "changed on disk since this server opened it" in r.text and "nothing was" in r.text
+        # Nothing went into the file the server still holds open, nor into what is at the path now.
+        assert FactStore(db).get_fact("user", "after") is None
+        assert fingerprint(db_copy) == on_disk
+    finally:
+        db.close()
+
+
+def test_a_read_only_server_refuses_to_serve_a_replaced_file(db_copy, tmp_path):
+    from core.mcp_server import FileChangedError, MemoryService
+
+    db = MemoryDB.open(db_copy, check=False)
+    try:
+        service = MemoryService(db, now=FIXED_NOW)
+        assert not service.call_tool("list_facts", {"namespace": "user"}).is_error
+        service.read_resource("memory://facts/user")
+        os.replace(_other_db(tmp_path / "other.sqlite", "the other file"), db_copy)
+        r = service.call_tool("list_facts", {"namespace": "user"})
+        assert r.is_error and r.structured["code"] == "mcp.file_changed"
+        for read in (
+            lambda: service.read_resource("memory://facts/user"),
+            service.resources,
+            lambda: service.get_prompt("recall", {"topic": "deploy"}),
+        ):
+            with pytest.raises(FileChangedError) as exc:
+                read()
+            assert exc.value.code == "mcp.file_changed" and exc.value.params["change"] == "replaced"
+        assert [t["name"] for t in service.tools()][-1] == "preview_context"  # no file read: answered
+    finally:
+        db.close()
+
+
+def test_a_write_server_over_stdio_says_its_file_was_deleted(db_copy, tmp_path):
+    async def body(s: ClientSession) -> list[Any]:
+        first = await s.call_tool("store_fact", {"namespace": "user", "key": "before", "value": 1})
+        db_copy.unlink()
+        second = await s.call_tool("store_fact", {"namespace": "user", "key": "after", "value": 2})
+        try:
+            await s.read_resource("memory://facts/user")
+            third: Any = None
+        except MCPError as exc:
+            third = exc
+        return [first, second, third]
+
+    first, second, refused = _session(db_copy, tmp_path / "server.log", "--write", body=body)
+    assert not first.is_error and first.content[0].text.startswith("Stored user.before")
+    structured, text, is_error = _tool_result(second)
+    assert is_error and structured["code"] == "mcp.file_changed" and "deleted" in text
+    assert isinstance(refused, MCPError) and refused.error.data["code"] == "mcp.file_changed"
