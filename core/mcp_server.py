@@ -43,6 +43,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
 import socket
 import sys
 from collections.abc import Callable
@@ -151,6 +152,9 @@ class PromptInfo:
     title: str
     description: str
     arguments: list[tuple[str, str, bool]] = field(default_factory=list)  # (name, description, required)
+
+
+_BAD_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
 
 
 def _dumps(value: Any) -> str:
@@ -382,8 +386,9 @@ class MemoryService:
         reader = readers.get(kind)
         if reader is None or (kind == "prefix" and rest):
             raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
+        name = _unquote_name(uri, rest)
         self.check_file()
-        return reader(unquote(rest) if rest else "")
+        return reader(name)
 
     def _read_prefix(self, _: str) -> tuple[str, str]:
         from core.prefix import build_memory_prefix
@@ -497,6 +502,26 @@ class MemoryService:
                 "with other key words.",
             ]
         return self.prompts()[0].description, "\n".join(lines)
+
+
+def _unquote_name(uri: str, quoted: str) -> str:
+    """The name in a resource URI: percent-decoded as UTF-8; a ``%`` without two hex digits after it, or
+    bytes that are not UTF-8, is a bad URI (never a lookup of something else)."""
+    bad = _BAD_PERCENT.search(quoted)
+    name = None
+    if bad is None:
+        try:
+            name = unquote(quoted, errors="strict")
+        except UnicodeDecodeError:
+            name = None
+    if name is None:
+        raise ValidationError_(
+            f"Bad resource URI {uri!r}: the name is not percent-encoded UTF-8 (encode each byte as %XX, "
+            "a % itself as %25).",
+            code="mcp.bad_uri",
+            params={"uri": uri},
+        )
+    return name
 
 
 def _facts_uri(namespace: str) -> str:

@@ -593,3 +593,22 @@ def test_a_write_server_over_stdio_says_its_file_was_deleted(db_copy, tmp_path):
     structured, text, is_error = _tool_result(second)
     assert is_error and structured["code"] == "mcp.file_changed" and "deleted" in text
     assert isinstance(refused, MCPError) and refused.error.data["code"] == "mcp.file_changed"
+
+
+# --------------------------------------------------------------------------------------------------
+# Bad resource URIs
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["%%bad", "%zz", "%2", "%ff"])
+def test_a_malformed_percent_encoding_is_a_bad_uri(mem_db, bad):
+    from core.errors import ValidationError_
+    from core.mcp_server import MemoryService
+
+    service = MemoryService(mem_db, now=FIXED_NOW)
+    for kind in ("facts", "skills", "conversations"):
+        uri = f"memory://{kind}/{bad}"
+        with pytest.raises(ValidationError_) as exc:
+            service.read_resource(uri)
+        assert exc.value.code == "mcp.bad_uri" and exc.value.params == {"uri": uri}
+    assert json.loads(service.read_resource("memory://facts/%25x")[0])["namespace"] == "%x"
