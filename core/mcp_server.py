@@ -27,7 +27,10 @@ Nothing a client sends can stop the server: a tool's failure is a tool result wi
 ``{success: false, error, code?, params?}`` (``code`` and ``params`` are present when the refusal comes
 from the server rather than the tool: ``mcp.read_only``, ``mcp.invalid_arguments``,
 ``mcp.internal_error``, ``mcp.file_changed``, or a core error's code); a bad resource URI or prompt is a
-protocol error whose ``data`` is ``{code, params}``.
+protocol error whose ``data`` is ``{code, params}``; a stdio line the SDK cannot read (not JSON, nested
+too deeply, a lone surrogate) is answered with a JSON-RPC error. Half a character read from memory (a
+lone surrogate in a stored JSON value) is escaped in the JSON text of resources and sent as U+FFFD
+elsewhere, so one stored value never costs the answer.
 
 Once the path no longer names the file the server opened (replaced, deleted or emptied on disk,
 :meth:`core.db.MemoryDB.file_change`), every tool, resource and prompt is refused (``mcp.file_changed``).
@@ -55,7 +58,7 @@ from urllib.parse import quote, unquote
 
 from core import __version__
 from core.errors import MemoryError_, NotFoundError, ValidationError_
-from core.jsutil import json_safe, now_ms
+from core.jsutil import from_utf16_view, json_safe, now_ms
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -158,11 +161,30 @@ class PromptInfo:
     arguments: list[tuple[str, str, bool]] = field(default_factory=list)  # (name, description, required)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _BAD_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(json_safe(value), ensure_ascii=False, indent=2)
+    """JSON text of a resource; a lone surrogate (from a stored JSON value) is escaped as ``\\udXXX``,
+    as ``philont-memory --json`` and ``JSON.stringify`` write it, so the text is valid UTF-8."""
+    text = json.dumps(json_safe(value), ensure_ascii=False, indent=2)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def _wire(value: Any) -> Any:
+    """``value`` with every lone surrogate replaced by U+FFFD (a surrogate pair held as two code points
+    joined first), as text that is not UTF-8 is read (:mod:`core.damage`): neither the SDK's JSON writer
+    nor its reader carries half a character, so one stored value must not cost the whole answer."""
+    if isinstance(value, str):
+        if value.isascii() or _LONE_SURROGATE.search(value) is None:
+            return value
+        return _LONE_SURROGATE.sub("\ufffd", from_utf16_view(value))
+    if isinstance(value, dict):
+        return {_wire(k): _wire(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_wire(v) for v in value]
+    return value
 
 
 def mcp_actor() -> str:
@@ -574,7 +596,7 @@ def _protocol_error(exc: MemoryError_) -> Exception:
     from mcp.shared.exceptions import MCPError
 
     code = types.INVALID_PARAMS if isinstance(exc, NotFoundError | ValidationError_) else types.INTERNAL_ERROR
-    return MCPError(code, str(exc), {"code": exc.code, "params": json_safe(exc.params)})
+    return MCPError(code, _wire(str(exc)), {"code": exc.code, "params": _wire(json_safe(exc.params))})
 
 
 def _client_name(ctx: Any) -> str | None:
@@ -606,7 +628,7 @@ def build_server(service: MemoryService) -> Any:
         except Exception as exc:
             raise MCPError(
                 types.INTERNAL_ERROR,
-                f"{type(exc).__name__}: {exc}",
+                _wire(f"{type(exc).__name__}: {exc}"),
                 {"code": "mcp.internal_error", "params": {"type": type(exc).__name__}},
             ) from None
 
@@ -632,13 +654,15 @@ def build_server(service: MemoryService) -> Any:
             service.call_tool, params.name, params.arguments, _client_name(ctx)
         )
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=r.text)],
-            structured_content=r.structured,
+            content=[types.TextContent(type="text", text=_wire(r.text))],
+            structured_content=_wire(r.structured),
             is_error=r.is_error,
         )
 
     def resource_entry(r: ResourceInfo) -> Any:
-        return types.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
+        return types.Resource(
+            uri=r.uri, name=_wire(r.name), description=_wire(r.description), mime_type=r.mime_type
+        )
 
     async def list_resources(ctx: Any, params: Any) -> Any:
         found = await in_thread(service.resources)
@@ -658,7 +682,7 @@ def build_server(service: MemoryService) -> Any:
         uri = str(params.uri)
         text, mime = await in_thread(service.read_resource, uri)
         return types.ReadResourceResult(
-            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)]
+            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=_wire(text))]
         )
 
     async def list_prompts(ctx: Any, params: Any) -> Any:
@@ -678,9 +702,9 @@ def build_server(service: MemoryService) -> Any:
 
     async def get_prompt(ctx: Any, params: Any) -> Any:
         description, text = await in_thread(service.get_prompt, params.name, params.arguments)
+        content = types.TextContent(type="text", text=_wire(text))
         return types.GetPromptResult(
-            description=description,
-            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))],
+            description=description, messages=[types.PromptMessage(role="user", content=content)]
         )
 
     return Server(
@@ -869,10 +893,79 @@ def serve(db: MemoryDB, *, write: bool, http: str | None = None, now: int | None
 
 
 async def _run_stdio(server: Any) -> None:
+    """The SDK's stdio transport, with a line it cannot read answered by a JSON-RPC error (the SDK drops
+    it, leaving the client waiting for ever)."""
+    import anyio
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        send, receive = anyio.create_memory_object_stream[Any](0)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_forward_readable, read_stream, send, write_stream)
+            await server.run(receive, write_stream, server.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+async def _forward_readable(source: Any, sink: Any, reply: Any) -> None:
+    """Pass each message read on to the server; answer each line that could not be read."""
+    import anyio
+    from mcp.shared.message import SessionMessage
+
+    try:
+        async with sink:
+            async for item in source:
+                if isinstance(item, Exception):
+                    await reply.send(SessionMessage(_unreadable_answer(item)))
+                else:
+                    await sink.send(item)
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+        return
+
+
+def _unreadable_answer(exc: Exception) -> Any:
+    """The JSON-RPC error answering a line the SDK could not read (``exc``, its validation error):
+    ``-32700`` for what its JSON parser refuses (not JSON, nested too deeply, a lone surrogate, which it
+    cannot hold), ``-32600`` for JSON that is no JSON-RPC message. The id is the message's own where it
+    can be read, else ``null``; ``data`` is ``{code, params}`` as for every other protocol error."""
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    parse = not errors or any(e.get("type") == "json_invalid" for e in errors)
+    found: Any = None
+    for e in errors:
+        if e.get("type") not in ("json_invalid", "missing") or len(e.get("loc", ())) > 2:
+            continue  # a missing field's error holds the whole message, not a part of it
+        value = e.get("input")
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):
+                value = None
+        if isinstance(value, dict) and "id" in value:
+            found = value
+            break
+    detail = str(errors[0].get("msg")) if errors else f"{type(exc).__name__}: {exc}"
+    if found is not None and parse and _holds_lone_surrogate(found):
+        detail = (
+            "it holds a lone surrogate (a \\uD800-\\uDFFF escape without its other half), not Unicode text"
+        )
+    rid = found.get("id") if found is not None else None
+    if isinstance(rid, bool) or not isinstance(rid, int | str) or _LONE_SURROGATE.search(str(rid)):
+        rid = None
+    code, kind = (types.PARSE_ERROR, "parse_error") if parse else (types.INVALID_REQUEST, "invalid_request")
+    message = f"{'Parse error' if parse else 'Invalid request'}: {_wire(detail)}"
+    data = {"code": f"mcp.{kind}", "params": {"detail": _wire(detail)}}
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message, data=data)
+    )
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    try:
+        return _LONE_SURROGATE.search(json.dumps(value, ensure_ascii=False)) is not None
+    except (ValueError, RecursionError):
+        return False
 
 
 def _run_http(server: Any, host: str, port: int, what: str, write: bool) -> int:

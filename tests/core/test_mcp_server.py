@@ -722,6 +722,24 @@ class _HttpServer:
 HTTP_PATH = "/mcp"
 
 
+def _http_session(db: Path, tmp_path: Path, host: str, body) -> Any:
+    server = _HttpServer(db, tmp_path, host)
+    try:
+
+        async def go() -> Any:
+            with anyio.fail_after(TIMEOUT):
+                async with (
+                    streamable_http_client(server.url) as (read, write),
+                    ClientSession(read, write) as s,
+                ):
+                    await s.initialize()
+                    return await body(s)
+
+        return anyio.run(go)
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("host", LOOPBACKS)
 def test_http_checks_host_and_origin_on_every_loopback_address(db_copy, tmp_path, host):
     server = _HttpServer(db_copy, tmp_path, host)
@@ -768,3 +786,36 @@ def test_host_check_on_every_address_accepts_only_this_computers_addresses():
         exposure_warning(lan, "192.0.2.1", False) or ""
     )
     assert exposure_warning(HostCheck("127.0.0.2", 1), "127.0.0.2", True) is None
+
+
+# --------------------------------------------------------------------------------------------------
+# Lone surrogates stored in memory
+# --------------------------------------------------------------------------------------------------
+
+
+def _store_surrogate(path: Path) -> None:
+    db = MemoryDB.open(path, writable=True, check=False)
+    try:
+        FactStore(db).store_fact("user", "half", "v\ud800")  # a JSON value holding half a character
+    finally:
+        db.close()
+
+
+def test_a_stored_lone_surrogate_is_answered_over_http(db_copy, tmp_path):
+    _store_surrogate(db_copy)
+
+    async def body(s: ClientSession) -> list[Any]:
+        return [
+            await s.call_tool("list_facts", {"namespace": "user"}),
+            await s.call_tool("get_fact", {"namespace": "user", "key": "half"}),
+            (await s.read_resource("memory://facts/user")).contents[0],
+        ]
+
+    listed, got, resource = _http_session(db_copy, tmp_path, "127.0.0.1", body)
+    assert "user.half" in listed.content[0].text and not listed.is_error
+    structured, text, _ = _tool_result(got)
+    assert text.startswith('"v\\ud800" ')  # as `philont-memory tool` prints it
+    assert structured["data"]["value"] == "v\ufffd"  # the SDK carries no half character
+    facts = json.loads(resource.text)["facts"]  # the JSON text escapes it, as --json does
+    assert next(f for f in facts if f["key"] == "half")["value"] == "v\ud800"
+    assert "\\ud800" in resource.text
