@@ -527,7 +527,7 @@ def _other_db(path: Path, value: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("change", ["replaced", "deleted"])
+@pytest.mark.parametrize("change", ["replaced", "deleted", "emptied"])
 def test_a_write_server_refuses_once_its_file_is_replaced_or_deleted(db_copy, tmp_path, change):
     from core.mcp_server import MemoryService
 
@@ -538,8 +538,10 @@ def test_a_write_server_refuses_once_its_file_is_replaced_or_deleted(db_copy, tm
         assert not stored.is_error and stored.text.startswith("Stored user.before")
         if change == "replaced":
             os.replace(_other_db(tmp_path / "other.sqlite", "the other file"), db_copy)
-        else:
+        elif change == "deleted":
             db_copy.unlink()
+        else:
+            os.truncate(db_copy, 0)
         on_disk = fingerprint(db_copy)
         r = service.call_tool("store_fact", {"namespace": "user", "key": "after", "value": 2})
         assert r.is_error and not r.text.startswith("Stored")
