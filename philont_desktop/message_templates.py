@@ -102,6 +102,12 @@ TEMPLATES: dict[str, Template] = {
     ),
     "changes.layer_unknown": lambda: _tr("Unknown layer {layer} (one of {layers})."),
     "changes.cancelled": lambda: _tr("The comparison was cancelled."),
+    "changes.backup_unreadable": lambda: _tr(
+        "The backup {path} cannot be read ({error}); it may be damaged. Nothing was compared."
+    ),
+    "changes.backup_not_memory": lambda: _tr(
+        "The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared."
+    ),
     "export.folder": lambda: _tr("{path} is a folder; choose a file name to export to."),
     "fact.time_out_of_range": lambda: _tr(
         "The {field} must be between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range."

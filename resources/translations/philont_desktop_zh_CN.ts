@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+372"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+378"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-311"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-317"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -273,7 +273,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+278"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -575,7 +575,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-257"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-263"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1116,7 +1116,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+301"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+307"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1156,7 +1156,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-365"/>
+        <location line="-371"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1312,17 +1312,27 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+221"/>
+        <location line="+227"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-220"/>
+        <location line="-226"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>The backup {path} cannot be read ({error}); it may be damaged. Nothing was compared.</source>
+        <translation>无法读取备份 {path}（{error}），它可能已损坏。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared.</source>
+        <translation>备份 {path} 不是记忆数据库（其中没有任何记忆表）。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>{path} is a folder; choose a file name to export to.</source>
         <translation>{path} 是一个文件夹；请选择要导出到的文件名。</translation>
     </message>
@@ -2594,8 +2604,9 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
         <source>Counting messages per day…</source>
+        <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
@@ -3230,7 +3241,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+224"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -6685,7 +6696,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+264"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -8619,6 +8630,21 @@ You can undo this with Edit › Undo.</source>
         <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
     </message>
     <message>
+        <location line="+12"/>
+        <source>The two files share only {shared} of their facts, skills, notes, events and tasks</source>
+        <translation>两个文件的事实、技能、笔记、事件和任务中仅有 {shared} 条相同</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The two files share none of their facts, skills, notes, events and tasks</source>
+        <translation>两个文件的事实、技能、笔记、事件和任务没有任何一条相同</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> ({before} and {after} rows): they may be the memories of different agents, and then every row shows as a change.</source>
+        <translation>（分别为 {before} 条和 {after} 条）：它们可能是不同智能体的记忆，这样每一行都会显示为变更。</translation>
+    </message>
+    <message>
         <location line="+37"/>
         <source>Facts</source>
         <translation>事实</translation>
@@ -8669,7 +8695,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-230"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
@@ -8923,7 +8949,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+112"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9075,13 +9101,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+54"/>
         <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names). The board&apos;s fixed time (tests, screenshots); ``None``: the clock.</extracomment>
         <translation>正在加载技能</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>Loading skill {0}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
@@ -9232,7 +9258,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -9597,7 +9623,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>
