@@ -957,9 +957,12 @@ def cmd_export(ctx: _Ctx) -> int:
 
 
 def _fmt_age(age: int | None) -> str:
-    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down)."""
+    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down); ``in the
+    future`` for a time more than a minute ahead (a backup named for a later date)."""
     if age is None:
         return "?"
+    if int(age) <= -60_000:
+        return "in the future"
     a = max(0, int(age))
     if a < 60_000:
         return "just now"

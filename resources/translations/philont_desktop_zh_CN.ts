@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+378"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+390"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-317"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-329"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -273,7 +273,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+278"/>
+        <location line="+290"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -575,7 +575,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-263"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-275"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1116,7 +1116,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+307"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+319"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1156,7 +1156,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-371"/>
+        <location line="-383"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1307,6 +1307,21 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>The backups folder {path} cannot be written (backups, and the files a restore moves aside, are kept there). Nothing was changed.</source>
+        <translation>备份文件夹 {path} 不可写（备份以及恢复时移开的文件都保存在这里）。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backups folder {path} is a symbolic link loop (a link that leads back to itself), so nothing can be kept there. Nothing was changed.</source>
+        <translation>备份文件夹 {path} 是一个符号链接循环（链接又指回它自己），因此无法在其中保存任何文件。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backups folder {path} is not a folder (this path names {kind}), so nothing can be kept there. Nothing was changed.</source>
+        <translation>备份文件夹 {path} 不是文件夹（此路径指向{kind}），因此无法在其中保存任何文件。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Compare a backup with the database or with another backup, not both or neither.</source>
         <translation>请把备份与数据库或另一个备份比较：二者只能选其一。</translation>
     </message>
@@ -2969,7 +2984,7 @@ with the backup
 <context>
     <name>BackupsModel</name>
     <message>
-        <location filename="../../philont_desktop/backups/model.py" line="+76"/>
+        <location filename="../../philont_desktop/backups/model.py" line="+79"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -3057,7 +3072,12 @@ with the backup
 <context>
     <name>BackupsTab</name>
     <message>
-        <location line="-127"/>
+        <location line="-130"/>
+        <source>in the future</source>
+        <translation>在将来</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>

@@ -39,6 +39,8 @@ from tests.reliability.helpers import REPO, child_env, fingerprint, python, sett
 IDLE_MS = 30_000
 # "KeyError: 'x'", "TypeError: ..." in a message means an exception escaped its explanation.
 LEAKED = re.compile(r"\b(Traceback|[A-Z][A-Za-z]*(Error|Exception)\b:)")
+# A sentence that ends twice ("...database.. Nothing was changed."), not an ellipsis.
+DOUBLE_PERIOD = re.compile(r"(?<!\.)\.\.(?!\.)")
 # Messages the generic fallbacks produce for exceptions nobody anticipated.
 UNANTICIPATED = (
     "Something went wrong",
@@ -141,6 +143,11 @@ def _assert_clear(text: str, where: str, case: Case | None = None) -> None:
     assert not LEAKED.search(text), f"{where}: an exception leaked: {text!r}"
     for marker in UNANTICIPATED:
         assert marker not in text, f"{where}: an unanticipated failure: {text!r}"
+    assert not DOUBLE_PERIOD.search(text), f"{where}: a sentence ends twice: {text!r}"
+    # No case has a backup: a hint about the backups that were looked at is beside the point.
+    assert "passes quick_check" not in text, (
+        f"{where}: a hint about backups that were not looked at: {text!r}"
+    )
 
 
 # -- the command line -------------------------------------------------------------------------------------
