@@ -399,3 +399,36 @@ def test_number_columns_holding_text_are_read_as_numbers(tmp_path):
         assert isinstance(score_skill(skill, badfiles.NOW), float)
     finally:
         db.close()
+
+
+def test_command_line_search_in_a_c_locale_finds_chinese(tmp_path, capsys):
+    """Under ``LANG=C`` with UTF-8 mode off, Python hands a Chinese argument over as lone surrogates
+    (its UTF-8 bytes, undecoded): the search decodes them back and finds what a UTF-8 terminal finds,
+    never a silent 0 results."""
+    path = tmp_path / "memory.sqlite"
+    badfiles.base(path)
+    rc, out, _err = _run_cli(capsys, path, ["--json", "search", "数据库"])
+    assert rc == 0
+    expected = json.loads(out)["count"]
+    assert expected > 0
+    env = child_env(LANG="C", LC_ALL="C", PYTHONUTF8="0")
+    env.pop("PYTHONIOENCODING", None)
+    env.pop("PYTHONCOERCECLOCALE", None)
+    probe = subprocess.run(
+        [python(), "-c", "import sys; print(sys.flags.utf8_mode, ascii(sys.argv[1]))", "数据库"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert probe.stdout.startswith("0 '\\udce6"), probe.stdout  # the child sees the bytes undecoded
+    proc = subprocess.run(
+        [python(), "-m", "core", "--db", str(path), "--now", str(badfiles.NOW), "--json", "search", "数据库"],
+        capture_output=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    found = json.loads(proc.stdout)
+    assert (found["query"], found["count"]) == ("数据库", expected)
