@@ -269,6 +269,23 @@ def _finite_float(text: str) -> float:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def arg_text(text: str) -> str:
+    """A text argument (a query, a message, a namespace) as it was typed.
+
+    Where the locale's encoding cannot decode the argument's bytes (``LANG=C`` with UTF-8 mode off),
+    Python hands them over as lone surrogates (``surrogateescape``): ``数据库`` arrives as nine of them
+    and would match nothing. Bytes that are UTF-8 are decoded back as UTF-8; other bytes stay lone
+    surrogates (searched as they are, never an error). Paths are never passed through this: the file
+    system wants their bytes.
+    """
+    if not _LONE_SURROGATE.search(text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        return text
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split()) or "unknown error"
 
@@ -957,9 +974,12 @@ def cmd_export(ctx: _Ctx) -> int:
 
 
 def _fmt_age(age: int | None) -> str:
-    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down)."""
+    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down); ``in the
+    future`` for a time more than a minute ahead (a backup named for a later date)."""
     if age is None:
         return "?"
+    if int(age) <= -60_000:
+        return "in the future"
     a = max(0, int(age))
     if a < 60_000:
         return "just now"
@@ -1268,14 +1288,17 @@ def build_parser() -> argparse.ArgumentParser:
     add("info", cmd_info, "path, schema version, journal mode, row counts, missing pieces, writability")
 
     p = add("search", cmd_search, "full-text search of messages, notes or skills (the reference's search)")
-    p.add_argument("query", metavar="QUERY")
+    p.add_argument("query", metavar="QUERY", type=arg_text)
     p.add_argument("--layer", choices=LAYERS, default="messages")
     p.add_argument("--limit", type=_positive_int, default=20)
-    p.add_argument("--session", metavar="ID", action="append", help="only these sessions (repeatable)")
+    p.add_argument(
+        "--session", metavar="ID", action="append", type=arg_text, help="only these sessions (repeatable)"
+    )
     p.add_argument(
         "--origin",
         metavar="ID",
         action="append",
+        type=arg_text,
         help="only these conversations (repeatable): an origin such as web-ui:abc or wechat:x, an older "
         "session's id, or 'global' for messages of unknown origin",
     )
@@ -1285,17 +1308,17 @@ def build_parser() -> argparse.ArgumentParser:
     add("conversations", cmd_conversations, "the conversations of the timeline, by origin, newest first")
 
     p = add("facts", cmd_facts, "facts with tau, pin, decay score at --now and status")
-    p.add_argument("--namespace", metavar="NS", help="exactly this namespace")
+    p.add_argument("--namespace", metavar="NS", type=arg_text, help="exactly this namespace")
     p.add_argument("--include-inactive", action="store_true", help="superseded and forgotten versions too")
 
     p = add("forget-candidates", cmd_forget_candidates, "active unpinned facts scoring below the threshold")
     p.add_argument("--threshold", type=_finite_float, default=0.05)
     p.add_argument("--limit", type=_non_negative_int, default=50)
-    p.add_argument("--namespace", metavar="NS")
+    p.add_argument("--namespace", metavar="NS", type=arg_text)
 
     p = add("history", cmd_history, "every version of one fact")
-    p.add_argument("namespace", metavar="NS")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("namespace", metavar="NS", type=arg_text)
+    p.add_argument("key", metavar="KEY", type=arg_text)
 
     add("skills", cmd_skills, "every skill: maturity, kind, counters, callable, revisions")
 
@@ -1310,7 +1333,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
 
     p = add("context", cmd_context, "what the agent would be given next turn: prefix, trigger, timeline")
-    p.add_argument("message", metavar="MESSAGE")
+    p.add_argument("message", metavar="MESSAGE", type=arg_text)
     p.add_argument("--session", metavar="ID", action="append", help="restrict the timeline (repeatable)")
     p.add_argument("--home-session", metavar="ID", help="the conversation's own origin id (newer reference)")
     p.add_argument("--recent-budget", type=_non_negative_int, default=8000)
@@ -1320,11 +1343,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host-os", choices=HOST_OSES, default=None)
 
     p = add("recall-trigger", cmd_recall_trigger, "does this message refer to a past conversation?")
-    p.add_argument("text", metavar="TEXT")
+    p.add_argument("text", metavar="TEXT", type=arg_text)
 
     p = add("tool", cmd_tool, "run one of the 11 memory tools with a JSON argument object")
     p.add_argument("name", metavar="NAME")
-    p.add_argument("args", metavar="JSON-ARGS", nargs="?", default="{}")
+    p.add_argument("args", metavar="JSON-ARGS", nargs="?", default="{}", type=arg_text)
     p.add_argument("--write", action="store_true", help="allow a write tool (opens the database writable)")
 
     p = add("mcp", cmd_mcp, "serve the memory to MCP clients (stdio; read-only unless --write)")

@@ -65,9 +65,10 @@ class DatabaseOpenError(MemoryError_):
     ``corrupt``, ``unreadable``, ``truncated``, ``special-file`` (a FIFO, socket or device: never
     opened), ``symlink-loop``, ``exists`` and ``orphan-files`` (a new database refused), ``replaced`` (not
     the file that was opened before)); ``backup`` is the newest file in ``backups/``
-    that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
-    ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the English sentence),
-    ``backup``, ``reason`` (the code of the detail sentence, ``db.open.why.<what>``) and the reason's own
+    that passes ``quick_check``, when there is one; ``searched`` says whether there were backups to look
+    at (only then does the message say that none passes ``quick_check``). Nothing has been moved or
+    written. The code is ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the
+    English sentence), ``backup``, ``searched``, ``reason`` (the code of the detail sentence, ``db.open.why.<what>``) and the reason's own
     parameters (``kind``, ``error``, sizes...).
     """
 
@@ -82,6 +83,7 @@ class DatabaseOpenError(MemoryError_):
         *,
         reason: str = "",
         reason_params: Mapping[str, Any] | None = None,
+        searched: bool = False,
     ):
         self.path = Path(path)
         self.problem = problem
@@ -90,7 +92,7 @@ class DatabaseOpenError(MemoryError_):
         msg = f"{self.path}: {detail}"
         if backup is not None:
             msg += f" The newest backup that passes quick_check is {backup}."
-        elif problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
+        elif searched:
             msg += " No backup that passes quick_check was found in backups/."
         super().__init__(
             msg,
@@ -102,6 +104,7 @@ class DatabaseOpenError(MemoryError_):
                 "detail": detail,
                 "backup": None if backup is None else str(backup),
                 "reason": reason or f"db.open.why.{problem}",
+                "searched": searched,
             },
         )
 

@@ -97,11 +97,29 @@ TEMPLATES: dict[str, Template] = {
     "backup.in_memory": lambda: _tr("An in-memory database has no backups."),
     "backup.cancelled": lambda: _tr("The copy was cancelled."),
     "backup.no_free_name": lambda: _tr("No free backup name in {dir}."),
+    "backup.folder_not_writable": lambda: _tr(
+        "The backups folder {path} cannot be written (backups, and the files a restore moves aside, are kept "
+        "there). Nothing was changed."
+    ),
+    "backup.folder_symlink_loop": lambda: _tr(
+        "The backups folder {path} is a symbolic link loop (a link that leads back to itself), so nothing can "
+        "be kept there. Nothing was changed."
+    ),
+    "backup.folder_not_folder": lambda: _tr(
+        "The backups folder {path} is not a folder (this path names {kind}), so nothing can be kept there. "
+        "Nothing was changed."
+    ),
     "changes.compare_what": lambda: _tr(
         "Compare a backup with the database or with another backup, not both or neither."
     ),
     "changes.layer_unknown": lambda: _tr("Unknown layer {layer} (one of {layers})."),
     "changes.cancelled": lambda: _tr("The comparison was cancelled."),
+    "changes.backup_unreadable": lambda: _tr(
+        "The backup {path} cannot be read ({error}); it may be damaged. Nothing was compared."
+    ),
+    "changes.backup_not_memory": lambda: _tr(
+        "The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared."
+    ),
     "export.folder": lambda: _tr("{path} is a folder; choose a file name to export to."),
     "fact.time_out_of_range": lambda: _tr(
         "The {field} must be between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range."

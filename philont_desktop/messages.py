@@ -313,7 +313,7 @@ def _open_error_text(exc: DatabaseOpenError) -> str:
     out = f"{exc.path}: {detail}"
     if exc.backup is not None:
         out += text("db.open.backup", {"backup": str(exc.backup)})
-    elif exc.problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
+    elif p.get("searched"):
         out += text("db.open.no_backup")
     return out
 

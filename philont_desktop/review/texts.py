@@ -197,9 +197,27 @@ def notice_text(code: str, params: Mapping[str, Any], english: str) -> str:
         "change.notice.backup_time": lambda: QCoreApplication.translate(
             "ReviewText", "The backup's name carries no time; its file's modification time is used."
         ),
+        "change.notice.unrelated": lambda: _unrelated(params),
     }
     fn = texts.get(code)
     return fn() if fn is not None else english
+
+
+def _unrelated(params: Mapping[str, Any]) -> str:
+    shared = params.get("shared") or 0
+    if shared:
+        first = QCoreApplication.translate(
+            "ReviewText", "The two files share only {shared} of their facts, skills, notes, events and tasks"
+        ).format(shared=shared)
+    else:
+        first = QCoreApplication.translate(
+            "ReviewText", "The two files share none of their facts, skills, notes, events and tasks"
+        )
+    return first + QCoreApplication.translate(
+        "ReviewText",
+        " ({before} and {after} rows): they may be the memories of different agents, and then every row "
+        "shows as a change.",
+    ).format(before=params.get("baseline_rows", "?"), after=params.get("other_rows", "?"))
 
 
 _NOTICE_CODES = (
@@ -208,6 +226,7 @@ _NOTICE_CODES = (
     "change.notice.columns",
     "change.notice.table_missing",
     "change.notice.backup_time",
+    "change.notice.unrelated",
 )
 
 

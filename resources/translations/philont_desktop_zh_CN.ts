@@ -182,6 +182,7 @@
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="+376"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+390"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -219,6 +220,7 @@
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="-315"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-329"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -274,6 +276,7 @@
     </message>
     <message>
         <location line="+276"/>
+        <location line="+290"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -576,6 +579,7 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="-261"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-275"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1117,6 +1121,7 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="+305"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+319"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1157,6 +1162,7 @@ with the backup
     </message>
     <message>
         <location line="-369"/>
+        <location line="-383"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1307,22 +1313,49 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>The backups folder {path} cannot be written (backups, and the files a restore moves aside, are kept there). Nothing was changed.</source>
+        <translation>备份文件夹 {path} 不可写（备份以及恢复时移开的文件都保存在这里）。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backups folder {path} is a symbolic link loop (a link that leads back to itself), so nothing can be kept there. Nothing was changed.</source>
+        <translation>备份文件夹 {path} 是一个符号链接循环（链接又指回它自己），因此无法在其中保存任何文件。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backups folder {path} is not a folder (this path names {kind}), so nothing can be kept there. Nothing was changed.</source>
+        <translation>备份文件夹 {path} 不是文件夹（此路径指向{kind}），因此无法在其中保存任何文件。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Compare a backup with the database or with another backup, not both or neither.</source>
         <translation>请把备份与数据库或另一个备份比较：二者只能选其一。</translation>
     </message>
     <message>
         <location line="+2"/>
         <location line="+225"/>
+        <location line="+227"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
         <location line="-224"/>
+        <location line="-226"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>The backup {path} cannot be read ({error}); it may be damaged. Nothing was compared.</source>
+        <translation>无法读取备份 {path}（{error}），它可能已损坏。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared.</source>
+        <translation>备份 {path} 不是记忆数据库（其中没有任何记忆表）。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>{path} is a folder; choose a file name to export to.</source>
         <translation>{path} 是一个文件夹；请选择要导出到的文件名。</translation>
     </message>
@@ -2964,7 +2997,7 @@ with the backup
 <context>
     <name>BackupsModel</name>
     <message>
-        <location filename="../../philont_desktop/backups/model.py" line="+76"/>
+        <location filename="../../philont_desktop/backups/model.py" line="+79"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -3052,7 +3085,12 @@ with the backup
 <context>
     <name>BackupsTab</name>
     <message>
-        <location line="-127"/>
+        <location line="-130"/>
+        <source>in the future</source>
+        <translation>在将来</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
@@ -8625,6 +8663,21 @@ You can undo this with Edit › Undo.</source>
         <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
     </message>
     <message>
+        <location line="+12"/>
+        <source>The two files share only {shared} of their facts, skills, notes, events and tasks</source>
+        <translation>两个文件的事实、技能、笔记、事件和任务中仅有 {shared} 条相同</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The two files share none of their facts, skills, notes, events and tasks</source>
+        <translation>两个文件的事实、技能、笔记、事件和任务没有任何一条相同</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> ({before} and {after} rows): they may be the memories of different agents, and then every row shows as a change.</source>
+        <translation>（分别为 {before} 条和 {after} 条）：它们可能是不同智能体的记忆，这样每一行都会显示为变更。</translation>
+    </message>
+    <message>
         <location line="+37"/>
         <source>Facts</source>
         <translation>事实</translation>
@@ -8675,7 +8728,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-230"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>

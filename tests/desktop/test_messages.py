@@ -388,10 +388,18 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
         "empty",
         "The file is empty (0 bytes): it holds no database.",
         reason="db.open.why.empty",
+        searched=True,
     )
     assert messages.error_text(err) == (
         "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过 quick_check 的备份。"
     )
+    err = DatabaseOpenError(
+        "/data/m.sqlite",
+        "empty",
+        "The file is empty (0 bytes): it holds no database.",
+        reason="db.open.why.empty",
+    )  # no backups were looked at: nothing said about them
+    assert messages.error_text(err) == "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。"
     err = DatabaseOpenError(
         "/data/m.sqlite",
         "corrupt",

@@ -281,3 +281,25 @@ def test_messages_near_a_change_show_a_bounded_line_of_a_10_mb_message(qtbot):
     text = pane.messages.toPlainText()
     assert "tool: deploy the 数据库 deploy" in text  # newlines shown as spaces
     assert len(text) < 400
+
+
+def test_a_backup_of_another_memory_and_a_damaged_backup_are_said_in_the_banner(make_tab, world, tmp_path):
+    path, _backup = world
+    stranger = tmp_path / "stranger" / "memory.sqlite"
+    with MemoryDB.create(stranger, now=T0 - DAY) as db:
+        FactStore(db).store_fact("user", "name", "Somebody else", now=T0)
+    tab = make_tab(path)
+    tab.controller.set_baseline(Baseline(BACKUP, backup=str(stranger)))
+    assert tab.wait_idle(30_000)
+    assert "share none of their facts" in tab.notices.text()
+    assert tab.notices.isVisibleTo(tab)
+    not_memory = tmp_path / "photos.sqlite"
+    import sqlite3
+
+    conn = sqlite3.connect(not_memory)
+    conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    tab.controller.set_baseline(Baseline(BACKUP, backup=str(not_memory)))
+    assert tab.wait_idle(30_000)
+    assert f"The backup {not_memory} is not a memory database" in tab.notices.text()
