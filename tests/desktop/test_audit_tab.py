@@ -117,3 +117,65 @@ def test_entries_added_meanwhile_come_on_top_without_moving_the_rows_in_view(qtb
     qtbot.mouseClick(tab.bar.new_button, Qt.MouseButton.LeftButton)
     assert tab.table.verticalScrollBar().value() == 0 and not tab.bar.new_button.isVisible()
     assert tab.model.index(0, 3).data() == "“note 102”"
+
+
+def _curate(qtbot, tab, change, text: str) -> None:
+    done = []
+    tab.ctx.curate(change, text=text, on_result=done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=10_000)
+
+
+def _select_entry_of(tab, qtbot, note_id: str) -> None:
+    qtbot.waitUntil(lambda: tab.wait_idle(100) and tab.model.rowCount() > 0, timeout=10_000)
+    for row in range(tab.model.rowCount()):
+        e = tab.model.entry(row)
+        if e.is_original and str(e.target_id) == note_id:
+            tab.table.selectRow(row)
+            return
+    raise AssertionError(note_id)
+
+
+def test_edit_undo_after_an_undo_from_the_tab_takes_the_next_step(qtbot, audit_db, make_tab, start_editing):
+    """Undoing the stack's last edit from the Audit tab is Edit › Undo's own step: Ctrl+Z then undoes the
+    edit before it (never "already undone"), and Edit › Redo brings the first one back."""
+    tab = make_tab(audit_db)
+    start_editing(tab)
+    stack = tab.ctx.undo_stack
+    _curate(qtbot, tab, note_curation.add("first", 0.5, note_id="x1"), "add first")
+    _curate(qtbot, tab, note_curation.add("second", 0.5, note_id="x2"), "add second")
+    _select_entry_of(tab, qtbot, "x2")
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is None and not tab.ctx.undo.busy, timeout=10_000)
+    assert stack.undoText() == "add first" and stack.redoText() == "add second"
+    tab.ctx.undo.undo()  # Ctrl+Z
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is None and not tab.ctx.undo.busy, timeout=10_000)
+    tab.ctx.undo.redo()
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is not None and not tab.ctx.undo.busy, timeout=10_000)
+    assert tab.ctx.errors == []
+
+
+def test_edit_undo_after_the_tab_undid_an_older_edit_skips_it(qtbot, audit_db, make_tab, start_editing):
+    """An edit undone from the Audit tab out of the stack's order leaves the stack: Ctrl+Z undoes the
+    newer edit, and then has nothing left to offer instead of failing with "already undone"."""
+    tab = make_tab(audit_db)
+    start_editing(tab)
+    stack = tab.ctx.undo_stack
+    _curate(qtbot, tab, note_curation.add("first", 0.5, note_id="x1"), "add first")
+    _curate(qtbot, tab, note_curation.add("second", 0.5, note_id="x2"), "add second")
+    _select_entry_of(tab, qtbot, "x1")
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is None and not tab.ctx.undo.busy, timeout=10_000)
+    assert stack.undoText() == "add second"
+    tab.ctx.undo.undo()
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is None and not tab.ctx.undo.busy, timeout=10_000)
+    assert not stack.canUndo()
+    tab.ctx.undo.undo()  # nothing left: no step, no error
+    assert tab.ctx.errors == []
+    # Redo from the tab brings the older edit back; Edit › Redo then re-applies the newer one.
+    _select_entry_of(tab, qtbot, "x1")
+    qtbot.waitUntil(lambda: tab.bar.redo_button.isEnabled(), timeout=10_000)
+    qtbot.mouseClick(tab.bar.redo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is not None and not tab.ctx.undo.busy, timeout=10_000)
+    tab.ctx.undo.redo()
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is not None and not tab.ctx.undo.busy, timeout=10_000)
+    assert tab.ctx.errors == []
