@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-__all__ = ["Readable", "local_time", "readable", "readable_value"]
+__all__ = ["Readable", "is_time_field", "local_time", "readable", "readable_value"]
 
 INDENT = "  "
 STRING_LIMIT = 4_000  # characters of one string
@@ -64,6 +64,11 @@ def _iso_local(m: re.Match[str], tz: tzinfo | None) -> str:
     except ValueError:
         return m.group()
     return local_time(at.timestamp() * 1000, tz)
+
+
+def is_time_field(key: str | None, value: Any) -> bool:
+    """Whether ``value`` under ``key`` is a time in epoch milliseconds (``updatedAt``, ``created_at``)."""
+    return _is_time_ms(key, value)
 
 
 def _is_time_ms(key: str | None, value: Any) -> bool:

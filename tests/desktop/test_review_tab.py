@@ -281,3 +281,45 @@ def test_messages_near_a_change_show_a_bounded_line_of_a_10_mb_message(qtbot):
     text = pane.messages.toPlainText()
     assert "tool: deploy the 数据库 deploy" in text  # newlines shown as spaces
     assert len(text) < 400
+
+
+def test_fact_values_and_stored_times_read_as_values_and_dates(qapp):
+    from core.changes.model import ChangeItem, Target
+    from philont_desktop import humanize
+    from philont_desktop.review.widgets.detail import diff_fields
+
+    fact = ChangeItem(
+        "facts",
+        "change.fact.superseded",
+        Target("fact", "f1", "user.city"),
+        before={"valueJson": '"北京 \\"东城\\""', "confidence": 0.8, "status": "superseded"},
+        after={"valueJson": '{"city": "上海", "since": 2024}', "confidence": 0.9, "status": "active"},
+    )
+    value = next(f for f in diff_fields(fact) if f.label == "Value")
+    assert (value.old, value.new) == ('北京 "东城"', "city: 上海\nsince: 2024")
+    task = ChangeItem(
+        "schedules",
+        "change.schedule.new",
+        Target("schedule", "s1", "renew-certs"),
+        after={"name": "renew-certs", "updatedAt": NOW, "payload_json": '{"message":"Renew\\nit"}'},
+    )
+    shown = {f.label: f.new for f in diff_fields(task)}
+    assert shown["updatedAt"] == humanize.abs_time(NOW, seconds=True)
+    assert shown["payload_json"] == "message:\n  Renew\n  it"
+
+
+def test_messages_near_a_change_show_a_tool_result_as_its_structure(qtbot):
+    from types import SimpleNamespace
+
+    from philont_desktop.review.widgets.detail import ReviewDetailPane
+    from philont_desktop.theme import Theme
+
+    pane = ReviewDetailPane(Theme("light"))
+    qtbot.addWidget(pane)
+    stored = json.dumps({"tool": "shell", "result": 'a "b"\nc'})
+    pane.show_messages([SimpleNamespace(timestamp=NOW, role="tool", content=stored)])
+    lines = pane.messages.toPlainText().split("\n")
+    assert lines[1:] == ["    tool: shell", "    result:", '      a "b"', "      c"]
+    assert lines[0].endswith("tool:") and "\\n" not in pane.messages.toPlainText()
+    pane.messages.raw.click()
+    assert pane.messages.toPlainText().endswith("tool: " + stored)
