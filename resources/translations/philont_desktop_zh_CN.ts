@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+25"/>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+26"/>
         <source>Entry</source>
         <translation>条目</translation>
     </message>
@@ -1078,7 +1078,7 @@ with the backup
         <translation>数据行</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Hide the raw JSON</source>
         <translation>隐藏原始 JSON</translation>
     </message>
@@ -2254,6 +2254,56 @@ with the backup
         <source>… and {n} more</source>
         <translation>…… 以及另外 {n} 项</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/audit/words.py" line="+41"/>
+        <source>namespace default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pinned (never decays)</source>
+        <translation>已固定（永不衰减）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/widgets/readable.py" line="+59"/>
+        <source>Raw</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the stored text as it is</source>
+        <translation>显示存储的原始文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the text as it is stored (JSON with its escapes) instead of its readable form</source>
+        <translation>显示存储时的原始文本（带转义的 JSON），而不是易读形式</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>[… %1 more characters: double-click to see the whole text]</source>
+        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>[long lines are broken for display: double-click to see the text as it is]</source>
+        <translation>[长行已为显示而折断：双击查看原文]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[long values are cut here: Raw shows the text as stored]</source>
+        <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -2362,29 +2412,27 @@ with the backup
         <translation>显示此操作前后的消息</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+23"/>
+        <location line="-2"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="-21"/>
-        <location line="+23"/>
+        <location line="+1"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="+16"/>
         <source>Select an action to see its parameters and result.</source>
         <translation>选择一个操作以查看其参数和返回结果。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>(no result recorded)</source>
         <translation>（未记录返回结果）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
@@ -2417,16 +2465,6 @@ with the backup
         <location line="+2"/>
         <source>The parameters are not valid JSON; shown as stored.</source>
         <translation>参数不是有效的 JSON，按存储原样显示。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>[… %1 more characters: double-click to see the whole text]</source>
-        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>[long lines are broken for display: double-click to see the text as it is]</source>
-        <translation>[长行已为显示而折断：双击查看原文]</translation>
     </message>
 </context>
 <context>
@@ -2594,8 +2632,9 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
         <source>Counting messages per day…</source>
+        <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
@@ -2749,7 +2788,7 @@ with the backup
 <context>
     <name>AuditModel</name>
     <message>
-        <location filename="../../philont_desktop/audit/model.py" line="+53"/>
+        <location filename="../../philont_desktop/audit/model.py" line="+54"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -2789,7 +2828,12 @@ with the backup
         <translation>重做 {0}</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="+16"/>
+        <source>As stored:</source>
+        <translation>存储的值：</translation>
+    </message>
+    <message>
+        <location line="-26"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -3230,7 +3274,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+224"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -3810,7 +3854,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+152"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -3820,7 +3864,7 @@ You can undo this with Edit › Undo.</source>
         <translation>消息 #%1 · %2 · %3</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>The whole context was copied as text.</source>
         <translation>已将完整上下文复制为文本。</translation>
     </message>
@@ -3835,7 +3879,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-240"/>
+        <location line="-245"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -5869,7 +5913,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FullTextDialog</name>
     <message>
-        <location filename="../../philont_desktop/widgets/fulltext.py" line="+81"/>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+91"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -5879,7 +5923,7 @@ You can undo this with Edit › Undo.</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+15"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
@@ -5889,7 +5933,7 @@ You can undo this with Edit › Undo.</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+43"/>
         <source>Page %1 of %2 · characters %3–%4 of %5</source>
         <translation>第 %1 / %2 页 · 字符 %3–%4，共 %5</translation>
     </message>
@@ -6685,7 +6729,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+264"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -6832,7 +6876,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+238"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+251"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7589,7 +7633,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PreviewRenderer</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/render.py" line="+123"/>
+        <location filename="../../philont_desktop/context_tab/render.py" line="+125"/>
         <source>before message #%1</source>
         <translation>消息 #%1 之前</translation>
     </message>
@@ -7698,7 +7742,7 @@ You can undo this with Edit › Undo.</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>… %1 more characters: show the full text</source>
         <translation>… 还有 %1 个字符：显示全文</translation>
     </message>
@@ -7715,7 +7759,7 @@ You can undo this with Edit › Undo.</source>
         <translation>没有近期消息。</translation>
     </message>
     <message numerus="yes">
-        <location line="-149"/>
+        <location line="-150"/>
         <source>%n section(s)</source>
         <translation>
             <numerusform>%n 个部分</numerusform>
@@ -7728,6 +7772,11 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/context_tab/render.py" line="298"/>
+        <source>Raw: the text as stored</source>
+        <translation>原文：存储的文本</translation>
     </message>
 </context>
 <context>
@@ -8118,7 +8167,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewDetail</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/detail.py" line="+48"/>
+        <location filename="../../philont_desktop/review/widgets/detail.py" line="+69"/>
         <source>pinned: never decays</source>
         <translation>已固定：永不衰减</translation>
     </message>
@@ -8163,12 +8212,12 @@ You can undo this with Edit › Undo.</source>
         <translation>工具策略</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
@@ -8209,7 +8258,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewDetailPane</name>
     <message>
-        <location line="+54"/>
+        <location line="+73"/>
         <source>Show in the Timeline</source>
         <translation>在时间线中显示</translation>
     </message>
@@ -8309,7 +8358,7 @@ You can undo this with Edit › Undo.</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>No messages near this change.</source>
         <translation>这项变更附近没有消息。</translation>
     </message>
@@ -8923,7 +8972,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+112"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9075,13 +9124,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+54"/>
         <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names). The board&apos;s fixed time (tests, screenshots); ``None``: the clock.</extracomment>
         <translation>正在加载技能</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>Loading skill {0}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
@@ -9232,7 +9281,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -9597,7 +9646,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>
@@ -9749,19 +9798,19 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location filename="../../philont_desktop/undo.py" line="+122"/>
+        <location filename="../../philont_desktop/undo.py" line="+125"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+36"/>
+        <location line="+26"/>
+        <location line="+64"/>
         <source>Undo failed</source>
         <translation>撤销失败</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+36"/>
+        <location line="-64"/>
+        <location line="+64"/>
         <source>Redo failed</source>
         <translation>重做失败</translation>
     </message>

@@ -126,13 +126,19 @@ def _curate(qtbot, tab, change, text: str) -> None:
 
 
 def _select_entry_of(tab, qtbot, note_id: str) -> None:
-    qtbot.waitUntil(lambda: tab.wait_idle(100) and tab.model.rowCount() > 0, timeout=10_000)
-    for row in range(tab.model.rowCount()):
-        e = tab.model.entry(row)
-        if e.is_original and str(e.target_id) == note_id:
-            tab.table.selectRow(row)
-            return
-    raise AssertionError(note_id)
+    """Select the original entry of ``note_id`` once the tab shows it (it hears new entries by itself)."""
+
+    def row_of() -> int:
+        for row in range(tab.model.rowCount()):
+            e = tab.model.entry(row)
+            if e.is_original and str(e.target_id) == note_id:
+                return row
+        return -1
+
+    qtbot.waitUntil(lambda: row_of() >= 0, timeout=10_000)
+    assert tab.wait_idle(10_000)
+    tab.table.selectRow(row_of())
+    assert str(tab.state.shown.target_id) == note_id
 
 
 def test_edit_undo_after_an_undo_from_the_tab_takes_the_next_step(qtbot, audit_db, make_tab, start_editing):
