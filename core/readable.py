@@ -12,7 +12,9 @@ which reads badly as it is: escaped newlines and quotes, UTC ISO times, epoch mi
 - a long string, a long list and the whole text cut with ``…`` (``truncated`` says so: the stored text
   stays the full form, one click away in the app).
 
-A text that is not JSON (damaged, plain output, JSON that nests too deep) is given back as it is, with
+Control characters and direction overrides that JSON escapes (``\u001b``, ``\u202e``) are spelled
+visibly in the readable form (:func:`core.visible.visible`), never unescaped into the text. A text
+that is not JSON (damaged, plain output, JSON that nests too deep) is given back as it is, with
 ``is_json`` false. Qt-free, so the CLI and the app share it.
 """
 
@@ -24,6 +26,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
+
+from core.visible import visible
 
 __all__ = ["Readable", "is_time_field", "local_time", "readable", "readable_value"]
 
@@ -101,7 +105,7 @@ class _Writer:
             s = s[:STRING_LIMIT] + ELLIPSIS
             self.truncated = True
         s = _ISO_UTC.sub(lambda m: _iso_local(m, self.tz), s)
-        return s.replace("\r\n", "\n").split("\n")
+        return visible(s.replace("\r\n", "\n")).split("\n")
 
     def scalar(self, key: str | None, value: Any) -> str:
         if value is None:
@@ -139,7 +143,7 @@ class _Writer:
         if isinstance(value, dict):
             items = list(value.items())
             for k, v in items[:ITEMS_LIMIT]:
-                self.member(f"{k}: ", str(k), v, depth)
+                self.member(f"{visible(str(k), keep_newlines=False)}: ", str(k), v, depth)
             self._rest(len(items), depth)
         elif isinstance(value, list):
             for v in value[:ITEMS_LIMIT]:

@@ -59,3 +59,9 @@ def test_big_values_are_cut_and_say_so():
     r = readable_value(list(range(ITEMS_LIMIT + 5)))
     assert r.truncated and r.text.split("\n")[-1] == "… (+5)"
     assert not readable_value([1, 2]).truncated
+
+
+def test_controls_and_direction_overrides_stay_visible():
+    r = readable(json.dumps({"a\u202eb": "red \x1b[31m photo_\u202egnp.exe\ttab"}))
+    assert "\x1b" not in r.text and "\u202e" not in r.text
+    assert r.text.startswith("a\\u202eb: red \\x1b[31m photo_\\u202egnp.exe\ttab")

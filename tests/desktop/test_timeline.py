@@ -295,6 +295,15 @@ def test_a_tool_message_reads_as_its_structure_and_its_stored_text_is_one_click_
     dlg.raw_btn.click()
     assert dlg.edit.toPlainText() == stored
     dlg.close()
+    # a control or direction override the JSON escapes is spelled, never unescaped into the card
+    db = MemoryDB.open(path, writable=True)
+    RawStore(db).append_message("global", "tool", json.dumps({"f": "photo_\u202egnp.exe"}), T0 + 6 * MIN)
+    db.close()
+    tab.controller.refresh()
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: tab.messages.rowCount() == row + 2, timeout=10_000)
+    card = tab.conversation.delegate.card(tab.messages.index(row + 1, 0))
+    assert card.layout.text() == "f: photo_\\u202egnp.exe"
 
 
 # -- the tab: search -------------------------------------------------------------------------------------
