@@ -29,7 +29,7 @@ from typing import Any
 
 from core.visible import visible
 
-__all__ = ["Readable", "is_time_field", "local_time", "readable", "readable_value"]
+__all__ = ["Readable", "is_time_field", "local_time", "readable", "readable_line", "readable_value"]
 
 INDENT = "  "
 STRING_LIMIT = 4_000  # characters of one string
@@ -166,6 +166,27 @@ def readable_value(value: Any, tz: tzinfo | None = None) -> Readable:
     if w.full() and w.truncated:
         text += "\n" + ELLIPSIS
     return Readable(text, True, w.truncated)
+
+
+def readable_line(value: Any, limit: int = 80, tz: tzinfo | None = None) -> str:
+    """A parsed JSON value on one line, as :func:`readable` shows it on several
+    (``content: My recipe "night"; tags: a, b``), cut at ``limit`` characters with ``…``."""
+    w = _Writer(tz)
+
+    def line(v: Any, key: str | None, depth: int) -> str:
+        if isinstance(v, dict):
+            inner = "; ".join(
+                f"{visible(str(k))}: {line(x, str(k), depth + 1)}" for k, x in list(v.items())[:20]
+            )
+            return f"({inner})" if depth and inner else inner or "{}"
+        if isinstance(v, list):
+            return ", ".join(line(x, key, depth + 1) for x in v[:20]) or "[]"
+        if isinstance(v, str):
+            return " ".join(" ".join(w.string(v[: limit * 2])).split())
+        return w.scalar(key, v)
+
+    text = line(value, None, 0)
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
 def readable(text: str, tz: tzinfo | None = None) -> Readable:

@@ -65,3 +65,14 @@ def test_controls_and_direction_overrides_stay_visible():
     r = readable(json.dumps({"a\u202eb": "red \x1b[31m photo_\u202egnp.exe\ttab"}))
     assert "\x1b" not in r.text and "\u202e" not in r.text
     assert r.text.startswith("a\\u202eb: red \\x1b[31m photo_\\u202egnp.exe\ttab")
+
+
+def test_a_value_on_one_line():
+    from core.readable import readable_line
+
+    value = {"content": 'My "night"\nrecipe', "tags": ["a", "b"], "at": {"updatedAt": 1781488800000}}
+    assert (
+        readable_line(value, tz=PLUS8)
+        == 'content: My "night" recipe; tags: a, b; at: (updatedAt: 2026-06-15 10:00)'
+    )
+    assert readable_line({"k": "x" * 100}, limit=10) == "k: xxxxxx…"

@@ -323,3 +323,20 @@ def test_messages_near_a_change_show_a_tool_result_as_its_structure(qtbot):
     assert lines[0].endswith("tool:") and "\\n" not in pane.messages.toPlainText()
     pane.messages.raw.click()
     assert pane.messages.toPlainText().endswith("tool: " + stored)
+
+
+def test_a_fact_holding_an_object_reads_without_json_escapes_in_its_summary(qapp):
+    from core.changes.model import ChangeItem, Target, preview
+    from philont_desktop.review.texts import summary
+
+    old, new = {"content": 'My recipe "night"'}, {"content": 'My recipe "day"\nand more'}
+    item = ChangeItem(
+        "facts",
+        "change.fact.replaced",
+        Target("fact", "f2", "self.obs.recipe"),
+        params={"name": "self.obs.recipe", "old": preview(old), "new": preview(new), "versions": 2},
+        before={"value": old, "confidence": 0.8},
+        after={"value": new, "confidence": 0.9},
+    )
+    text = summary(item)
+    assert 'content: My recipe "night" → content: My recipe "day" and more' in text and '\\"' not in text
