@@ -7774,7 +7774,6 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/context_tab/render.py" line="298"/>
         <source>Raw: the text as stored</source>
         <translation>原文：存储的文本</translation>
     </message>
@@ -8449,7 +8448,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+36"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+37"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8643,7 +8642,7 @@ You can undo this with Edit › Undo.</source>
         <translation>任务 {name} 已不存在</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+34"/>
         <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
         <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
     </message>
@@ -8718,7 +8717,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-225"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
