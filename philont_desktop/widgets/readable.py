@@ -82,7 +82,8 @@ class ReadableText(QWidget):
         self._full_title = title
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
-        head.addWidget(self.title, 1)
+        head.addWidget(self.title)
+        head.addStretch(1)  # the toggle stays on the right, with or without a title
         head.addWidget(self.raw)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
