@@ -192,6 +192,10 @@ def test_a_json_result_reads_as_its_structure_with_the_stored_text_one_click_awa
     assert tab.result_view.toPlainText() == stored
     raw.click()
     assert tab.result_view.toPlainText() == shown
+    from philont_desktop.actions.view import COL_RESULT
+
+    tip = tab.model.index(0, COL_RESULT).data(Qt.ItemDataRole.ToolTipRole)  # hover: the same form, as text
+    assert "success: true<br>output:" in tip and "\\n" not in tip
 
 
 def test_failure_rate_chart(qtbot, actions_db, make_tab):
