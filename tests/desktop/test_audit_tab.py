@@ -185,3 +185,27 @@ def test_edit_undo_after_the_tab_undid_an_older_edit_skips_it(qtbot, audit_db, m
     tab.ctx.undo.redo()
     qtbot.waitUntil(lambda: _note(audit_db, "x2") is not None and not tab.ctx.undo.busy, timeout=10_000)
     assert tab.ctx.errors == []
+
+
+def test_the_edit_menu_follows_an_undo_from_the_tab(qtbot, audit_db, open_window):
+    """In the window: after the Audit tab undid the last edit, Edit › Undo names the edit before it and
+    undoes it when triggered, without an error."""
+    from philont_desktop.workers import spin_until
+
+    w = open_window(audit_db)
+    w.set_editing(True)
+    assert spin_until(lambda: w.ctx.editing, 20_000)
+    tab = w.show_tab("audit")
+    tab.ensure_activated()
+    assert tab.wait_idle(20_000)
+    _curate(qtbot, tab, note_curation.add("first", 0.5, note_id="x1"), "add first")
+    _curate(qtbot, tab, note_curation.add("second", 0.5, note_id="x2"), "add second")
+    _select_entry_of(tab, qtbot, "x2")
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is None and not w.ctx.undo.busy, timeout=10_000)
+    assert w.action_undo.isEnabled() and w.action_undo.text().endswith("add first")
+    assert w.action_redo.text().endswith("add second")
+    w.action_undo.trigger()
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is None and not w.ctx.undo.busy, timeout=10_000)
+    assert not w.action_undo.isEnabled()
+    assert w.ctx.errors == []
