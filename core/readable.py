@@ -35,6 +35,7 @@ INDENT = "  "
 STRING_LIMIT = 4_000  # characters of one string
 ITEMS_LIMIT = 200  # items of one list or members of one object
 TEXT_LIMIT = 200_000  # characters of the whole readable form
+DEPTH_LIMIT = 40  # levels laid out; a value nested deeper is shown compact on one line
 ELLIPSIS = "…"
 
 # 1e12 ms is 2001-09-09, 1e13 ms is 2286: whole numbers of milliseconds in that span are times.
@@ -64,10 +65,9 @@ def local_time(ms: int | float, tz: tzinfo | None = None) -> str:
 def _iso_local(m: re.Match[str], tz: tzinfo | None) -> str:
     y, mo, d, h, mi, s = (int(g) if g else 0 for g in m.groups()[:6])
     try:
-        at = datetime(y, mo, d, h, mi, s, tzinfo=UTC)
-    except ValueError:
+        return local_time(datetime(y, mo, d, h, mi, s, tzinfo=UTC).timestamp() * 1000, tz)
+    except (ValueError, OverflowError, OSError):  # no such date, or one the platform cannot localise
         return m.group()
-    return local_time(at.timestamp() * 1000, tz)
 
 
 def is_time_field(key: str | None, value: Any) -> bool:
@@ -140,6 +140,14 @@ class _Writer:
             self.add(pad + prefix + self.scalar(key, value))
 
     def value(self, value: Any, depth: int, key: str | None = None) -> None:
+        if depth > DEPTH_LIMIT and isinstance(value, dict | list):  # deeper still: compact, on one line
+            try:
+                text = json.dumps(value, ensure_ascii=False)
+            except (ValueError, RecursionError):
+                text = ELLIPSIS
+            self.member("", key, text[:STRING_LIMIT], depth)
+            self.truncated = self.truncated or len(text) > STRING_LIMIT
+            return
         if isinstance(value, dict):
             items = list(value.items())
             for k, v in items[:ITEMS_LIMIT]:

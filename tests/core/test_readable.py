@@ -76,3 +76,10 @@ def test_a_value_on_one_line():
         == 'content: My "night" recipe; tags: a, b; at: (updatedAt: 2026-06-15 10:00)'
     )
     assert readable_line({"k": "x" * 100}, limit=10) == "k: xxxxxx…"
+
+
+def test_deep_nesting_and_impossible_dates_never_raise():
+    deep = "[" * 250 + "]" * 250
+    r = readable(deep)
+    assert r.is_json and r.text.count("\n") < 60
+    assert readable('{"at": "2026-02-30T10:00:00Z"}').text == "at: 2026-02-30T10:00:00Z"
