@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.changes import ChangeItem
+from core.readable import readable_line
 from philont_desktop import field_names
 from philont_desktop.qt import QCoreApplication
 
@@ -165,13 +166,27 @@ _TEMPLATES: dict[str, Fmt] = {
 }
 
 
+def _shown_params(item: ChangeItem) -> Mapping[str, Any]:
+    """The parameters with a fact's object or list value on one line in readable form
+    (``content: My recipe "night"``) instead of the core's JSON preview with its escapes."""
+    if item.target.type != "fact":
+        return item.params
+    p = dict(item.params)
+    for key, side in (("value", item.after if item.after is not None else item.before), ("old", item.before),
+                      ("new", item.after)):  # fmt: skip
+        row = side if isinstance(side, dict) else {}
+        if isinstance(p.get(key), str) and isinstance(row.get("value"), dict | list):
+            p[key] = readable_line(row["value"])
+    return p
+
+
 def summary(item: ChangeItem) -> str:
     """The change's one-line summary in the current language (the core's English when unknown)."""
     fn = _TEMPLATES.get(item.code)
     if fn is None:
         return item.summary
     try:
-        return fn(item.params)
+        return fn(_shown_params(item))
     except (KeyError, IndexError, ValueError, TypeError):
         return item.summary
 

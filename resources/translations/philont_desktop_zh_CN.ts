@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+25"/>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+26"/>
         <source>Entry</source>
         <translation>条目</translation>
     </message>
@@ -1082,7 +1082,7 @@ with the backup
         <translation>数据行</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Hide the raw JSON</source>
         <translation>隐藏原始 JSON</translation>
     </message>
@@ -2292,6 +2292,56 @@ with the backup
         <source>… and {n} more</source>
         <translation>…… 以及另外 {n} 项</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/audit/words.py" line="+41"/>
+        <source>namespace default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pinned (never decays)</source>
+        <translation>已固定（永不衰减）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/widgets/readable.py" line="+59"/>
+        <source>Raw</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the stored text as it is</source>
+        <translation>显示存储的原始文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the text as it is stored (JSON with its escapes) instead of its readable form</source>
+        <translation>显示存储时的原始文本（带转义的 JSON），而不是易读形式</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>[… %1 more characters: double-click to see the whole text]</source>
+        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>[long lines are broken for display: double-click to see the text as it is]</source>
+        <translation>[长行已为显示而折断：双击查看原文]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[long values are cut here: Raw shows the text as stored]</source>
+        <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -2400,29 +2450,27 @@ with the backup
         <translation>显示此操作前后的消息</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+23"/>
+        <location line="-2"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="-21"/>
-        <location line="+23"/>
+        <location line="+1"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="+16"/>
         <source>Select an action to see its parameters and result.</source>
         <translation>选择一个操作以查看其参数和返回结果。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>(no result recorded)</source>
         <translation>（未记录返回结果）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
@@ -2455,16 +2503,6 @@ with the backup
         <location line="+2"/>
         <source>The parameters are not valid JSON; shown as stored.</source>
         <translation>参数不是有效的 JSON，按存储原样显示。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>[… %1 more characters: double-click to see the whole text]</source>
-        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>[long lines are broken for display: double-click to see the text as it is]</source>
-        <translation>[长行已为显示而折断：双击查看原文]</translation>
     </message>
 </context>
 <context>
@@ -2788,7 +2826,7 @@ with the backup
 <context>
     <name>AuditModel</name>
     <message>
-        <location filename="../../philont_desktop/audit/model.py" line="+53"/>
+        <location filename="../../philont_desktop/audit/model.py" line="+54"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -2828,7 +2866,12 @@ with the backup
         <translation>重做 {0}</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="+16"/>
+        <source>As stored:</source>
+        <translation>存储的值：</translation>
+    </message>
+    <message>
+        <location line="-26"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -3854,7 +3897,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+152"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -3864,7 +3907,7 @@ You can undo this with Edit › Undo.</source>
         <translation>消息 #%1 · %2 · %3</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>The whole context was copied as text.</source>
         <translation>已将完整上下文复制为文本。</translation>
     </message>
@@ -3879,7 +3922,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-240"/>
+        <location line="-245"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -5913,7 +5956,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FullTextDialog</name>
     <message>
-        <location filename="../../philont_desktop/widgets/fulltext.py" line="+81"/>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+91"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -5923,7 +5966,7 @@ You can undo this with Edit › Undo.</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+15"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
@@ -5933,7 +5976,7 @@ You can undo this with Edit › Undo.</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+43"/>
         <source>Page %1 of %2 · characters %3–%4 of %5</source>
         <translation>第 %1 / %2 页 · 字符 %3–%4，共 %5</translation>
     </message>
@@ -6876,7 +6919,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+238"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+251"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7633,7 +7676,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PreviewRenderer</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/render.py" line="+123"/>
+        <location filename="../../philont_desktop/context_tab/render.py" line="+125"/>
         <source>before message #%1</source>
         <translation>消息 #%1 之前</translation>
     </message>
@@ -7742,7 +7785,7 @@ You can undo this with Edit › Undo.</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>… %1 more characters: show the full text</source>
         <translation>… 还有 %1 个字符：显示全文</translation>
     </message>
@@ -7759,7 +7802,7 @@ You can undo this with Edit › Undo.</source>
         <translation>没有近期消息。</translation>
     </message>
     <message numerus="yes">
-        <location line="-149"/>
+        <location line="-150"/>
         <source>%n section(s)</source>
         <translation>
             <numerusform>%n 个部分</numerusform>
@@ -7772,6 +7815,10 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Raw: the text as stored</source>
+        <translation>原文：存储的文本</translation>
     </message>
 </context>
 <context>
@@ -8162,7 +8209,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewDetail</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/detail.py" line="+48"/>
+        <location filename="../../philont_desktop/review/widgets/detail.py" line="+69"/>
         <source>pinned: never decays</source>
         <translation>已固定：永不衰减</translation>
     </message>
@@ -8207,12 +8254,12 @@ You can undo this with Edit › Undo.</source>
         <translation>工具策略</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
@@ -8253,7 +8300,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewDetailPane</name>
     <message>
-        <location line="+54"/>
+        <location line="+73"/>
         <source>Show in the Timeline</source>
         <translation>在时间线中显示</translation>
     </message>
@@ -8353,7 +8400,7 @@ You can undo this with Edit › Undo.</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>No messages near this change.</source>
         <translation>这项变更附近没有消息。</translation>
     </message>
@@ -8444,7 +8491,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+36"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+37"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8638,7 +8685,7 @@ You can undo this with Edit › Undo.</source>
         <translation>任务 {name} 已不存在</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+34"/>
         <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
         <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
     </message>
@@ -8729,6 +8776,7 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="-230"/>
+        <location line="-225"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
@@ -9808,19 +9856,19 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location filename="../../philont_desktop/undo.py" line="+122"/>
+        <location filename="../../philont_desktop/undo.py" line="+125"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+36"/>
+        <location line="+26"/>
+        <location line="+64"/>
         <source>Undo failed</source>
         <translation>撤销失败</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+36"/>
+        <location line="-64"/>
+        <location line="+64"/>
         <source>Redo failed</source>
         <translation>重做失败</translation>
     </message>

@@ -303,3 +303,62 @@ def test_a_backup_of_another_memory_and_a_damaged_backup_are_said_in_the_banner(
     tab.controller.set_baseline(Baseline(BACKUP, backup=str(not_memory)))
     assert tab.wait_idle(30_000)
     assert f"The backup {not_memory} is not a memory database" in tab.notices.text()
+
+
+def test_fact_values_and_stored_times_read_as_values_and_dates(qapp):
+    from core.changes.model import ChangeItem, Target
+    from philont_desktop import humanize
+    from philont_desktop.review.widgets.detail import diff_fields
+
+    fact = ChangeItem(
+        "facts",
+        "change.fact.superseded",
+        Target("fact", "f1", "user.city"),
+        before={"valueJson": '"北京 \\"东城\\""', "confidence": 0.8, "status": "superseded"},
+        after={"valueJson": '{"city": "上海", "since": 2024}', "confidence": 0.9, "status": "active"},
+    )
+    value = next(f for f in diff_fields(fact) if f.label == "Value")
+    assert (value.old, value.new) == ('北京 "东城"', "city: 上海\nsince: 2024")
+    task = ChangeItem(
+        "schedules",
+        "change.schedule.new",
+        Target("schedule", "s1", "renew-certs"),
+        after={"name": "renew-certs", "updatedAt": NOW, "payload_json": '{"message":"Renew\\nit"}'},
+    )
+    shown = {f.label: f.new for f in diff_fields(task)}
+    assert shown["updatedAt"] == humanize.abs_time(NOW, seconds=True)
+    assert shown["payload_json"] == "message:\n  Renew\n  it"
+
+
+def test_messages_near_a_change_show_a_tool_result_as_its_structure(qtbot):
+    from types import SimpleNamespace
+
+    from philont_desktop.review.widgets.detail import ReviewDetailPane
+    from philont_desktop.theme import Theme
+
+    pane = ReviewDetailPane(Theme("light"))
+    qtbot.addWidget(pane)
+    stored = json.dumps({"tool": "shell", "result": 'a "b"\nc'})
+    pane.show_messages([SimpleNamespace(timestamp=NOW, role="tool", content=stored)])
+    lines = pane.messages.toPlainText().split("\n")
+    assert lines[1:] == ["    tool: shell", "    result:", '      a "b"', "      c"]
+    assert lines[0].endswith("tool:") and "\\n" not in pane.messages.toPlainText()
+    pane.messages.raw.click()
+    assert pane.messages.toPlainText().endswith("tool: " + stored)
+
+
+def test_a_fact_holding_an_object_reads_without_json_escapes_in_its_summary(qapp):
+    from core.changes.model import ChangeItem, Target, preview
+    from philont_desktop.review.texts import summary
+
+    old, new = {"content": 'My recipe "night"'}, {"content": 'My recipe "day"\nand more'}
+    item = ChangeItem(
+        "facts",
+        "change.fact.replaced",
+        Target("fact", "f2", "self.obs.recipe"),
+        params={"name": "self.obs.recipe", "old": preview(old), "new": preview(new), "versions": 2},
+        before={"value": old, "confidence": 0.8},
+        after={"value": new, "confidence": 0.9},
+    )
+    text = summary(item)
+    assert 'content: My recipe "night" → content: My recipe "day" and more' in text and '\\"' not in text

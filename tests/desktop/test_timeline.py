@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -270,6 +271,39 @@ def test_a_10_mb_message_is_shown_and_found_through_bounded_excerpts(qtbot, tmp_
         len(tab.conversation.delegate.card(tab.messages.index(tab.messages.row_of(big.id), 0)).layout.text())
         < 1000
     )
+
+
+def test_a_tool_message_reads_as_its_structure_and_its_stored_text_is_one_click_away(
+    qtbot, tmp_path, tab_factory
+):
+    from philont_desktop.widgets.fulltext import FullTextDialog
+
+    path = build_db(tmp_path / "tool.sqlite", n=3)
+    stored = json.dumps({"tool": "shell", "success": True, "result": 'a "quoted"\nsecond line'})
+    db = MemoryDB.open(path, writable=True)
+    RawStore(db).append_message("global", "tool", stored, timestamp=T0 + 5 * MIN)
+    db.close()
+    tab = tab_factory(path)
+    row = tab.messages.rowCount() - 1
+    m = tab.messages.message_at(row)
+    assert m.content == stored
+    shown = tab.conversation.delegate.card(tab.messages.index(row, 0)).layout.text().replace("\u2028", "\n")
+    assert shown == 'tool: shell\nsuccess: true\nresult:\n  a "quoted"\n  second line'
+    tab.conversation.messageActivated.emit(m)
+    dlg = tab.findChildren(FullTextDialog)[-1]
+    assert dlg.edit.toPlainText() == shown and dlg.raw_btn.accessibleName()
+    dlg.raw_btn.click()
+    assert dlg.edit.toPlainText() == stored
+    dlg.close()
+    # a control or direction override the JSON escapes is spelled, never unescaped into the card
+    db = MemoryDB.open(path, writable=True)
+    RawStore(db).append_message("global", "tool", json.dumps({"f": "photo_\u202egnp.exe"}), T0 + 6 * MIN)
+    db.close()
+    tab.controller.refresh()
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: tab.messages.rowCount() == row + 2, timeout=10_000)
+    card = tab.conversation.delegate.card(tab.messages.index(row + 1, 0))
+    assert card.layout.text() == "f: photo_\\u202egnp.exe"
 
 
 # -- the tab: search -------------------------------------------------------------------------------------
