@@ -16,6 +16,7 @@ from typing import Any
 
 from core.changes import ChangeItem
 from philont_desktop import field_names
+from philont_desktop.calendar.words import action_words
 from philont_desktop.qt import QCoreApplication
 
 __all__ = ["dating_text", "layer_name", "summary"]
@@ -152,7 +153,7 @@ _TEMPLATES: dict[str, Fmt] = {
     ).format(**p),
     "change.schedule.new": lambda p: QCoreApplication.translate(
         "ReviewText", "new task {name} ({action_type})"
-    ).format(**p),
+    ).format(**{**p, "action_type": action_words(p.get("action_type"))}),
     "change.schedule.changed": lambda p: QCoreApplication.translate(
         "ReviewText", "task {name}: {fields} changed"
     ).format(**{**p, "fields": _fields(p)}),

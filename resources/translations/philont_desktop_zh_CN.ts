@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+372"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+374"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -233,7 +233,7 @@
         <translation>目录不可写</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-60"/>
         <source>No database file exists at this path.</source>
         <translation>此路径下没有数据库文件。</translation>
     </message>
@@ -268,12 +268,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source> No backup that passes quick_check was found in backups/.</source>
-        <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
-    </message>
-    <message>
-        <location line="+272"/>
+        <location line="+291"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -282,7 +277,7 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+442"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+444"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -337,7 +332,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-285"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -398,7 +393,17 @@
         <translation>无法读取的条目</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+25"/>
+        <source>quick integrity check: {0}</source>
+        <translation>快速完整性检查：{0}</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The restored database fails the quick integrity check ({0}); the replaced file is kept in {1}.</source>
+        <translation>恢复后的数据库未通过快速完整性检查（{0}）；被替换的文件保存在 {1}。</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
@@ -408,7 +413,7 @@
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-80"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -433,12 +438,7 @@
         <translation>{0} 所在的文件夹不可写入，因此无法在那里恢复。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>The restored database fails quick_check ({0}); the replaced file is kept in {1}.</source>
-        <translation>恢复后的数据库未通过 quick_check（{0}）；被替换的文件保存在 {1}。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>The damaged file {0} could not be moved into the backups folder ({1}). Nothing was changed.</source>
         <translation>无法把损坏的文件 {0} 移到备份文件夹（{1}）。没有做任何更改。</translation>
     </message>
@@ -535,7 +535,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-275"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
@@ -560,12 +560,7 @@ with the backup
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>quick_check: {0}</source>
-        <translation>完整性检查（quick_check）：{0}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>not a memory database: missing {0}</source>
         <translation>不是记忆数据库：缺少 {0}</translation>
     </message>
@@ -1068,7 +1063,37 @@ with the backup
         <translation>{0}，直到 {1}</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="+19"/>
+        <source>reminder message</source>
+        <translation>提醒消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tool call</source>
+        <translation>调用工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reflection</source>
+        <translation>反思</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>agent turn (acts on its own)</source>
+        <translation>智能体自主执行一轮</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stored as: {0}</source>
+        <translation>存储值：{0}</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>once (rule not understood: {0})</source>
         <translation>一次（无法理解的规则：{0}）</translation>
     </message>
@@ -1156,7 +1181,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-365"/>
+        <location line="-367"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1221,12 +1246,7 @@ with the backup
         <translation>无法读取数据库（{error}）。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source> The newest backup that passes quick_check is {backup}.</source>
-        <translation>最新的通过 quick_check 的备份是 {backup}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>the database has schema version {version}, newer than {max_known}, which this version understands; it is shown read-only and never re-stamped</source>
         <translation>数据库的架构版本为 {version}，比本版本支持的 {max_known} 更新；将以只读方式显示，且不会改写版本标记</translation>
     </message>
@@ -1256,12 +1276,7 @@ with the backup
         <translation>缺少全文索引表：{names}</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>the database is damaged (quick_check: {quick_check})</source>
-        <translation>数据库已损坏（quick_check：{quick_check}）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The database is open read-only.</source>
         <translation>数据库以只读方式打开。</translation>
     </message>
@@ -2122,7 +2137,22 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
+        <location line="-73"/>
+        <source> The newest backup that passes the quick integrity check is {backup}.</source>
+        <translation>最新的通过快速完整性检查的备份是 {backup}。</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source> No backup that passes the quick integrity check was found in backups/.</source>
+        <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>the database is damaged (quick integrity check: {quick_check})</source>
+        <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -2300,8 +2330,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>Integrity (quick_check)</source>
-        <translation>完整性（quick_check）</translation>
+        <source>Quick integrity check</source>
+        <translation>快速完整性检查</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2357,29 +2387,34 @@ with the backup
 <context>
     <name>ActionDetail</name>
     <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+35"/>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+36"/>
         <source>Show the messages around this action</source>
         <translation>显示此操作前后的消息</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="-21"/>
-        <location line="+23"/>
+        <location line="-25"/>
+        <location line="+27"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-11"/>
         <source>Select an action to see its parameters and result.</source>
         <translation>选择一个操作以查看其参数和返回结果。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Conversation id as stored: %1</source>
+        <translation>存储的对话 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>(no result recorded)</source>
         <translation>（未记录返回结果）</translation>
     </message>
@@ -2400,8 +2435,8 @@ with the backup
     </message>
     <message>
         <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
+        <source>Conversation: %1</source>
+        <translation>对话：%1</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2594,8 +2629,9 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
         <source>Counting messages per day…</source>
+        <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
@@ -2681,8 +2717,8 @@ with the backup
     </message>
     <message>
         <location line="+12"/>
-        <source>quick_check failed: {0}</source>
-        <translation>quick_check 失败：{0}</translation>
+        <source>quick integrity check failed: {0}</source>
+        <translation>快速完整性检查失败：{0}</translation>
     </message>
     <message>
         <location line="-157"/>
@@ -2731,19 +2767,14 @@ with the backup
 <context>
     <name>AuditController</name>
     <message>
-        <location filename="../../philont_desktop/audit/controller.py" line="+25"/>
+        <location filename="../../philont_desktop/audit/controller.py" line="+26"/>
         <source>The audit trail cannot be read</source>
         <translation>无法读取审计记录</translation>
     </message>
     <message>
-        <location line="+36"/>
-        <source>Undo this change</source>
-        <translation>撤销此变更</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Redo this change</source>
-        <translation>重做此变更</translation>
+        <location line="+38"/>
+        <source>{0} (audit entry #{1})</source>
+        <translation>{0}（审计记录 #{1}）</translation>
     </message>
 </context>
 <context>
@@ -2861,8 +2892,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>This backup fails quick_check.</source>
-        <translation>此备份未通过 quick_check。</translation>
+        <source>This backup fails the quick integrity check.</source>
+        <translation>此备份未通过快速完整性检查。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2912,8 +2943,8 @@ with the backup
     </message>
     <message>
         <location line="+19"/>
-        <source>{0} — {1} bytes — quick_check: {2}</source>
-        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
+        <source>{0} — {1} bytes — quick integrity check: {2}</source>
+        <translation>{0} — {1} 字节 — 快速完整性检查：{2}</translation>
     </message>
 </context>
 <context>
@@ -2928,8 +2959,15 @@ with the backup
         <source>Backups of {0} are kept in {1}.</source>
         <translation>{0} 的备份保存在 {1}。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+16"/>
+        <source>The quick integrity check fails for %n.</source>
+        <translation>
+            <numerusform>其中 %n 个未通过快速完整性检查。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+23"/>
+        <location line="+7"/>
         <source>The database was last written {0}.</source>
         <translation>数据库最后写入：{0}。</translation>
     </message>
@@ -2941,14 +2979,7 @@ with the backup
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+6"/>
-        <source>quick_check fails for %n.</source>
-        <translation>
-            <numerusform>%n 个未通过 quick_check。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
+        <location line="+9"/>
         <source>%n damaged file(s) kept by earlier restores (damaged-…).</source>
         <translation>
             <numerusform>之前的恢复保留了 %n 个损坏的文件（damaged-…）。</numerusform>
@@ -2978,12 +3009,7 @@ with the backup
         <translation>大小</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>quick_check</source>
-        <translation>quick_check</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -3038,7 +3064,12 @@ with the backup
         <translation>不是普通文件：它从不会被打开，因此不会造成任何卡顿。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="-27"/>
+        <source>Integrity check</source>
+        <translation>完整性检查</translation>
+    </message>
+    <message>
+        <location line="+81"/>
         <source>Files beside it ({0}) are not part of the backup and are ignored.</source>
         <translation>它旁边的文件（{0}）不属于这份备份，会被忽略。</translation>
     </message>
@@ -3230,7 +3261,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+224"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -4627,7 +4658,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+379"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+381"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -6685,7 +6716,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+264"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -7048,7 +7079,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NoteEditor</name>
     <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+50"/>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+51"/>
         <source>Save changes</source>
         <translation>保存更改</translation>
     </message>
@@ -7059,12 +7090,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+135"/>
+        <location line="+141"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-127"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -7074,17 +7105,22 @@ You can undo this with Edit › Undo.</source>
         <translation>选择一条笔记进行查看。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+7"/>
+        <source>Conversation id as stored: %1</source>
+        <translation>存储的对话 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Id: %1</source>
         <translation>ID：%1</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
+        <source>Conversation: %1</source>
+        <translation>对话：%1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Created: %1</source>
         <translation>创建时间：%1</translation>
     </message>
@@ -7967,7 +8003,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewBar</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+33"/>
+        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+34"/>
         <source>Looks right</source>
         <translation>确认无误</translation>
     </message>
@@ -7988,6 +8024,16 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Undo mark</source>
+        <translation>撤销标记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put the review mark back where it was: the changes return</source>
+        <translation>把审阅标记恢复到原处：这些变更会重新列出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Hide reviewed</source>
         <translation>隐藏已审阅</translation>
     </message>
@@ -8007,7 +8053,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Looking for changes…</source>
         <translation>正在查找变更…</translation>
     </message>
@@ -8020,6 +8066,13 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>, {0} new</source>
         <translation>，{0} 项新增</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Undo mark (%n change(s))</source>
+        <translation>
+            <numerusform>撤销标记（%n 项变更）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8035,8 +8088,22 @@ You can undo this with Edit › Undo.</source>
         <source>Comparing with a backup</source>
         <translation>正在与备份比较</translation>
     </message>
+    <message numerus="yes">
+        <location line="+75"/>
+        <source>Marked %n change(s) reviewed (Undo in the review bar brings them back)</source>
+        <translation>
+            <numerusform>已将 %n 项变更标记为已审阅（审阅栏中的“撤销标记”可恢复）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+22"/>
+        <source>Undone: marked %n change(s) reviewed</source>
+        <translation>
+            <numerusform>已撤销：将 %n 项变更标记为已审阅</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+71"/>
+        <location line="+7"/>
         <source>The review mark could not be saved</source>
         <translation>无法保存审阅标记</translation>
     </message>
@@ -8316,8 +8383,21 @@ You can undo this with Edit › Undo.</source>
 </context>
 <context>
     <name>ReviewTab</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/review/view.py" line="+279"/>
+        <source>Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. You can undo this with “Undo mark” in the review bar.</source>
+        <translation>
+            <numerusform>将全部 %n 项变更标记为已审阅？它们会从列表中移除，下次审阅从它们之后开始。可以用审阅栏中的“撤销标记”撤销。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../philont_desktop/review/view.py" line="+300"/>
+        <location line="+5"/>
+        <location line="+1"/>
+        <source>Mark all reviewed</source>
+        <translation>全部标记为已审阅</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Correct fact</source>
         <translation>更正事实</translation>
     </message>
@@ -8400,7 +8480,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+36"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+37"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8873,7 +8953,7 @@ You can undo this with Edit › Undo.</source>
         <translation>暂停至 {0}</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Was paused until {0}.</source>
         <translation>曾暂停至 {0}。</translation>
     </message>
@@ -8923,7 +9003,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+112"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9075,13 +9155,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+54"/>
         <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names). The board&apos;s fixed time (tests, screenshots); ``None``: the clock.</extracomment>
         <translation>正在加载技能</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>Loading skill {0}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
@@ -9232,7 +9312,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -9411,22 +9491,22 @@ Reason (optional):</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>quick_check is running in the background.</source>
-        <translation>quick_check 正在后台运行。</translation>
+        <location line="+2"/>
+        <source>The quick integrity check is running in the background.</source>
+        <translation>快速完整性检查正在后台运行。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>Quick integrity check (PRAGMA quick_check): ok</source>
+        <translation>快速完整性检查（PRAGMA quick_check）：正常</translation>
+    </message>
+    <message>
+        <location line="-1"/>
         <source>integrity ok</source>
         <translation>完整性正常</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>PRAGMA quick_check: ok</source>
-        <translation>PRAGMA quick_check：正常</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>messages</source>
         <translation>条消息</translation>
     </message>
@@ -9456,7 +9536,7 @@ Reason (optional):</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-40"/>
         <source>not live: file replaced</source>
         <translation>非实时：文件已被替换</translation>
     </message>
@@ -9597,7 +9677,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>
@@ -9779,7 +9859,7 @@ Reason (optional):</source>
 <context>
     <name>UpcomingModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-235"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="-239"/>
         <source>When</source>
         <translation>时间</translation>
     </message>

@@ -408,3 +408,18 @@ def test_a_hidden_table_is_sized_when_first_shown(make_tab, db_path):
     assert [header.sectionSize(i) for i in range(header.count() - 1)] != before
     tab.save_state()
     assert tab.ctx.settings.header_state("calendar/events")
+
+
+def test_task_actions_and_creators_are_in_words_with_the_stored_value_kept(make_tab, db_path):
+    tab = make_tab(db_path)
+    detail = _texts(tab, "upcoming", "detail")
+    assert detail[0] == "reminder message" and "prompt" not in detail  # 交房租, a prompt task
+    view = tab.views["upcoming"]
+    col = view.model().sourceModel().COLUMNS.index("detail")
+    assert "Stored as: prompt" in view.model().index(0, col).data(Qt.ItemDataRole.ToolTipRole)
+    assert sorted(set(_texts(tab, "tasks", "action"))) == ["reflection", "reminder message"]
+    item = next(i for i in tab.upcoming_model.rows if i.title == "交房租")
+    tab.select("upcoming", tab.upcoming_model.key(item))
+    text = tab.details.toPlainText()
+    assert "reminder message" in text and "the agent" in text
+    assert "prompt" in text and "llm_external" in text  # as stored, muted under the words

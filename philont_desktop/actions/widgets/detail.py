@@ -10,6 +10,7 @@ from philont_desktop.actions.model import pretty_json
 from philont_desktop.fonts import monospace_font
 from philont_desktop.qt import QEvent, QLabel, QPlainTextEdit, QPushButton, Qt, QVBoxLayout, QWidget, Signal
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.conversations import label_of_id
 from philont_desktop.widgets.text import format_local
 
 SHOWN_CHARS = 200_000
@@ -62,6 +63,10 @@ class ActionDetail(QWidget):
             self.result_view.setPlainText("")
             return
         self.header.setText(self._header_html(a))
+        # The conversation in words above; its id as stored (``global``, ``web-ui:…``) here.
+        self.header.setToolTip(
+            plain.tooltip(self.tr("Conversation id as stored: %1").replace("%1", a.session_id))
+        )
         self._set_bounded(self.params_view, pretty_json(a), self.tr("Parameters"))
         result = a.result if a.result is not None else self.tr("(no result recorded)")
         self._set_bounded(self.result_view, result, self.tr("Result"))
@@ -73,7 +78,7 @@ class ActionDetail(QWidget):
             f"<b>{plain.html(a.tool_name)}</b> &nbsp;<span style='color:{ok}'>"
             f"{'&#10003;' if a.success else '&#10007;'} {plain.html(outcome)}</span>",
             plain.html(self.tr("Time: %1").replace("%1", format_local(a.timestamp))),
-            plain.html(self.tr("Session: %1").replace("%1", a.session_id)),
+            plain.html(self.tr("Conversation: %1").replace("%1", label_of_id(a.session_id))),
         ]
         if a.linked_skill:
             rows.append(plain.html(self.tr("Linked skill: %1").replace("%1", a.linked_skill)))
