@@ -47,6 +47,9 @@ from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["ReviewTab"]
 
+#: Below this width of the change list the "Time" column is hidden.
+NARROW_TREE = 700
+
 
 def _backups(db_path: str) -> list[Any]:
     from core.backups import list_backups_info
@@ -90,6 +93,12 @@ class ReviewTab(BaseTab):
         self._wire()
         self.set_editing(bool(ctx.editing))
 
+    def resizeEvent(self, event: Any) -> None:
+        """Narrow (1024 px): the exact time column makes room for the summaries (the time stays in the
+        rows' tooltips and the detail pane)."""
+        super().resizeEvent(event)
+        self.tree.setColumnHidden(COL_TIME, self.tree.width() < NARROW_TREE)
+
     def create_state(self) -> ReviewState:
         return ReviewState()
 
@@ -108,6 +117,7 @@ class ReviewTab(BaseTab):
         header = tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_CHANGE, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(24)
         metrics = tree.fontMetrics()
         for col, sample in (
             (COL_WHEN, "10 days ago"),

@@ -101,3 +101,19 @@ def test_size_option_sets_the_window_size_of_batch_runs():
     for bad in ("1024", "axb", "10x10", "1024x"):
         with pytest.raises(argparse.ArgumentTypeError):
             _size(bad)
+
+
+def test_review_summaries_are_readable_at_1024(window):
+    from philont_desktop.qt import Qt
+    from philont_desktop.review.model import COL_BY, COL_CHANGE, COL_TIME
+
+    tab = _shown(window, "review")
+    tree = tab.tree
+    assert tree.isColumnHidden(COL_TIME)  # the exact time is in the tooltip and the detail pane
+    # Room for about 45 characters of a summary (it was cut to about 25).
+    need = tree.fontMetrics().horizontalAdvance("new fact session.focus = deploy checklist, …")
+    assert tree.header().sectionSize(COL_CHANGE) - tree.indentation() * 2 >= need
+    first = tab.model.index(0, COL_CHANGE, tab.model.index(0, 0))
+    tip = tab.model.data(first, Qt.ItemDataRole.ToolTipRole)
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", tip)
+    assert "derived" in tab.model.headerData(COL_BY, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
