@@ -7,7 +7,6 @@ from typing import Any
 
 from core.decay import namespace_tau_days
 from philont_desktop import humanize
-from philont_desktop.facts.data import DAY_MS, HOUR_MS
 from philont_desktop.qt import QCoreApplication
 
 
@@ -23,18 +22,6 @@ def fmt_time(ms: Any, seconds: bool = False) -> str:
 def fmt_when(ms: Any, now: int, seconds: bool = False) -> str:
     """Relative and absolute: ``3 days ago · 2026-11-28 14:05``; empty for ``None``."""
     return humanize.when(ms, now, seconds=seconds)
-
-
-def fmt_duration(ms: float) -> str:
-    """``12 d``, ``5 h``, ``40 min``, ``1.5 y`` (absolute value)."""
-    ms = abs(ms)
-    if ms >= 365 * DAY_MS:
-        return _tr("{0} y").format(f"{ms / (365 * DAY_MS):.1f}".rstrip("0").rstrip("."))
-    if ms >= 2 * DAY_MS:
-        return _tr("{0} d").format(round(ms / DAY_MS))
-    if ms >= 2 * HOUR_MS:
-        return _tr("{0} h").format(round(ms / HOUR_MS))
-    return _tr("{0} min").format(max(0, round(ms / 60_000)))
 
 
 def fmt_relative(ms: int, now: int) -> str:

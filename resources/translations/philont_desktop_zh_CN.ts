@@ -49,25 +49,9 @@
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+32"/>
-        <source>{0} y</source>
-        <translation>{0} 年</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <location line="+33"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+54"/>
         <source>{0} d</source>
         <translation>{0} 天</translation>
-    </message>
-    <message>
-        <location line="-31"/>
-        <source>{0} h</source>
-        <translation>{0} 小时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} min</source>
-        <translation>{0} 分钟</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/widgets/diff.py" line="+139"/>
@@ -3683,7 +3667,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ChangeTreeModel</name>
     <message>
-        <location filename="../../philont_desktop/review/model.py" line="+170"/>
+        <location filename="../../philont_desktop/review/model.py" line="+172"/>
+        <source>Who made the change, when a person made it in this app; otherwise how its time is known: “derived” means worked out from other data (the action log, the decay model), not recorded with the change; “unknown time” means only a backup comparison saw it.</source>
+        <translation>变更由谁做出（若是有人在本应用中做出）；否则说明其时间从何得知：“推算”表示时间是由其他数据（操作日志、衰减模型）推算出来的，并非随变更记录；“时间未知”表示只有与备份比较时才看到这项变更。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Change</source>
         <translation>变更</translation>
     </message>
@@ -3723,12 +3712,12 @@ You can undo this with Edit › Undo.</source>
         <translation>时间未知</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>made in this app by {0}</source>
         <translation>由 {0} 在本应用中修改</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-60"/>
         <source>When</source>
         <translation>多久前</translation>
     </message>
@@ -5262,7 +5251,7 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+40"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+10"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
@@ -8384,8 +8373,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewTab</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/review/view.py" line="+279"/>
+        <location filename="../../philont_desktop/review/view.py" line="+289"/>
         <source>Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. You can undo this with “Undo mark” in the review bar.</source>
+        <extracomment>Below this width of the change list the &quot;Time&quot; column is hidden.</extracomment>
         <translation>
             <numerusform>将全部 %n 项变更标记为已审阅？它们会从列表中移除，下次审阅从它们之后开始。可以用审阅栏中的“撤销标记”撤销。</numerusform>
         </translation>
@@ -10034,8 +10024,8 @@ What if: {1}</source>
         <translation>自 {0} 起低于阈值</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>falls below the threshold on {0} (in {1})</source>
+        <location line="+2"/>
+        <source>falls below the threshold on {0} ({1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
     </message>
 </context>

@@ -603,6 +603,14 @@ def test_what_if_draws_the_curve_before_applying(qtbot, facts_db, make_tab):
     x, y = tab.curves.whatif_item.getData()
     assert y[-1] == pytest.approx(0.9 * math.exp(-max(0, x[-1] * 1000 - T(30)) / DAY / 100), rel=1e-9)
     assert "What if: falls below the threshold on" in tab.whatif_result.text()
+    # The same humanizer as the table's "Below threshold from": "in 2 years", never "in 2.9 y".
+    from philont_desktop import humanize
+    from philont_desktop.facts.curves import whatif_crossing
+
+    cross = whatif_crossing(row, conf, tau)
+    now = tab.whatif.real_now
+    assert f"({humanize.rel_time(cross, now)})" in tab.whatif_result.text()
+    assert not re.search(r"\d y\)", tab.whatif_result.text())
     assert row_by_name(tab, "project.repo").fact.decay_tau_days is None  # nothing applied yet
     assert tab.whatif_apply.isEnabled()
     tab.apply_whatif()
