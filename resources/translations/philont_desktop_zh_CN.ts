@@ -2596,16 +2596,31 @@ with the backup
     </message>
     <message>
         <location line="+110"/>
-        <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
-        <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
+        <source>Messages per day · range %1 – %2 (%3) · drag to change</source>
+        <translation>每日消息数 · 范围 %1 – %2（%3）· 拖动以调整</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <location line="+5"/>
+        <source>%Ln message(s)</source>
+        <translation>
+            <numerusform>%Ln 条消息</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Messages per day · %1 messages on %2 days · drag across the chart to filter by date</source>
-        <translation>每日消息数 · %2 天共 %1 条消息 · 在图上拖动可按日期筛选</translation>
+        <location line="-1"/>
+        <source>Messages per day · %1 on %2 · drag across the chart to filter by date</source>
+        <translation>每日消息数 · %2内共 %1 · 在图上拖动可按日期筛选</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%Ln day(s)</source>
+        <translation>
+            <numerusform>%Ln 天</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Messages per day</source>
         <translation>每日消息数</translation>
     </message>
