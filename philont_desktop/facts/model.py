@@ -85,6 +85,8 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBER_COLUMNS = frozenset({C_CONFIDENCE, C_TAU, C_SCORE})
 RELATIVE_MS = 60_000  # how far the clock moves before the relative times are written again
 CHANGE_BLOCK = 64  # rows per dataChanged of the score column at a new view time
+#: In front of a pinned fact's status (the tooltip says what it means).
+PIN_MARK = "📌 "
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _TIME_FIELDS = {
@@ -297,11 +299,16 @@ class FactsModel(QAbstractTableModel):
         if c == C_SCORE:
             return fmt_score(r.score)
         if c == C_CROSSES:
+            if r.crossing is None and r.tau_src == "pinned" and r.status in ("active", "outside"):
+                return self.tr("never (pinned)")
             if r.crossing is None:
                 return self.tr("never") if r.status in ("active", "outside") else ""
             return fmt_when(r.crossing, self.real_now)
         if c == C_STATUS:
-            return self.status_text(r.status)
+            # The pin is seen in the default columns (τ and its source are further right).
+            return (
+                PIN_MARK + self.status_text(r.status) if r.tau_src == "pinned" else self.status_text(r.status)
+            )
         return ""
 
     def sort_value(self, r: FactRow, c: int) -> Any:
@@ -315,6 +322,8 @@ class FactsModel(QAbstractTableModel):
             if f.json_errors:
                 text = self.tr("Not valid JSON; shown as stored:") + "\n" + text
             return text
+        if c in (C_TAU, C_TAU_SOURCE, C_STATUS, C_CROSSES) and r.tau_src == "pinned":
+            return self.tr("Pinned: never decays and never enters the forget pool")
         if c in (C_TAU, C_TAU_SOURCE):
             if r.tau_src == "pinned":
                 return self.tr("Pinned: never decays and never enters the forget pool")

@@ -5160,9 +5160,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+131"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+133"/>
         <source>Namespace</source>
-        <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
+        <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). In front of a pinned fact&apos;s status (the tooltip says what it means). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
     </message>
     <message>
@@ -5266,6 +5266,11 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
+        <location line="+88"/>
+        <source>never (pinned)</source>
+        <translation>从不（已固定）</translation>
+    </message>
+    <message>
         <location filename="../../philont_desktop/facts/text.py" line="+10"/>
         <source>active</source>
         <translation>有效</translation>
@@ -5286,7 +5291,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+61"/>
+        <location filename="../../philont_desktop/facts/model.py" line="-27"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -5311,17 +5316,18 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+24"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+26"/>
         <source>never</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Not valid JSON; shown as stored:</source>
         <translation>不是有效的 JSON；按存储原样显示：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <location line="+3"/>
         <source>Pinned: never decays and never enters the forget pool</source>
         <translation>已固定：永不衰减，也不会进入遗忘池</translation>
     </message>
