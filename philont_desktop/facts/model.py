@@ -203,7 +203,7 @@ class FactsModel(QAbstractTableModel):
 
     def _header_tip(self, section: int) -> str | None:
         tips = {
-            C_TAU: self.tr("Decay time constant in days (∞: never decays)"),
+            C_TAU: self.tr("Decay time constant in days (∞: never decays)") + "\n" + humanize.tau_help(),
             C_TAU_SOURCE: self.tr("Where tau comes from: the namespace default, a custom value, or a pin"),
             C_SCORE: self.tr(
                 "confidence × exp(−age / tau) at the view time; below the threshold = forget candidate"

@@ -236,6 +236,8 @@ class ChangeTreeModel(QAbstractItemModel):
             parts.insert(1, humanize.abs_time(it.at))
         if it.actor:
             parts.append(self.tr("made in this app by {0}").format(it.actor))
+        if it.code == "change.fact.tau":
+            parts.append(humanize.tau_help())
         return plain_tooltip("\n".join(parts))
 
     # flags(): Qt's own (enabled and selectable; none for the root), without a call into Python per

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.changes import ChangeItem
+from core.repair import parse_repair_reason
 from philont_desktop import field_names
 from philont_desktop.calendar.words import action_words
 from philont_desktop.qt import QCoreApplication
@@ -98,9 +99,7 @@ _TEMPLATES: dict[str, Fmt] = {
     ).format(grade=grade(p.get("from")), **p),
     "change.skill.revised": lambda p: QCoreApplication.translate(
         "ReviewText", "{name}: recipe revised ({reason})"
-    ).format(
-        **{**p, "reason": p.get("reason") or QCoreApplication.translate("ReviewText", "no reason given")}
-    ),
+    ).format(**{**p, "reason": _reason(p.get("reason"))}),
     "change.skill.counters": lambda p: QCoreApplication.translate(
         "ReviewText", "{name}: successes +{successes}, failures +{failures}"
     ).format(**p),
@@ -164,6 +163,20 @@ _TEMPLATES: dict[str, Fmt] = {
         "ReviewText", "task {name} is gone"
     ).format(**p),
 }
+
+
+def _reason(reason: Any) -> str:
+    """A revision's reason; the agent's repairs (``skill_repair:<initiative>: <diagnosis>``) in words."""
+    if not reason:
+        return QCoreApplication.translate("ReviewText", "no reason given")
+    parsed = parse_repair_reason(reason)
+    if parsed is None:
+        return str(reason)
+    initiative, diagnosis = parsed
+    head = QCoreApplication.translate("ReviewText", "the agent's repair after failures")
+    if initiative:
+        head += f" ({initiative})"
+    return f"{head}: {diagnosis}" if diagnosis else head
 
 
 def summary(item: ChangeItem) -> str:

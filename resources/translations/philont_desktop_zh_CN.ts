@@ -6337,7 +6337,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{0} 天</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+5"/>
+        <source>τ (tau) is how fast a fact fades while it is not read: its score is confidence × e^(−age / τ), so τ days after it was last read it is down to 37 % of its confidence. ∞: never fades; pinned: never fades and is never forgotten.</source>
+        <translation>τ（tau）表示事实在未被读取时衰减的快慢：其分数为 置信度 × e^(−时长 / τ)，因此上次读取 τ 天后，分数降到置信度的 37 %。∞：永不衰减；已固定：永不衰减，也永远不会被遗忘。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
@@ -7038,30 +7043,27 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NamespaceTree</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+27"/>
-        <location line="+59"/>
+        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+84"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <location line="+59"/>
+        <location line="+0"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <location line="+59"/>
+        <location line="+0"/>
         <source>Tau</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-17"/>
         <source>All namespaces</source>
         <translation>全部命名空间</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+35"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
@@ -8491,7 +8493,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+37"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+38"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8571,12 +8573,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{name}：配方已修订（{reason}）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+71"/>
         <source>no reason given</source>
         <translation>未说明原因</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-68"/>
         <source>{name}: successes +{successes}, failures +{failures}</source>
         <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
     </message>
@@ -8685,6 +8687,11 @@ You can undo this with Edit › Undo.</source>
         <translation>任务 {name} 已不存在</translation>
     </message>
     <message>
+        <location line="+14"/>
+        <source>the agent&apos;s repair after failures</source>
+        <translation>智能体在失败后的修复</translation>
+    </message>
+    <message>
         <location line="+20"/>
         <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
         <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
@@ -8760,7 +8767,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-223"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>

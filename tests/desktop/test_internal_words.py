@@ -82,3 +82,42 @@ def test_quick_check_is_said_in_words(qapp, chinese):
 
     shown = check_text(Notice("backup.quick_check", "x", {"result": "row 3 missing"}))
     assert shown == "快速完整性检查：row 3 missing"
+
+
+def test_a_repair_revision_in_review_says_so_in_words(qapp):
+    from philont_desktop.review.texts import summary
+
+    item = ChangeItem(
+        "skills",
+        "change.skill.revised",
+        Target("skill", "deploy", "deploy"),
+        params={"name": "deploy", "reason": "skill_repair:init-1f3a: the prune step missed a folder"},
+    )
+    text = summary(item)
+    assert "skill_repair" not in text
+    assert (
+        text
+        == "deploy: recipe revised (the agent's repair after failures (init-1f3a): the prune step missed a folder)"
+    )
+
+
+def test_tau_is_explained_where_it_is_shown(qtbot):
+    from philont_desktop import humanize
+    from philont_desktop.facts.widgets.namespace_tree import NamespaceTree
+    from philont_desktop.qt import Qt
+    from philont_desktop.review.model import ChangeTreeModel
+    from philont_desktop.theme import Theme
+
+    assert "37 %" in humanize.tau_help() and "τ" in humanize.tau_help()
+    tree = NamespaceTree(Theme("light"))
+    qtbot.addWidget(tree)
+    assert tree.headerItem().toolTip(2) == humanize.tau_help()
+    from core.changes import ChangeSet
+
+    item = ChangeItem(
+        "facts", "change.fact.tau", Target("fact", "1", "project.lang"), params={"t0": 60, "t1": 90}
+    )
+    model = ChangeTreeModel()
+    model.set_changes(ChangeSet(None, 0, ("facts",), [item]), reviewed=frozenset(), new_ids=frozenset())
+    tip = model.data(model.index_of(item.id), Qt.ItemDataRole.ToolTipRole)
+    assert "37 %" in tip
