@@ -423,3 +423,22 @@ def test_task_actions_and_creators_are_in_words_with_the_stored_value_kept(make_
     text = tab.details.toPlainText()
     assert "reminder message" in text and "the agent" in text
     assert "prompt" in text and "llm_external" in text  # as stored, muted under the words
+
+
+def test_column_widths_saved_narrow_never_clip_the_times_next_time(make_tab, db_path):
+    """Widths saved in one session (another font, language or screen) are restored, but a time column
+    is never narrower than its time."""
+    tab = make_tab(db_path)
+    for name, col in (("upcoming", "when"), ("tasks", "next"), ("events", "starts")):
+        view = tab.views[name]
+        view.horizontalHeader().resizeSection(view.model().sourceModel().COLUMNS.index(col), 30)
+        view.horizontalHeader().resizeSection(view.model().sourceModel().COLUMNS.index("repeats"), 61)
+        tab.tables._unsized.discard(name)  # as if shown: its header is saved
+    tab.save_state()
+    again = make_tab(db_path)
+    for name, col in (("upcoming", "when"), ("tasks", "next"), ("events", "starts")):
+        view = again.views[name]
+        cols = view.model().sourceModel().COLUMNS
+        header = view.horizontalHeader()
+        assert header.sectionSize(cols.index(col)) > view.fontMetrics().horizontalAdvance(fmt_local(T0)), name
+        assert header.sectionSize(cols.index("repeats")) == 61  # the other widths as saved
