@@ -85,8 +85,6 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _NUMBER_COLUMNS = frozenset({C_CONFIDENCE, C_TAU, C_SCORE})
 RELATIVE_MS = 60_000  # how far the clock moves before the relative times are written again
 CHANGE_BLOCK = 64  # rows per dataChanged of the score column at a new view time
-#: In front of a pinned fact's status (the tooltip says what it means).
-PIN_MARK = "📌 "
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _TIME_FIELDS = {
@@ -305,10 +303,11 @@ class FactsModel(QAbstractTableModel):
                 return self.tr("never") if r.status in ("active", "outside") else ""
             return fmt_when(r.crossing, self.real_now)
         if c == C_STATUS:
-            # The pin is seen in the default columns (τ and its source are further right).
-            return (
-                PIN_MARK + self.status_text(r.status) if r.tau_src == "pinned" else self.status_text(r.status)
-            )
+            # The pin is seen in the default columns (τ and its source are further right); in words, as
+            # an emoji pin is missing from many systems' fonts.
+            if r.tau_src == "pinned":
+                return self.tr("{0}, pinned").format(self.status_text(r.status))
+            return self.status_text(r.status)
         return ""
 
     def sort_value(self, r: FactRow, c: int) -> Any:

@@ -3441,7 +3441,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+210"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+211"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3550,7 +3550,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+197"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+222"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -3562,6 +3562,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="-6"/>
         <source>Agenda ({0})</source>
+        <extracomment>The time columns of each table and a sample of their longest text: a restored header never makes them narrower than that (widths saved in another language, font or screen clipped the times).</extracomment>
         <translation>日程 ({0})</translation>
     </message>
     <message>
@@ -5160,9 +5161,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+133"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+131"/>
         <source>Namespace</source>
-        <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). In front of a pinned fact&apos;s status (the tooltip says what it means). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
+        <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
     </message>
     <message>
@@ -5321,7 +5322,12 @@ You can undo this with Edit › Undo.</source>
         <translation>从不</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+6"/>
+        <source>{0}, pinned</source>
+        <translation>{0}，已固定</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Not valid JSON; shown as stored:</source>
         <translation>不是有效的 JSON；按存储原样显示：</translation>
     </message>
@@ -6820,8 +6826,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>McpDialog</name>
     <message>
-        <location filename="../../philont_desktop/mcp_dialog.py" line="+61"/>
+        <location filename="../../philont_desktop/mcp_dialog.py" line="+72"/>
         <source>Use with AI clients (MCP)</source>
+        <extracomment>The command box grows with its wrapped lines up to this many.</extracomment>
         <translation>在 AI 客户端中使用 (MCP)</translation>
     </message>
     <message>

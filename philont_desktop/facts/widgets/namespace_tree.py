@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.decay import namespace_tau_days
-from philont_desktop.facts.data import FactRow, NamespaceNode, namespace_tree
 from philont_desktop import humanize
+from philont_desktop.facts.data import FactRow, NamespaceNode, namespace_tree
 from philont_desktop.facts.text import fmt_tau
 from philont_desktop.qt import QHeaderView, Qt, QTreeWidget, QTreeWidgetItem, QWidget, Signal
 from philont_desktop.widgets import plain
