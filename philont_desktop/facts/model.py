@@ -56,7 +56,9 @@ from philont_desktop.facts.text import (
     fmt_when,
     kind_text,
     namespace_tau_text,
+    never_text,
     status_text,
+    with_pin,
 )
 from philont_desktop.humanize import exact_number
 from philont_desktop.qt import (
@@ -297,17 +299,11 @@ class FactsModel(QAbstractTableModel):
         if c == C_SCORE:
             return fmt_score(r.score)
         if c == C_CROSSES:
-            if r.crossing is None and r.tau_src == "pinned" and r.status in ("active", "outside"):
-                return self.tr("never (pinned)")
             if r.crossing is None:
-                return self.tr("never") if r.status in ("active", "outside") else ""
+                return never_text(r.status, r.tau_src == "pinned")
             return fmt_when(r.crossing, self.real_now)
-        if c == C_STATUS:
-            # The pin is seen in the default columns (τ and its source are further right); in words, as
-            # an emoji pin is missing from many systems' fonts.
-            if r.tau_src == "pinned":
-                return self.tr("{0}, pinned").format(self.status_text(r.status))
-            return self.status_text(r.status)
+        if c == C_STATUS:  # the pin is seen in the default columns (τ and its source are to the right)
+            return with_pin(self.status_text(r.status), r.tau_src == "pinned")
         return ""
 
     def sort_value(self, r: FactRow, c: int) -> Any:

@@ -24,6 +24,18 @@ def fmt_when(ms: Any, now: int, seconds: bool = False) -> str:
     return humanize.when(ms, now, seconds=seconds)
 
 
+def never_text(status: str, pinned: bool) -> str:
+    """ "Below threshold from" of a fact that never falls below it: ``never`` / ``never (pinned)``."""
+    if status not in ("active", "outside"):
+        return ""
+    return _tr("never (pinned)") if pinned else _tr("never")
+
+
+def with_pin(status: str, pinned: bool) -> str:
+    """A status with the pin in words (``active, pinned``): an emoji pin is missing from many fonts."""
+    return _tr("{0}, pinned").format(status) if pinned else status
+
+
 def fmt_relative(ms: int, now: int) -> str:
     """``in 12 days`` / ``12 days ago``."""
     return humanize.rel_time(ms, now)

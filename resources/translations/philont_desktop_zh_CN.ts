@@ -49,7 +49,22 @@
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+54"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+31"/>
+        <source>never (pinned)</source>
+        <translation>从不（已固定）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0}, pinned</source>
+        <translation>{0}，已固定</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>{0} d</source>
         <translation>{0} 天</translation>
     </message>
@@ -5161,7 +5176,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+131"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+133"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5267,11 +5282,6 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
-        <location line="+88"/>
-        <source>never (pinned)</source>
-        <translation>从不（已固定）</translation>
-    </message>
-    <message>
         <location filename="../../philont_desktop/facts/text.py" line="+10"/>
         <source>active</source>
         <translation>有效</translation>
@@ -5292,7 +5302,7 @@ You can undo this with Edit › Undo.</source>
         <translation>已遗忘</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="-27"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+61"/>
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -5317,17 +5327,7 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+26"/>
-        <source>never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>{0}, pinned</source>
-        <translation>{0}，已固定</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+39"/>
         <source>Not valid JSON; shown as stored:</source>
         <translation>不是有效的 JSON；按存储原样显示：</translation>
     </message>
