@@ -168,6 +168,7 @@ class ReviewTab(BaseTab):
         self.detail.retranslate()
         self._show_notices()
         self._show_counts()
+        self.review_bar.show_undo(self.state.undo_count if self.state.undo_mark is not None else None)
 
     # -- the state ------------------------------------------------------------------------------------
     def _on_state(self, names: frozenset[str]) -> None:

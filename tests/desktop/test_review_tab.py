@@ -246,6 +246,13 @@ def test_mark_all_reviewed_asks_first_and_can_be_undone(make_tab, world, qtbot, 
     assert not tab.review_bar.undo_mark_all.isHidden()
     assert str(len(before)) in tab.review_bar.undo_mark_all.text()
     assert any(f"Marked {len(before)} changes reviewed" in m for m in said), said
+    from philont_desktop import i18n
+
+    i18n.install("zh_CN")
+    tab.retranslate()
+    assert tab.review_bar.undo_mark_all.text() == f"撤销标记（{len(before)} 项变更）"
+    i18n.install("en")
+    tab.retranslate()
     # Undo: the mark as it was (never reviewed), the changes listed again, "looks right" kept.
     tab.review_bar.undo_mark_all.click()
     assert tab.wait_idle(20_000)
