@@ -73,7 +73,8 @@ tool               ``{success, output?, error?, data?}`` (the tool result; absen
 tools              ``[{name, description, capability}]``; with ``--schema`` (JSON with or without
                    ``--json``): ``[{type: "function", function: {name, description, parameters}}]``
 upcoming           ``{now, window_days, items: [UPCOMING]}`` (``window_days`` clamped to 1..90 as the
-                   ``list_upcoming`` tool does; text mode prints exactly what the tool prints)
+                   ``list_upcoming`` tool does; text mode prints the tool's lines with each
+                   repetition in words, ``--agent`` exactly what the tool prints)
 export             ``{path, layer, format, rows, bytes, columns, damaged_rows}``
 backups            ``{path, backups_dir, now, checked, backups: [{name, path, createdAt, age, size,
                    kind, quickCheck}]}`` (newest first; ``age`` is ms before ``--now``; ``kind`` is
@@ -118,7 +119,8 @@ changed fields.
 
 Commands in short (``T`` as above)::
 
-    upcoming [--days N]                   events and tasks of the next N days (default 7)
+    upcoming [--days N] [--agent]         events and tasks of the next N days (default 7), repetitions
+                                          in words; --agent: exactly what list_upcoming prints
     export LAYER OUT [--format json|jsonl|csv] [--bom] [--since T] [--until T] [--session ID]...
            [--force]                      one layer to a 0600 file (LAYER: messages, actions, notes,
                                           facts, skills, calendar, schedules; the format defaults to
@@ -322,6 +324,54 @@ def _fmt_num(x: float | None) -> str:
     if isinstance(x, float) and math.isinf(x):
         return "∞"
     return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+def _fmt_score(x: float | None) -> str:
+    """A decay score for people: three decimals (``0.781``), ``<0.001`` for a tiny positive one (never
+    ``3.593e-13``); ``--json`` keeps the exact value."""
+    if x is None or not isinstance(x, int | float) or not math.isfinite(x):
+        return _fmt_num(x)
+    if 0 < abs(x) < 0.0005:
+        return "<0.001" if x > 0 else ">-0.001"
+    return f"{x:.3f}"
+
+
+def _fmt_tau(f: dict[str, Any]) -> str:
+    """``365 d (namespace)``, ``7 d (custom)``, ``∞ (pinned)``, ``∞ (namespace)`` for user.*."""
+    days = "∞" if f["tauDays"] is None else f"{_fmt_num(f['tauDays'])} d"
+    return f"{days} ({f['tauSource']})"
+
+
+def _repeat_words(r: Any) -> str:
+    """A :class:`core.repeats.Repeat` in English words: ``every day, 200 times``, ``weekly on Monday until
+    2027-03-01``, ``every 6 hours``, ``once``."""
+    if r.code == "once":
+        return "once"
+    if r.code == "unparsed":
+        return f"once (rule not understood: {r.text})"
+    unit = r.unit or "day"
+    if unit == "week" and r.weekday is not None:
+        day = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[r.weekday - 1]
+        text = f"weekly on {day}" if r.n == 1 else f"every {r.n} weeks on {day}"
+    else:
+        text = f"every {unit}" if r.n == 1 else f"every {r.n} {unit}s"
+    if r.count is not None:
+        text += f", {r.count} time{'s' if r.count != 1 else ''}"
+    if r.until is not None:
+        text += f" until {_iso(r.until)[:10] if r.until_date_only else _iso(r.until)}"
+    return text
+
+
+def _upcoming_line(i: Any) -> str:
+    """An item of ``upcoming`` for people: the list_upcoming line with the repetition in words."""
+    from core.repeats import event_repeat, task_repeat, zone_of
+
+    if i.kind == "event":
+        start = i.base_starts_at if i.base_starts_at is not None else i.at
+        words = _repeat_words(event_repeat(i.rrule, start, zone_of(i.timezone)))
+        return f"- [event] {i.title} @ {_iso(i.at)} ({i.timezone}, {words})"
+    overdue = ", overdue" if i.overdue else ""
+    return f"- [task] {i.title} @ {_iso(i.at)} ({i.action_type}, {_repeat_words(task_repeat(i.cron_expr))}{overdue})"
 
 
 class _Out:
@@ -583,11 +633,10 @@ def _print_fact_line(ctx: _Ctx, f: dict[str, Any]) -> None:
     value = "(missing)" if f["valueJson"] is None else _first_line(f["valueJson"], 1 << 30)
     if len(value) > 80:
         value = value[:79] + "…"
-    tau = "∞" if f["tauDays"] is None else _fmt_num(f["tauDays"])
     pin = " pinned" if f["pinned"] else ""
     ctx.out.text(
-        f"{f['namespace']}.{f['key']} = {value}  [{f['status']}{pin}, tau {tau} ({f['tauSource']}), "
-        f"score {_fmt_num(f['score'])}, created {_iso(f['createdAt'])}]" + _damage_note(f)
+        f"{f['namespace']}.{f['key']} = {value}  [{f['status']}{pin}, tau {_fmt_tau(f)}, "
+        f"score {_fmt_score(f['score'])}, created {_iso(f['createdAt'])}]" + _damage_note(f)
     )
 
 
@@ -676,7 +725,7 @@ def cmd_skills(ctx: _Ctx) -> int:
         ctx.out.text(
             f"{s['name']}  [{', '.join(flags)}]  used {s['useCount']}, "
             f"{s['successCount']} ok / {s['failureCount']} failed (consecutive {s['consecutiveFailures']}), "
-            f"score {_fmt_num(s['score'])}" + _damage_note(s)
+            f"score {_fmt_score(s['score'])}" + _damage_note(s)
         )
     ctx.out.text(f"({len(rows)} skill{'s' if len(rows) != 1 else ''})")
     return 0
@@ -888,8 +937,10 @@ def cmd_upcoming(ctx: _Ctx) -> int:
     if ctx.out.as_json:
         items = [{**i.to_json(), "payloadError": i.payload_error} for i in result.items]
         ctx.out.json({"now": result.now, "window_days": result.days, "items": items})
-    else:
+    elif ctx.args.agent or not result.items:
         ctx.out.text(result.text())
+    else:
+        ctx.out.text("\n".join(_upcoming_line(i) for i in result.items))
     return 0
 
 
@@ -1361,10 +1412,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("tools", cmd_tools, "list the memory tools")
     p.add_argument("--schema", action="store_true", help="every tool's JSON Schema in the function format")
 
-    p = add(
-        "upcoming", cmd_upcoming, "events and scheduled tasks of the next days, as list_upcoming lists them"
-    )
+    p = add("upcoming", cmd_upcoming, "events and scheduled tasks of the next days, repetitions in words")
     p.add_argument("--days", type=_finite_float, default=None, help="the window in days (1 to 90; default 7)")
+    p.add_argument(
+        "--agent",
+        action="store_true",
+        help="print exactly what list_upcoming gives the agent (rules as stored)",
+    )
 
     p = add("export", cmd_export, "export one layer to a JSON, JSONL or CSV file (0600)")
     p.add_argument("layer", metavar="LAYER", choices=EXPORT_LAYERS, help=", ".join(EXPORT_LAYERS))

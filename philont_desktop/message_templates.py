@@ -55,8 +55,10 @@ TEMPLATES: dict[str, Template] = {
     "db.open.why.damaged": lambda: _tr("The database is damaged ({error})."),
     "db.open.why.cannot_open": lambda: _tr("The database cannot be opened ({error})."),
     "db.open.why.cannot_read": lambda: _tr("The database cannot be read ({error})."),
-    "db.open.backup": lambda: _tr(" The newest backup that passes quick_check is {backup}."),
-    "db.open.no_backup": lambda: _tr(" No backup that passes quick_check was found in backups/."),
+    "db.open.backup": lambda: _tr(" The newest backup that passes the quick integrity check is {backup}."),
+    "db.open.no_backup": lambda: _tr(
+        " No backup that passes the quick integrity check was found in backups/."
+    ),
     # -- why a database is shown read-only (OpenReport.read_only_notice) ------------------------------
     "db.read_only.schema_newer": lambda: _tr(
         "the database has schema version {version}, newer than {max_known}, which this version understands; "
@@ -76,7 +78,7 @@ TEMPLATES: dict[str, Template] = {
     "db.read_only.missing_tables": lambda: _tr("core tables are missing: {names}"),
     "db.read_only.missing_columns": lambda: _tr("core columns are missing: {names}"),
     "db.read_only.missing_fts": lambda: _tr("full-text tables are missing: {names}"),
-    "db.read_only.damaged": lambda: _tr("the database is damaged (quick_check: {quick_check})"),
+    "db.read_only.damaged": lambda: _tr("the database is damaged (quick integrity check: {quick_check})"),
     "db.read_only.immutable": lambda: _tr("the database directory cannot be written"),
     "db.read_only.file_not_writable": lambda: _tr("the file is not writable"),
     "db.read_only.dir_not_writable": lambda: _tr("the directory is not writable"),

@@ -80,7 +80,7 @@ class BackupsModel(QAbstractTableModel):
             "created": self.tr("Created"),
             "age": self.tr("Age"),
             "size": self.tr("Size"),
-            "check": self.tr("quick_check"),
+            "check": self.tr("Integrity check"),
             "journal": self.tr("Kind"),
         }[col]
 

@@ -16,7 +16,9 @@ from typing import Any
 
 from core.changes import ChangeItem
 from core.readable import readable_line
+from core.repair import parse_repair_reason
 from philont_desktop import field_names
+from philont_desktop.calendar.words import action_words
 from philont_desktop.qt import QCoreApplication
 
 __all__ = ["dating_text", "layer_name", "summary"]
@@ -98,9 +100,7 @@ _TEMPLATES: dict[str, Fmt] = {
     ).format(grade=grade(p.get("from")), **p),
     "change.skill.revised": lambda p: QCoreApplication.translate(
         "ReviewText", "{name}: recipe revised ({reason})"
-    ).format(
-        **{**p, "reason": p.get("reason") or QCoreApplication.translate("ReviewText", "no reason given")}
-    ),
+    ).format(**{**p, "reason": _reason(p.get("reason"))}),
     "change.skill.counters": lambda p: QCoreApplication.translate(
         "ReviewText", "{name}: successes +{successes}, failures +{failures}"
     ).format(**p),
@@ -153,7 +153,7 @@ _TEMPLATES: dict[str, Fmt] = {
     ).format(**p),
     "change.schedule.new": lambda p: QCoreApplication.translate(
         "ReviewText", "new task {name} ({action_type})"
-    ).format(**p),
+    ).format(**{**p, "action_type": action_words(p.get("action_type"))}),
     "change.schedule.changed": lambda p: QCoreApplication.translate(
         "ReviewText", "task {name}: {fields} changed"
     ).format(**{**p, "fields": _fields(p)}),
@@ -178,6 +178,20 @@ def _shown_params(item: ChangeItem) -> Mapping[str, Any]:
         if isinstance(p.get(key), str) and isinstance(row.get("value"), dict | list):
             p[key] = readable_line(row["value"])
     return p
+
+
+def _reason(reason: Any) -> str:
+    """A revision's reason; the agent's repairs (``skill_repair:<initiative>: <diagnosis>``) in words."""
+    if not reason:
+        return QCoreApplication.translate("ReviewText", "no reason given")
+    parsed = parse_repair_reason(reason)
+    if parsed is None:
+        return str(reason)
+    initiative, diagnosis = parsed
+    head = QCoreApplication.translate("ReviewText", "the agent's repair after failures")
+    if initiative:
+        head += f" ({initiative})"
+    return f"{head}: {diagnosis}" if diagnosis else head
 
 
 def summary(item: ChangeItem) -> str:

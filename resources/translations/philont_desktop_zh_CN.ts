@@ -49,25 +49,24 @@
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+32"/>
-        <source>{0} y</source>
-        <translation>{0} 年</translation>
+        <location filename="../../philont_desktop/facts/text.py" line="+31"/>
+        <source>never (pinned)</source>
+        <translation>从不（已固定）</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+33"/>
+        <location line="+0"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0}, pinned</source>
+        <translation>{0}，已固定</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>{0} d</source>
         <translation>{0} 天</translation>
-    </message>
-    <message>
-        <location line="-31"/>
-        <source>{0} h</source>
-        <translation>{0} 小时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} min</source>
-        <translation>{0} 分钟</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/widgets/diff.py" line="+139"/>
@@ -183,6 +182,7 @@
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="+376"/>
         <location filename="../../philont_desktop/message_templates.py" line="+390"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+374"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -235,7 +235,7 @@
         <translation>目录不可写</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-60"/>
         <source>No database file exists at this path.</source>
         <translation>此路径下没有数据库文件。</translation>
     </message>
@@ -277,6 +277,7 @@
     <message>
         <location line="+276"/>
         <location line="+290"/>
+        <location line="+291"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -285,7 +286,7 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+442"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+444"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -340,7 +341,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-285"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -401,7 +402,17 @@
         <translation>无法读取的条目</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+25"/>
+        <source>quick integrity check: {0}</source>
+        <translation>快速完整性检查：{0}</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The restored database fails the quick integrity check ({0}); the replaced file is kept in {1}.</source>
+        <translation>恢复后的数据库未通过快速完整性检查（{0}）；被替换的文件保存在 {1}。</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
@@ -411,7 +422,7 @@
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-80"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -436,12 +447,7 @@
         <translation>{0} 所在的文件夹不可写入，因此无法在那里恢复。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>The restored database fails quick_check ({0}); the replaced file is kept in {1}.</source>
-        <translation>恢复后的数据库未通过 quick_check（{0}）；被替换的文件保存在 {1}。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>The damaged file {0} could not be moved into the backups folder ({1}). Nothing was changed.</source>
         <translation>无法把损坏的文件 {0} 移到备份文件夹（{1}）。没有做任何更改。</translation>
     </message>
@@ -538,7 +544,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-275"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
@@ -563,12 +569,7 @@ with the backup
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>quick_check: {0}</source>
-        <translation>完整性检查（quick_check）：{0}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>not a memory database: missing {0}</source>
         <translation>不是记忆数据库：缺少 {0}</translation>
     </message>
@@ -1072,7 +1073,37 @@ with the backup
         <translation>{0}，直到 {1}</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="+19"/>
+        <source>reminder message</source>
+        <translation>提醒消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tool call</source>
+        <translation>调用工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reflection</source>
+        <translation>反思</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>agent turn (acts on its own)</source>
+        <translation>智能体自主执行一轮</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stored as: {0}</source>
+        <translation>存储值：{0}</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>once (rule not understood: {0})</source>
         <translation>一次（无法理解的规则：{0}）</translation>
     </message>
@@ -1163,6 +1194,7 @@ with the backup
     <message>
         <location line="-369"/>
         <location line="-383"/>
+        <location line="-367"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1227,12 +1259,7 @@ with the backup
         <translation>无法读取数据库（{error}）。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source> The newest backup that passes quick_check is {backup}.</source>
-        <translation>最新的通过 quick_check 的备份是 {backup}。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>the database has schema version {version}, newer than {max_known}, which this version understands; it is shown read-only and never re-stamped</source>
         <translation>数据库的架构版本为 {version}，比本版本支持的 {max_known} 更新；将以只读方式显示，且不会改写版本标记</translation>
     </message>
@@ -1262,12 +1289,7 @@ with the backup
         <translation>缺少全文索引表：{names}</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>the database is damaged (quick_check: {quick_check})</source>
-        <translation>数据库已损坏（quick_check：{quick_check}）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The database is open read-only.</source>
         <translation>数据库以只读方式打开。</translation>
     </message>
@@ -2160,7 +2182,22 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
+        <location line="-73"/>
+        <source> The newest backup that passes the quick integrity check is {backup}.</source>
+        <translation>最新的通过快速完整性检查的备份是 {backup}。</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source> No backup that passes the quick integrity check was found in backups/.</source>
+        <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>the database is damaged (quick integrity check: {quick_check})</source>
+        <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -2388,8 +2425,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>Integrity (quick_check)</source>
-        <translation>完整性（quick_check）</translation>
+        <source>Quick integrity check</source>
+        <translation>快速完整性检查</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2445,27 +2482,37 @@ with the backup
 <context>
     <name>ActionDetail</name>
     <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+35"/>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+36"/>
         <source>Show the messages around this action</source>
         <translation>显示此操作前后的消息</translation>
     </message>
     <message>
         <location line="-2"/>
+        <location line="+7"/>
+        <location line="+27"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="-25"/>
+        <location line="+27"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
         <location line="+16"/>
+        <location line="-11"/>
         <source>Select an action to see its parameters and result.</source>
         <translation>选择一个操作以查看其参数和返回结果。</translation>
     </message>
     <message>
         <location line="+7"/>
+        <source>Conversation id as stored: %1</source>
+        <translation>存储的对话 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>(no result recorded)</source>
         <translation>（未记录返回结果）</translation>
     </message>
@@ -2486,8 +2533,8 @@ with the backup
     </message>
     <message>
         <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
+        <source>Conversation: %1</source>
+        <translation>对话：%1</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2653,16 +2700,31 @@ with the backup
     </message>
     <message>
         <location line="+110"/>
-        <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
-        <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
+        <source>Messages per day · range %1 – %2 (%3) · drag to change</source>
+        <translation>每日消息数 · 范围 %1 – %2（%3）· 拖动以调整</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <location line="+5"/>
+        <source>%Ln message(s)</source>
+        <translation>
+            <numerusform>%Ln 条消息</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Messages per day · %1 messages on %2 days · drag across the chart to filter by date</source>
-        <translation>每日消息数 · %2 天共 %1 条消息 · 在图上拖动可按日期筛选</translation>
+        <location line="-1"/>
+        <source>Messages per day · %1 on %2 · drag across the chart to filter by date</source>
+        <translation>每日消息数 · %2内共 %1 · 在图上拖动可按日期筛选</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%Ln day(s)</source>
+        <translation>
+            <numerusform>%Ln 天</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Messages per day</source>
         <translation>每日消息数</translation>
     </message>
@@ -2758,8 +2820,8 @@ with the backup
     </message>
     <message>
         <location line="+12"/>
-        <source>quick_check failed: {0}</source>
-        <translation>quick_check 失败：{0}</translation>
+        <source>quick integrity check failed: {0}</source>
+        <translation>快速完整性检查失败：{0}</translation>
     </message>
     <message>
         <location line="-157"/>
@@ -2808,19 +2870,14 @@ with the backup
 <context>
     <name>AuditController</name>
     <message>
-        <location filename="../../philont_desktop/audit/controller.py" line="+25"/>
+        <location filename="../../philont_desktop/audit/controller.py" line="+26"/>
         <source>The audit trail cannot be read</source>
         <translation>无法读取审计记录</translation>
     </message>
     <message>
-        <location line="+36"/>
-        <source>Undo this change</source>
-        <translation>撤销此变更</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Redo this change</source>
-        <translation>重做此变更</translation>
+        <location line="+38"/>
+        <source>{0} (audit entry #{1})</source>
+        <translation>{0}（审计记录 #{1}）</translation>
     </message>
 </context>
 <context>
@@ -2943,8 +3000,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>This backup fails quick_check.</source>
-        <translation>此备份未通过 quick_check。</translation>
+        <source>This backup fails the quick integrity check.</source>
+        <translation>此备份未通过快速完整性检查。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2994,8 +3051,8 @@ with the backup
     </message>
     <message>
         <location line="+19"/>
-        <source>{0} — {1} bytes — quick_check: {2}</source>
-        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
+        <source>{0} — {1} bytes — quick integrity check: {2}</source>
+        <translation>{0} — {1} 字节 — 快速完整性检查：{2}</translation>
     </message>
 </context>
 <context>
@@ -3010,8 +3067,15 @@ with the backup
         <source>Backups of {0} are kept in {1}.</source>
         <translation>{0} 的备份保存在 {1}。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+16"/>
+        <source>The quick integrity check fails for %n.</source>
+        <translation>
+            <numerusform>其中 %n 个未通过快速完整性检查。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+23"/>
+        <location line="+7"/>
         <source>The database was last written {0}.</source>
         <translation>数据库最后写入：{0}。</translation>
     </message>
@@ -3023,14 +3087,7 @@ with the backup
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+6"/>
-        <source>quick_check fails for %n.</source>
-        <translation>
-            <numerusform>%n 个未通过 quick_check。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
+        <location line="+9"/>
         <source>%n damaged file(s) kept by earlier restores (damaged-…).</source>
         <translation>
             <numerusform>之前的恢复保留了 %n 个损坏的文件（damaged-…）。</numerusform>
@@ -3060,12 +3117,7 @@ with the backup
         <translation>大小</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>quick_check</source>
-        <translation>quick_check</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -3120,7 +3172,12 @@ with the backup
         <translation>不是普通文件：它从不会被打开，因此不会造成任何卡顿。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="-27"/>
+        <source>Integrity check</source>
+        <translation>完整性检查</translation>
+    </message>
+    <message>
+        <location line="+81"/>
         <source>Files beside it ({0}) are not part of the backup and are ignored.</source>
         <translation>它旁边的文件（{0}）不属于这份备份，会被忽略。</translation>
     </message>
@@ -3498,7 +3555,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+210"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+211"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3607,7 +3664,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+197"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+222"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -3619,6 +3676,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="-6"/>
         <source>Agenda ({0})</source>
+        <extracomment>The time columns of each table and a sample of their longest text: a restored header never makes them narrower than that (widths saved in another language, font or screen clipped the times).</extracomment>
         <translation>日程 ({0})</translation>
     </message>
     <message>
@@ -3739,7 +3797,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ChangeTreeModel</name>
     <message>
-        <location filename="../../philont_desktop/review/model.py" line="+170"/>
+        <location filename="../../philont_desktop/review/model.py" line="+172"/>
+        <source>Who made the change, when a person made it in this app; otherwise how its time is known: “derived” means worked out from other data (the action log, the decay model), not recorded with the change; “unknown time” means only a backup comparison saw it.</source>
+        <translation>变更由谁做出（若是有人在本应用中做出）；否则说明其时间从何得知：“推算”表示时间是由其他数据（操作日志、衰减模型）推算出来的，并非随变更记录；“时间未知”表示只有与备份比较时才看到这项变更。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Change</source>
         <translation>变更</translation>
     </message>
@@ -3779,12 +3842,12 @@ You can undo this with Edit › Undo.</source>
         <translation>时间未知</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>made in this app by {0}</source>
         <translation>由 {0} 在本应用中修改</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-60"/>
         <source>When</source>
         <translation>多久前</translation>
     </message>
@@ -4714,7 +4777,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+379"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+381"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -5212,7 +5275,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+131"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+133"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5318,7 +5381,7 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+40"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+10"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
@@ -5363,17 +5426,13 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+24"/>
-        <source>never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+39"/>
         <source>Not valid JSON; shown as stored:</source>
         <translation>不是有效的 JSON；按存储原样显示：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <location line="+3"/>
         <source>Pinned: never decays and never enters the forget pool</source>
         <translation>已固定：永不衰减，也不会进入遗忘池</translation>
     </message>
@@ -6383,7 +6442,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{0} 天</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+5"/>
+        <source>τ (tau) is how fast a fact fades while it is not read: its score is confidence × e^(−age / τ), so τ days after it was last read it is down to 37 % of its confidence. ∞: never fades; pinned: never fades and is never forgotten.</source>
+        <translation>τ（tau）表示事实在未被读取时衰减的快慢：其分数为 置信度 × e^(−时长 / τ)，因此上次读取 τ 天后，分数降到置信度的 37 %。∞：永不衰减；已固定：永不衰减，也永远不会被遗忘。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
@@ -6861,8 +6925,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>McpDialog</name>
     <message>
-        <location filename="../../philont_desktop/mcp_dialog.py" line="+61"/>
+        <location filename="../../philont_desktop/mcp_dialog.py" line="+72"/>
         <source>Use with AI clients (MCP)</source>
+        <extracomment>The command box grows with its wrapped lines up to this many.</extracomment>
         <translation>在 AI 客户端中使用 (MCP)</translation>
     </message>
     <message>
@@ -7084,30 +7149,27 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NamespaceTree</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+27"/>
-        <location line="+59"/>
+        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+84"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <location line="+59"/>
+        <location line="+0"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <location line="+59"/>
+        <location line="+0"/>
         <source>Tau</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-17"/>
         <source>All namespaces</source>
         <translation>全部命名空间</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+35"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
@@ -7135,7 +7197,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NoteEditor</name>
     <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+50"/>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+51"/>
         <source>Save changes</source>
         <translation>保存更改</translation>
     </message>
@@ -7146,12 +7208,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+135"/>
+        <location line="+141"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-127"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -7161,17 +7223,22 @@ You can undo this with Edit › Undo.</source>
         <translation>选择一条笔记进行查看。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+7"/>
+        <source>Conversation id as stored: %1</source>
+        <translation>存储的对话 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Id: %1</source>
         <translation>ID：%1</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
+        <source>Conversation: %1</source>
+        <translation>对话：%1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Created: %1</source>
         <translation>创建时间：%1</translation>
     </message>
@@ -8058,7 +8125,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewBar</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+33"/>
+        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+34"/>
         <source>Looks right</source>
         <translation>确认无误</translation>
     </message>
@@ -8079,6 +8146,16 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Undo mark</source>
+        <translation>撤销标记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put the review mark back where it was: the changes return</source>
+        <translation>把审阅标记恢复到原处：这些变更会重新列出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Hide reviewed</source>
         <translation>隐藏已审阅</translation>
     </message>
@@ -8098,7 +8175,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Looking for changes…</source>
         <translation>正在查找变更…</translation>
     </message>
@@ -8111,6 +8188,13 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>, {0} new</source>
         <translation>，{0} 项新增</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Undo mark (%n change(s))</source>
+        <translation>
+            <numerusform>撤销标记（%n 项变更）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8126,8 +8210,22 @@ You can undo this with Edit › Undo.</source>
         <source>Comparing with a backup</source>
         <translation>正在与备份比较</translation>
     </message>
+    <message numerus="yes">
+        <location line="+75"/>
+        <source>Marked %n change(s) reviewed (Undo in the review bar brings them back)</source>
+        <translation>
+            <numerusform>已将 %n 项变更标记为已审阅（审阅栏中的“撤销标记”可恢复）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+22"/>
+        <source>Undone: marked %n change(s) reviewed</source>
+        <translation>
+            <numerusform>已撤销：将 %n 项变更标记为已审阅</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+71"/>
+        <location line="+7"/>
         <source>The review mark could not be saved</source>
         <translation>无法保存审阅标记</translation>
     </message>
@@ -8407,8 +8505,22 @@ You can undo this with Edit › Undo.</source>
 </context>
 <context>
     <name>ReviewTab</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/review/view.py" line="+289"/>
+        <source>Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. You can undo this with “Undo mark” in the review bar.</source>
+        <extracomment>Below this width of the change list the &quot;Time&quot; column is hidden.</extracomment>
+        <translation>
+            <numerusform>将全部 %n 项变更标记为已审阅？它们会从列表中移除，下次审阅从它们之后开始。可以用审阅栏中的“撤销标记”撤销。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../philont_desktop/review/view.py" line="+300"/>
+        <location line="+5"/>
+        <location line="+1"/>
+        <source>Mark all reviewed</source>
+        <translation>全部标记为已审阅</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Correct fact</source>
         <translation>更正事实</translation>
     </message>
@@ -8492,6 +8604,7 @@ You can undo this with Edit › Undo.</source>
     <name>ReviewText</name>
     <message>
         <location filename="../../philont_desktop/review/texts.py" line="+37"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+38"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8571,12 +8684,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{name}：配方已修订（{reason}）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+71"/>
         <source>no reason given</source>
         <translation>未说明原因</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-68"/>
         <source>{name}: successes +{successes}, failures +{failures}</source>
         <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
     </message>
@@ -8686,6 +8799,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+34"/>
+        <location line="+14"/>
+        <source>the agent&apos;s repair after failures</source>
+        <translation>智能体在失败后的修复</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
         <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
     </message>
@@ -8777,6 +8896,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="-230"/>
         <location line="-225"/>
+        <location line="-223"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
@@ -8980,7 +9100,7 @@ You can undo this with Edit › Undo.</source>
         <translation>暂停至 {0}</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Was paused until {0}.</source>
         <translation>曾暂停至 {0}。</translation>
     </message>
@@ -9518,22 +9638,22 @@ Reason (optional):</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>quick_check is running in the background.</source>
-        <translation>quick_check 正在后台运行。</translation>
+        <location line="+2"/>
+        <source>The quick integrity check is running in the background.</source>
+        <translation>快速完整性检查正在后台运行。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>Quick integrity check (PRAGMA quick_check): ok</source>
+        <translation>快速完整性检查（PRAGMA quick_check）：正常</translation>
+    </message>
+    <message>
+        <location line="-1"/>
         <source>integrity ok</source>
         <translation>完整性正常</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>PRAGMA quick_check: ok</source>
-        <translation>PRAGMA quick_check：正常</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>messages</source>
         <translation>条消息</translation>
     </message>
@@ -9563,7 +9683,7 @@ Reason (optional):</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-40"/>
         <source>not live: file replaced</source>
         <translation>非实时：文件已被替换</translation>
     </message>
@@ -9886,7 +10006,7 @@ Reason (optional):</source>
 <context>
     <name>UpcomingModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-235"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="-239"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -10061,8 +10181,8 @@ What if: {1}</source>
         <translation>自 {0} 起低于阈值</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>falls below the threshold on {0} (in {1})</source>
+        <location line="+2"/>
+        <source>falls below the threshold on {0} ({1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
     </message>
 </context>

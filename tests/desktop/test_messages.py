@@ -391,7 +391,7 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
         searched=True,
     )
     assert messages.error_text(err) == (
-        "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过 quick_check 的备份。"
+        "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过快速完整性检查的备份。"
     )
     err = DatabaseOpenError(
         "/data/m.sqlite",
@@ -409,7 +409,7 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
         reason_params={"error": "disk image is malformed"},
     )
     assert messages.error_text(err) == (
-        "/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过 quick_check 的备份是 /b/x.sqlite。"
+        "/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过快速完整性检查的备份是 /b/x.sqlite。"
     )
     reason = Notice(
         "db.read_only.missing_tables", "core tables are missing: memory_facts", {"names": ["memory_facts"]}

@@ -62,6 +62,16 @@ def build(path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
+def english(qapp):
+    """The application's English translator: plural forms (``%n change(s)`` → ``2 changes``)."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
+
+
+@pytest.fixture
 def world(db_path) -> tuple[Path, Path]:
     return build(db_path)
 
@@ -187,9 +197,11 @@ def test_item_actions_go_through_curation_and_undo(make_tab, world, qtbot, start
     assert tab.ctx.errors == []
 
 
-def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot):
+def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot, monkeypatch):
     path, _backup = world
     tab = make_tab(path)
+    asked = []
+    monkeypatch.setattr(tab, "confirm_mark_all", lambda n: asked.append(n) or True)
     city = _item(tab, "change.fact.new", "user.city")
     tab.select(city.id)
     tab.review_bar.looks_right.click()
@@ -207,6 +219,65 @@ def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot):
     assert tab.state.reviewed == frozenset()
     assert tab.model.items() == []  # nothing changed since the mark
     assert "Reviewed up to" in tab.baseline_bar.status.text()
+    assert len(asked) == 1 and asked[0] > 0
+
+
+def test_mark_all_reviewed_asks_first_and_can_be_undone(make_tab, world, qtbot, monkeypatch, english):
+    path, _backup = world
+    tab = make_tab(path)
+    before = {it.id for it in tab.model.items()}
+    city = _item(tab, "change.fact.new", "user.city")
+    tab.controller.mark_reviewed([city.id])
+    assert tab.wait_idle(20_000)
+    said = []
+    tab.ctx.statusMessage.connect(said.append)
+    # The question names how many changes and that it can be undone; "Cancel" changes nothing.
+    asked = []
+    monkeypatch.setattr(tab, "confirm_mark_all", lambda n: asked.append(n) or False)
+    tab.review_bar.mark_all.click()
+    assert tab.wait_idle(20_000)
+    assert asked == [len(before)] and tab.state.mark is None and ReviewMarks().get(path).at is None
+    assert {it.id for it in tab.model.items()} == before
+    assert tab.review_bar.undo_mark_all.isHidden()
+    monkeypatch.setattr(tab, "confirm_mark_all", lambda n: True)
+    tab.review_bar.mark_all.click()
+    assert tab.wait_idle(20_000)
+    assert tab.model.items() == [] and ReviewMarks().get(path).at is not None
+    assert not tab.review_bar.undo_mark_all.isHidden()
+    assert str(len(before)) in tab.review_bar.undo_mark_all.text()
+    assert any(f"Marked {len(before)} changes reviewed" in m for m in said), said
+    from philont_desktop import i18n
+
+    i18n.install("zh_CN")
+    tab.retranslate()
+    assert tab.review_bar.undo_mark_all.text() == f"撤销标记（{len(before)} 项变更）"
+    i18n.install("en")
+    tab.retranslate()
+    # Undo: the mark as it was (never reviewed), the changes listed again, "looks right" kept.
+    tab.review_bar.undo_mark_all.click()
+    assert tab.wait_idle(20_000)
+    qtbot.waitUntil(lambda: {it.id for it in tab.model.items()} == before, timeout=20_000)
+    assert tab.state.mark is None and ReviewMarks().get(path).at is None
+    assert ReviewMarks().get(path).is_reviewed(city.id) and city.id in tab.state.reviewed
+    assert tab.review_bar.undo_mark_all.isHidden()
+    assert any(f"Undone: marked {len(before)} changes reviewed" in m for m in said)
+
+
+def test_the_mark_all_question_says_how_many_and_that_it_can_be_undone(make_tab, world, qtbot, english):
+    from philont_desktop.qt import QApplication, QMessageBox, QTimer
+
+    path, _backup = world
+    tab = make_tab(path)
+    seen = []
+
+    def answer():
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        seen.append(box.text())
+        box.reject()
+
+    QTimer.singleShot(0, answer)
+    assert tab.confirm_mark_all(124) is False
+    assert "124 changes" in seen[0] and "undo" in seen[0]
 
 
 def test_live_changes_appear_at_the_top_and_the_place_is_kept(make_tab, world, qtbot):

@@ -477,6 +477,7 @@ def test_chart_shows_daily_counts_and_a_dragged_range_filters_the_view(qtbot, sm
     )
     counts = tab.chart.counts
     assert sum(c for _, c in counts) == 300
+    assert f"300 messages on {len(counts)} days ·" in tab.chart.caption.text()
     # a range as the chart announces it after a drag (whole local days)
     day = counts[0][0]
     with qtbot.waitSignal(tab.chart.rangeSelected):
@@ -486,10 +487,26 @@ def test_chart_shows_daily_counts_and_a_dragged_range_filters_the_view(qtbot, sm
     assert all(day <= m.timestamp < day + 86_400_000 for m in tab.messages.messages())
     assert tab.messages.rowCount() == min(counts[0][1], tab.messages.page_size)
     assert tab.range_check.isChecked()
+    n = counts[0][1]
+    assert f"({n} message{'' if n == 1 else 's'})" in tab.chart.caption.text()
     tab.chart.clear_range()
     _wait_model(qtbot, tab.messages)
     assert tab.date_range == (None, None)
     assert _ids(tab.messages)[-1] == 300
+
+
+def test_chart_caption_counts_in_plural_forms(qtbot):
+    from philont_desktop.theme import Theme
+    from philont_desktop.timeline.widgets.chart import ActivityChart
+
+    chart = ActivityChart(Theme("light"))
+    qtbot.addWidget(chart)
+    chart.set_counts([(T0, 4)])
+    assert chart.caption.text().startswith("Messages per day · 4 messages on 1 day ·")  # not "1 days"
+    chart.set_counts([(T0, 1), (T0 + 86_400_000, 0)])
+    assert "1 message on 2 days" in chart.caption.text()
+    chart.set_range(T0, T0 + 86_400_000 - 1)
+    assert "(1 message)" in chart.caption.text()
 
 
 def test_chart_drag_builds_a_region(qtbot, small_db, tab_factory):

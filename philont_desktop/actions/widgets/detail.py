@@ -10,6 +10,7 @@ from typing import Any
 from core.models import Action
 from philont_desktop.qt import QLabel, QPushButton, Qt, QVBoxLayout, QWidget, Signal
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.conversations import label_of_id
 from philont_desktop.widgets.readable import SHOWN_CHARS, ReadableText
 from philont_desktop.widgets.text import format_local
 
@@ -52,6 +53,10 @@ class ActionDetail(QWidget):
             self.result_view.set_message("")
             return
         self.header.setText(self._header_html(a))
+        # The conversation in words above; its id as stored (``global``, ``web-ui:…``) here.
+        self.header.setToolTip(
+            plain.tooltip(self.tr("Conversation id as stored: %1").replace("%1", a.session_id))
+        )
         self.params_view.set_text(a.params_json)
         if a.result is None:
             self.result_view.set_message(self.tr("(no result recorded)"))
@@ -65,7 +70,7 @@ class ActionDetail(QWidget):
             f"<b>{plain.html(a.tool_name)}</b> &nbsp;<span style='color:{ok}'>"
             f"{'&#10003;' if a.success else '&#10007;'} {plain.html(outcome)}</span>",
             plain.html(self.tr("Time: %1").replace("%1", format_local(a.timestamp))),
-            plain.html(self.tr("Session: %1").replace("%1", a.session_id)),
+            plain.html(self.tr("Conversation: %1").replace("%1", label_of_id(a.session_id))),
         ]
         if a.linked_skill:
             rows.append(plain.html(self.tr("Linked skill: %1").replace("%1", a.linked_skill)))
