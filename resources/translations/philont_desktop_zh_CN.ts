@@ -180,9 +180,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+376"/>
-        <location filename="../../philont_desktop/message_templates.py" line="+390"/>
-        <location filename="../../philont_desktop/message_templates.py" line="+374"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+396"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -219,8 +217,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-315"/>
-        <location filename="../../philont_desktop/message_templates.py" line="-329"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-333"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -270,14 +267,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source> No backup that passes quick_check was found in backups/.</source>
-        <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
-    </message>
-    <message>
-        <location line="+276"/>
-        <location line="+290"/>
-        <location line="+291"/>
+        <location line="+313"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -579,8 +569,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-261"/>
-        <location filename="../../philont_desktop/message_templates.py" line="-275"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-279"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1151,8 +1140,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+305"/>
-        <location filename="../../philont_desktop/message_templates.py" line="+319"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+323"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1192,9 +1180,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-369"/>
-        <location line="-383"/>
-        <location line="-367"/>
+        <location line="-389"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1355,14 +1341,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+225"/>
-        <location line="+227"/>
+        <location line="+231"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-224"/>
-        <location line="-226"/>
+        <location line="-230"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -2182,7 +2166,7 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-91"/>
         <source> The newest backup that passes the quick integrity check is {backup}.</source>
         <translation>最新的通过快速完整性检查的备份是 {backup}。</translation>
     </message>
@@ -2197,7 +2181,7 @@ with the backup
         <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+70"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -2365,7 +2349,7 @@ with the backup
         <translation>显示存储时的原始文本（带转义的 JSON），而不是易读形式</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+79"/>
         <source>[… %1 more characters: double-click to see the whole text]</source>
         <translation>[… 还有 %1 个字符：双击查看全文]</translation>
     </message>
@@ -2488,21 +2472,16 @@ with the backup
     </message>
     <message>
         <location line="-2"/>
-        <location line="+7"/>
-        <location line="+27"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="-25"/>
-        <location line="+27"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
         <location line="+16"/>
-        <location line="-11"/>
         <source>Select an action to see its parameters and result.</source>
         <translation>选择一个操作以查看其参数和返回结果。</translation>
     </message>
@@ -2512,7 +2491,7 @@ with the backup
         <translation>存储的对话 ID：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>(no result recorded)</source>
         <translation>（未记录返回结果）</translation>
     </message>
@@ -2643,7 +2622,7 @@ with the backup
 <context>
     <name>ActionsModel</name>
     <message>
-        <location filename="../../philont_desktop/actions/model.py" line="+92"/>
+        <location filename="../../philont_desktop/actions/model.py" line="+84"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -8506,7 +8485,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewTab</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/review/view.py" line="+289"/>
+        <location filename="../../philont_desktop/review/view.py" line="+290"/>
         <source>Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. You can undo this with “Undo mark” in the review bar.</source>
         <extracomment>Below this width of the change list the &quot;Time&quot; column is hidden.</extracomment>
         <translation>
@@ -8603,8 +8582,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+37"/>
-        <location filename="../../philont_desktop/review/texts.py" line="+38"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+39"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8684,12 +8662,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{name}：配方已修订（{reason}）</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+85"/>
         <source>no reason given</source>
         <translation>未说明原因</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-82"/>
         <source>{name}: successes +{successes}, failures +{failures}</source>
         <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
     </message>
@@ -8798,8 +8776,7 @@ You can undo this with Edit › Undo.</source>
         <translation>任务 {name} 已不存在</translation>
     </message>
     <message>
-        <location line="+34"/>
-        <location line="+14"/>
+        <location line="+28"/>
         <source>the agent&apos;s repair after failures</source>
         <translation>智能体在失败后的修复</translation>
     </message>
@@ -8894,9 +8871,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-230"/>
-        <location line="-225"/>
-        <location line="-223"/>
+        <location line="-256"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
