@@ -558,6 +558,43 @@ def _place_backup(tmp: Path, d: Path, name: str) -> Path:
     raise MemoryError_(f"No free backup name in {d}.", code="backup.no_free_name", params={"dir": str(d)})
 
 
+def _folder_not_writable(d: Path) -> ReadOnlyError:
+    return ReadOnlyError(
+        f"The backups folder {d} cannot be written (backups, and the files a restore moves aside, are kept "
+        "there). Nothing was changed.",
+        code="backup.folder_not_writable",
+        params={"path": str(d)},
+    )
+
+
+def ensure_backup_folder(d: Path) -> None:
+    """Create the backups folder ``d`` if missing, or raise an error that says why no backup can be
+    written there: a loop of symbolic links (``backup.folder_symlink_loop``), something that is not a
+    folder (``backup.folder_not_folder``, ``kind``), a folder that cannot be written
+    (``backup.folder_not_writable``). ``path`` is the folder."""
+    kind, _st, detail = paths.inspect_path(d)
+    if kind == "symlink-loop":
+        raise MemoryError_(
+            f"The backups folder {d} is a symbolic link loop (a link that leads back to itself), so "
+            "nothing can be kept there. Nothing was changed.",
+            code="backup.folder_symlink_loop",
+            params={"path": str(d)},
+        )
+    if kind not in ("folder", "missing"):
+        raise MemoryError_(
+            f"The backups folder {d} is not a folder (this path names {paths.describe_kind(kind, detail)}), "
+            "so nothing can be kept there. Nothing was changed.",
+            code="backup.folder_not_folder",
+            params={"path": str(d), "kind": kind},
+        )
+    try:
+        ensure_private_dir(d)
+    except PermissionError as exc:
+        raise _folder_not_writable(d) from exc
+    if not os.access(d, os.W_OK):
+        raise _folder_not_writable(d)
+
+
 def copy_to_backup(
     conn: sqlite3.Connection,
     d: Path,
@@ -573,11 +610,14 @@ def copy_to_backup(
     is synced and then named: an interrupted backup never leaves a file under a backup name, and an
     existing backup is never replaced.
     """
-    ensure_private_dir(d)
+    ensure_backup_folder(d)
     remove_stale_partials(d)
     name = _free_backup_name(d, db_name)
     tmp = d / f"{name}.partial-{os.getpid()}-{threading.get_ident()}"
-    os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    try:
+        os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except PermissionError as exc:
+        raise _folder_not_writable(d) from exc
     dst = sqlite3.connect(str(tmp), isolation_level=None)
     try:
 
@@ -875,10 +915,11 @@ def _validate_backup(src: Path, db: Path) -> None:
         )
     qc = check_backup_file(src)
     if qc != "ok":
+        problem = qc.splitlines()[0].rstrip(".")  # a sentence of its own: the template adds the period
         raise ValidationError_(
-            f"The backup {src.name} cannot be restored: {qc.splitlines()[0]}. Nothing was changed.",
+            f"The backup {src.name} cannot be restored: {problem}. Nothing was changed.",
             code="restore.backup_bad",
-            params={"backup": str(src), "problem": qc.splitlines()[0]},
+            params={"backup": str(src), "problem": problem},
         )
     conn = _open_backup(src)
     try:
@@ -1157,9 +1198,11 @@ def _move_aside(db: Path, names: dict[str, Path]) -> list[Path]:
                     stuck.append(target)
             except OSError:
                 stuck.append(target)
+        folder = next(iter(names.values())).parent
+        if isinstance(exc, PermissionError) and not stuck and not os.access(folder, os.W_OK):
+            raise _folder_not_writable(folder) from None
         if isinstance(exc, PermissionError) and not stuck:
             raise _locked_error(db) from None
-        folder = next(iter(names.values())).parent
         params: dict[str, Any] = {
             "path": str(db),
             "error": exc.strerror or str(exc),
@@ -1233,7 +1276,7 @@ def _restore_over_damaged(
         finally:
             src.close()
         d = backups_dir(db)
-        ensure_private_dir(d)
+        ensure_backup_folder(d)
         live.undo_look(db)
         suffixes = (("",) if file_kind(db) == "file" else ()) + _side_files(db)
         names = _damaged_names(db, d, suffixes) if suffixes else {}

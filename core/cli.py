@@ -76,7 +76,8 @@ tool               ``{success, output?, error?, data?}`` (the tool result; absen
 tools              ``[{name, description, capability}]``; with ``--schema`` (JSON with or without
                    ``--json``): ``[{type: "function", function: {name, description, parameters}}]``
 upcoming           ``{now, window_days, items: [UPCOMING]}`` (``window_days`` clamped to 1..90 as the
-                   ``list_upcoming`` tool does; text mode prints exactly what the tool prints)
+                   ``list_upcoming`` tool does; text mode prints the tool's lines with each
+                   repetition in words, ``--agent`` exactly what the tool prints)
 export             ``{path, layer, format, rows, bytes, columns, damaged_rows}``
 backups            ``{path, backups_dir, now, checked, backups: [{name, path, owner, createdAt, age, size,
                    kind, quickCheck}]}`` (newest first; ``owner`` is ``agent`` (``memory-…``) or
@@ -123,7 +124,8 @@ changed fields.
 
 Commands in short (``T`` as above)::
 
-    upcoming [--days N]                   events and tasks of the next N days (default 7)
+    upcoming [--days N] [--agent]         events and tasks of the next N days (default 7), repetitions
+                                          in words; --agent: exactly what list_upcoming prints
     export LAYER OUT [--format json|jsonl|csv] [--bom] [--since T] [--until T] [--session ID]...
            [--force]                      one layer to a 0600 file (LAYER: messages, actions, notes,
                                           facts, skills, calendar, schedules; the format defaults to
@@ -274,6 +276,23 @@ def _finite_float(text: str) -> float:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def arg_text(text: str) -> str:
+    """A text argument (a query, a message, a namespace) as it was typed.
+
+    Where the locale's encoding cannot decode the argument's bytes (``LANG=C`` with UTF-8 mode off),
+    Python hands them over as lone surrogates (``surrogateescape``): ``数据库`` arrives as nine of them
+    and would match nothing. Bytes that are UTF-8 are decoded back as UTF-8; other bytes stay lone
+    surrogates (searched as they are, never an error). Paths are never passed through this: the file
+    system wants their bytes.
+    """
+    if not _LONE_SURROGATE.search(text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        return text
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split()) or "unknown error"
 
@@ -310,6 +329,54 @@ def _fmt_num(x: float | None) -> str:
     if isinstance(x, float) and math.isinf(x):
         return "∞"
     return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+def _fmt_score(x: float | None) -> str:
+    """A decay score for people: three decimals (``0.781``), ``<0.001`` for a tiny positive one (never
+    ``3.593e-13``); ``--json`` keeps the exact value."""
+    if x is None or not isinstance(x, int | float) or not math.isfinite(x):
+        return _fmt_num(x)
+    if 0 < abs(x) < 0.0005:
+        return "<0.001" if x > 0 else ">-0.001"
+    return f"{x:.3f}"
+
+
+def _fmt_tau(f: dict[str, Any]) -> str:
+    """``365 d (namespace)``, ``7 d (custom)``, ``∞ (pinned)``, ``∞ (namespace)`` for user.*."""
+    days = "∞" if f["tauDays"] is None else f"{_fmt_num(f['tauDays'])} d"
+    return f"{days} ({f['tauSource']})"
+
+
+def _repeat_words(r: Any) -> str:
+    """A :class:`core.repeats.Repeat` in English words: ``every day, 200 times``, ``weekly on Monday until
+    2027-03-01``, ``every 6 hours``, ``once``."""
+    if r.code == "once":
+        return "once"
+    if r.code == "unparsed":
+        return f"once (rule not understood: {r.text})"
+    unit = r.unit or "day"
+    if unit == "week" and r.weekday is not None:
+        day = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")[r.weekday - 1]
+        text = f"weekly on {day}" if r.n == 1 else f"every {r.n} weeks on {day}"
+    else:
+        text = f"every {unit}" if r.n == 1 else f"every {r.n} {unit}s"
+    if r.count is not None:
+        text += f", {r.count} time{'s' if r.count != 1 else ''}"
+    if r.until is not None:
+        text += f" until {_iso(r.until)[:10] if r.until_date_only else _iso(r.until)}"
+    return text
+
+
+def _upcoming_line(i: Any) -> str:
+    """An item of ``upcoming`` for people: the list_upcoming line with the repetition in words."""
+    from core.repeats import event_repeat, task_repeat, zone_of
+
+    if i.kind == "event":
+        start = i.base_starts_at if i.base_starts_at is not None else i.at
+        words = _repeat_words(event_repeat(i.rrule, start, zone_of(i.timezone)))
+        return f"- [event] {i.title} @ {_iso(i.at)} ({i.timezone}, {words})"
+    overdue = ", overdue" if i.overdue else ""
+    return f"- [task] {i.title} @ {_iso(i.at)} ({i.action_type}, {_repeat_words(task_repeat(i.cron_expr))}{overdue})"
 
 
 class _Out:
@@ -571,11 +638,10 @@ def _print_fact_line(ctx: _Ctx, f: dict[str, Any]) -> None:
     value = "(missing)" if f["valueJson"] is None else _first_line(f["valueJson"], 1 << 30)
     if len(value) > 80:
         value = value[:79] + "…"
-    tau = "∞" if f["tauDays"] is None else _fmt_num(f["tauDays"])
     pin = " pinned" if f["pinned"] else ""
     ctx.out.text(
-        f"{f['namespace']}.{f['key']} = {value}  [{f['status']}{pin}, tau {tau} ({f['tauSource']}), "
-        f"score {_fmt_num(f['score'])}, created {_iso(f['createdAt'])}]" + _damage_note(f)
+        f"{f['namespace']}.{f['key']} = {value}  [{f['status']}{pin}, tau {_fmt_tau(f)}, "
+        f"score {_fmt_score(f['score'])}, created {_iso(f['createdAt'])}]" + _damage_note(f)
     )
 
 
@@ -664,7 +730,7 @@ def cmd_skills(ctx: _Ctx) -> int:
         ctx.out.text(
             f"{s['name']}  [{', '.join(flags)}]  used {s['useCount']}, "
             f"{s['successCount']} ok / {s['failureCount']} failed (consecutive {s['consecutiveFailures']}), "
-            f"score {_fmt_num(s['score'])}" + _damage_note(s)
+            f"score {_fmt_score(s['score'])}" + _damage_note(s)
         )
     ctx.out.text(f"({len(rows)} skill{'s' if len(rows) != 1 else ''})")
     return 0
@@ -876,8 +942,10 @@ def cmd_upcoming(ctx: _Ctx) -> int:
     if ctx.out.as_json:
         items = [{**i.to_json(), "payloadError": i.payload_error} for i in result.items]
         ctx.out.json({"now": result.now, "window_days": result.days, "items": items})
-    else:
+    elif ctx.args.agent or not result.items:
         ctx.out.text(result.text())
+    else:
+        ctx.out.text("\n".join(_upcoming_line(i) for i in result.items))
     return 0
 
 
@@ -962,9 +1030,12 @@ def cmd_export(ctx: _Ctx) -> int:
 
 
 def _fmt_age(age: int | None) -> str:
-    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down)."""
+    """``just now``, ``12 min ago``, ``5 h ago``, ``3 d ago`` (whole units, rounded down); ``in the
+    future`` for a time more than a minute ahead (a backup named for a later date)."""
     if age is None:
         return "?"
+    if int(age) <= -60_000:
+        return "in the future"
     a = max(0, int(age))
     if a < 60_000:
         return "just now"
@@ -1279,14 +1350,17 @@ def build_parser() -> argparse.ArgumentParser:
     add("info", cmd_info, "path, schema version, journal mode, row counts, missing pieces, writability")
 
     p = add("search", cmd_search, "full-text search of messages, notes or skills (the reference's search)")
-    p.add_argument("query", metavar="QUERY")
+    p.add_argument("query", metavar="QUERY", type=arg_text)
     p.add_argument("--layer", choices=LAYERS, default="messages")
     p.add_argument("--limit", type=_positive_int, default=20)
-    p.add_argument("--session", metavar="ID", action="append", help="only these sessions (repeatable)")
+    p.add_argument(
+        "--session", metavar="ID", action="append", type=arg_text, help="only these sessions (repeatable)"
+    )
     p.add_argument(
         "--origin",
         metavar="ID",
         action="append",
+        type=arg_text,
         help="only these conversations (repeatable): an origin such as web-ui:abc or wechat:x, an older "
         "session's id, or 'global' for messages of unknown origin",
     )
@@ -1296,17 +1370,17 @@ def build_parser() -> argparse.ArgumentParser:
     add("conversations", cmd_conversations, "the conversations of the timeline, by origin, newest first")
 
     p = add("facts", cmd_facts, "facts with tau, pin, decay score at --now and status")
-    p.add_argument("--namespace", metavar="NS", help="exactly this namespace")
+    p.add_argument("--namespace", metavar="NS", type=arg_text, help="exactly this namespace")
     p.add_argument("--include-inactive", action="store_true", help="superseded and forgotten versions too")
 
     p = add("forget-candidates", cmd_forget_candidates, "active unpinned facts scoring below the threshold")
     p.add_argument("--threshold", type=_finite_float, default=0.05)
     p.add_argument("--limit", type=_non_negative_int, default=50)
-    p.add_argument("--namespace", metavar="NS")
+    p.add_argument("--namespace", metavar="NS", type=arg_text)
 
     p = add("history", cmd_history, "every version of one fact")
-    p.add_argument("namespace", metavar="NS")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("namespace", metavar="NS", type=arg_text)
+    p.add_argument("key", metavar="KEY", type=arg_text)
 
     add("skills", cmd_skills, "every skill: maturity, kind, counters, callable, revisions")
 
@@ -1326,7 +1400,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
 
     p = add("context", cmd_context, "what the agent would be given next turn: prefix, trigger, timeline")
-    p.add_argument("message", metavar="MESSAGE")
+    p.add_argument("message", metavar="MESSAGE", type=arg_text)
     p.add_argument("--session", metavar="ID", action="append", help="restrict the timeline (repeatable)")
     p.add_argument("--home-session", metavar="ID", help="the conversation's own origin id (newer reference)")
     p.add_argument("--recent-budget", type=_non_negative_int, default=8000)
@@ -1336,11 +1410,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host-os", choices=HOST_OSES, default=None)
 
     p = add("recall-trigger", cmd_recall_trigger, "does this message refer to a past conversation?")
-    p.add_argument("text", metavar="TEXT")
+    p.add_argument("text", metavar="TEXT", type=arg_text)
 
     p = add("tool", cmd_tool, "run one of the 11 memory tools with a JSON argument object")
     p.add_argument("name", metavar="NAME")
-    p.add_argument("args", metavar="JSON-ARGS", nargs="?", default="{}")
+    p.add_argument("args", metavar="JSON-ARGS", nargs="?", default="{}", type=arg_text)
     p.add_argument("--write", action="store_true", help="allow a write tool (opens the database writable)")
 
     p = add("mcp", cmd_mcp, "serve the memory to MCP clients (stdio; read-only unless --write)")
@@ -1354,10 +1428,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("tools", cmd_tools, "list the memory tools")
     p.add_argument("--schema", action="store_true", help="every tool's JSON Schema in the function format")
 
-    p = add(
-        "upcoming", cmd_upcoming, "events and scheduled tasks of the next days, as list_upcoming lists them"
-    )
+    p = add("upcoming", cmd_upcoming, "events and scheduled tasks of the next days, repetitions in words")
     p.add_argument("--days", type=_finite_float, default=None, help="the window in days (1 to 90; default 7)")
+    p.add_argument(
+        "--agent",
+        action="store_true",
+        help="print exactly what list_upcoming gives the agent (rules as stored)",
+    )
 
     p = add("export", cmd_export, "export one layer to a JSON, JSONL or CSV file (0600)")
     p.add_argument("layer", metavar="LAYER", choices=EXPORT_LAYERS, help=", ".join(EXPORT_LAYERS))

@@ -310,9 +310,15 @@ def check_file_header(path: Path, *, name_backup: bool = True) -> None:
     found = header_problem(path)
     if found is None:
         return
-    backup = newest_good_backup(path) if name_backup and found.name_backup else None
+    backup, searched = backup_search(path) if name_backup and found.name_backup else (None, False)
     raise DatabaseOpenError(
-        path, found.problem, found.detail, backup, reason=found.reason, reason_params=found.params
+        path,
+        found.problem,
+        found.detail,
+        backup,
+        reason=found.reason,
+        reason_params=found.params,
+        searched=searched,
     )
 
 
@@ -374,6 +380,18 @@ def newest_good_backup(db_path: str | os.PathLike[str]) -> Path | None:
     from core.backups import newest_good_backup as newest
 
     return newest(db_path)
+
+
+def backup_search(db_path: str | os.PathLike[str]) -> tuple[Path | None, bool]:
+    """``(the newest good backup, whether there were backups to look at)``: an error says that no
+    backup passes ``quick_check`` only when some were looked at."""
+    from core.backups import list_backups
+
+    try:
+        searched = bool(list_backups(db_path))
+    except OSError:
+        return None, False
+    return (newest_good_backup(db_path) if searched else None), searched
 
 
 class MemoryDB:
@@ -938,12 +956,14 @@ def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
     msg = str(exc)
     low = msg.lower()
     e = {"error": msg}
+    backup, searched = backup_search(p)
     if "not a database" in low or "file is encrypted" in low:
         return DatabaseOpenError(
             p,
             "not-sqlite",
             f"This is not an SQLite database ({msg}).",
-            newest_good_backup(p),
+            backup,
+            searched=searched,
             reason="db.open.why.not_sqlite",
             reason_params=e,
         )
@@ -952,7 +972,8 @@ def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
             p,
             "corrupt",
             f"The database is damaged ({msg}).",
-            newest_good_backup(p),
+            backup,
+            searched=searched,
             reason="db.open.why.damaged",
             reason_params=e,
         )
@@ -961,7 +982,8 @@ def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
             p,
             "unreadable",
             f"The database cannot be opened ({msg}).",
-            newest_good_backup(p),
+            backup,
+            searched=searched,
             reason="db.open.why.cannot_open",
             reason_params=e,
         )
@@ -969,7 +991,8 @@ def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
         p,
         "corrupt",
         f"The database cannot be read ({msg}).",
-        newest_good_backup(p),
+        backup,
+        searched=searched,
         reason="db.open.why.cannot_read",
         reason_params=e,
     )

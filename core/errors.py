@@ -65,11 +65,13 @@ class DatabaseOpenError(MemoryError_):
     ``corrupt``, ``unreadable``, ``truncated``, ``special-file`` (a FIFO, socket or device: never
     opened), ``symlink-loop``, ``exists`` and ``orphan-files`` (a new database refused), ``replaced`` (not
     the file that was opened before)); ``backup`` is the newest file in ``backups/``
-    that passes ``quick_check``, when there is one. Nothing has been moved or written. The code is
-    ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the English sentence),
-    ``backup``, ``backup_owner`` (``agent`` for the agent's ``memory-…`` backups, ``app`` for this
-    project's, ``None`` without a backup), ``reason`` (the code of the detail sentence,
-    ``db.open.why.<what>``) and the reason's own parameters (``kind``, ``error``, sizes...).
+    that passes ``quick_check``, when there is one; ``searched`` says whether there were backups to look
+    at (only then does the message say that none passes ``quick_check``). Nothing has been moved or
+    written. The code is ``db.open.<problem>``; the parameters are ``path``, ``problem``, ``detail`` (the
+    English sentence), ``backup``, ``backup_owner`` (``agent`` for the agent's ``memory-…`` backups,
+    ``app`` for this project's, ``None`` without a backup), ``searched``, ``reason`` (the code of the
+    detail sentence, ``db.open.why.<what>``) and the reason's own parameters (``kind``, ``error``,
+    sizes...).
     """
 
     default_code = "db.open"
@@ -83,6 +85,7 @@ class DatabaseOpenError(MemoryError_):
         *,
         reason: str = "",
         reason_params: Mapping[str, Any] | None = None,
+        searched: bool = False,
     ):
         self.path = Path(path)
         self.problem = problem
@@ -93,7 +96,7 @@ class DatabaseOpenError(MemoryError_):
         if backup is not None:
             whose = "the agent's" if owner == "agent" else "written by this app"
             msg += f" The newest backup that passes quick_check is {backup} ({whose})."
-        elif problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
+        elif searched:
             msg += " No backup that passes quick_check was found in backups/."
         super().__init__(
             msg,
@@ -106,6 +109,7 @@ class DatabaseOpenError(MemoryError_):
                 "backup": None if backup is None else str(backup),
                 "backup_owner": owner,
                 "reason": reason or f"db.open.why.{problem}",
+                "searched": searched,
             },
         )
 

@@ -26,8 +26,16 @@ What a client gets (the protocol itself is the SDK's; this module only answers):
 Nothing a client sends can stop the server: a tool's failure is a tool result with ``isError`` and
 ``{success: false, error, code?, params?}`` (``code`` and ``params`` are present when the refusal comes
 from the server rather than the tool: ``mcp.read_only``, ``mcp.invalid_arguments``,
-``mcp.internal_error``, or a core error's code); a bad resource URI or prompt is a protocol error whose
-``data`` is ``{code, params}``.
+``mcp.internal_error``, ``mcp.file_changed``, or a core error's code); a bad resource URI or prompt is a
+protocol error whose ``data`` is ``{code, params}``; a stdio line the SDK cannot read (not JSON, nested
+too deeply, a lone surrogate) is answered with a JSON-RPC error. Half a character read from memory (a
+lone surrogate in a stored JSON value) is escaped in the JSON text of resources and sent as U+FFFD
+elsewhere, so one stored value never costs the answer.
+
+Once the path no longer names the file the server opened (replaced, deleted or emptied on disk,
+:meth:`core.db.MemoryDB.file_change`), every tool, resource and prompt is refused (``mcp.file_changed``).
+Over HTTP a request is answered only when its ``Host`` (and ``Origin``) name this server
+(:class:`HostCheck`), on every address.
 
 :class:`MemoryService` is the SDK-free part (plain Python, tested directly); :func:`build_server` binds
 it to the SDK's low-level ``Server``; :func:`serve` runs it on stdio or streamable HTTP. The SDK is an
@@ -40,6 +48,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
 import socket
 import sys
 from collections.abc import Callable
@@ -49,7 +58,7 @@ from urllib.parse import quote, unquote
 
 from core import __version__
 from core.errors import MemoryError_, NotFoundError, ValidationError_
-from core.jsutil import json_safe, now_ms
+from core.jsutil import from_utf16_view, json_safe, now_ms
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -60,12 +69,15 @@ __all__ = [
     "PREVIEW_TOOL",
     "RECALL_PROMPT",
     "SERVER_NAME",
+    "FileChangedError",
+    "HostCheck",
     "McpUnavailableError",
     "MemoryService",
     "ToolCall",
     "build_server",
     "client_config",
     "command_line",
+    "exposure_warning",
     "parse_http_address",
     "serve",
 ]
@@ -110,6 +122,20 @@ class McpUnavailableError(MemoryError_):
     default_code = "mcp.sdk_missing"
 
 
+class FileChangedError(MemoryError_):
+    """The database file the server opened is no longer the file at its path (:meth:`MemoryDB.file_change`)."""
+
+    default_code = "mcp.file_changed"
+
+
+#: What happened to the opened file, as :meth:`core.db.MemoryDB.file_change` names it.
+_FILE_CHANGES = {
+    "replaced": "another file has taken its place (it was replaced, or deleted and created again)",
+    "deleted": "it was deleted",
+    "emptied": "it was cut to 0 bytes",
+}
+
+
 @dataclass(frozen=True)
 class ToolCall:
     """A tool's answer: ``structured`` (the dispatcher's JSON), ``text`` (what the model reads)."""
@@ -135,8 +161,30 @@ class PromptInfo:
     arguments: list[tuple[str, str, bool]] = field(default_factory=list)  # (name, description, required)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_BAD_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(json_safe(value), ensure_ascii=False, indent=2)
+    """JSON text of a resource; a lone surrogate (from a stored JSON value) is escaped as ``\\udXXX``,
+    as ``philont-memory --json`` and ``JSON.stringify`` write it, so the text is valid UTF-8."""
+    text = json.dumps(json_safe(value), ensure_ascii=False, indent=2)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def _wire(value: Any) -> Any:
+    """``value`` with every lone surrogate replaced by U+FFFD (a surrogate pair held as two code points
+    joined first), as text that is not UTF-8 is read (:mod:`core.damage`): neither the SDK's JSON writer
+    nor its reader carries half a character, so one stored value must not cost the whole answer."""
+    if isinstance(value, str):
+        if value.isascii() or _LONE_SURROGATE.search(value) is None:
+            return value
+        return _LONE_SURROGATE.sub("\ufffd", from_utf16_view(value))
+    if isinstance(value, dict):
+        return {_wire(k): _wire(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_wire(v) for v in value]
+    return value
 
 
 def mcp_actor() -> str:
@@ -173,6 +221,21 @@ class MemoryService:
 
     def now(self) -> int:
         return now_ms() if self._now is None else int(self._now)
+
+    def check_file(self) -> None:
+        """Raise :class:`FileChangedError` once the path no longer names the file this server opened
+        (replaced, deleted or emptied on disk, :meth:`core.db.MemoryDB.file_change`, as the app notices
+        it): the connection would go on reading, and writing, the file that was opened."""
+        change = self.db.file_change()
+        if change is None:
+            return
+        path = str(self.db.path)
+        raise FileChangedError(
+            f"{path}: the database file changed on disk since this server opened it: "
+            f"{_FILE_CHANGES.get(change, change)}. This server no longer answers from the file it opened, "
+            "so nothing was read or written; start it again to serve the file now at that path.",
+            params={"path": path, "change": change},
+        )
 
     # -- tools -------------------------------------------------------------------------------------
     def tools(self) -> list[dict[str, Any]]:
@@ -216,6 +279,7 @@ class MemoryService:
         from core.curation.tools import run_audited
         from core.tools import TOOLS, run_tool
 
+        self.check_file()
         if name == PREVIEW_TOOL:
             return self._preview(arguments)
         spec = TOOLS.get(name) if isinstance(name, str) else None
@@ -270,6 +334,7 @@ class MemoryService:
         """The fixed resources, then one per fact namespace with active facts."""
         from core.facts import FactStore
 
+        self.check_file()
         out = [
             ResourceInfo(
                 f"{SCHEME}prefix",
@@ -347,7 +412,9 @@ class MemoryService:
         reader = readers.get(kind)
         if reader is None or (kind == "prefix" and rest):
             raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
-        return reader(unquote(rest) if rest else "")
+        name = _unquote_name(uri, rest)
+        self.check_file()
+        return reader(name)
 
     def _read_prefix(self, _: str) -> tuple[str, str]:
         from core.prefix import build_memory_prefix
@@ -436,6 +503,7 @@ class MemoryService:
             raise NotFoundError(
                 f"No prompt {name!r}.", code="mcp.prompt_not_found", params={"name": str(name)}
             )
+        self.check_file()
         topic = (arguments or {}).get("topic")
         if not isinstance(topic, str) or not topic.strip():
             raise ValidationError_(
@@ -460,6 +528,26 @@ class MemoryService:
                 "with other key words.",
             ]
         return self.prompts()[0].description, "\n".join(lines)
+
+
+def _unquote_name(uri: str, quoted: str) -> str:
+    """The name in a resource URI: percent-decoded as UTF-8; a ``%`` without two hex digits after it, or
+    bytes that are not UTF-8, is a bad URI (never a lookup of something else)."""
+    bad = _BAD_PERCENT.search(quoted)
+    name = None
+    if bad is None:
+        try:
+            name = unquote(quoted, errors="strict")
+        except UnicodeDecodeError:
+            name = None
+    if name is None:
+        raise ValidationError_(
+            f"Bad resource URI {uri!r}: the name is not percent-encoded UTF-8 (encode each byte as %XX, "
+            "a % itself as %25).",
+            code="mcp.bad_uri",
+            params={"uri": uri},
+        )
+    return name
 
 
 def _facts_uri(namespace: str) -> str:
@@ -508,7 +596,7 @@ def _protocol_error(exc: MemoryError_) -> Exception:
     from mcp.shared.exceptions import MCPError
 
     code = types.INVALID_PARAMS if isinstance(exc, NotFoundError | ValidationError_) else types.INTERNAL_ERROR
-    return MCPError(code, str(exc), {"code": exc.code, "params": json_safe(exc.params)})
+    return MCPError(code, _wire(str(exc)), {"code": exc.code, "params": _wire(json_safe(exc.params))})
 
 
 def _client_name(ctx: Any) -> str | None:
@@ -540,7 +628,7 @@ def build_server(service: MemoryService) -> Any:
         except Exception as exc:
             raise MCPError(
                 types.INTERNAL_ERROR,
-                f"{type(exc).__name__}: {exc}",
+                _wire(f"{type(exc).__name__}: {exc}"),
                 {"code": "mcp.internal_error", "params": {"type": type(exc).__name__}},
             ) from None
 
@@ -566,13 +654,15 @@ def build_server(service: MemoryService) -> Any:
             service.call_tool, params.name, params.arguments, _client_name(ctx)
         )
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=r.text)],
-            structured_content=r.structured,
+            content=[types.TextContent(type="text", text=_wire(r.text))],
+            structured_content=_wire(r.structured),
             is_error=r.is_error,
         )
 
     def resource_entry(r: ResourceInfo) -> Any:
-        return types.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
+        return types.Resource(
+            uri=r.uri, name=_wire(r.name), description=_wire(r.description), mime_type=r.mime_type
+        )
 
     async def list_resources(ctx: Any, params: Any) -> Any:
         found = await in_thread(service.resources)
@@ -592,7 +682,7 @@ def build_server(service: MemoryService) -> Any:
         uri = str(params.uri)
         text, mime = await in_thread(service.read_resource, uri)
         return types.ReadResourceResult(
-            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)]
+            contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=_wire(text))]
         )
 
     async def list_prompts(ctx: Any, params: Any) -> Any:
@@ -612,9 +702,9 @@ def build_server(service: MemoryService) -> Any:
 
     async def get_prompt(ctx: Any, params: Any) -> Any:
         description, text = await in_thread(service.get_prompt, params.name, params.arguments)
+        content = types.TextContent(type="text", text=_wire(text))
         return types.GetPromptResult(
-            description=description,
-            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))],
+            description=description, messages=[types.PromptMessage(role="user", content=content)]
         )
 
     return Server(
@@ -661,15 +751,123 @@ def parse_http_address(text: str) -> tuple[str, int]:
     return host, int(port_text)
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        import ipaddress
+def _numeric_ip(name: str) -> Any:
+    """The IP address a literal spells (``127.1`` is 127.0.0.1; never a name looked up), else ``None``."""
+    import ipaddress
 
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    try:
+        found = socket.getaddrinfo(name, None, flags=socket.AI_NUMERICHOST)
+        return ipaddress.ip_address(str(found[0][4][0]).partition("%")[0])
+    except (OSError, ValueError, UnicodeError, IndexError):
+        return None
+
+
+def _split_host(text: str) -> tuple[str, int] | None:
+    """``(name, port)`` of a Host header (``name``, ``name:port``, ``[v6]:port``; port 80 when absent)."""
+    t = text.strip()
+    if t.startswith("["):
+        name, close, rest = t[1:].partition("]")
+        if not close or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:] if rest else "80"
+    elif t.count(":") > 1:
+        return None
+    else:
+        name, colon, port = t.partition(":")
+        port = port if colon else "80"
+    if not name or not port.isdigit() or len(port) > 5:
+        return None
+    return name.lower(), int(port)
+
+
+class HostCheck:
+    """Which HTTP requests the server answers: the Host header names this server with its port (the
+    address it is bound to, ``localhost`` or the host name it was started with; bound to every address,
+    any address of this computer or ``localhost``), and an ``Origin``, when a browser sends one, is
+    ``http://`` such a host. A web page that reaches the server through DNS rebinding sends its own name
+    in both, so it is refused on every address."""
+
+    def __init__(self, address: str, port: int, given: str = ""):
+        bound = _numeric_ip(address)
+        if bound is None:
+            raise ValueError(f"not an IP address: {address!r}")
+        self.address = bound
+        self.port = port
+        self.every = bool(bound.is_unspecified)
+        self.names = {"localhost"} | ({given.lower()} if given and _numeric_ip(given) is None else set())
+        self._own: dict[Any, bool] = {}
+
+    def described(self) -> str:
+        if self.every:
+            return f"an address of this computer or localhost, port {self.port}"
+        shown = f"[{self.address}]" if self.address.version == 6 else str(self.address)
+        names = [f"{n}:{self.port}" for n in sorted(self.names)]
+        return " or ".join([f"{shown}:{self.port}", *names])
+
+    def host_ok(self, header: str) -> bool:
+        split = _split_host(header)
+        if split is None or split[1] != self.port:
+            return False
+        if split[0] in self.names:
+            return True
+        ip = _numeric_ip(split[0])
+        if ip is None:
+            return False
+        if self.every:
+            return not ip.is_unspecified and self._is_own(ip)
+        return bool(ip == self.address)
+
+    def origin_ok(self, header: str) -> bool:
+        scheme, sep, rest = header.strip().partition("://")
+        return bool(sep) and scheme.lower() == "http" and "/" not in rest and self.host_ok(rest)
+
+    def refusal(self, hosts: list[str], origins: list[str]) -> tuple[int, str] | None:
+        """``(status, text)`` refusing a request with these Host and Origin headers, else ``None``."""
+        if len(hosts) != 1 or not self.host_ok(hosts[0]):
+            shown = hosts[0][:100] if len(hosts) == 1 else f"{len(hosts)} Host headers"
+            return 421, (
+                f"Refused: the Host header ({shown!r}) does not name this server ({self.described()}). A web "
+                "page reaching a server on this computer through DNS rebinding sends its own name there."
+            )
+        if len(origins) > 1 or (origins and not self.origin_ok(origins[0])):
+            shown = origins[0][:100] if len(origins) == 1 else f"{len(origins)} Origin headers"
+            return 403, f"Refused: the request comes from a web page ({shown!r}), not from this server."
+        return None
+
+    def _is_own(self, ip: Any) -> bool:
+        """Whether ``ip`` is an address of this computer: one a socket can be bound to."""
+        if ip.is_loopback:
+            return True
+        if ip not in self._own:
+            family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+            try:
+                with socket.socket(family, socket.SOCK_STREAM) as probe:
+                    probe.bind((str(ip), 0))
+                self._own[ip] = True
+            except OSError:
+                self._own[ip] = False
+        return self._own[ip]
+
+
+class _HostGuard:
+    """ASGI middleware answering only the requests :class:`HostCheck` accepts."""
+
+    def __init__(self, app: Any, check: HostCheck):
+        self.app = app
+        self.check = check
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            headers = [(k.lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
+            refusal = self.check.refusal(
+                [v for k, v in headers if k == b"host"], [v for k, v in headers if k == b"origin"]
+            )
+            if refusal is not None:
+                from starlette.responses import PlainTextResponse
+
+                await PlainTextResponse(refusal[1], status_code=refusal[0])(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _say(text: str) -> None:
@@ -695,10 +893,79 @@ def serve(db: MemoryDB, *, write: bool, http: str | None = None, now: int | None
 
 
 async def _run_stdio(server: Any) -> None:
+    """The SDK's stdio transport, with a line it cannot read answered by a JSON-RPC error (the SDK drops
+    it, leaving the client waiting for ever)."""
+    import anyio
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        send, receive = anyio.create_memory_object_stream[Any](0)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_forward_readable, read_stream, send, write_stream)
+            await server.run(receive, write_stream, server.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+async def _forward_readable(source: Any, sink: Any, reply: Any) -> None:
+    """Pass each message read on to the server; answer each line that could not be read."""
+    import anyio
+    from mcp.shared.message import SessionMessage
+
+    try:
+        async with sink:
+            async for item in source:
+                if isinstance(item, Exception):
+                    await reply.send(SessionMessage(_unreadable_answer(item)))
+                else:
+                    await sink.send(item)
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+        return
+
+
+def _unreadable_answer(exc: Exception) -> Any:
+    """The JSON-RPC error answering a line the SDK could not read (``exc``, its validation error):
+    ``-32700`` for what its JSON parser refuses (not JSON, nested too deeply, a lone surrogate, which it
+    cannot hold), ``-32600`` for JSON that is no JSON-RPC message. The id is the message's own where it
+    can be read, else ``null``; ``data`` is ``{code, params}`` as for every other protocol error."""
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    parse = not errors or any(e.get("type") == "json_invalid" for e in errors)
+    found: Any = None
+    for e in errors:
+        if e.get("type") not in ("json_invalid", "missing") or len(e.get("loc", ())) > 2:
+            continue  # a missing field's error holds the whole message, not a part of it
+        value = e.get("input")
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except (ValueError, RecursionError):
+                value = None
+        if isinstance(value, dict) and "id" in value:
+            found = value
+            break
+    detail = str(errors[0].get("msg")) if errors else f"{type(exc).__name__}: {exc}"
+    if found is not None and parse and _holds_lone_surrogate(found):
+        detail = (
+            "it holds a lone surrogate (a \\uD800-\\uDFFF escape without its other half), not Unicode text"
+        )
+    rid = found.get("id") if found is not None else None
+    if isinstance(rid, bool) or not isinstance(rid, int | str) or _LONE_SURROGATE.search(str(rid)):
+        rid = None
+    code, kind = (types.PARSE_ERROR, "parse_error") if parse else (types.INVALID_REQUEST, "invalid_request")
+    message = f"{'Parse error' if parse else 'Invalid request'}: {_wire(detail)}"
+    data = {"code": f"mcp.{kind}", "params": {"detail": _wire(detail)}}
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message, data=data)
+    )
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    try:
+        return _LONE_SURROGATE.search(json.dumps(value, ensure_ascii=False)) is not None
+    except (ValueError, RecursionError):
+        return False
 
 
 def _run_http(server: Any, host: str, port: int, what: str, write: bool) -> int:
@@ -711,21 +978,43 @@ def _run_http(server: Any, host: str, port: int, what: str, write: bool) -> int:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(socket.SOMAXCONN)  # a client may connect as soon as the address is printed
     except OSError:
         sock.close()
         raise
-    bound = sock.getsockname()[1]
-    app = server.streamable_http_app(host=host, streamable_http_path=HTTP_PATH)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    address, bound = sock.getsockname()[:2]
+    check = HostCheck(address, bound, host)
+    # Host and Origin are checked in front of the app on every address (the SDK checks them only for
+    # 127.0.0.1, localhost and ::1, with any port).
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    app = server.streamable_http_app(
+        host=host,
+        streamable_http_path=HTTP_PATH,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    config = uvicorn.Config(_HostGuard(app, check), log_level="warning", lifespan="on")
     shown = f"[{host}]" if family == socket.AF_INET6 else host
-    if not _is_loopback(host):
-        _say(
-            f"warning: listening on {host}, not only this computer: whoever reaches it can read the memory"
-            + (" and change it" if write else "")
-        )
+    warning = exposure_warning(check, host, write)
+    if warning is not None:
+        _say(warning)
     _say(f"MCP server on http://{shown}:{bound}{HTTP_PATH}, {what}")
     asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
     return 0
+
+
+def exposure_warning(check: HostCheck, host: str, write: bool) -> str | None:
+    """The warning for a server that is not on a loopback address: who can reach it, what is refused
+    and what that does not stop (``None`` on a loopback address)."""
+    if check.address.is_loopback:
+        return None
+    what = "read the memory" + (" and change it" if write else "")
+    where = "on every address of this computer" if check.every else f"on {host}, not only this computer"
+    return (
+        f"warning: listening {where}: any computer that can reach it can {what}, with no password. Only "
+        f"requests naming {check.described()} in Host (and Origin) are answered: that keeps web pages "
+        "from reaching it through DNS rebinding, not other computers or programs."
+    )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -859,7 +860,8 @@ def version_status(version: int | None, raw: str | None) -> VersionStatus:
     """Where a stored ``schema_version`` stands (``version`` as :func:`parse_schema_version` reads it).
 
     ``known``: 31 to 50 (curation allowed); ``newer``: above 50; ``older``: 1 to 30 (a file this project
-    does not migrate); ``invalid``: not a positive whole number (``'abc'``, ``'-1'``, ``''``, ``'31.5'``);
+    does not migrate); ``invalid``: not a positive decimal integer (``'abc'``, ``'-1'``, ``''``, ``'31.5'``,
+    ``'+31'``, ``'3.1e1'``, ``' 31'``: see :func:`parse_schema_version`);
     ``missing``: no ``schema_version`` row (or no ``memory_meta``).
     """
     if version is None:
@@ -907,16 +909,23 @@ def js_number(value: Any) -> float | None:
     return None if isinstance(number, float) and math.isnan(number) else float(number)
 
 
-def parse_schema_version(value: Any) -> int | None:
-    """The stored version as an int, read the way the reference reads it (``Number(value)``).
+_DECIMAL = re.compile(r"[0-9]+")
 
-    ``'31'`` and ``' 31 '`` give 31, ``''`` gives 0 (as in JS); text that is not a number, infinities
-    and fractions give None.
+
+def parse_schema_version(value: Any) -> int | None:
+    """The stored version as an int when it is a decimal integer, else None.
+
+    A decimal integer is text of ASCII digits only (``'31'``, ``'031'``; no sign, no surrounding
+    space, no fraction or exponent) or an SQLite INTEGER. ``'+31'``, ``' 31 '``, ``'31.0'``, ``'3.1e1'``,
+    ``'0x1F'``, ``'31.5'``, ``''`` and a REAL give None: the file is shown read-only with the value as
+    stored (``invalid``), although the agent's ``Number(value)`` reads some of them as 31. Any number of
+    digits is read exactly (a 26-digit version is that number, not a rounded float).
     """
-    number = js_number(value)
-    if number is None or not math.isfinite(number) or number != math.floor(number):
-        return None
-    return int(number)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _DECIMAL.fullmatch(value):
+        return int(value)
+    return None
 
 
 def _exists(conn: Connection, kind: str, name: str) -> bool:

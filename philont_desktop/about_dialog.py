@@ -80,7 +80,7 @@ def about_rows(
         (QCoreApplication.translate("AboutDialog", "Schema of this database"), schema),
         (QCoreApplication.translate("AboutDialog", "Journal mode"), report.journal_mode or "?"),
         (
-            QCoreApplication.translate("AboutDialog", "Integrity (quick_check)"),
+            QCoreApplication.translate("AboutDialog", "Quick integrity check"),
             (report.quick_check or QCoreApplication.translate("AboutDialog", "not checked yet")).splitlines()[
                 0
             ],

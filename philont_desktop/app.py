@@ -197,11 +197,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = demo_default_path()
     window.show()
 
-    if args.demo and not path.exists():
+    # A link that leads nowhere (a loop of links) is opened too: the core's error says what it is.
+    there = os.path.lexists(path)
+    if args.demo and not there:
         window.create_demo(path)
-    elif path.exists() and batch:
+    elif there and batch:
         window.open_database(path)
-    elif path.exists():  # after the window's first paint: opening imports the core meanwhile
+    elif there:  # after the window's first paint: opening imports the core meanwhile
         window.after_first_paint(lambda: window.open_database(path))
     else:
         window.show_start_page(

@@ -332,7 +332,7 @@ class AppContext(QObject):
         self.reportChanged.emit()
 
     def _on_quick_check_error(self, exc: BaseException) -> None:
-        self.report.quick_check = self.tr("quick_check failed: {0}").format(exc)
+        self.report.quick_check = self.tr("quick integrity check failed: {0}").format(exc)
         self.reportChanged.emit()
 
 

@@ -175,6 +175,16 @@ def days(value: Any) -> str:
     return QCoreApplication.translate("Humanize", "{0} days").format(short_decimal(value))
 
 
+def tau_help() -> str:
+    """What τ (tau) means, in words, for tooltips wherever it is shown."""
+    return QCoreApplication.translate(
+        "Humanize",
+        "τ (tau) is how fast a fact fades while it is not read: its score is confidence × e^(−age / τ), so "
+        "τ days after it was last read it is down to 37 % of its confidence. ∞: never fades; pinned: "
+        "never fades and is never forgotten.",
+    )
+
+
 # --------------------------------------------------------------------------------------------------
 # Numbers
 # --------------------------------------------------------------------------------------------------

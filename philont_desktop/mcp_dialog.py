@@ -7,6 +7,7 @@ shows is what the server accepts. The dialog does no database work.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import subprocess
@@ -25,9 +26,13 @@ from philont_desktop.qt import (
     QPlainTextEdit,
     QPushButton,
     Qt,
+    QTextOption,
     QVBoxLayout,
     QWidget,
 )
+
+#: The command box grows with its wrapped lines up to this many.
+COMMAND_LINES_MAX = 8
 
 
 def shell_command(args: list[str]) -> str:
@@ -42,10 +47,16 @@ def _label(text: str) -> QLabel:
     return label
 
 
-def _code_box(lines: int) -> QPlainTextEdit:
+def _code_box(lines: int, *, wrap: bool = False) -> QPlainTextEdit:
+    """A read-only monospace box ``lines`` tall; ``wrap``: long lines break anywhere (a command line with
+    a deep database path is seen whole, not behind a horizontal scroll bar)."""
     box = QPlainTextEdit()
     box.setReadOnly(True)
-    box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    if wrap:
+        box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        box.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    else:
+        box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
     box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     height = box.fontMetrics().lineSpacing() * lines + 2 * box.frameWidth() + 12
     box.setFixedHeight(height)
@@ -75,7 +86,7 @@ class McpDialog(QDialog):
             )
         )
         self.write_box.toggled.connect(self._fill)
-        self.command_edit = _code_box(1)
+        self.command_edit = _code_box(1, wrap=True)
         self.config_edit = _code_box(14)
         self.copy_command = QPushButton(self.tr("Copy command"))
         self.copy_command.clicked.connect(lambda: QApplication.clipboard().setText(self.command_text()))
@@ -129,6 +140,23 @@ class McpDialog(QDialog):
     def _fill(self, *_: Any) -> None:
         self.command_edit.setPlainText(self.command_text())
         self.config_edit.setPlainText(self.config_text())
+        self._fit_command()
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit_command()
+
+    def _fit_command(self) -> None:
+        """The command box as tall as its wrapped lines (a line more when words break early), at most
+        :data:`COMMAND_LINES_MAX`."""
+        box = self.command_edit
+        fm = box.fontMetrics()
+        width = max(1.0, box.viewport().width() - 2 * box.document().documentMargin())
+        lines = max(1, math.ceil(fm.horizontalAdvance(box.toPlainText()) / width))
+        lines = min(COMMAND_LINES_MAX, lines + 1 if lines > 1 else lines)
+        frame = max(2 * box.frameWidth(), box.height() - box.viewport().height())  # known once laid out
+        margin = 2 * box.document().documentMargin()
+        box.setFixedHeight(math.ceil(fm.lineSpacing() * lines + margin) + frame + 2)
 
 
 def show_mcp_help(window: Any) -> McpDialog:

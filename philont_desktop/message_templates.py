@@ -56,12 +56,14 @@ TEMPLATES: dict[str, Template] = {
     "db.open.why.cannot_open": lambda: _tr("The database cannot be opened ({error})."),
     "db.open.why.cannot_read": lambda: _tr("The database cannot be read ({error})."),
     "db.open.backup": lambda: _tr(
-        " The newest backup that passes quick_check is {backup} (written by this app)."
+        " The newest backup that passes the quick integrity check is {backup} (written by this app)."
     ),
     "db.open.backup_agent": lambda: _tr(
-        " The newest backup that passes quick_check is {backup} (the agent's)."
+        " The newest backup that passes the quick integrity check is {backup} (the agent's)."
     ),
-    "db.open.no_backup": lambda: _tr(" No backup that passes quick_check was found in backups/."),
+    "db.open.no_backup": lambda: _tr(
+        " No backup that passes the quick integrity check was found in backups/."
+    ),
     # -- why a database is shown read-only (OpenReport.read_only_notice) ------------------------------
     "db.read_only.schema_newer": lambda: _tr(
         "the database has schema version {version}, newer than {max_known}, which this version understands; "
@@ -81,7 +83,7 @@ TEMPLATES: dict[str, Template] = {
     "db.read_only.missing_tables": lambda: _tr("core tables are missing: {names}"),
     "db.read_only.missing_columns": lambda: _tr("core columns are missing: {names}"),
     "db.read_only.missing_fts": lambda: _tr("full-text tables are missing: {names}"),
-    "db.read_only.damaged": lambda: _tr("the database is damaged (quick_check: {quick_check})"),
+    "db.read_only.damaged": lambda: _tr("the database is damaged (quick integrity check: {quick_check})"),
     "db.read_only.immutable": lambda: _tr("the database directory cannot be written"),
     "db.read_only.file_not_writable": lambda: _tr("the file is not writable"),
     "db.read_only.dir_not_writable": lambda: _tr("the directory is not writable"),
@@ -102,11 +104,29 @@ TEMPLATES: dict[str, Template] = {
     "backup.in_memory": lambda: _tr("An in-memory database has no backups."),
     "backup.cancelled": lambda: _tr("The copy was cancelled."),
     "backup.no_free_name": lambda: _tr("No free backup name in {dir}."),
+    "backup.folder_not_writable": lambda: _tr(
+        "The backups folder {path} cannot be written (backups, and the files a restore moves aside, are kept "
+        "there). Nothing was changed."
+    ),
+    "backup.folder_symlink_loop": lambda: _tr(
+        "The backups folder {path} is a symbolic link loop (a link that leads back to itself), so nothing can "
+        "be kept there. Nothing was changed."
+    ),
+    "backup.folder_not_folder": lambda: _tr(
+        "The backups folder {path} is not a folder (this path names {kind}), so nothing can be kept there. "
+        "Nothing was changed."
+    ),
     "changes.compare_what": lambda: _tr(
         "Compare a backup with the database or with another backup, not both or neither."
     ),
     "changes.layer_unknown": lambda: _tr("Unknown layer {layer} (one of {layers})."),
     "changes.cancelled": lambda: _tr("The comparison was cancelled."),
+    "changes.backup_unreadable": lambda: _tr(
+        "The backup {path} cannot be read ({error}); it may be damaged. Nothing was compared."
+    ),
+    "changes.backup_not_memory": lambda: _tr(
+        "The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared."
+    ),
     "export.folder": lambda: _tr("{path} is a folder; choose a file name to export to."),
     "fact.time_out_of_range": lambda: _tr(
         "The {field} must be between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range."
@@ -135,6 +155,10 @@ TEMPLATES: dict[str, Template] = {
     ),
     "mcp.invalid_arguments": lambda: _tr("Invalid arguments for {tool}: {detail}"),
     "mcp.internal_error": lambda: _tr("The tool {tool} failed ({type})."),
+    "mcp.file_changed": lambda: _tr(
+        "{path}: the database file changed on disk ({change}) since the MCP server opened it; nothing was "
+        "read or written. Start the server again to serve the file now at that path."
+    ),
     # -- validation, not found and conflicts of the stores and of curation ------------------------------
     "argument.invalid": lambda: _tr("The value given for {argument} is not valid."),
     "db.column_missing": lambda: _tr("This database has no {table}.{column} column."),

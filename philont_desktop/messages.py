@@ -314,7 +314,7 @@ def _open_error_text(exc: DatabaseOpenError) -> str:
     if exc.backup is not None:
         which = "db.open.backup_agent" if p.get("backup_owner") == "agent" else "db.open.backup"
         out += text(which, {"backup": str(exc.backup)})
-    elif exc.problem not in ("missing", "exists", "special-file", "symlink-loop", "orphan-files", "replaced"):
+    elif p.get("searched"):
         out += text("db.open.no_backup")
     return out
 

@@ -61,6 +61,7 @@ class UndoManager(QObject):
         self.ctx = ctx
         self.stack = QUndoStack(self)
         self._busy = 0
+        self._last_step: Job | None = None  # the writer job of the last stack step started
 
     @property
     def busy(self) -> bool:
@@ -82,6 +83,8 @@ class UndoManager(QObject):
 
     def _request(self, kind: str) -> None:
         undo = kind == curation.UNDO
+        if not self.busy:
+            self._skip_obsolete()
         if self.busy or not (self.stack.canUndo() if undo else self.stack.canRedo()):
             return
         if not self.ctx.editing:
@@ -125,7 +128,20 @@ class UndoManager(QObject):
         return self.ctx.write(_perform, on_result=_done, on_error=_failed, label=text)
 
     def step_entry(self, audit_id: int, kind: str, text: str) -> Job:
-        """Undo or redo one audit entry by id (the Audit tab), outside the stack's order."""
+        """Undo or redo one audit entry by id (the Audit tab). The stack's next step when the entry is
+        that step (Edit › Undo then offers the edit before it); otherwise outside the stack's order, and
+        the stack's command for the entry, if any, is set aside (:meth:`_sync_stack`) so that Edit › Undo
+        never offers a step the database has already taken."""
+        undo = kind == curation.UNDO
+        nxt = self._next_command(undo)
+        if nxt is not None and nxt.audit_id == audit_id and self.ctx.editing and not self.busy:
+            self._last_step = None
+            if undo:
+                self.stack.undo()
+            else:
+                self.stack.redo()
+            if self._last_step is not None:
+                return self._last_step
         actor = self.ctx.actor
         fn = curation.undo if kind == curation.UNDO else curation.redo
 
@@ -136,6 +152,7 @@ class UndoManager(QObject):
             )
 
         def _done(entry: AuditEntry) -> None:
+            self._sync_stack(audit_id, kind)  # first: busyChanged then tells the actions about the stack
             self._set_busy(-1)
             self._announce(kind, entry)
             self._say(kind, text)
@@ -144,6 +161,32 @@ class UndoManager(QObject):
         return self.ctx.write(
             lambda db: fn(db, audit_id, actor), on_result=_done, on_error=_failed, label=text
         )
+
+    def _next_command(self, undo: bool) -> CurationCommand | None:
+        """The command Edit › Undo (``undo``) or Edit › Redo would step next."""
+        idx = self.stack.index() - 1 if undo else self.stack.index()
+        cmd = self.stack.command(idx) if 0 <= idx < self.stack.count() else None
+        return cmd if isinstance(cmd, CurationCommand) else None
+
+    def _sync_stack(self, audit_id: int, kind: str) -> None:
+        """After an entry was undone or redone outside the stack's order: its command, if the stack has
+        one, is obsolete while the database's state and the command's place in the stack disagree (an
+        undone edit below the stack's index, a redone one above it), and whole again when they agree."""
+        undone = kind == curation.UNDO
+        for i in range(self.stack.count()):
+            cmd = self.stack.command(i)
+            if isinstance(cmd, CurationCommand) and cmd.audit_id == audit_id:
+                applied_by_stack = i < self.stack.index()
+                cmd.setObsolete(applied_by_stack == undone)
+        self._skip_obsolete()
+
+    def _skip_obsolete(self) -> None:
+        """Drop the obsolete commands next to the stack's index, so that Edit › Undo and Edit › Redo name
+        (or, with none left, disable) the steps that can really be taken."""
+        while (cmd := self._next_command(True)) is not None and cmd.isObsolete():
+            self.stack.undo()  # deletes an obsolete command without running it
+        while (cmd := self._next_command(False)) is not None and cmd.isObsolete():
+            self.stack.redo()
 
     def _announce(self, kind: str, entry: AuditEntry) -> curation.Changes:
         changes = curation.Changes.of(entry, kind)
@@ -161,6 +204,7 @@ class UndoManager(QObject):
             return fn(db, audit_id, actor)
 
         def _done(entry: AuditEntry) -> None:
+            self._skip_obsolete()
             self._set_busy(-1)
             self._announce(kind, entry)
             self._say(kind, cmd.text())
@@ -172,7 +216,7 @@ class UndoManager(QObject):
             self.ctx.show_error(what, exc)
 
         self._set_busy(+1)
-        self.ctx.write(_run, on_result=_done, on_error=_failed, label=cmd.text())
+        self._last_step = self.ctx.write(_run, on_result=_done, on_error=_failed, label=cmd.text())
 
     def _say(self, kind: str, text: str) -> None:
         """The status bar says which edit was undone or redone."""

@@ -7,7 +7,8 @@
 Without ``--since`` or ``--against`` the baseline is the database's review mark (set in the desktop
 app), else the last 7 days. ``BACKUP`` and ``OTHER`` are paths or names of files in ``backups/``; with
 ``--to`` two backups are compared and the database itself is not opened. The database and the backups
-are only read (backups through ``immutable=1``: nothing is created beside them). ``--now`` is the end
+are only read (backups through ``immutable=1``: nothing is created beside them; a backup with a ``-wal``
+through a private copy of both files, deleted after). ``--threshold`` is a finite number. ``--now`` is the end
 of a time baseline and the "now" of a comparison with the database. Progress goes to stderr when it is
 a terminal.
 """
@@ -41,7 +42,11 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--to", metavar="OTHER", help="with --against: compare with this backup instead of the database"
     )
     p.add_argument("--layer", action="append", choices=LAYERS, help="only this layer (repeatable)")
-    p.add_argument("--threshold", type=float, default=0.05, help="the forget threshold of the decay model")
+    from core.cli import _finite_float
+
+    p.add_argument(
+        "--threshold", type=_finite_float, default=0.05, help="the forget threshold of the decay model"
+    )
 
 
 def _backup_path(db_path: Path, text: str) -> Path:

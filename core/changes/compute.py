@@ -7,13 +7,19 @@
   by primary key (:mod:`core.changes.rowdiff`), streaming with ``progress(done, total)`` and a
   ``cancel()`` check between chunks, on a connection of its own inside one read transaction (a
   consistent snapshot while the agent writes). Backups are attached read-only with ``immutable=1``, so
-  nothing is created beside them; the live database is opened read-only.
+  nothing is created beside them; a backup with a ``-wal`` beside it is read as SQLite would read it,
+  ``-wal`` included, through a private copy that is deleted after. The live database is opened
+  read-only. A backup SQLite cannot read, or that has none of the memory tables, is an error naming it
+  (``changes.backup_unreadable``, ``changes.backup_not_memory``); two files that share no rows get the
+  notice ``change.notice.unrelated``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,7 +44,7 @@ from core.changes.rowdiff import CHUNK_ROWS, RowDiffer, TableDiff
 from core.db import MemoryDB, OpenReport, check_file_header, connect_file
 from core.decay import DEFAULT_FORGET_THRESHOLD
 from core.engine import sqlite3
-from core.errors import ValidationError_
+from core.errors import MemoryError_, ValidationError_
 from core.jsutil import now_ms
 
 __all__ = ["backup_time", "changes_against", "changes_since", "check_layers"]
@@ -133,10 +139,11 @@ def backup_time(path: str | os.PathLike[str]) -> tuple[int | None, bool]:
         return None, False
 
 
-def _uri(path: Path) -> str:
-    """A backup is a closed file: ``immutable=1`` opens no ``-wal``/``-shm`` beside it (files already
-    there are not part of the backup and are ignored)."""
-    return f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
+def _uri(path: Path, *, immutable: bool = True) -> str:
+    """A backup is a closed file: ``immutable=1`` opens no ``-wal``/``-shm`` beside it. A backup with a
+    ``-wal`` is read through a private copy (:func:`_readable`), opened read-only without ``immutable``
+    so that SQLite applies the copied ``-wal``."""
+    return f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
 
 
 def _check_backup(path: Path) -> None:
@@ -153,31 +160,129 @@ def _check_backup(path: Path) -> None:
         )
 
 
-def _open_snapshot(path: Path) -> MemoryDB:
-    """A read-only connection to a backup that creates no file beside it (``immutable=1``)."""
+def _has_wal(path: Path) -> bool:
+    try:
+        return os.path.getsize(str(path) + "-wal") > 0
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _readable(path: Path) -> Iterator[tuple[Path, bool]]:
+    """``(file to open, immutable)`` for the backup at ``path``, read as SQLite would read it.
+
+    Without a ``-wal`` beside it the backup itself is opened with ``immutable=1`` (nothing is created
+    beside it). With one, the rows committed in the ``-wal`` are part of the backup: the file and its
+    ``-wal`` are copied into a private temporary folder (never the ``-shm``, which SQLite rebuilds),
+    the copy is opened read-only so that SQLite applies the ``-wal``, and the folder is deleted after.
+    """
     _check_backup(path)
-    conn = connect_file(path, mode="ro", immutable="1", timeout_s=5.0)
-    conn.execute("PRAGMA query_only=1")
-    return MemoryDB(conn, path, OpenReport(path=str(path), read_only=True))
+    if not _has_wal(path):
+        yield path, True
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="philont-compare-"))
+    try:
+        copy = tmp / "backup.sqlite"
+        try:
+            shutil.copyfile(path, copy)
+            shutil.copyfile(str(path) + "-wal", str(copy) + "-wal")
+        except OSError as exc:
+            raise _unreadable(path, exc) from exc
+        yield copy, False
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _unreadable(path: Path, exc: BaseException) -> MemoryError_:
+    """A backup SQLite cannot read (damaged, or not a database at all), named."""
+    return MemoryError_(
+        f"The backup {path} cannot be read: {exc}. Nothing was compared.",
+        code="changes.backup_unreadable",
+        params={"path": str(path), "error": str(exc)},
+    )
+
+
+def _not_memory(path: Path) -> MemoryError_:
+    return MemoryError_(
+        f"The backup {path} is not a memory database (it has none of the memory tables). "
+        "Nothing was compared.",
+        code="changes.backup_not_memory",
+        params={"path": str(path)},
+    )
+
+
+def _check_memory(db: MemoryDB, schema: str, path: Path) -> None:
+    """Raise unless the schema ``schema`` of ``db`` has at least one of the core tables."""
+    from core.schema import CORE_TABLES
+
+    try:
+        with db.lock:
+            rows = db.conn.execute(f"SELECT name FROM {schema}.sqlite_master WHERE type='table'").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise _unreadable(path, exc) from exc
+    if not {r[0] for r in rows} & set(CORE_TABLES):
+        raise _not_memory(path)
+
+
+def _blame(db: MemoryDB, exc: sqlite3.DatabaseError, backups: list[tuple[str, Path]]) -> None:
+    """Raise an error naming the backup that fails ``quick_check`` when reading failed with ``exc``
+    (else return: the error was not the backup's)."""
+    for schema, path in backups:
+        try:
+            with db.lock:
+                row = db.conn.execute(f"PRAGMA {schema}.quick_check(1)").fetchone()
+            sound = row is not None and row[0] == "ok"
+        except sqlite3.DatabaseError:
+            sound = False
+        if not sound:
+            raise _unreadable(path, exc) from exc
+
+
+def _open_snapshot(path: Path, immutable: bool, shown: Path) -> MemoryDB:
+    """A read-only connection to a backup (``immutable=1`` when it is the file itself)."""
+    extra = {"immutable": "1"} if immutable else {}
+    try:
+        conn = connect_file(path, mode="ro", timeout_s=5.0, **extra)
+        conn.execute("PRAGMA query_only=1")
+    except sqlite3.DatabaseError as exc:
+        raise _unreadable(shown, exc) from exc
+    db = MemoryDB(conn, shown, OpenReport(path=str(shown), read_only=True))
+    try:
+        _check_memory(db, "main", shown)
+    except BaseException:
+        db.close()
+        raise
+    return db
 
 
 @contextlib.contextmanager
 def _comparison(after_path: Path, after_is_backup: bool, before_path: Path) -> Iterator[MemoryDB]:
     """A connection on the after side with the baseline attached as ``b``, in one read transaction."""
-    _check_backup(before_path)
-    db = _open_snapshot(after_path) if after_is_backup else MemoryDB.open(after_path, check=False)
-    try:
+    with contextlib.ExitStack() as stack:
+        before, before_immutable = stack.enter_context(_readable(before_path))
+        if after_is_backup:
+            after, after_immutable = stack.enter_context(_readable(after_path))
+            db = _open_snapshot(after, after_immutable, after_path)
+        else:
+            db = MemoryDB.open(after_path, check=False)
+        stack.callback(db.close)
+        try:
+            with db.lock:
+                db.conn.execute("ATTACH DATABASE ? AS b", (_uri(before, immutable=before_immutable),))
+        except sqlite3.DatabaseError as exc:
+            raise _unreadable(before_path, exc) from exc
+        _check_memory(db, "b", before_path)
         with db.lock:
-            db.conn.execute("ATTACH DATABASE ? AS b", (_uri(before_path),))
             db.conn.execute("BEGIN")
         try:
             yield db
+        except sqlite3.DatabaseError as exc:
+            _blame(db, exc, [("b", before_path)] + ([("main", after_path)] if after_is_backup else []))
+            raise
         finally:
             with db.lock, contextlib.suppress(sqlite3.Error):
                 db.conn.execute("COMMIT")
                 db.conn.execute("DETACH DATABASE b")
-    finally:
-        db.close()
 
 
 def changes_against(
@@ -225,8 +330,44 @@ def changes_against(
         )
         ctx.before, ctx.notices = Reader(db, "b"), notices
         ctx.audit = AuditIndex.load(ctx.after, since, until)
+        _overlap(ctx, str(before_path), str(other or after_path))
         items = _against(ctx, names, progress, chunk_rows)
     return _finish(ChangeSet(baseline, until, names, notices=ctx.notices), items)
+
+
+#: The tables whose keys are random ids (UUIDs): two files share keys there only when one descends from
+#: the other. The logs' integer ids (messages, actions) count from 1 in every file and say nothing.
+_KEYED_BY_UUID = (FACTS, SKILLS, NOTES, EVENTS, SCHEDULES)
+
+
+def _overlap(ctx: Ctx, baseline: str, other: str) -> None:
+    """A notice when the two files share no rows (or hardly any) although both have rows: most likely
+    memories of different agents, and every row then shows as a change."""
+    assert ctx.before is not None
+    after_n = before_n = shared = 0
+    for t in _KEYED_BY_UUID:
+        ctx.check()
+        if not (ctx.after.has_table(t) and ctx.before.has_table(t)):
+            continue
+        if "id" not in ctx.after.columns(t) or "id" not in ctx.before.columns(t):
+            continue
+        a, b = ctx.after.t(t), ctx.before.t(t)
+        row = ctx.after.one(
+            f"SELECT (SELECT count(*) FROM {a}), (SELECT count(*) FROM {b}), "
+            f"(SELECT count(*) FROM {a} AS x WHERE EXISTS (SELECT 1 FROM {b} AS y WHERE y.id = x.id))"
+        )
+        after_n, before_n, shared = after_n + row[0], before_n + row[1], shared + row[2]
+    smaller = min(after_n, before_n)
+    if smaller > 0 and (shared == 0 or (smaller >= 100 and shared * 100 < smaller)):
+        add_notice(
+            ctx.notices,
+            "change.notice.unrelated",
+            baseline=baseline,
+            other=other,
+            shared=shared,
+            baseline_rows=before_n,
+            other_rows=after_n,
+        )
 
 
 def _against(

@@ -143,9 +143,29 @@ class ReviewMarks:
 
     def mark_all(self, db_path: str | os.PathLike[str], at: int, *, now: int | None = None) -> ReviewMark:
         """Everything up to ``at`` is reviewed: the next review starts there."""
+        return self.mark_all_keeping(db_path, at, now=now)[1]
+
+    def mark_all_keeping(
+        self, db_path: str | os.PathLike[str], at: int, *, now: int | None = None
+    ) -> tuple[ReviewMark, ReviewMark]:
+        """:meth:`mark_all`, returning ``(previous, new)``: the previous mark is what :meth:`restore`
+        puts back to undo it."""
+        kept: list[ReviewMark] = []
 
         def fn(m: ReviewMark) -> None:
+            kept.append(ReviewMark(m.at, m.marked_at, dict(m.reviewed)))
             m.at, m.marked_at, m.reviewed = int(at), now_ms() if now is None else int(now), {}
+
+        new = self._update(db_path, fn)
+        return kept[0], new
+
+    def restore(self, db_path: str | os.PathLike[str], previous: ReviewMark) -> ReviewMark:
+        """Put back a mark as it was (undoing a "Mark all reviewed"); an empty mark means never reviewed.
+        Changes marked reviewed one by one since stay reviewed."""
+
+        def fn(m: ReviewMark) -> None:
+            m.at, m.marked_at = previous.at, previous.marked_at
+            m.reviewed = {**previous.reviewed, **m.reviewed}
 
         return self._update(db_path, fn)
 

@@ -143,6 +143,12 @@ _EN: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"{p['table']}: columns only on one side ({', '.join(p['columns'])}) are compared as empty there."
     ),
     "change.notice.table_missing": lambda p: f"{p['table']} is missing on the {p['side']} side.",
+    "change.notice.unrelated": lambda p: (
+        f"{p['baseline']} and {p['other']} share "
+        + ("no rows" if not p["shared"] else f"only {p['shared']} rows")
+        + f" ({p['baseline_rows']} and {p['other_rows']} facts, skills, notes, events and tasks): they may be "
+        "the memories of different agents, and then every row shows as a change."
+    ),
     "change.notice.backup_time": lambda p: (
         f"{p['path']}: the name carries no time; the file's modification time is used."
     ),

@@ -29,8 +29,10 @@ so the content is the same but the times differ; ``philont-memory --now T demo .
 
 Scale: the other layers grow with ``messages`` (:func:`default_counts`; 1,000,000 messages give 200,000
 actions, 20,000 notes, 10,000 facts and 2,000 skills). The database is written under a temporary name
-next to ``path`` and renamed into place when complete, so an interrupted run never leaves a
-half-written database at ``path``.
+next to ``path`` (``.<name>.partial-<pid>``) and renamed into place when complete, so an interrupted
+run never leaves a half-written database at ``path``; the temporary files of a run that was killed (its
+process no longer runs, or they are older than a day) are removed by the next run for the same path
+(:func:`remove_stale_partials`).
 
 :data:`BENCH_TERMS` names the search terms the benchmarks use and roughly how often they occur.
 """
@@ -42,6 +44,8 @@ import errno
 import gc
 import os
 import random
+import re
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -55,7 +59,14 @@ from core.demo.write import ProgressFn, Sizes, write_all
 from core.jsutil import now_ms
 from core.paths import expand_user
 
-__all__ = ["BENCH_TERMS", "DEFAULT_SPAN_DAYS", "GenerateReport", "default_counts", "generate"]
+__all__ = [
+    "BENCH_TERMS",
+    "DEFAULT_SPAN_DAYS",
+    "GenerateReport",
+    "default_counts",
+    "generate",
+    "remove_stale_partials",
+]
 
 DEFAULT_SPAN_DAYS = 182
 
@@ -104,6 +115,58 @@ def default_counts(messages: int) -> dict[str, int]:
         "calendar_events": max(16, m // 20_000),
         "schedules": 10 + m // 200_000,
     }
+
+
+#: A partial file older than this is stale even when its process id is in use (by another program).
+STALE_PARTIAL_S = 24 * 3600
+
+
+def _partial_name(target: Path, pid: int) -> Path:
+    return target.with_name(f".{target.name}.partial-{pid}")
+
+
+def _pid_alive(pid: int) -> bool:
+    if os.name != "posix":  # no harmless liveness probe there: age decides
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process (PermissionError) and anything unexpected: alive
+        return True
+    return True
+
+
+def remove_stale_partials(path: str | os.PathLike[str]) -> list[Path]:
+    """Delete the temporary files of demo runs for ``path`` that were killed before they finished.
+
+    Only ``.<name>.partial-<pid>`` (and its ``-wal``, ``-shm``, ``-journal``) beside ``path`` are
+    touched, and only those of a process that no longer runs (or older than a day, as a process id may
+    be reused); this process's own are left alone. Returns what was deleted.
+    """
+    target = expand_user(path)
+    pattern = re.compile(rf"^\.{re.escape(target.name)}\.partial-(\d+)(?:-wal|-shm|-journal)?$")
+    removed: list[Path] = []
+    try:
+        entries = list(target.parent.iterdir())
+    except OSError:
+        return removed
+    now = time.time()
+    for p in entries:
+        m = pattern.match(p.name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            st = p.lstat()
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        if now - st.st_mtime > STALE_PARTIAL_S or not _pid_alive(int(m.group(1))):
+            with contextlib.suppress(OSError):
+                p.unlink()
+                removed.append(p)
+    return removed
 
 
 def _remove_db_files(p: Path) -> None:
@@ -209,7 +272,8 @@ def generate(
     def rng(stream: str) -> random.Random:
         return random.Random(f"{seed}:{stream}")
 
-    tmp = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    remove_stale_partials(target)
+    tmp = _partial_name(target, os.getpid())
     counts = _build(tmp, target, rng, sizes, start, now, progress, lap)
     return GenerateReport(
         path=str(target),

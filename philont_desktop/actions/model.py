@@ -17,11 +17,13 @@ from core.skills import SkillStore
 from philont_desktop.actions.state import ActionsFilter
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QColor, QObject
+from philont_desktop.widgets.readable import readable_form
 from philont_desktop.widgets.rows_model import PagedRowsModel, Submit
 from philont_desktop.widgets.text import format_local
 
 PAGE_SIZE = 200
 LIVE_LIMIT = 1000
+TOOLTIP_PARSE_LIMIT = 100_000  # characters of a stored text read as JSON for a tooltip
 
 COL_TIME, COL_TOOL, COL_OUTCOME, COL_SKILL, COL_PARAMS, COL_RESULT = range(6)
 
@@ -57,16 +59,6 @@ def compact_json(value: Any, text: str, limit: int = 160) -> str:
     s = text if isinstance(text, str) else json.dumps(value, ensure_ascii=False)
     s = " ".join(s[: limit * 2].split())
     return s if len(s) <= limit else s[: limit - 1] + "…"
-
-
-def pretty_json(action: Action) -> str:
-    """The parameters pretty-printed (the stored text as it is when it is not valid JSON)."""
-    if action.json_errors:
-        return action.params_json
-    try:
-        return json.dumps(action.params, ensure_ascii=False, indent=2)
-    except (TypeError, ValueError):
-        return action.params_json
 
 
 _ACTION_COLUMNS = {
@@ -119,12 +111,10 @@ class ActionsModel(PagedRowsModel):
         return _ACTION_COLUMNS.get(column, ())
 
     def tooltip(self, a: Action, column: int) -> str:
-        if column == COL_PARAMS:
-            text = pretty_json(a)
+        if column in (COL_PARAMS, COL_RESULT):  # the readable form, as the detail pane shows it
+            stored = a.params_json if column == COL_PARAMS else a.result or ""
+            text = readable_form(stored[:TOOLTIP_PARSE_LIMIT]).text
             return text if len(text) <= 2000 else text[:2000] + "…"
-        if column == COL_RESULT:
-            r = a.result or ""
-            return r if len(r) <= 2000 else r[:2000] + "…"
         if column == COL_TOOL:  # elided in a narrow window
             return f"{a.tool_name}\n#{a.id} · {a.session_id}"
         if column == COL_SKILL and a.linked_skill:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import audit, curation
+from core import audit
 from core.audit import AuditEntry
+from philont_desktop.audit.human import target_label
 from philont_desktop.audit.model import AuditModel
 from philont_desktop.audit.state import AuditState
 from philont_desktop.ops import ReadOp
@@ -58,5 +59,7 @@ class AuditController(TabController):
         e = self.state.shown
         if e is None or not e.is_original or not self.state.editing:
             return None
-        text = self.tr("Undo this change") if kind == curation.UNDO else self.tr("Redo this change")
+        # The status bar says "Undone: <this text>": the entry's action and target, not the button's words.
+        what = f"{e.action} {target_label(e.target_type, e.target_id, e.before, e.after)}"
+        text = self.tr("{0} (audit entry #{1})").format(what, e.id)
         return self.track(self.ctx.undo.step_entry(e.id, kind, text))

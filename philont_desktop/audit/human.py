@@ -2,12 +2,14 @@
 
 Qt-free: ``target_label`` names a fact ``user.city``, a skill by its name, a note by an excerpt, a
 calendar event or task by its title or name (falling back to ``<type> <id>``); ``field_changes`` lists
-the fields whose values differ, each value on one line (``value: 北京 → 上海``).
+the fields whose values differ, each value on one line (``value: 北京 → 上海``); the app passes the
+words for fields and values (:mod:`philont_desktop.audit.words`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 EXCERPT = 48
@@ -68,27 +70,58 @@ def _shown(field: str, value: Any) -> tuple[str, Any]:
     return field, value
 
 
-def field_changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
-    """``(field, before, after)`` for each field whose value differs: the fields a person changes in
-    the row's order, then the bookkeeping ones (ids, times)."""
+def _default_label(column: str) -> str:
+    return column.removesuffix("_json")
+
+
+def _default_value(column: str, value: Any) -> str:
+    return _one_line(value)
+
+
+def changed_fields(before: Any, after: Any) -> list[tuple[str, Any, Any]]:
+    """``(column, before, after)`` for each stored field whose value differs (the values as stored):
+    the fields a person changes in the row's order, then the bookkeeping ones (ids, times)."""
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
     mine, book = [], []
     for field in [*before, *(k for k in after if k not in before)]:
         old, new = before.get(field), after.get(field)
         if old != new:
-            name, a = _shown(str(field), old)
-            _name, b = _shown(str(field), new)
-            (book if field in BOOKKEEPING else mine).append((name, _one_line(a), _one_line(b)))
+            (book if field in BOOKKEEPING else mine).append((str(field), old, new))
     return mine + book
 
 
-def changes_line(before: Any, after: Any, limit: int = 3) -> str:
-    """The first ``limit`` field changes on one line (``value: 北京 → 上海; confidence: 0.8 → 0.9``)."""
-    changes = field_changes(before, after)
+def field_changes(
+    before: Any,
+    after: Any,
+    label: Callable[[str], str] = _default_label,
+    value: Callable[[str, Any], str] = _default_value,
+) -> list[tuple[str, str, str]]:
+    """``(field, before, after)`` for each field whose value differs, as :func:`changed_fields` orders
+    them: ``label(column)`` names the field (by default the column, ``value_json`` as ``value``) and
+    ``value(column, value)`` shows a value (a JSON column's value parsed; by default on one line)."""
+    return [
+        (label(col), value(col, _shown(col, old)[1]), value(col, _shown(col, new)[1]))
+        for col, old, new in changed_fields(before, after)
+    ]
+
+
+def changes_line(
+    before: Any,
+    after: Any,
+    limit: int = 3,
+    label: Callable[[str], str] = _default_label,
+    value: Callable[[str, Any], str] = _default_value,
+) -> str:
+    """The first ``limit`` field changes on one line (``value: 北京 → 上海; confidence: 0.8 → 0.9``),
+    the bookkeeping fields only when nothing else changed."""
+    changes = changed_fields(before, after)
     mine = [c for c in changes if c[0] not in BOOKKEEPING]
     changes = mine or changes
-    parts = [f"{f}: {a} → {b}" for f, a, b in changes[:limit]]
+    parts = [
+        f"{label(col)}: {value(col, _shown(col, a)[1])} → {value(col, _shown(col, b)[1])}"
+        for col, a, b in changes[:limit]
+    ]
     if len(changes) > limit:
         parts.append(f"+{len(changes) - limit}")
     return "; ".join(parts)

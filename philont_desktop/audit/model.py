@@ -10,6 +10,7 @@ from typing import Any
 
 from core import audit
 from core.audit import AuditEntry
+from philont_desktop.audit import words
 from philont_desktop.audit.human import changes_line, field_changes, target_label
 from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QDateTime, QObject, Qt, Signal
@@ -75,7 +76,7 @@ class AuditModel(PagedRowsModel):
             summary = audit.summarize(e.before, e.after)
             if summary in ("created", "deleted"):
                 return self.tr("created") if summary == "created" else self.tr("deleted")
-            return changes_line(e.before, e.after) or summary
+            return changes_line(e.before, e.after, label=words.label, value=words.value) or summary
         if col == "state":
             return self._state(e)
         return ""
@@ -97,8 +98,10 @@ class AuditModel(PagedRowsModel):
     def tooltip(self, e: AuditEntry, column: int) -> str:
         text = self.display(e, column)
         if self.COLUMNS[column] == "change":
-            changes = field_changes(e.before, e.after)
-            return "\n".join(f"{f}: {a} → {b}" for f, a, b in changes[:40]) or text
+            changes = field_changes(e.before, e.after, words.label, words.value)
+            shown = "\n".join(f"{f}: {a} → {b}" for f, a, b in changes[:40]) or text
+            raw = words.raw_lines(e.before, e.after)
+            return shown + ("\n\n" + self.tr("As stored:") + "\n" + "\n".join(raw) if raw else "")
         if self.COLUMNS[column] == "target":
             return f"{text}\n{e.target_type} {e.target_id}"
         return text

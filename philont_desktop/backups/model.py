@@ -27,9 +27,12 @@ DAY_MS = 86_400_000
 
 
 def fmt_age(age_ms: int | None) -> str:
-    """``12 min``, ``5 h``, ``3 d`` (whole units, rounded down)."""
+    """``12 min``, ``5 h``, ``3 d`` (whole units, rounded down); ``in the future`` for a time more than a
+    minute ahead (a backup named for a later date: its date is in the next column)."""
     if age_ms is None:
         return "?"
+    if int(age_ms) <= -MINUTE_MS:
+        return QCoreApplication.translate("BackupsTab", "in the future")
     a = max(0, int(age_ms))
     if a < MINUTE_MS:
         return QCoreApplication.translate("BackupsTab", "just now")
@@ -79,7 +82,7 @@ class BackupsModel(QAbstractTableModel):
             "created": self.tr("Created"),
             "age": self.tr("Age"),
             "size": self.tr("Size"),
-            "check": self.tr("quick_check"),
+            "check": self.tr("Integrity check"),
             "journal": self.tr("Kind"),
         }[col]
 

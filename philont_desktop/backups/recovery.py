@@ -86,7 +86,7 @@ def check_text(notice: Notice) -> str:
     if notice.code == "backup.unreadable":
         return _tr("cannot be read: {0}").format(p.get("error"))
     if notice.code == "backup.quick_check":
-        return _tr("quick_check: {0}").format(p.get("result"))
+        return _tr("quick integrity check: {0}").format(p.get("result"))
     if notice.code == "backup.not_memory":
         return _tr("not a memory database: missing {0}").format(", ".join(p.get("missing") or ()))
     return notice.message
@@ -116,7 +116,9 @@ def _error_templates() -> dict[str, tuple[str, tuple[str, ...]]]:
             ("path",),
         ),
         "restore.result_bad": (
-            _tr("The restored database fails quick_check ({0}); the replaced file is kept in {1}."),
+            _tr(
+                "The restored database fails the quick integrity check ({0}); the replaced file is kept in {1}."
+            ),
             ("problem", "kept"),
         ),
         "restore.move_failed": (

@@ -23,7 +23,7 @@ from philont_desktop.calendar.cells import (
     rule_tooltip,
     utc_text,
 )
-from philont_desktop.calendar.words import event_words, task_words
+from philont_desktop.calendar.words import action_words, event_words, stored_as, task_words
 from philont_desktop.qt import (
     QAbstractTableModel,
     QColor,
@@ -309,7 +309,7 @@ class UpcomingModel(_Table):
                 return event_words(row.rrule, start, row.timezone, self.now)
             return task_words(row.cron_expr, self.now)
         if col == "detail":
-            return (row.timezone or "") if row.kind == "event" else (row.action_type or "")
+            return (row.timezone or "") if row.kind == "event" else action_words(row.action_type)
         if col == "status":
             if row.kind == "task" and row.source_id in self.paused:
                 return self.tr("paused until {0}").format(fmt_local(self.paused[row.source_id]))
@@ -335,6 +335,8 @@ class UpcomingModel(_Table):
             return plain_tooltip(row.line)
         if col == "repeats":
             return rule_tooltip(self.text(row, col), row.rrule if row.kind == "event" else row.cron_expr)
+        if col == "detail" and row.kind == "task":
+            return stored_as(self.text(row, col), row.action_type)
         return None
 
     def sort_value(self, row: UpcomingItem, col: str) -> Any:
@@ -482,7 +484,7 @@ class SchedulesModel(_Table):
         if col == "repeats":
             return task_words(row.cron_expr, self.now)
         if col == "action":
-            return row.action_type
+            return action_words(row.action_type)
         if col == "last":
             return fmt_local(row.last_run_at)
         if col == "failures":
@@ -502,6 +504,8 @@ class SchedulesModel(_Table):
             return plain_tooltip(row.name)
         if col == "repeats":
             return rule_tooltip(self.text(row, col), row.cron_expr)
+        if col == "action":
+            return stored_as(self.text(row, col), row.action_type)
         if col == "state" and self.is_paused(row):
             return paused_tooltip(row.paused_until)
         if col == "state" and row.paused_until:

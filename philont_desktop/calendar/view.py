@@ -145,6 +145,7 @@ class CalendarTab(BaseTab):
             state = self.ctx.settings.header_state(f"calendar/{key}")
             if state:
                 view.horizontalHeader().restoreState(state)
+                self.tables.keep_times_whole(key)
         self.refresh()
 
     def save_state(self) -> None:

@@ -97,3 +97,32 @@ def task_words(cron_expr: str | None, now: int = 0) -> str:
 
 
 __all__ = ["day_text", "event_words", "repeat_words", "task_words", "weekday_name"]
+
+
+def _action_names() -> dict[str, str]:
+    return {
+        "prompt": _tr("reminder message"),
+        "tool_call": _tr("tool call"),
+        "reflect": _tr("reflection"),
+        "autonomous_turn": _tr("agent turn (acts on its own)"),
+    }
+
+
+def action_words(action_type: str | None) -> str:
+    """A task's action type in words (``autonomous_turn`` → "agent turn (acts on its own)"); a value
+    the app does not know is shown as stored."""
+    return _action_names().get(action_type or "", action_type or "")
+
+
+def created_by_words(created_by: str | None) -> str:
+    """Who created a task in words (``llm_external`` → "the agent"); other values as stored."""
+    if created_by == "llm_external":
+        return _tr("the agent")
+    return created_by or ""
+
+
+def stored_as(words: str, stored: str | None) -> str | None:
+    """The tooltip that keeps the raw value next to its words (``None`` when they are the same)."""
+    if not stored or words == stored:
+        return None
+    return _tr("Stored as: {0}").format(stored)

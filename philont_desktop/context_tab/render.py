@@ -23,12 +23,14 @@ from philont_desktop.context_tab.render_recall import RecallRenderer
 from philont_desktop.context_tab.row_notes import notes_by_row
 from philont_desktop.qt import QColor, QObject
 from philont_desktop.theme import Theme
+from philont_desktop.widgets.readable import readable_form
 
 #: A message longer than this (characters or lines) shows its beginning and a "show the full text" link:
 #: laying out a long unbroken paragraph takes time that grows faster than its length (4,000 characters
 #: in one paragraph cost about 50 ms, 1,500 a few).
 CLIP_CHARS = 1500
 CLIP_LINES = 30
+TOOL_PARSE_LIMIT = 100_000  # characters of a tool message read as JSON for the preview
 
 SECTION_ORDER = (
     "runtime",
@@ -284,13 +286,16 @@ class PreviewRenderer(QObject):
         else:
             meta = [f"#{m.id}"] if m.id is not None else []
             meta += [humanize.when(m.timestamp, now), self.tr("%1 tokens").replace("%1", fmt_int(m.tokens))]
-        content, more = excerpt(m.content, clip), ""
-        if len(content) < len(m.content):
+        whole = shown_text(m) if not spans else m.content  # a hit's spans are places in the stored text
+        content, more = excerpt(whole, clip), ""
+        if len(content) < len(whole):
             link = f"full:{m.id}" if m.id is not None else "full:this"
             hidden = self.tr("… %1 more characters: show the full text").replace(
-                "%1", fmt_int(len(m.content) - len(content))
+                "%1", fmt_int(len(whole) - len(content))
             )
             more = f"<br/><a href='{link}'>{esc(hidden)}</a>"
+        if whole is not m.content and m.id is not None:
+            more += f" &nbsp;<a href='raw:{m.id}'>{esc(self.tr('Raw: the text as stored'))}</a>"
         body = highlight_html(content, spans, c["mark"]) if spans else esc(content)
         return (
             f"<table width='100%' cellspacing='0' cellpadding='5' style='margin-top:4px' "
@@ -312,7 +317,17 @@ __all__ = [
     "first_line",
     "fmt_int",
     "highlight_html",
+    "shown_text",
 ]
+
+
+def shown_text(m: RetrievedMessage) -> str:
+    """What the preview shows of a message: a tool message holding JSON in its readable form
+    (:mod:`core.readable`), anything else (and a very long tool message) as stored."""
+    if (m.raw_role or m.role) != "tool" or len(m.content) > TOOL_PARSE_LIMIT:
+        return m.content
+    form = readable_form(m.content)
+    return form.text if form.is_json else m.content
 
 
 def excerpt(text: str, clip: int = CLIP_CHARS, lines: int = CLIP_LINES) -> str:

@@ -347,11 +347,14 @@ class ContextTab(BaseTab):
         return picker
 
     def _show_full(self, arg: str) -> None:
+        from philont_desktop.context_tab.render import shown_text
         from philont_desktop.widgets.fulltext import FullTextDialog
 
         r = self.state.result
         if r is None:
             return
+        want_raw, arg = arg.startswith("raw:"), arg.removeprefix("raw:")
+        stored = None  # the stored text, when the text shown is its readable form
         if arg == "this":
             title, text = self.tr("This turn"), r.message
         else:
@@ -364,8 +367,10 @@ class ContextTab(BaseTab):
                 .replace("%2", m.role)
                 .replace("%3", abs_time(m.timestamp, seconds=True))
             )
-            text = m.content
-        dlg = FullTextDialog(title, text, self)
+            text = shown_text(m)
+            stored = m.content if text is not m.content else None
+        dlg = FullTextDialog(title, text, self, monospace=stored is not None, raw=stored)
+        dlg.set_raw(want_raw)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dlg.show()
 

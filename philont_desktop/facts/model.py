@@ -56,7 +56,9 @@ from philont_desktop.facts.text import (
     fmt_when,
     kind_text,
     namespace_tau_text,
+    never_text,
     status_text,
+    with_pin,
 )
 from philont_desktop.humanize import exact_number
 from philont_desktop.qt import (
@@ -201,7 +203,7 @@ class FactsModel(QAbstractTableModel):
 
     def _header_tip(self, section: int) -> str | None:
         tips = {
-            C_TAU: self.tr("Decay time constant in days (∞: never decays)"),
+            C_TAU: self.tr("Decay time constant in days (∞: never decays)") + "\n" + humanize.tau_help(),
             C_TAU_SOURCE: self.tr("Where tau comes from: the namespace default, a custom value, or a pin"),
             C_SCORE: self.tr(
                 "confidence × exp(−age / tau) at the view time; below the threshold = forget candidate"
@@ -298,10 +300,10 @@ class FactsModel(QAbstractTableModel):
             return fmt_score(r.score)
         if c == C_CROSSES:
             if r.crossing is None:
-                return self.tr("never") if r.status in ("active", "outside") else ""
+                return never_text(r.status, r.tau_src == "pinned")
             return fmt_when(r.crossing, self.real_now)
-        if c == C_STATUS:
-            return self.status_text(r.status)
+        if c == C_STATUS:  # the pin is seen in the default columns (τ and its source are to the right)
+            return with_pin(self.status_text(r.status), r.tau_src == "pinned")
         return ""
 
     def sort_value(self, r: FactRow, c: int) -> Any:
@@ -315,6 +317,8 @@ class FactsModel(QAbstractTableModel):
             if f.json_errors:
                 text = self.tr("Not valid JSON; shown as stored:") + "\n" + text
             return text
+        if c in (C_TAU, C_TAU_SOURCE, C_STATUS, C_CROSSES) and r.tau_src == "pinned":
+            return self.tr("Pinned: never decays and never enters the forget pool")
         if c in (C_TAU, C_TAU_SOURCE):
             if r.tau_src == "pinned":
                 return self.tr("Pinned: never decays and never enters the forget pool")

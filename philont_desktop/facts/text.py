@@ -7,7 +7,6 @@ from typing import Any
 
 from core.decay import namespace_tau_days
 from philont_desktop import humanize
-from philont_desktop.facts.data import DAY_MS, HOUR_MS
 from philont_desktop.qt import QCoreApplication
 
 
@@ -25,16 +24,16 @@ def fmt_when(ms: Any, now: int, seconds: bool = False) -> str:
     return humanize.when(ms, now, seconds=seconds)
 
 
-def fmt_duration(ms: float) -> str:
-    """``12 d``, ``5 h``, ``40 min``, ``1.5 y`` (absolute value)."""
-    ms = abs(ms)
-    if ms >= 365 * DAY_MS:
-        return _tr("{0} y").format(f"{ms / (365 * DAY_MS):.1f}".rstrip("0").rstrip("."))
-    if ms >= 2 * DAY_MS:
-        return _tr("{0} d").format(round(ms / DAY_MS))
-    if ms >= 2 * HOUR_MS:
-        return _tr("{0} h").format(round(ms / HOUR_MS))
-    return _tr("{0} min").format(max(0, round(ms / 60_000)))
+def never_text(status: str, pinned: bool) -> str:
+    """ "Below threshold from" of a fact that never falls below it: ``never`` / ``never (pinned)``."""
+    if status not in ("active", "outside"):
+        return ""
+    return _tr("never (pinned)") if pinned else _tr("never")
+
+
+def with_pin(status: str, pinned: bool) -> str:
+    """A status with the pin in words (``active, pinned``): an emoji pin is missing from many fonts."""
+    return _tr("{0}, pinned").format(status) if pinned else status
 
 
 def fmt_relative(ms: int, now: int) -> str:

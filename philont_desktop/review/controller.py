@@ -209,21 +209,54 @@ class ReviewController(TabController):
         )
 
     def mark_all_reviewed(self) -> None:
-        """Everything up to the change set's end is reviewed; the next review starts there."""
+        """Everything up to the change set's end is reviewed; the next review starts there. The mark
+        before is kept in the state so that :meth:`undo_mark_all` can put it back."""
         cs = self.state.changes
         if cs is None:
             return
+        count = len(cs.items)
         self.run(
-            self.marks.mark_all,
+            self.marks.mark_all_keeping,
             self.ctx.db_path,
             cs.until,
             lane="task",
-            on_result=self._marked_all,
+            on_result=lambda got: self._marked_all(got, count),
             on_error=self._mark_failed,
         )
 
-    def _marked_all(self, mark: ReviewMark) -> None:
+    def _marked_all(self, got: tuple[ReviewMark, ReviewMark], count: int) -> None:
+        previous, mark = got
+        self.state.update(
+            mark=mark.at,
+            reviewed=frozenset(mark.reviewed),
+            baseline=Baseline(MARK),
+            undo_mark=previous,
+            undo_count=count,
+        )
+        self.ctx.statusMessage.emit(
+            self.tr("Marked %n change(s) reviewed (Undo in the review bar brings them back)", None, count)
+        )
+        self.compute()
+
+    def undo_mark_all(self) -> None:
+        """Put back the review mark as it was before the last "Mark all reviewed"."""
+        previous = self.state.undo_mark
+        if previous is None:
+            return
+        count = self.state.undo_count
+        self.state.update(undo_mark=None, undo_count=0)
+        self.run(
+            self.marks.restore,
+            self.ctx.db_path,
+            previous,
+            lane="task",
+            on_result=lambda mark: self._mark_restored(mark, count),
+            on_error=self._mark_failed,
+        )
+
+    def _mark_restored(self, mark: ReviewMark, count: int) -> None:
         self.state.update(mark=mark.at, reviewed=frozenset(mark.reviewed), baseline=Baseline(MARK))
+        self.ctx.statusMessage.emit(self.tr("Undone: marked %n change(s) reviewed", None, count))
         self.compute()
 
     def _mark_saved(self, mark: ReviewMark) -> None:

@@ -165,7 +165,15 @@ class ChangeTreeModel(QAbstractItemModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole and section == COL_BY:
+            return self.tr(
+                "Who made the change, when a person made it in this app; otherwise how its time is known: "
+                "“derived” means worked out from other data (the action log, the decay model), not "
+                "recorded with the change; “unknown time” means only a backup comparison saw it."
+            )
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
         return (self.tr("Change"), self.tr("When"), self.tr("Time"), self.tr("Source"))[section]
 
@@ -224,8 +232,12 @@ class ChangeTreeModel(QAbstractItemModel):
 
     def _tooltip(self, it: ChangeItem) -> str:
         parts = [self.text(it), dating_text(it)]
+        if it.at is not None:
+            parts.insert(1, humanize.abs_time(it.at))
         if it.actor:
             parts.append(self.tr("made in this app by {0}").format(it.actor))
+        if it.code == "change.fact.tau":
+            parts.append(humanize.tau_help())
         return plain_tooltip("\n".join(parts))
 
     # flags(): Qt's own (enabled and selectable; none for the root), without a call into Python per

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.changes import ChangeSet
+from core.changes.marks import ReviewMark
 from philont_desktop.tabs.state import TabState
 
 __all__ = ["BACKUP", "MARK", "TIME", "Baseline", "ReviewState"]
@@ -43,3 +44,5 @@ class ReviewState(TabState):
     progress: tuple[int, int] | None = None  # a backup comparison under way
     error: str = ""
     editing: bool = False
+    undo_mark: ReviewMark | None = None  # the mark before the last "Mark all reviewed" (None: no undo)
+    undo_count: int = 0  # how many changes that "Mark all reviewed" took off the list

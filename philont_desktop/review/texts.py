@@ -15,7 +15,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.changes import ChangeItem
+from core.readable import readable_line
+from core.repair import parse_repair_reason
 from philont_desktop import field_names
+from philont_desktop.calendar.words import action_words
 from philont_desktop.qt import QCoreApplication
 
 __all__ = ["dating_text", "layer_name", "summary"]
@@ -97,9 +100,7 @@ _TEMPLATES: dict[str, Fmt] = {
     ).format(grade=grade(p.get("from")), **p),
     "change.skill.revised": lambda p: QCoreApplication.translate(
         "ReviewText", "{name}: recipe revised ({reason})"
-    ).format(
-        **{**p, "reason": p.get("reason") or QCoreApplication.translate("ReviewText", "no reason given")}
-    ),
+    ).format(**{**p, "reason": _reason(p.get("reason"))}),
     "change.skill.counters": lambda p: QCoreApplication.translate(
         "ReviewText", "{name}: successes +{successes}, failures +{failures}"
     ).format(**p),
@@ -152,7 +153,7 @@ _TEMPLATES: dict[str, Fmt] = {
     ).format(**p),
     "change.schedule.new": lambda p: QCoreApplication.translate(
         "ReviewText", "new task {name} ({action_type})"
-    ).format(**p),
+    ).format(**{**p, "action_type": action_words(p.get("action_type"))}),
     "change.schedule.changed": lambda p: QCoreApplication.translate(
         "ReviewText", "task {name}: {fields} changed"
     ).format(**{**p, "fields": _fields(p)}),
@@ -165,13 +166,41 @@ _TEMPLATES: dict[str, Fmt] = {
 }
 
 
+def _shown_params(item: ChangeItem) -> Mapping[str, Any]:
+    """The parameters with a fact's object or list value on one line in readable form
+    (``content: My recipe "night"``) instead of the core's JSON preview with its escapes."""
+    if item.target.type != "fact":
+        return item.params
+    p = dict(item.params)
+    for key, side in (("value", item.after if item.after is not None else item.before), ("old", item.before),
+                      ("new", item.after)):  # fmt: skip
+        row = side if isinstance(side, dict) else {}
+        if isinstance(p.get(key), str) and isinstance(row.get("value"), dict | list):
+            p[key] = readable_line(row["value"])
+    return p
+
+
+def _reason(reason: Any) -> str:
+    """A revision's reason; the agent's repairs (``skill_repair:<initiative>: <diagnosis>``) in words."""
+    if not reason:
+        return QCoreApplication.translate("ReviewText", "no reason given")
+    parsed = parse_repair_reason(reason)
+    if parsed is None:
+        return str(reason)
+    initiative, diagnosis = parsed
+    head = QCoreApplication.translate("ReviewText", "the agent's repair after failures")
+    if initiative:
+        head += f" ({initiative})"
+    return f"{head}: {diagnosis}" if diagnosis else head
+
+
 def summary(item: ChangeItem) -> str:
     """The change's one-line summary in the current language (the core's English when unknown)."""
     fn = _TEMPLATES.get(item.code)
     if fn is None:
         return item.summary
     try:
-        return fn(item.params)
+        return fn(_shown_params(item))
     except (KeyError, IndexError, ValueError, TypeError):
         return item.summary
 
@@ -197,9 +226,27 @@ def notice_text(code: str, params: Mapping[str, Any], english: str) -> str:
         "change.notice.backup_time": lambda: QCoreApplication.translate(
             "ReviewText", "The backup's name carries no time; its file's modification time is used."
         ),
+        "change.notice.unrelated": lambda: _unrelated(params),
     }
     fn = texts.get(code)
     return fn() if fn is not None else english
+
+
+def _unrelated(params: Mapping[str, Any]) -> str:
+    shared = params.get("shared") or 0
+    if shared:
+        first = QCoreApplication.translate(
+            "ReviewText", "The two files share only {shared} of their facts, skills, notes, events and tasks"
+        ).format(shared=shared)
+    else:
+        first = QCoreApplication.translate(
+            "ReviewText", "The two files share none of their facts, skills, notes, events and tasks"
+        )
+    return first + QCoreApplication.translate(
+        "ReviewText",
+        " ({before} and {after} rows): they may be the memories of different agents, and then every row "
+        "shows as a change.",
+    ).format(before=params.get("baseline_rows", "?"), after=params.get("other_rows", "?"))
 
 
 _NOTICE_CODES = (
@@ -208,6 +255,7 @@ _NOTICE_CODES = (
     "change.notice.columns",
     "change.notice.table_missing",
     "change.notice.backup_time",
+    "change.notice.unrelated",
 )
 
 

@@ -24,6 +24,7 @@ from philont_desktop.qt import (
     QInputDialog,
     QItemSelectionModel,
     QLabel,
+    QMessageBox,
     QModelIndex,
     QPoint,
     QSplitter,
@@ -45,6 +46,9 @@ from philont_desktop.tabs.navigation import ShowMessage, ShowTime
 from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["ReviewTab"]
+
+#: Below this width of the change list the "Time" column is hidden.
+NARROW_TREE = 700
 
 
 def _backups(db_path: str) -> list[Any]:
@@ -89,6 +93,12 @@ class ReviewTab(BaseTab):
         self._wire()
         self.set_editing(bool(ctx.editing))
 
+    def resizeEvent(self, event: Any) -> None:
+        """Narrow (1024 px): the exact time column makes room for the summaries (the time stays in the
+        rows' tooltips and the detail pane)."""
+        super().resizeEvent(event)
+        self.tree.setColumnHidden(COL_TIME, self.tree.width() < NARROW_TREE)
+
     def create_state(self) -> ReviewState:
         return ReviewState()
 
@@ -107,6 +117,7 @@ class ReviewTab(BaseTab):
         header = tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_CHANGE, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(24)
         metrics = tree.fontMetrics()
         for col, sample in (
             (COL_WHEN, "10 days ago"),
@@ -120,7 +131,8 @@ class ReviewTab(BaseTab):
         self.baseline_bar.baselineChosen.connect(self.controller.set_baseline)
         self.baseline_bar.cancelRequested.connect(self.controller.cancel)
         self.review_bar.looksRight.connect(self.looks_right)
-        self.review_bar.markAll.connect(self.controller.mark_all_reviewed)
+        self.review_bar.markAll.connect(self.mark_all_reviewed)
+        self.review_bar.undoMarkAll.connect(self.controller.undo_mark_all)
         self.review_bar.hideReviewedChanged.connect(lambda on: self.state.update(hide_reviewed=on))
         self.review_bar.exportRequested.connect(self.export)
         self.tree.selectionModel().currentChanged.connect(self._on_current)
@@ -156,6 +168,7 @@ class ReviewTab(BaseTab):
         self.detail.retranslate()
         self._show_notices()
         self._show_counts()
+        self.review_bar.show_undo(self.state.undo_count if self.state.undo_mark is not None else None)
 
     # -- the state ------------------------------------------------------------------------------------
     def _on_state(self, names: frozenset[str]) -> None:
@@ -172,6 +185,8 @@ class ReviewTab(BaseTab):
             self._show_counts()
         if "editing" in names:
             self.detail.actions.show_item(self.detail.item, s.editing)
+        if names & {"undo_mark", "undo_count"}:
+            self.review_bar.show_undo(s.undo_count if s.undo_mark is not None else None)
 
     def _update_list(self) -> None:
         """Update the rows in place: the selected change and the change at the top of the view stay."""
@@ -261,6 +276,27 @@ class ReviewTab(BaseTab):
             return
         undo = all(i in self.state.reviewed for i in ids)
         self.controller.mark_reviewed(ids, reviewed=not undo)
+
+    def mark_all_reviewed(self) -> None:
+        """Ask first: how many changes leave the list, and that it can be undone."""
+        cs = self.state.changes
+        if cs is None or not cs.items:
+            return
+        if self.confirm_mark_all(len(cs.items)):
+            self.controller.mark_all_reviewed()
+
+    def confirm_mark_all(self, count: int) -> bool:
+        text = self.tr(
+            "Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. "
+            "You can undo this with “Undo mark” in the review bar.",
+            None,
+            count,
+        )
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Mark all reviewed"), text, parent=self)
+        yes = box.addButton(self.tr("Mark all reviewed"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(box.addButton(QMessageBox.StandardButton.Cancel))
+        box.exec()
+        return box.clickedButton() is yes
 
     def show_in_timeline(self) -> None:
         item = self.detail.item

@@ -254,10 +254,12 @@ class StatusArea(QObject):
     def _update_integrity(self, q: str | None) -> None:
         if q is None:
             self.integrity_label.setText(self.tr("checking…"))
-            self.integrity_label.setToolTip(self.tr("quick_check is running in the background."))
+            self.integrity_label.setToolTip(
+                self.tr("The quick integrity check is running in the background.")
+            )
         elif q == "ok":
             self.integrity_label.setText(self.tr("integrity ok"))
-            self.integrity_label.setToolTip(self.tr("PRAGMA quick_check: ok"))
+            self.integrity_label.setToolTip(self.tr("Quick integrity check (PRAGMA quick_check): ok"))
         else:
             c = self.theme.status_color("error").name()
             self.integrity_label.setText(f"<b style='color:{c}'>{html.escape(self.tr('damaged'))}</b>")

@@ -306,7 +306,13 @@ class TimelineTab(BaseTab):
 
     def _open_full_text(self, m: Any) -> None:
         from philont_desktop.widgets.fulltext import FullTextDialog
+        from philont_desktop.widgets.readable import readable_form
 
-        dlg = FullTextDialog(self.texts.message_title(m), m.content, self, monospace=m.role == "tool")
+        tool = m.role == "tool"
+        form = readable_form(m.content) if tool else None
+        if form is not None and form.is_json:
+            dlg = FullTextDialog(self.texts.message_title(m), form.text, self, monospace=True, raw=m.content)
+        else:
+            dlg = FullTextDialog(self.texts.message_title(m), m.content, self, monospace=tool)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dlg.show()

@@ -64,12 +64,22 @@ def page_bounds(text: str, page_chars: int = PAGE_CHARS) -> list[tuple[int, int]
 class FullTextDialog(QDialog):
     """Shows ``text`` read-only, paged; non-modal."""
 
-    def __init__(self, title: str, text: str, parent: QWidget | None = None, *, monospace: bool = False):
+    def __init__(
+        self,
+        title: str,
+        text: str,
+        parent: QWidget | None = None,
+        *,
+        monospace: bool = False,
+        raw: str | None = None,
+    ):
+        """``raw``: the stored text of which ``text`` is the readable form; a "Raw" toggle then shows it."""
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setObjectName("fullTextDialog")
         self.resize(820, 640)
         self._text = text
+        self._forms = (text, raw)
         self._pages = page_bounds(text)
         self._page = 0
         self.edit = QPlainTextEdit(self)
@@ -84,6 +94,13 @@ class FullTextDialog(QDialog):
         self.next_btn.clicked.connect(lambda: self.show_page(self._page + 1))
         nav = QHBoxLayout()
         nav.addWidget(self.info, 1)
+        self.raw_btn = None
+        if raw is not None:
+            from philont_desktop.widgets.readable import raw_button
+
+            self.raw_btn = raw_button(self)
+            self.raw_btn.toggled.connect(self.set_raw)
+            nav.addWidget(self.raw_btn)
         nav.addWidget(self.prev_btn)
         nav.addWidget(self.next_btn)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
@@ -97,6 +114,17 @@ class FullTextDialog(QDialog):
         lay.addLayout(nav)
         lay.addWidget(buttons)
         self.show_page(0)
+
+    def set_raw(self, on: bool) -> None:
+        """Show the stored text (``on``) or its readable form, from the first page."""
+        if self.raw_btn is None:
+            return
+        self.raw_btn.setChecked(on)
+        text = self._forms[1] if on else self._forms[0]
+        if text is not None and text is not self._text:
+            self._text = text
+            self._pages = page_bounds(text)
+            self.show_page(0)
 
     @property
     def page_count(self) -> int:

@@ -100,6 +100,31 @@ class DateAxis(_LabelOnce, pg.DateAxisItem):
     switch) instead of the C library's locale.
     """
 
+    #: The least room between two tick labels, in pixels.
+    LABEL_GAP = 8
+
+    def tickValues(self, minVal, maxVal, size):
+        """pyqtgraph's ticks, less those whose label would touch a label already placed (coarser levels
+        first, then left to right): "Dec 01Dec 03" or "12月2027" never reach the axis."""
+        levels = super().tickValues(minVal, maxVal, size)
+        fm = getattr(self, "fontMetrics", None)
+        if fm is None or self.orientation not in ("bottom", "top") or not size or maxVal <= minVal:
+            return levels
+        px = size / (maxVal - minVal)
+        placed: list[tuple[float, float]] = []
+        out = []
+        for spacing, values in levels:
+            kept = []
+            for value, text in zip(values, self.tickStrings(values, 1, spacing), strict=False):
+                half = fm.horizontalAdvance(text) / 2 + self.LABEL_GAP / 2
+                x = (value - minVal) * px
+                if text and any(x - half < right and left < x + half for left, right in placed):
+                    continue
+                placed.append((x - half, x + half))
+                kept.append(value)
+            out.append((spacing, kept))
+        return out
+
     def tickStrings(self, values, scale, spacing):
         strings = super().tickStrings(values, scale, spacing)
         spec = next((s for s in self.zoomLevel.tickSpecs if s.spacing == spacing), None)

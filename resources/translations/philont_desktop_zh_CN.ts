@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+25"/>
+        <location filename="../../philont_desktop/audit/widgets/detail.py" line="+26"/>
         <source>Entry</source>
         <translation>条目</translation>
     </message>
@@ -49,25 +49,24 @@
         <translation>笔记</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+32"/>
-        <source>{0} y</source>
-        <translation>{0} 年</translation>
+        <location filename="../../philont_desktop/facts/text.py" line="+31"/>
+        <source>never (pinned)</source>
+        <translation>从不（已固定）</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+33"/>
+        <location line="+0"/>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{0}, pinned</source>
+        <translation>{0}，已固定</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>{0} d</source>
         <translation>{0} 天</translation>
-    </message>
-    <message>
-        <location line="-31"/>
-        <source>{0} h</source>
-        <translation>{0} 小时</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{0} min</source>
-        <translation>{0} 分钟</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/widgets/diff.py" line="+139"/>
@@ -181,7 +180,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+381"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+405"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +217,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-315"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-337"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -233,7 +232,7 @@
         <translation>目录不可写</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="-65"/>
         <source>No database file exists at this path.</source>
         <translation>此路径下没有数据库文件。</translation>
     </message>
@@ -268,22 +267,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source> The newest backup that passes quick_check is {backup} (written by this app).</source>
-        <translation>最新的通过 quick_check 的备份是 {backup}（由本应用写入）。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source> The newest backup that passes quick_check is {backup} (the agent&apos;s).</source>
-        <translation>最新的通过 quick_check 的备份是 {backup}（智能体的备份）。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source> No backup that passes quick_check was found in backups/.</source>
-        <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
-    </message>
-    <message>
-        <location line="+276"/>
+        <location line="+322"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -292,7 +276,7 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+455"/>
+        <location filename="../../philont_desktop/backups/recovery.py" line="+457"/>
         <source>(browsed through a private copy: {0})</source>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
@@ -347,7 +331,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-298"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -408,7 +392,17 @@
         <translation>无法读取的条目</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+25"/>
+        <source>quick integrity check: {0}</source>
+        <translation>快速完整性检查：{0}</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The restored database fails the quick integrity check ({0}); the replaced file is kept in {1}.</source>
+        <translation>恢复后的数据库未通过快速完整性检查（{0}）；被替换的文件保存在 {1}。</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>{0} seems to be in use: its -wal file was written {1} s ago (probably by the agent). Stop the agent, wait a few seconds and try again. Nothing was changed.</source>
         <translation>{0} 似乎正在被使用：它的 -wal 文件在 {1} 秒前被写入（可能是智能体）。请停止智能体，等几秒后再试。没有做任何更改。</translation>
     </message>
@@ -418,7 +412,7 @@
         <translation>{0} 正被另一个程序打开（可能是智能体）。请停止智能体（并关闭显示此文件的其他窗口或工具），然后再试。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-87"/>
         <source>The backup {0} cannot be restored: {1}. Nothing was changed.</source>
         <translation>备份 {0} 无法恢复：{1}。没有做任何更改。</translation>
     </message>
@@ -443,12 +437,7 @@
         <translation>{0} 所在的文件夹不可写入，因此无法在那里恢复。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>The restored database fails quick_check ({0}); the replaced file is kept in {1}.</source>
-        <translation>恢复后的数据库未通过 quick_check（{0}）；被替换的文件保存在 {1}。</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>The damaged file {0} could not be moved into the backups folder ({1}). Nothing was changed.</source>
         <translation>无法把损坏的文件 {0} 移到备份文件夹（{1}）。没有做任何更改。</translation>
     </message>
@@ -555,7 +544,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-288"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
@@ -580,12 +569,7 @@ with the backup
         <translation>无法读取：{0}</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>quick_check: {0}</source>
-        <translation>完整性检查（quick_check）：{0}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>not a memory database: missing {0}</source>
         <translation>不是记忆数据库：缺少 {0}</translation>
     </message>
@@ -595,7 +579,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-261"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-283"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1088,7 +1072,37 @@ with the backup
         <translation>{0}，直到 {1}</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="+19"/>
+        <source>reminder message</source>
+        <translation>提醒消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tool call</source>
+        <translation>调用工具</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reflection</source>
+        <translation>反思</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>agent turn (acts on its own)</source>
+        <translation>智能体自主执行一轮</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Stored as: {0}</source>
+        <translation>存储值：{0}</translation>
+    </message>
+    <message>
+        <location line="-61"/>
         <source>once (rule not understood: {0})</source>
         <translation>一次（无法理解的规则：{0}）</translation>
     </message>
@@ -1098,7 +1112,7 @@ with the backup
         <translation>数据行</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Hide the raw JSON</source>
         <translation>隐藏原始 JSON</translation>
     </message>
@@ -1136,7 +1150,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+305"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+327"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1176,7 +1190,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-374"/>
+        <location line="-398"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1241,7 +1255,17 @@ with the backup
         <translation>无法读取数据库（{error}）。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+2"/>
+        <source> The newest backup that passes the quick integrity check is {backup} (written by this app).</source>
+        <translation>最新的通过快速完整性检查的备份是 {backup}（由本应用写入）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> The newest backup that passes the quick integrity check is {backup} (the agent&apos;s).</source>
+        <translation>最新的通过快速完整性检查的备份是 {backup}（智能体的备份）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>the database has schema version {version}, newer than {max_known}, which this version understands; it is shown read-only and never re-stamped</source>
         <translation>数据库的架构版本为 {version}，比本版本支持的 {max_known} 更新；将以只读方式显示，且不会改写版本标记</translation>
     </message>
@@ -1271,12 +1295,7 @@ with the backup
         <translation>缺少全文索引表：{names}</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>the database is damaged (quick_check: {quick_check})</source>
-        <translation>数据库已损坏（quick_check：{quick_check}）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The database is open read-only.</source>
         <translation>数据库以只读方式打开。</translation>
     </message>
@@ -1322,22 +1341,47 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>The backups folder {path} cannot be written (backups, and the files a restore moves aside, are kept there). Nothing was changed.</source>
+        <translation>备份文件夹 {path} 不可写（备份以及恢复时移开的文件都保存在这里）。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backups folder {path} is a symbolic link loop (a link that leads back to itself), so nothing can be kept there. Nothing was changed.</source>
+        <translation>备份文件夹 {path} 是一个符号链接循环（链接又指回它自己），因此无法在其中保存任何文件。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backups folder {path} is not a folder (this path names {kind}), so nothing can be kept there. Nothing was changed.</source>
+        <translation>备份文件夹 {path} 不是文件夹（此路径指向{kind}），因此无法在其中保存任何文件。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Compare a backup with the database or with another backup, not both or neither.</source>
         <translation>请把备份与数据库或另一个备份比较：二者只能选其一。</translation>
     </message>
     <message>
         <location line="+2"/>
-        <location line="+225"/>
+        <location line="+235"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-224"/>
+        <location line="-234"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>The backup {path} cannot be read ({error}); it may be damaged. Nothing was compared.</source>
+        <translation>无法读取备份 {path}（{error}），它可能已损坏。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared.</source>
+        <translation>备份 {path} 不是记忆数据库（其中没有任何记忆表）。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>{path} is a folder; choose a file name to export to.</source>
         <translation>{path} 是一个文件夹；请选择要导出到的文件名。</translation>
     </message>
@@ -1397,7 +1441,12 @@ with the backup
         <translation>该提示词需要参数 {argument}。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+7"/>
+        <source>{path}: the database file changed on disk ({change}) since the MCP server opened it; nothing was read or written. Start the server again to serve the file now at that path.</source>
+        <translation>{path}：自 MCP 服务器打开以来，数据库文件在磁盘上已发生变化（{change}）；未读取或写入任何内容。请重新启动服务器，以提供该路径下现在的文件。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>The validity window is not valid: it ends ({valid_until}) before it starts ({valid_from}), or these are not times.</source>
         <translation>有效期无效：结束时间（{valid_until}）早于开始时间（{valid_from}），或它们不是时间。</translation>
     </message>
@@ -2137,12 +2186,22 @@ with the backup
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
     <message>
-        <location line="-203"/>
+        <location line="-207"/>
         <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-89"/>
+        <source> No backup that passes the quick integrity check was found in backups/.</source>
+        <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>the database is damaged (quick integrity check: {quick_check})</source>
+        <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -2162,7 +2221,7 @@ with the backup
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+94"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+98"/>
         <source>The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again:
 {changes}</source>
         <translation>显示确认之后这些事实已有变化（其间智能体写入了内容）；没有做任何更改。请重新查看列表：
@@ -2274,6 +2333,56 @@ with the backup
         <source>… and {n} more</source>
         <translation>…… 以及另外 {n} 项</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/audit/words.py" line="+41"/>
+        <source>namespace default</source>
+        <translation>命名空间默认值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pinned (never decays)</source>
+        <translation>已固定（永不衰减）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/widgets/readable.py" line="+59"/>
+        <source>Raw</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the stored text as it is</source>
+        <translation>显示存储的原始文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the text as it is stored (JSON with its escapes) instead of its readable form</source>
+        <translation>显示存储时的原始文本（带转义的 JSON），而不是易读形式</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>[… %1 more characters: double-click to see the whole text]</source>
+        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>[long lines are broken for display: double-click to see the text as it is]</source>
+        <translation>[长行已为显示而折断：双击查看原文]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[long values are cut here: Raw shows the text as stored]</source>
+        <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -2320,8 +2429,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>Integrity (quick_check)</source>
-        <translation>完整性（quick_check）</translation>
+        <source>Quick integrity check</source>
+        <translation>快速完整性检查</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2377,34 +2486,37 @@ with the backup
 <context>
     <name>ActionDetail</name>
     <message>
-        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+35"/>
+        <location filename="../../philont_desktop/actions/widgets/detail.py" line="+36"/>
         <source>Show the messages around this action</source>
         <translation>显示此操作前后的消息</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+23"/>
+        <location line="-2"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="-21"/>
-        <location line="+23"/>
+        <location line="+1"/>
         <source>Result</source>
         <translation>返回结果</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="+16"/>
         <source>Select an action to see its parameters and result.</source>
         <translation>选择一个操作以查看其参数和返回结果。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Conversation id as stored: %1</source>
+        <translation>存储的对话 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>(no result recorded)</source>
         <translation>（未记录返回结果）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
@@ -2420,8 +2532,8 @@ with the backup
     </message>
     <message>
         <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
+        <source>Conversation: %1</source>
+        <translation>对话：%1</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2437,16 +2549,6 @@ with the backup
         <location line="+2"/>
         <source>The parameters are not valid JSON; shown as stored.</source>
         <translation>参数不是有效的 JSON，按存储原样显示。</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>[… %1 more characters: double-click to see the whole text]</source>
-        <translation>[… 还有 %1 个字符：双击查看全文]</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>[long lines are broken for display: double-click to see the text as it is]</source>
-        <translation>[长行已为显示而折断：双击查看原文]</translation>
     </message>
 </context>
 <context>
@@ -2540,7 +2642,7 @@ with the backup
 <context>
     <name>ActionsModel</name>
     <message>
-        <location filename="../../philont_desktop/actions/model.py" line="+92"/>
+        <location filename="../../philont_desktop/actions/model.py" line="+84"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -2597,16 +2699,31 @@ with the backup
     </message>
     <message>
         <location line="+110"/>
-        <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
-        <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
+        <source>Messages per day · range %1 – %2 (%3) · drag to change</source>
+        <translation>每日消息数 · 范围 %1 – %2（%3）· 拖动以调整</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <location line="+5"/>
+        <source>%Ln message(s)</source>
+        <translation>
+            <numerusform>%Ln 条消息</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Messages per day · %1 messages on %2 days · drag across the chart to filter by date</source>
-        <translation>每日消息数 · %2 天共 %1 条消息 · 在图上拖动可按日期筛选</translation>
+        <location line="-1"/>
+        <source>Messages per day · %1 on %2 · drag across the chart to filter by date</source>
+        <translation>每日消息数 · %2内共 %1 · 在图上拖动可按日期筛选</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%Ln day(s)</source>
+        <translation>
+            <numerusform>%Ln 天</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Messages per day</source>
         <translation>每日消息数</translation>
     </message>
@@ -2702,8 +2819,8 @@ with the backup
     </message>
     <message>
         <location line="+12"/>
-        <source>quick_check failed: {0}</source>
-        <translation>quick_check 失败：{0}</translation>
+        <source>quick integrity check failed: {0}</source>
+        <translation>快速完整性检查失败：{0}</translation>
     </message>
     <message>
         <location line="-157"/>
@@ -2752,25 +2869,20 @@ with the backup
 <context>
     <name>AuditController</name>
     <message>
-        <location filename="../../philont_desktop/audit/controller.py" line="+25"/>
+        <location filename="../../philont_desktop/audit/controller.py" line="+26"/>
         <source>The audit trail cannot be read</source>
         <translation>无法读取审计记录</translation>
     </message>
     <message>
-        <location line="+36"/>
-        <source>Undo this change</source>
-        <translation>撤销此变更</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Redo this change</source>
-        <translation>重做此变更</translation>
+        <location line="+38"/>
+        <source>{0} (audit entry #{1})</source>
+        <translation>{0}（审计记录 #{1}）</translation>
     </message>
 </context>
 <context>
     <name>AuditModel</name>
     <message>
-        <location filename="../../philont_desktop/audit/model.py" line="+53"/>
+        <location filename="../../philont_desktop/audit/model.py" line="+54"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -2810,7 +2922,12 @@ with the backup
         <translation>重做 {0}</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="+16"/>
+        <source>As stored:</source>
+        <translation>存储的值：</translation>
+    </message>
+    <message>
+        <location line="-26"/>
         <source>created</source>
         <translation>已创建</translation>
     </message>
@@ -2882,8 +2999,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>This backup fails quick_check.</source>
-        <translation>此备份未通过 quick_check。</translation>
+        <source>This backup fails the quick integrity check.</source>
+        <translation>此备份未通过快速完整性检查。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2933,8 +3050,8 @@ with the backup
     </message>
     <message>
         <location line="+19"/>
-        <source>{0} — {1} bytes — quick_check: {2}</source>
-        <translation>{0} — {1} 字节 — quick_check：{2}</translation>
+        <source>{0} — {1} bytes — quick integrity check: {2}</source>
+        <translation>{0} — {1} 字节 — 快速完整性检查：{2}</translation>
     </message>
 </context>
 <context>
@@ -2949,8 +3066,15 @@ with the backup
         <source>Backups of {0} are kept in {1}.</source>
         <translation>{0} 的备份保存在 {1}。</translation>
     </message>
+    <message numerus="yes">
+        <location line="+16"/>
+        <source>The quick integrity check fails for %n.</source>
+        <translation>
+            <numerusform>其中 %n 个未通过快速完整性检查。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+23"/>
+        <location line="+7"/>
         <source>The database was last written {0}.</source>
         <translation>数据库最后写入：{0}。</translation>
     </message>
@@ -2962,14 +3086,7 @@ with the backup
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+6"/>
-        <source>quick_check fails for %n.</source>
-        <translation>
-            <numerusform>%n 个未通过 quick_check。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+3"/>
+        <location line="+9"/>
         <source>%n damaged file(s) kept by earlier restores (damaged-…).</source>
         <translation>
             <numerusform>之前的恢复保留了 %n 个损坏的文件（damaged-…）。</numerusform>
@@ -2979,7 +3096,7 @@ with the backup
 <context>
     <name>BackupsModel</name>
     <message>
-        <location filename="../../philont_desktop/backups/model.py" line="+76"/>
+        <location filename="../../philont_desktop/backups/model.py" line="+80"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -3004,12 +3121,7 @@ with the backup
         <translation>大小</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>quick_check</source>
-        <translation>quick_check</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -3084,7 +3196,12 @@ with the backup
         <translation>不是普通文件：它从不会被打开，因此不会造成任何卡顿。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="-27"/>
+        <source>Integrity check</source>
+        <translation>完整性检查</translation>
+    </message>
+    <message>
+        <location line="+91"/>
         <source>Files beside it ({0}) are not part of the backup and are ignored.</source>
         <translation>它旁边的文件（{0}）不属于这份备份，会被忽略。</translation>
     </message>
@@ -3092,7 +3209,12 @@ with the backup
 <context>
     <name>BackupsTab</name>
     <message>
-        <location line="-138"/>
+        <location line="-141"/>
+        <source>in the future</source>
+        <translation>在将来</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
@@ -3457,7 +3579,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+210"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+211"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3566,7 +3688,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarTables</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+197"/>
+        <location filename="../../philont_desktop/calendar/widgets/tables.py" line="+222"/>
         <source>All events ({0})</source>
         <translation>全部事件（{0}）</translation>
     </message>
@@ -3578,6 +3700,7 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="-6"/>
         <source>Agenda ({0})</source>
+        <extracomment>The time columns of each table and a sample of their longest text: a restored header never makes them narrower than that (widths saved in another language, font or screen clipped the times).</extracomment>
         <translation>日程 ({0})</translation>
     </message>
     <message>
@@ -3698,7 +3821,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ChangeTreeModel</name>
     <message>
-        <location filename="../../philont_desktop/review/model.py" line="+170"/>
+        <location filename="../../philont_desktop/review/model.py" line="+172"/>
+        <source>Who made the change, when a person made it in this app; otherwise how its time is known: “derived” means worked out from other data (the action log, the decay model), not recorded with the change; “unknown time” means only a backup comparison saw it.</source>
+        <translation>变更由谁做出（若是有人在本应用中做出）；否则说明其时间从何得知：“推算”表示时间是由其他数据（操作日志、衰减模型）推算出来的，并非随变更记录；“时间未知”表示只有与备份比较时才看到这项变更。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Change</source>
         <translation>变更</translation>
     </message>
@@ -3738,12 +3866,12 @@ You can undo this with Edit › Undo.</source>
         <translation>时间未知</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>made in this app by {0}</source>
         <translation>由 {0} 在本应用中修改</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-60"/>
         <source>When</source>
         <translation>多久前</translation>
     </message>
@@ -3856,7 +3984,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+152"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -3866,7 +3994,7 @@ You can undo this with Edit › Undo.</source>
         <translation>消息 #%1 · %2 · %3</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>The whole context was copied as text.</source>
         <translation>已将完整上下文复制为文本。</translation>
     </message>
@@ -3881,7 +4009,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-240"/>
+        <location line="-245"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -4673,7 +4801,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>EventsModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="+379"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="+381"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -5171,7 +5299,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+131"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+133"/>
         <source>Namespace</source>
         <extracomment>The roles ``data()`` answers; a view asks for about seven roles of every cell it paints, so the others are turned away before any other work (a repaint of the table is a thousand calls). The stored columns each view column shows: a damaged one puts the marker in front (core.damage). The text columns sort case-insensitively.</extracomment>
         <translation>命名空间</translation>
@@ -5277,7 +5405,7 @@ You can undo this with Edit › Undo.</source>
         <translation>有效、已被新版本取代、已遗忘，或不在有效期内</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/text.py" line="+40"/>
+        <location filename="../../philont_desktop/facts/text.py" line="+10"/>
         <source>active</source>
         <translation>有效</translation>
     </message>
@@ -5322,17 +5450,13 @@ You can undo this with Edit › Undo.</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/model.py" line="+24"/>
-        <source>never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location filename="../../philont_desktop/facts/model.py" line="+39"/>
         <source>Not valid JSON; shown as stored:</source>
         <translation>不是有效的 JSON；按存储原样显示：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <location line="+3"/>
         <source>Pinned: never decays and never enters the forget pool</source>
         <translation>已固定：永不衰减，也不会进入遗忘池</translation>
     </message>
@@ -5915,7 +6039,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FullTextDialog</name>
     <message>
-        <location filename="../../philont_desktop/widgets/fulltext.py" line="+81"/>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+91"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -5925,7 +6049,7 @@ You can undo this with Edit › Undo.</source>
         <translation>下一页</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+15"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
@@ -5935,7 +6059,7 @@ You can undo this with Edit › Undo.</source>
         <translation>另存为…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+43"/>
         <source>Page %1 of %2 · characters %3–%4 of %5</source>
         <translation>第 %1 / %2 页 · 字符 %3–%4，共 %5</translation>
     </message>
@@ -6342,7 +6466,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{0} 天</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+5"/>
+        <source>τ (tau) is how fast a fact fades while it is not read: its score is confidence × e^(−age / τ), so τ days after it was last read it is down to 37 % of its confidence. ∞: never fades; pinned: never fades and is never forgotten.</source>
+        <translation>τ（tau）表示事实在未被读取时衰减的快慢：其分数为 置信度 × e^(−时长 / τ)，因此上次读取 τ 天后，分数降到置信度的 37 %。∞：永不衰减；已固定：永不衰减，也永远不会被遗忘。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>empty</source>
         <translation>空</translation>
     </message>
@@ -6820,8 +6949,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>McpDialog</name>
     <message>
-        <location filename="../../philont_desktop/mcp_dialog.py" line="+61"/>
+        <location filename="../../philont_desktop/mcp_dialog.py" line="+72"/>
         <source>Use with AI clients (MCP)</source>
+        <extracomment>The command box grows with its wrapped lines up to this many.</extracomment>
         <translation>在 AI 客户端中使用 (MCP)</translation>
     </message>
     <message>
@@ -6878,7 +7008,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+238"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+251"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7043,30 +7173,27 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NamespaceTree</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+27"/>
-        <location line="+59"/>
+        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+84"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <location line="+59"/>
+        <location line="+0"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <location line="+59"/>
+        <location line="+0"/>
         <source>Tau</source>
         <translation>τ</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-17"/>
         <source>All namespaces</source>
         <translation>全部命名空间</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+35"/>
         <source>(empty)</source>
         <translation>（空）</translation>
     </message>
@@ -7094,7 +7221,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NoteEditor</name>
     <message>
-        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+50"/>
+        <location filename="../../philont_desktop/notes/widgets/editor.py" line="+51"/>
         <source>Save changes</source>
         <translation>保存更改</translation>
     </message>
@@ -7105,12 +7232,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+135"/>
+        <location line="+141"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-127"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -7120,17 +7247,22 @@ You can undo this with Edit › Undo.</source>
         <translation>选择一条笔记进行查看。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+7"/>
+        <source>Conversation id as stored: %1</source>
+        <translation>存储的对话 ID：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Id: %1</source>
         <translation>ID：%1</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Session: %1</source>
-        <translation>会话：%1</translation>
+        <source>Conversation: %1</source>
+        <translation>对话：%1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Created: %1</source>
         <translation>创建时间：%1</translation>
     </message>
@@ -7635,7 +7767,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PreviewRenderer</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/render.py" line="+123"/>
+        <location filename="../../philont_desktop/context_tab/render.py" line="+125"/>
         <source>before message #%1</source>
         <translation>消息 #%1 之前</translation>
     </message>
@@ -7744,7 +7876,7 @@ You can undo this with Edit › Undo.</source>
         <translation>%1 token</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>… %1 more characters: show the full text</source>
         <translation>… 还有 %1 个字符：显示全文</translation>
     </message>
@@ -7761,7 +7893,7 @@ You can undo this with Edit › Undo.</source>
         <translation>没有近期消息。</translation>
     </message>
     <message numerus="yes">
-        <location line="-149"/>
+        <location line="-150"/>
         <source>%n section(s)</source>
         <translation>
             <numerusform>%n 个部分</numerusform>
@@ -7774,6 +7906,10 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>%n 条消息</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Raw: the text as stored</source>
+        <translation>原文：存储的文本</translation>
     </message>
 </context>
 <context>
@@ -8013,7 +8149,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewBar</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+33"/>
+        <location filename="../../philont_desktop/review/widgets/review_bar.py" line="+34"/>
         <source>Looks right</source>
         <translation>确认无误</translation>
     </message>
@@ -8034,6 +8170,16 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Undo mark</source>
+        <translation>撤销标记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put the review mark back where it was: the changes return</source>
+        <translation>把审阅标记恢复到原处：这些变更会重新列出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Hide reviewed</source>
         <translation>隐藏已审阅</translation>
     </message>
@@ -8053,7 +8199,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Looking for changes…</source>
         <translation>正在查找变更…</translation>
     </message>
@@ -8066,6 +8212,13 @@ You can undo this with Edit › Undo.</source>
         <location line="+2"/>
         <source>, {0} new</source>
         <translation>，{0} 项新增</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Undo mark (%n change(s))</source>
+        <translation>
+            <numerusform>撤销标记（%n 项变更）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8081,8 +8234,22 @@ You can undo this with Edit › Undo.</source>
         <source>Comparing with a backup</source>
         <translation>正在与备份比较</translation>
     </message>
+    <message numerus="yes">
+        <location line="+75"/>
+        <source>Marked %n change(s) reviewed (Undo in the review bar brings them back)</source>
+        <translation>
+            <numerusform>已将 %n 项变更标记为已审阅（审阅栏中的“撤销标记”可恢复）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+22"/>
+        <source>Undone: marked %n change(s) reviewed</source>
+        <translation>
+            <numerusform>已撤销：将 %n 项变更标记为已审阅</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+71"/>
+        <location line="+7"/>
         <source>The review mark could not be saved</source>
         <translation>无法保存审阅标记</translation>
     </message>
@@ -8164,7 +8331,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewDetail</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/detail.py" line="+48"/>
+        <location filename="../../philont_desktop/review/widgets/detail.py" line="+69"/>
         <source>pinned: never decays</source>
         <translation>已固定：永不衰减</translation>
     </message>
@@ -8209,12 +8376,12 @@ You can undo this with Edit › Undo.</source>
         <translation>工具策略</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
@@ -8255,7 +8422,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewDetailPane</name>
     <message>
-        <location line="+54"/>
+        <location line="+73"/>
         <source>Show in the Timeline</source>
         <translation>在时间线中显示</translation>
     </message>
@@ -8355,15 +8522,29 @@ You can undo this with Edit › Undo.</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>No messages near this change.</source>
         <translation>这项变更附近没有消息。</translation>
     </message>
 </context>
 <context>
     <name>ReviewTab</name>
+    <message numerus="yes">
+        <location filename="../../philont_desktop/review/view.py" line="+290"/>
+        <source>Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. You can undo this with “Undo mark” in the review bar.</source>
+        <extracomment>Below this width of the change list the &quot;Time&quot; column is hidden.</extracomment>
+        <translation>
+            <numerusform>将全部 %n 项变更标记为已审阅？它们会从列表中移除，下次审阅从它们之后开始。可以用审阅栏中的“撤销标记”撤销。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../philont_desktop/review/view.py" line="+300"/>
+        <location line="+5"/>
+        <location line="+1"/>
+        <source>Mark all reviewed</source>
+        <translation>全部标记为已审阅</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Correct fact</source>
         <translation>更正事实</translation>
     </message>
@@ -8446,7 +8627,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewText</name>
     <message>
-        <location filename="../../philont_desktop/review/texts.py" line="+36"/>
+        <location filename="../../philont_desktop/review/texts.py" line="+39"/>
         <source>the namespace&apos;s default</source>
         <translation>命名空间默认值</translation>
     </message>
@@ -8526,12 +8707,12 @@ You can undo this with Edit › Undo.</source>
         <translation>{name}：配方已修订（{reason}）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+85"/>
         <source>no reason given</source>
         <translation>未说明原因</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-82"/>
         <source>{name}: successes +{successes}, failures +{failures}</source>
         <translation>{name}：成功 +{successes}，失败 +{failures}</translation>
     </message>
@@ -8640,6 +8821,11 @@ You can undo this with Edit › Undo.</source>
         <translation>任务 {name} 已不存在</translation>
     </message>
     <message>
+        <location line="+28"/>
+        <source>the agent&apos;s repair after failures</source>
+        <translation>智能体在失败后的修复</translation>
+    </message>
+    <message>
         <location line="+20"/>
         <source>A time baseline sees only changes the data dates: pin and τ changes, unforgetting, edited notes, events and tasks show only when made in this app. Compare with a backup to see every change.</source>
         <translation>以时间为基准只能看到数据中带有时间的变更：固定与 τ 的修改、恢复遗忘、编辑过的笔记、日程和任务，只有在本应用中进行时才会显示。与备份比较可以看到全部变更。</translation>
@@ -8663,6 +8849,21 @@ You can undo this with Edit › Undo.</source>
         <location line="+3"/>
         <source>The backup&apos;s name carries no time; its file&apos;s modification time is used.</source>
         <translation>备份文件名中没有时间，改用文件的修改时间。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The two files share only {shared} of their facts, skills, notes, events and tasks</source>
+        <translation>两个文件的事实、技能、笔记、事件和任务中仅有 {shared} 条相同</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The two files share none of their facts, skills, notes, events and tasks</source>
+        <translation>两个文件的事实、技能、笔记、事件和任务没有任何一条相同</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> ({before} and {after} rows): they may be the memories of different agents, and then every row shows as a change.</source>
+        <translation>（分别为 {before} 条和 {after} 条）：它们可能是不同智能体的记忆，这样每一行都会显示为变更。</translation>
     </message>
     <message>
         <location line="+37"/>
@@ -8715,7 +8916,7 @@ You can undo this with Edit › Undo.</source>
         <translation>时间随变更一同记录</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-256"/>
         <source>playbook</source>
         <translation>手册</translation>
     </message>
@@ -8919,7 +9120,7 @@ You can undo this with Edit › Undo.</source>
         <translation>暂停至 {0}</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Was paused until {0}.</source>
         <translation>曾暂停至 {0}。</translation>
     </message>
@@ -9457,22 +9658,22 @@ Reason (optional):</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>quick_check is running in the background.</source>
-        <translation>quick_check 正在后台运行。</translation>
+        <location line="+2"/>
+        <source>The quick integrity check is running in the background.</source>
+        <translation>快速完整性检查正在后台运行。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>Quick integrity check (PRAGMA quick_check): ok</source>
+        <translation>快速完整性检查（PRAGMA quick_check）：正常</translation>
+    </message>
+    <message>
+        <location line="-1"/>
         <source>integrity ok</source>
         <translation>完整性正常</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>PRAGMA quick_check: ok</source>
-        <translation>PRAGMA quick_check：正常</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>messages</source>
         <translation>条消息</translation>
     </message>
@@ -9502,7 +9703,7 @@ Reason (optional):</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-40"/>
         <source>not live: file replaced</source>
         <translation>非实时：文件已被替换</translation>
     </message>
@@ -9795,19 +9996,19 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location filename="../../philont_desktop/undo.py" line="+122"/>
+        <location filename="../../philont_desktop/undo.py" line="+125"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+36"/>
+        <location line="+26"/>
+        <location line="+64"/>
         <source>Undo failed</source>
         <translation>撤销失败</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+36"/>
+        <location line="-64"/>
+        <location line="+64"/>
         <source>Redo failed</source>
         <translation>重做失败</translation>
     </message>
@@ -9825,7 +10026,7 @@ Reason (optional):</source>
 <context>
     <name>UpcomingModel</name>
     <message>
-        <location filename="../../philont_desktop/calendar/model.py" line="-235"/>
+        <location filename="../../philont_desktop/calendar/model.py" line="-239"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
@@ -10000,8 +10201,8 @@ What if: {1}</source>
         <translation>自 {0} 起低于阈值</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>falls below the threshold on {0} (in {1})</source>
+        <location line="+2"/>
+        <source>falls below the threshold on {0} ({1})</source>
         <translation>将于 {0} 跌破阈值（{1}）</translation>
     </message>
 </context>

@@ -505,3 +505,124 @@ def test_schedules_paused_after_failures_and_calendar_edits(tmp_path):
         ("change.calendar.changed", "Dentist (moved)", None, "unknown"),
     }
     assert _by(by_backup, "change.calendar.changed", "Dentist (moved)").params["fields"] == ["title"]
+
+
+# -- backups that are not plain closed files -------------------------------------------------------------------
+
+
+def _note_only_in_wal(backup: Path, dest: Path) -> None:
+    """``dest`` (+ ``-wal``): a copy of ``backup`` whose ``-wal`` holds a committed note the main file lacks,
+    as a file copied with its ``-wal`` while the writer had not checkpointed."""
+    import shutil
+    import sqlite3
+
+    work = dest.with_name("work.sqlite")
+    shutil.copyfile(backup, work)
+    conn = sqlite3.connect(work)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")
+        conn.execute(
+            "INSERT INTO memory_notes (id, content, importance, created_at) "
+            "VALUES ('wal-note', 'written only in the wal', 0.5, ?)",
+            (T0 - HOUR,),
+        )
+        conn.commit()
+        shutil.copyfile(work, dest)
+        shutil.copyfile(str(work) + "-wal", str(dest) + "-wal")
+    finally:
+        conn.close()
+
+
+def test_rows_committed_in_a_backups_wal_are_compared(world, tmp_path):
+    import tempfile
+
+    path, backup, _ids = world
+    walled = tmp_path / "copies" / backup.name
+    walled.parent.mkdir()
+    _note_only_in_wal(backup, walled)
+    beside = {p.name: p.read_bytes() for p in walled.parent.iterdir() if p.name.startswith(walled.name)}
+    assert set(beside) == {walled.name, walled.name + "-wal"}
+    cs = changes_against(walled, db_path=path, now=T1, layers=["notes"])
+    assert ("change.note.removed", "written only in the wal") in {
+        (it.code, it.params.get("preview")) for it in cs.items
+    }
+    # Compared with the database's own backup taken later, the wal's note is gone there as well.
+    cs = changes_against(backup, other=walled, layers=["notes"])
+    assert "wal-note" in {it.target.id for it in cs.items if it.code == "change.note.new"}
+    # Nothing was created or changed beside the backup, and the private copy is gone.
+    now_beside = {p.name: p.read_bytes() for p in walled.parent.iterdir() if p.name.startswith(walled.name)}
+    assert now_beside == beside
+    assert list(Path(tempfile.gettempdir()).glob("philont-compare-*")) == []
+
+
+def test_a_damaged_backup_is_an_error_naming_it(world, tmp_path):
+    import sqlite3
+
+    path, backup, _ids = world
+    with MemoryDB.open(path, writable=True) as db:
+        FactStore(db).store_fact("user", "bulk", "x" * 3000, now=T1)
+    damaged = tmp_path / "damaged.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("VACUUM INTO ?", (str(damaged),))
+    conn.close()
+    conn = sqlite3.connect(damaged)
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'memory_facts'").fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(damaged.read_bytes())
+    data[(root - 1) * size : root * size] = b"\xff" * size
+    damaged.write_bytes(bytes(data))
+    for kw in ({"db_path": path}, {"other": backup}):
+        with pytest.raises(Exception) as err:
+            changes_against(damaged, **kw)
+        assert getattr(err.value, "code", "") == "changes.backup_unreadable"
+        assert err.value.params["path"] == str(damaged) and str(damaged) in str(err.value)
+    with pytest.raises(Exception) as err:
+        changes_against(backup, other=damaged)
+    assert getattr(err.value, "code", "") == "changes.backup_unreadable"
+    assert err.value.params["path"] == str(damaged)
+
+
+def test_a_backup_that_is_not_a_memory_file_is_an_error_naming_it(world, tmp_path, capsys):
+    import sqlite3
+
+    path, backup, _ids = world
+    other = tmp_path / "photos.sqlite"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.commit()
+    conn.close()
+    for kw in ({"db_path": path}, {"other": backup}):
+        with pytest.raises(Exception) as err:
+            changes_against(other, **kw)
+        assert getattr(err.value, "code", "") == "changes.backup_not_memory"
+        assert err.value.params == {"path": str(other)}
+    assert main(["--db", str(path), "changes", "--against", str(other)]) == 1
+    assert f"The backup {other} is not a memory database" in capsys.readouterr().err
+
+
+def test_two_files_that_share_no_rows_say_so(world, tmp_path, capsys):
+    path, backup, _ids = world
+    stranger = tmp_path / "stranger" / "memory.sqlite"
+    with MemoryDB.create(stranger, now=T0 - DAY) as db:
+        FactStore(db).store_fact("user", "name", "Somebody else", now=T0)
+        NotesStore(db).upsert(None, "another agent's note", 0.5, created_at=T0)
+    cs = changes_against(stranger, db_path=path, now=T1)
+    found = [n for n in cs.notices if n.code == "change.notice.unrelated"]
+    assert len(found) == 1
+    assert found[0].params["shared"] == 0 and found[0].params["baseline"] == str(stranger)
+    assert found[0].params["baseline_rows"] == 2 and found[0].params["other_rows"] > 2
+    # A backup of the same memory shares its rows: no such notice.
+    cs = changes_against(backup, db_path=path, now=T1)
+    assert "change.notice.unrelated" not in {n.code for n in cs.notices}
+    assert main(["--db", str(path), "--now", str(T1), "changes", "--against", str(stranger)]) == 0
+    assert "share no rows" in capsys.readouterr().out
+
+
+def test_cli_threshold_must_be_a_finite_number(world, capsys):
+    path, _backup, _ids = world
+    for bad in ("nan", "inf", "Infinity", "-nan"):
+        assert main(["--db", str(path), "changes", f"--threshold={bad}"]) == 2, bad
+        assert "--threshold" in capsys.readouterr().err
+    assert main(["--db", str(path), "--now", str(T1), "changes", "--threshold", "0.1"]) == 0

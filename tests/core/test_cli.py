@@ -652,22 +652,60 @@ def _mode(p: Path) -> int:
     return p.stat().st_mode & 0o777
 
 
-def test_upcoming_text_is_what_list_upcoming_prints(capsys, demo_db_path):
+def test_upcoming_agent_text_is_what_list_upcoming_prints(capsys, demo_db_path):
     from core.db import MemoryDB
     from core.tools import run_tool
 
     with MemoryDB.open(demo_db_path) as db:
         week = run_tool(db, "list_upcoming", {}, now=NOW).output
         two_days = run_tool(db, "list_upcoming", {"window_days": 2}, now=NOW).output
-    code, out, err = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming")
+    code, out, err = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming", "--agent")
     assert (code, err) == (0, "") and out == week + "\n"
-    code, out, _ = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming", "--days", "2")
+    code, out, _ = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming", "--days", "2", "--agent")
     assert out == two_days + "\n"
     lines = out.splitlines()
     assert lines[0] == (
         "- [event] Daily standup @ 2026-06-16T01:00:00.000Z (Asia/Shanghai, FREQ=DAILY;INTERVAL=1;COUNT=200)"
     )
     assert "- [task] 交房租 @ 2026-06-14T12:00:00.000Z (prompt)" in lines
+
+
+def test_upcoming_text_says_repetitions_in_words(capsys, demo_db_path):
+    code, out, err = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "upcoming", "--days", "2")
+    lines = out.splitlines()
+    assert (code, err) == (0, "")
+    assert (
+        lines[0] == "- [event] Daily standup @ 2026-06-16T01:00:00.000Z (Asia/Shanghai, every day, 200 times)"
+    )
+    assert "- [task] 交房租 @ 2026-06-14T12:00:00.000Z (prompt, once, overdue)" in lines
+    assert not any("FREQ=" in line or "interval:" in line for line in lines)
+
+
+def test_repeat_words_in_english():
+    from core.cli import _repeat_words
+    from core.repeats import Repeat
+
+    assert _repeat_words(Repeat("once")) == "once"
+    assert _repeat_words(Repeat("every", "hour", 6)) == "every 6 hours"
+    assert _repeat_words(Repeat("every", "week", 1, weekday=1, count=1)) == "weekly on Monday, 1 time"
+    assert (
+        _repeat_words(Repeat("every", "week", 2, weekday=3, until=1_803_859_200_000, until_date_only=True))
+        == "every 2 weeks on Wednesday until 2027-03-01"
+    )
+    assert _repeat_words(Repeat("unparsed", text="FREQ=YEARLY")) == "once (rule not understood: FREQ=YEARLY)"
+
+
+def test_fact_and_skill_lines_say_scores_in_decimals_and_tau_with_its_unit(capsys, demo_db_path):
+    code, out, _ = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "facts")
+    assert code == 0
+    facts = out.splitlines()[:-1]
+    assert not any(re.search(r"e-\d", line) for line in facts)  # never "score 3.595e-13"
+    assert all(re.search(r"score (\d\.\d{3}|<0\.001)[,\]]", line) for line in facts), facts
+    assert all(re.search(r"tau (\d+(\.\d+)? d|∞) \((namespace|custom|pinned)\)", line) for line in facts)
+    assert any("tau ∞ (pinned), score 1.000" in line for line in facts)
+    assert any(" d (namespace), score <0.001," in line for line in facts)
+    code, out, _ = run(capsys, "--db", str(demo_db_path), *NOW_ARGS, "skills")
+    assert all(re.search(r"score \d\.\d{3}$|score <0\.001$", line) for line in out.splitlines()[:-1])
 
 
 def test_upcoming_json(capsys, demo_db_path):

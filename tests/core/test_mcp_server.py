@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -510,3 +511,313 @@ def test_client_configuration_snippet():
             "philont-memory": {"command": "philont-memory", "args": ["mcp", "--db", "/data/记忆.sqlite"]}
         }
     }
+
+
+# --------------------------------------------------------------------------------------------------
+# The file replaced or deleted under the server
+# --------------------------------------------------------------------------------------------------
+
+
+def _other_db(path: Path, value: str) -> Path:
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        FactStore(db).store_fact("user", "where", value)
+    finally:
+        db.close()
+    return path
+
+
+@pytest.mark.parametrize("change", ["replaced", "deleted", "emptied"])
+def test_a_write_server_refuses_once_its_file_is_replaced_or_deleted(db_copy, tmp_path, change):
+    from core.mcp_server import MemoryService
+
+    db = MemoryDB.open(db_copy, writable=True, check=False)
+    try:
+        service = MemoryService(db, write=True, now=FIXED_NOW)
+        stored = service.call_tool("store_fact", {"namespace": "user", "key": "before", "value": 1})
+        assert not stored.is_error and stored.text.startswith("Stored user.before")
+        if change == "replaced":
+            os.replace(_other_db(tmp_path / "other.sqlite", "the other file"), db_copy)
+        elif change == "deleted":
+            db_copy.unlink()
+        else:
+            os.truncate(db_copy, 0)
+        on_disk = fingerprint(db_copy)
+        r = service.call_tool("store_fact", {"namespace": "user", "key": "after", "value": 2})
+        assert r.is_error and not r.text.startswith("Stored")
+        assert r.structured["code"] == "mcp.file_changed"
+        assert r.structured["params"] == {"path": str(db_copy), "change": change}
+        assert "changed on disk since this server opened it" in r.text and "nothing was" in r.text
+        # Nothing went into the file the server still holds open, nor into what is at the path now.
+        assert FactStore(db).get_fact("user", "after") is None
+        assert fingerprint(db_copy) == on_disk
+    finally:
+        db.close()
+
+
+def test_a_read_only_server_refuses_to_serve_a_replaced_file(db_copy, tmp_path):
+    from core.mcp_server import FileChangedError, MemoryService
+
+    db = MemoryDB.open(db_copy, check=False)
+    try:
+        service = MemoryService(db, now=FIXED_NOW)
+        assert not service.call_tool("list_facts", {"namespace": "user"}).is_error
+        service.read_resource("memory://facts/user")
+        os.replace(_other_db(tmp_path / "other.sqlite", "the other file"), db_copy)
+        r = service.call_tool("list_facts", {"namespace": "user"})
+        assert r.is_error and r.structured["code"] == "mcp.file_changed"
+        for read in (
+            lambda: service.read_resource("memory://facts/user"),
+            service.resources,
+            lambda: service.get_prompt("recall", {"topic": "deploy"}),
+        ):
+            with pytest.raises(FileChangedError) as exc:
+                read()
+            assert exc.value.code == "mcp.file_changed" and exc.value.params["change"] == "replaced"
+        assert [t["name"] for t in service.tools()][-1] == "preview_context"  # no file read: answered
+    finally:
+        db.close()
+
+
+def test_a_write_server_over_stdio_says_its_file_was_deleted(db_copy, tmp_path):
+    async def body(s: ClientSession) -> list[Any]:
+        first = await s.call_tool("store_fact", {"namespace": "user", "key": "before", "value": 1})
+        db_copy.unlink()
+        second = await s.call_tool("store_fact", {"namespace": "user", "key": "after", "value": 2})
+        try:
+            await s.read_resource("memory://facts/user")
+            third: Any = None
+        except MCPError as exc:
+            third = exc
+        return [first, second, third]
+
+    first, second, refused = _session(db_copy, tmp_path / "server.log", "--write", body=body)
+    assert not first.is_error and first.content[0].text.startswith("Stored user.before")
+    structured, text, is_error = _tool_result(second)
+    assert is_error and structured["code"] == "mcp.file_changed" and "deleted" in text
+    assert isinstance(refused, MCPError) and refused.error.data["code"] == "mcp.file_changed"
+
+
+# --------------------------------------------------------------------------------------------------
+# Bad resource URIs
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["%%bad", "%zz", "%2", "%ff"])
+def test_a_malformed_percent_encoding_is_a_bad_uri(mem_db, bad):
+    from core.errors import ValidationError_
+    from core.mcp_server import MemoryService
+
+    service = MemoryService(mem_db, now=FIXED_NOW)
+    for kind in ("facts", "skills", "conversations"):
+        uri = f"memory://{kind}/{bad}"
+        with pytest.raises(ValidationError_) as exc:
+            service.read_resource(uri)
+        assert exc.value.code == "mcp.bad_uri" and exc.value.params == {"uri": uri}
+    assert json.loads(service.read_resource("memory://facts/%25x")[0])["namespace"] == "%x"
+
+
+# --------------------------------------------------------------------------------------------------
+# HTTP: Host and Origin on every address
+# --------------------------------------------------------------------------------------------------
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+LOOPBACKS = [
+    "127.0.0.1",
+    "127.0.0.2",
+    "127.1",
+    pytest.param(
+        "::1",
+        marks=pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback"),
+    ),
+]
+
+
+class _HttpServer:
+    """``philont-memory mcp --http HOST:0`` in a child process; ``port`` once it listens."""
+
+    def __init__(self, db: Path, tmp_path: Path, host: str):
+        self.host = host
+        self.log = (tmp_path / f"http-{host}.log").open("w+", encoding="utf-8")
+        shown = f"[{host}]" if ":" in host else host
+        self.proc = subprocess.Popen(
+            [sys.executable, *_server_args(db, "--http", f"{shown}:0")],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+            env=_env(),
+        )
+        self.port = 0
+        deadline = time.monotonic() + TIMEOUT
+        while not self.port and time.monotonic() < deadline and self.proc.poll() is None:
+            time.sleep(0.1)
+            self.log.seek(0)
+            m = re.search(r"MCP server on http://\S+:(\d+)/mcp", self.log.read())
+            self.port = int(m.group(1)) if m else 0
+        assert self.port, (self.proc.poll(), self.stderr())
+        while time.monotonic() < deadline:  # listening once the address is printed; bounded anyway
+            try:
+                socket.create_connection((self.host, self.port), timeout=TIMEOUT).close()
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.1)
+
+    @property
+    def url(self) -> str:
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}{HTTP_PATH}"
+
+    def stderr(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
+    def post(self, host: str, origin: str | None = None) -> tuple[int, str]:
+        """An ``initialize`` request with these Host and Origin headers: ``(status, body)``."""
+        import http.client
+
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"},
+                },
+            }
+        ).encode()
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
+        try:
+            conn.putrequest("POST", HTTP_PATH, skip_host=True, skip_accept_encoding=True)
+            conn.putheader("Host", host)
+            if origin is not None:
+                conn.putheader("Origin", origin)
+            conn.putheader("Content-Type", "application/json")
+            conn.putheader("Accept", "application/json, text/event-stream")
+            conn.putheader("Content-Length", str(len(body)))
+            conn.endheaders(body)
+            response = conn.getresponse()
+            return response.status, response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        self.log.close()
+
+
+HTTP_PATH = "/mcp"
+
+
+def _http_session(db: Path, tmp_path: Path, host: str, body) -> Any:
+    server = _HttpServer(db, tmp_path, host)
+    try:
+
+        async def go() -> Any:
+            with anyio.fail_after(TIMEOUT):
+                async with (
+                    streamable_http_client(server.url) as (read, write),
+                    ClientSession(read, write) as s,
+                ):
+                    await s.initialize()
+                    return await body(s)
+
+        return anyio.run(go)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("host", LOOPBACKS)
+def test_http_checks_host_and_origin_on_every_loopback_address(db_copy, tmp_path, host):
+    server = _HttpServer(db_copy, tmp_path, host)
+    try:
+        p = server.port
+        shown = f"[{host}]" if ":" in host else host
+        for good_host, origin in (
+            (f"{shown}:{p}", None),
+            (f"localhost:{p}", None),
+            (f"{shown}:{p}", f"http://{shown}:{p}"),
+            (f"localhost:{p}", f"http://localhost:{p}"),
+        ):
+            status, text = server.post(good_host, origin)
+            assert status == 200 and '"serverInfo"' in text, (good_host, origin, status, text)
+        for bad_host in (f"evil.example:{p}", f"{shown}:{p + 1 if p < 65535 else 1}", "evil.example", ""):
+            status, text = server.post(bad_host)
+            assert status == 421 and text.startswith("Refused: the Host header"), (bad_host, status, text)
+            assert "DNS rebinding" in text
+        for bad_origin in ("http://evil.example", f"http://evil.example:{p}", "null", f"https://{shown}:{p}"):
+            status, text = server.post(f"{shown}:{p}", bad_origin)
+            assert status == 403 and text.startswith("Refused: the request comes from a web page"), bad_origin
+        assert "warning" not in server.stderr()
+    finally:
+        server.stop()
+
+
+def test_host_check_on_every_address_accepts_only_this_computers_addresses():
+    from core.mcp_server import HostCheck, exposure_warning
+
+    check = HostCheck("0.0.0.0", 8765)
+    for ok in ("127.0.0.1:8765", "127.0.0.2:8765", "localhost:8765", "LOCALHOST:8765"):
+        assert check.host_ok(ok), ok
+    for bad in ("evil.example:8765", "0.0.0.0:8765", "192.0.2.1:8765", "127.0.0.1:8766", "127.0.0.1"):
+        assert not check.host_ok(bad), bad
+    assert check.origin_ok("http://localhost:8765") and not check.origin_ok("http://evil.example:8765")
+    warning = exposure_warning(check, "0.0.0.0", write=True)
+    assert warning is not None and "every address of this computer" in warning
+    assert "can read the memory and change it, with no password" in warning
+    assert "an address of this computer or localhost, port 8765" in warning
+    assert "DNS rebinding, not other computers or programs" in warning
+    lan = HostCheck("192.0.2.1", 80, "memory.lan")
+    assert lan.host_ok("memory.lan") and lan.host_ok("192.0.2.1:80") and not lan.host_ok("evil.example")
+    assert "192.0.2.1:80 or localhost:80 or memory.lan:80" in (
+        exposure_warning(lan, "192.0.2.1", False) or ""
+    )
+    assert exposure_warning(HostCheck("127.0.0.2", 1), "127.0.0.2", True) is None
+
+
+# --------------------------------------------------------------------------------------------------
+# Lone surrogates stored in memory
+# --------------------------------------------------------------------------------------------------
+
+
+def _store_surrogate(path: Path) -> None:
+    db = MemoryDB.open(path, writable=True, check=False)
+    try:
+        FactStore(db).store_fact("user", "half", "v\ud800")  # a JSON value holding half a character
+    finally:
+        db.close()
+
+
+def test_a_stored_lone_surrogate_is_answered_over_http(db_copy, tmp_path):
+    _store_surrogate(db_copy)
+
+    async def body(s: ClientSession) -> list[Any]:
+        return [
+            await s.call_tool("list_facts", {"namespace": "user"}),
+            await s.call_tool("get_fact", {"namespace": "user", "key": "half"}),
+            (await s.read_resource("memory://facts/user")).contents[0],
+        ]
+
+    listed, got, resource = _http_session(db_copy, tmp_path, "127.0.0.1", body)
+    assert "user.half" in listed.content[0].text and not listed.is_error
+    structured, text, _ = _tool_result(got)
+    assert text.startswith('"v\\ud800" ')  # as `philont-memory tool` prints it
+    assert structured["data"]["value"] == "v\ufffd"  # the SDK carries no half character
+    facts = json.loads(resource.text)["facts"]  # the JSON text escapes it, as --json does
+    assert next(f for f in facts if f["key"] == "half")["value"] == "v\ud800"
+    assert "\\ud800" in resource.text

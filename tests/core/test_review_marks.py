@@ -64,3 +64,22 @@ def test_default_location_is_the_xdg_data_directory(monkeypatch, tmp_path):
     monkeypatch.delenv(ENV_VAR, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_marks_path() == tmp_path / "data" / "Philont" / "philont-desktop" / "review-marks.json"
+
+
+def test_mark_all_keeps_the_previous_mark_and_restore_puts_it_back(tmp_path):
+    store = ReviewMarks(tmp_path / "m.json")
+    db = tmp_path / "db.sqlite"
+    previous, new = store.mark_all_keeping(db, 1000, now=1100)
+    assert previous.at is None and new.at == 1000
+    store.restore(db, previous)
+    assert store.get(db).at is None  # never reviewed again
+    store.mark_all(db, 2000, now=2100)
+    store.mark_items(db, ["fact.new:1"], now=2500)
+    previous, new = store.mark_all_keeping(db, 3000, now=3100)
+    assert (previous.at, previous.marked_at, previous.reviewed) == (2000, 2100, {"fact.new:1": 2500})
+    assert store.get(db).reviewed == {}
+    store.mark_items(db, ["fact.new:9"], now=3500)  # reviewed after the mark: stays reviewed
+    store.restore(db, previous)
+    got = store.get(db)
+    assert (got.at, got.marked_at) == (2000, 2100)
+    assert got.reviewed == {"fact.new:1": 2500, "fact.new:9": 3500}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -162,13 +163,39 @@ def test_filters_by_tool_outcome_and_skill(qtbot, actions_db, make_tab):
 def test_detail_pane_pretty_json_and_invalid_json(qtbot, actions_db, make_tab):
     tab = make_tab(actions_db)
     tab.table.setCurrentIndex(tab.model.index(tab.model.row_of(5), 0))
-    assert tab.params_view.toPlainText() == '{\n  "step": 4,\n  "文本": "参数"\n}'
-    assert tab.result_view.toPlainText() == "result 4"
+    assert tab.params_view.toPlainText() == "step: 4\n文本: 参数"  # the readable form
+    assert tab.result_view.toPlainText() == "result 4" and not tab.result_view.raw.isEnabled()
+    tab.params_view.raw.click()  # the stored text, one click away
+    stored = tab.model.row_at(tab.model.row_of(5)).params_json
+    assert '"step"' in stored and tab.params_view.toPlainText() == stored
+    tab.params_view.raw.click()
     assert "<b>readFile</b>" in tab.header.text() and "Linked skill: deploy-web" in tab.header.text()
     tab.table.setCurrentIndex(tab.model.index(tab.model.row_of(61), 0))
     assert tab.params_view.toPlainText() == "{not json"
     assert "not valid JSON" in tab.header.text()
     assert tab.result_view.toPlainText() == "(no result recorded)"
+
+
+def test_a_json_result_reads_as_its_structure_with_the_stored_text_one_click_away(qtbot, tmp_path, make_tab):
+    path = tmp_path / "json.sqlite"
+    db = MemoryDB.create(path, now=T0)
+    stored = json.dumps({"success": True, "output": 'line "one"\nline two', "at": "2026-06-15T02:00:00Z"})
+    ActionStore(db).append("global", "shell", {"command": "ls"}, result=stored, timestamp=T0)
+    db.close()
+    tab = make_tab(path)
+    shown = tab.result_view.toPlainText()
+    assert shown.startswith('success: true\noutput:\n  line "one"\n  line two\nat: 2026-06-15 ')
+    assert "\\n" not in shown and '\\"' not in shown and "T02:00:00Z" not in shown
+    raw = tab.result_view.raw
+    assert raw.isEnabled() and raw.accessibleName() and raw.focusPolicy() & Qt.FocusPolicy.TabFocus
+    raw.click()
+    assert tab.result_view.toPlainText() == stored
+    raw.click()
+    assert tab.result_view.toPlainText() == shown
+    from philont_desktop.actions.view import COL_RESULT
+
+    tip = tab.model.index(0, COL_RESULT).data(Qt.ItemDataRole.ToolTipRole)  # hover: the same form, as text
+    assert "success: true<br>output:" in tip and "\\n" not in tip
 
 
 def test_failure_rate_chart(qtbot, actions_db, make_tab):
@@ -254,7 +281,7 @@ def test_live_refresh_inserts_on_top_and_keeps_selection_and_position(qtbot, act
     assert _ids(tab.model)[:3] == [64, 63, 62]
     assert view.currentIndex().data(Qt.ItemDataRole.UserRole + 100).id == 20
     assert tab.model.row_at(view.rowAt(0)).id == top_id
-    assert tab.params_view.toPlainText() == '{\n  "step": 19,\n  "文本": "参数"\n}'
+    assert tab.params_view.toPlainText() == "step: 19\n文本: 参数"
 
 
 def test_huge_result_is_shown_in_part_and_whole_on_demand(qtbot, tmp_path, make_tab):

@@ -421,3 +421,77 @@ def test_an_entry_in_the_words_people_use():
     assert target_label("note", "n1", note, None).startswith("“Remember to water the plants every Monday")
     assert target_label("toy", 1, {"id": 1}, {"id": 1}) == "toy 1"
     assert field_changes(None, after) == []  # created: nothing to compare field by field
+
+
+@pytest.fixture
+def facts_db():
+    from core.facts import FactStore
+
+    d = MemoryDB.memory(now=FIXED_NOW)
+    FactStore(d).store_fact("user", "city", "上海", now=FIXED_NOW)
+    yield d
+    d.close()
+
+
+def _fact_entries(d):
+    from core.curation import facts as fact_curation
+    from core.facts import FactStore
+
+    fact = FactStore(d).all_rows()[0]
+    fact_curation.pin(fact.id).perform(d, "alice")
+    fact_curation.forget(fact.id, now=FIXED_NOW).perform(d, "alice")
+
+
+def test_an_entry_names_fields_in_words_and_shows_values_in_human_form(english, facts_db):
+    from philont_desktop import humanize
+    from philont_desktop.audit.view import AuditModel
+    from philont_desktop.qt import Qt
+
+    _fact_entries(facts_db)
+    model = AuditModel(_sync_runner(facts_db))
+    model.reload()
+    change = model.COLUMNS.index("change")
+    forget, pin = (model.index(r, change) for r in (0, 1))
+    assert pin.data() == "τ (days): namespace default → pinned (never decays)"
+    assert forget.data() == f"forgotten at: ∅ → {humanize.abs_time(FIXED_NOW, seconds=True)}"
+    # the values as stored stay in the tooltip
+    assert "decay_tau_days: null → -1" in pin.data(Qt.ItemDataRole.ToolTipRole)
+    assert f"forgotten_at: null → {FIXED_NOW}" in forget.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_an_entry_in_the_chinese_interface_names_its_fields_in_chinese(chinese, facts_db):
+    from philont_desktop.audit.view import AuditModel
+
+    _fact_entries(facts_db)
+    model = AuditModel(_sync_runner(facts_db))
+    model.reload()
+    pin = model.index(1, model.COLUMNS.index("change")).data()
+    assert "decay_tau_days" not in pin and "namespace default" not in pin and "→" in pin
+
+
+def test_values_in_human_form(english):
+    from philont_desktop.audit import words
+
+    assert words.value("decay_tau_days", 30) == "30 days"
+    assert words.value("confidence", 0.9) == "90 %"
+    assert words.value("pinned", 1) == "yes"
+    assert words.value("value_json", {"city": "上海"}) == "city: 上海"
+    assert words.label("created_at") == "created at"
+
+
+@pytest.fixture
+def english(qapp):
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
+
+
+@pytest.fixture
+def chinese(qapp):
+    from philont_desktop import i18n
+
+    i18n.install("zh_CN")
+    yield
+    i18n.uninstall()

@@ -117,3 +117,95 @@ def test_entries_added_meanwhile_come_on_top_without_moving_the_rows_in_view(qtb
     qtbot.mouseClick(tab.bar.new_button, Qt.MouseButton.LeftButton)
     assert tab.table.verticalScrollBar().value() == 0 and not tab.bar.new_button.isVisible()
     assert tab.model.index(0, 3).data() == "“note 102”"
+
+
+def _curate(qtbot, tab, change, text: str) -> None:
+    done = []
+    tab.ctx.curate(change, text=text, on_result=done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=10_000)
+
+
+def _select_entry_of(tab, qtbot, note_id: str) -> None:
+    """Select the original entry of ``note_id`` once the tab shows it (it hears new entries by itself)."""
+
+    def row_of() -> int:
+        for row in range(tab.model.rowCount()):
+            e = tab.model.entry(row)
+            if e.is_original and str(e.target_id) == note_id:
+                return row
+        return -1
+
+    qtbot.waitUntil(lambda: row_of() >= 0, timeout=10_000)
+    assert tab.wait_idle(10_000)
+    tab.table.selectRow(row_of())
+    assert str(tab.state.shown.target_id) == note_id
+
+
+def test_edit_undo_after_an_undo_from_the_tab_takes_the_next_step(qtbot, audit_db, make_tab, start_editing):
+    """Undoing the stack's last edit from the Audit tab is Edit › Undo's own step: Ctrl+Z then undoes the
+    edit before it (never "already undone"), and Edit › Redo brings the first one back."""
+    tab = make_tab(audit_db)
+    start_editing(tab)
+    stack = tab.ctx.undo_stack
+    _curate(qtbot, tab, note_curation.add("first", 0.5, note_id="x1"), "add first")
+    _curate(qtbot, tab, note_curation.add("second", 0.5, note_id="x2"), "add second")
+    _select_entry_of(tab, qtbot, "x2")
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is None and not tab.ctx.undo.busy, timeout=10_000)
+    assert stack.undoText() == "add first" and stack.redoText() == "add second"
+    tab.ctx.undo.undo()  # Ctrl+Z
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is None and not tab.ctx.undo.busy, timeout=10_000)
+    tab.ctx.undo.redo()
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is not None and not tab.ctx.undo.busy, timeout=10_000)
+    assert tab.ctx.errors == []
+
+
+def test_edit_undo_after_the_tab_undid_an_older_edit_skips_it(qtbot, audit_db, make_tab, start_editing):
+    """An edit undone from the Audit tab out of the stack's order leaves the stack: Ctrl+Z undoes the
+    newer edit, and then has nothing left to offer instead of failing with "already undone"."""
+    tab = make_tab(audit_db)
+    start_editing(tab)
+    stack = tab.ctx.undo_stack
+    _curate(qtbot, tab, note_curation.add("first", 0.5, note_id="x1"), "add first")
+    _curate(qtbot, tab, note_curation.add("second", 0.5, note_id="x2"), "add second")
+    _select_entry_of(tab, qtbot, "x1")
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is None and not tab.ctx.undo.busy, timeout=10_000)
+    assert stack.undoText() == "add second"
+    tab.ctx.undo.undo()
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is None and not tab.ctx.undo.busy, timeout=10_000)
+    assert not stack.canUndo()
+    tab.ctx.undo.undo()  # nothing left: no step, no error
+    assert tab.ctx.errors == []
+    # Redo from the tab brings the older edit back; Edit › Redo then re-applies the newer one.
+    _select_entry_of(tab, qtbot, "x1")
+    qtbot.waitUntil(lambda: tab.bar.redo_button.isEnabled(), timeout=10_000)
+    qtbot.mouseClick(tab.bar.redo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is not None and not tab.ctx.undo.busy, timeout=10_000)
+    tab.ctx.undo.redo()
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is not None and not tab.ctx.undo.busy, timeout=10_000)
+    assert tab.ctx.errors == []
+
+
+def test_the_edit_menu_follows_an_undo_from_the_tab(qtbot, audit_db, open_window):
+    """In the window: after the Audit tab undid the last edit, Edit › Undo names the edit before it and
+    undoes it when triggered, without an error."""
+    from philont_desktop.workers import spin_until
+
+    w = open_window(audit_db)
+    w.set_editing(True)
+    assert spin_until(lambda: w.ctx.editing, 20_000)
+    tab = w.show_tab("audit")
+    tab.ensure_activated()
+    assert tab.wait_idle(20_000)
+    _curate(qtbot, tab, note_curation.add("first", 0.5, note_id="x1"), "add first")
+    _curate(qtbot, tab, note_curation.add("second", 0.5, note_id="x2"), "add second")
+    _select_entry_of(tab, qtbot, "x2")
+    qtbot.mouseClick(tab.bar.undo_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _note(audit_db, "x2") is None and not w.ctx.undo.busy, timeout=10_000)
+    assert w.action_undo.isEnabled() and w.action_undo.text().endswith("add first")
+    assert w.action_redo.text().endswith("add second")
+    w.action_undo.trigger()
+    qtbot.waitUntil(lambda: _note(audit_db, "x1") is None and not w.ctx.undo.busy, timeout=10_000)
+    assert not w.action_undo.isEnabled()
+    assert w.ctx.errors == []

@@ -118,7 +118,9 @@ def test_list_shows_age_size_kind_and_quick_check(make_window, db_path, qtmodelt
     assert [m.index(r, col["journal"]).data() for r in range(2)] == ["self-contained", "agent (WAL)"]
     assert [m.index(r, col["owner"]).data() for r in range(3)] == ["this app", "the agent", "the agent"]
     assert m.index(0, col["age"]).data().endswith("d ago")
-    assert "3 backup(s)" in tab.summary.text() and "quick_check fails for 1." in tab.summary.text()
+    assert (
+        "3 backup(s)" in tab.summary.text() and "The quick integrity check fails for 1." in tab.summary.text()
+    )
     assert _listing(backups_dir(db_path)) == before  # looking wrote nothing there
     tab.select_path(m.rows[2].path)
     assert not tab.restore_button.isEnabled()  # a damaged backup cannot be restored

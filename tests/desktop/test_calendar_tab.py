@@ -408,3 +408,37 @@ def test_a_hidden_table_is_sized_when_first_shown(make_tab, db_path):
     assert [header.sectionSize(i) for i in range(header.count() - 1)] != before
     tab.save_state()
     assert tab.ctx.settings.header_state("calendar/events")
+
+
+def test_task_actions_and_creators_are_in_words_with_the_stored_value_kept(make_tab, db_path):
+    tab = make_tab(db_path)
+    detail = _texts(tab, "upcoming", "detail")
+    assert detail[0] == "reminder message" and "prompt" not in detail  # 交房租, a prompt task
+    view = tab.views["upcoming"]
+    col = view.model().sourceModel().COLUMNS.index("detail")
+    assert "Stored as: prompt" in view.model().index(0, col).data(Qt.ItemDataRole.ToolTipRole)
+    assert sorted(set(_texts(tab, "tasks", "action"))) == ["reflection", "reminder message"]
+    item = next(i for i in tab.upcoming_model.rows if i.title == "交房租")
+    tab.select("upcoming", tab.upcoming_model.key(item))
+    text = tab.details.toPlainText()
+    assert "reminder message" in text and "the agent" in text
+    assert "prompt" in text and "llm_external" in text  # as stored, muted under the words
+
+
+def test_column_widths_saved_narrow_never_clip_the_times_next_time(make_tab, db_path):
+    """Widths saved in one session (another font, language or screen) are restored, but a time column
+    is never narrower than its time."""
+    tab = make_tab(db_path)
+    for name, col in (("upcoming", "when"), ("tasks", "next"), ("events", "starts")):
+        view = tab.views[name]
+        view.horizontalHeader().resizeSection(view.model().sourceModel().COLUMNS.index(col), 30)
+        view.horizontalHeader().resizeSection(view.model().sourceModel().COLUMNS.index("repeats"), 61)
+        tab.tables._unsized.discard(name)  # as if shown: its header is saved
+    tab.save_state()
+    again = make_tab(db_path)
+    for name, col in (("upcoming", "when"), ("tasks", "next"), ("events", "starts")):
+        view = again.views[name]
+        cols = view.model().sourceModel().COLUMNS
+        header = view.horizontalHeader()
+        assert header.sectionSize(cols.index(col)) > view.fontMetrics().horizontalAdvance(fmt_local(T0)), name
+        assert header.sectionSize(cols.index("repeats")) == 61  # the other widths as saved

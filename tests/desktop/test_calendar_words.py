@@ -165,3 +165,26 @@ def test_month_entries_place_occurrences_and_runs_on_their_days():
     # A task is on the day of its next run only: later runs depend on when the agent actually runs it.
     assert [d for d in days for e in out[d] if e.title == "digest"] == [june]
     assert not any(e.title == "off" for d in days for e in out[d])  # disabled: never runs
+
+
+def test_task_actions_and_creators_in_both_languages(qapp):
+    from philont_desktop import i18n
+    from philont_desktop.calendar.words import action_words, created_by_words, stored_as
+
+    try:
+        i18n.install("en")
+        assert [action_words(a) for a in ("prompt", "tool_call", "reflect", "autonomous_turn", "x")] == [
+            "reminder message",
+            "tool call",
+            "reflection",
+            "agent turn (acts on its own)",
+            "x",
+        ]
+        assert created_by_words("llm_external") == "the agent" and created_by_words("cli") == "cli"
+        assert stored_as("tool call", "tool_call") == "Stored as: tool_call" and stored_as("x", "x") is None
+        i18n.install("zh_CN")
+        words = [action_words(a) for a in ("prompt", "tool_call", "reflect", "autonomous_turn")]
+        words.append(created_by_words("llm_external"))
+        assert all(w.isascii() is False for w in words), words
+    finally:
+        i18n.uninstall()

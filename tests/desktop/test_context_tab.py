@@ -16,6 +16,7 @@ pytest.importorskip("pytestqt")
 from core.context import build_context
 from core.db import MemoryDB
 from core.facts import FactStore
+from core.readable import readable
 from core.skills import SkillStore
 from core.timeline import RawStore
 from philont_desktop.context_tab.diff import compute_diff
@@ -151,8 +152,12 @@ def assert_view_shows(tab, j: dict) -> None:
         pos = text.index("What a keyword query would recall — not what the agent does", pos)
         for hit in keyword["hits"][:8]:
             pos = text.index(hit["excerpt"], pos) + len(hit["excerpt"])
+    stored_roles = {x.id: x.raw_role for x in tab.result.timeline.messages}
     for m in j["timeline"]["messages"]:
-        i = text.find(excerpt(m["content"]), pos)
+        # a tool message is shown in readable form, unless a recall hit highlights its stored text
+        tool = stored_roles.get(m["id"]) == "tool" and not tab.result.highlights.get(m["id"])
+        content = readable(m["content"]).text if tool else m["content"]
+        i = text.find(excerpt(content), pos)
         assert i >= 0, f"message {m['id']} not shown in order"
         if m["id"] is not None:
             assert f"#{m['id']} " in text[max(0, i - 200) : i]
@@ -710,3 +715,26 @@ def test_each_damaged_row_is_noted_on_its_row_in_words_from_its_code(english):
         ]
     }
     assert notes_by_row(SimpleNamespace()) == ({}, {})  # a result without notes
+
+
+def test_a_tool_message_reads_as_its_structure_with_the_stored_text_one_click_away(tab_factory, tmp_path):
+    from philont_desktop.widgets.fulltext import FullTextDialog
+
+    path = tmp_path / "memory" / "memory.sqlite"
+    stored = json.dumps({"tool": "shell", "success": True, "result": 'a "b"\nc'})
+    with MemoryDB.create(path, now=T0) as db:
+        raw = RawStore(db)
+        raw.append_message("global", "user", "run it", T0 + MIN)
+        tool_id = raw.append_message("global", "tool", stored, T0 + 2 * MIN).id
+    tab = tab_factory(path)
+    j = show(tab, "hello")
+    assert tool_id in [m["id"] for m in j["timeline"]["messages"]]
+    text = plain(tab)
+    assert 'tool: shell\nsuccess: true\nresult:\n  a "b"\n  c' in text
+    assert stored not in text and '\\"' not in text
+    tab.preview.anchorClicked.emit(QUrl(f"raw:{tool_id}"))
+    dlg = tab.findChildren(FullTextDialog)[-1]
+    assert dlg.edit.toPlainText() == stored and dlg.raw_btn.isChecked()
+    dlg.raw_btn.click()
+    assert dlg.edit.toPlainText().startswith("tool: shell")
+    dlg.close()

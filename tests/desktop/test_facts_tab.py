@@ -194,6 +194,11 @@ def test_columns_show_every_field_readably(facts_db, make_tab):
     assert d(trip, m.C_VALID_FROM) == fmt_when(T(-5), FIXED_NOW) == "in 5 days · " + fmt_time(T(-5))
     assert d(trip, m.C_OCCURRED) == fmt_when(T(-5), FIXED_NOW)
     assert (d(db, m.C_TAU), d(db, m.C_TAU_SOURCE)) == ("∞", "pinned")
+    # The pin is seen in the columns shown by default: in Status, and "never (pinned)".
+    assert (d(db, m.C_STATUS), d(db, m.C_CROSSES)) == ("active, pinned", "never (pinned)")
+    tip = tab.model.data(tab.model.index(tab.model.row_of(db.fid), m.C_STATUS), Qt.ItemDataRole.ToolTipRole)
+    assert "Pinned: never decays" in tip
+    assert d(city, m.C_STATUS) == "active"
     assert (d(loc, m.C_TAU), d(loc, m.C_TAU_SOURCE)) == ("7 days", "custom")
     assert d(loc, m.C_SCORE) == score_text(math.exp(-0.5 / 7)) == "93 %"
     tip = tab.model.data(tab.model.index(tab.model.row_of(loc.fid), m.C_SCORE), Qt.ItemDataRole.ToolTipRole)
@@ -603,6 +608,14 @@ def test_what_if_draws_the_curve_before_applying(qtbot, facts_db, make_tab):
     x, y = tab.curves.whatif_item.getData()
     assert y[-1] == pytest.approx(0.9 * math.exp(-max(0, x[-1] * 1000 - T(30)) / DAY / 100), rel=1e-9)
     assert "What if: falls below the threshold on" in tab.whatif_result.text()
+    # The same humanizer as the table's "Below threshold from": "in 2 years", never "in 2.9 y".
+    from philont_desktop import humanize
+    from philont_desktop.facts.curves import whatif_crossing
+
+    cross = whatif_crossing(row, conf, tau)
+    now = tab.whatif.real_now
+    assert f"({humanize.rel_time(cross, now)})" in tab.whatif_result.text()
+    assert not re.search(r"\d y\)", tab.whatif_result.text())
     assert row_by_name(tab, "project.repo").fact.decay_tau_days is None  # nothing applied yet
     assert tab.whatif_apply.isEnabled()
     tab.apply_whatif()

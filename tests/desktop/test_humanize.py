@@ -216,3 +216,12 @@ def test_json_html_colours_tokens_and_escapes_everything_else() -> None:
     assert f'<span style="color:{json_colours(False)["number"]}">2</span>' in out
     assert f'<span style="color:{json_colours(True)["literal"]}">true</span>' in json_html(text, dark=True)
     assert json_html("not <json>") == "not &lt;json&gt;"
+
+
+def test_a_backup_named_for_a_later_date_is_in_the_future_not_just_now(english) -> None:
+    from philont_desktop.backups.model import fmt_age
+
+    assert fmt_age(-30_000) == "just now"  # a clock a little ahead
+    assert fmt_age(-MINUTE_MS) == "in the future"
+    assert fmt_age(-73 * YEAR_MS) == "in the future"
+    assert fmt_age(5 * MINUTE_MS) == "5 min ago"

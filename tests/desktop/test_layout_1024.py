@@ -14,7 +14,7 @@ pytest.importorskip("pytestqt")
 from philont_desktop.app import _size, build_parser, settle
 from philont_desktop.facts.columns import C_CROSSES, C_VALUE
 from philont_desktop.facts.widgets.table import VALUE_MIN
-from philont_desktop.qt import QColor
+from philont_desktop.qt import QColor, Qt
 from philont_desktop.skills.widgets.colors import Colors, grade_color
 from philont_desktop.theme import dark_palette, light_palette
 from philont_desktop.workers import spin_until
@@ -101,3 +101,60 @@ def test_size_option_sets_the_window_size_of_batch_runs():
     for bad in ("1024", "axb", "10x10", "1024x"):
         with pytest.raises(argparse.ArgumentTypeError):
             _size(bad)
+
+
+def test_review_summaries_are_readable_at_1024(window):
+    from philont_desktop.qt import Qt
+    from philont_desktop.review.model import COL_BY, COL_CHANGE, COL_TIME
+
+    tab = _shown(window, "review")
+    tree = tab.tree
+    assert tree.isColumnHidden(COL_TIME)  # the exact time is in the tooltip and the detail pane
+    # Room for about 45 characters of a summary (it was cut to about 25).
+    need = tree.fontMetrics().horizontalAdvance("new fact session.focus = deploy checklist, …")
+    assert tree.header().sectionSize(COL_CHANGE) - tree.indentation() * 2 >= need
+    first = tab.model.index(0, COL_CHANGE, tab.model.index(0, 0))
+    tip = tab.model.data(first, Qt.ItemDataRole.ToolTipRole)
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", tip)
+    assert "derived" in tab.model.headerData(COL_BY, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+
+
+def _model_texts(view) -> list[str]:
+    model = view.model()
+    return [
+        str(model.index(r, c).data() or "")
+        for r in range(min(model.rowCount(), 60))
+        for c in range(model.columnCount())
+    ]
+
+
+def test_chinese_tab_walk_shows_no_internal_words(window):
+    """The Calendar, Actions, Backups and Review tabs in Chinese at 1024 px: action types, creators, the
+    global session and quick_check are said in words (the stored values stay in tooltips)."""
+    from philont_desktop import i18n
+
+    try:
+        window.set_language("zh_CN")
+        calendar = _shown(window, "calendar")
+        texts = [t for name in ("upcoming", "tasks") for t in _model_texts(calendar.views[name])]
+        raw = {"prompt", "tool_call", "reflect", "autonomous_turn", "llm_external"}
+        assert raw.isdisjoint(texts) and "提醒消息" in texts
+        model = calendar.views["tasks"].model().sourceModel()
+        assert calendar.select("tasks", model.key(model.rows[0]))
+        assert (
+            "创建者\n智能体" in calendar.details.toPlainText() or "智能体" in calendar.details.toPlainText()
+        )
+        actions = _shown(window, "actions")
+        header = actions.detail.header.text()
+        assert "对话：" in header and "会话" not in header  # the conversation in words, its id in the tooltip
+        backups = _shown(window, "backups")
+        heads = [
+            str(backups.view.model().headerData(c, Qt.Orientation.Horizontal))
+            for c in range(backups.view.model().columnCount())
+        ]
+        assert "quick_check" not in " ".join(heads)
+        review = _shown(window, "review")
+        assert not any("autonomous_turn" in t or "skill_repair:" in t for t in _model_texts(review.tree))
+    finally:
+        window.set_language("en")
+        i18n.install("en")

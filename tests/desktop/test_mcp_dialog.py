@@ -75,3 +75,27 @@ def test_help_menu_opens_it_for_the_open_database(qtbot, db_path, tmp_path, monk
         dialogs[0].close()
     finally:
         w.close()
+
+
+def test_the_command_is_seen_whole_in_a_1024_px_window(qtbot, tmp_path):
+    """A long database path: the command wraps inside its box instead of hiding behind a scroll bar."""
+    from philont_desktop.mcp_dialog import McpDialog
+    from philont_desktop.qt import QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.resize(1024, 640)
+    deep = tmp_path / ("very-long-folder-name-" * 4) / "memory" / "memory.sqlite"
+    dlg = McpDialog(deep, window)
+    qtbot.addWidget(dlg)
+    dlg.write_box.setChecked(True)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    box = dlg.command_edit
+    assert dlg.width() <= 1024 and dlg.height() <= 640
+    # Nothing off to the side, every line in view (once the dialog is laid out).
+    qtbot.waitUntil(
+        lambda: (box.horizontalScrollBar().maximum(), box.verticalScrollBar().maximum()) == (0, 0),
+        timeout=3000,
+    )
+    assert box.toPlainText().endswith("--write")

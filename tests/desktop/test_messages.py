@@ -388,10 +388,18 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
         "empty",
         "The file is empty (0 bytes): it holds no database.",
         reason="db.open.why.empty",
+        searched=True,
     )
     assert messages.error_text(err) == (
-        "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过 quick_check 的备份。"
+        "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。在 backups/ 中没有找到通过快速完整性检查的备份。"
     )
+    err = DatabaseOpenError(
+        "/data/m.sqlite",
+        "empty",
+        "The file is empty (0 bytes): it holds no database.",
+        reason="db.open.why.empty",
+    )  # no backups were looked at: nothing said about them
+    assert messages.error_text(err) == "/data/m.sqlite: 文件为空（0 字节）：其中没有数据库。"
     for name, whose in (
         ("philont-desktop-m-20260101T000000.sqlite", "由本应用写入"),
         ("memory-20260101T000000.sqlite", "智能体的备份"),
@@ -405,7 +413,7 @@ def test_open_errors_and_read_only_reasons_are_translated(lang) -> None:
             reason_params={"error": "disk image is malformed"},
         )
         assert messages.error_text(err) == (
-            f"/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过 quick_check 的备份是 /b/{name}（{whose}）。"
+            f"/data/m.sqlite: 数据库已损坏（disk image is malformed）。最新的通过快速完整性检查的备份是 /b/{name}（{whose}）。"
         )
     reason = Notice(
         "db.read_only.missing_tables", "core tables are missing: memory_facts", {"names": ["memory_facts"]}

@@ -3,6 +3,8 @@ axes that rebuild their label only when it changes, axes laid out before the fir
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 pytest.importorskip("pytestqt")
@@ -167,3 +169,38 @@ def test_the_activity_chart_is_made_once_the_tabs_reads_are_done_or_after_a_whil
     busy_for_ever.reads_running = lambda: True
     busy_for_ever.build_later()
     qtbot.waitUntil(lambda: busy_for_ever.built, timeout=2000)  # made anyway, a little later
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_date_axis_labels_never_touch(theme, qtbot, lang) -> None:
+    """Narrow plots over days, weeks and a year: no two tick labels overlap ("Dec 01Dec 03", "12月2027")."""
+    from philont_desktop import i18n
+    from philont_desktop.widgets.plots import ThemedPlotWidget
+
+    day, start = 86_400, 1_796_000_000
+    i18n.install(lang)
+    try:
+        for width in (200, 320, 600, 900):
+            for days in (3, 14, 30, 60, 400):
+                plot = ThemedPlotWidget(theme, date_axis=True)
+                qtbot.addWidget(plot)
+                plot.resize(width, 200)
+                plot.setXRange(start, start + days * day, padding=0)
+                plot.show()
+                plot.grab()  # lays the axis out with its font
+                axis = plot.getAxis("bottom")
+                lo, hi = axis.range
+                size = axis.geometry().width()
+                boxes = []
+                for spacing, values in axis.tickValues(lo, hi, size):
+                    for value, text in zip(values, axis.tickStrings(values, 1, spacing), strict=True):
+                        x = (value - lo) / (hi - lo) * size
+                        w = axis.fontMetrics.horizontalAdvance(text)
+                        boxes.append((x - w / 2, x + w / 2, text))
+                boxes.sort()
+                assert len(boxes) >= (2 if width >= 320 else 1), (width, days)
+                touching = [(a[2], b[2]) for a, b in pairwise(boxes) if b[0] < a[1] + 4]
+                assert touching == [], (width, days, touching)
+                plot.hide()
+    finally:
+        i18n.uninstall()

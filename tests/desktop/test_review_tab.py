@@ -62,6 +62,16 @@ def build(path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
+def english(qapp):
+    """The application's English translator: plural forms (``%n change(s)`` → ``2 changes``)."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
+
+
+@pytest.fixture
 def world(db_path) -> tuple[Path, Path]:
     return build(db_path)
 
@@ -187,9 +197,11 @@ def test_item_actions_go_through_curation_and_undo(make_tab, world, qtbot, start
     assert tab.ctx.errors == []
 
 
-def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot):
+def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot, monkeypatch):
     path, _backup = world
     tab = make_tab(path)
+    asked = []
+    monkeypatch.setattr(tab, "confirm_mark_all", lambda n: asked.append(n) or True)
     city = _item(tab, "change.fact.new", "user.city")
     tab.select(city.id)
     tab.review_bar.looks_right.click()
@@ -207,6 +219,65 @@ def test_looks_right_and_mark_all_reviewed(make_tab, world, qtbot):
     assert tab.state.reviewed == frozenset()
     assert tab.model.items() == []  # nothing changed since the mark
     assert "Reviewed up to" in tab.baseline_bar.status.text()
+    assert len(asked) == 1 and asked[0] > 0
+
+
+def test_mark_all_reviewed_asks_first_and_can_be_undone(make_tab, world, qtbot, monkeypatch, english):
+    path, _backup = world
+    tab = make_tab(path)
+    before = {it.id for it in tab.model.items()}
+    city = _item(tab, "change.fact.new", "user.city")
+    tab.controller.mark_reviewed([city.id])
+    assert tab.wait_idle(20_000)
+    said = []
+    tab.ctx.statusMessage.connect(said.append)
+    # The question names how many changes and that it can be undone; "Cancel" changes nothing.
+    asked = []
+    monkeypatch.setattr(tab, "confirm_mark_all", lambda n: asked.append(n) or False)
+    tab.review_bar.mark_all.click()
+    assert tab.wait_idle(20_000)
+    assert asked == [len(before)] and tab.state.mark is None and ReviewMarks().get(path).at is None
+    assert {it.id for it in tab.model.items()} == before
+    assert tab.review_bar.undo_mark_all.isHidden()
+    monkeypatch.setattr(tab, "confirm_mark_all", lambda n: True)
+    tab.review_bar.mark_all.click()
+    assert tab.wait_idle(20_000)
+    assert tab.model.items() == [] and ReviewMarks().get(path).at is not None
+    assert not tab.review_bar.undo_mark_all.isHidden()
+    assert str(len(before)) in tab.review_bar.undo_mark_all.text()
+    assert any(f"Marked {len(before)} changes reviewed" in m for m in said), said
+    from philont_desktop import i18n
+
+    i18n.install("zh_CN")
+    tab.retranslate()
+    assert tab.review_bar.undo_mark_all.text() == f"撤销标记（{len(before)} 项变更）"
+    i18n.install("en")
+    tab.retranslate()
+    # Undo: the mark as it was (never reviewed), the changes listed again, "looks right" kept.
+    tab.review_bar.undo_mark_all.click()
+    assert tab.wait_idle(20_000)
+    qtbot.waitUntil(lambda: {it.id for it in tab.model.items()} == before, timeout=20_000)
+    assert tab.state.mark is None and ReviewMarks().get(path).at is None
+    assert ReviewMarks().get(path).is_reviewed(city.id) and city.id in tab.state.reviewed
+    assert tab.review_bar.undo_mark_all.isHidden()
+    assert any(f"Undone: marked {len(before)} changes reviewed" in m for m in said)
+
+
+def test_the_mark_all_question_says_how_many_and_that_it_can_be_undone(make_tab, world, qtbot, english):
+    from philont_desktop.qt import QApplication, QMessageBox, QTimer
+
+    path, _backup = world
+    tab = make_tab(path)
+    seen = []
+
+    def answer():
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        seen.append(box.text())
+        box.reject()
+
+    QTimer.singleShot(0, answer)
+    assert tab.confirm_mark_all(124) is False
+    assert "124 changes" in seen[0] and "undo" in seen[0]
 
 
 def test_live_changes_appear_at_the_top_and_the_place_is_kept(make_tab, world, qtbot):
@@ -281,3 +352,84 @@ def test_messages_near_a_change_show_a_bounded_line_of_a_10_mb_message(qtbot):
     text = pane.messages.toPlainText()
     assert "tool: deploy the 数据库 deploy" in text  # newlines shown as spaces
     assert len(text) < 400
+
+
+def test_a_backup_of_another_memory_and_a_damaged_backup_are_said_in_the_banner(make_tab, world, tmp_path):
+    path, _backup = world
+    stranger = tmp_path / "stranger" / "memory.sqlite"
+    with MemoryDB.create(stranger, now=T0 - DAY) as db:
+        FactStore(db).store_fact("user", "name", "Somebody else", now=T0)
+    tab = make_tab(path)
+    tab.controller.set_baseline(Baseline(BACKUP, backup=str(stranger)))
+    assert tab.wait_idle(30_000)
+    assert "share none of their facts" in tab.notices.text()
+    assert tab.notices.isVisibleTo(tab)
+    not_memory = tmp_path / "photos.sqlite"
+    import sqlite3
+
+    conn = sqlite3.connect(not_memory)
+    conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    tab.controller.set_baseline(Baseline(BACKUP, backup=str(not_memory)))
+    assert tab.wait_idle(30_000)
+    assert f"The backup {not_memory} is not a memory database" in tab.notices.text()
+
+
+def test_fact_values_and_stored_times_read_as_values_and_dates(qapp):
+    from core.changes.model import ChangeItem, Target
+    from philont_desktop import humanize
+    from philont_desktop.review.widgets.detail import diff_fields
+
+    fact = ChangeItem(
+        "facts",
+        "change.fact.superseded",
+        Target("fact", "f1", "user.city"),
+        before={"valueJson": '"北京 \\"东城\\""', "confidence": 0.8, "status": "superseded"},
+        after={"valueJson": '{"city": "上海", "since": 2024}', "confidence": 0.9, "status": "active"},
+    )
+    value = next(f for f in diff_fields(fact) if f.label == "Value")
+    assert (value.old, value.new) == ('北京 "东城"', "city: 上海\nsince: 2024")
+    task = ChangeItem(
+        "schedules",
+        "change.schedule.new",
+        Target("schedule", "s1", "renew-certs"),
+        after={"name": "renew-certs", "updatedAt": NOW, "payload_json": '{"message":"Renew\\nit"}'},
+    )
+    shown = {f.label: f.new for f in diff_fields(task)}
+    assert shown["updatedAt"] == humanize.abs_time(NOW, seconds=True)
+    assert shown["payload_json"] == "message:\n  Renew\n  it"
+
+
+def test_messages_near_a_change_show_a_tool_result_as_its_structure(qtbot):
+    from types import SimpleNamespace
+
+    from philont_desktop.review.widgets.detail import ReviewDetailPane
+    from philont_desktop.theme import Theme
+
+    pane = ReviewDetailPane(Theme("light"))
+    qtbot.addWidget(pane)
+    stored = json.dumps({"tool": "shell", "result": 'a "b"\nc'})
+    pane.show_messages([SimpleNamespace(timestamp=NOW, role="tool", content=stored)])
+    lines = pane.messages.toPlainText().split("\n")
+    assert lines[1:] == ["    tool: shell", "    result:", '      a "b"', "      c"]
+    assert lines[0].endswith("tool:") and "\\n" not in pane.messages.toPlainText()
+    pane.messages.raw.click()
+    assert pane.messages.toPlainText().endswith("tool: " + stored)
+
+
+def test_a_fact_holding_an_object_reads_without_json_escapes_in_its_summary(qapp):
+    from core.changes.model import ChangeItem, Target, preview
+    from philont_desktop.review.texts import summary
+
+    old, new = {"content": 'My recipe "night"'}, {"content": 'My recipe "day"\nand more'}
+    item = ChangeItem(
+        "facts",
+        "change.fact.replaced",
+        Target("fact", "f2", "self.obs.recipe"),
+        params={"name": "self.obs.recipe", "old": preview(old), "new": preview(new), "versions": 2},
+        before={"value": old, "confidence": 0.8},
+        after={"value": new, "confidence": 0.9},
+    )
+    text = summary(item)
+    assert 'content: My recipe "night" → content: My recipe "day" and more' in text and '\\"' not in text

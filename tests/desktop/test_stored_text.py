@@ -9,6 +9,7 @@ labels, widget tooltips, text documents) is checked.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -31,6 +32,7 @@ from philont_desktop.qt import (
     QApplication,
     QLabel,
     QModelIndex,
+    QPlainTextEdit,
     Qt,
     QTextBrowser,
     QTextEdit,
@@ -58,6 +60,10 @@ def _hostile_db(path: Path) -> None:
         raw.append_message(HOSTILE, "user", HOSTILE + " deploy", FIXED_NOW)
         raw.append_message("global", "assistant", HOSTILE, FIXED_NOW + 1)
         ActionStore(db).append(HOSTILE, HOSTILE, {"q": HOSTILE}, HOSTILE, False, FIXED_NOW, HOSTILE, HOSTILE)
+        # JSON escapes the controls (\u001b, \u202e): the readable form must not unescape them into the text
+        as_json = json.dumps({"result": HOSTILE, HOSTILE: [HOSTILE]})
+        raw.append_message("global", "tool", as_json, FIXED_NOW + 2)
+        ActionStore(db).append("global", "shell", {"q": HOSTILE}, as_json, True, FIXED_NOW + 2)
         NotesStore(db).upsert(HOSTILE, HOSTILE, 0.5, HOSTILE, FIXED_NOW)
         facts = FactStore(db)
         facts.store_fact("user", HOSTILE.replace(" ", "_"), HOSTILE, 0.9, now=FIXED_NOW)
@@ -148,7 +154,7 @@ def _walk_widgets(root: QWidget) -> list[str]:
             p = _rich_problem(f"{where} label", w.text())
             if p:
                 found.append(p)
-        if isinstance(w, QTextEdit | QTextBrowser):
+        if isinstance(w, QTextEdit | QTextBrowser | QPlainTextEdit):
             doc_html = w.document().toHtml()
             if RAW_MARKUP.search(doc_html):
                 found.append(f"{where}: the document holds an <img> or <h1> element")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -272,6 +273,39 @@ def test_a_10_mb_message_is_shown_and_found_through_bounded_excerpts(qtbot, tmp_
     )
 
 
+def test_a_tool_message_reads_as_its_structure_and_its_stored_text_is_one_click_away(
+    qtbot, tmp_path, tab_factory
+):
+    from philont_desktop.widgets.fulltext import FullTextDialog
+
+    path = build_db(tmp_path / "tool.sqlite", n=3)
+    stored = json.dumps({"tool": "shell", "success": True, "result": 'a "quoted"\nsecond line'})
+    db = MemoryDB.open(path, writable=True)
+    RawStore(db).append_message("global", "tool", stored, timestamp=T0 + 5 * MIN)
+    db.close()
+    tab = tab_factory(path)
+    row = tab.messages.rowCount() - 1
+    m = tab.messages.message_at(row)
+    assert m.content == stored
+    shown = tab.conversation.delegate.card(tab.messages.index(row, 0)).layout.text().replace("\u2028", "\n")
+    assert shown == 'tool: shell\nsuccess: true\nresult:\n  a "quoted"\n  second line'
+    tab.conversation.messageActivated.emit(m)
+    dlg = tab.findChildren(FullTextDialog)[-1]
+    assert dlg.edit.toPlainText() == shown and dlg.raw_btn.accessibleName()
+    dlg.raw_btn.click()
+    assert dlg.edit.toPlainText() == stored
+    dlg.close()
+    # a control or direction override the JSON escapes is spelled, never unescaped into the card
+    db = MemoryDB.open(path, writable=True)
+    RawStore(db).append_message("global", "tool", json.dumps({"f": "photo_\u202egnp.exe"}), T0 + 6 * MIN)
+    db.close()
+    tab.controller.refresh()
+    assert tab.wait_idle(10_000)
+    qtbot.waitUntil(lambda: tab.messages.rowCount() == row + 2, timeout=10_000)
+    card = tab.conversation.delegate.card(tab.messages.index(row + 1, 0))
+    assert card.layout.text() == "f: photo_\\u202egnp.exe"
+
+
 # -- the tab: search -------------------------------------------------------------------------------------
 
 
@@ -443,6 +477,7 @@ def test_chart_shows_daily_counts_and_a_dragged_range_filters_the_view(qtbot, sm
     )
     counts = tab.chart.counts
     assert sum(c for _, c in counts) == 300
+    assert f"300 messages on {len(counts)} days ·" in tab.chart.caption.text()
     # a range as the chart announces it after a drag (whole local days)
     day = counts[0][0]
     with qtbot.waitSignal(tab.chart.rangeSelected):
@@ -452,10 +487,26 @@ def test_chart_shows_daily_counts_and_a_dragged_range_filters_the_view(qtbot, sm
     assert all(day <= m.timestamp < day + 86_400_000 for m in tab.messages.messages())
     assert tab.messages.rowCount() == min(counts[0][1], tab.messages.page_size)
     assert tab.range_check.isChecked()
+    n = counts[0][1]
+    assert f"({n} message{'' if n == 1 else 's'})" in tab.chart.caption.text()
     tab.chart.clear_range()
     _wait_model(qtbot, tab.messages)
     assert tab.date_range == (None, None)
     assert _ids(tab.messages)[-1] == 300
+
+
+def test_chart_caption_counts_in_plural_forms(qtbot):
+    from philont_desktop.theme import Theme
+    from philont_desktop.timeline.widgets.chart import ActivityChart
+
+    chart = ActivityChart(Theme("light"))
+    qtbot.addWidget(chart)
+    chart.set_counts([(T0, 4)])
+    assert chart.caption.text().startswith("Messages per day · 4 messages on 1 day ·")  # not "1 days"
+    chart.set_counts([(T0, 1), (T0 + 86_400_000, 0)])
+    assert "1 message on 2 days" in chart.caption.text()
+    chart.set_range(T0, T0 + 86_400_000 - 1)
+    assert "(1 message)" in chart.caption.text()
 
 
 def test_chart_drag_builds_a_region(qtbot, small_db, tab_factory):

@@ -39,6 +39,8 @@ from tests.reliability.helpers import REPO, child_env, fingerprint, python, sett
 IDLE_MS = 30_000
 # "KeyError: 'x'", "TypeError: ..." in a message means an exception escaped its explanation.
 LEAKED = re.compile(r"\b(Traceback|[A-Z][A-Za-z]*(Error|Exception)\b:)")
+# A sentence that ends twice ("...database.. Nothing was changed."), not an ellipsis.
+DOUBLE_PERIOD = re.compile(r"(?<!\.)\.\.(?!\.)")
 # Messages the generic fallbacks produce for exceptions nobody anticipated.
 UNANTICIPATED = (
     "Something went wrong",
@@ -141,6 +143,11 @@ def _assert_clear(text: str, where: str, case: Case | None = None) -> None:
     assert not LEAKED.search(text), f"{where}: an exception leaked: {text!r}"
     for marker in UNANTICIPATED:
         assert marker not in text, f"{where}: an unanticipated failure: {text!r}"
+    assert not DOUBLE_PERIOD.search(text), f"{where}: a sentence ends twice: {text!r}"
+    # No case has a backup: a hint about the backups that were looked at is beside the point.
+    assert "passes quick_check" not in text, (
+        f"{where}: a hint about backups that were not looked at: {text!r}"
+    )
 
 
 # -- the command line -------------------------------------------------------------------------------------
@@ -392,3 +399,36 @@ def test_number_columns_holding_text_are_read_as_numbers(tmp_path):
         assert isinstance(score_skill(skill, badfiles.NOW), float)
     finally:
         db.close()
+
+
+def test_command_line_search_in_a_c_locale_finds_chinese(tmp_path, capsys):
+    """Under ``LANG=C`` with UTF-8 mode off, Python hands a Chinese argument over as lone surrogates
+    (its UTF-8 bytes, undecoded): the search decodes them back and finds what a UTF-8 terminal finds,
+    never a silent 0 results."""
+    path = tmp_path / "memory.sqlite"
+    badfiles.base(path)
+    rc, out, _err = _run_cli(capsys, path, ["--json", "search", "数据库"])
+    assert rc == 0
+    expected = json.loads(out)["count"]
+    assert expected > 0
+    env = child_env(LANG="C", LC_ALL="C", PYTHONUTF8="0")
+    env.pop("PYTHONIOENCODING", None)
+    env.pop("PYTHONCOERCECLOCALE", None)
+    probe = subprocess.run(
+        [python(), "-c", "import sys; print(sys.flags.utf8_mode, ascii(sys.argv[1]))", "数据库"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert probe.stdout.startswith("0 '\\udce6"), probe.stdout  # the child sees the bytes undecoded
+    proc = subprocess.run(
+        [python(), "-m", "core", "--db", str(path), "--now", str(badfiles.NOW), "--json", "search", "数据库"],
+        capture_output=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    found = json.loads(proc.stdout)
+    assert (found["query"], found["count"]) == ("数据库", expected)

@@ -313,3 +313,55 @@ def test_a_file_left_by_a_writer_killed_mid_checkpoint_opens(tmp_path):
     with pytest.raises(DatabaseOpenError) as err:
         check_file_header(crashed)
     assert err.value.problem == "truncated"
+
+
+def test_a_demo_run_killed_midway_leaves_files_the_next_run_removes(tmp_path):
+    """SIGKILL a demo generation while it writes: its ``.partial-<pid>`` files remain (nothing at the
+    target). The next run for the same path removes them; a partial file of a process that still runs
+    is left alone."""
+    import signal
+    import subprocess
+
+    from core.demo import generate
+    from tests.reliability.helpers import REPO, child_env, python
+
+    target = tmp_path / "demo" / "memory.sqlite"
+    target.parent.mkdir()
+    proc = subprocess.Popen(
+        [python(), "-m", "core", "demo", "--out", str(target), "--messages", "400000"],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    partial = target.with_name(f".{target.name}.partial-{proc.pid}")
+    try:
+        deadline = time.monotonic() + 60
+        while (
+            not os.path.exists(str(partial) + "-wal") and proc.poll() is None and time.monotonic() < deadline
+        ):
+            time.sleep(0.01)
+        assert proc.poll() is None, "the demo run ended before it could be killed"
+        time.sleep(0.3)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    left = sorted(p.name for p in target.parent.iterdir())
+    assert partial.name in left and target.name not in left, left
+    sleeper = subprocess.Popen([python(), "-c", "import time; time.sleep(60)"])
+    try:
+        running = target.with_name(f".{target.name}.partial-{sleeper.pid}")
+        running.write_bytes(b"a demo run still writing")
+        generate(target, messages=0, now=FIXED_DEMO_NOW)
+        assert sorted(p.name for p in target.parent.iterdir() if "partial" in p.name) == [running.name]
+    finally:
+        sleeper.kill()
+        sleeper.wait(timeout=30)
+    with MemoryDB.open(target) as db:
+        assert db.report.schema_version == 31
+
+
+FIXED_DEMO_NOW = 1_781_000_000_000

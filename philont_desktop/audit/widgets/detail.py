@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.audit import AuditEntry
+from philont_desktop.audit import words
 from philont_desktop.audit.human import field_changes, target_label
 from philont_desktop.audit.model import format_time
 from philont_desktop.qt import QCoreApplication, QTextBrowser, QWidget
@@ -41,11 +42,13 @@ def entry_html(e: AuditEntry, theme: Any, raw: bool = False) -> str:
         for k, v in rows
     )
     errors = "".join(f"<p style='color:#cf222e'>{plain.html(x)}</p>" for x in e.json_errors)
-    changes = field_changes(e.before, e.after)
+    changes = field_changes(e.before, e.after, words.label, words.value)
+    stored = words.raw_lines(e.before, e.after, limit=len(changes))
     fields = "".join(
         f"<tr><td style='padding-right:12px'><b>{plain.html(f)}</b></td>"
-        f"<td>{plain.html(a)}</td><td style='color:{muted}'>&nbsp;→&nbsp;</td><td>{plain.html(b)}</td></tr>"
-        for f, a, b in changes
+        f"<td>{plain.html(a)}</td><td style='color:{muted}'>&nbsp;→&nbsp;</td><td>{plain.html(b)}</td>"
+        f"<td style='color:{muted}; padding-left:12px'>{plain.html(raw)}</td></tr>"
+        for (f, a, b), raw in zip(changes, stored, strict=False)
     )
     body = f"<table>{head}</table>{errors}"
     if fields:

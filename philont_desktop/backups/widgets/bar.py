@@ -47,7 +47,7 @@ class BackupsBar(QWidget):
         if read_only:
             self.restore_button.setToolTip(self.tr("Not possible: the app was started read-only."))
         elif info is not None and check is not None and not ok:
-            self.restore_button.setToolTip(self.tr("This backup fails quick_check."))
+            self.restore_button.setToolTip(self.tr("This backup fails the quick integrity check."))
         else:
             self.restore_button.setToolTip(
                 self.tr("Replace the database's content with the selected backup.")

@@ -34,7 +34,7 @@ class BackupsFooter(QWidget):
         if info is None:
             self.details.setText("")
             return
-        text = self.tr("{0} — {1} bytes — quick_check: {2}").format(
+        text = self.tr("{0} — {1} bytes — quick integrity check: {2}").format(
             info.path, f"{info.size:,}", model.text(info, "check")
         )
         if info.side_files:

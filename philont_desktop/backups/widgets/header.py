@@ -47,7 +47,7 @@ class BackupsHeader(QWidget):
             )
             bad = state.failing()
             if bad:
-                parts[0] += " " + self.tr("quick_check fails for %n.", None, bad)
+                parts[0] += " " + self.tr("The quick integrity check fails for %n.", None, bad)
         if state.damaged_kept:
             parts.append(
                 self.tr("%n damaged file(s) kept by earlier restores (damaged-…).", None, state.damaged_kept)

@@ -11,7 +11,7 @@ from core.upcoming import UpcomingItem
 from philont_desktop import humanize as hz
 from philont_desktop.calendar.cells import fmt_in_zone, fmt_local, payload_message, utc_text
 from philont_desktop.calendar.state import CalendarState
-from philont_desktop.calendar.words import event_words, task_words
+from philont_desktop.calendar.words import action_words, created_by_words, event_words, task_words
 from philont_desktop.qt import QDate, QLocale, QTextBrowser, QWidget
 from philont_desktop.widgets import plain
 
@@ -142,7 +142,7 @@ class DetailsPane(QTextBrowser):
                 self._when(s.last_run_at, None, now) if s.last_run_at else _none(s, "last_run_at"),
             ),
             (self.tr("Repeats"), self._rule(task_words(s.cron_expr, now), s.cron_expr)),
-            (self.tr("Action"), plain.html(s.action_type)),
+            (self.tr("Action"), self._rule(action_words(s.action_type), s.action_type)),
             (self.tr("Message"), plain.html(payload_message(s)) or "—"),
             (self.tr("Failures in a row"), str(s.consecutive_failures or 0)),
             (
@@ -150,16 +150,16 @@ class DetailsPane(QTextBrowser):
                 plain.html(fmt_local(s.paused_until)) if s.paused_until else _none(s, "paused_until"),
             ),
             (self.tr("Project"), plain.html(s.project or "—")),
-            (self.tr("Created by"), plain.html(s.created_by)),
+            (self.tr("Created by"), self._rule(created_by_words(s.created_by), s.created_by)),
             (self.tr("Created"), plain.html(fmt_local(s.created_at, seconds=True))),
             (self.tr("Id"), f"<code>{plain.html(s.id)}</code>"),
             (self.tr("Payload"), f"<pre style='white-space: pre-wrap'>{plain.html(payload)}</pre>"),
         ]
 
     def _rule(self, words: str, stored: str | None) -> str:
-        """The rule in words, and as stored (muted) when there is one."""
+        """The rule (or value) in words, and as stored (muted) when there is one and it differs."""
         out = plain.html(words)
-        if stored:
+        if stored and stored != words:
             out += f"<br><span style='color:{self.muted}'>" + plain.html(stored) + "</span>"
         return out
 

@@ -19,6 +19,7 @@ from philont_desktop.qt import (
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
+    QStyle,
     Qt,
     QTableView,
     QTabWidget,
@@ -28,6 +29,13 @@ from philont_desktop.qt import (
 from philont_desktop.widgets.table import setup_table
 
 TITLE_CAP_PX = 320  # no column wider than this when sized to its contents
+#: The time columns of each table and a sample of their longest text: a restored header never makes
+#: them narrower than that (widths saved in another language, font or screen clipped the times).
+TIME_SAMPLES = {
+    "upcoming": {"when": "2026-12-31 23:59"},
+    "events": {"starts": "2026-12-31 23:59", "ends": "2026-12-31 23:59", "created": "2026-12-31 23:59"},
+    "tasks": {"next": "2026-12-31 23:59  (23 h ago)", "last": "2026-12-31 23:59"},
+}
 SAMPLE_ROWS = 40  # sizing to contents reads the visible rows and this many more (Qt's default: 1000)
 
 
@@ -184,6 +192,23 @@ class CalendarTables(QTabWidget):
             self._unsized.discard(name)
             view.resizeColumnsToContents()
             _cap_columns(view)
+
+    def keep_times_whole(self, name: str) -> None:
+        """After a saved header is restored: widen each time column of table ``name`` to its sample."""
+        view = self.views[name]
+        model = view.model().sourceModel()
+        header = view.horizontalHeader()
+        fm = view.fontMetrics()
+        for col, sample in TIME_SAMPLES.get(name, {}).items():
+            if col in model.COLUMNS:
+                i = model.COLUMNS.index(col)
+                need = (
+                    fm.horizontalAdvance(sample)
+                    + 2 * view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin)
+                    + 12
+                )
+                if header.sectionSize(i) < need:
+                    header.resizeSection(i, need)
 
     def sized(self, name: str) -> bool:
         """False while table ``name`` waits to be sized when first shown (its header is not worth saving)."""

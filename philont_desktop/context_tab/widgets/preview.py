@@ -127,6 +127,8 @@ class PreviewPane(QTextBrowser):
             self.expandRequested.emit(kind == "expand")
         elif kind == "full":
             self.fullTextRequested.emit(arg)
+        elif kind == "raw":  # the stored text of a message shown in readable form
+            self.fullTextRequested.emit("raw:" + arg)
         elif kind == "why":
             self.scrollToAnchor(arg)
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.decay import namespace_tau_days
+from philont_desktop import humanize
 from philont_desktop.facts.data import FactRow, NamespaceNode, namespace_tree
 from philont_desktop.facts.text import fmt_tau
 from philont_desktop.qt import QHeaderView, Qt, QTreeWidget, QTreeWidgetItem, QWidget, Signal
@@ -24,7 +25,7 @@ class NamespaceTree(QTreeWidget):
         super().__init__(parent)
         self._theme = theme
         self.setObjectName("namespaceTree")
-        self.setHeaderLabels([self.tr("Namespace"), self.tr("Facts"), self.tr("Tau")])
+        self._set_headers()
         self.setUniformRowHeights(True)
         self.setRootIsDecorated(True)
         th = self.header()
@@ -79,11 +80,15 @@ class NamespaceTree(QTreeWidget):
             self.blockSignals(False)
         return current is None or chosen is not top
 
+    def _set_headers(self) -> None:
+        self.setHeaderLabels([self.tr("Namespace"), self.tr("Facts"), self.tr("Tau")])
+        self.headerItem().setToolTip(2, humanize.tau_help())
+
     def retranslate(self) -> None:
         """Texts in the new language: rebuild the items."""
         nodes, active = self._shown
         self._shown = ([], -1)
-        self.setHeaderLabels([self.tr("Namespace"), self.tr("Facts"), self.tr("Tau")])
+        self._set_headers()
         if active >= 0:
             self.set_tree(nodes, active)
 

@@ -9,7 +9,7 @@ from core.decay import effective_tau, namespace_tau_days
 from core.facts import UNSET
 from philont_desktop.facts.curves import whatif_crossing, whatif_tau
 from philont_desktop.facts.data import THRESHOLD, FactRow
-from philont_desktop.facts.text import fmt_duration, fmt_time, namespace_tau_text
+from philont_desktop.facts.text import fmt_relative, fmt_time, namespace_tau_text
 from philont_desktop.qt import (
     QComboBox,
     QDoubleSpinBox,
@@ -229,6 +229,7 @@ class WhatIfBox(QGroupBox):
         now = self.real_now
         if cross <= now:
             return self.tr("below the threshold since {0}").format(fmt_time(cross))
-        return self.tr("falls below the threshold on {0} (in {1})").format(
-            fmt_time(cross), fmt_duration(cross - now)
+        # The same words as the table's "Below threshold from" (one humanizer: "in 2 years", not "2.9 y").
+        return self.tr("falls below the threshold on {0} ({1})").format(
+            fmt_time(cross), fmt_relative(cross, now)
         )

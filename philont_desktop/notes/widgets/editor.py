@@ -17,6 +17,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.conversations import label_of_id
 from philont_desktop.widgets.text import format_local
 
 
@@ -92,10 +93,13 @@ class NoteEditor(QWidget):
         self.importance_spin.blockSignals(True)
         if note is None:
             self.meta.setText(self.tr("Select a note to see it."))
+            self.meta.setToolTip("")
             self.content_edit.setPlainText("")
             self.importance_spin.setValue(0.0)
         else:
             self.meta.setText(self._meta_text(note))
+            sid = plain.plain(note.session_id or "—", 300, one_line=True)
+            self.meta.setToolTip(self.tr("Conversation id as stored: %1").replace("%1", sid))
             self.content_edit.setPlainText(note.content)
             try:
                 self.importance_spin.setValue(float(note.importance))
@@ -111,7 +115,10 @@ class NoteEditor(QWidget):
     def _meta_text(self, note: Note) -> str:
         parts = [
             self.tr("Id: %1").replace("%1", plain.plain(note.id, 300, one_line=True)),
-            self.tr("Session: %1").replace("%1", plain.plain(note.session_id or "—", 300, one_line=True)),
+            self.tr("Conversation: %1").replace(
+                "%1",
+                plain.plain(label_of_id(note.session_id), 300, one_line=True) if note.session_id else "—",
+            ),
             self.tr("Created: %1").replace("%1", format_local(note.created_at)),
             self.tr("Accessed: %1").replace("%1", format_local(note.last_accessed_at) or self.tr("never")),
         ]

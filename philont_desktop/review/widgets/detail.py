@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from core.changes import ChangeItem
+from core.readable import Readable, is_time_field, readable_value
 from philont_desktop import humanize
 from philont_desktop.qt import (
     QAbstractItemView,
@@ -31,16 +32,36 @@ from philont_desktop.review.texts import dating_text, grade, summary
 from philont_desktop.review.widgets.decay_plot import DecayPlot
 from philont_desktop.review.widgets.item_actions import ItemActions
 from philont_desktop.widgets.diff import DiffField, SideBySideDiff
+from philont_desktop.widgets.readable import ReadableText, readable_form
+
+TOOL_LINES = 12  # lines of a tool message's readable form among the messages near a change
 
 __all__ = ["ReviewDetailPane", "diff_fields"]
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, key: str | None = None) -> str:
+    """A value of a before/after row in readable form: text as it is, an epoch-ms time (``updatedAt``) as a
+    local date and time, a structure laid out by :mod:`core.readable`."""
     if value is None:
         return ""
     if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+        return _json_value(value) if key and key.lower().endswith("json") else value
+    if is_time_field(key, value):
+        return humanize.abs_time(value, seconds=True)
+    if isinstance(value, dict | list):
+        return readable_value(value).text
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _json_value(text: Any) -> str:
+    """A fact's stored JSON value as the value it holds: a string without its quotes and escapes."""
+    if not isinstance(text, str):
+        return _show(text)
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    return _show(value)
 
 
 def _tau(state: dict[str, Any]) -> str:
@@ -64,7 +85,7 @@ def _status(value: Any) -> str:
 def _fields_of(item: ChangeItem) -> list[tuple[str, Any]]:
     """``(label, getter)`` of the rows the before/after view shows for ``item``."""
     when = lambda key: lambda st: humanize.abs_time(st.get(key), seconds=True)  # noqa: E731
-    raw = lambda key: lambda st: _show(st.get(key))  # noqa: E731
+    raw = lambda key: lambda st: _show(st.get(key), key)  # noqa: E731
     if item.code == "change.skill.revised":
         return [
             (QCoreApplication.translate("ReviewDetail", "Action template"), raw("actionTemplate")),
@@ -73,7 +94,10 @@ def _fields_of(item: ChangeItem) -> list[tuple[str, Any]]:
         ]
     if item.target.type == "fact":
         return [
-            (QCoreApplication.translate("ReviewDetail", "Value"), lambda st: _show(st.get("valueJson"))),
+            (
+                QCoreApplication.translate("ReviewDetail", "Value"),
+                lambda st: _json_value(st.get("valueJson")),
+            ),
             (
                 QCoreApplication.translate("ReviewDetail", "Confidence"),
                 lambda st: humanize.exact_number(st.get("confidence")),
@@ -110,6 +134,27 @@ def diff_fields(item: ChangeItem) -> list[DiffField]:
     return out
 
 
+def messages_text(messages: list[Any]) -> tuple[str, Readable]:
+    """The messages near a change, one line each (their text on one line, cut), and their readable form:
+    a tool message holding JSON laid out below its line (:mod:`core.readable`, at most
+    :data:`TOOL_LINES` lines)."""
+    raw, shown, structured = [], [], False
+    for m in messages:
+        head = f"{humanize.abs_time(m.timestamp, seconds=True)}  {m.role}: "
+        line = head + " ".join(m.content[:1200].split())[:300]
+        raw.append(line)
+        form = readable_form(m.content) if m.role == "tool" and len(m.content) <= 100_000 else None
+        if form is None or not form.is_json:
+            shown.append(line)
+            continue
+        structured = True
+        body = form.text.split("\n")
+        cut = body[:TOOL_LINES] + (["…"] if len(body) > TOOL_LINES else [])
+        shown.append(head.rstrip())
+        shown.extend("    " + ln[:300] for ln in cut)
+    return "\n".join(raw), Readable("\n".join(shown), structured)
+
+
 class ReviewDetailPane(QWidget):
     """Shows one change; ``timelineRequested`` asks for the messages in the Timeline tab."""
 
@@ -137,10 +182,8 @@ class ReviewDetailPane(QWidget):
         self.diff.setObjectName("reviewDiff")
         self.plot = DecayPlot(theme, self)
         self.ladder = self._ladder_table()
-        self.messages = QPlainTextEdit(self)
-        self.messages.setObjectName("reviewMessages")
-        self.messages.setReadOnly(True)
-        self.messages.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.messages = ReadableText(self, name="reviewMessages")
+        self.messages.edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.to_timeline = QPushButton(self.tr("Show in the Timeline"), self)
         self.to_timeline.setObjectName("reviewToTimeline")
         self.to_timeline.clicked.connect(self.timelineRequested)
@@ -188,7 +231,7 @@ class ReviewDetailPane(QWidget):
             for i in range(1, 4):
                 self.tabs.setTabVisible(i, False)
             self.diff.setPlainText("")
-            self.messages.setPlainText("")
+            self.messages.set_message("")
             return
         now = int(time.time() * 1000)
         self.title.setText(summary(item))
@@ -206,7 +249,7 @@ class ReviewDetailPane(QWidget):
         self.tabs.setTabVisible(2, bool(steps))
         self._fill_ladder(steps)
         self.tabs.setTabVisible(3, True)
-        self.messages.setPlainText(self.tr("Loading…"))
+        self.messages.set_message(self.tr("Loading…"))
 
     def _fill_diff(self, item: ChangeItem) -> None:
         removed, added = self.theme.diff_colors()
@@ -240,11 +283,10 @@ class ReviewDetailPane(QWidget):
 
     def show_messages(self, messages: list[Any]) -> None:
         self._messages = list(messages)
-        lines = [
-            f"{humanize.abs_time(m.timestamp, seconds=True)}  {m.role}: {' '.join(m.content[:1200].split())[:300]}"
-            for m in messages
-        ]
-        self.messages.setPlainText("\n".join(lines) if lines else self.tr("No messages near this change."))
+        if not messages:
+            self.messages.set_message(self.tr("No messages near this change."))
+        else:
+            self.messages.set_text(*messages_text(messages))
         self.to_timeline.setEnabled(bool(messages))
 
     def retranslate(self) -> None:

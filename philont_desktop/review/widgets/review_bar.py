@@ -21,6 +21,7 @@ __all__ = ["ReviewBar"]
 class ReviewBar(QWidget):
     looksRight = Signal()
     markAll = Signal()
+    undoMarkAll = Signal()
     hideReviewedChanged = Signal(bool)
     exportRequested = Signal(str)  # "markdown" or "json"
 
@@ -36,6 +37,10 @@ class ReviewBar(QWidget):
         self.mark_all = QPushButton(self.tr("Mark all reviewed"), self)
         self.mark_all.setObjectName("reviewMarkAll")
         self.mark_all.setToolTip(self.tr("The next review starts from here"))
+        self.undo_mark_all = QPushButton(self.tr("Undo mark"), self)
+        self.undo_mark_all.setObjectName("reviewUndoMarkAll")
+        self.undo_mark_all.setToolTip(self.tr("Put the review mark back where it was: the changes return"))
+        self.undo_mark_all.setVisible(False)
         self.hide_reviewed = QCheckBox(self.tr("Hide reviewed"), self)
         self.hide_reviewed.setObjectName("reviewHideReviewed")
         self.export_btn = QToolButton(self)
@@ -49,10 +54,11 @@ class ReviewBar(QWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(6, 0, 6, 0)
         lay.addWidget(self.count, 1)
-        for w in (self.hide_reviewed, self.looks_right, self.mark_all, self.export_btn):
+        for w in (self.hide_reviewed, self.looks_right, self.mark_all, self.undo_mark_all, self.export_btn):
             lay.addWidget(w)
         self.looks_right.clicked.connect(self.looksRight)
         self.mark_all.clicked.connect(self.markAll)
+        self.undo_mark_all.clicked.connect(self.undoMarkAll)
         self.hide_reviewed.toggled.connect(self.hideReviewedChanged)
         self.export_md.triggered.connect(lambda: self.exportRequested.emit("markdown"))
         self.export_json.triggered.connect(lambda: self.exportRequested.emit("json"))
@@ -65,4 +71,10 @@ class ReviewBar(QWidget):
         if new:
             text += self.tr(", {0} new").format(new)
         self.count.setText(text)
-        self.mark_all.setEnabled(not loading)
+        self.mark_all.setEnabled(not loading and total > 0)
+
+    def show_undo(self, count: int | None) -> None:
+        """The undo of the last "Mark all reviewed" (``None``: nothing to undo)."""
+        self.undo_mark_all.setVisible(count is not None)
+        if count is not None:
+            self.undo_mark_all.setText(self.tr("Undo mark (%n change(s))", None, count))

@@ -177,16 +177,17 @@ class ActivityChart(QWidget):
             a, b = self._range
             n = sum(c for d, c in self._counts if a <= d <= b)
             text = (
-                self.tr("Messages per day · range %1 – %2 (%3 messages) · drag to change")
+                self.tr("Messages per day · range %1 – %2 (%3) · drag to change")
                 .replace("%1", abs_time(a, date_only=True))
                 .replace("%2", abs_time(b, date_only=True))
-                .replace("%3", f"{n:,}")
+                .replace("%3", self.tr("%Ln message(s)", None, n))
             )
         elif self._counts:
-            text = self.tr(
-                "Messages per day · %1 messages on %2 days · drag across the chart to filter by date"
+            text = (
+                self.tr("Messages per day · %1 on %2 · drag across the chart to filter by date")
+                .replace("%1", self.tr("%Ln message(s)", None, total))
+                .replace("%2", self.tr("%Ln day(s)", None, len(self._counts)))
             )
-            text = text.replace("%1", f"{total:,}").replace("%2", f"{len(self._counts):,}")
         else:
             text = self.tr("Messages per day")
         self.caption.setText(text)

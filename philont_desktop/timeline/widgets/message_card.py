@@ -1,7 +1,8 @@
 """A message of the conversation as a card: role, conversation, time, and a bounded excerpt of its text.
 
 :class:`MessageDelegate` paints a card per message (role label, its conversation, the time relative and
-absolute, the text laid out with ``QTextLayout``; tool messages in a monospace face). Only a bounded
+absolute, the text laid out with ``QTextLayout``; tool messages in a monospace face, in their readable
+form (:func:`card_text`) unless a search highlights places in the stored text). Only a bounded
 excerpt of each message is laid out (:func:`~philont_desktop.timeline.textutil.preview`), so a 10 MB
 message paints as fast as a short one; "Show more" expands the excerpt (still bounded) and the full text
 opens on demand (double-click) in :class:`~philont_desktop.widgets.fulltext.FullTextDialog`. Lay-outs
@@ -51,6 +52,7 @@ from philont_desktop.timeline.model import (
 )
 from philont_desktop.timeline.textutil import ELLIPSIS, clip_spans, preview
 from philont_desktop.widgets.conversations import label_of_id
+from philont_desktop.widgets.readable import readable_form
 
 OUTER_H = 8
 OUTER_V = 3
@@ -60,6 +62,7 @@ RADIUS = 6
 GAP = 3
 CACHE_SIZE = 600  # laid-out cards (the ones painted lately)
 HEIGHTS_SIZE = 20_000  # card heights: a layout of the whole window asks every row's height
+CARD_PARSE_LIMIT = 100_000  # characters of a tool message read as JSON for its card
 
 
 @dataclass
@@ -73,6 +76,14 @@ class _Card:
     footer: str
     header_h: int
     footer_h: int
+
+
+def card_text(content: str) -> str:
+    """What a tool message's card shows: its readable form (:mod:`core.readable`) when it is JSON of a
+    size a card lays out quickly, else the stored text."""
+    if len(content) > CARD_PARSE_LIMIT:
+        return content
+    return readable_form(content).text
 
 
 def _display(text: str) -> str:
@@ -194,6 +205,8 @@ class MessageDelegate(QStyledItemDelegate):
     def _build(self, m: Any, expanded: bool, spans: list[tuple[int, int]] | None, width: int) -> _Card:
         _base, body = self._fonts(m.role)
         content = m.content if isinstance(m.content, str) else str(m.content)
+        if m.role == "tool" and not spans:  # a search hit's spans are places in the stored text
+            content = card_text(content)
         pv = preview(content, expanded=expanded, focus=spans[0][0] if spans else None)
         text = pv.text
         lead = 0
