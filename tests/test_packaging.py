@@ -506,7 +506,7 @@ def test_bundle_takes_the_package_data_the_wheel_ships():
 
 def test_spec_and_scripts_are_valid_python():
     scripts = ("philont-desktop.spec", "build.py", "smoke.py", "entry.py", "entry_memory.py")
-    for name in (*scripts, "setuptools_hooks.py"):
+    for name in (*scripts, "setuptools_hooks.py", "deb.py"):
         compile((PACKAGING / name).read_text(encoding="utf-8"), name, "exec")
     for name in ("install-linux.sh", "ci_smoke.sh"):
         if shutil.which("bash"):
