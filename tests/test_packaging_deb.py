@@ -248,3 +248,12 @@ def test_build_takes_deb_options():
     with pytest.raises(SystemExit) as exc:
         build.main(["--skip-bundle"])
     assert exc.value.code == 2
+
+
+@posix_only
+def test_ci_deb_script_is_valid_and_wired_into_ci():
+    for name in ("ci_deb.sh", "ci_smoke.sh"):
+        proc = subprocess.run(["bash", "-n", str(PACKAGING / name)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert run.index("packaging/ci_smoke.sh") < run.index("packaging/ci_deb.sh")
