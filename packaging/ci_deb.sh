@@ -48,7 +48,11 @@ if command -v gtk-update-icon-cache >/dev/null; then
 fi
 
 tmp=$(mktemp -d /tmp/philont-deb.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+cleanup() {  # after a failed check too: the machine is left without the package
+  rm -rf "$tmp"
+  if dpkg-query -W philont-desktop >/dev/null 2>&1; then apt-get purge -y -qq philont-desktop >/dev/null || true; fi
+}
+trap cleanup EXIT
 mkdir -m 0700 "$tmp/home"
 run_as_user() {  # a private HOME, the system PATH, nothing of this checkout's environment
   env -i PATH="$SYS_PATH" HOME="$tmp/home" LANG=C.UTF-8 PHILONT_DESKTOP_SETTINGS_DIR="$tmp/home/settings" "$@"
