@@ -9,7 +9,10 @@ Steps: compile the Qt Linguist ``.ts`` files of ``resources/`` into ``.qm`` next
 (work files in ``build/pyinstaller``), then print the build time and the bundle's size and write them to
 ``dist/philont-desktop-build.json``.
 
-Options: ``--clean`` empties PyInstaller's cache first (slower, for a from-scratch build).
+Options: ``--clean`` empties PyInstaller's cache first (slower, for a from-scratch build). ``--deb``
+(Debian/Ubuntu) also packs the bundle into ``dist/philont-desktop_<version>_<arch>.deb``
+(``packaging/deb.py``; staging tree in ``build/deb``); with ``--skip-bundle`` the bundle already in
+``dist/philont-desktop/`` is packed as it is, without running PyInstaller again.
 """
 
 from __future__ import annotations
@@ -178,19 +181,43 @@ def build(clean: bool = False) -> dict:
     return info
 
 
+def build_deb() -> Path:
+    """Pack ``dist/philont-desktop/`` into a ``.deb`` in ``dist/`` (see ``packaging/deb.py``)."""
+    sys.path.insert(0, str(ROOT / "packaging"))
+    import deb
+
+    started = time.monotonic()
+    try:
+        out = deb.build_deb(DIST / APP, DIST, ROOT / "build" / "deb")
+    except deb.DebError as exc:
+        raise BuildError(str(exc)) from exc
+    mib = out.stat().st_size / (1024 * 1024)
+    print(f"built {out.relative_to(ROOT)} ({mib:.1f} MiB, {time.monotonic() - started:.1f} s)")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the philont-desktop one-folder bundle.")
     parser.add_argument("--clean", action="store_true", help="empty PyInstaller's cache first")
+    parser.add_argument("--deb", action="store_true", help="also pack the bundle into a Debian package")
+    parser.add_argument(
+        "--skip-bundle", action="store_true", help="with --deb: pack the bundle already in dist/"
+    )
     args = parser.parse_args(argv)
+    if args.skip_bundle and not args.deb:
+        parser.error("--skip-bundle goes with --deb")
     try:
-        info = build(clean=args.clean)
+        if not args.skip_bundle:
+            info = build(clean=args.clean)
+            mib = info["bundle_bytes"] / (1024 * 1024)
+            print(f"built {info['executable']} (version {info['version']}, {info['platform']})")
+            print(f"build time: {info['build_seconds']:.1f} s")
+            print(f"bundle size: {mib:.1f} MiB in {info['bundle_files']} files ({DIST / APP})")
+        if args.deb:
+            build_deb()
     except BuildError as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
-    mib = info["bundle_bytes"] / (1024 * 1024)
-    print(f"built {info['executable']} (version {info['version']}, {info['platform']})")
-    print(f"build time: {info['build_seconds']:.1f} s")
-    print(f"bundle size: {mib:.1f} MiB in {info['bundle_files']} files ({DIST / APP})")
     return 0
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 APP = "philont-desktop"
 APP_ID = "io.philont.Desktop"
+CLI = "philont-memory"  # the bundle's second executable: the core's command line
 
 # Qt modules the application uses: QtCore, QtGui, QtWidgets, QtSvg, QtTest (imported by
 # philont_desktop.qt), and QtOpenGL/QtOpenGLWidgets (pyqtgraph imports them at run time).
@@ -48,6 +49,9 @@ EXCLUDES = [f"PySide6.{name}" for name in UNUSED_QT] + [
     # the MCP server's SDK and web stack: `philont-memory mcp` is not part of the desktop bundle
     "mcp", "mcp_types", "starlette", "sse_starlette", "uvicorn", "httpx2", "httpcore2", "jwt",
 ]  # fmt: skip
+
+# Left out of the analysis of philont-memory: the core never imports Qt or the GUI's packages.
+CLI_EXCLUDES = ["PySide6", "shiboken6", "pyqtgraph", "numpy", "philont_desktop"]
 
 # Platform plugins kept per system ("offscreen" everywhere: headless runs and the CI smoke test).
 PLATFORMS = {

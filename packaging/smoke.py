@@ -2,11 +2,12 @@
 
 Checks, in order, and exits non-zero with a clear message on the first class of failure:
 
-1. the bundle holds what it needs: the executable, the platform plugins of this system (``offscreen``
-   always; ``xcb`` on Linux, ``windows`` on Windows, ``cocoa`` on macOS), Qt's SVG image plugin (icons),
+1. the bundle holds what it needs: the executable and the command line ``philont-memory``, the platform
+   plugins of this system (``offscreen`` always; ``xcb`` on Linux, ``windows`` on Windows, ``cocoa`` on
+   macOS), Qt's SVG image plugin (icons),
    the resources (app icon, UI icons, compiled catalogues for every ``.ts``), and none of the Qt modules
    the application does not use (WebEngine, Quick/QML, Multimedia, 3D, ...);
-2. ``philont-desktop --version`` exits 0 and prints the package version;
+2. ``philont-desktop --version`` and ``philont-memory --version`` exit 0 and print the package version;
 3. on a small demo database made with :mod:`core.demo`, ``philont-desktop --self-test --db DB`` with
    ``QT_QPA_PLATFORM=offscreen`` exits 0 within the timeout (it opens every tab, runs a search, renders
    a plot).
@@ -31,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 APP = "philont-desktop"
 
+CLI = "philont-memory"
 if sys.platform == "win32":
     EXE_NAME, PLUGIN = f"{APP}.exe", "q{}.dll"
     NEEDED_PLATFORMS = ("offscreen", "windows")
@@ -71,6 +73,9 @@ def check_contents(bundle: Path) -> list[str]:
     exe = bundle / EXE_NAME
     if not exe.is_file():
         return [f"the executable {exe} is missing: run `python packaging/build.py` first"]
+    cli = exe.with_name(EXE_NAME.replace(APP, CLI))
+    if not cli.is_file():
+        problems.append(f"the command line {cli.name} is missing from the bundle")
     for name in NEEDED_PLATFORMS:
         if find_plugin(bundle, "platforms", name) is None:
             problems.append(f"the Qt platform plugin '{name}' ({PLUGIN.format(name)}) is not in the bundle")
@@ -169,6 +174,12 @@ def smoke(bundle: Path, timeout: float, messages: int) -> list[str]:
             raise SmokeFailure(f"`--version` printed {out.strip()!r}, which lacks the version {version}")
         passed.append("version")
         print(f"ok: --version -> {out.strip().splitlines()[0] if out.strip() else ''} ({secs:.1f} s)")
+        cli = str((bundle / EXE_NAME.replace(APP, CLI)).resolve())
+        code, out, secs = run([cli, "--version"], env, tmp_path, timeout=min(timeout, 60))
+        if code != 0 or out.strip() != f"{CLI} {version}":
+            raise SmokeFailure(f"`{CLI} --version` exited with {code} and printed:\n{_tail(out)}")
+        passed.append("cli-version")
+        print(f"ok: {CLI} --version -> {out.strip()} ({secs:.1f} s)")
 
         db = tmp_path / "demo" / "memory.sqlite"
         db.parent.mkdir(mode=0o700)

@@ -460,6 +460,27 @@ def test_bundle_leaves_out_the_mcp_server_sdk():
     assert not imported & {"mcp", "mcp_types", "anyio", "uvicorn", "starlette"}
 
 
+def test_bundle_has_the_core_command_line_as_a_second_executable():
+    """``philont-memory`` is a console executable of its own in the bundle (the desktop one has no
+    console on Windows and macOS), started by entry_memory.py, analysed without Qt."""
+    rules = load_script("bundle_rules")
+    assert rules.CLI == "philont-memory" and rules.CLI in PYPROJECT["project"]["scripts"]
+    assert PYPROJECT["project"]["scripts"][rules.CLI] == "core.cli:main"
+    assert "from core.cli import main" in (PACKAGING / "entry_memory.py").read_text(encoding="utf-8")
+    assert {"PySide6", "philont_desktop"} <= set(rules.CLI_EXCLUDES)
+    tree = ast.parse((PACKAGING / "philont-desktop.spec").read_text(encoding="utf-8"))
+    calls = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            calls.setdefault(node.func.id, []).append(node)
+    names = [next(ast.unparse(k.value) for k in c.keywords if k.arg == "name") for c in calls["EXE"]]
+    assert names == ["APP", "CLI"]
+    cli = calls["EXE"][1]
+    assert ast.unparse(next(k.value for k in cli.keywords if k.arg == "console")) == "True"
+    collected = [ast.unparse(a) for a in calls["COLLECT"][0].args]
+    assert collected[:2] == ["exe", "cli_exe"] and "cli.binaries" in collected
+
+
 def test_windows_version_file_carries_the_package_version():
     rules = load_script("bundle_rules")
     assert rules.version_tuple("0.1.0") == (0, 1, 0, 0)
@@ -484,7 +505,8 @@ def test_bundle_takes_the_package_data_the_wheel_ships():
 
 
 def test_spec_and_scripts_are_valid_python():
-    for name in ("philont-desktop.spec", "build.py", "smoke.py", "entry.py", "setuptools_hooks.py"):
+    scripts = ("philont-desktop.spec", "build.py", "smoke.py", "entry.py", "entry_memory.py")
+    for name in (*scripts, "setuptools_hooks.py", "deb.py"):
         compile((PACKAGING / name).read_text(encoding="utf-8"), name, "exec")
     for name in ("install-linux.sh", "ci_smoke.sh"):
         if shutil.which("bash"):
@@ -529,6 +551,7 @@ def test_smoke_names_missing_plugins_and_unwanted_qt(tmp_path):
     (bundle / smoke.EXE_NAME).write_text("")
     (bundle / "_internal" / "PySide6" / "Qt" / "lib" / "libQt6WebEngineCore.so.6").write_text("")
     problems = "\n".join(smoke.check_contents(bundle))
+    assert f"the command line {smoke.EXE_NAME.replace(APP, 'philont-memory')} is missing" in problems
     for name in smoke.NEEDED_PLATFORMS:
         assert f"platform plugin '{name}'" in problems
     assert "SVG image plugin" in problems
