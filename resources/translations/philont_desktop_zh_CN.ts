@@ -2571,12 +2571,12 @@ with the backup
 <context>
     <name>ActivityChart</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+70"/>
+        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+71"/>
         <source>Clear range</source>
         <translation>清除范围</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+117"/>
         <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
         <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
     </message>
@@ -2590,12 +2590,20 @@ with the backup
         <source>Messages per day</source>
         <translation>每日消息数</translation>
     </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>⚠ %n message(s) with an unreadable time, on no day</source>
+        <translation>
+            <numerusform>⚠ %n 条消息的时间无法读取，不计入任何一天</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+28"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+35"/>
         <source>Counting messages per day…</source>
+        <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
     </message>
 </context>
@@ -3230,7 +3238,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BoardWidget</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/board.py" line="+223"/>
+        <location filename="../../philont_desktop/skills/widgets/board.py" line="+224"/>
         <source>{0} of {1}</source>
         <translation>{0} / {1}</translation>
     </message>
@@ -6685,7 +6693,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+264"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -6932,7 +6940,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessagesModel</name>
     <message>
-        <location filename="../../philont_desktop/timeline/model.py" line="+161"/>
+        <location filename="../../philont_desktop/timeline/model.py" line="+164"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -8923,7 +8931,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillBoardModel</name>
     <message>
-        <location filename="../../philont_desktop/skills/model.py" line="+145"/>
+        <location filename="../../philont_desktop/skills/model.py" line="+112"/>
         <source>Installed from disk</source>
         <translation>从磁盘安装</translation>
     </message>
@@ -9075,13 +9083,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsController</name>
     <message>
-        <location filename="../../philont_desktop/skills/controller.py" line="+41"/>
+        <location filename="../../philont_desktop/skills/controller.py" line="+54"/>
         <source>Loading skills</source>
-        <extracomment>How a grade is named in the texts of edits (the view sets its translated names).</extracomment>
+        <extracomment>How a grade is named in the texts of edits (the view sets its translated names). The board&apos;s fixed time (tests, screenshots); ``None``: the clock.</extracomment>
         <translation>正在加载技能</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>Loading skill {0}</source>
         <translation>正在加载技能 {0}</translation>
     </message>
@@ -9232,7 +9240,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+99"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>
@@ -9597,7 +9605,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+206"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>
