@@ -87,7 +87,7 @@ class ActionDetail(QWidget):
         """Show at most :data:`SHOWN_CHARS` characters; the whole text opens in a viewer on demand."""
         from philont_desktop.widgets.fulltext import break_long_lines
 
-        shown, broken = break_long_lines(text[:SHOWN_CHARS])
+        shown, broken = break_long_lines(plain.plain(text[:SHOWN_CHARS], None))
         edit.setProperty("fullText", text if (broken or len(text) > SHOWN_CHARS) else None)
         edit.setProperty("fullTitle", what)
         notes = []
