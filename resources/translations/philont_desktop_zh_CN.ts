@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+372"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+386"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -212,13 +212,13 @@
     </message>
     <message>
         <location filename="../../philont_desktop/messages.py" line="+49"/>
-        <location line="+202"/>
+        <location line="+204"/>
         <source>; </source>
         <extracomment>Codes whose core English names database columns (``decay_tau_days is 45``): the English interface words them from their templates too, so that a person reads the fields&apos; names (``τ (days) is now 45``).</extracomment>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-311"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-325"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -273,7 +273,7 @@
         <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+272"/>
+        <location line="+286"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -575,7 +575,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-257"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-271"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -628,7 +628,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-263"/>
+        <location filename="../../philont_desktop/messages.py" line="-265"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1116,7 +1116,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+301"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+315"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1156,7 +1156,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-365"/>
+        <location line="-379"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1269,6 +1269,51 @@ with the backup
         <location line="+1"/>
         <source>Writing is refused: {reason}.</source>
         <translation>写入被拒绝：{reason}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{path} could not be used and was set aside as {moved_to}: {reason}. A new one is made when needed.</source>
+        <translation>{path} 无法使用，已移到一旁，改名为 {moved_to}：{reason}。需要时会新建一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it is {kind}, not a regular file (reading it could wait forever)</source>
+        <translation>它是{kind}，不是普通文件（读取它可能会永远等待）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it holds more than {max_bytes} bytes</source>
+        <translation>它超过 {max_bytes} 字节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it cannot be read ({error})</source>
+        <translation>无法读取它（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not UTF-8 text</source>
+        <translation>它不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not valid JSON ({error})</source>
+        <translation>它不是有效的 JSON（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its JSON nests too deep</source>
+        <translation>它的 JSON 嵌套太深</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its JSON holds a number beyond the range of a double</source>
+        <translation>它的 JSON 含有超出双精度浮点数范围的数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its content is not what it should hold ({error})</source>
+        <translation>它的内容不是应有的格式（{error}）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5877,7 +5922,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FullTextDialog</name>
     <message>
-        <location filename="../../philont_desktop/widgets/fulltext.py" line="+81"/>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+82"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -6688,12 +6733,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+60"/>
+        <location filename="../../philont_desktop/main_window.py" line="+61"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+265"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -6840,7 +6885,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+238"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+244"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7067,12 +7112,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+135"/>
+        <location line="+147"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-133"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -7082,7 +7127,7 @@ You can undo this with Edit › Undo.</source>
         <translation>选择一条笔记进行查看。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>Id: %1</source>
         <translation>ID：%1</translation>
     </message>
@@ -7117,7 +7162,7 @@ You can undo this with Edit › Undo.</source>
         <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+53"/>
         <source>Unforget</source>
         <translation>取消遗忘</translation>
     </message>
@@ -7482,7 +7527,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PlainText</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/widgets/plain.py" line="+50"/>
+        <location filename="../../philont_desktop/widgets/plain.py" line="+51"/>
         <source>(%n more character(s))</source>
         <extracomment>Characters of stored text a label or detail pane shows (the rest is summarised). Characters of stored text a tooltip shows. Stored bytes a tooltip spells in hex. The marker in front of a damaged value.</extracomment>
         <translation>
@@ -7490,7 +7535,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+34"/>
         <source>%1: not valid UTF-8 (%2 bytes); the unreadable bytes are shown as �</source>
         <translation>%1：不是有效的 UTF-8（%2 字节）；无法读取的字节显示为 �</translation>
     </message>
