@@ -134,7 +134,7 @@ def row_json(model: Any) -> dict[str, Any]:
         aliases = _ALIASES[cls] = {n: f.alias or n for n, f in cls.model_fields.items()}
     out = {aliases.get(k, k): (list(v) if isinstance(v, list) else v) for k, v in vars(model).items()}
     # ``damaged`` as the command line's --json reports it (a value with nothing readable is null).
-    damaged: Mapping[str, Damage] = out.get("damaged") or {}
+    damaged: Mapping[str, Damage] = getattr(model, "damaged", None) or {}
     for col, d in damaged.items():
         if d.unreadable and to_camel(col) in out:
             out[to_camel(col)] = None
