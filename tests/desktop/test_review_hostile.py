@@ -1,4 +1,5 @@
-"""The Review tab's "Export as JSON" on damaged rows: the file is written, in `changes --json`'s shape."""
+"""The Review tab on hostile input: "Export as JSON" on damaged rows (the file is written, in `changes
+--json`'s shape), and a review-marks file that cannot be used (set aside, said in the status bar)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,25 @@ def test_export_json_with_damaged_rows_and_a_lone_surrogate(open_tab, db_path, t
     assert after["city"]["damaged"]["lastAccessedAt"]["stored"] == "yesterday"
     assert after["half"]["value"] == "a\ud800b"  # written as JSON.stringify writes it: "a\ud800b"
     assert "\\ud800" in out.read_text(encoding="utf-8")
+
+
+def test_the_review_tab_opens_with_a_marks_file_nested_too_deep(open_tab, db_path, tmp_path, monkeypatch):
+    from core import sidefiles
+    from core.changes.marks import ENV_VAR, ReviewMarks
+    from philont_desktop.review.view import ReviewTab
+
+    marks = tmp_path / "review-marks.json"
+    marks.write_text('{"version": 1, "databases": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    monkeypatch.setenv(ENV_VAR, str(marks))
+    with MemoryDB.create(db_path, now=NOW - 30 * 24 * HOUR) as db:
+        FactStore(db).store_fact("user", "city", "Lyon", now=NOW - 2 * HOUR)
+    said = []
+    with sidefiles.reporting(said.append):
+        said.clear()
+        tab = open_tab(ReviewTab, db_path, size=(1300, 800), idle_ms=20_000)
+        assert tab.ctx.errors == [] and tab.state.changes is not None
+        assert [c.code for c in tab.state.changes.items] == ["change.fact.new"]
+    assert [n.params["reason"] for n in said] == ["sidefile.why.too_deep"]
+    assert not marks.exists() and len(list(tmp_path.glob("review-marks.json.bad-*"))) == 1
+    ReviewMarks().mark_all(db_path, NOW)  # what "Mark all reviewed" writes: a new file
+    assert ReviewMarks().get(db_path).at == NOW
