@@ -167,14 +167,14 @@ def read_bytes(
         os.close(fd)
 
 
-def _finite(value: Any, depth: int = 0) -> bool:
-    """Whether every number of a parsed JSON value is finite (``1e999`` parses as infinity)."""
+def _finite(value: Any) -> bool:
+    """Whether every number of a parsed JSON value (at most 256 levels deep) is finite."""
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, dict):
-        return all(_finite(v, depth + 1) for v in value.values())
+        return all(_finite(v) for v in value.values())
     if isinstance(value, list):
-        return all(_finite(v, depth + 1) for v in value)
+        return all(_finite(v) for v in value)
     return True
 
 

@@ -134,10 +134,7 @@ class ReviewMarks:
     # -- writing --------------------------------------------------------------------------------------
     def _update(self, db_path: str | os.PathLike[str], fn: Any) -> ReviewMark:
         with _LOCK:
-            dbs, ok = self._load()
-            if not ok:
-                self._set_aside()
-                dbs = {}
+            dbs, _ok = self._load()  # a bad file was set aside (or, when it could not be, is replaced)
             key = database_key(db_path)
             mark = ReviewMark.from_json(dbs.get(key))
             fn(mark)
@@ -179,9 +176,6 @@ class ReviewMarks:
             dbs, ok = self._load()
             if ok and dbs.pop(database_key(db_path), None) is not None:
                 self._write({"version": 1, "databases": dbs})
-
-    def _set_aside(self) -> None:
-        sidefiles.set_aside(self.path, sidefiles.SideFileProblem("unreadable", {"error": "not set aside"}))
 
     def _write(self, data: dict[str, Any]) -> None:
         ensure_private_dir(self.path.parent)
