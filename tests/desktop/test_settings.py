@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from philont_desktop import settings as settings_mod
-from philont_desktop.qt import QByteArray
+from philont_desktop.qt import QApplication, QByteArray
 from philont_desktop.settings import MAX_RECENT, THEME, Settings
 
 
@@ -120,14 +120,15 @@ def test_a_deeply_nested_recent_files_value_reads_as_no_recent_files(qapp, setti
 
 @pytest.mark.skipif(os.name != "posix", reason="FIFOs are POSIX")
 def test_a_fifo_as_the_settings_file_is_set_aside_and_said_once_in_the_status_bar(qapp, settings_dir, qtbot):
-    from core import sidefiles
     from philont_desktop.main_window import MainWindow
     from philont_desktop.theme import Theme
     from philont_desktop.workers import spin_until
 
-    with sidefiles.reporting(lambda _n: None):  # what earlier tests set aside is not this test's
-        pass
     settings_dir.mkdir(parents=True)
+    window = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
+    qtbot.addWidget(window)
+    QApplication.processEvents()
+    window.side_files.shown.clear()  # what earlier tests set aside is not this test's
     os.mkfifo(settings_dir / "philont-desktop.ini")
     s = Settings()  # never opened for reading: it would wait for a writer forever
     moved = [p for p in settings_dir.iterdir() if p.name.startswith("philont-desktop.ini.bad-")]
@@ -135,8 +136,6 @@ def test_a_fifo_as_the_settings_file_is_set_aside_and_said_once_in_the_status_ba
     s.theme = "dark"
     s.sync()
     assert Settings().theme == "dark"  # a new file in its place
-    window = MainWindow(s, Theme("light"), interactive=False, live_interval_ms=60_000)
-    qtbot.addWidget(window)
     assert spin_until(lambda: bool(window.side_files.shown), 5000)
     shown = window.side_files.shown
     assert len(shown) == 1 and shown[0].endswith("(sidefile.set_aside)"), shown
