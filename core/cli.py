@@ -159,10 +159,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION, __version__
+from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION, __version__, sidefiles
 from core.db import MemoryDB, quick_check
 from core.engine import sqlite3
-from core.errors import MemoryError_, ValidationError_
+from core.errors import MemoryError_, Notice, ValidationError_
 from core.export import FORMATS as EXPORT_FORMATS
 from core.export import LAYERS as _EXPORT_LAYER_SPECS
 from core.jsutil import date_parse, iso_ms, json_safe, now_ms
@@ -1502,7 +1502,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "the audit trail); leave --now out"
             )
         ctx = _Ctx(args)
-        return int(args.fn(ctx))
+        with sidefiles.reporting(_warn):  # a side file set aside (the review marks): said on stderr
+            return int(args.fn(ctx))
     except _Exit as e:
         return e.status
     except BrokenPipeError:
@@ -1525,6 +1526,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted", 130)
     except Exception as e:
         return _fail(f"{type(e).__name__}: {e}", 1)
+
+
+def _warn(notice: Notice) -> None:
+    sys.stderr.write(f"{PROG}: warning: {visible(_one_line(notice.message))}\n")
 
 
 def _fail(message: str, status: int) -> int:

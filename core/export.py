@@ -31,6 +31,7 @@ import io
 import json
 import math
 import os
+import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -154,6 +155,46 @@ def _damage_of(col: str, v: Any) -> Damage | None:
     return None
 
 
+# A JSON escape of half a surrogate pair (``\\ud800``): JSON text may hold one, UTF-8 cannot.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(v: Any) -> bool:
+    if isinstance(v, str):
+        return _LONE_SURROGATE.search(v) is not None
+    if isinstance(v, list):
+        return any(_has_lone_surrogate(x) for x in v)
+    if isinstance(v, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(x) for k, x in v.items())
+    return False
+
+
+def _without_lone_surrogates(v: Any) -> Any:
+    """A parsed JSON value with each lone surrogate as U+FFFD (the stored text is in ``_damaged``)."""
+    if isinstance(v, str):
+        return _LONE_SURROGATE.sub("\ufffd", v)
+    if isinstance(v, list):
+        return [_without_lone_surrogates(x) for x in v]
+    if isinstance(v, dict):
+        return {_without_lone_surrogates(k): _without_lone_surrogates(x) for k, x in v.items()}
+    return v
+
+
+def _lone_surrogate_damage(col: str, stored: str) -> dict[str, Any]:
+    raw = stored.encode("utf-8")
+    d = Damage(
+        col,
+        "lone_surrogate",
+        f"{col}: JSON with half a surrogate pair (\\uD800-\\uDFFF alone), which UTF-8 cannot hold "
+        "(exported with U+FFFD; the stored text is in hex)",
+        raw,
+    )
+    out = d.to_json() | {"hex": d.hex()}
+    out.pop("hexTruncated", None)
+    return out
+
+
 def _csv_value(v: Any) -> str:
     if v is None:
         return ""
@@ -215,6 +256,9 @@ class _Writer:
                 if problem is not None and c not in damaged:
                     damaged[c] = Damage(c, problem, f"{c}: {message}").to_json()
                 obj[c] = v if problem is not None and problem != "out_of_range" else _finite(parsed)
+                if _SURROGATE_ESCAPE.search(v) and _has_lone_surrogate(obj[c]):
+                    obj[c] = _without_lone_surrogates(obj[c])
+                    damaged.setdefault(c, _lone_surrogate_damage(c, v))
             else:
                 if v is not None and type(v) is not int and type(v) is not str and c not in damaged:
                     d = _damage_of(c, v)

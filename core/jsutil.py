@@ -104,6 +104,18 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """JSON text with each lone surrogate (half a character, which UTF-8 cannot hold) written as its
+    ``\\uXXXX`` escape, as ``JSON.stringify`` writes it: the text then encodes as UTF-8 and reads back
+    to the same value."""
+    if text.isascii():
+        return text
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
 def utf16_len(s: str) -> int:
     """JavaScript ``s.length``: the number of UTF-16 code units (an astral character counts 2).
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core import sidefiles
 from core.damage import row_notice
 from core.engine import sqlite3
 from core.errors import Notice
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 MEMORY_PREFIX_TOTAL_CAP = 40_000
 FACT_VALUE_INJECT_CAP = 1_000
 PLAN_MD_INJECT_CAP = 20_000
+#: The largest plan.md read (a larger one, or one that is no regular file, is left out as a missing one).
+PLAN_MD_MAX_BYTES = 64 * 1024 * 1024
 USER_FACTS_SAFETY_CAP = 100
 PROJECT_FACTS_TOP_N = 20
 SKILL_INDEX_MAX_LINES = 15
@@ -381,11 +384,12 @@ class _Builder:
         if not _KEBAB_RE.fullmatch(project):
             return "project_plan", []
         path = plan_md_path(project)
-        try:
-            with open(path, encoding="utf-8", errors="replace", newline="") as fh:
-                md = fh.read()
-        except OSError:
+        # The agent's file: read only when it is a regular file of a sane size (a FIFO would hang the
+        # preview), never moved; otherwise left out as when it is missing.
+        data, _problem = sidefiles.read_bytes(path, PLAN_MD_MAX_BYTES)
+        if data is None:
             return "project_plan", []
+        md = data.decode("utf-8", "replace")
         if not md:
             return "project_plan", []
         n = utf16_len(md)

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from core.damage import RowReader
+from core.damage import RowReader, unreadable_time
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.facts import UNSET, FactStore
@@ -54,6 +54,15 @@ class OutcomePoint(NamedTuple):
     tool_name: str
     success: bool
     action_id: int
+
+
+def _outcome_point(row: Any) -> OutcomePoint:
+    """An action row as an outcome: a time that is no time reads as 0 (:class:`core.damage.StoredTime`,
+    marked unreadable), so that outcomes still sort and compare."""
+    r = RowReader(row)
+    return OutcomePoint(
+        r.time("timestamp", required=True), r.text("tool_name"), bool(row["success"]), row["id"]
+    )
 
 
 class RevisionWindow(NamedTuple):
@@ -667,9 +676,7 @@ class SkillStore:
                 "ORDER BY timestamp DESC, id DESC LIMIT ?",
                 (name, -1 if limit is None else int(limit)),
             ).fetchall()
-        return [
-            OutcomePoint(r["timestamp"], r["tool_name"], bool(r["success"]), r["id"]) for r in reversed(rows)
-        ]
+        return [_outcome_point(r) for r in reversed(rows)]
 
     def revision_outcomes(self, name: str) -> list[RevisionWindow]:
         """Per version of a skill (original, each revision, current) the linked actions' successes and
@@ -704,8 +711,12 @@ class SkillStore:
         for i, (s, e, cur, tpl, ver, pol, why) in enumerate(versions):
             ok = bad = 0
             for r in acts:
-                ts = r["timestamp"]
-                if (s is None or ts >= s) and (e is None or ts < e):
+                ts = RowReader(r).time("timestamp", required=True)
+                if unreadable_time(ts):  # no time: it belongs to a version only when there is one
+                    inside = s is None and e is None
+                else:
+                    inside = (s is None or ts >= s) and (e is None or ts < e)
+                if inside:
                     if r["success"]:
                         ok += 1
                     else:

@@ -794,10 +794,13 @@ class RawStore:
         minus the other sessions" holds fewer rows is counted through the session index.
         ``conversations`` (not in the reference) counts the rows of those conversations only (see
         :meth:`query_timeline`; an empty list counts nothing), read through the indexes that list them.
+
+        A message whose time no date can hold (beyond ±8.64e15 ms, text, a BLOB, NULL) is in no day:
+        :meth:`count_timeless` counts those.
         """
         off = int(tz_offset_minutes) * 60_000
-        lo = INT64_MIN if since is None else int(since)
-        hi = INT64_MAX if until is None else int(until)
+        lo = max(-JS_TIME_MAX, INT64_MIN if since is None else int(since))
+        hi = min(JS_TIME_MAX, INT64_MAX if until is None else int(until))
         if lo > hi:
             return []
         if conversations is not None:
@@ -870,14 +873,7 @@ class RawStore:
             return []
         if not self._has_origin():
             return self._daily_grouped(ids, lo, hi, off)
-        ph = _placeholders(len(ids))
-        indexed = f"INDEXED BY {ORIGIN_INDEX}" if self._has_origin_index() else ""
-        null_part = (
-            f"{indexed} WHERE origin_session_id IS NULL AND +session_id IN ({ph})"
-            if GLOBAL_SESSION_ID in ids and indexed
-            else f"WHERE session_id IN ({ph}) AND +origin_session_id IS NULL"
-        )
-        parts = (f"{indexed} WHERE origin_session_id IN ({ph})", null_part)
+        parts = self._conversation_parts(ids)
         days: dict[int, int] = {}
         with self.db.lock:
             for where in parts:
@@ -888,6 +884,46 @@ class RawStore:
                 for d, n in self.conn.execute(sql, (*ids, lo, hi)):
                     days[d] = days.get(d, 0) + n
         return sorted(days.items())
+
+    def _conversation_parts(self, ids: Sequence[str]) -> tuple[str, str]:
+        """The two ``FROM … WHERE`` tails (each bound to ``ids``) that list the rows of some conversations
+        on a file with origins: the origins' rows, and the origin-less rows of the named sessions."""
+        ph = _placeholders(len(ids))
+        indexed = f"INDEXED BY {ORIGIN_INDEX}" if self._has_origin_index() else ""
+        null_part = (
+            f"{indexed} WHERE origin_session_id IS NULL AND +session_id IN ({ph})"
+            if GLOBAL_SESSION_ID in ids and indexed
+            else f"WHERE session_id IN ({ph}) AND +origin_session_id IS NULL"
+        )
+        return f"{indexed} WHERE origin_session_id IN ({ph})", null_part
+
+    def count_timeless(self, conversations: Sequence[str] | None = None) -> int:
+        """The messages :meth:`daily_counts` leaves out: a time no date can hold (beyond ±8.64e15 ms, text,
+        a BLOB, NULL). Without ``conversations`` three seeks of the timestamp index (text and BLOBs sort
+        after every number); with them, the rows of those conversations are read through their indexes."""
+        rng = (-JS_TIME_MAX, JS_TIME_MAX)
+        bad = "(timestamp IS NULL OR NOT (timestamp BETWEEN ? AND ?))"
+        with self.db.lock:
+            c = self.conn
+            if conversations is None:
+                return sum(
+                    c.execute(f"SELECT count(*) FROM {MSG} WHERE {cond}", args).fetchone()[0]
+                    for cond, args in (
+                        ("timestamp < ?", (rng[0],)),
+                        ("timestamp > ?", (rng[1],)),
+                        ("timestamp IS NULL", ()),
+                    )
+                )
+            ids = list(dict.fromkeys(conversations))
+            if not ids:
+                return 0
+            if not self._has_origin():
+                sql = f"SELECT count(*) FROM {MSG} WHERE session_id IN ({_placeholders(len(ids))}) AND {bad}"
+                return c.execute(sql, (*ids, *rng)).fetchone()[0]
+            return sum(
+                c.execute(f"SELECT count(*) FROM {MSG} {where} AND {bad}", (*ids, *rng)).fetchone()[0]
+                for where in self._conversation_parts(ids)
+            )
 
     # -- search ----------------------------------------------------------------------------------------
     def search_messages(

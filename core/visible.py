@@ -44,6 +44,28 @@ def visible(text: str, *, keep_newlines: bool = True) -> str:
     return pattern.sub(_spell, text)
 
 
+def visible_with_offsets(text: str, *, keep_newlines: bool = True) -> tuple[str, list[int] | None]:
+    """:func:`visible` of ``text`` and where each offset of ``text`` (``0`` to ``len(text)``) lands in
+    it (``None`` when nothing is spelled: the offsets are the same), so that a highlighted span of the
+    stored text can be drawn on the spelled one."""
+    pattern = _HIDDEN if keep_newlines else _HIDDEN_ALL
+    if not pattern.search(text):
+        return text, None
+    parts: list[str] = []
+    offsets: list[int] = []
+    pos = shift = 0
+    for m in pattern.finditer(text):
+        start = m.start()
+        offsets.extend(range(pos + shift, start + shift + 1))
+        spelled = _spell(m)
+        parts += (text[pos:start], spelled)
+        shift += len(spelled) - 1
+        pos = start + 1
+    offsets.extend(range(pos + shift, len(text) + shift + 1))
+    parts.append(text[pos:])
+    return "".join(parts), offsets
+
+
 def _picture(m: re.Match[str]) -> str:
     n = ord(m.group(0))
     if n < 0x20:
@@ -68,4 +90,4 @@ def has_hidden(text: str, *, keep_newlines: bool = True) -> bool:
     return bool((_HIDDEN if keep_newlines else _HIDDEN_ALL).search(text))
 
 
-__all__ = ["BIDI_CONTROLS", "has_hidden", "neutral", "visible"]
+__all__ = ["BIDI_CONTROLS", "has_hidden", "neutral", "visible", "visible_with_offsets"]

@@ -43,6 +43,7 @@ from philont_desktop.shell.banners import Banners
 from philont_desktop.shell.demo_badge import DemoBadge
 from philont_desktop.shell.menus import WindowMenus
 from philont_desktop.shell.session import DEMO_MESSAGES, DatabaseSession
+from philont_desktop.shell.side_files import SideFileNotices
 from philont_desktop.shell.start_page import StartPage, demo_default_path, free_demo_path, ui_icon
 from philont_desktop.shell.status import StatusArea
 from philont_desktop.shell.tab_host import ErrorTab, TabHost, TabsByName, TabSlot
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self._set_app_icon()
         self._build_pages()
         self.status = StatusArea(self.statusBar(), theme, self)
+        self.side_files = SideFileNotices(self.statusBar(), self)  # a review-marks file set aside, ...
         self.demo_status = self.status.add_badge(DemoBadge(theme), shown=lambda _ctx: self.session.demo)
         self.tabs = TabHost(self.tab_widget, settings, persist=interactive, parent=self)
         self.tabs.prebuilt.connect(self._start_quick_check)

@@ -90,6 +90,20 @@ TEMPLATES: dict[str, Template] = {
     # -- writing refused, a closed database ------------------------------------------------------------
     "db.read_only": lambda: _tr("The database is open read-only."),
     "db.write_refused": lambda: _tr("Writing is refused: {reason}."),
+    # -- a file kept beside the database, set aside (core.sidefiles) ------------------------------------
+    "sidefile.set_aside": lambda: _tr(
+        "{path} could not be used and was set aside as {moved_to}: {reason}. A new one is made when needed."
+    ),
+    "sidefile.why.not_regular": lambda: _tr(
+        "it is {kind}, not a regular file (reading it could wait forever)"
+    ),
+    "sidefile.why.too_large": lambda: _tr("it holds more than {max_bytes} bytes"),
+    "sidefile.why.unreadable": lambda: _tr("it cannot be read ({error})"),
+    "sidefile.why.not_utf8": lambda: _tr("it is not UTF-8 text"),
+    "sidefile.why.invalid_json": lambda: _tr("it is not valid JSON ({error})"),
+    "sidefile.why.too_deep": lambda: _tr("its JSON nests too deep"),
+    "sidefile.why.out_of_range": lambda: _tr("its JSON holds a number beyond the range of a double"),
+    "sidefile.why.wrong_shape": lambda: _tr("its content is not what it should hold ({error})"),
     "db.write_refused.file_not_writable": lambda: _tr(
         "{path}: writing is refused: the file is not writable."
     ),

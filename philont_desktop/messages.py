@@ -214,6 +214,8 @@ def _values(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
         out["newer"] = _tr(" (now: {0})").format(preview) if preview else ""
     if code == "db.read_only.schema_invalid":
         out["value"] = repr(params.get("value"))
+    if code == "sidefile.set_aside":
+        out["reason"] = text(str(params.get("reason") or ""), params, str(params.get("detail") or ""))
     if code == "db.write_refused":
         inner = params.get("reason_params")
         out["reason"] = text(str(params.get("reason") or ""), inner if isinstance(inner, Mapping) else {}, "")

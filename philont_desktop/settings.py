@@ -3,23 +3,35 @@
 Storage: an INI file in ``$PHILONT_DESKTOP_SETTINGS_DIR`` when that variable is set (the tests set it, so
 they never touch the user's real settings), else the platform's native place for
 ``Philont/philont-desktop``.
+
+The file is checked before ``QSettings`` reads it (:mod:`core.sidefiles`): a FIFO there would hang the
+start, a device or a huge file would never end loading. Such a file is set aside as
+``<name>.bad-YYYYMMDDTHHmmss`` and reported (the status bar says so); when it cannot be moved the settings
+of this run live in a private temporary file. A value of the wrong shape reads as its default (a list
+value is JSON text, parsed with a depth limit).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from core import sidefiles
+from core.damage import loads_json
 from philont_desktop import APP_NAME, ORG_NAME
-from philont_desktop.qt import QByteArray, QSettings
+from philont_desktop.qt import QByteArray, QSettings, QStandardPaths
 
 ENV_DIR = "PHILONT_DESKTOP_SETTINGS_DIR"
 MAX_RECENT = 10
 THEMES = ("system", "light", "dark")
 LANGUAGES = ("", "en", "zh_CN")  # "" = follow the system
+#: The largest settings file read (window states, a few paths: some kB).
+MAX_SETTINGS_BYTES = 1024 * 1024
 
 T = TypeVar("T")
 
@@ -64,10 +76,39 @@ def settings_location() -> Path | None:
     return Path(d).expanduser() if d else None
 
 
+def settings_files() -> list[Path]:
+    """The files ``QSettings`` reads the settings from: the INI file of :func:`settings_location`, or on
+    Linux and other Unix systems the native ``Philont/philont-desktop.conf`` and its organisation-wide
+    ``Philont.conf`` (Windows keeps them in the registry, macOS in its preferences service)."""
+    d = settings_location()
+    if d is not None:
+        return [d / f"{APP_NAME}.ini"]
+    if sys.platform in ("win32", "darwin"):
+        return []
+    config = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericConfigLocation)
+    if not config:
+        return []
+    return [Path(config) / ORG_NAME / f"{APP_NAME}.conf", Path(config) / f"{ORG_NAME}.conf"]
+
+
+def _unusable_settings_file() -> bool:
+    """Set aside every settings file that must not be read; whether one is still there."""
+    stuck = False
+    for path in settings_files():
+        problem = sidefiles.check(path, MAX_SETTINGS_BYTES)
+        if problem is not None and sidefiles.set_aside(path, problem) is None:
+            stuck = True
+    return stuck
+
+
 def _make_qsettings() -> QSettings:
     d = settings_location()
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)
+    if _unusable_settings_file():  # never read it: this run's settings live in a private file
+        private = Path(tempfile.mkdtemp(prefix="philont-desktop-settings-"))
+        return QSettings(str(private / f"{APP_NAME}.ini"), QSettings.Format.IniFormat)
+    if d is not None:
         return QSettings(str(d / f"{APP_NAME}.ini"), QSettings.Format.IniFormat)
     return QSettings(ORG_NAME, APP_NAME)
 
@@ -219,10 +260,14 @@ def _decode(kind: type, raw: Any) -> Any:
             return bytes(raw)
         raise TypeError("not bytes")
     if kind is list:
-        value = json.loads(raw) if isinstance(raw, str) else raw
+        value = raw
+        if isinstance(raw, str):
+            value, problem, _message = loads_json(raw)  # depth-limited: 100,000 brackets are no list
+            if problem is not None:
+                raise ValueError(problem)
         if not isinstance(value, list):
             raise TypeError("not a list")
-        return value
+        return [v for v in value if isinstance(v, str | int | float | bool) or v is None]
     if kind is bool:
         if isinstance(raw, str):
             return raw.strip().lower() in ("1", "true", "yes", "on")

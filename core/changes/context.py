@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.audit import AuditEntry, entries_between
+from core.damage import Damage, damage_json
 from core.decay import effective_tau, is_pinned
 from core.errors import MemoryError_, Notice
-from core.models import Fact, Note, Skill
+from core.models import Fact, Note, Skill, to_camel
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -131,7 +132,14 @@ def row_json(model: Any) -> dict[str, Any]:
     aliases = _ALIASES.get(cls)
     if aliases is None:
         aliases = _ALIASES[cls] = {n: f.alias or n for n, f in cls.model_fields.items()}
-    return {aliases.get(k, k): (list(v) if isinstance(v, list) else v) for k, v in vars(model).items()}
+    out = {aliases.get(k, k): (list(v) if isinstance(v, list) else v) for k, v in vars(model).items()}
+    # ``damaged`` as the command line's --json reports it (a value with nothing readable is null).
+    damaged: Mapping[str, Damage] = getattr(model, "damaged", None) or {}
+    for col, d in damaged.items():
+        if d.unreadable and to_camel(col) in out:
+            out[to_camel(col)] = None
+    out["damaged"] = damage_json(damaged, to_camel)
+    return out
 
 
 def fact_state(row: Any) -> dict[str, Any]:

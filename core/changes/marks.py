@@ -11,9 +11,11 @@ database's real path::
 holds the ids of single changes marked as looking right since then (:attr:`core.changes.ChangeItem.id`),
 cleared by the next mark. ``$PHILONT_REVIEW_MARKS`` names another file (tests, portable setups).
 
-The file is written atomically (a private temporary file renamed into place, mode 0600); a file that
-cannot be read is set aside as ``review-marks.json.bad-<ms>`` before a new one is written, never
-silently overwritten.
+The file is written atomically (a private temporary file renamed into place, mode 0600). It is read only
+when it is a regular file of a sane size (:mod:`core.sidefiles`: a FIFO or a link to ``/dev/zero`` is
+never opened for reading); one that cannot be read (not a regular file, too large, not JSON, nested too
+deep, not the marks' shape) is set aside as ``review-marks.json.bad-YYYYMMDDTHHmmss`` and reported, never
+silently overwritten. A value that is no time (``10**20``) reads as absent.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core import sidefiles
+from core.damage import JS_TIME_MAX
 from core.jsutil import now_ms
 from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
@@ -79,19 +83,24 @@ class ReviewMark:
 
     @classmethod
     def from_json(cls, data: Any) -> ReviewMark:
+        """A database's entry as read; a value that is no time (a time is an integer a date can hold:
+        ``10**20`` is not) reads as absent, so the next mark replaces it."""
         if not isinstance(data, dict):
             return cls()
-        at, marked = data.get("mark"), data.get("markedAt")
         reviewed = data.get("reviewed")
         return cls(
-            at=at if isinstance(at, int) and not isinstance(at, bool) else None,
-            marked_at=marked if isinstance(marked, int) and not isinstance(marked, bool) else None,
+            at=_time(data.get("mark")),
+            marked_at=_time(data.get("markedAt")),
             reviewed={
-                str(k): int(v)
+                str(k): v
                 for k, v in (reviewed.items() if isinstance(reviewed, dict) else ())
-                if isinstance(v, int) and not isinstance(v, bool)
+                if _time(v) is not None
             },
         )
+
+
+def _time(v: Any) -> int | None:
+    return v if type(v) is int and -JS_TIME_MAX <= v <= JS_TIME_MAX else None
 
 
 class ReviewMarks:
@@ -102,19 +111,17 @@ class ReviewMarks:
 
     # -- reading --------------------------------------------------------------------------------------
     def _load(self) -> tuple[dict[str, Any], bool]:
-        """``(databases, readable)``; a missing file is readable and empty."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return {}, True
-        except (OSError, UnicodeDecodeError):
-            return {}, False
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return {}, False
+        """``(databases, readable)``; a missing file is readable and empty. A file that is no regular
+        file, too large, or not the marks' JSON is set aside (:func:`core.sidefiles.set_aside`) and
+        reads as empty; ``readable`` is false only when it could not be moved."""
+        data, problem = sidefiles.read_json(self.path)
         dbs = data.get("databases") if isinstance(data, dict) else None
-        return (dbs, True) if isinstance(dbs, dict) else ({}, False)
+        if problem is None and data is not None and not isinstance(dbs, dict):
+            problem = sidefiles.SideFileProblem("wrong_shape", {"error": "no databases member"})
+        if problem is not None:
+            moved = sidefiles.set_aside(self.path, problem)
+            return {}, moved is not None or not os.path.lexists(self.path)
+        return (dbs if isinstance(dbs, dict) else {}), True
 
     def get(self, db_path: str | os.PathLike[str]) -> ReviewMark:
         """The mark of a database (an empty mark when there is none)."""
@@ -127,10 +134,7 @@ class ReviewMarks:
     # -- writing --------------------------------------------------------------------------------------
     def _update(self, db_path: str | os.PathLike[str], fn: Any) -> ReviewMark:
         with _LOCK:
-            dbs, ok = self._load()
-            if not ok:
-                self._set_aside()
-                dbs = {}
+            dbs, _ok = self._load()  # a bad file was set aside (or, when it could not be, is replaced)
             key = database_key(db_path)
             mark = ReviewMark.from_json(dbs.get(key))
             fn(mark)
@@ -192,10 +196,6 @@ class ReviewMarks:
             dbs, ok = self._load()
             if ok and dbs.pop(database_key(db_path), None) is not None:
                 self._write({"version": 1, "databases": dbs})
-
-    def _set_aside(self) -> None:
-        with contextlib.suppress(OSError):
-            os.replace(self.path, self.path.with_name(f"{self.path.name}.bad-{now_ms()}"))
 
     def _write(self, data: dict[str, Any]) -> None:
         ensure_private_dir(self.path.parent)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.changes import ChangeSet
-from core.jsutil import json_safe
+from core.jsutil import escape_lone_surrogates, json_safe
 
 __all__ = ["DigestTexts", "markdown", "write_digest"]
 
@@ -60,7 +60,7 @@ def write_digest(
     """Render the digest and write it to ``path`` (a temporary file renamed into place); returns ``path``."""
     if fmt == "json":
         data = {"path": db_path, **cs.to_json(), "reviewed": sorted(reviewed)}
-        body = json.dumps(json_safe(data), ensure_ascii=False, indent=2) + "\n"
+        body = escape_lone_surrogates(json.dumps(json_safe(data), ensure_ascii=False, indent=2)) + "\n"
     else:
         assert texts is not None
         body = markdown(cs, texts, reviewed)

@@ -116,13 +116,13 @@ class TimelineController(TabController):
         since = counts[-1][0] if incremental and counts else None
         flt = self.state.filter
 
-        def done(result: tuple[int | None, list[tuple[int, int]]]) -> None:
+        def done(result: tuple[int | None, list[tuple[int, int]], int]) -> None:
             if flt.conversation != self.state.conversation:
                 return
-            since, got = result
+            since, got, timeless = result
             old = self.state.day_counts or ()
             merged = tuple(got) if since is None else (*(c for c in old if c[0] < since), *got)
-            self.state.update(day_counts=merged)
+            self.state.update(day_counts=merged, timeless_messages=timeless)
 
         self.submit(
             ReadOp(

@@ -111,10 +111,13 @@ def job_count_newer(db: Any, flt: TimelineFilter, after: Keyset, cap: int) -> in
 
 def job_daily_counts(
     db: Any, flt: TimelineFilter, tz_minutes: int, since: int | None = None
-) -> tuple[int | None, list[tuple[int, int]]]:
-    """Messages per local day of the filter's conversation (all dates: the chart picks the range)."""
+) -> tuple[int | None, list[tuple[int, int]], int]:
+    """Messages per local day of the filter's conversation (all dates: the chart picks the range), and
+    how many of its messages hold a time no date can hold (they are in no day)."""
     conv = [flt.conversation] if flt.conversation is not None else None
-    return since, RawStore(db).daily_counts(since=since, conversations=conv, tz_offset_minutes=tz_minutes)
+    store = RawStore(db)
+    days = store.daily_counts(since=since, conversations=conv, tz_offset_minutes=tz_minutes)
+    return since, days, store.count_timeless(conv)
 
 
 def job_conversation_at(db: Any, ts: int) -> ConversationMatch | None:

@@ -76,6 +76,7 @@ class TimelineState(TabState):
     complete_at_start: bool = True  # no older message before the first one loaded
     conversations_loaded: bool = False
     day_counts: tuple[tuple[int, int], ...] | None = None  # messages per local day (None: not yet)
+    timeless_messages: int = 0  # messages whose time no date can hold: in no day of day_counts
     # the search
     searching: bool = False  # the first page of hits is being looked for
     hits: int = 0  # hits loaded

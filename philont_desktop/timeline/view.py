@@ -229,7 +229,7 @@ class TimelineTab(BaseTab):
             self.bar.show_range(s.since, s.until)
             self.activity.set_range(s.since, s.until)
         if "day_counts" in names and s.day_counts is not None:
-            self.activity.set_counts(list(s.day_counts))
+            self.activity.set_counts(list(s.day_counts), s.timeless_messages)
             if s.day_counts:
                 self.bar.suggest_dates(s.day_counts[-1][0])
         if "search_text" in names:

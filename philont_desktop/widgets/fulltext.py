@@ -21,6 +21,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from philont_desktop.widgets import plain
 
 PAGE_CHARS = 200_000
 # Qt lays out one unbroken line in time that grows with the square of its length (a 200,000-character
@@ -138,7 +139,7 @@ class FullTextDialog(QDialog):
         page = max(0, min(page, len(self._pages) - 1))
         self._page = page
         a, b = self._pages[page]
-        shown, broken = break_long_lines(self._text[a:b])
+        shown, broken = break_long_lines(plain.plain(self._text[a:b], None))  # copied and saved as stored
         self.edit.setPlainText(shown)
         many = len(self._pages) > 1
         self.prev_btn.setVisible(many)

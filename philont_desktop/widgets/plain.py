@@ -7,6 +7,7 @@ be a heading. Whatever the agent (or anyone) wrote passes through here before it
 * :func:`plain`: control characters and direction overrides spelled visibly (:func:`core.visible.visible`)
   and cut at a length that stays quick to lay out (a 10 MB message or a 200 000-bracket JSON value in
   one label would freeze the window);
+* :func:`with_offsets`: the same for a text drawn with highlighted spans, with where each offset lands;
 * :func:`html`: the same, HTML-escaped with line breaks kept, to compose rich text with;
 * :func:`tooltip`: a whole tooltip: rich text Qt cannot mistake, holding the escaped text;
 * :func:`set_plain`: a ``QLabel`` in ``Qt.PlainText`` format showing :func:`plain`;
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.damage import Damage
-from core.visible import visible
+from core.visible import visible, visible_with_offsets
 from philont_desktop.qt import QCoreApplication, Qt
 
 #: Characters of stored text a label or detail pane shows (the rest is summarised).
@@ -49,6 +50,12 @@ def plain(text: Any, limit: int | None = LABEL_LIMIT, *, one_line: bool = False)
     if rest:
         s += " … " + QCoreApplication.translate("PlainText", "(%n more character(s))", None, rest)
     return s
+
+
+def with_offsets(text: str) -> tuple[str, list[int] | None]:
+    """:func:`plain` of ``text`` without a limit (line breaks kept), and where each offset of ``text``
+    lands in it (``None``: unchanged), for text drawn with highlighted spans."""
+    return visible_with_offsets(text)
 
 
 def html(text: Any, limit: int | None = LABEL_LIMIT, *, one_line: bool = False) -> str:

@@ -181,6 +181,7 @@
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="+405"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+386"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -212,12 +213,14 @@
     <message>
         <location filename="../../philont_desktop/messages.py" line="+49"/>
         <location line="+203"/>
+        <location line="+204"/>
         <source>; </source>
         <extracomment>Codes whose core English names database columns (``decay_tau_days is 45``): the English interface words them from their templates too, so that a person reads the fields&apos; names (``τ (days) is now 45``).</extracomment>
         <translation>；</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="-337"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-325"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -268,6 +271,12 @@
     </message>
     <message>
         <location line="+322"/>
+        <location line="+17"/>
+        <source> No backup that passes quick_check was found in backups/.</source>
+        <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
+    </message>
+    <message>
+        <location line="+286"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -580,6 +589,7 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="-283"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-271"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -633,6 +643,7 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/messages.py" line="-264"/>
+        <location filename="../../philont_desktop/messages.py" line="-265"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1151,6 +1162,7 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/message_templates.py" line="+327"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+315"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1191,6 +1203,7 @@ with the backup
     </message>
     <message>
         <location line="-398"/>
+        <location line="-379"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1303,6 +1316,51 @@ with the backup
         <location line="+1"/>
         <source>Writing is refused: {reason}.</source>
         <translation>写入被拒绝：{reason}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{path} could not be used and was set aside as {moved_to}: {reason}. A new one is made when needed.</source>
+        <translation>{path} 无法使用，已移到一旁，改名为 {moved_to}：{reason}。需要时会新建一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>it is {kind}, not a regular file (reading it could wait forever)</source>
+        <translation>它是{kind}，不是普通文件（读取它可能会永远等待）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it holds more than {max_bytes} bytes</source>
+        <translation>它超过 {max_bytes} 字节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it cannot be read ({error})</source>
+        <translation>无法读取它（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not UTF-8 text</source>
+        <translation>它不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not valid JSON ({error})</source>
+        <translation>它不是有效的 JSON（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its JSON nests too deep</source>
+        <translation>它的 JSON 嵌套太深</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its JSON holds a number beyond the range of a double</source>
+        <translation>它的 JSON 含有超出双精度浮点数范围的数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its content is not what it should hold ({error})</source>
+        <translation>它的内容不是应有的格式（{error}）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2693,7 +2751,7 @@ with the backup
 <context>
     <name>ActivityChart</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+70"/>
+        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+71"/>
         <source>Clear range</source>
         <translation>清除范围</translation>
     </message>
@@ -2709,6 +2767,9 @@ with the backup
         <translation>
             <numerusform>%Ln 条消息</numerusform>
         </translation>
+        <location line="+117"/>
+        <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
+        <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
     </message>
     <message>
         <location line="-1"/>
@@ -2727,11 +2788,19 @@ with the backup
         <source>Messages per day</source>
         <translation>每日消息数</translation>
     </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>⚠ %n message(s) with an unreadable time, on no day</source>
+        <translation>
+            <numerusform>⚠ %n 条消息的时间无法读取，不计入任何一天</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ActivityPane</name>
     <message>
         <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
+        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+35"/>
         <source>Counting messages per day…</source>
         <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
         <translation>正在统计每天的消息数…</translation>
@@ -6040,6 +6109,7 @@ You can undo this with Edit › Undo.</source>
     <name>FullTextDialog</name>
     <message>
         <location filename="../../philont_desktop/widgets/fulltext.py" line="+91"/>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+82"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -6855,12 +6925,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../philont_desktop/main_window.py" line="+60"/>
+        <location filename="../../philont_desktop/main_window.py" line="+61"/>
         <source>SQLite databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+264"/>
+        <location line="+265"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -7009,6 +7080,7 @@ You can undo this with Edit › Undo.</source>
     <name>MessageDelegate</name>
     <message>
         <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+251"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+244"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7108,7 +7180,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessagesModel</name>
     <message>
-        <location filename="../../philont_desktop/timeline/model.py" line="+161"/>
+        <location filename="../../philont_desktop/timeline/model.py" line="+164"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -7233,11 +7305,13 @@ You can undo this with Edit › Undo.</source>
     <message>
         <location line="+1"/>
         <location line="+141"/>
+        <location line="+147"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
         <location line="-127"/>
+        <location line="-133"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -7253,6 +7327,7 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+15"/>
+        <location line="+25"/>
         <source>Id: %1</source>
         <translation>ID：%1</translation>
     </message>
@@ -7287,7 +7362,7 @@ You can undo this with Edit › Undo.</source>
         <translation>你编辑期间，此笔记已在数据库中被修改。保存将被拒绝；请还原以查看新的文本。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+53"/>
         <source>Unforget</source>
         <translation>取消遗忘</translation>
     </message>
@@ -7652,7 +7727,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PlainText</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/widgets/plain.py" line="+50"/>
+        <location filename="../../philont_desktop/widgets/plain.py" line="+51"/>
         <source>(%n more character(s))</source>
         <extracomment>Characters of stored text a label or detail pane shows (the rest is summarised). Characters of stored text a tooltip shows. Stored bytes a tooltip spells in hex. The marker in front of a damaged value.</extracomment>
         <translation>
@@ -7660,7 +7735,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+34"/>
         <source>%1: not valid UTF-8 (%2 bytes); the unreadable bytes are shown as �</source>
         <translation>%1：不是有效的 UTF-8（%2 字节）；无法读取的字节显示为 �</translation>
     </message>

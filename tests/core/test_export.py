@@ -213,3 +213,26 @@ def test_every_layer_exports(db, tmp_path):
             r = export_layer(db, layer, tmp_path / default_file_name(layer, fmt, "20260615-1200"), fmt)
             assert r.path.name == f"{layer}-20260615-1200.{fmt}"
             assert r.path.exists()
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_a_lone_surrogate_in_json_is_exported_with_its_stored_text_in_damaged(db, tmp_path, fmt):
+    FactStore(db).store_fact("user", "half", "x", now=T0)
+    FactStore(db).store_fact("user", "pair", "x", now=T0)
+    db.conn.execute(
+        "UPDATE memory_facts SET value_json = ? WHERE key = 'half'", ('{"k\\udc00": ["a\\uD800b"]}',)
+    )
+    db.conn.execute("UPDATE memory_facts SET value_json = ? WHERE key = 'pair'", ('"\\ud83d\\ude00"',))
+    out = tmp_path / f"facts.{fmt}"
+    r = export_layer(db, "facts", out, fmt)
+    text = out.read_text("utf-8")
+    rows = json.loads(text) if fmt == "json" else [json.loads(line) for line in text.splitlines()]
+    by_key = {row["key"]: row for row in rows}
+    assert r.rows == 3 and r.damaged_rows == 1
+    half = by_key["half"]
+    assert half["value_json"] == {"k\ufffd": ["a\ufffdb"]}
+    damage = half["_damaged"]["value_json"]
+    assert damage["problem"] == "lone_surrogate"
+    assert bytes.fromhex(damage["hex"]).decode("utf-8") == '{"k\\udc00": ["a\\uD800b"]}'
+    assert by_key["pair"]["value_json"] == "😀" and "_damaged" not in by_key["pair"]
+    assert "_damaged" not in by_key["city"]

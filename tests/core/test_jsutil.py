@@ -564,3 +564,14 @@ def test_time_field_parsing():
     assert parse_time_field(1_500_000_000_000) == 1_500_000_000_000
     assert parse_time_field("2026-01-01") == 1_767_225_600_000
     assert parse_time_field("") is None and parse_time_field(None) is None and parse_time_field("abc") is None
+
+
+def test_escape_lone_surrogates_keeps_pairs_and_escapes_halves():
+    import json
+
+    from core.jsutil import escape_lone_surrogates
+
+    text = json.dumps(["a\ud800b", "😀", "\udc00"], ensure_ascii=False)
+    out = escape_lone_surrogates(text)
+    assert out.encode("utf-8") and json.loads(out) == ["a\ud800b", "😀", "\udc00"]
+    assert "\\ud800" in out and "😀" in out

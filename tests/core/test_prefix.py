@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 
 import pytest
 
@@ -637,3 +639,23 @@ def test_cap_counts_utf16_units(mem_db):
     assert utf16_len(r.text) == 40_000 + utf16_len(
         f"\n...[memory prefix too long, truncated. Original {r.raw_chars} chars]\n[End of memory layer]"
     )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs are POSIX")
+def test_a_plan_md_that_is_no_regular_file_is_left_out_unread(mem_db, tmp_path, monkeypatch):
+    monkeypatch.setenv("PHILONT_PROJECTS_DIR", str(tmp_path))
+    ScheduleStore(mem_db).create(
+        "beat", T0, "autonomous_turn", {"prompt": "p"}, "interval:60000", project="mycox"
+    )
+    (tmp_path / "mycox").mkdir()
+    plan = tmp_path / "mycox" / "plan.md"
+    os.mkfifo(plan)  # reading it would wait for a writer forever
+    got: list[str] = []
+    reader = threading.Thread(
+        target=lambda: got.append(prefix(mem_db, session_id="system:scheduled:beat").text)
+    )
+    reader.daemon = True
+    reader.start()
+    reader.join(60)  # a deadline, so that a blocking open fails the test instead of hanging it
+    assert got, "the preview waited on the FIFO"
+    assert "Project plan.md" not in got[0] and plan.is_fifo()  # the agent's file is never moved

@@ -567,6 +567,23 @@ def test_outcome_history_and_revision_outcomes(skills, mem_db):
     assert skills.revision_outcomes("missing") == []
 
 
+def test_an_action_whose_time_is_text_is_counted_without_breaking_the_evidence(skills, mem_db):
+    from core.damage import unreadable_time
+    from core.ladder import build_ladder
+
+    _recipe(skills, mem_db)
+    add_action(mem_db, "r", "shell", True, FIXED_NOW - 10)
+    skills.revise_recipe("r", action_template="v2", reason="fix", now=FIXED_NOW)
+    add_action(mem_db, "r", "shell", False, "yesterday")
+    add_action(mem_db, "r", "shell", True, b"\x01\x02")
+    hist = skills.outcome_history("r")
+    assert len(hist) == 3 and [unreadable_time(p.timestamp) for p in hist].count(True) == 2
+    wins = skills.revision_outcomes("r")  # a time that is no time belongs to no version
+    assert [(w.successes, w.failures) for w in wins] == [(1, 0), (0, 0)]
+    skill = skills.get_by_name("r")
+    assert len(build_ladder(skill, hist).steps) >= 3
+
+
 # -- an older v31 file without the additive columns ---------------------------------------------------
 def test_reads_work_without_additive_columns(tmp_path):
     path = tmp_path / "m" / "memory.sqlite"

@@ -22,7 +22,13 @@ from philont_desktop.workers import spin_until
 from tests.reliability import badfiles
 
 IDLE_MS = 30_000
-CASES = ("not-utf8", "null-in-not-null", "text-and-blobs-in-times-and-numbers", "invalid-json-everywhere")
+CASES = (
+    "not-utf8",
+    "null-in-not-null",
+    "text-and-blobs-in-times-and-numbers",
+    "invalid-json-everywhere",
+    "times-beyond-any-date",
+)
 DISPLAY = Qt.ItemDataRole.DisplayRole
 TIP = Qt.ItemDataRole.ToolTipRole
 
@@ -157,6 +163,31 @@ def test_skill_detail_says_what_is_unreadable_with_the_stored_bytes(built, open_
     assert tab.wait_idle(IDLE_MS)
     QApplication.processEvents()
     assert MARK not in pane.title.text() and MARK not in pane.overview.fields_view.toPlainText()
+
+
+def test_skill_detail_of_a_skill_whose_action_time_is_text(built, open_window):
+    window = open_window(built["times-beyond-any-date"][0])
+    tab = _visit(window, "skills")
+    assert tab.select_skill("skill-1")  # linked actions: one at 'yesterday', one beyond any date
+    assert tab.wait_idle(IDLE_MS)
+    QApplication.processEvents()
+    assert window.ctx.errors == []
+    detail = tab.detail_pane.detail
+    assert detail is not None and detail.skill.name == "skill-1"
+    assert len(detail.outcomes) == 3 and [w.is_current for w in detail.windows] == [False, True]
+
+
+def test_timeline_chart_keeps_its_days_and_counts_the_messages_on_no_day(built, open_window):
+    window = open_window(built["times-beyond-any-date"][0])
+    tab = _visit(window, "timeline")
+    chart = tab.activity.chart
+    assert spin_until(lambda: bool(chart.counts), IDLE_MS)
+    QApplication.processEvents()
+    assert window.ctx.errors == []
+    days = chart.counts  # messages 3, 4 and 5 (1e20, 2^63-1, -2^63) are on no day; the other 37 are
+    assert sum(n for _d, n in days) == 37 and len(days) <= 3
+    assert chart.timeless == 3
+    assert chart.caption.text().endswith(f"{MARK} 3 message(s) with an unreadable time, on no day")
 
 
 def _with_calendar_neighbours(original: Path, tmp_path: Path) -> Path:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from philont_desktop import settings as settings_mod
-from philont_desktop.qt import QByteArray
+from philont_desktop.qt import QApplication, QByteArray
 from philont_desktop.settings import MAX_RECENT, THEME, Settings
 
 
@@ -105,3 +106,38 @@ def test_registry_lists_every_key_once(qapp):
     names = [k.name for k in settings_mod.KEYS]
     assert len(names) == len(set(names))
     assert {"window/geometry", "files/recent", "files/last_database", "appearance/theme"} <= set(names)
+
+
+def test_a_deeply_nested_recent_files_value_reads_as_no_recent_files(qapp, settings_dir):
+    settings_dir.mkdir(parents=True)
+    deep = "[" * 100_000 + "]" * 100_000
+    (settings_dir / "philont-desktop.ini").write_text(f'[files]\nrecent="{deep}"\n[appearance]\ntheme=dark\n')
+    s = Settings()
+    assert s.recent_files == [] and s.theme == "dark"
+    (settings_dir / "philont-desktop.ini").write_text('[files]\nrecent="[[\\"/a\\"], \\"/b\\", 3]"\n')
+    assert Settings().recent_files == ["/b"]  # the shape is checked: only paths are recent files
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs are POSIX")
+def test_a_fifo_as_the_settings_file_is_set_aside_and_said_once_in_the_status_bar(qapp, settings_dir, qtbot):
+    from philont_desktop.main_window import MainWindow
+    from philont_desktop.theme import Theme
+    from philont_desktop.workers import spin_until
+
+    settings_dir.mkdir(parents=True)
+    window = MainWindow(Settings(), Theme("light"), interactive=False, live_interval_ms=60_000)
+    qtbot.addWidget(window)
+    QApplication.processEvents()
+    window.side_files.shown.clear()  # what earlier tests set aside is not this test's
+    os.mkfifo(settings_dir / "philont-desktop.ini")
+    s = Settings()  # never opened for reading: it would wait for a writer forever
+    moved = [p for p in settings_dir.iterdir() if p.name.startswith("philont-desktop.ini.bad-")]
+    assert len(moved) == 1 and moved[0].is_fifo() and s.theme == "system"
+    s.theme = "dark"
+    s.sync()
+    assert Settings().theme == "dark"  # a new file in its place
+    assert spin_until(lambda: bool(window.side_files.shown), 5000)
+    shown = window.side_files.shown
+    assert len(shown) == 1 and shown[0].endswith("(sidefile.set_aside)"), shown
+    assert "FIFO" in shown[0] and moved[0].name in shown[0]
+    assert window.statusBar().currentMessage() == shown[0]

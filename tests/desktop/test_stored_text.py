@@ -65,6 +65,7 @@ def _hostile_db(path: Path) -> None:
         raw.append_message("global", "tool", as_json, FIXED_NOW + 2)
         ActionStore(db).append("global", "shell", {"q": HOSTILE}, as_json, True, FIXED_NOW + 2)
         NotesStore(db).upsert(HOSTILE, HOSTILE, 0.5, HOSTILE, FIXED_NOW)
+        NotesStore(db).upsert("newest-note", HOSTILE, 0.5, HOSTILE, FIXED_NOW + 10)  # the first row shown
         facts = FactStore(db)
         facts.store_fact("user", HOSTILE.replace(" ", "_"), HOSTILE, 0.9, now=FIXED_NOW)
         facts.store_fact("project", "k", {"v": HOSTILE}, 0.9, now=FIXED_NOW)
@@ -158,8 +159,26 @@ def _walk_widgets(root: QWidget) -> list[str]:
             doc_html = w.document().toHtml()
             if RAW_MARKUP.search(doc_html):
                 found.append(f"{where}: the document holds an <img> or <h1> element")
-            if "\u202e" in w.document().toPlainText():
-                found.append(f"{where}: a direction override shown raw")
+        shown = w.isVisible() and isinstance(w, QTextEdit | QTextBrowser | QPlainTextEdit)
+        if shown and "\u202e" in w.document().toPlainText():
+            found.append(f"{where}: a direction override shown raw")
+    return found
+
+
+def _walk_cards(root: QWidget) -> list[str]:
+    """The message cards a delegate paints (the Timeline's conversation and search results)."""
+    from philont_desktop.timeline.widgets.message_card import MessageDelegate
+
+    found: list[str] = []
+    for view in root.findChildren(QAbstractItemView):
+        delegate, model = view.itemDelegate(), view.model()
+        if not isinstance(delegate, MessageDelegate) or model is None:
+            continue
+        for r in range(min(model.rowCount(), 50)):
+            card = delegate.card(model.index(r, 0))
+            text = card.layout.text() if card is not None else ""
+            if "\u202e" in text or "\x1b" in text:
+                found.append(f"{type(view).__name__} card {r}: a direction override or escape shown raw")
     return found
 
 
@@ -181,7 +200,7 @@ def _tab_problems(window: MainWindow, name: str) -> list[str]:
     problems: list[str] = []
     for model in tab.findChildren(QAbstractItemModel):
         problems += _walk_model(f"{name}/{type(model).__name__}", model)
-    return problems + [f"{name}: {p}" for p in _walk_widgets(tab)]
+    return problems + [f"{name}: {p}" for p in _walk_widgets(tab) + _walk_cards(tab)]
 
 
 TAB_NAMES = [
@@ -225,6 +244,42 @@ def test_the_helpers_show_text_as_text(qapp):
     plain.set_plain(label, HOSTILE)
     assert label.textFormat() == Qt.TextFormat.PlainText and "\u202e" not in label.text()
     assert plain.html("a\nb<") == "a<br>b&lt;"
+
+
+def test_with_offsets_moves_highlights_onto_the_spelled_text():
+    text = "a\u202egnp.exe\r\x1b[0m ok"
+    shown, offsets = plain.with_offsets(text)
+    assert shown == plain.plain(text, None) and offsets is not None and len(offsets) == len(text) + 1
+    for i, ch in enumerate(text):  # each character lands on its own spelling
+        assert shown[offsets[i] : offsets[i + 1]] == plain.plain(ch, None)
+    start = text.index("gnp")
+    assert shown[offsets[start] : offsets[start + 7]] == "gnp.exe"
+    assert plain.with_offsets("plain text") == ("plain text", None)
+
+
+def test_the_message_card_highlights_the_match_behind_a_direction_override(qapp):
+    from philont_desktop.timeline.widgets.message_card import _display
+
+    shown, offsets = _display("see \u202egnp.exe\r\nnext")
+    assert "\u202e" not in shown and "\\u202egnp.exe \u2028next" in shown
+    assert offsets is not None and shown[offsets[5] : offsets[12]] == "gnp.exe"  # the search hit
+
+
+def test_the_notes_pane_spells_controls_and_edits_the_stored_text(qtbot):
+    from core.models import Note
+    from philont_desktop.notes.widgets.editor import NoteEditor
+
+    editor = NoteEditor()
+    qtbot.addWidget(editor)
+    note = Note.model_construct(id="n", content=HOSTILE, importance=0.5, session_id=None,
+                                created_at=FIXED_NOW, last_accessed_at=None, forgotten_at=None)  # fmt: skip
+    editor.show_note(note)
+    shown = editor.content_edit.toPlainText()
+    assert "\u202e" not in shown and "photo_\\u202egnp.exe" in shown
+    editor.set_editing(True)  # the editor holds the stored text: an unedited save writes nothing new
+    assert editor.content_edit.toPlainText() == HOSTILE and not editor.dirty()
+    editor.set_editing(False)
+    assert editor.content_edit.toPlainText() == shown
 
 
 def test_damaged_values_are_marked_with_their_bytes_on_hover(hostile_path, tmp_path):

@@ -457,6 +457,34 @@ def times_and_numbers(path: Path) -> Damaged:
     )  # fmt: skip
 
 
+INT64_MAX = 2**63 - 1
+
+
+def beyond_any_date(path: Path) -> Damaged:
+    """Times no date can hold (1e20, 2^63-1, -2^63) in every layer, and an action linked to a skill whose
+    time is text (a skill's evidence compares the times of its actions)."""
+    return _damage(
+        path,
+        [
+            "UPDATE memory_raw_messages SET timestamp = 1e20 WHERE id = 3",
+            f"UPDATE memory_raw_messages SET timestamp = {INT64_MAX} WHERE id = 4",
+            f"UPDATE memory_raw_messages SET timestamp = {-INT64_MAX - 1} WHERE id = 5",
+            f"UPDATE memory_actions SET timestamp = {INT64_MAX} WHERE id = 2",
+            "UPDATE memory_actions SET timestamp = 'yesterday', linked_skill = 'skill-1' WHERE id = 3",
+            "UPDATE memory_actions SET linked_skill = 'skill-1' WHERE id IN (4, 5)",
+            "UPDATE memory_skills SET revision_history = '[{{\"at\": 1781524700000, \"reason\": \"fix\"}}]' "
+            "WHERE name = 'skill-1'",
+            f"UPDATE memory_notes SET created_at = {INT64_MAX} WHERE id = 'note-1'",
+            f"UPDATE memory_facts SET created_at = {INT64_MAX} WHERE key = 'pref_1'",
+            f"UPDATE memory_skills SET last_used_at = {INT64_MAX} WHERE name = 'skill-2'",
+            f"UPDATE memory_calendar SET starts_at = {INT64_MAX}",
+            f"UPDATE memory_schedules SET next_run_at = {INT64_MAX}",
+        ],
+        {"messages": {3, 4, 5}, "actions": {2, 3}, "notes": {"note-1"}, "facts": {"pref_1"},
+         "skills": {"skill-2"}, "calendar": {"event"}, "schedules": {"schedule"}},
+    )  # fmt: skip
+
+
 def blobs_in_text(path: Path) -> Damaged:
     """BLOBs where text belongs, in every layer."""
     return _damage(
@@ -502,6 +530,7 @@ DAMAGED_ROWS: dict[str, Callable[[Path], Damaged]] = {
     "text-and-blobs-in-times-and-numbers": times_and_numbers,
     "blobs-in-text": blobs_in_text,
     "invalid-json-everywhere": invalid_json_everywhere,
+    "times-beyond-any-date": beyond_any_date,
 }
 
 

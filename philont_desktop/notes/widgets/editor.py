@@ -100,7 +100,7 @@ class NoteEditor(QWidget):
             self.meta.setText(self._meta_text(note))
             sid = plain.plain(note.session_id or "—", 300, one_line=True)
             self.meta.setToolTip(self.tr("Conversation id as stored: %1").replace("%1", sid))
-            self.content_edit.setPlainText(note.content)
+            self.content_edit.setPlainText(self._content_text(note))
             try:
                 self.importance_spin.setValue(float(note.importance))
             except (TypeError, ValueError):
@@ -111,6 +111,12 @@ class NoteEditor(QWidget):
         self.hint.setText("")
         self.importance_spin.setEnabled(self._editing and note is not None)
         self.update_buttons()
+
+    def _content_text(self, note: Note) -> str:
+        """The note's text as the pane shows it: with its controls and direction overrides spelled
+        (:func:`plain.plain`), except in editing mode, where the editor holds the stored text itself (an
+        unedited save must not write the spelled form)."""
+        return note.content if self._editing else plain.plain(note.content, None)
 
     def _meta_text(self, note: Note) -> str:
         parts = [
@@ -176,7 +182,13 @@ class NoteEditor(QWidget):
 
     # -- editing mode and buttons ---------------------------------------------------------------------
     def set_editing(self, on: bool) -> None:
+        was, edited = self._editing, self.text_edited()
         self._editing = on
+        if was != on and self._note is not None and not edited:  # the stored text, or its spelled form
+            self.content_edit.blockSignals(True)
+            self.content_edit.setPlainText(self._content_text(self._note))
+            self._shown_text = self.content_edit.toPlainText()
+            self.content_edit.blockSignals(False)
         self.content_edit.setReadOnly(not on)
         self.importance_spin.setEnabled(on and self._note is not None)
         for b in (self.save_btn, self.revert_btn, self.forget_btn):

@@ -30,6 +30,7 @@ class ActivityPane(QWidget):
         self._tz = tz_offset_minutes
         self._chart: Any = None
         self._counts: list[tuple[int, int]] | None = None
+        self._timeless = 0
         self._range: tuple[int | None, int | None] = (None, None)
         self.loading_label = QLabel(self.tr("Counting messages per day…"), self)
         self.loading_label.setObjectName("activityLoading")
@@ -69,7 +70,7 @@ class ActivityPane(QWidget):
         self._reveal.stop()
         if self._chart is not None and self._chart.isHidden():
             if self._counts is not None:
-                self._chart.set_counts(self._counts)
+                self._chart.set_counts(self._counts, self._timeless)
             if self._range != (None, None):
                 self._chart.set_range(*self._range)
             self.loading_label.setVisible(self._counts is None)
@@ -100,11 +101,13 @@ class ActivityPane(QWidget):
     def counts(self) -> list[tuple[int, int]]:
         return list(self._counts or [])
 
-    def set_counts(self, counts: list[tuple[int, int]]) -> None:
+    def set_counts(self, counts: list[tuple[int, int]], timeless: int = 0) -> None:
+        """The bars, and how many messages have no day (a time no date can hold)."""
         self._counts = list(counts)
+        self._timeless = int(timeless)
         if self._chart is not None and not self._chart.isHidden():
             self.loading_label.hide()
-            self._chart.set_counts(self._counts)
+            self._chart.set_counts(self._counts, self._timeless)
             if self._range != (None, None):
                 self._chart.set_range(*self._range)
 

@@ -50,6 +50,7 @@ class ActivityChart(QWidget):
         self._theme = theme
         self._off = int(tz_offset_minutes) * 60_000
         self._counts: list[tuple[int, int]] = []
+        self._timeless = 0  # messages whose time no date can hold: on no day of the chart
         self._range: tuple[int, int] | None = None
         self._vb = _RangeViewBox(enableMenu=False)  # no context menu: not built at all
         self._vb.setMouseEnabled(x=True, y=False)
@@ -95,8 +96,15 @@ class ActivityChart(QWidget):
     def selected_range(self) -> tuple[int, int] | None:
         return self._range
 
-    def set_counts(self, counts: Sequence[tuple[int, int]]) -> None:
+    @property
+    def timeless(self) -> int:
+        return self._timeless
+
+    def set_counts(self, counts: Sequence[tuple[int, int]], timeless: int = 0) -> None:
+        """Messages per day; ``timeless`` messages hold a time no date can hold and are in no bar (the
+        caption says how many)."""
         self._counts = [(int(d), int(c)) for d, c in counts]
+        self._timeless = int(timeless)
         if self._bars is not None:
             self.plot.removeItem(self._bars)
             self._bars = None
@@ -190,4 +198,6 @@ class ActivityChart(QWidget):
             )
         else:
             text = self.tr("Messages per day")
+        if self._timeless:
+            text += " · " + self.tr("⚠ %n message(s) with an unreadable time, on no day", "", self._timeless)
         self.caption.setText(text)

@@ -51,6 +51,7 @@ from philont_desktop.timeline.model import (
     MessagesModel,
 )
 from philont_desktop.timeline.textutil import ELLIPSIS, clip_spans, preview
+from philont_desktop.widgets import plain
 from philont_desktop.widgets.conversations import label_of_id
 from philont_desktop.widgets.readable import readable_form
 
@@ -86,9 +87,12 @@ def card_text(content: str) -> str:
     return readable_form(content).text
 
 
-def _display(text: str) -> str:
-    """Newlines as Qt line separators (same length: highlight spans stay valid)."""
-    return text.replace("\r\n", " \u2028").replace("\n", "\u2028").replace("\r", " ")
+def _display(text: str) -> tuple[str, list[int] | None]:
+    """Stored text as the card draws it: controls and direction overrides spelled (:func:`plain.plain`:
+    ``gnp.exe`` behind U+202E cannot read as ``exe.png``), a CR LF line end as a line end, newlines as
+    Qt line separators; with where each offset of ``text`` lands (``None``: the same), for highlights."""
+    shown, offsets = plain.with_offsets(text.replace("\r\n", " \n"))
+    return shown.replace("\n", "\u2028"), offsets
 
 
 class MessageDelegate(QStyledItemDelegate):
@@ -215,7 +219,8 @@ class MessageDelegate(QStyledItemDelegate):
             lead = 1
         if pv.truncated and not expanded:
             text = text.rstrip() + " " + ELLIPSIS
-        layout = QTextLayout(_display(text), body)
+        shown, offsets = _display(text)
+        layout = QTextLayout(shown, body)
         opt = QTextOption()
         opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         layout.setTextOption(opt)
@@ -223,8 +228,9 @@ class MessageDelegate(QStyledItemDelegate):
             fmts = []
             hl_bg, hl_fg = self._highlight_colors()
             for s, e in clip_spans(spans, pv.start, len(pv.text)):
+                s, e = (s + lead, e + lead) if offsets is None else (offsets[s + lead], offsets[e + lead])
                 fr = QTextLayout.FormatRange()
-                fr.start = s + lead
+                fr.start = s
                 fr.length = e - s
                 f = QTextCharFormat()
                 f.setBackground(hl_bg)

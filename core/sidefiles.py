@@ -1,0 +1,275 @@
+"""Files read beside the database: read only when they are regular files of a sane size, never trusted.
+
+The app and the command line keep a few small files of their own outside the database (the review marks,
+the app's settings) and read some of the agent's (a project's ``plan.md``). Any of them may be a FIFO (an
+``open`` for reading waits for a writer forever), a link to ``/dev/zero`` (a read never ends), a huge
+file, or JSON nested 100,000 levels deep or holding numbers no program reads. :func:`read_bytes` and
+:func:`read_json` read such a file only when it is a regular file of at most ``max_bytes`` (opened without
+blocking, checked again on the open descriptor) and parse JSON as :func:`core.damage.loads_json` does
+(depth limited, ``NaN``/``Infinity`` refused; ``RecursionError``, ``OverflowError`` and ``ValueError``
+caught). A file of ours that fails is moved aside to ``<name>.bad-YYYYMMDDTHHmmss`` (``-2``, ``-3``... when
+that name is taken) by :func:`set_aside`, so that it never again is the reason nothing opens; a file of
+the agent's is only left unread.
+
+Each file set aside is reported once as a :class:`~core.errors.Notice` (code ``sidefile.set_aside``,
+parameters ``path``, ``moved_to``, ``reason``: the code of why, ``sidefile.why.<what>``, and ``detail``) to
+the listeners of :func:`listen` / :func:`reporting` (the command line prints it on stderr, the app in its status bar); one
+reported while nobody listens waits for the next listener.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.damage import loads_json
+from core.errors import Notice
+
+__all__ = [
+    "MAX_SIDE_FILE_BYTES",
+    "SideFileProblem",
+    "check",
+    "listen",
+    "read_bytes",
+    "read_json",
+    "reporting",
+    "set_aside",
+    "unlisten",
+]
+
+#: The largest side file read (the review marks of many databases stay well under 4 MB).
+MAX_SIDE_FILE_BYTES = 16 * 1024 * 1024
+#: Notices kept while nobody listens (the newest).
+MAX_PENDING = 20
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+_LOCK = threading.Lock()
+_LISTENERS: list[Callable[[Notice], None]] = []
+_PENDING: list[Notice] = []
+
+_REASONS = {
+    "not_regular": "it is {kind_name}, not a regular file (reading it could wait forever)",
+    "too_large": "it holds more than {max_bytes} bytes",
+    "unreadable": "it cannot be read ({error})",
+    "not_utf8": "it is not UTF-8 text",
+    "invalid_json": "it is not valid JSON ({error})",
+    "too_deep": "its JSON nests too deep",
+    "out_of_range": "its JSON holds a number beyond the range of a double",
+    "wrong_shape": "its content is not what it should hold ({error})",
+}
+
+
+@dataclass(frozen=True)
+class SideFileProblem:
+    """Why a side file was not read: ``what`` is a key of the reasons (``not_regular``, ``too_large``,
+    ``unreadable``, ``not_utf8``, ``invalid_json``, ``too_deep``, ``out_of_range``, ``wrong_shape``);
+    ``params`` fill its sentence (``kind``: ``fifo``, ``socket``, ``char-device``, ``folder``...,
+    ``max_bytes``, ``error``)."""
+
+    what: str
+    params: dict[str, Any]
+
+    @property
+    def code(self) -> str:
+        return f"sidefile.why.{self.what}"
+
+    @property
+    def detail(self) -> str:
+        kind_name = _KIND_NAMES.get(str(self.params.get("kind")), "a special file")
+        try:
+            return _REASONS[self.what].format(kind_name=kind_name, **self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.what
+
+
+_KIND_NAMES = {
+    "folder": "a folder",
+    "fifo": "a FIFO",
+    "socket": "a socket",
+    "char-device": "a character device",
+    "block-device": "a block device",
+}
+
+
+def _kind(mode: int) -> str:
+    """The kind of a file that is not a regular one, as :func:`core.paths.inspect_path` names it."""
+    for kind, test in (
+        ("folder", stat.S_ISDIR),
+        ("fifo", stat.S_ISFIFO),
+        ("socket", stat.S_ISSOCK),
+        ("char-device", stat.S_ISCHR),
+        ("block-device", stat.S_ISBLK),
+    ):
+        if test(mode):
+            return kind
+    return "special"
+
+
+def _check_stat(st: os.stat_result, max_bytes: int) -> SideFileProblem | None:
+    if not stat.S_ISREG(st.st_mode):
+        return SideFileProblem("not_regular", {"kind": _kind(st.st_mode)})
+    if st.st_size > max_bytes:
+        return SideFileProblem("too_large", {"max_bytes": max_bytes})
+    return None
+
+
+def check(path: str | os.PathLike[str], max_bytes: int = MAX_SIDE_FILE_BYTES) -> SideFileProblem | None:
+    """Why ``path`` (links followed) must not be read, or ``None`` when it is a regular file of at most
+    ``max_bytes`` or does not exist. Nothing is opened."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        return SideFileProblem("unreadable", {"error": getattr(exc, "strerror", None) or str(exc)})
+    return _check_stat(st, max_bytes)
+
+
+def read_bytes(
+    path: str | os.PathLike[str], max_bytes: int = MAX_SIDE_FILE_BYTES
+) -> tuple[bytes | None, SideFileProblem | None]:
+    """``(content, None)``, ``(None, None)`` when there is no file, or ``(None, problem)``."""
+    problem = check(path, max_bytes)
+    if problem is not None:
+        return None, problem
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_BINARY)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, SideFileProblem("unreadable", {"error": exc.strerror or str(exc)})
+    try:
+        problem = _check_stat(os.fstat(fd), max_bytes)  # what was opened, if the name changed meanwhile
+        if problem is not None:
+            return None, problem
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > max_bytes:  # it grew after the check
+            return None, SideFileProblem("too_large", {"max_bytes": max_bytes})
+        return b"".join(chunks), None
+    except OSError as exc:
+        return None, SideFileProblem("unreadable", {"error": exc.strerror or str(exc)})
+    finally:
+        os.close(fd)
+
+
+def _finite(value: Any) -> bool:
+    """Whether every number of a parsed JSON value (at most 256 levels deep) is finite."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def read_json(
+    path: str | os.PathLike[str], max_bytes: int = MAX_SIDE_FILE_BYTES
+) -> tuple[Any, SideFileProblem | None]:
+    """``(value, None)``, ``(None, None)`` when there is no file, or ``(None, problem)``: the file read by
+    :func:`read_bytes` and parsed as UTF-8 JSON, every number finite."""
+    data, problem = read_bytes(path, max_bytes)
+    if data is None:
+        return None, problem
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, SideFileProblem("not_utf8", {})
+    try:
+        value, bad, message = loads_json(text)
+    except (RecursionError, OverflowError, ValueError, TypeError) as exc:
+        return None, SideFileProblem("invalid_json", {"error": str(exc)[:200]})
+    if bad is not None:
+        return None, SideFileProblem(bad, {"error": message or ""})
+    if not _finite(value):
+        return None, SideFileProblem("out_of_range", {})
+    return value, None
+
+
+def _stamp() -> str:
+    return time.strftime("%Y%m%dT%H%M%S", time.localtime())
+
+
+def set_aside(path: str | os.PathLike[str], problem: SideFileProblem) -> Path | None:
+    """Move the file at ``path`` (a link itself, not its target) to ``<name>.bad-<time>`` beside it and
+    report it (:func:`reporting`); the new path, or ``None`` when it could not be moved (it stays
+    unread then)."""
+    p = Path(path)
+    base = p.with_name(f"{p.name}.bad-{_stamp()}")
+    target = base
+    for n in range(2, 100):
+        if not os.path.lexists(target):
+            break
+        target = base.with_name(f"{base.name}-{n}")
+    try:
+        os.rename(p, target)
+    except OSError:
+        return None
+    detail = problem.detail
+    _report(
+        Notice(
+            "sidefile.set_aside",
+            f"{p} was set aside as {target.name}: {detail}. A new one is made when needed.",
+            {
+                "path": str(p),
+                "moved_to": str(target),
+                "reason": problem.code,
+                "detail": detail,
+                **problem.params,
+            },
+        )
+    )
+    return target
+
+
+def _report(notice: Notice) -> None:
+    with _LOCK:
+        listeners = list(_LISTENERS)
+        if not listeners:
+            _PENDING[:] = [*_PENDING[-(MAX_PENDING - 1) :], notice]
+            return
+    for fn in listeners:
+        with contextlib.suppress(Exception):
+            fn(notice)
+
+
+def listen(fn: Callable[[Notice], None]) -> None:
+    """Give ``fn`` (called on the thread that set the file aside) every side file set aside from now
+    on, and first the ones set aside while nobody listened."""
+    with _LOCK:
+        _LISTENERS.append(fn)
+        pending = list(_PENDING)
+        _PENDING.clear()
+    for notice in pending:
+        with contextlib.suppress(Exception):
+            fn(notice)
+
+
+def unlisten(fn: Callable[[Notice], None]) -> None:
+    with _LOCK, contextlib.suppress(ValueError):
+        _LISTENERS.remove(fn)
+
+
+@contextlib.contextmanager
+def reporting(fn: Callable[[Notice], None]) -> Iterator[None]:
+    """:func:`listen` while the block runs."""
+    listen(fn)
+    try:
+        yield
+    finally:
+        unlisten(fn)
