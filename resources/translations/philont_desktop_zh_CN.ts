@@ -180,8 +180,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+405"/>
-        <location filename="../../philont_desktop/message_templates.py" line="+386"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+419"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -212,15 +211,13 @@
     </message>
     <message>
         <location filename="../../philont_desktop/messages.py" line="+49"/>
-        <location line="+203"/>
-        <location line="+204"/>
+        <location line="+205"/>
         <source>; </source>
         <extracomment>Codes whose core English names database columns (``decay_tau_days is 45``): the English interface words them from their templates too, so that a person reads the fields&apos; names (``τ (days) is now 45``).</extracomment>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-337"/>
-        <location filename="../../philont_desktop/message_templates.py" line="-325"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-351"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -270,13 +267,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+322"/>
-        <location line="+17"/>
-        <source> No backup that passes quick_check was found in backups/.</source>
-        <translation>在 backups/ 中没有找到通过 quick_check 的备份。</translation>
-    </message>
-    <message>
-        <location line="+286"/>
+        <location line="+336"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -588,8 +579,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-283"/>
-        <location filename="../../philont_desktop/message_templates.py" line="-271"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-297"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -642,8 +632,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-264"/>
-        <location filename="../../philont_desktop/messages.py" line="-265"/>
+        <location filename="../../philont_desktop/messages.py" line="-266"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1161,8 +1150,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+327"/>
-        <location filename="../../philont_desktop/message_templates.py" line="+315"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+341"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1202,8 +1190,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-398"/>
-        <location line="-379"/>
+        <location line="-412"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -2249,7 +2236,7 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-103"/>
         <source> No backup that passes the quick integrity check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
     </message>
@@ -2259,7 +2246,7 @@ with the backup
         <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+84"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -2756,7 +2743,7 @@ with the backup
         <translation>清除范围</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+117"/>
         <source>Messages per day · range %1 – %2 (%3) · drag to change</source>
         <translation>每日消息数 · 范围 %1 – %2（%3）· 拖动以调整</translation>
     </message>
@@ -2767,9 +2754,6 @@ with the backup
         <translation>
             <numerusform>%Ln 条消息</numerusform>
         </translation>
-        <location line="+117"/>
-        <source>Messages per day · range %1 – %2 (%3 messages) · drag to change</source>
-        <translation>每日消息数 · 范围 %1 – %2（%3 条消息）· 拖动以调整</translation>
     </message>
     <message>
         <location line="-1"/>
@@ -2799,7 +2783,6 @@ with the backup
 <context>
     <name>ActivityPane</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+34"/>
         <location filename="../../philont_desktop/timeline/widgets/activity.py" line="+35"/>
         <source>Counting messages per day…</source>
         <extracomment>How long the chart waits for the tab&apos;s reads to end before it is made anyway.</extracomment>
@@ -6108,8 +6091,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FullTextDialog</name>
     <message>
-        <location filename="../../philont_desktop/widgets/fulltext.py" line="+91"/>
-        <location filename="../../philont_desktop/widgets/fulltext.py" line="+82"/>
+        <location filename="../../philont_desktop/widgets/fulltext.py" line="+92"/>
         <source>Previous page</source>
         <translation>上一页</translation>
     </message>
@@ -6930,7 +6912,6 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+264"/>
         <location line="+265"/>
         <source>read-only</source>
         <translation>只读</translation>
@@ -7079,8 +7060,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+251"/>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+244"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+257"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7304,14 +7284,12 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+141"/>
-        <location line="+147"/>
+        <location line="+153"/>
         <source>Forget</source>
         <translation>遗忘</translation>
     </message>
     <message>
-        <location line="-127"/>
-        <location line="-133"/>
+        <location line="-139"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
@@ -7326,8 +7304,7 @@ You can undo this with Edit › Undo.</source>
         <translation>存储的对话 ID：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <location line="+25"/>
+        <location line="+21"/>
         <source>Id: %1</source>
         <translation>ID：%1</translation>
     </message>
