@@ -99,7 +99,7 @@ class NoteEditor(QWidget):
         else:
             self.meta.setText(self._meta_text(note))
             sid = plain.plain(note.session_id or "—", 300, one_line=True)
-            self.meta.setToolTip(self.tr("Conversation id as stored: %1").replace("%1", sid))
+            self.meta.setToolTip(plain.tooltip(self.tr("Conversation id as stored: %1").replace("%1", sid)))
             self.content_edit.setPlainText(self._content_text(note))
             try:
                 self.importance_spin.setValue(float(note.importance))

@@ -12,7 +12,7 @@ are cached per message, expansion state, highlight and width.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,6 +206,24 @@ class MessageDelegate(QStyledItemDelegate):
         self._heights[key] = c.height
         return c
 
+    def _highlights(
+        self, spans: Iterable[tuple[int, int]], lead: int, offsets: list[int] | None
+    ) -> list[QTextLayout.FormatRange]:
+        """The search hits' formats, at the places ``spans`` (in the previewed text) land in the shown text."""
+        fmts = []
+        hl_bg, hl_fg = self._highlight_colors()
+        for s, e in spans:
+            s, e = (s + lead, e + lead) if offsets is None else (offsets[s + lead], offsets[e + lead])
+            fr = QTextLayout.FormatRange()
+            fr.start = s
+            fr.length = e - s
+            f = QTextCharFormat()
+            f.setBackground(hl_bg)
+            f.setForeground(hl_fg)
+            fr.format = f
+            fmts.append(fr)
+        return fmts
+
     def _build(self, m: Any, expanded: bool, spans: list[tuple[int, int]] | None, width: int) -> _Card:
         _base, body = self._fonts(m.role)
         content = m.content if isinstance(m.content, str) else str(m.content)
@@ -225,19 +243,7 @@ class MessageDelegate(QStyledItemDelegate):
         opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         layout.setTextOption(opt)
         if spans:
-            fmts = []
-            hl_bg, hl_fg = self._highlight_colors()
-            for s, e in clip_spans(spans, pv.start, len(pv.text)):
-                s, e = (s + lead, e + lead) if offsets is None else (offsets[s + lead], offsets[e + lead])
-                fr = QTextLayout.FormatRange()
-                fr.start = s
-                fr.length = e - s
-                f = QTextCharFormat()
-                f.setBackground(hl_bg)
-                f.setForeground(hl_fg)
-                fr.format = f
-                fmts.append(fr)
-            layout.setFormats(fmts)
+            layout.setFormats(self._highlights(clip_spans(spans, pv.start, len(pv.text)), lead, offsets))
         text_w = max(40, width - 2 * OUTER_H - BAR - 2 * PAD)
         layout.beginLayout()
         y = 0.0
