@@ -1,0 +1,171 @@
+"""Every control of every tab has a name a screen reader can announce, in English and in Chinese, and
+Tab leaves tables and text panes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from philont_desktop.app import settle
+from philont_desktop.tabs import tab_names
+from philont_desktop.widgets import accessible
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+def lang(qapp):
+    from philont_desktop import fonts, i18n
+
+    font = qapp.font()
+    yield i18n.install
+    i18n.uninstall()
+    qapp.setFont(font)
+    fonts._fonts_applied = False
+
+
+def _every_tab(w):
+    for name in tab_names():
+        tab = w.show_tab(name)
+        assert settle(w, tab, 20_000), name
+        yield name, tab
+
+
+def _describe(widget) -> str:
+    return f"{type(widget).__name__} {widget.objectName()!r} in {type(widget.parentWidget()).__name__}"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_control_of_every_tab_has_an_accessible_name(open_window, demo_db_path, lang, language):
+    lang(language)
+    w = open_window(demo_db_path)
+    unnamed, declared, checked = [], 0, 0
+    for name, tab in _every_tab(w):
+        for widget in accessible.interactive_widgets(tab):
+            checked += 1
+            text = accessible.accessible_name(widget)
+            if not text.strip():
+                unnamed.append(f"{name}: {_describe(widget)}")
+            elif accessible.entry_for(widget.objectName()) is not None:
+                declared += 1
+                if language == "zh_CN":  # the declared names are translated
+                    assert CJK.search(text), f"{name}: {_describe(widget)} is named {text!r}"
+    assert not unnamed, "\n".join(unnamed)
+    assert checked > 100 and declared > 50
+
+
+def test_tables_and_text_panes_let_tab_leave(open_window, demo_db_path):
+    from philont_desktop.qt import QAbstractItemView, QPlainTextEdit, QTextEdit
+
+    w = open_window(demo_db_path)
+    trapping = []
+    for name, tab in _every_tab(w):
+        for widget in accessible.interactive_widgets(tab):
+            if isinstance(widget, QAbstractItemView) and widget.tabKeyNavigation():
+                trapping.append(f"{name}: {_describe(widget)}")
+            if isinstance(widget, (QPlainTextEdit, QTextEdit)) and not widget.tabChangesFocus():
+                trapping.append(f"{name}: {_describe(widget)}")
+    assert not trapping, "\n".join(trapping)
+
+
+def test_names_follow_a_language_switch(open_window, demo_db_path, lang):
+    lang("en")
+    w = open_window(demo_db_path)
+    tab = w.show_tab("facts")
+    assert settle(w, tab, 20_000)
+    slider = tab.findChild(accessible.QWidget, "viewTimeSlider")
+    assert slider.accessibleName() == "View time"
+    assert slider.accessibleDescription().startswith("Moves")
+    w.set_language("zh_CN")
+    assert CJK.search(slider.accessibleName()) and CJK.search(slider.accessibleDescription())
+    w.set_language("en")
+    assert slider.accessibleName() == "View time"
+
+
+def _tab_walk(qtbot, w, backwards: bool = False, limit: int = 200) -> list:
+    """Focus the tab bar, press Tab (or Shift+Tab) until the focus is back on it; the widgets visited."""
+    from philont_desktop.qt import QApplication, Qt, QtTest
+
+    bar = w.tab_widget.tabBar()
+    bar.setFocus(Qt.FocusReason.TabFocusReason)
+    assert qtbot.waitUntil(lambda: QApplication.focusWidget() is bar, timeout=2000) is None
+    key = Qt.Key.Key_Backtab if backwards else Qt.Key.Key_Tab
+    mods = Qt.KeyboardModifier.ShiftModifier if backwards else Qt.KeyboardModifier.NoModifier
+    seen = []
+    for _ in range(limit):
+        QtTest.QTest.keyClick(QApplication.focusWidget(), key, mods)
+        current = w.tab_widget.currentWidget()
+        current.wait_idle(10_000)  # what the new focus selected is shown, as a person would wait
+        QApplication.processEvents()
+        focus = QApplication.focusWidget()
+        if focus is bar:
+            return seen
+        seen.append(focus)
+    raise AssertionError(f"Tab never came back to the tab bar: stuck around {seen[-5:]}")
+
+
+def _reachable(tab) -> list:
+    from philont_desktop.qt import Qt
+
+    return [
+        x
+        for x in accessible.interactive_widgets(tab)
+        if x.isVisible() and x.isEnabled() and x.focusPolicy() & Qt.FocusPolicy.TabFocus
+    ]
+
+
+@pytest.mark.parametrize("backwards", [False, True], ids=["tab", "shift-tab"])
+def test_tab_visits_every_control_of_every_tab_from_the_tab_bar(qtbot, open_window, demo_db_path, backwards):
+    w = open_window(demo_db_path)
+    w.activateWindow()
+    missed = []
+    for name, tab in _every_tab(w):
+        _tab_walk(qtbot, w, backwards)  # a first round selects rows: the panes that show a row appear
+        seen = _tab_walk(qtbot, w, backwards)
+        ids = {id(x) for x in seen}
+        for x in _reachable(tab):
+            if id(x) not in ids and not any(id(p) in ids for p in _proxied(x)):
+                missed.append(f"{name}: {_describe(x)}")
+    assert not missed, "\n".join(missed)
+
+
+def _proxied(x) -> list:
+    """Widgets whose focus stands for ``x`` (its focus proxy)."""
+    proxy = x.focusProxy()
+    return [proxy] if proxy is not None else []
+
+
+class _Heard:
+    """Stands in for QAccessible with a screen reader listening: records what is announced."""
+
+    def __init__(self):
+        self.texts: list[str] = []
+
+    def isActive(self) -> bool:
+        return True
+
+    def updateAccessibility(self, event) -> None:
+        self.texts.append(event.message())
+
+
+def test_the_view_time_and_the_hit_count_are_announced(open_window, demo_db_path, monkeypatch, qtbot):
+    from philont_desktop import qt
+    from philont_desktop.facts.widgets.time_control import TimeControl
+
+    heard = _Heard()
+    monkeypatch.setattr(qt, "QAccessible", heard, raising=False)
+    w = open_window(demo_db_path)
+    facts = w.show_tab("facts")
+    assert settle(w, facts, 20_000)
+    control = facts.findChild(TimeControl)
+    control.slider.setValue(30)
+    assert qtbot.waitUntil(lambda: control.label.text() in heard.texts, timeout=5000) is None
+    assert control.label.text() != facts.tr("now")
+    timeline = w.show_tab("timeline")
+    assert settle(w, timeline, 20_000)
+    timeline.bar.search_edit.setText("memory")
+    timeline.bar.search_edit.returnPressed.emit()
+    assert qtbot.waitUntil(lambda: timeline.hits_label.text() in heard.texts, timeout=10_000) is None
