@@ -200,6 +200,10 @@ class Theme(QObject):
                 if hasattr(hints, "colorSchemeChanged"):
                     hints.colorSchemeChanged.connect(self._on_system_scheme)
                 self._hooked = True
+            if isinstance(app, QApplication):
+                from philont_desktop.widgets import focus_ring
+
+                focus_ring.install(self.focus_color())
         self.changed.emit()
 
     def _on_system_scheme(self, *_: object) -> None:
@@ -244,6 +248,10 @@ class Theme(QObject):
         if self._dark:
             return QColor("#4b1c1f"), QColor("#1a3a24")
         return QColor("#ffebe9"), QColor("#dafbe1")
+
+    def focus_color(self) -> QColor:
+        """The focus ring's colour: at least 3:1 against the window and the base of the theme."""
+        return QColor("#58a6ff" if self._dark else "#0550ae")
 
     def muted_text(self) -> QColor:
         return QColor("#8b949e" if self._dark else "#6e7781")

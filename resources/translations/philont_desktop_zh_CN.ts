@@ -2357,7 +2357,7 @@ with the backup
 <context>
     <name>Accessible</name>
     <message>
-        <location filename="../../philont_desktop/widgets/accessible.py" line="+41"/>
+        <location filename="../../philont_desktop/widgets/accessible.py" line="+38"/>
         <source>Search messages</source>
         <translation>搜索消息</translation>
     </message>
@@ -5231,7 +5231,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/shell/tab_host.py" line="+48"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+49"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -6566,7 +6566,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>HelpDialog</name>
     <message>
-        <location filename="../../philont_desktop/help_dialog.py" line="+187"/>
+        <location filename="../../philont_desktop/help_dialog.py" line="+190"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -6576,23 +6576,33 @@ You can undo this with Edit › Undo.</source>
         <translation>在此标签页中查找(&amp;F)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+23"/>
         <source>&amp;Go to tab</source>
         <translation>转到标签页(&amp;G)</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+41"/>
         <source>Tab {0}</source>
         <translation>标签页 {0}</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-34"/>
+        <source>&amp;Next tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Previous tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Tab {0}: {1}</source>
         <translation>标签页 {0}：{1}</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>Find in this tab</source>
         <translation>在此标签页中查找</translation>
     </message>
@@ -6690,7 +6700,7 @@ You can undo this with Edit › Undo.</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location line="-198"/>
+        <location line="-235"/>
         <source>Use with &amp;AI clients (MCP)…</source>
         <translation>在 AI 客户端中使用 (MCP)(&amp;A)…</translation>
     </message>
@@ -9497,7 +9507,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SearchBar</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/search_bar.py" line="+62"/>
+        <location filename="../../philont_desktop/timeline/widgets/search_bar.py" line="+63"/>
         <source>Search messages (Enter: next hit)</source>
         <translation>搜索消息（回车：下一个结果）</translation>
     </message>
@@ -10103,7 +10113,7 @@ Reason (optional):</source>
 <context>
     <name>TimeControl</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/time_control.py" line="+17"/>
+        <location filename="../../philont_desktop/facts/widgets/time_control.py" line="+18"/>
         <source>View at</source>
         <translation>查看时间</translation>
     </message>

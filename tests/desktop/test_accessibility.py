@@ -169,3 +169,109 @@ def test_the_view_time_and_the_hit_count_are_announced(open_window, demo_db_path
     timeline.bar.search_edit.setText("memory")
     timeline.bar.search_edit.returnPressed.emit()
     assert qtbot.waitUntil(lambda: timeline.hits_label.text() in heard.texts, timeout=10_000) is None
+
+
+def _press(widget, sequence: str) -> None:
+    from philont_desktop.qt import QApplication, QKeySequence, QtTest
+
+    combo = QKeySequence(sequence)[0]
+    QtTest.QTest.keyClick(widget, combo.key(), combo.keyboardModifiers())
+    QApplication.processEvents()
+
+
+def test_every_registered_tab_has_a_key_and_a_go_to_tab_entry(open_window, demo_db_path):
+    from philont_desktop.help_dialog import _plain
+    from philont_desktop.tabs import registry
+
+    w = open_window(demo_db_path)
+    w.activateWindow()
+    names = tab_names()
+    assert "review" in names
+    go_menu = next(a.menu() for a in w.menuBar().actions() if a.menu() and "View" in a.text()).actions()
+    go = next(a.menu() for a in go_menu if a.menu() and "Go to tab" in _plain(a.text()))
+    entries = [_plain(a.text()) for a in go.actions() if a.isVisible() and not a.isSeparator()]
+    for i, entry in enumerate(registry()):
+        assert any(entry.title() in text for text in entries), entry.name
+        keys = [k.toString() for k in w.tab_actions[i].shortcuts()]
+        assert keys, entry.name
+        _press(w.tab_widget.currentWidget(), keys[-1])
+        assert w.tab_widget.currentIndex() == i, (entry.name, keys)
+    assert [k.toString() for k in w.tab_actions[names.index("review")].shortcuts()] == ["Alt+0"]
+
+
+def test_ctrl_tab_reaches_every_tab_from_inside_a_tab_of_tabs(open_window, demo_db_path):
+    from philont_desktop.qt import QApplication, QTabWidget
+
+    w = open_window(demo_db_path)
+    w.activateWindow()
+    skills = w.show_tab("skills")
+    assert settle(w, skills, 20_000)
+    inner = skills.findChild(QTabWidget, "skillsDetailTabs")
+    inner.tabBar().setFocus()
+    QApplication.processEvents()
+    start = w.tab_widget.currentIndex()
+    visited = []
+    for _ in range(w.tab_widget.count()):
+        _press(QApplication.focusWidget() or w, "Ctrl+Tab")
+        visited.append(w.tab_widget.currentIndex())
+    assert sorted(visited) == list(range(w.tab_widget.count()))
+    assert visited[-1] == start
+    _press(QApplication.focusWidget() or w, "Ctrl+Shift+Tab")
+    assert w.tab_widget.currentIndex() == (start - 1) % w.tab_widget.count()
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_the_focused_control_has_a_2px_ring_in_the_theme_colour(open_window, demo_db_path, qtbot, mode):
+    from philont_desktop.qt import QApplication, QImage, QPainter, QPoint, QRegion, Qt, QWidget
+    from philont_desktop.widgets import focus_ring
+
+    w = open_window(demo_db_path)
+    w.set_theme(mode)
+    w.activateWindow()
+    facts = w.show_tab("facts")
+    assert settle(w, facts, 20_000)
+    for name in ("factsTable", "factsFilter", "viewTimeDays"):
+        target = facts.findChild(QWidget, name)
+        target.setFocus(Qt.FocusReason.TabFocusReason)
+        QApplication.processEvents()
+        ring = focus_ring.ring()
+        assert ring is not None and ring.widget() is target and ring.isVisible(), name
+        assert ring.parentWidget() is target and ring.geometry() == target.rect()
+        image = QImage(ring.size(), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        ring.render(painter, QPoint(), QRegion(), QWidget.RenderFlag.DrawChildren)
+        painter.end()
+        left = 0
+        middle = ring.height() // 2
+        colour = w.theme.focus_color()
+        for x in (left, left + 1):  # two pixels wide, on the control's own edge
+            pixel = image.pixelColor(x, middle)
+            assert pixel.alpha() > 200 and abs(pixel.blue() - colour.blue()) < 40, (name, x, pixel.name())
+        assert image.pixelColor(left + 3, middle).alpha() == 0  # the control itself shows through
+    # The spin box's line edit is ringed as the spin box.
+    spin = facts.findChild(QWidget, "viewTimeDays")
+    assert focus_ring.ringed(spin.findChild(QWidget, "qt_spinbox_lineedit")) is spin
+
+
+def test_the_ring_outlives_the_control_it_was_around(qapp, qtbot):
+    from philont_desktop.qt import QApplication, QColor, QLineEdit, QVBoxLayout, QWidget
+    from philont_desktop.widgets import focus_ring
+
+    focus_ring.install(QColor("#0550ae"))
+    host = QWidget()
+    qtbot.addWidget(host)
+    first, second = QLineEdit(host), QLineEdit(host)
+    lay = QVBoxLayout(host)
+    lay.addWidget(first)
+    lay.addWidget(second)
+    host.show()
+    host.activateWindow()
+    first.setFocus()
+    QApplication.processEvents()
+    assert focus_ring.ring().widget() is first
+    first.deleteLater()
+    QApplication.processEvents()
+    second.setFocus()
+    QApplication.processEvents()
+    assert focus_ring.ring().widget() is second and focus_ring.ring().isVisible()
