@@ -43,6 +43,7 @@ LAST_DATABASE: Key[str] = Key("files/last_database", str, "")
 LAST_DIRECTORY: Key[str] = Key("files/last_directory", str, "")
 THEME: Key[str] = Key("appearance/theme", str, "system", THEMES)
 LANGUAGE: Key[str] = Key("appearance/language", str, "", LANGUAGES)
+ZOOM: Key[int] = Key("appearance/zoom", int, 100)  # percent of the normal text size
 SPLITTER_PREFIX = "splitters/"
 HEADER_PREFIX = "headers/"
 
@@ -55,6 +56,7 @@ KEYS: tuple[Key[Any], ...] = (
     LAST_DIRECTORY,
     THEME,
     LANGUAGE,
+    ZOOM,
 )
 
 
@@ -122,6 +124,14 @@ class Settings:
     @language.setter
     def language(self, value: str) -> None:
         self.set(LANGUAGE, value)
+
+    @property
+    def zoom(self) -> int:
+        return self.get(ZOOM)
+
+    @zoom.setter
+    def zoom(self, value: int) -> None:
+        self.set(ZOOM, int(value))
 
     @property
     def last_database(self) -> str:

@@ -180,6 +180,21 @@ class Theme(QObject):
         self.apply()
 
     @property
+    def zoom(self) -> int:
+        """The text size in percent of the normal size (:mod:`philont_desktop.zoom`)."""
+        from philont_desktop import zoom
+
+        return zoom.level()
+
+    def set_zoom(self, level: int) -> None:
+        """Scale every font to ``level`` percent and emit ``changed`` (plots take the new size)."""
+        from philont_desktop import zoom
+
+        before = zoom.level()
+        if zoom.apply(level) != before:
+            self.changed.emit()
+
+    @property
     def is_dark(self) -> bool:
         return self._dark
 

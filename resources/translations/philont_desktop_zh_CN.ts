@@ -10644,20 +10644,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+14"/>
-        <location line="+88"/>
+        <location line="+113"/>
         <location line="+8"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-95"/>
-        <location line="+87"/>
+        <location line="-120"/>
+        <location line="+112"/>
         <location line="+9"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-113"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -10692,7 +10692,7 @@ What if: {1}</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Audit log</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -10702,7 +10702,27 @@ What if: {1}</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+9"/>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Actual &amp;Size</source>
+        <translation>实际大小(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Text size: {0} %</source>
+        <translation>文字大小：{0} %</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
