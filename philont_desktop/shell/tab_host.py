@@ -130,6 +130,9 @@ class TabHost(QObject):
         self._to_preload: list[str] | None = None  # imported once the shown tab is idle
         self._preload_due = 0.0  # or at this time (time.monotonic()) if it is busy for so long
         widget.currentChanged.connect(self._on_current_changed)
+        widget.setObjectName("windowTabs")
+        accessible.name_widget(widget)
+        on_language_changed(widget, lambda: accessible.name_widget(widget))
 
     # -- building -------------------------------------------------------------------------------------
     def build(self, ctx: AppContext) -> None:

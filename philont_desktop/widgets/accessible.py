@@ -23,6 +23,7 @@ from philont_desktop.qt import (
     QAbstractSpinBox,
     QComboBox,
     QCoreApplication,
+    QGraphicsView,
     QPlainTextEdit,
     QScrollBar,
     Qt,
@@ -33,6 +34,11 @@ from philont_desktop.qt import (
 
 # object name -> (name, description); a key ending in "_" matches every object name it starts.
 NAMES: dict[str, tuple[str, str]] = {
+    # The window
+    "windowTabs": (
+        QT_TRANSLATE_NOOP("Accessible", "Memory views"),
+        QT_TRANSLATE_NOOP("Accessible", "The layers of the memory, a tab each; Ctrl+Tab goes to the next"),
+    ),
     # Timeline
     "timelineSearch": (
         QT_TRANSLATE_NOOP("Accessible", "Search messages"),
@@ -285,8 +291,20 @@ def name_widget(w: QWidget) -> None:
     if w.accessibleName() == "" or w.property("accessibleFromTable"):
         w.setAccessibleName(_translated(name))
         w.setProperty("accessibleFromTable", True)
+        for part in _parts_seen_alone(w):  # AT-SPI shows these as objects of their own
+            part.setAccessibleName(_translated(name))
     if description and (w.accessibleDescription() == "" or w.property("accessibleFromTable")):
         w.setAccessibleDescription(_translated(description))
+
+
+def _parts_seen_alone(w: QWidget) -> list[QWidget]:
+    """The pieces of ``w`` a screen reader reaches as objects of their own: an editable combo's line
+    edit, a chart's (a graphics view's) viewport."""
+    if isinstance(w, QComboBox) and w.lineEdit() is not None:
+        return [w.lineEdit()]
+    if isinstance(w, QGraphicsView):
+        return [w.viewport()]
+    return []
 
 
 def keyboard_friendly(w: QWidget) -> None:

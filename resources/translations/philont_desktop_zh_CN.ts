@@ -2357,7 +2357,17 @@ with the backup
 <context>
     <name>Accessible</name>
     <message>
-        <location filename="../../philont_desktop/widgets/accessible.py" line="+38"/>
+        <location filename="../../philont_desktop/widgets/accessible.py" line="+39"/>
+        <source>Memory views</source>
+        <translation>记忆视图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The layers of the memory, a tab each; Ctrl+Tab goes to the next</source>
+        <translation>记忆的各层，每层一个标签页；Ctrl+Tab 转到下一个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Search messages</source>
         <translation>搜索消息</translation>
     </message>

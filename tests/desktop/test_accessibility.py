@@ -53,6 +53,14 @@ def test_every_control_of_every_tab_has_an_accessible_name(open_window, demo_db_
                 declared += 1
                 if language == "zh_CN":  # the declared names are translated
                     assert CJK.search(text), f"{name}: {_describe(widget)} is named {text!r}"
+    from philont_desktop.tabs.base import BaseTab
+
+    for widget in accessible.interactive_widgets(w):  # the window's own: the tab bar, the status bar
+        inside = widget.parentWidget()
+        while inside is not None and not isinstance(inside, BaseTab):
+            inside = inside.parentWidget()
+        if inside is None and widget.isVisible() and not accessible.accessible_name(widget).strip():
+            unnamed.append(f"window: {_describe(widget)}")
     assert not unnamed, "\n".join(unnamed)
     assert checked > 100 and declared > 50
 
