@@ -38,7 +38,7 @@ from philont_desktop.qt import (
     is_valid,
 )
 from philont_desktop.settings import Settings
-from philont_desktop.shell import warm
+from philont_desktop.shell import placement, warm
 from philont_desktop.shell.banners import Banners
 from philont_desktop.shell.demo_badge import DemoBadge
 from philont_desktop.shell.menus import WindowMenus
@@ -118,9 +118,10 @@ class MainWindow(QMainWindow):
         self.prebuild_tabs = interactive
         self.menus = WindowMenus(self)
         self._connect_session()
-        self.resize(1280, 820)
+        self.resize(*placement.PREFERRED)
         if self.persist and settings.geometry:
             self.restoreGeometry(settings.geometry)
+        placement.fit_to_screen(self)  # a screen smaller than the window, or than the one it was on
         if self.persist and settings.window_state:
             self.restoreState(settings.window_state)
         self.show_start_page()
