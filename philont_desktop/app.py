@@ -1,7 +1,7 @@
 """Start-up: command-line flags, the application object, and the ``--screenshot`` / ``--self-test`` runs.
 
 ``philont-desktop [--db PATH] [--demo] [--read-only] [--screenshot DIR] [--self-test] [--version]
-[--theme system|light|dark] [--lang en|zh_CN] [--zoom PERCENT]``
+[--theme system|light|dark|high-contrast] [--lang en|zh_CN] [--zoom PERCENT]``
 
 Without ``--db`` the database is found as the core finds it (``$MEMORY_DB_PATH``, else
 ``~/.philont/memory/memory.sqlite``); when none exists, a start page offers to open a file or to create
@@ -50,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="window size for --screenshot and --self-test (default 1280x820)",
     )
     p.add_argument("--self-test", action="store_true", help="open, visit every tab, check, exit 0 or 1")
-    p.add_argument("--theme", choices=("system", "light", "dark"), help="appearance for this run")
+    p.add_argument(
+        "--theme", choices=("system", "light", "dark", "high-contrast"), help="appearance for this run"
+    )
     p.add_argument(
         "--zoom", type=int, metavar="PERCENT", help="text size for this run, in percent (50-300, default 100)"
     )

@@ -18,7 +18,7 @@ from philont_desktop.qt import QByteArray, QSettings
 
 ENV_DIR = "PHILONT_DESKTOP_SETTINGS_DIR"
 MAX_RECENT = 10
-THEMES = ("system", "light", "dark")
+THEMES = ("system", "light", "dark", "high-contrast")
 LANGUAGES = ("", "en", "zh_CN")  # "" = follow the system
 
 T = TypeVar("T")

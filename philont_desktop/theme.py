@@ -1,7 +1,8 @@
-"""Light and dark appearance: Fusion palettes, role colours, banner and plot colours.
+"""Light, dark and high-contrast appearance: Fusion palettes, role colours, banner and plot colours.
 
-``Theme.mode`` is ``"system"`` (follow ``QStyleHints.colorScheme()`` and its changes), ``"light"`` or
-``"dark"``. ``apply()`` sets the Fusion style and the palette on the application (widgets repaint from
+``Theme.mode`` is ``"system"`` (follow ``QStyleHints.colorScheme()`` and its changes), ``"light"``,
+``"dark"`` or ``"high-contrast"`` (white on black, yellow selection and focus; the dark colours of
+roles, banners and plots, which are drawn on it). ``apply()`` sets the Fusion style and the palette on the application (widgets repaint from
 it: delegates read ``option.palette`` or the theme at paint time) and then emits ``Theme.changed``, the
 theme-changed signal: tabs recolour what they draw themselves (``ctx.theme.role_color("user")``,
 banners, HTML views) and :class:`philont_desktop.widgets.plots.ThemedPlotWidget` re-styles pyqtgraph
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from philont_desktop.qt import QApplication, QColor, QGuiApplication, QObject, QPalette, Qt, Signal
 
-MODES = ("system", "light", "dark")
+MODES = ("system", "light", "dark", "high-contrast")
 ROLES = ("user", "assistant", "tool", "system")
 
 
@@ -93,6 +94,30 @@ def dark_palette() -> QPalette:
         p.setColor(C.Disabled, role, disabled)
     p.setColor(C.Disabled, R.Highlight, QColor("#3a4048"))
     p.setColor(C.Inactive, R.Highlight, QColor("#264f8c"))
+    return p
+
+
+def high_contrast_palette() -> QPalette:
+    """White on black, a yellow selection with black text, cyan links, disabled text still 7:1."""
+    p = QPalette()
+    C, R = QPalette.ColorGroup, QPalette.ColorRole
+    black, white, yellow = QColor("#000000"), QColor("#ffffff"), QColor("#ffd400")
+    for group in (C.Active, C.Inactive, C.Disabled):
+        for role in (R.Window, R.Base, R.ToolTipBase, R.Button, R.Dark, R.Shadow):
+            p.setColor(group, role, black)
+        p.setColor(group, R.AlternateBase, QColor("#141414"))
+        for role in (R.WindowText, R.Text, R.ButtonText, R.ToolTipText, R.BrightText, R.Light):
+            p.setColor(group, role, white)
+        p.setColor(group, R.PlaceholderText, QColor("#c8c8c8"))
+        p.setColor(group, R.Midlight, QColor("#5a5a5a"))
+        p.setColor(group, R.Mid, QColor("#8a8a8a"))
+        p.setColor(group, R.Highlight, yellow)
+        p.setColor(group, R.HighlightedText, black)
+        p.setColor(group, R.Link, QColor("#00e5ff"))
+        p.setColor(group, R.LinkVisited, QColor("#ff9cf5"))
+    for role in (R.WindowText, R.Text, R.ButtonText):
+        p.setColor(C.Disabled, role, QColor("#a8a8a8"))
+    p.setColor(C.Disabled, R.Highlight, QColor("#5a5a5a"))
     return p
 
 
@@ -195,18 +220,28 @@ class Theme(QObject):
             self.changed.emit()
 
     @property
+    def is_high_contrast(self) -> bool:
+        return self._mode == "high-contrast"
+
+    @property
     def is_dark(self) -> bool:
         return self._dark
 
     def apply(self) -> None:
         """Apply the palette of the current mode to the running application and emit ``changed``."""
         app = QApplication.instance()
-        dark = self._mode == "dark" or (self._mode == "system" and system_prefers_dark())
+        dark = self._mode in ("dark", "high-contrast") or (self._mode == "system" and system_prefers_dark())
         self._dark = dark
         if app is not None:
             if isinstance(app, QApplication) and app.style().name().lower() != "fusion":
                 app.setStyle("Fusion")
-            palette = dark_palette() if dark else light_palette()
+            palette = (
+                high_contrast_palette()
+                if self.is_high_contrast
+                else dark_palette()
+                if dark
+                else light_palette()
+            )
             app.setPalette(palette)
             for cls in _INDICATOR_CLASSES:
                 app.setPalette(indicator_palette(palette, dark), cls)
@@ -266,9 +301,13 @@ class Theme(QObject):
 
     def focus_color(self) -> QColor:
         """The focus ring's colour: at least 3:1 against the window and the base of the theme."""
+        if self.is_high_contrast:
+            return QColor("#ffd400")
         return QColor("#58a6ff" if self._dark else "#0550ae")
 
     def muted_text(self) -> QColor:
+        if self.is_high_contrast:
+            return QColor("#c8c8c8")
         return QColor("#8b949e" if self._dark else "#6e7781")
 
     def plot_background(self) -> QColor:
@@ -278,4 +317,6 @@ class Theme(QObject):
         return QColor("#17191c" if self._dark else "#ffffff")
 
     def plot_foreground(self) -> QColor:
+        if self.is_high_contrast:
+            return QColor("#ffffff")
         return QColor("#c9d1d9" if self._dark else "#24292f")

@@ -94,7 +94,12 @@ class WindowMenus(QObject):
         w = self.w
         w.theme_actions = self._choices(
             view.addMenu(self.tr("&Theme")),
-            (("system", self.tr("Follow &system")), ("light", self.tr("&Light")), ("dark", self.tr("&Dark"))),
+            (
+                ("system", self.tr("Follow &system")),
+                ("light", self.tr("&Light")),
+                ("dark", self.tr("&Dark")),
+                ("high-contrast", self.tr("&High contrast")),
+            ),
             w.theme.mode,
             w.set_theme,
         )

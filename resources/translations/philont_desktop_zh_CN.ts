@@ -7321,7 +7321,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+265"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -10654,20 +10654,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+14"/>
-        <location line="+113"/>
+        <location line="+118"/>
         <location line="+8"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-120"/>
-        <location line="+112"/>
+        <location line="-125"/>
+        <location line="+117"/>
         <location line="+9"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-113"/>
+        <location line="-118"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -10677,22 +10677,27 @@ What if: {1}</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Follow &amp;system</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>&amp;High contrast</source>
+        <translation>高对比度(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>

@@ -228,7 +228,7 @@ def test_ctrl_tab_reaches_every_tab_from_inside_a_tab_of_tabs(open_window, demo_
     assert w.tab_widget.currentIndex() == (start - 1) % w.tab_widget.count()
 
 
-@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("mode", ["light", "dark", "high-contrast"])
 def test_the_focused_control_has_a_2px_ring_in_the_theme_colour(open_window, demo_db_path, qtbot, mode):
     from philont_desktop.qt import QApplication, QImage, QPainter, QPoint, QRegion, Qt, QWidget
     from philont_desktop.widgets import focus_ring
@@ -283,3 +283,42 @@ def test_the_ring_outlives_the_control_it_was_around(qapp, qtbot):
     second.setFocus()
     QApplication.processEvents()
     assert focus_ring.ring().widget() is second and focus_ring.ring().isVisible()
+
+
+def _contrast(a, b) -> float:
+    def lum(c) -> float:
+        def ch(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF())
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_high_contrast_is_a_theme_beside_light_and_dark(open_window, demo_db_path, qapp):
+    from philont_desktop.app import build_parser
+    from philont_desktop.qt import QPalette
+
+    assert build_parser().parse_args(["--theme", "high-contrast"]).theme == "high-contrast"
+    w = open_window(demo_db_path)
+    assert "high-contrast" in w.theme_actions
+    w.theme_actions["high-contrast"].trigger()
+    try:
+        assert w.theme.mode == "high-contrast" and w.theme.is_dark
+        p, R, C = qapp.palette(), QPalette.ColorRole, QPalette.ColorGroup
+        for fg, bg, least in (
+            (R.Text, R.Base, 7),
+            (R.WindowText, R.Window, 7),
+            (R.ButtonText, R.Button, 7),
+            (R.HighlightedText, R.Highlight, 7),
+            (R.PlaceholderText, R.Base, 7),
+            (R.Link, R.Base, 7),
+        ):
+            assert _contrast(p.color(fg), p.color(bg)) >= least, (fg, bg)
+        assert _contrast(p.color(C.Disabled, R.Text), p.color(C.Disabled, R.Base)) >= 4.5
+        assert _contrast(w.theme.focus_color(), p.color(R.Window)) >= 7
+        assert _contrast(w.theme.plot_foreground(), w.theme.plot_background()) >= 7
+        assert _contrast(w.theme.muted_text(), p.color(R.Base)) >= 7
+    finally:
+        w.set_theme("light")
