@@ -155,7 +155,7 @@ class MainWindow(QMainWindow):
         dl.setContentsMargins(6, 6, 6, 0)
         dl.setSpacing(6)
         dl.addWidget(self.banners)
-        dl.addWidget(self.tab_widget, 1)
+        dl.addWidget(placement.scrolling(self.tab_widget), 1)  # scrolls where large text outgrows it
         self.pages = QStackedWidget()
         for page in (self.start_page, self.loading_page, self.db_page):
             self.pages.addWidget(page)

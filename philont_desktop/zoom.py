@@ -18,6 +18,7 @@ from philont_desktop.qt import QApplication, QFont, QHeaderView, Qt, QTableView,
 STEPS = (50, 67, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
 DEFAULT = 100
 
+QWIDGETSIZE_MAX = (1 << 24) - 1
 SIZE_RESOLVED = 0x2  # QFont::SizeResolved (PySide does not name the resolve bits)
 _base_points: float | None = None  # the application font's size at 100 %
 _level = DEFAULT
@@ -68,6 +69,9 @@ def apply(new_level: int) -> int:
             continue
         if widget.testAttribute(Qt.WidgetAttribute.WA_SetFont):
             _scale_own_font(widget, ratio)
+        if not widget.isWindow() and 0 < widget.minimumWidth() < QWIDGETSIZE_MAX:
+            # a minimum made for text ("room for 12 characters") grows with it
+            widget.setMinimumWidth(max(1, round(widget.minimumWidth() * ratio)))
         if isinstance(widget, QTableView):
             _scale_table(widget, ratio)
     return _level

@@ -1,12 +1,14 @@
 """Where the window opens: within the screen's available area (without the panels and docks), at the
-first launch as when a remembered geometry is restored (from a larger screen, another scale factor).
+first launch as when a remembered geometry is restored (from a larger screen, another scale factor);
+and what it does when large text (zoom, 144 or 192 dpi) needs more room than the screen has: the tabs
+scroll (:func:`scrolling`) instead of the window growing past the screen or its labels being squeezed.
 
 :func:`fit_size` is the Qt-free arithmetic; :func:`fit_to_screen` applies it to a window.
 """
 
 from __future__ import annotations
 
-from philont_desktop.qt import QGuiApplication, QRect, QWidget
+from philont_desktop.qt import QFrame, QGuiApplication, QRect, QScrollArea, Qt, QWidget
 
 PREFERRED = (1280, 820)
 
@@ -41,3 +43,17 @@ def fit_to_screen(window: QWidget, available: QRect | None = None) -> None:
     y = min(max(frame.y(), area.y()), area.y() + area.height() - frame.height())
     if (x, y) != (frame.x(), frame.y()):
         window.move(max(x, area.x()), max(y, area.y()))
+
+
+def scrolling(widget: QWidget) -> QScrollArea:
+    """``widget`` in a scroll area that looks like nothing at all while it fits (no frame, no focus
+    stop, the window's background) and scrolls when the widget's minimum size is larger."""
+    area = QScrollArea()
+    area.setObjectName("tabsScroll")
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    area.setWidgetResizable(True)
+    area.setWidget(widget)
+    area.viewport().setAutoFillBackground(False)
+    widget.setAutoFillBackground(False)
+    return area
