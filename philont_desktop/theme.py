@@ -121,6 +121,17 @@ def high_contrast_palette() -> QPalette:
     return p
 
 
+# Fusion draws the outlines of fields, buttons and the slider's groove in the window colour made
+# darker, which is black on black: in high contrast they get a white outline (only in that theme).
+HIGH_CONTRAST_STYLE = """
+QLineEdit, QAbstractSpinBox, QComboBox, QPushButton, QToolButton, QPlainTextEdit, QTextEdit,
+QAbstractItemView { border: 1px solid #ffffff; }
+QPushButton, QToolButton { padding: 3px 8px; }
+QSlider::groove:horizontal { border: 1px solid #ffffff; height: 4px; background: #000000; }
+QSlider::handle:horizontal { background: #ffd400; border: 1px solid #ffffff; width: 12px; margin: -6px 0; }
+"""
+
+
 def light_palette() -> QPalette:
     p = QPalette()
     C, R = QPalette.ColorGroup, QPalette.ColorRole
@@ -245,6 +256,10 @@ class Theme(QObject):
             app.setPalette(palette)
             for cls in _INDICATOR_CLASSES:
                 app.setPalette(indicator_palette(palette, dark), cls)
+            if isinstance(app, QApplication):
+                wanted = HIGH_CONTRAST_STYLE if self.is_high_contrast else ""
+                if app.styleSheet() != wanted and (wanted or app.styleSheet() == HIGH_CONTRAST_STYLE):
+                    app.setStyleSheet(wanted)
             if not self._hooked:
                 hints = QGuiApplication.styleHints()
                 if hasattr(hints, "colorSchemeChanged"):
