@@ -320,5 +320,7 @@ def test_high_contrast_is_a_theme_beside_light_and_dark(open_window, demo_db_pat
         assert _contrast(w.theme.focus_color(), p.color(R.Window)) >= 7
         assert _contrast(w.theme.plot_foreground(), w.theme.plot_background()) >= 7
         assert _contrast(w.theme.muted_text(), p.color(R.Base)) >= 7
+        assert "border: 1px solid #ffffff" in qapp.styleSheet()  # outlines Fusion draws black on black
     finally:
         w.set_theme("light")
+    assert qapp.styleSheet() == ""
