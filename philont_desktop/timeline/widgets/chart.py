@@ -69,6 +69,7 @@ class ActivityChart(QWidget):
         self._vb.sigDragRange.connect(self._dragged)
         self.caption = QLabel(self)
         self.caption.setObjectName("activityCaption")
+        self.caption.setWordWrap(True)  # whole in large text, on two lines if need be
         self.clear_btn = QToolButton(self)
         self.clear_btn.setText(self.tr("Clear range"))
         self.clear_btn.setAutoRaise(True)
