@@ -4,7 +4,7 @@ Actual Size (Ctrl++, Ctrl+-, Ctrl+0) set it; the level is a setting (``appearanc
 :func:`apply` sets the application font to the base size times the level: widgets that use the
 application font follow at once (tables size their rows from it, delegates paint with it); widgets
 given a font of their own (the fixed-pitch panes) are scaled by the same ratio, as are the tables' row
-heights and the widths of their columns (sized to sample texts by ``setup_table``), and
+heights and the widths of their and the trees' columns (sized to sample texts), and
 :func:`philont_desktop.fonts.monospace_font` scales the fonts made later. Plots follow through
 ``Theme.changed`` (:class:`~philont_desktop.widgets.plots.ThemedPlotWidget` sets its axes' and
 title's fonts from the application font). The Qt-free part (steps, clamping) is :func:`step`.
@@ -12,7 +12,7 @@ title's fonts from the application font). The Qt-free part (steps, clamping) is 
 
 from __future__ import annotations
 
-from philont_desktop.qt import QApplication, QFont, QHeaderView, Qt, QTableView, is_valid
+from philont_desktop.qt import QApplication, QFont, QHeaderView, Qt, QTableView, QTreeView, is_valid
 
 #: The levels, in percent (as browsers and editors step).
 STEPS = (50, 67, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
@@ -72,17 +72,20 @@ def apply(new_level: int) -> int:
         if not widget.isWindow() and 0 < widget.minimumWidth() < QWIDGETSIZE_MAX:
             # a minimum made for text ("room for 12 characters") grows with it
             widget.setMinimumWidth(max(1, round(widget.minimumWidth() * ratio)))
-        if isinstance(widget, QTableView):
+        if isinstance(widget, (QTableView, QTreeView)):
             _scale_table(widget, ratio)
     return _level
 
 
-def _scale_table(view: QTableView, ratio: float) -> None:
+def _scale_table(view: QTableView | QTreeView, ratio: float) -> None:
     """Rows one line high (``setup_table``) and the columns sized to sample texts, by ``ratio``."""
-    vh = view.verticalHeader()
-    if vh.sectionResizeMode(0) == QHeaderView.ResizeMode.Fixed or vh.count() == 0:
-        vh.setDefaultSectionSize(max(8, round(vh.defaultSectionSize() * ratio)))
-    hh = view.horizontalHeader()
+    if isinstance(view, QTableView):
+        vh = view.verticalHeader()
+        if vh.count() == 0 or vh.sectionResizeMode(0) == QHeaderView.ResizeMode.Fixed:
+            vh.setDefaultSectionSize(max(8, round(vh.defaultSectionSize() * ratio)))
+        hh = view.horizontalHeader()
+    else:
+        hh = view.header()
     last = hh.count() - 1
     for column in range(hh.count()):
         if hh.sectionResizeMode(column) != QHeaderView.ResizeMode.Interactive or (

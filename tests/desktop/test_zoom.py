@@ -76,3 +76,17 @@ def test_the_remembered_level_is_used_at_start_and_zoom_overrides_it(tmp_path, m
     assert startup_zoom(build_parser().parse_args([]), settings) == 150
     assert startup_zoom(build_parser().parse_args(["--zoom", "200"]), settings) == 200
     assert startup_zoom(build_parser().parse_args(["--zoom", "9000"]), settings) == 300
+
+
+def test_the_review_columns_grow_with_the_text(open_window, demo_db_path):
+    from philont_desktop.review.model import COL_TIME
+
+    w = open_window(demo_db_path)
+    review = w.show_tab("review")
+    assert settle(w, review, 20_000)
+    tree = review.tree
+    before = tree.header().sectionSize(COL_TIME)
+    w.menus.zoom(1)
+    w.menus.zoom(1)
+    assert tree.header().sectionSize(COL_TIME) >= round(before * 1.2)
+    assert tree.header().sectionSize(COL_TIME) >= tree.fontMetrics().horizontalAdvance("2026-12-31 23:59")
