@@ -34,15 +34,20 @@ def _walk(command: list[str], tmp_path: Path, timeout: int = 240) -> tuple[subpr
     return done, (json.loads(report.read_text(encoding="utf-8")) if report.exists() else {})
 
 
-def test_every_tab_and_control_is_named_on_the_atspi_bus(demo_db_path, tmp_path):
-    done, report = _walk(
-        [sys.executable, "-m", "philont_desktop", "--db", str(demo_db_path), "--read-only"], tmp_path
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_tab_and_control_is_named_on_the_atspi_bus(demo_db_path, tmp_path, qapp, language):
+    from philont_desktop import i18n
     from philont_desktop.tabs import registry
 
-    titles = [t["tab"] for t in report["tabs"]]
-    assert titles == [e.title_source for e in registry()]
+    command = [sys.executable, "-m", "philont_desktop", "--db", str(demo_db_path), "--read-only"]
+    done, report = _walk([*command, "--lang", language], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    i18n.install(language)
+    try:
+        expected = [e.title() for e in registry()]
+    finally:
+        i18n.uninstall()
+    assert [t["tab"] for t in report["tabs"]] == expected
     for tab in report["tabs"]:
         assert tab["controls"] >= 3 and not tab["unnamed"], tab
     roles = {r for t in report["tabs"] for r in t["roles"]}
