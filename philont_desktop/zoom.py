@@ -69,12 +69,22 @@ def apply(new_level: int) -> int:
             continue
         if widget.testAttribute(Qt.WidgetAttribute.WA_SetFont):
             _scale_own_font(widget, ratio)
-        if not widget.isWindow() and 0 < widget.minimumWidth() < QWIDGETSIZE_MAX:
-            # a minimum made for text ("room for 12 characters") grows with it
-            widget.setMinimumWidth(max(1, round(widget.minimumWidth() * ratio)))
+        if not widget.isWindow():
+            _scale_limits(widget, ratio)
         if isinstance(widget, (QTableView, QTreeView)):
             _scale_table(widget, ratio)
     return _level
+
+
+def _scale_limits(widget, ratio: float) -> None:
+    """Sizes a widget was given for its text (room for 12 characters, three lines of a message, a
+    panel at most 340 px wide) grow and shrink with the text; what a layout computes is left alone."""
+    if 0 < widget.minimumWidth() < QWIDGETSIZE_MAX:
+        widget.setMinimumWidth(max(1, round(widget.minimumWidth() * ratio)))
+    if widget.maximumWidth() < QWIDGETSIZE_MAX:
+        widget.setMaximumWidth(max(1, round(widget.maximumWidth() * ratio)))
+    if 0 < widget.minimumHeight() == widget.maximumHeight():  # a fixed height (three lines of text)
+        widget.setFixedHeight(max(1, round(widget.maximumHeight() * ratio)))
 
 
 def _scale_table(view: QTableView | QTreeView, ratio: float) -> None:

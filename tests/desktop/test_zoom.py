@@ -90,3 +90,19 @@ def test_the_review_columns_grow_with_the_text(open_window, demo_db_path):
     w.menus.zoom(1)
     assert tree.header().sectionSize(COL_TIME) >= round(before * 1.2)
     assert tree.header().sectionSize(COL_TIME) >= tree.fontMetrics().horizontalAdvance("2026-12-31 23:59")
+
+
+def test_sizes_given_for_text_follow_the_zoom(open_window, demo_db_path):
+    w = open_window(demo_db_path)
+    context = w.show_tab("context")
+    assert settle(w, context, 20_000)
+    message = context.findChild(QPlainTextEdit, "contextMessage")
+    height = message.height()
+    assert message.minimumHeight() == message.maximumHeight() == height  # three lines of text
+    w.menus.zoom(1)
+    w.menus.zoom(1)
+    assert (
+        message.maximumHeight() == round(height * 1.25) or abs(message.maximumHeight() - height * 1.25) <= 2
+    )
+    w.menus.zoom(0)
+    assert abs(message.maximumHeight() - height) <= 2
