@@ -324,3 +324,21 @@ def test_high_contrast_is_a_theme_beside_light_and_dark(open_window, demo_db_pat
     finally:
         w.set_theme("light")
     assert qapp.styleSheet() == ""
+
+
+def test_every_action_has_a_key_or_a_menu_entry(open_window, demo_db_path):
+    from philont_desktop.qt import QAction, QGraphicsScene, QMenu
+
+    w = open_window(demo_db_path)
+    shown = [name for name, _tab in _every_tab(w)]  # every tab built, its actions made
+    assert shown == tab_names()
+    lacking = []
+    for action in w.findChildren(QAction):
+        if action.isSeparator() or not action.text() or action.menu() is not None:
+            continue
+        if isinstance(action.parent(), QGraphicsScene):  # pyqtgraph's own export menu (turned off)
+            continue
+        in_menu = any(isinstance(o, QMenu) for o in action.associatedObjects())
+        if not in_menu and not action.shortcuts():
+            lacking.append(action.text())
+    assert not lacking, lacking
