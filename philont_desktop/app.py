@@ -1,7 +1,7 @@
 """Start-up: command-line flags, the application object, and the ``--screenshot`` / ``--self-test`` runs.
 
 ``philont-desktop [--db PATH] [--demo] [--read-only] [--screenshot DIR] [--self-test] [--version]
-[--theme system|light|dark] [--lang en|zh_CN]``
+[--theme system|light|dark|high-contrast] [--lang en|zh_CN] [--zoom PERCENT]``
 
 Without ``--db`` the database is found as the core finds it (``$MEMORY_DB_PATH``, else
 ``~/.philont/memory/memory.sqlite``); when none exists, a start page offers to open a file or to create
@@ -50,7 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="window size for --screenshot and --self-test (default 1280x820)",
     )
     p.add_argument("--self-test", action="store_true", help="open, visit every tab, check, exit 0 or 1")
-    p.add_argument("--theme", choices=("system", "light", "dark"), help="appearance for this run")
+    p.add_argument(
+        "--theme", choices=("system", "light", "dark", "high-contrast"), help="appearance for this run"
+    )
+    p.add_argument(
+        "--zoom", type=int, metavar="PERCENT", help="text size for this run, in percent (50-300, default 100)"
+    )
     p.add_argument("--lang", metavar="LANG", help="user-interface language for this run (en, zh_CN)")
     p.add_argument("--version", action="store_true", help="print the versions and exit")
     return p
@@ -67,6 +72,13 @@ def _size(text: str) -> tuple[int, int]:
     ):
         raise argparse.ArgumentTypeError(f"not a window size like 1024x640: {text!r}")
     return int(w), int(h)
+
+
+def startup_zoom(args: argparse.Namespace, settings) -> int:
+    """The text size to start with, in percent: ``--zoom``, else the one remembered."""
+    from philont_desktop import zoom
+
+    return zoom.clamp(args.zoom if args.zoom is not None else settings.zoom)
 
 
 def version_text() -> str:
@@ -186,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     i18n.install(args.lang if args.lang is not None else settings.language)
     theme = Theme(args.theme or settings.theme)
     theme.apply()
+    theme.set_zoom(startup_zoom(args, settings))
 
     window = MainWindow(settings, theme, read_only=args.read_only or batch, interactive=not batch)
     if batch:

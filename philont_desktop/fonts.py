@@ -107,6 +107,11 @@ def monospace_font(point_size: float | None = None) -> QFont:
     font.setStyleHint(QFont.StyleHint.Monospace)
     if point_size:
         font.setPointSizeF(point_size)
+    else:
+        from philont_desktop import zoom
+
+        if zoom.factor() != 1.0 and font.pointSizeF() > 0:  # made after a zoom: at the zoomed size
+            font.setPointSizeF(round(font.pointSizeF() * zoom.factor(), 2))
     return font
 
 

@@ -4,7 +4,8 @@
 
 * Help › Keyboard shortcuts… (F1) and Help › Use with AI clients (MCP)… (:mod:`mcp_dialog`),
 * Edit › Find in this tab (Ctrl+F): focuses the current tab's search or filter field,
-* View › Go to tab › 1–9 (Ctrl+1 … Ctrl+9),
+* View › Go to tab: every registered tab (Ctrl+1 … Ctrl+9, Alt+1 … Alt+0), the next and previous
+  tab (Ctrl+Tab, Ctrl+Shift+Tab, from anywhere in the window),
 * the missing standard keys: F5 for Refresh, Ctrl+Shift+Z (and the platform's other keys) for Redo,
   Ctrl+Q for Quit where the platform has none.
 
@@ -40,7 +41,9 @@ from philont_desktop.qt import (
 )
 from philont_desktop.retranslate import on_language_changed
 
-TAB_KEYS = 9
+TAB_KEYS = 9  # tab entries shown before a database is open
+CTRL_TAB_KEYS = 9  # Ctrl+1 … Ctrl+9
+ALT_TAB_KEYS = 10  # Alt+1 … Alt+9, Alt+0
 _NAMED_KEYS = {
     "Esc",
     "Escape",
@@ -210,22 +213,57 @@ def _find_action(window: Any, find_keys: list[QKeySequence]) -> None:
     window.edit_menu.addAction(window.action_find)
 
 
+def tab_keys(index: int) -> list[QKeySequence]:
+    """The keys of the tab at ``index`` (from 0): Ctrl+1 … Ctrl+9 for the first nine, and Alt+1 …
+    Alt+9, Alt+0 for the first ten (Ctrl+0 is Actual Size); a tab after the tenth has none (View › Go
+    to tab, Ctrl+Tab)."""
+    keys = [QKeySequence(f"Ctrl+{index + 1}")] if index < CTRL_TAB_KEYS else []
+    if index < ALT_TAB_KEYS:
+        keys.append(QKeySequence(f"Alt+{(index + 1) % 10}"))
+    return keys
+
+
 def _tab_actions(window: Any, view_menu: QMenu | None) -> None:
-    """View › Go to tab › 1-9."""
+    """View › Go to tab: one entry per registered tab, and the next and previous tab."""
+    from philont_desktop.tabs import registry
+
     window.tab_actions = []
     go_menu = (
         view_menu.addMenu(QCoreApplication.translate("HelpDialog", "&Go to tab"))
         if view_menu is not None
         else None
     )
-    for i in range(TAB_KEYS):
+    for i in range(max(TAB_KEYS, len(registry()))):
         a = QAction(QCoreApplication.translate("HelpDialog", "Tab {0}").format(i + 1), window)
-        a.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+        a.setShortcuts(tab_keys(i))
         a.triggered.connect(lambda _=False, n=i: _go_to_tab(window, n))
         window.addAction(a)
         if go_menu is not None:
             go_menu.addAction(a)
         window.tab_actions.append(a)
+    window.action_next_tab = QAction(QCoreApplication.translate("HelpDialog", "&Next tab"), window)
+    window.action_next_tab.setShortcuts(
+        _unique([QKeySequence("Ctrl+Tab"), *_bindings(QKeySequence.StandardKey.NextChild)])
+    )
+    window.action_next_tab.triggered.connect(lambda: _step_tab(window, 1))
+    window.action_previous_tab = QAction(QCoreApplication.translate("HelpDialog", "&Previous tab"), window)
+    window.action_previous_tab.setShortcuts(
+        _unique([QKeySequence("Ctrl+Shift+Tab"), *_bindings(QKeySequence.StandardKey.PreviousChild)])
+    )
+    window.action_previous_tab.triggered.connect(lambda: _step_tab(window, -1))
+    for a in (window.action_next_tab, window.action_previous_tab):
+        window.addAction(a)
+        if go_menu is not None:
+            go_menu.addAction(a)
+    if go_menu is not None:
+        go_menu.insertSeparator(window.action_next_tab)
+
+
+def _step_tab(window: Any, step: int) -> None:
+    """The next (or previous) tab of the window, whatever has the focus (a tab's own tab widget too)."""
+    count = window.tab_widget.count()
+    if window.ctx is not None and count:
+        window.tab_widget.setCurrentIndex((window.tab_widget.currentIndex() + step) % count)
 
 
 def _update_tab_actions(window: Any, find_keys: list[QKeySequence]) -> None:
@@ -241,6 +279,8 @@ def _update_tab_actions(window: Any, find_keys: list[QKeySequence]) -> None:
         )
         a.setEnabled(i < count)
         a.setVisible(i < count or not has)
+    window.action_next_tab.setEnabled(has)
+    window.action_previous_tab.setEnabled(has)
     current = window.tab_widget.currentWidget() if has else None
     own = _tab_has_own(current, find_keys)
     # A tab with its own Find key keeps it; a window-wide one would make both ambiguous.

@@ -38,7 +38,7 @@ from philont_desktop.qt import (
     is_valid,
 )
 from philont_desktop.settings import Settings
-from philont_desktop.shell import warm
+from philont_desktop.shell import placement, warm
 from philont_desktop.shell.banners import Banners
 from philont_desktop.shell.demo_badge import DemoBadge
 from philont_desktop.shell.menus import WindowMenus
@@ -120,9 +120,10 @@ class MainWindow(QMainWindow):
         self.prebuild_tabs = interactive
         self.menus = WindowMenus(self)
         self._connect_session()
-        self.resize(1280, 820)
+        self.resize(*placement.PREFERRED)
         if self.persist and settings.geometry:
             self.restoreGeometry(settings.geometry)
+        placement.fit_to_screen(self)  # a screen smaller than the window, or than the one it was on
         if self.persist and settings.window_state:
             self.restoreState(settings.window_state)
         self.show_start_page()
@@ -156,7 +157,7 @@ class MainWindow(QMainWindow):
         dl.setContentsMargins(6, 6, 6, 0)
         dl.setSpacing(6)
         dl.addWidget(self.banners)
-        dl.addWidget(self.tab_widget, 1)
+        dl.addWidget(placement.scrolling(self.tab_widget), 1)  # scrolls where large text outgrows it
         self.pages = QStackedWidget()
         for page in (self.start_page, self.loading_page, self.db_page):
             self.pages.addWidget(page)

@@ -73,6 +73,7 @@ def retranslate_widget(w: QWidget) -> None:
     _swap(w.statusTip, w.setStatusTip)
     _swap(w.whatsThis, w.setWhatsThis)
     _swap(w.accessibleName, w.setAccessibleName)
+    _swap(w.accessibleDescription, w.setAccessibleDescription)
     if w.isWindow():
         _swap(w.windowTitle, w.setWindowTitle)
     if isinstance(w, (QLabel, QAbstractButton)):

@@ -28,7 +28,7 @@ from philont_desktop.qt import QByteArray, QSettings, QStandardPaths
 
 ENV_DIR = "PHILONT_DESKTOP_SETTINGS_DIR"
 MAX_RECENT = 10
-THEMES = ("system", "light", "dark")
+THEMES = ("system", "light", "dark", "high-contrast")
 LANGUAGES = ("", "en", "zh_CN")  # "" = follow the system
 #: The largest settings file read (window states, a few paths: some kB).
 MAX_SETTINGS_BYTES = 1024 * 1024
@@ -55,6 +55,7 @@ LAST_DATABASE: Key[str] = Key("files/last_database", str, "")
 LAST_DIRECTORY: Key[str] = Key("files/last_directory", str, "")
 THEME: Key[str] = Key("appearance/theme", str, "system", THEMES)
 LANGUAGE: Key[str] = Key("appearance/language", str, "", LANGUAGES)
+ZOOM: Key[int] = Key("appearance/zoom", int, 100)  # percent of the normal text size
 SPLITTER_PREFIX = "splitters/"
 HEADER_PREFIX = "headers/"
 
@@ -67,6 +68,7 @@ KEYS: tuple[Key[Any], ...] = (
     LAST_DIRECTORY,
     THEME,
     LANGUAGE,
+    ZOOM,
 )
 
 
@@ -163,6 +165,14 @@ class Settings:
     @language.setter
     def language(self, value: str) -> None:
         self.set(LANGUAGE, value)
+
+    @property
+    def zoom(self) -> int:
+        return self.get(ZOOM)
+
+    @zoom.setter
+    def zoom(self, value: int) -> None:
+        self.set(ZOOM, int(value))
 
     @property
     def last_database(self) -> str:

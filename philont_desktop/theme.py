@@ -1,7 +1,8 @@
-"""Light and dark appearance: Fusion palettes, role colours, banner and plot colours.
+"""Light, dark and high-contrast appearance: Fusion palettes, role colours, banner and plot colours.
 
-``Theme.mode`` is ``"system"`` (follow ``QStyleHints.colorScheme()`` and its changes), ``"light"`` or
-``"dark"``. ``apply()`` sets the Fusion style and the palette on the application (widgets repaint from
+``Theme.mode`` is ``"system"`` (follow ``QStyleHints.colorScheme()`` and its changes), ``"light"``,
+``"dark"`` or ``"high-contrast"`` (white on black, yellow selection and focus; the dark colours of
+roles, banners and plots, which are drawn on it). ``apply()`` sets the Fusion style and the palette on the application (widgets repaint from
 it: delegates read ``option.palette`` or the theme at paint time) and then emits ``Theme.changed``, the
 theme-changed signal: tabs recolour what they draw themselves (``ctx.theme.role_color("user")``,
 banners, HTML views) and :class:`philont_desktop.widgets.plots.ThemedPlotWidget` re-styles pyqtgraph
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from philont_desktop.qt import QApplication, QColor, QGuiApplication, QObject, QPalette, Qt, Signal
 
-MODES = ("system", "light", "dark")
+MODES = ("system", "light", "dark", "high-contrast")
 ROLES = ("user", "assistant", "tool", "system")
 
 
@@ -94,6 +95,41 @@ def dark_palette() -> QPalette:
     p.setColor(C.Disabled, R.Highlight, QColor("#3a4048"))
     p.setColor(C.Inactive, R.Highlight, QColor("#264f8c"))
     return p
+
+
+def high_contrast_palette() -> QPalette:
+    """White on black, a yellow selection with black text, cyan links, disabled text still 7:1."""
+    p = QPalette()
+    C, R = QPalette.ColorGroup, QPalette.ColorRole
+    black, white, yellow = QColor("#000000"), QColor("#ffffff"), QColor("#ffd400")
+    for group in (C.Active, C.Inactive, C.Disabled):
+        for role in (R.Window, R.Base, R.ToolTipBase, R.Button, R.Dark, R.Shadow):
+            p.setColor(group, role, black)
+        p.setColor(group, R.AlternateBase, QColor("#141414"))
+        for role in (R.WindowText, R.Text, R.ButtonText, R.ToolTipText, R.BrightText, R.Light):
+            p.setColor(group, role, white)
+        p.setColor(group, R.PlaceholderText, QColor("#c8c8c8"))
+        p.setColor(group, R.Midlight, QColor("#5a5a5a"))
+        p.setColor(group, R.Mid, QColor("#8a8a8a"))
+        p.setColor(group, R.Highlight, yellow)
+        p.setColor(group, R.HighlightedText, black)
+        p.setColor(group, R.Link, QColor("#00e5ff"))
+        p.setColor(group, R.LinkVisited, QColor("#ff9cf5"))
+    for role in (R.WindowText, R.Text, R.ButtonText):
+        p.setColor(C.Disabled, role, QColor("#a8a8a8"))
+    p.setColor(C.Disabled, R.Highlight, QColor("#5a5a5a"))
+    return p
+
+
+# Fusion draws the outlines of fields, buttons and the slider's groove in the window colour made
+# darker, which is black on black: in high contrast they get a white outline (only in that theme).
+HIGH_CONTRAST_STYLE = """
+QLineEdit, QAbstractSpinBox, QComboBox, QPushButton, QToolButton, QPlainTextEdit, QTextEdit,
+QAbstractItemView { border: 1px solid #ffffff; }
+QPushButton, QToolButton { padding: 3px 8px; }
+QSlider::groove:horizontal { border: 1px solid #ffffff; height: 4px; background: #000000; }
+QSlider::handle:horizontal { background: #ffd400; border: 1px solid #ffffff; width: 12px; margin: -6px 0; }
+"""
 
 
 def light_palette() -> QPalette:
@@ -180,26 +216,59 @@ class Theme(QObject):
         self.apply()
 
     @property
+    def zoom(self) -> int:
+        """The text size in percent of the normal size (:mod:`philont_desktop.zoom`)."""
+        from philont_desktop import zoom
+
+        return zoom.level()
+
+    def set_zoom(self, level: int) -> None:
+        """Scale every font to ``level`` percent and emit ``changed`` (plots take the new size)."""
+        from philont_desktop import zoom
+
+        before = zoom.level()
+        if zoom.apply(level) != before:
+            self.changed.emit()
+
+    @property
+    def is_high_contrast(self) -> bool:
+        return self._mode == "high-contrast"
+
+    @property
     def is_dark(self) -> bool:
         return self._dark
 
     def apply(self) -> None:
         """Apply the palette of the current mode to the running application and emit ``changed``."""
         app = QApplication.instance()
-        dark = self._mode == "dark" or (self._mode == "system" and system_prefers_dark())
+        dark = self._mode in ("dark", "high-contrast") or (self._mode == "system" and system_prefers_dark())
         self._dark = dark
         if app is not None:
             if isinstance(app, QApplication) and app.style().name().lower() != "fusion":
                 app.setStyle("Fusion")
-            palette = dark_palette() if dark else light_palette()
+            palette = (
+                high_contrast_palette()
+                if self.is_high_contrast
+                else dark_palette()
+                if dark
+                else light_palette()
+            )
             app.setPalette(palette)
             for cls in _INDICATOR_CLASSES:
                 app.setPalette(indicator_palette(palette, dark), cls)
+            if isinstance(app, QApplication):
+                wanted = HIGH_CONTRAST_STYLE if self.is_high_contrast else ""
+                if app.styleSheet() != wanted and (wanted or app.styleSheet() == HIGH_CONTRAST_STYLE):
+                    app.setStyleSheet(wanted)
             if not self._hooked:
                 hints = QGuiApplication.styleHints()
                 if hasattr(hints, "colorSchemeChanged"):
                     hints.colorSchemeChanged.connect(self._on_system_scheme)
                 self._hooked = True
+            if isinstance(app, QApplication):
+                from philont_desktop.widgets import focus_ring
+
+                focus_ring.install(self.focus_color())
         self.changed.emit()
 
     def _on_system_scheme(self, *_: object) -> None:
@@ -245,7 +314,15 @@ class Theme(QObject):
             return QColor("#4b1c1f"), QColor("#1a3a24")
         return QColor("#ffebe9"), QColor("#dafbe1")
 
+    def focus_color(self) -> QColor:
+        """The focus ring's colour: at least 3:1 against the window and the base of the theme."""
+        if self.is_high_contrast:
+            return QColor("#ffd400")
+        return QColor("#58a6ff" if self._dark else "#0550ae")
+
     def muted_text(self) -> QColor:
+        if self.is_high_contrast:
+            return QColor("#c8c8c8")
         return QColor("#8b949e" if self._dark else "#6e7781")
 
     def plot_background(self) -> QColor:
@@ -255,4 +332,6 @@ class Theme(QObject):
         return QColor("#17191c" if self._dark else "#ffffff")
 
     def plot_foreground(self) -> QColor:
+        if self.is_high_contrast:
+            return QColor("#ffffff")
         return QColor("#c9d1d9" if self._dark else "#24292f")

@@ -19,6 +19,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets import accessible
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
 
@@ -44,6 +45,8 @@ class FailureRateChart(QWidget):
         self._stats: list[ToolStat] = []
         self._all: list[ToolStat] = []
         self.plot = ThemedPlotWidget(theme, self)
+        self.plot.setObjectName("failureRateChart")
+        accessible.name_widget(self.plot)  # made after the tab, when first shown
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getPlotItem().setTitle(self.tr("Failure rate per tool"))
         self.plot.getAxis("bottom").setLabel(self.tr("failed calls, % of calls"))

@@ -41,6 +41,7 @@ class AuditTab(BaseTab):
             keep_position=True,
         )
         self.detail = EntryDetail(ctx.theme, self)
+        self.detail.setObjectName("auditDetail")
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(self.table)
         self.empty_hint = EmptyHint(

@@ -44,6 +44,8 @@ class CalendarTab(BaseTab):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.tables = CalendarTables(self)
         self.details = DetailsPane(self)
+        self.tables.setObjectName("calendarTables")
+        self.details.setObjectName("calendarDetails")
         self._details_timer = next_turn(self, self._show_details)  # after a load: a turn later
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.tables)

@@ -94,7 +94,12 @@ class WindowMenus(QObject):
         w = self.w
         w.theme_actions = self._choices(
             view.addMenu(self.tr("&Theme")),
-            (("system", self.tr("Follow &system")), ("light", self.tr("&Light")), ("dark", self.tr("&Dark"))),
+            (
+                ("system", self.tr("Follow &system")),
+                ("light", self.tr("&Light")),
+                ("dark", self.tr("&Dark")),
+                ("high-contrast", self.tr("&High contrast")),
+            ),
             w.theme.mode,
             w.set_theme,
         )
@@ -104,6 +109,7 @@ class WindowMenus(QObject):
             w.settings.language,
             w.set_language,
         )
+        self._zoom_actions(view)
         view.addSeparator()
         w.action_audit = self._action(self.tr("&Audit log"), None, QKeySequence("Ctrl+Shift+A"))
         w.action_audit.triggered.connect(lambda: w.show_tab("audit"))
@@ -112,6 +118,30 @@ class WindowMenus(QObject):
         w.action_refresh.triggered.connect(w.refresh_current)
         view.addAction(w.action_refresh)
         return view
+
+    def _zoom_actions(self, view: QMenu) -> None:
+        """View › Zoom In / Zoom Out / Actual Size: every font, remembered in the settings."""
+        w = self.w
+        view.addSeparator()
+        w.action_zoom_in = self._action(self.tr("Zoom &In"))
+        w.action_zoom_in.setShortcuts([QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")])
+        w.action_zoom_out = self._action(self.tr("Zoom &Out"), None, QKeySequence("Ctrl+-"))
+        w.action_zoom_reset = self._action(self.tr("Actual &Size"), None, QKeySequence("Ctrl+0"))
+        for action, direction in ((w.action_zoom_in, 1), (w.action_zoom_out, -1), (w.action_zoom_reset, 0)):
+            action.triggered.connect(lambda _=False, d=direction: self.zoom(d))
+            view.addAction(action)
+
+    def zoom(self, direction: int) -> int:
+        """One step larger (1), smaller (-1) or the normal size (0); said in the status bar."""
+        from philont_desktop import zoom
+
+        w = self.w
+        level = zoom.step(w.theme.zoom, direction)
+        w.theme.set_zoom(level)
+        if w.persist:
+            w.settings.zoom = level
+        w.statusBar().showMessage(self.tr("Text size: {0} %").format(level), 3000)
+        return level
 
     def _choices(self, menu: QMenu, choices, current: str, choose) -> dict[str, QAction]:
         group = QActionGroup(self.w)

@@ -27,9 +27,11 @@ from philont_desktop.qt import (
     Signal,
     is_valid,
 )
+from philont_desktop.retranslate import on_language_changed
 from philont_desktop.settings import Settings
 from philont_desktop.tabs import TabEntry, TabRegistrationError, registry
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.widgets import accessible
 
 if TYPE_CHECKING:
     from philont_desktop.context import AppContext
@@ -128,6 +130,9 @@ class TabHost(QObject):
         self._to_preload: list[str] | None = None  # imported once the shown tab is idle
         self._preload_due = 0.0  # or at this time (time.monotonic()) if it is busy for so long
         widget.currentChanged.connect(self._on_current_changed)
+        widget.setObjectName("windowTabs")
+        accessible.name_widget(widget)
+        on_language_changed(widget, lambda: accessible.name_widget(widget))
 
     # -- building -------------------------------------------------------------------------------------
     def build(self, ctx: AppContext) -> None:
@@ -151,6 +156,7 @@ class TabHost(QObject):
         current = self.tab_at(self.widget.currentIndex())
         if current is not None:
             current.ensure_activated()
+            accessible.prepare(current)
 
     def start_prebuilding(self) -> None:
         """Once the shown tab is idle, import the plots and the tabs not built yet in the background,
@@ -238,6 +244,8 @@ class TabHost(QObject):
             tab = ErrorTab(ctx, slot.name, error)
             self.errors.append(error)
         tab.set_editing(ctx.editing)
+        accessible.prepare(tab)
+        on_language_changed(tab, lambda: accessible.prepare(tab))
         self._tabs[slot.name] = tab
         self._replace(slot, tab)
         return tab
@@ -356,6 +364,7 @@ class TabHost(QObject):
             return
         if not tab.activated:
             tab.ensure_activated()
+            accessible.prepare(tab)  # and what the tab made when it was first shown
             self._stale.discard(tab)
         elif tab in self._stale:
             self._stale.discard(tab)

@@ -59,6 +59,7 @@ class TimelineTab(BaseTab):
         self.conversation.setObjectName("conversation")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("conversationStatus")
+        self.status_label.setWordWrap(True)  # whole in large text, on two lines if need be
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self._layout()
         self._debounce = QTimer(self)

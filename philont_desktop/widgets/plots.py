@@ -385,10 +385,32 @@ class ThemedPlotWidget(pg.PlotWidget):
             axis = self.getAxis(name)
             axis.setPen(pen)
             axis.setTextPen(pen)  # also recolours the axis label
+        self._refont()
         if item.titleLabel.text:
             item.titleLabel.setText(item.titleLabel.text, color=fg)
         self.showGrid(x=False, y=True, alpha=0.15)
         self.themeChanged.emit()
+
+    def _refont(self) -> None:
+        """Ticks, axis labels and title in the application's font at the zoom level (at 100 % the ticks
+        keep pyqtgraph's own font, so that nothing changes for a plot that was never zoomed)."""
+        from philont_desktop import zoom
+
+        font = qt.QFont(qt.QApplication.font())
+        item = self.getPlotItem()
+        zoomed = zoom.level() != zoom.DEFAULT
+        for name in AXES:
+            axis = self.getAxis(name)
+            if zoomed or axis.style["tickFont"] is not None:
+                axis.setStyle(tickFont=font if zoomed else None)
+            axis.label.setFont(font)
+            axis.picture = None
+        opts = item.titleLabel.opts
+        if "size" in opts:  # pyqtgraph's title size ("11pt"), kept as the size at 100 %
+            base = opts.setdefault("base_size", opts["size"])
+            points = float(str(base).removesuffix("pt")) if str(base).endswith("pt") else None
+            if points is not None:
+                opts["size"] = f"{points * zoom.factor():.1f}pt"
 
     def changeEvent(self, event) -> None:
         if event.type() == qt.QEvent.Type.LanguageChange:

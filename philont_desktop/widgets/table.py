@@ -9,7 +9,7 @@
     )
 
 What it sets: whole-row selection (single, or ``multi=True`` for extended), a hidden vertical header with
-fixed rows one line high, alternating row colours, no grid, no word wrap, interactive column widths
+fixed rows one line high, alternating row colours, Tab that leaves the table (arrows move inside it), no grid, no word wrap, interactive column widths
 (``widths``: pixels, or a sample text the column must fit) with one ``stretch`` column (or the last
 one with ``stretch_last=True``), ``sortable`` when the model sorts. ``keep_position=True`` keeps the rows
 in view where they are when rows are inserted on top (a live refresh); :class:`PrependKeeper` counts them
@@ -69,6 +69,7 @@ def setup_table(
     vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     vh.setDefaultSectionSize(row_height(view))
     view.setAlternatingRowColors(True)
+    view.setTabKeyNavigation(False)  # arrows move between cells; Tab goes on to the next pane
     view.setShowGrid(False)
     view.setWordWrap(False)
     hh = view.horizontalHeader()

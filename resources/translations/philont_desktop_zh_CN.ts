@@ -2529,6 +2529,631 @@ with the backup
     </message>
 </context>
 <context>
+    <name>Accessible</name>
+    <message>
+        <location filename="../../philont_desktop/widgets/accessible.py" line="+39"/>
+        <source>Memory views</source>
+        <translation>记忆视图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The layers of the memory, a tab each; Ctrl+Tab goes to the next</source>
+        <translation>记忆的各层，每层一个标签页；Ctrl+Tab 转到下一个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Search messages</source>
+        <translation>搜索消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full-text search over every message; at least 3 characters</source>
+        <translation>在所有消息中全文搜索；至少 3 个字符</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>From date</source>
+        <translation>起始日期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First day of the date range</source>
+        <translation>日期范围的第一天</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>To date</source>
+        <translation>结束日期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last day of the date range</source>
+        <translation>日期范围的最后一天</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The sessions and conversations, newest first</source>
+        <translation>会话与对话，最新的在前</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Search results</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Messages that match the search, with a snippet each</source>
+        <translation>与搜索匹配的消息，各附一段摘录</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The messages of the selected session, oldest first</source>
+        <translation>所选会话的消息，最早的在前</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New messages</source>
+        <translation>新消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scrolls to the messages that arrived above</source>
+        <translation>滚动到上方新到的消息</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Messages per day</source>
+        <translation>每天的消息数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of messages per day; drag to choose a date range</source>
+        <translation>每天消息数的图表；拖动以选择日期范围</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Action log</source>
+        <translation>操作日志</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every tool call with its tool, time, status and duration</source>
+        <translation>每次工具调用及其工具、时间、状态和耗时</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The parameters of the selected tool call</source>
+        <translation>所选工具调用的参数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Result</source>
+        <translation>返回结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The result of the selected tool call</source>
+        <translation>所选工具调用的返回结果</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Failure rate per tool</source>
+        <translation>各工具失败率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the share of failed calls per tool</source>
+        <translation>各工具失败调用比例的图表</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Linked skill</source>
+        <translation>关联技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show only the calls linked to this skill</source>
+        <translation>只显示与此技能关联的调用</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Search notes</source>
+        <translation>搜索笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every note with its importance and dates</source>
+        <translation>每条笔记及其重要性和日期</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Note text</source>
+        <translation>笔记内容</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From 0 to 1</source>
+        <translation>从 0 到 1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Namespaces</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The namespaces with their decay constant τ and fact counts</source>
+        <translation>各命名空间及其衰减常数 τ 和事实数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter facts</source>
+        <translation>筛选事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shows the facts whose key, value or namespace contains this text</source>
+        <translation>显示键、值或命名空间包含此文本的事实</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter column</source>
+        <translation>筛选列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The column the column filter looks in</source>
+        <translation>列筛选所查找的列</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Column filter</source>
+        <translation>列筛选</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shows the facts whose chosen column contains this text</source>
+        <translation>显示所选列包含此文本的事实</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every fact with its score now, status and when it falls below the threshold</source>
+        <translation>每条事实及其当前分数、状态和何时低于阈值</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>View time</source>
+        <translation>查看时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Moves “now” into the future to see what will be forgotten when</source>
+        <translation>把“现在”移到未来，查看什么会在何时被遗忘</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>View time in days</source>
+        <translation>查看时间（天）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Days from today</source>
+        <translation>距今天的天数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fact details</source>
+        <translation>事实详情</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Decay curves</source>
+        <translation>衰减曲线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the score of the selected facts over time</source>
+        <translation>所选事实分数随时间变化的图表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Curve legend</source>
+        <translation>曲线图例</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Overview of all facts</source>
+        <translation>全部事实概览</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of every fact&apos;s score now</source>
+        <translation>每条事实当前分数的图表</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Forget pool</source>
+        <translation>遗忘池</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The facts that will fall below the threshold, soonest first</source>
+        <translation>将低于阈值的事实，最早的在前</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fact history</source>
+        <translation>事实历史</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The supersede chain of the selected fact</source>
+        <translation>所选事实的取代链</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What-if decay constant τ</source>
+        <translation>假设的衰减常数 τ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What-if confidence</source>
+        <translation>假设的置信度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter skills</source>
+        <translation>筛选技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Playbook skills</source>
+        <translation>手册技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draft skills</source>
+        <translation>草稿技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confirmed skills</source>
+        <translation>已确认技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stable skills</source>
+        <translation>稳定技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Deprecated skills</source>
+        <translation>已弃用技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skill details</source>
+        <translation>技能详情</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why this grade</source>
+        <translation>为何是此等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why the skill has its grade and what would move it</source>
+        <translation>技能为何是此等级，以及什么会改变它</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skill fields</source>
+        <translation>技能字段</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ladder history</source>
+        <translation>等级历史</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The grade moves replayed from the action log</source>
+        <translation>从操作日志重放的等级变化</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revisions</source>
+        <translation>修订</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Older revision</source>
+        <translation>较早的修订</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Newer revision</source>
+        <translation>较新的修订</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Revision differences</source>
+        <translation>修订差异</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The two revisions side by side, word by word</source>
+        <translation>两个修订并排逐词对比</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The message the agent would receive</source>
+        <translation>智能体将收到的消息</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Home folder</source>
+        <translation>主目录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host system</source>
+        <translation>主机系统</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recent messages budget</source>
+        <translation>近期消息预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Characters</source>
+        <translation>字符</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Recall budget</source>
+        <translation>召回预算</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recent messages limit</source>
+        <translation>近期消息上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Recall limit</source>
+        <translation>召回上限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Budgets and left out</source>
+        <translation>预算与被省略的内容</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Left out</source>
+        <translation>被省略的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What did not fit in the context, and why</source>
+        <translation>未能放入上下文的内容及原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context output</source>
+        <translation>上下文输出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context preview</source>
+        <translation>上下文预览</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exactly what the agent would be given, section by section</source>
+        <translation>智能体将得到的确切内容，按部分列出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Context comparison</source>
+        <translation>上下文对比</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Days ahead</source>
+        <translation>向前天数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many days ahead, as the agent&apos;s list_upcoming window</source>
+        <translation>向前看多少天，与智能体 list_upcoming 的窗口相同</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Filter the calendar</source>
+        <translation>筛选日历</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calendar views</source>
+        <translation>日历视图</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Agenda</source>
+        <translation>日程</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Events and tasks merged by time, the overdue first</source>
+        <translation>按时间合并的事件和任务，逾期的在前</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Month</source>
+        <translation>月</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The days of the month with what happens on each</source>
+        <translation>本月各天及每天发生的事</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Calendar details</source>
+        <translation>日历详情</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The selected event or task</source>
+        <translation>所选的事件或任务</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every backup with its age, size and integrity</source>
+        <translation>每个备份及其时间、大小和完整性</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Backup details</source>
+        <translation>备份详情</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Audit log</source>
+        <translation>审计记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every manual edit: who, when and what</source>
+        <translation>每次手动编辑：谁、何时、改了什么</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Audit entry</source>
+        <translation>审计条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The selected edit, before and after</source>
+        <translation>所选编辑的前后对比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>New audit entries</source>
+        <translation>新的审计条目</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Review since</source>
+        <translation>审阅起点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What the agent learned and changed, grouped by layer, newest first</source>
+        <translation>智能体学到和改变的内容，按层分组，最新的在前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change details</source>
+        <translation>变更详情</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Before and after</source>
+        <translation>前后对比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Decay</source>
+        <translation>衰减</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the fact&apos;s score before and after the change</source>
+        <translation>变更前后事实分数的图表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ladder</source>
+        <translation>等级阶梯</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Messages around</source>
+        <translation>相关消息</translation>
+    </message>
+</context>
+<context>
     <name>ActionDetail</name>
     <message>
         <location filename="../../philont_desktop/actions/widgets/detail.py" line="+36"/>
@@ -2738,7 +3363,7 @@ with the backup
 <context>
     <name>ActivityChart</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+71"/>
+        <location filename="../../philont_desktop/timeline/widgets/chart.py" line="+75"/>
         <source>Clear range</source>
         <translation>清除范围</translation>
     </message>
@@ -2888,7 +3513,7 @@ with the backup
         <translation>全部对象</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Undo this change</source>
         <translation>撤销此变更</translation>
     </message>
@@ -3012,7 +3637,7 @@ with the backup
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/audit/view.py" line="+95"/>
+        <location filename="../../philont_desktop/audit/view.py" line="+96"/>
         <source>No manual edits of this kind.</source>
         <translation>没有这一类的手动编辑。</translation>
     </message>
@@ -3096,7 +3721,7 @@ with the backup
 <context>
     <name>BackupsFooter</name>
     <message>
-        <location filename="../../philont_desktop/backups/widgets/footer.py" line="+18"/>
+        <location filename="../../philont_desktop/backups/widgets/footer.py" line="+19"/>
         <source>Restoring replaces the content of the open database with the backup. It is only possible while the agent is not running (no other program may have the database open); the current file is backed up first, so a restore can itself be undone by restoring that backup (a damaged file is moved into the backups folder unchanged instead). Browsing a backup never writes anything into the backups folder.</source>
         <translation>恢复会用备份替换当前打开的数据库内容。只有在智能体未运行（没有其他程序打开该数据库）时才能进行；当前文件会先被备份，因此恢复本身也可以通过恢复那份备份来撤回（损坏的文件则会被原样移入备份文件夹）。浏览备份不会向备份文件夹写入任何内容。</translation>
     </message>
@@ -3468,7 +4093,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BudgetPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+151"/>
+        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+179"/>
         <source>Budgets</source>
         <translation>预算</translation>
     </message>
@@ -3631,7 +4256,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+211"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+213"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3764,7 +4389,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>CalendarToolbar</name>
     <message>
-        <location filename="../../philont_desktop/calendar/widgets/toolbar.py" line="+24"/>
+        <location filename="../../philont_desktop/calendar/widgets/toolbar.py" line="+25"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
@@ -4290,7 +4915,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+173"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+174"/>
         <location line="+34"/>
         <location line="+98"/>
         <source>forget threshold {0}</source>
@@ -4388,12 +5013,12 @@ You can undo this with Edit › Undo.</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location line="-453"/>
+        <location line="-454"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
     </message>
     <message numerus="yes">
-        <location line="+447"/>
+        <location line="+448"/>
         <source>%n fact(s)</source>
         <translation>
             <numerusform>%n 条事实</numerusform>
@@ -4414,7 +5039,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="-452"/>
+        <location line="-453"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -4422,7 +5047,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayPlot</name>
     <message>
-        <location filename="../../philont_desktop/review/widgets/decay_plot.py" line="+36"/>
+        <location filename="../../philont_desktop/review/widgets/decay_plot.py" line="+38"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
@@ -4459,17 +5084,17 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+106"/>
+        <location line="+107"/>
         <source>Mark as avoid</source>
         <translation>标记为避免</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-106"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Overview</source>
         <translation>概览</translation>
     </message>
@@ -4841,7 +5466,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/shell/tab_host.py" line="+47"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+49"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -5338,7 +5963,7 @@ You can undo this with Edit › Undo.</source>
         <translation>文本，或 &lt; 0.05、&gt;= 2026-05-01、0.2 .. 0.8</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Superseded</source>
         <translation>已被取代</translation>
     </message>
@@ -5660,7 +6285,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FailureRateChart</name>
     <message>
-        <location filename="../../philont_desktop/actions/chart.py" line="+48"/>
+        <location filename="../../philont_desktop/actions/chart.py" line="+51"/>
         <location line="+29"/>
         <source>Failure rate per tool</source>
         <translation>各工具失败率</translation>
@@ -6172,7 +6797,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>HelpDialog</name>
     <message>
-        <location filename="../../philont_desktop/help_dialog.py" line="+187"/>
+        <location filename="../../philont_desktop/help_dialog.py" line="+190"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -6182,23 +6807,33 @@ You can undo this with Edit › Undo.</source>
         <translation>在此标签页中查找(&amp;F)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+23"/>
         <source>&amp;Go to tab</source>
         <translation>转到标签页(&amp;G)</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+18"/>
+        <location line="+41"/>
         <source>Tab {0}</source>
         <translation>标签页 {0}</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-34"/>
+        <source>&amp;Next tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Previous tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Tab {0}: {1}</source>
         <translation>标签页 {0}：{1}</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>Find in this tab</source>
         <translation>在此标签页中查找</translation>
     </message>
@@ -6296,7 +6931,7 @@ You can undo this with Edit › Undo.</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location line="-198"/>
+        <location line="-235"/>
         <source>Use with &amp;AI clients (MCP)…</source>
         <translation>在 AI 客户端中使用 (MCP)(&amp;A)…</translation>
     </message>
@@ -6912,7 +7547,7 @@ You can undo this with Edit › Undo.</source>
         <translation>SQLite 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+265"/>
+        <location line="+266"/>
         <source>read-only</source>
         <translation>只读</translation>
     </message>
@@ -7060,7 +7695,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+257"/>
+        <location filename="../../philont_desktop/timeline/widgets/message_card.py" line="+263"/>
         <source>Show more</source>
         <translation>显示更多</translation>
     </message>
@@ -7225,7 +7860,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NamespaceTree</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+84"/>
+        <location filename="../../philont_desktop/facts/widgets/namespace_tree.py" line="+86"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
@@ -9180,7 +9815,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SearchBar</name>
     <message>
-        <location filename="../../philont_desktop/timeline/widgets/search_bar.py" line="+62"/>
+        <location filename="../../philont_desktop/timeline/widgets/search_bar.py" line="+63"/>
         <source>Search messages (Enter: next hit)</source>
         <translation>搜索消息（回车：下一个结果）</translation>
     </message>
@@ -9786,7 +10421,7 @@ Reason (optional):</source>
 <context>
     <name>TimeControl</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/time_control.py" line="+17"/>
+        <location filename="../../philont_desktop/facts/widgets/time_control.py" line="+18"/>
         <source>View at</source>
         <translation>查看时间</translation>
     </message>
@@ -9896,7 +10531,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+207"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+208"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>
@@ -10317,20 +10952,20 @@ What if: {1}</source>
     </message>
     <message>
         <location line="+14"/>
-        <location line="+88"/>
+        <location line="+118"/>
         <location line="+8"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location line="-95"/>
-        <location line="+87"/>
+        <location line="-125"/>
+        <location line="+117"/>
         <location line="+9"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-118"/>
         <source>&amp;Editing mode</source>
         <translation>编辑模式(&amp;E)</translation>
     </message>
@@ -10340,22 +10975,27 @@ What if: {1}</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Follow &amp;system</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>&amp;High contrast</source>
+        <translation>高对比度(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -10365,7 +11005,7 @@ What if: {1}</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Audit log</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -10375,7 +11015,27 @@ What if: {1}</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+9"/>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Actual &amp;Size</source>
+        <translation>实际大小(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Text size: {0} %</source>
+        <translation>文字大小：{0} %</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>

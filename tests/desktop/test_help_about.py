@@ -58,9 +58,12 @@ def test_the_frequent_actions_have_their_standard_keys(window):
     assert keys["Export"] == ("Ctrl+Shift+E",)
     assert "Ctrl+Q" in keys["Quit"]
     n = window.tab_widget.count()
-    for i in range(min(n, 9)):
+    for i in range(min(n, 10)):  # Ctrl+1..9 for the first nine; Alt+1..9, Alt+0 for the first ten
         title = window.tab_widget.tabText(i)
-        assert keys[f"Tab {i + 1}: {title}"] == (f"Ctrl+{i + 1}",)
+        ctrl = (f"Ctrl+{i + 1}",) if i < 9 else ()
+        assert keys[f"Tab {i + 1}: {title}"] == (*ctrl, f"Alt+{(i + 1) % 10}")
+    assert keys["Next tab"][0] == "Ctrl+Tab"
+    assert keys["Previous tab"][0] == "Ctrl+Shift+Tab"
 
 
 def test_find_is_window_wide_unless_the_tab_has_its_own(window):

@@ -23,6 +23,7 @@ class AuditBar(QWidget):
         self.filter.addItem(self.tr("All targets"), None)
         self.filter.currentIndexChanged.connect(lambda _i: self.targetChanged.emit(self.filter.currentData()))
         self.new_button = QPushButton(self)
+        self.new_button.setObjectName("auditNewEntries")
         self.new_button.setVisible(False)
         self.new_button.setFlat(True)
         self.new_button.clicked.connect(self.newestRequested)

@@ -11,6 +11,7 @@ class BackupsFooter(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.details = QLabel(self)
+        self.details.setObjectName("backupDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note = QLabel(

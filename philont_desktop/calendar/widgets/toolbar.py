@@ -19,6 +19,7 @@ class CalendarToolbar(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.days_spin = QSpinBox(self)
+        self.days_spin.setObjectName("calendarDays")
         self.days_spin.setRange(MIN_WINDOW_DAYS, MAX_WINDOW_DAYS)
         self.days_spin.setValue(DEFAULT_WINDOW_DAYS)
         self.days_spin.setSuffix(self.tr(" days"))

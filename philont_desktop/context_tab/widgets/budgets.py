@@ -60,12 +60,39 @@ class BudgetBar(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(260, self._height())
 
+    def two_lines(self, width: int) -> bool:
+        """Whether the title and ``used / limit`` need a line each at ``width`` (large text, a narrow
+        panel): they are never drawn over each other."""
+        fm = QFontMetrics(self.font())
+        need = (
+            fm.horizontalAdvance(self.title)
+            + fm.horizontalAdvance("  ")
+            + fm.horizontalAdvance(self.value_text)
+        )
+        return need > width
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._height() + (QFontMetrics(self.font()).height() if self.two_lines(width) else 0)
+
+    def _fit_height(self) -> None:
+        height = self.heightForWidth(self.width())
+        if height != self.minimumHeight():
+            self.setMinimumHeight(height)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
     def set_data(
         self, title: str, used: int, limit: int, unit: str, parts: Sequence[tuple[str, int, QColor]]
     ) -> None:
         self.title, self.used, self.limit, self.unit = title, int(used), int(limit), unit
         self.parts = [(n, int(v), c) for n, v, c in parts if v > 0]
         self.setToolTip(self.tooltip_text())
+        self._fit_height()
         self.update()
 
     @property
@@ -94,12 +121,13 @@ class BudgetBar(QWidget):
         over = self.limit > 0 and self.used > self.limit
         val_color = self.theme.status_color("error") if over else pal.color(QPalette.ColorRole.WindowText)
         p.setPen(val_color)
+        value_top = text_h if self.two_lines(w) else 0
         p.drawText(
-            QRectF(0, 0, w, text_h),
+            QRectF(0, value_top, w, text_h),
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
             self.value_text,
         )
-        top, bar_h = text_h + self.GAP, self.BAR_H
+        top, bar_h = value_top + text_h + self.GAP, self.BAR_H
         track = QRectF(0, top, w, bar_h)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(

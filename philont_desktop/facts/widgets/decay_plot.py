@@ -42,7 +42,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.retranslate import on_language_changed
-from philont_desktop.widgets import plain
+from philont_desktop.widgets import accessible, plain
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
 MAX_INDIVIDUAL = 12  # up to this many selected facts: one coloured curve each, with a legend
@@ -164,6 +164,7 @@ class DecayCurvePlot(QWidget):
         theme.changed.connect(self._restyle)
         self._restyle()
         on_language_changed(self, self._retranslate_lines)
+        accessible.prepare(self)  # built after the tab: named here
 
     def _make_items(self) -> None:
         self.threshold_line = pg.InfiniteLine(

@@ -31,6 +31,8 @@ class FactsFilterBar(QWidget):
         self.column_edit.setClearButtonEnabled(True)
         self.column_edit.setPlaceholderText(self.tr("text, or < 0.05, >= 2026-05-01, 0.2 .. 0.8"))
         self.column_edit.setEnabled(False)
+        for edit in (self.filter_edit, self.column_edit):  # never squeezed to "Fi…" by large text
+            edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance("x" * 12))
         self.superseded_check = QCheckBox(self.tr("Superseded"), self)
         self.forgotten_check = QCheckBox(self.tr("Forgotten"), self)
         lay = QHBoxLayout(self)

@@ -33,6 +33,8 @@ class NamespaceTree(QTreeWidget):
         th.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         th.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         th.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # Room for a namespace's name beside its counts, also in large text (zoom, 144 dpi).
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 26))
         self.currentItemChanged.connect(self._on_current)
         self._shown: tuple[list[NamespaceNode], int] = ([], -1)
 

@@ -28,7 +28,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
-from philont_desktop.widgets import plain
+from philont_desktop.widgets import accessible, plain
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
 PICK_RADIUS_PX = 8
@@ -142,6 +142,7 @@ class OverviewPlot(QWidget):
         self._fitted = False
         theme.changed.connect(self._restyle)
         self._restyle()
+        accessible.prepare(self)  # built after the tab: named here
 
     def _restyle(self) -> None:
         err = self._theme.status_color("error")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from philont_desktop.facts.state import MAX_OFFSET_DAYS
 from philont_desktop.facts.text import fmt_time
 from philont_desktop.qt import QHBoxLayout, QLabel, QSlider, QSpinBox, Qt, QToolButton, QWidget, Signal
+from philont_desktop.widgets import accessible
 
 
 class TimeControl(QWidget):
@@ -49,3 +50,4 @@ class TimeControl(QWidget):
                 w.setValue(days)
                 w.blockSignals(False)
         self.label.setText(self.tr("now") if days == 0 else fmt_time(view_time))
+        accessible.announce(self.slider, self.label.text())

@@ -8,6 +8,7 @@ from typing import Any
 
 from core.decay import DEFAULT_FORGET_THRESHOLD, score_curve
 from philont_desktop.qt import Qt, QVBoxLayout, QWidget
+from philont_desktop.widgets import accessible
 
 __all__ = ["DecayPlot"]
 
@@ -33,6 +34,7 @@ class DecayPlot(QWidget):
 
         self.plot = ThemedPlotWidget(self.theme, self, date_axis=True)
         self.plot.setObjectName("reviewDecayPlot")
+        accessible.name_widget(self.plot)  # made when first shown
         self.plot.setLabel("left", self.tr("Score"))
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.themeChanged.connect(self._redraw)

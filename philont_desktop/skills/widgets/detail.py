@@ -67,6 +67,7 @@ class DetailPane(QWidget):
         self.revisions.revertRequested.connect(self.revertRequested)
         self.revisions.selectionChanged.connect(self._update_buttons)
         self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("skillsDetailTabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.overview, self.tr("Overview"))
         self.tabs.addTab(self.ladder, self.tr("Ladder history"))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from philont_desktop.qt import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget, Signal
 from philont_desktop.retranslate import on_language_changed
+from philont_desktop.widgets import accessible
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg, role_brush
 
 DAY_MS = 86_400_000
@@ -55,6 +56,8 @@ class ActivityChart(QWidget):
         self._vb = _RangeViewBox(enableMenu=False)  # no context menu: not built at all
         self._vb.setMouseEnabled(x=True, y=False)
         self.plot = ThemedPlotWidget(theme, self, date_axis=True, viewBox=self._vb)
+        self.plot.setObjectName("activityChart")
+        accessible.name_widget(self.plot)  # made after the tab, when first shown
         self.plot.setMinimumHeight(90)
         self.plot.getPlotItem().setContentsMargins(2, 2, 6, 2)
         self.plot.getAxis("left").setWidth(44)
@@ -67,6 +70,7 @@ class ActivityChart(QWidget):
         self._vb.sigDragRange.connect(self._dragged)
         self.caption = QLabel(self)
         self.caption.setObjectName("activityCaption")
+        self.caption.setWordWrap(True)  # whole in large text, on two lines if need be
         self.clear_btn = QToolButton(self)
         self.clear_btn.setText(self.tr("Clear range"))
         self.clear_btn.setAutoRaise(True)

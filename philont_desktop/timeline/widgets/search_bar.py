@@ -23,6 +23,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.timeline.widgets.results import role_label
+from philont_desktop.widgets import accessible
 
 ROLE_CHOICES = ("user", "assistant", "tool", "system")
 
@@ -73,6 +74,8 @@ class SearchBar(QWidget):
         self.range_check = QCheckBox(self.tr("Dates"), self)
         self.from_edit = QDateEdit(self)
         self.to_edit = QDateEdit(self)
+        self.from_edit.setObjectName("timelineFrom")
+        self.to_edit.setObjectName("timelineTo")
         for e in (self.from_edit, self.to_edit):
             e.setCalendarPopup(True)
             e.setDisplayFormat("yyyy-MM-dd")
@@ -151,6 +154,7 @@ class SearchBar(QWidget):
     def set_hits(self, text: str, tooltip: str = "") -> None:
         self.hits_label.setText(text)
         self.hits_label.setToolTip(tooltip)
+        accessible.announce(self.search_edit, text)
 
     # -- input -------------------------------------------------------------------------------------------
     def _on_check(self, on: bool) -> None:

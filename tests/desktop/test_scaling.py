@@ -1,0 +1,103 @@
+"""Large text (zoom 150 % and 200 %, as 144 and 192 dpi give) and scale factors 1.5 and 2 at 1280×820
+and 1024×640: the window keeps its size, labels and buttons keep their whole text, the Facts filters
+and namespace names keep their room, the Context budgets never draw text over text; what does not fit
+scrolls."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from philont_desktop import zoom
+from philont_desktop.app import settle
+from philont_desktop.qt import QAbstractButton, QImage, QLabel, QWidget
+from philont_desktop.tabs import tab_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def normal_size(qapp):
+    zoom.reset_for_tests()
+    yield
+    zoom.reset_for_tests()
+
+
+def _squeezed(tab) -> list[str]:
+    out = []
+    for x in tab.findChildren(QWidget):
+        if not x.isVisible() or not isinstance(x, (QLabel, QAbstractButton)) or not x.text():
+            continue
+        if isinstance(x, QLabel) and x.wordWrap():
+            continue
+        if x.width() < x.sizeHint().width() - 1:
+            out.append(
+                f"{type(x).__name__} {x.objectName()!r} {x.text()[:30]!r}: {x.width()} < {x.sizeHint().width()}"
+            )
+    return out
+
+
+@pytest.mark.parametrize("size", [(1280, 820), (1024, 640)], ids=["1280x820", "1024x640"])
+@pytest.mark.parametrize("level", [150, 200])
+def test_large_text_keeps_every_label_whole_and_the_window_its_size(open_window, demo_db_path, size, level):
+    w = open_window(demo_db_path, size=size)
+    w.theme.set_zoom(level)
+    problems = []
+    for name in tab_names():
+        tab = w.show_tab(name)
+        assert settle(w, tab, 20_000)
+        problems += [f"{name}: {p}" for p in _squeezed(tab)]
+        need = w.minimumSizeHint()
+        assert need.width() <= size[0] and need.height() <= size[1], (name, need)
+        assert (w.width(), w.height()) == size, name
+    assert not problems, "\n".join(problems)
+    facts = w.show_tab("facts")
+    for edit in (facts.bar.filter_edit, facts.bar.column_edit):
+        assert edit.width() >= edit.fontMetrics().horizontalAdvance("x" * 10)
+    tree = facts.tree
+    assert tree.columnWidth(0) >= tree.fontMetrics().horizontalAdvance("x" * 8)
+
+
+def test_budget_texts_take_two_lines_rather_than_overlap(open_window, demo_db_path):
+    from philont_desktop.context_tab.widgets.budgets import BudgetBar
+
+    w = open_window(demo_db_path, size=(1024, 640))
+    tab = w.show_tab("context")
+    assert settle(w, tab, 20_000)
+    w.theme.set_zoom(200)
+    bars = tab.findChildren(BudgetBar)
+    assert bars
+    for bar in bars:
+        bar.resize(180, bar.height())
+        line = bar.fontMetrics().height()
+        assert bar.two_lines(180)
+        assert bar.heightForWidth(180) >= 2 * line + bar.BAR_H
+        assert bar.minimumHeight() >= 2 * line + bar.BAR_H
+        assert not bar.two_lines(2000) and bar.heightForWidth(2000) < 2 * line + bar.BAR_H
+
+
+@pytest.mark.parametrize("factor", ["1.5", "2"])
+def test_a_scale_factor_renders_the_same_window_sharper(demo_db_path, tmp_path, factor):
+    env = dict(os.environ, QT_SCALE_FACTOR=factor, QT_QPA_PLATFORM="offscreen")
+    out = tmp_path / "shots"
+    command = [sys.executable, "-m", "philont_desktop", "--db", str(demo_db_path), "--screenshot", str(out)]
+    done = subprocess.run(
+        [*command, "--size", "1024x640"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    for name in tab_names():
+        image = QImage(str(out / f"{name}.png"))
+        assert (image.width(), image.height()) == (round(1024 * float(factor)), round(640 * float(factor))), (
+            name
+        )
