@@ -215,7 +215,9 @@ class MessageDelegate(QStyledItemDelegate):
             fmts = []
             hl_bg, hl_fg = self._highlight_colors()
             for s, e in clip_spans(spans, pv.start, len(pv.text)):
-                s, e = (s + lead, e + lead) if offsets is None else (offsets[s + lead], offsets[e + lead])
+                s, e = s + lead, e + lead
+                if offsets is not None:  # the text may end before the span (trailing space cut)
+                    s, e = offsets[min(s, len(offsets) - 1)], offsets[min(e, len(offsets) - 1)]
                 fr = QTextLayout.FormatRange()
                 fr.start = s
                 fr.length = e - s
