@@ -195,6 +195,23 @@ class MessageDelegate(QStyledItemDelegate):
         self._heights[key] = c.height
         return c
 
+    def _highlights(self, spans: list[tuple[int, int]], offsets: list[int] | None) -> list[Any]:
+        """The formats of the hits (spans of the text before its controls were spelled)."""
+        fmts = []
+        hl_bg, hl_fg = self._highlight_colors()
+        for s, e in spans:
+            if offsets is not None:  # the text may end before the span (trailing space cut)
+                s, e = offsets[min(s, len(offsets) - 1)], offsets[min(e, len(offsets) - 1)]
+            fr = QTextLayout.FormatRange()
+            fr.start = s
+            fr.length = e - s
+            f = QTextCharFormat()
+            f.setBackground(hl_bg)
+            f.setForeground(hl_fg)
+            fr.format = f
+            fmts.append(fr)
+        return fmts
+
     def _build(self, m: Any, expanded: bool, spans: list[tuple[int, int]] | None, width: int) -> _Card:
         _base, body = self._fonts(m.role)
         content = m.content if isinstance(m.content, str) else str(m.content)
@@ -212,21 +229,8 @@ class MessageDelegate(QStyledItemDelegate):
         opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         layout.setTextOption(opt)
         if spans:
-            fmts = []
-            hl_bg, hl_fg = self._highlight_colors()
-            for s, e in clip_spans(spans, pv.start, len(pv.text)):
-                s, e = s + lead, e + lead
-                if offsets is not None:  # the text may end before the span (trailing space cut)
-                    s, e = offsets[min(s, len(offsets) - 1)], offsets[min(e, len(offsets) - 1)]
-                fr = QTextLayout.FormatRange()
-                fr.start = s
-                fr.length = e - s
-                f = QTextCharFormat()
-                f.setBackground(hl_bg)
-                f.setForeground(hl_fg)
-                fr.format = f
-                fmts.append(fr)
-            layout.setFormats(fmts)
+            moved = [(s + lead, e + lead) for s, e in clip_spans(spans, pv.start, len(pv.text))]
+            layout.setFormats(self._highlights(moved, offsets))
         text_w = max(40, width - 2 * OUTER_H - BAR - 2 * PAD)
         layout.beginLayout()
         y = 0.0
