@@ -265,6 +265,22 @@ def test_the_message_card_highlights_the_match_behind_a_direction_override(qapp)
     assert offsets is not None and shown[offsets[5] : offsets[12]] == "gnp.exe"  # the search hit
 
 
+def test_a_hit_in_the_cut_end_of_a_collapsed_card_with_an_override(qtbot):
+    from types import SimpleNamespace
+
+    from philont_desktop.qt import QListView
+    from philont_desktop.timeline.widgets.message_card import MessageDelegate
+
+    view = QListView()
+    qtbot.addWidget(view)
+    delegate = MessageDelegate(view, Theme("light"))
+    head = "\u202egnp.exe " + "x" * 566  # 575 characters, then spaces up to the 600 a collapsed card shows
+    content = head + " " * 25 + "tail"
+    m = SimpleNamespace(id=1, role="user", content=content)
+    card = delegate._build(m, False, [(570, 600)], 600)  # the hit ends in the spaces the card cuts
+    assert "\u202e" not in card.layout.text() and card.layout.text().startswith("\\u202egnp.exe")
+
+
 def test_the_notes_pane_spells_controls_and_edits_the_stored_text(qtbot):
     from core.models import Note
     from philont_desktop.notes.widgets.editor import NoteEditor

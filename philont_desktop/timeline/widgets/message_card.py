@@ -12,7 +12,7 @@ are cached per message, expansion state, highlight and width.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,14 +206,13 @@ class MessageDelegate(QStyledItemDelegate):
         self._heights[key] = c.height
         return c
 
-    def _highlights(
-        self, spans: Iterable[tuple[int, int]], lead: int, offsets: list[int] | None
-    ) -> list[QTextLayout.FormatRange]:
-        """The search hits' formats, at the places ``spans`` (in the previewed text) land in the shown text."""
+    def _highlights(self, spans: list[tuple[int, int]], offsets: list[int] | None) -> list[Any]:
+        """The formats of the hits (spans of the text before its controls were spelled)."""
         fmts = []
         hl_bg, hl_fg = self._highlight_colors()
         for s, e in spans:
-            s, e = (s + lead, e + lead) if offsets is None else (offsets[s + lead], offsets[e + lead])
+            if offsets is not None:  # the text may end before the span (trailing space cut)
+                s, e = offsets[min(s, len(offsets) - 1)], offsets[min(e, len(offsets) - 1)]
             fr = QTextLayout.FormatRange()
             fr.start = s
             fr.length = e - s
@@ -243,7 +242,8 @@ class MessageDelegate(QStyledItemDelegate):
         opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         layout.setTextOption(opt)
         if spans:
-            layout.setFormats(self._highlights(clip_spans(spans, pv.start, len(pv.text)), lead, offsets))
+            moved = [(s + lead, e + lead) for s, e in clip_spans(spans, pv.start, len(pv.text))]
+            layout.setFormats(self._highlights(moved, offsets))
         text_w = max(40, width - 2 * OUTER_H - BAR - 2 * PAD)
         layout.beginLayout()
         y = 0.0
