@@ -77,11 +77,11 @@ NAMES: dict[str, tuple[str, str]] = {
         QT_TRANSLATE_NOOP("Accessible", "Action log"),
         QT_TRANSLATE_NOOP("Accessible", "Every tool call with its tool, time, status and duration"),
     ),
-    "actionParams": (
+    "actionParamsEdit": (
         QT_TRANSLATE_NOOP("Accessible", "Parameters"),
         QT_TRANSLATE_NOOP("Accessible", "The parameters of the selected tool call"),
     ),
-    "actionResult": (
+    "actionResultEdit": (
         QT_TRANSLATE_NOOP("Accessible", "Result"),
         QT_TRANSLATE_NOOP("Accessible", "The result of the selected tool call"),
     ),
@@ -264,7 +264,7 @@ NAMES: dict[str, tuple[str, str]] = {
         QT_TRANSLATE_NOOP("Accessible", "Chart of the fact's score before and after the change"),
     ),
     "reviewLadder": (QT_TRANSLATE_NOOP("Accessible", "Ladder"), ""),
-    "reviewMessages": (QT_TRANSLATE_NOOP("Accessible", "Messages around"), ""),
+    "reviewMessagesEdit": (QT_TRANSLATE_NOOP("Accessible", "Messages around"), ""),
 }
 
 
