@@ -16,6 +16,7 @@ Standard library only.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Literal
 
 from core.jsutil import js_div, js_exp, now_ms
@@ -153,6 +154,28 @@ def _as_int_ms(x: float) -> int:
     return math.ceil(x)
 
 
+def _first_below(below: Callable[[int], bool], start: int, guess: int) -> int:
+    """The first ms after ``start`` at which ``below`` holds (it holds from some time on and not at
+    ``start``): bracket it from ``guess`` by doubling steps, then bisect to the exact millisecond."""
+    hi = max(start + 1, guess)
+    step = 1
+    while not below(hi):
+        hi += step
+        step *= 2
+    lo = max(start, hi - 2)
+    step = 2
+    while lo > start and below(lo):
+        lo = max(start, lo - step)
+        step *= 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if below(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def forget_crossing_time(
     namespace: str,
     confidence: float,
@@ -200,20 +223,4 @@ def forget_crossing_time(
     guess = anchor + tau * math.log(conf / thr) * DAY_MS
     if not math.isfinite(guess) or guess > 2**62:
         return None
-    hi = max(start + 1, _as_int_ms(guess))
-    step = 1
-    while not below(hi):
-        hi += step
-        step *= 2
-    lo = max(start, hi - 2)
-    step = 2
-    while lo > start and below(lo):
-        lo = max(start, lo - step)
-        step *= 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if below(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return _first_below(below, start, _as_int_ms(guess))

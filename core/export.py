@@ -430,6 +430,72 @@ def _estimate(db: MemoryDB, table: str, where: list[str], args: list[Any]) -> in
     return int(row[1]) - int(row[0]) + 1
 
 
+def _checked_columns(spec: Layer, all_columns: list[str], columns: Sequence[str] | None) -> list[str]:
+    """The columns to export (default: all, in table order); refused when the table or a column is missing."""
+    if not all_columns:
+        raise ValidationError_(
+            f"This database has no {spec.table} table.", code="db.table_missing", params={"table": spec.table}
+        )
+    cols = list(columns) if columns is not None else all_columns
+    unknown = [c for c in cols if c not in all_columns]
+    if unknown:
+        raise ValidationError_(
+            f"The {spec.name} layer has no column(s) {', '.join(unknown)}.",
+            code="export.columns_unknown",
+            params={"layer": spec.name, "columns": unknown},
+        )
+    return cols
+
+
+@dataclass(frozen=True)
+class _PagedQuery:
+    """The rows of one layer to export, read a page at a time in rowid order."""
+
+    db: MemoryDB
+    table: str
+    columns: list[str]
+    where: list[str]
+    args: list[Any]
+    page: int
+
+
+def _write_pages(
+    writer: _Writer, q: _PagedQuery, total: int, progress: ProgressFn | None, cancel: CancelFn | None
+) -> None:
+    """Write every row of ``q``, page by page, with progress and cancellation between pages."""
+    last: int | None = None
+    estimate = total
+    if progress is not None:
+        progress(0, estimate)
+    while True:
+        if cancel is not None and cancel():
+            raise ExportCancelledError("The export was cancelled; no file was written.")
+        clauses = list(q.where)
+        page_args = list(q.args)
+        if last is not None:
+            clauses.append("rowid > ?")
+            page_args.append(last)
+        # Every column is read, so that each row's damage is what its model reads (core.damage).
+        from core.models import row_damage  # pydantic: not imported with the app's File menu
+
+        sql = (
+            f'SELECT rowid AS "__rowid__", * FROM {q.table}'
+            + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
+            + " ORDER BY rowid LIMIT ?"
+        )
+        with q.db.lock:
+            batch = q.db.conn.execute(sql, (*page_args, q.page)).fetchall()
+        for r in batch:
+            writer.row({c: r[c] for c in q.columns}, row_damage(q.table, r))
+        if batch:
+            last = int(batch[-1][0])
+        estimate = max(estimate, writer.rows)
+        if progress is not None:
+            progress(writer.rows, estimate if len(batch) == q.page else writer.rows)
+        if len(batch) < q.page:
+            break
+
+
 def export_layer(
     db: MemoryDB,
     layer: str,
@@ -455,54 +521,13 @@ def export_layer(
     _check_format(fmt)
     spec = _layer(layer)
     all_columns = layer_columns(db, layer)
-    if not all_columns:
-        raise ValidationError_(
-            f"This database has no {spec.table} table.", code="db.table_missing", params={"table": spec.table}
-        )
-    cols = list(columns) if columns is not None else all_columns
-    unknown = [c for c in cols if c not in all_columns]
-    if unknown:
-        raise ValidationError_(
-            f"The {spec.name} layer has no column(s) {', '.join(unknown)}.",
-            code="export.columns_unknown",
-            params={"layer": spec.name, "columns": unknown},
-        )
+    cols = _checked_columns(spec, all_columns, columns)
     where, args = _where(spec, all_columns, filters, since, until)
     total = _estimate(db, spec.table, where, args)
-    page = max(1, int(page_size))
+    query = _PagedQuery(db, spec.table, cols, where, args, max(1, int(page_size)))
 
     def _rows(writer: _Writer) -> None:
-        last: int | None = None
-        estimate = total
-        if progress is not None:
-            progress(0, estimate)
-        while True:
-            if cancel is not None and cancel():
-                raise ExportCancelledError("The export was cancelled; no file was written.")
-            clauses = list(where)
-            page_args = list(args)
-            if last is not None:
-                clauses.append("rowid > ?")
-                page_args.append(last)
-            # Every column is read, so that each row's damage is what its model reads (core.damage).
-            from core.models import row_damage  # pydantic: not imported with the app's File menu
-
-            sql = (
-                f'SELECT rowid AS "__rowid__", * FROM {spec.table}'
-                + (f" WHERE {' AND '.join(clauses)}" if clauses else "")
-                + " ORDER BY rowid LIMIT ?"
-            )
-            with db.lock:
-                batch = db.conn.execute(sql, (*page_args, page)).fetchall()
-            for r in batch:
-                writer.row({c: r[c] for c in cols}, row_damage(spec.table, r))
-            if batch:
-                last = int(batch[-1][0])
-            estimate = max(estimate, writer.rows)
-            if progress is not None:
-                progress(writer.rows, estimate if len(batch) == page else writer.rows)
-            if len(batch) < page:
-                break
+        _write_pages(writer, query, total, progress, cancel)
 
     return _write_atomically(path, fmt, cols, spec.json_columns, _rows, bom=bom, parse_json=parse_json)
 

@@ -16,14 +16,22 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from core import ids
-from core.damage import JS_TIME_MAX
 from core.decay import PIN_SENTINEL, score_memory
 from core.errors import ConflictError, NotFoundError, ValidationError_
-from core.jsutil import js_number_str, js_stringify, now_ms
+from core.fact_checks import (
+    MAX_SAFE_INTEGER,
+    TIME_FIELDS,
+    check_epoch_ms,
+    check_exact_json,
+    check_name,
+    window_error,
+)
+from core.jsutil import js_stringify, now_ms
 from core.models import Fact
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
+    from core.engine import Connection
 
 SELF_NAMESPACE = "self"
 
@@ -69,169 +77,72 @@ def _can_write(db: MemoryDB) -> bool:
     return not report.read_only and report.read_only_reason is None
 
 
-def _window_error(valid_from: Any, valid_until: Any) -> str | None:
-    if valid_from is None or valid_until is None:
-        return None
-    try:
-        inverted = valid_until < valid_from
-    except TypeError:
-        return (
-            f"valid_from and valid_until must be epoch milliseconds, not {valid_from!r} and {valid_until!r}"
-        )
-    if inverted:
-        return f"storeFact: valid_until ({js_number_str(valid_until)}) 早于 valid_from ({js_number_str(valid_from)})"
-    return None
-
-
-# -- validation of the manual editor's input (the store_fact tool keeps the reference's semantics) ----------
-
-MAX_SAFE_INTEGER = 2**53  # beyond it a JavaScript reader (JSON.parse) rounds an integer
-TIME_FIELDS = ("occurred_at", "valid_from", "valid_until")
-
-
-def check_epoch_ms(name: str, value: Any) -> int | None:
-    """``value`` as epoch milliseconds for a time column (``None`` stays ``None``).
-
-    An integer within what a JavaScript date holds (±8.64e15 ms) passes, an integral finite float becomes that integer;
-    everything else (text, a fraction, NaN, a bool, a value beyond a date's range) raises
-    :class:`~core.errors.ValidationError_`. Dates are converted to milliseconds by the caller.
-    """
-    if value is None:
-        return None
-    what = f"{name} must be a time in epoch milliseconds (an integer)"
-    bad = {"field": name}
-    if isinstance(value, bool):
-        raise ValidationError_(
-            f"{what}, not the boolean {str(value).lower()}",
-            code="fact.time_invalid",
-            params={**bad, "value": str(value).lower()},
-        )
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValidationError_(
-                f"{what}, not {js_number_str(value)}",
-                code="fact.time_invalid",
-                params={**bad, "value": js_number_str(value)},
-            )
-        if not value.is_integer():
-            raise ValidationError_(
-                f"{what}, not a fraction ({js_number_str(value)})",
-                code="fact.time_invalid",
-                params={**bad, "value": js_number_str(value)},
-            )
-        value = int(value)
-    if not isinstance(value, int):
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
-        kind = "the text" if isinstance(value, str) else f"a {type(value).__name__}:"
-        raise ValidationError_(
-            f"{what}, not {kind} {shown}", code="fact.time_invalid", params={**bad, "value": shown}
-        )
-    if not -JS_TIME_MAX <= value <= JS_TIME_MAX:
-        raise ValidationError_(
-            f"{what} between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range",
-            code="fact.time_out_of_range",
-            params={"field": name, "value": value, "limit": JS_TIME_MAX},
-        )
-    return int(value)
-
-
-def check_name(label: str, name: Any) -> str:
-    """A namespace or key that can be stored as UTF-8: a surrogate pair becomes its character, a lone
-    surrogate (half a character, not representable in UTF-8) raises :class:`~core.errors.ValidationError_`."""
-    if not isinstance(name, str):
-        raise ValidationError_(
-            f"The {label} must be text.", code="fact.name_not_text", params={"label": label}
-        )
-    try:
-        name.encode("utf-8")
-        return name
-    except UnicodeEncodeError:
-        pass
-    try:
-        return name.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
-    except UnicodeDecodeError:
-        pos = next(i for i, ch in enumerate(name) if 0xD800 <= ord(ch) <= 0xDFFF)
-        raise ValidationError_(
-            f"The {label} contains a lone surrogate (U+{ord(name[pos]):04X} at position {pos}), half of a "
-            "character that cannot be stored; remove it or complete the character.",
-            code="fact.name_lone_surrogate",
-            params={"label": label, "char": f"U+{ord(name[pos]):04X}", "position": pos},
-        ) from None
-
-
-def _check_json_node(v: Any, where: str, ancestors: set[int]) -> None:
-    if v is None or isinstance(v, bool | str):
-        return
-    if isinstance(v, int):
-        if abs(v) > MAX_SAFE_INTEGER:
-            shown = str(v) if v.bit_length() <= 256 else f"of {v.bit_length()} bits"
-            raise ValidationError_(
-                f"{where}: the integer {shown} is beyond ±2^53 ({MAX_SAFE_INTEGER}); JSON readers "
-                "(JavaScript) would round it to a different number. Store it as text instead.",
-                code="json.unsafe_integer",
-                params={"where": where, "value": shown, "limit": MAX_SAFE_INTEGER},
-            )
-        return
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            raise ValidationError_(
-                f"{where}: {js_number_str(v)} cannot be stored in JSON (it would become null). "
-                "Use a finite number, null or text.",
-                code="json.not_finite",
-                params={"where": where, "value": js_number_str(v)},
-            )
-        return
-    if not isinstance(v, list | tuple | dict):
-        raise ValidationError_(
-            f"{where}: a value of type {type(v).__name__} cannot be stored as JSON.",
-            code="json.type",
-            params={"where": where, "type": type(v).__name__},
-        )
-    if id(v) in ancestors:
-        raise ValidationError_(
-            f"{where}: the value contains itself and cannot be stored as JSON.",
-            code="json.cycle",
-            params={"where": where},
-        )
-    ancestors.add(id(v))
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if not isinstance(k, str):
-                raise ValidationError_(
-                    f"{where}: object keys must be text, not {k!r}",
-                    code="json.key_not_text",
-                    params={"where": where, "key": repr(k)},
-                )
-            _check_json_node(x, f"{where}.{k}", ancestors)
-    else:
-        for i, x in enumerate(v):
-            _check_json_node(x, f"{where}[{i}]", ancestors)
-    ancestors.discard(id(v))
-
-
-def check_exact_json(value: Any) -> str:
-    """``js_stringify(value)`` when that JSON reads back as exactly ``value``.
-
-    Refused with :class:`~core.errors.ValidationError_` (JSON would carry something else): NaN and
-    ±Infinity (``JSON.stringify`` writes ``null``), integers beyond ±2^53 (a JavaScript reader rounds
-    them), object keys that are not text, and values JSON has no form for.
-    """
-    try:
-        _check_json_node(value, "value", set())
-    except RecursionError:
-        raise ValidationError_(
-            "The value is nested too deeply to be stored as JSON.", code="json.too_deep"
-        ) from None
-    try:
-        return js_stringify(value)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise ValidationError_(
-            f"The value cannot be stored as JSON: {exc}", code="json.unstorable", params={"error": str(exc)}
-        ) from None
-
-
 def _norm_kind(kind: Any) -> str:
     return "event" if kind == "event" else "state"
+
+
+def _locked_chain(
+    conn: Connection, old_id: str, expected_head: Any, allow_self: bool
+) -> tuple[Any, Fact, Fact | None]:
+    """Inside the write: the row ``old_id`` (raw and read), and the current head of its chain, which
+    must be ``expected_head`` unless that is ``None``."""
+    old_row = conn.execute("SELECT * FROM memory_facts WHERE id = ?", (old_id,)).fetchone()
+    if old_row is None:
+        raise NotFoundError(f"No fact with id {old_id}.", code="fact.not_found", params={"id": old_id})
+    old = Fact.from_row(old_row)
+    if old.namespace == SELF_NAMESPACE and not allow_self:
+        raise SelfDescriptionWriteForbiddenError(old.key, "supersede_with")
+    head_row = conn.execute(
+        "SELECT * FROM memory_facts WHERE namespace = ? AND key = ? AND superseded_by IS NULL "
+        "ORDER BY rowid DESC LIMIT 1",
+        (old.namespace, old.key),
+    ).fetchone()
+    head = Fact.from_row(head_row) if head_row is not None else None
+    if expected_head is not None and (head is None or head.id != expected_head):
+        raise ConflictError(
+            f"{old.namespace}.{old.key} was changed meanwhile: its current version is "
+            f"{head.id if head else 'missing'}, not {expected_head}.",
+            head,
+            code="fact.changed_meanwhile",
+            params={"fact": f"{old.namespace}.{old.key}", "current": head.id if head else None},
+        )
+    return old_row, old, head
+
+
+def _edited_values(old_row: Any, old: Fact, edits: dict[str, Any]) -> tuple[Any, ...]:
+    """``(value_json, confidence, kind, occurred_at, valid_from, valid_until, tau)`` of an edited
+    version: each edit checked, each field left ``UNSET`` copied from ``old``."""
+    valid_from, valid_until = edits["valid_from"], edits["valid_until"]
+    vf = old.valid_from if valid_from is UNSET else check_epoch_ms("valid_from", valid_from)
+    vu = old.valid_until if valid_until is UNSET else check_epoch_ms("valid_until", valid_until)
+    err = window_error(vf, vu)
+    if err:
+        raise ValidationError_(err, code="fact.window_invalid", params={"valid_from": vf, "valid_until": vu})
+    value, confidence, fact_kind = edits["value"], edits["confidence"], edits["fact_kind"]
+    value_json = old_row["value_json"] if value is UNSET else check_exact_json(value)
+    conf = old_row["confidence"] if confidence is UNSET else confidence
+    kind = old.fact_kind if fact_kind is UNSET else _norm_kind(fact_kind)
+    occurred_at, tau = edits["occurred_at"], edits["decay_tau_days"]
+    occ = old.occurred_at if occurred_at is UNSET else check_epoch_ms("occurred_at", occurred_at)
+    tau = old.decay_tau_days if tau is UNSET else tau
+    if tau is not None and isinstance(tau, float) and math.isnan(tau):
+        raise ValidationError_("decay_tau_days must be a number or null, not NaN", code="fact.tau_invalid")
+    return value_json, conf, kind, occ, vf, vu, tau
+
+
+def _insert_version(conn: Connection, columns: tuple[Any, ...]) -> Any:
+    """Insert a fact version (``columns`` in the order of the INSERT below), link the version it
+    supersedes to it, and return the new row."""
+    new_id, supersedes = columns[0], columns[5]
+    conn.execute(
+        "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, supersedes, "
+        "created_at, occurred_at, valid_from, valid_until, last_accessed_at, decay_tau_days, "
+        "fact_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        columns,
+    )
+    if supersedes is not None:
+        conn.execute("UPDATE memory_facts SET superseded_by = ? WHERE id = ?", (new_id, supersedes))
+    return conn.execute("SELECT * FROM memory_facts WHERE id = ?", (new_id,)).fetchone()
 
 
 class FactStore:
@@ -298,7 +209,7 @@ class FactStore:
         decay_tau_days: float | None,
         now: int | None,
     ) -> Fact:
-        err = _window_error(valid_from, valid_until)
+        err = window_error(valid_from, valid_until)
         if err:
             raise ValidationError_(
                 err, code="fact.window_invalid", params={"valid_from": valid_from, "valid_until": valid_until}
@@ -313,29 +224,22 @@ class FactStore:
                 (namespace, key),
             ).fetchone()
             supersedes = old["id"] if old is not None else None
-            conn.execute(
-                "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, supersedes, "
-                "created_at, occurred_at, valid_from, valid_until, last_accessed_at, decay_tau_days, "
-                "fact_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    new_id,
-                    namespace,
-                    key,
-                    value_json,
-                    conf,
-                    supersedes,
-                    created_at,
-                    occurred_at,
-                    valid_from,
-                    valid_until,
-                    created_at,
-                    decay_tau_days,
-                    _norm_kind(fact_kind),
-                ),
+            columns = (
+                new_id,
+                namespace,
+                key,
+                value_json,
+                conf,
+                supersedes,
+                created_at,
+                occurred_at,
+                valid_from,
+                valid_until,
+                created_at,
+                decay_tau_days,
+                _norm_kind(fact_kind),
             )
-            if supersedes is not None:
-                conn.execute("UPDATE memory_facts SET superseded_by = ? WHERE id = ?", (new_id, supersedes))
-            row = conn.execute("SELECT * FROM memory_facts WHERE id = ?", (new_id,)).fetchone()
+            row = _insert_version(conn, columns)
         return Fact.from_row(row)
 
     def update_self_fact(
@@ -375,54 +279,34 @@ class FactStore:
         t = now_ms() if now is None else int(now)
         new_id = ids.new_id()
         with self.db.write() as conn:
-            old_row = conn.execute("SELECT * FROM memory_facts WHERE id = ?", (old_id,)).fetchone()
-            if old_row is None:
-                raise NotFoundError(
-                    f"No fact with id {old_id}.", code="fact.not_found", params={"id": old_id}
-                )
-            old = Fact.from_row(old_row)
-            if old.namespace == SELF_NAMESPACE and not allow_self:
-                raise SelfDescriptionWriteForbiddenError(old.key, "supersede_with")
-            head_row = conn.execute(
-                "SELECT * FROM memory_facts WHERE namespace = ? AND key = ? AND superseded_by IS NULL "
-                "ORDER BY rowid DESC LIMIT 1",
-                (old.namespace, old.key),
-            ).fetchone()
-            head = Fact.from_row(head_row) if head_row is not None else None
-            if expected_head is not None and (head is None or head.id != expected_head):
-                raise ConflictError(
-                    f"{old.namespace}.{old.key} was changed meanwhile: its current version is "
-                    f"{head.id if head else 'missing'}, not {expected_head}.",
-                    head,
-                    code="fact.changed_meanwhile",
-                    params={"fact": f"{old.namespace}.{old.key}", "current": head.id if head else None},
-                )
-            vf = old.valid_from if valid_from is UNSET else check_epoch_ms("valid_from", valid_from)
-            vu = old.valid_until if valid_until is UNSET else check_epoch_ms("valid_until", valid_until)
-            err = _window_error(vf, vu)
-            if err:
-                raise ValidationError_(
-                    err, code="fact.window_invalid", params={"valid_from": vf, "valid_until": vu}
-                )
-            value_json = old_row["value_json"] if value is UNSET else check_exact_json(value)
-            conf = old_row["confidence"] if confidence is UNSET else confidence
-            kind = old.fact_kind if fact_kind is UNSET else _norm_kind(fact_kind)
-            occ = old.occurred_at if occurred_at is UNSET else check_epoch_ms("occurred_at", occurred_at)
-            tau = old.decay_tau_days if decay_tau_days is UNSET else decay_tau_days
-            if tau is not None and isinstance(tau, float) and math.isnan(tau):
-                raise ValidationError_(
-                    "decay_tau_days must be a number or null, not NaN", code="fact.tau_invalid"
-                )
+            old_row, old, head = _locked_chain(conn, old_id, expected_head, allow_self)
+            edits = {
+                "value": value,
+                "confidence": confidence,
+                "fact_kind": fact_kind,
+                "occurred_at": occurred_at,
+                "valid_from": valid_from,
+                "valid_until": valid_until,
+                "decay_tau_days": decay_tau_days,
+            }
+            value_json, conf, kind, occ, vf, vu, tau = _edited_values(old_row, old, edits)
             supersedes = head.id if head is not None else None
-            conn.execute(
-                "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, supersedes, "
-                "created_at, occurred_at, valid_from, valid_until, last_accessed_at, decay_tau_days, "
-                "fact_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (new_id, old.namespace, old.key, value_json, conf, supersedes, t, occ, vf, vu, t, tau, kind),
+            columns = (
+                new_id,
+                old.namespace,
+                old.key,
+                value_json,
+                conf,
+                supersedes,
+                t,
+                occ,
+                vf,
+                vu,
+                t,
+                tau,
+                kind,
             )
-            if supersedes is not None:
-                conn.execute("UPDATE memory_facts SET superseded_by = ? WHERE id = ?", (new_id, supersedes))
-            row = conn.execute("SELECT * FROM memory_facts WHERE id = ?", (new_id,)).fetchone()
+            row = _insert_version(conn, columns)
         return Fact.from_row(row)
 
     # -- reading -----------------------------------------------------------------------------------

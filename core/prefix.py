@@ -23,95 +23,84 @@ The whole text is wrapped and capped at 40 000 UTF-16 units exactly like the ref
 side-effect free unless ``bump_self=True``: the reference reads the ``self.*`` facts through
 ``getFact``, which refreshes their ``last_accessed_at``; that refresh happens here only on request
 (and never on a read-only database). It does not change the text.
+
+The fixed texts, caps and pure line helpers are in :mod:`core.prefix_text`, the project plan section
+in :mod:`core.prefix_plan`; the sections the facts and skills feed are built here.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import sys
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core import sidefiles
 from core.damage import row_notice
-from core.engine import sqlite3
 from core.errors import Notice
 from core.facts import FactStore
 from core.jsutil import estimate_tokens, js_join, js_slice, js_stringify, js_trim, utf16_len
-from core.models import Fact, Skill, parse_json_lenient
-from core.schedules import ScheduleStore
+from core.models import Fact, Skill
+from core.prefix_plan import project_plan
+from core.prefix_text import (
+    FACT_VALUE_INJECT_CAP,
+    FAILURE_MODE_TOP_N,
+    MEMORY_PREFIX_TOTAL_CAP,
+    META_SKILL_NAMES,
+    PLAN_MD_INJECT_CAP,
+    PLAN_MD_MAX_BYTES,
+    PLAYBOOK_TOP_N,
+    PROJECT_FACTS_TOP_N,
+    SCHEDULED_SESSION_PREFIX,
+    SERVER_ONLY_SECTIONS,
+    SKILL_INDEX_MAX_LINES,
+    SKILL_WHEN_TO_USE_TRUNC,
+    TASK_MODE_FAST,
+    USER_FACTS_SAFETY_CAP,
+    WINDOWS_RUNTIME,
+    WRAPPER_CLOSE,
+    WRAPPER_OPEN,
+    agent_platform,
+    failure_signature,
+    indent,
+    lesson_signature,
+    plan_md_path,
+    projects_base_dir,
+    runtime_line,
+    truncate_for_injection,
+)
 from core.skills import SkillStore
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
 
-MEMORY_PREFIX_TOTAL_CAP = 40_000
-FACT_VALUE_INJECT_CAP = 1_000
-PLAN_MD_INJECT_CAP = 20_000
-#: The largest plan.md read (a larger one, or one that is no regular file, is left out as a missing one).
-PLAN_MD_MAX_BYTES = 64 * 1024 * 1024
-USER_FACTS_SAFETY_CAP = 100
-PROJECT_FACTS_TOP_N = 20
-SKILL_INDEX_MAX_LINES = 15
-SKILL_WHEN_TO_USE_TRUNC = 120
-FAILURE_MODE_TOP_N = 3
-PLAYBOOK_TOP_N = 5
-META_SKILL_NAMES = frozenset({"clawhub", "github-skills"})
-SCHEDULED_SESSION_PREFIX = "system:scheduled:"
-
-WRAPPER_OPEN = "\n\n[Memory layer — the following is already known; no need to ask or query again]\n"
-WRAPPER_CLOSE = "\n[End of memory layer]"
-
-WINDOWS_RUNTIME = (
-    "## Runtime environment\n"
-    "Host OS: **Windows** (shell is cmd.exe). Write commands/scripts/paths the Windows way: `where` not "
-    "`which`, no heredoc, quote `C:\\...` paths, run Python with `python`; for more power use "
-    "`powershell -Command`."
-)
-
-TASK_MODE_FAST: tuple[str, ...] = (
-    "## Task Mode Self-Assessment (v17 Complex Task Protocol)",
-    "Current mode: **fast**",
-    "",
-    'If this task matches any of the criteria below, **call `task_mode_classify({ mode: "slow", reason })` '
-    "as the first step** before starting work.",
-    "",
-    "[4 self-check questions — any yes → slow]",
-    "Q1 How many **independently verifiable outputs** does this task have? ≥ 2 → slow",
-    "Q2 Are there **dependencies between steps** (B must wait for A's result)? Yes → slow",
-    "Q3 Does the task involve **writes to the external world** (create account / send message / deploy / "
-    "modify remote data)?",
-    "   Yes → lean slow, unless the write is a single one-shot action with no subsequent verification",
-    "Q4 Has the user provided a **guide document / URL / multi-step instructions** (## multi-section / "
-    "1./2./3. list)?",
-    "   Yes → slow, must follow every item in the document",
-    "",
-    "Does not match → fast (single tool call / single-intent answer is sufficient).",
-    "",
-    "Once slow is activated, the mechanism layer enforces: plan_draft (with deliverables) → plan_update_step "
-    "→ plan_close (with deliverable_status). **Skipping the protocol = tool rejected by plan_protocol_gate**.",
-)
-
-#: Sections of the agent's prefix that only its running server can fill (decision 8).
-SERVER_ONLY_SECTIONS: dict[str, str] = {
-    "schedule_outcomes": "Recent runs for this schedule (scheduled sessions only)",
-    "recent_uploads": "Recently uploaded files (cross-channel)",
-    "fetched_resources": "Resources I have previously fetched",
-    "signals": "Signal and interrupt sections (critical / needs attention / intrinsic-drive observation)",
-    "autonomous_review": "Autonomous self-correction review",
-    "autonomous_progress": "Autonomous research progress",
-    "research_approvals": "Pending background research approvals",
-    "reasoning_progress": "Deep-reasoning progress",
-    "user_patterns": "User-pattern observation",
-}
-
-_LINE_CHAR = "[^\n\r\u2028\u2029]"  # JavaScript '.'
-_LESSON_SIG_RE = re.compile(f"playbook-({_LINE_CHAR}+?)-[a-z0-9]+")
-_FAILURE_SIG_RE = re.compile(f"playbook-({_LINE_CHAR}+?)-fail-[a-z0-9]+")
-_KEBAB_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?")
-_BSD_LIKE = ("freebsd", "openbsd", "netbsd", "aix", "sunos", "linux")
+__all__ = [
+    "FACT_VALUE_INJECT_CAP",
+    "FAILURE_MODE_TOP_N",
+    "MEMORY_PREFIX_TOTAL_CAP",
+    "META_SKILL_NAMES",
+    "PLAN_MD_INJECT_CAP",
+    "PLAN_MD_MAX_BYTES",
+    "PLAYBOOK_TOP_N",
+    "PROJECT_FACTS_TOP_N",
+    "SCHEDULED_SESSION_PREFIX",
+    "SERVER_ONLY_SECTIONS",
+    "SKILL_INDEX_MAX_LINES",
+    "SKILL_WHEN_TO_USE_TRUNC",
+    "TASK_MODE_FAST",
+    "USER_FACTS_SAFETY_CAP",
+    "WINDOWS_RUNTIME",
+    "WRAPPER_CLOSE",
+    "WRAPPER_OPEN",
+    "PrefixResult",
+    "PrefixSection",
+    "agent_platform",
+    "build_memory_prefix",
+    "failure_signature",
+    "lesson_signature",
+    "plan_md_path",
+    "projects_base_dir",
+    "runtime_line",
+    "truncate_for_injection",
+]
 
 
 class PrefixSection(BaseModel):
@@ -146,75 +135,6 @@ class PrefixResult(BaseModel):
     @property
     def tokens(self) -> int:
         return estimate_tokens(self.text)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Pure helpers (tested on their own)
-# ---------------------------------------------------------------------------------------------------
-
-
-def agent_platform(host_os: str | None = None) -> str:
-    """``process.platform`` of the agent host: ``'win32'`` for Windows, else e.g. ``linux``/``darwin``.
-
-    Accepts ``sys.platform`` values (``linux``, ``darwin``, ``win32``, ``freebsd14``, ``sunos5`` ...) and
-    ``windows``; ``None`` means this machine.
-    """
-    p = (sys.platform if host_os is None else host_os).strip().lower()
-    if p in ("win32", "windows", "win64", "nt"):
-        return "win32"
-    for name in _BSD_LIKE:
-        if p.startswith(name) and p[len(name) :].isdigit():
-            return name
-    return p
-
-
-def runtime_line(host_os: str | None = None) -> str:
-    """The runtime-environment element (two lines)."""
-    platform = agent_platform(host_os)
-    if platform == "win32":
-        return WINDOWS_RUNTIME
-    return f"## Runtime environment\nHost OS: **{platform}** (POSIX sh/bash)."
-
-
-def truncate_for_injection(text: str, cap: int, label: str) -> str:
-    """``text`` cut to ``cap`` units plus the reference's marker line, or ``text`` when it fits."""
-    n = utf16_len(text)
-    if n <= cap:
-        return text
-    return (
-        js_slice(text, 0, cap)
-        + f"\n...[{label} too long, truncated: original {n} chars → keeping first {cap}]"
-    )
-
-
-def lesson_signature(name: str) -> str | None:
-    """``<sig>`` of a lesson playbook name ``playbook-<sig>-<hash>`` (JS ``^playbook-(.+?)-[a-z0-9]+$``)."""
-    m = _LESSON_SIG_RE.fullmatch(name)
-    return m.group(1) if m else None
-
-
-def failure_signature(name: str) -> str | None:
-    """``<sig>`` of a failure playbook name (JS ``^playbook-(.+?)-fail-[a-z0-9]+$``)."""
-    m = _FAILURE_SIG_RE.fullmatch(name)
-    return m.group(1) if m else None
-
-
-def _indent(body: str) -> str:
-    return "\n".join(f"    {line}" for line in body.split("\n"))
-
-
-def projects_base_dir() -> str:
-    """``$PHILONT_PROJECTS_DIR``, else ``($PHILONT_HOME or ~/.philont)/projects``, made absolute."""
-    env = js_trim(os.environ.get("PHILONT_PROJECTS_DIR", ""))
-    if env:
-        return os.path.abspath(env)
-    home = js_trim(os.environ.get("PHILONT_HOME", "")) or os.path.join(os.path.expanduser("~"), ".philont")
-    return os.path.abspath(os.path.join(home, "projects"))
-
-
-def plan_md_path(project: str) -> str:
-    """Node's ``path.join(base, project, 'plan.md')`` (segments joined, then normalised)."""
-    return os.path.normpath(os.sep.join((projects_base_dir(), project, "plan.md")))
 
 
 def _fact_sort_key(f: Fact) -> Any:
@@ -315,100 +235,8 @@ class _Builder:
             self._noted.add(key)
             self.row_notices.append(row_notice(layer, row.id, label, section, row.damaged))
 
-    # -- project plan --------------------------------------------------------------------------------
-    def _latest_plan_project(self) -> str | None:
-        """``persisted_to`` of the session's newest plan (``None`` when absent or unreadable); with
-        ``as_of``, of its newest plan created before then."""
-        sql = "SELECT * FROM memory_plans WHERE session_id = ?"
-        params: tuple[Any, ...] = (self.session_id,)
-        if self.as_of is not None:
-            sql += " AND created_at < ?"
-            params += (self.as_of,)
-        try:
-            with self.db.lock:
-                row = self.db.conn.execute(sql + " ORDER BY created_at DESC LIMIT 1", params).fetchone()
-        except sqlite3.Error:
-            return None  # no plans table in this database
-        if row is None:
-            return None
-        keys = row.keys()
-        # The reference parses steps and review history when it reads a plan; a malformed one fails.
-        steps, err1 = parse_json_lenient(row["steps_json"]) if "steps_json" in keys else ([], None)
-        _, err2 = (
-            parse_json_lenient(row["review_history_json"]) if "review_history_json" in keys else (None, None)
-        )
-        if err1 or err2 or not isinstance(steps, list) or any(s is None for s in steps):
-            self.warn(
-                "prefix.plan_unreadable",
-                f"The newest plan of session {self.session_id!r} cannot be read by the agent "
-                "(malformed steps or review history); its project plan section is skipped.",
-                session=self.session_id,
-            )
-            return None
-        persisted = row["persisted_to"] if "persisted_to" in keys else None
-        return persisted if isinstance(persisted, str) and persisted else None
-
     def project_plan(self) -> tuple[str, list[str]]:
-        sid = self.session_id
-        if not sid:
-            return "active_plan", []
-        sched_name = sid[len(SCHEDULED_SESSION_PREFIX) :] if sid.startswith(SCHEDULED_SESSION_PREFIX) else ""
-        project: str | None = None
-        if sched_name:
-            try:
-                sched = ScheduleStore(self.db).find_by_name(sched_name)
-            except sqlite3.Error:
-                sched = None
-            if sched is not None and sched.json_errors:
-                self.warn(
-                    "prefix.schedule_payload",
-                    f"Schedule {sched_name!r} has a malformed payload; plan injection skipped.",
-                    schedule=sched_name,
-                )
-                return "project_plan", []
-            if sched is not None and sched.project:
-                project = sched.project
-        if not project:
-            project = self._latest_plan_project()
-        if not project:
-            return ("project_plan" if sched_name else "active_plan"), []
-        if not sched_name:
-            return "active_plan", [
-                "## Active project plan",
-                f"project: `{project}`",
-                f"plan.md: `{plan_md_path(project)}`",
-                "Lessons / Operational Knowledge / Recent Runs are all in the file. Use `readFile` when needed. "
-                "Details are not repeated in the prefix to save tokens / preserve cache hit.",
-                "",
-            ]
-        if not _KEBAB_RE.fullmatch(project):
-            return "project_plan", []
-        path = plan_md_path(project)
-        # The agent's file: read only when it is a regular file of a sane size (a FIFO would hang the
-        # preview), never moved; otherwise left out as when it is missing.
-        data, _problem = sidefiles.read_bytes(path, PLAN_MD_MAX_BYTES)
-        if data is None:
-            return "project_plan", []
-        md = data.decode("utf-8", "replace")
-        if not md:
-            return "project_plan", []
-        n = utf16_len(md)
-        truncated = n > PLAN_MD_INJECT_CAP
-        inject = (
-            js_slice(md, 0, PLAN_MD_INJECT_CAP)
-            + f'\n\n[... plan.md remaining {n - PLAN_MD_INJECT_CAP} chars truncated — readFile("{path}") for '
-            "full content]\n"
-            if truncated
-            else md
-        )
-        reminder = (
-            "↑ This is the project's accumulated work notes. Lessons / Operational Knowledge persist across fires;"
-            " repeated failures mean you **did not read Lessons** — re-read before starting."
-        )
-        if truncated:
-            reminder += f' This section is truncated; for full Recent Runs use `readFile("{path}")`.'
-        heading = f"## Project plan.md ({project}, auto-inject{', truncated' if truncated else ''})"
-        return "project_plan", [heading, "", inject, "", reminder, ""]
+        return project_plan(self.db, self.session_id, self.as_of, self.warn)
 
     # -- facts -----------------------------------------------------------------------------------------
     def facts_section(self, ns: str, heading: str, cap: int) -> list[str]:
@@ -513,7 +341,7 @@ class _Builder:
             self.note("failure_patterns", fb)
             sig = failure_signature(fb.name)
             out.append(f"· {fb.name}{f' [{sig}]' if sig is not None else ''}")
-            out.append(_indent(js_trim(fb.description)))
+            out.append(indent(js_trim(fb.description)))
         out.append("")
         return out
 
@@ -536,7 +364,7 @@ class _Builder:
             self.note("lessons", pb)
             sig = lesson_signature(pb.name)
             out.append(f"· {pb.name}{f' [{sig}]' if sig is not None else ''}")
-            out.append(_indent(js_trim(pb.description)))
+            out.append(indent(js_trim(pb.description)))
         out.append("")
         return out
 
@@ -552,7 +380,7 @@ class _Builder:
             out.append(f"  - {s.name}: {s.description}")
             tpl = js_trim(s.action_template or "")
             if tpl:
-                out.append(_indent(tpl))
+                out.append(indent(tpl))
         return out
 
     # -- self-knowledge ----------------------------------------------------------------------------------
@@ -599,6 +427,39 @@ def _section(name: str, elements: list[str]) -> PrefixSection:
     return PrefixSection(name=name, text=text, chars=utf16_len(text), tokens=estimate_tokens(text))
 
 
+def _parts(b: _Builder, host_os: str | None) -> list[tuple[str, list[str]]]:
+    """``(section name, elements)`` of every section the database feeds, in the reference's order."""
+    parts: list[tuple[str, list[str]]] = [("runtime", [runtime_line(host_os), ""])]
+    parts.append(b.project_plan())
+    parts.append(("task_mode", [*TASK_MODE_FAST, ""]))
+    parts.append(("user_facts", b.facts_section("user", "Known user information", USER_FACTS_SAFETY_CAP)))
+    parts.append(
+        ("project_facts", b.facts_section("project", "Known project information", PROJECT_FACTS_TOP_N))
+    )
+    parts.append(("extended_capabilities", b.extended_capabilities()))
+    parts.append(("skill_index", b.skill_index()))
+    failures = b.failure_playbooks()
+    parts.append(("failure_patterns", b.failure_section(failures)))
+    parts.append(("lessons", b.lessons_section(failures)))
+    parts.append(("negative_skills", b.negatives()))
+    parts.append(("self_knowledge", b.self_knowledge()))
+    return parts
+
+
+def _wrapped(lines: list[str]) -> tuple[str, bool, int]:
+    """``(text, truncated, raw length)``: the lines wrapped and capped as the reference does."""
+    raw = WRAPPER_OPEN + "\n".join(lines) + WRAPPER_CLOSE
+    n = utf16_len(raw)
+    truncated = n > MEMORY_PREFIX_TOTAL_CAP
+    text = (
+        js_slice(raw, 0, MEMORY_PREFIX_TOTAL_CAP)
+        + f"\n...[memory prefix too long, truncated. Original {n} chars]\n[End of memory layer]"
+        if truncated
+        else raw
+    )
+    return text, truncated, n
+
+
 def build_memory_prefix(
     db: MemoryDB,
     *,
@@ -621,36 +482,13 @@ def build_memory_prefix(
     then. Looking from after every row gives exactly the live prefix.
     """
     b = _Builder(db, session_id, bump_self, now, as_of)
-    parts: list[tuple[str, list[str]]] = [("runtime", [runtime_line(host_os), ""])]
-    parts.append(b.project_plan())
-    parts.append(("task_mode", [*TASK_MODE_FAST, ""]))
-    parts.append(("user_facts", b.facts_section("user", "Known user information", USER_FACTS_SAFETY_CAP)))
-    parts.append(
-        ("project_facts", b.facts_section("project", "Known project information", PROJECT_FACTS_TOP_N))
-    )
-    parts.append(("extended_capabilities", b.extended_capabilities()))
-    parts.append(("skill_index", b.skill_index()))
-    failures = b.failure_playbooks()
-    parts.append(("failure_patterns", b.failure_section(failures)))
-    parts.append(("lessons", b.lessons_section(failures)))
-    parts.append(("negative_skills", b.negatives()))
-    parts.append(("self_knowledge", b.self_knowledge()))
-
     lines: list[str] = []
     sections: list[PrefixSection] = []
-    for name, elements in parts:
+    for name, elements in _parts(b, host_os):
         if elements:
             lines.extend(elements)
             sections.append(_section(name, elements))
-    raw = WRAPPER_OPEN + "\n".join(lines) + WRAPPER_CLOSE
-    n = utf16_len(raw)
-    truncated = n > MEMORY_PREFIX_TOTAL_CAP
-    text = (
-        js_slice(raw, 0, MEMORY_PREFIX_TOTAL_CAP)
-        + f"\n...[memory prefix too long, truncated. Original {n} chars]\n[End of memory layer]"
-        if truncated
-        else raw
-    )
+    text, truncated, n = _wrapped(lines)
     scheduled = session_id.startswith(SCHEDULED_SESSION_PREFIX) and len(session_id) > len(
         SCHEDULED_SESSION_PREFIX
     )

@@ -219,6 +219,19 @@ def _build(
     return counts
 
 
+def _checked_target(path: str | os.PathLike[str], messages: int, span_days: int) -> Path:
+    """The path a new demo database goes to, refused when something is there or the sizes are wrong."""
+    target = expand_user(path)
+    if target.is_file():
+        raise FileExistsError(
+            errno.EEXIST, "A file already exists at this path; it was left alone", str(target)
+        )
+    check_new_database_path(target)  # no special file, no orphan -wal/-shm to merge
+    if messages < 0 or span_days < 1:
+        raise ValueError("messages must be >= 0 and span_days >= 1")
+    return target
+
+
 def generate(
     path: str | os.PathLike[str],
     *,
@@ -247,14 +260,7 @@ def generate(
     partial file is removed.
     """
     t_begin = time.perf_counter()
-    target = expand_user(path)
-    if target.is_file():
-        raise FileExistsError(
-            errno.EEXIST, "A file already exists at this path; it was left alone", str(target)
-        )
-    check_new_database_path(target)  # no special file, no orphan -wal/-shm to merge
-    if messages < 0 or span_days < 1:
-        raise ValueError("messages must be >= 0 and span_days >= 1")
+    target = _checked_target(path, messages, span_days)
     now = now_ms() if now is None else int(now)
     sizes = _sizes(messages, actions=actions, notes=notes, facts=facts, skills=skills,
                    calendar_events=calendar_events, schedules=schedules)  # fmt: skip
