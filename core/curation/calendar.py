@@ -288,12 +288,7 @@ class _CalendarRows(rows.RowKind):
                 f"{what} would delete a changed {_label(table, cur)} ({changed}). Nothing was changed.",
                 cur,
                 code="calendar.step_conflict",
-                params={
-                    **_ref(table, cur),
-                    "fields": fields,
-                    "values": [{"field": k, "now": cur.get(k)} for k in fields],
-                    "step": rows.step_of(what),
-                },
+                params={**_ref(table, cur), **rows.changed_params(cur, fields, what)},
             )
         state = "enabled" if cur.get("enabled") else "disabled"
         return ConflictError(

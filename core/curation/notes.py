@@ -296,12 +296,7 @@ class _NoteRows(rows.RowKind):
             f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.",
             cur,
             code="note.changed_after_edit",
-            params={
-                **_ref(cur),
-                "fields": fields,
-                "values": [{"field": f, "now": cur.get(f)} for f in fields],
-                "step": rows.step_of(what),
-            },
+            params={**_ref(cur), **rows.changed_params(cur, fields, what)},
         )
 
 

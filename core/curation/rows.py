@@ -43,6 +43,16 @@ def step_of(what: str) -> str:
     return "undo" if what.startswith("Undo") else "redo"
 
 
+def changed_params(cur: Row, fields: list[str], what: str) -> dict[str, Any]:
+    """What a refusal "the row changed since the edit" says besides the row: the columns, their values
+    now and the step."""
+    return {
+        "fields": fields,
+        "values": [{"field": f, "now": cur.get(f)} for f in fields],
+        "step": step_of(what),
+    }
+
+
 class RowKind:
     """How the rows of one layer are read, compared and put back (override what is the layer's own).
 
