@@ -98,6 +98,42 @@ def test_undo_twice_and_redo_without_undo_are_conflicts(db):
     assert len(_audit_rows(db)) == 2
 
 
+def test_the_checks_before_undo_and_redo_refuse_what_the_steps_refuse(db):
+    edit = _perform_set(db, "b")
+    assert curation.check_undo(db, edit.id).id == edit.id
+    with pytest.raises(ConflictError, match=r"is not undone") as not_undone:
+        curation.check_redo(db, edit.id)
+    assert not_undone.value.code == "audit.not_undone"
+    undo_row = curation.undo(db, edit.id, "a")
+    with pytest.raises(ConflictError, match=r"already undone") as already:
+        curation.check_undo(db, undo_row.id)  # an undo row names the edit it undid
+    assert already.value.code == "audit.already_undone"
+    orig = curation.check_redo(db, undo_row.id)
+    assert (orig.id, orig.action, orig.undone) == (edit.id, "toy.set", True)
+    with pytest.raises(NotFoundError) as missing:
+        curation.check_undo(db, 999)
+    assert missing.value.code == "audit.not_found"
+    assert len(_audit_rows(db)) == 2 and _value(db) == "a"  # checking writes nothing
+
+
+def test_the_checks_read_only_and_know_which_actions_can_be_undone(tmp_path):
+    path = tmp_path / "m.sqlite"
+    d = MemoryDB.create(path, now=FIXED_NOW)
+    edit = curation.perform(
+        d, actor="a", action="nolayer.thing", target_type="t", target_id=1, fn=lambda c: ({"v": 1}, {"v": 2})
+    )
+    d.close()
+    ro = MemoryDB.open(path)
+    try:
+        with pytest.raises(curation.UndoUnavailableError, match=r"'nolayer\.thing' cannot be undone"):
+            curation.check_undo(ro, edit.id)
+        with pytest.raises(NotFoundError) as missing:
+            curation.check_redo(ro, edit.id + 1)
+        assert missing.value.code == "audit.not_found"
+    finally:
+        ro.close()
+
+
 def test_undo_refuses_when_the_row_changed_since(db):
     edit = _perform_set(db, "b")
     with db.write() as conn:
