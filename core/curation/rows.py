@@ -30,7 +30,7 @@ from core.errors import ConflictError
 if TYPE_CHECKING:
     from core.engine import Connection
 
-__all__ = ["REDOING", "UNDOING", "RowKind", "apply", "register", "step_of"]
+__all__ = ["REDOING", "UNDOING", "RowKind", "apply", "changed_params", "register", "step_of"]
 
 Row = Mapping[str, Any]
 #: how a step names itself in the layers' messages
@@ -57,10 +57,9 @@ class RowKind:
     """How the rows of one layer are read, compared and put back (override what is the layer's own).
 
     ``ignored`` (or :meth:`skipped`, per table) are columns the agent moves on its own: never compared,
-    never put back (``rowid`` and,
-    for updates, ``id`` are never put back either). ``keeps_rowid``: a re-created row takes its old
-    ``rowid`` again when that is still free, and a row with columns the table no longer has is refused
-    (:meth:`columns_lost`) instead of failing in SQLite.
+    never put back (``rowid`` and, for updates, ``id`` are never put back either). ``keeps_rowid``: a
+    re-created row takes its old ``rowid`` again when that is still free, and a row with columns the
+    table no longer has is refused (:meth:`columns_lost`) instead of failing in SQLite.
     """
 
     ignored: frozenset[str] = frozenset()
@@ -79,8 +78,8 @@ class RowKind:
         return state["id"]
 
     def get(self, conn: Connection, table: str, row_id: Any) -> dict[str, Any] | None:
-        sql = f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?' if self.keeps_rowid else None
-        row = conn.execute(sql or f"SELECT * FROM {table} WHERE id = ?", (row_id,)).fetchone()
+        columns = 'rowid AS "rowid", *' if self.keeps_rowid else "*"
+        row = conn.execute(f"SELECT {columns} FROM {table} WHERE id = ?", (row_id,)).fetchone()
         return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
 
     # -- comparing --------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from core.engine import Connection
 
 
-# -- bulk actions ----------------------------------------------------------------------------------------------
+# -- bulk actions ---------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -180,7 +180,10 @@ def _plan(
         if notice is not None:
             plan.skip(fact, fid, notice)
             continue
-        replaces = _replaced(conn, row, new_namespace, keys) if op == "move" else None  # type: ignore[arg-type]
+        replaces = None
+        if op == "move":
+            assert new_namespace is not None  # _new_plan refused an empty one
+            replaces = _replaced(conn, row, new_namespace, keys)
         plan.items.append(PlanItem(fact, score, replaces))
     return plan
 

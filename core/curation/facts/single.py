@@ -157,7 +157,7 @@ def unforget(fact_id: str, *, seen: Fact | Mapping[str, Any] | None = None) -> C
     )
 
 
-# -- new versions: edit and add --------------------------------------------------------------------------------
+# -- new versions: edit and add ---------------------------------------------------------------------------
 
 
 def _tau(tau: Any) -> float | None:
