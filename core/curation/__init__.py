@@ -1,18 +1,22 @@
 """Manual curation: every edit a person makes writes and audits in ONE short transaction.
 
 The generic machinery lives here; each layer plugs its edits in from a module of this package
-(``core/curation/notes.py``, ``facts.py``, ``skills.py``)::
+(``core/curation/notes.py``, ``facts/``, ``calendar.py``, ``tools.py``, ``skills.py``). A layer whose
+audit states are table rows describes them once as a :class:`core.curation.rows.RowKind` and registers
+it with ``rows.register(kind, actions)``: the row engine then undoes and redoes them. Any other layer
+registers its own steps::
 
     from core import curation
 
     def _update(conn, entry):            # undo: put entry.before back
         ...                              # returns (before, after) of this step, or None
-    curation.register("notes.update", undo_fn=_undo_update, redo_fn=_redo_update)
+    curation.register("skills.update", undo_fn=_undo_update, redo_fn=_redo_update)
 
-    edit = curation.perform(db, actor=curation.default_actor(), action="notes.update",
-                            target_type="note", target_id=note_id, fn=lambda conn: (before, after))
+    edit = curation.perform(db, actor=curation.default_actor(), action="skills.update",
+                            target_type="skill", target_id=name, fn=lambda conn: (before, after))
     curation.undo(db, edit.id, actor)    # audited: action "undo", undone_of = edit.id
     curation.redo(db, edit.id, actor)    # audited: action "redo", undone_of = edit.id
+    curation.check_undo(db, edit.id)     # read only: what undo() refuses before it writes
 
 Contracts:
 
@@ -69,6 +73,8 @@ __all__ = [
     "Changes",
     "Edit",
     "UndoUnavailableError",
+    "check_redo",
+    "check_undo",
     "current_db",
     "default_actor",
     "handler",
@@ -315,22 +321,47 @@ def _original(conn: Connection, audit_id: int) -> AuditEntry:
     return entry
 
 
+def _checked(conn: Connection, audit_id: int, kind: str) -> AuditEntry:
+    """The original edit of ``audit_id``, once it is known that ``kind`` (undo or redo) may run."""
+    orig = _original(conn, audit_id)
+    undone = is_undone(conn, orig.id)
+    if kind == UNDO and undone:
+        raise ConflictError(
+            f"Edit #{orig.id} ({orig.action}) is already undone.",
+            code="audit.already_undone",
+            params={"audit_id": orig.id, "action": orig.action},
+        )
+    if kind == REDO and not undone:
+        raise ConflictError(
+            f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.",
+            code="audit.not_undone",
+            params={"audit_id": orig.id, "action": orig.action},
+        )
+    handler(orig.action)
+    return orig
+
+
+def check_undo(db: MemoryDB, audit_id: int) -> Edit:
+    """Refuse now, reading only (a read-only connection will do), what :func:`undo` would refuse before
+    it touches a row: returns the original edit of ``audit_id`` (an ``undo``/``redo`` row names it).
+
+    Raises :class:`~core.errors.NotFoundError` (``audit.not_found``, ``audit.original_missing``),
+    :class:`~core.errors.ConflictError` (``audit.already_undone``) and :class:`UndoUnavailableError`.
+    Whether the rows still hold what the edit left is known only inside the write (see :func:`undo`).
+    """
+    with db.lock:
+        return _checked(db.conn, audit_id, UNDO)
+
+
+def check_redo(db: MemoryDB, audit_id: int) -> Edit:
+    """As :func:`check_undo`, for :func:`redo`: ``audit.not_undone`` instead of ``audit.already_undone``."""
+    with db.lock:
+        return _checked(db.conn, audit_id, REDO)
+
+
 def _step(db: MemoryDB, audit_id: int, actor: str, kind: str, note: str | None, now: int | None) -> Edit:
     with _writing(db) as conn:
-        orig = _original(conn, audit_id)
-        undone = is_undone(conn, orig.id)
-        if kind == UNDO and undone:
-            raise ConflictError(
-                f"Edit #{orig.id} ({orig.action}) is already undone.",
-                code="audit.already_undone",
-                params={"audit_id": orig.id, "action": orig.action},
-            )
-        if kind == REDO and not undone:
-            raise ConflictError(
-                f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.",
-                code="audit.not_undone",
-                params={"audit_id": orig.id, "action": orig.action},
-            )
+        orig = _checked(conn, audit_id, kind)
         h = handler(orig.action)
         fn = h.undo_fn if kind == UNDO else h.redo_fn
         result = fn(conn, orig)

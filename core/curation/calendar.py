@@ -36,9 +36,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from core import curation
 from core.audit import AuditEntry
-from core.curation import Change
+from core.curation import Change, rows
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import iso_ms
 
@@ -82,10 +81,6 @@ _VOLATILE = frozenset({"next_run_at", "last_run_at", "consecutive_failures", "pa
 def _get(conn: Connection, table: str, row_id: str) -> dict[str, Any] | None:
     row = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?', (row_id,)).fetchone()
     return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
-
-
-def _step(what: str) -> str:
-    return "undo" if what.startswith("Undo") else "redo"
 
 
 def _ref(table: str, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -156,38 +151,7 @@ def _refuse_a_second_enabled_task(conn: Connection, task: Mapping[str, Any], wha
         f"{task.get('name')!r} ({other[0]}) made since: both would fire. Nothing was changed; disable or delete that task first.",
         _get(conn, SCHEDULES, str(other[0])),
         code="calendar.step_name_taken",
-        params={**_ref(SCHEDULES, task), "other_id": str(other[0]), "step": _step(what)},
-    )
-
-
-def _insert(conn: Connection, table: str, state: Mapping[str, Any], what: str) -> None:
-    """Put a deleted row back with all its columns, and its rowid when that is still free."""
-    if table == SCHEDULES and state.get("enabled"):
-        _refuse_a_second_enabled_task(conn, state, what)
-    if _get(conn, table, state["id"]) is not None:
-        raise ConflictError(
-            f"{what}: a row with id {state['id']!r} exists again; nothing was changed.",
-            _get(conn, table, state["id"]),
-            code="calendar.step_exists",
-            params={**_ref(table, state), "step": _step(what)},
-        )
-    existing = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
-    cols = [k for k in state if k != "rowid" and k in existing]
-    lost = [k for k in state if k != "rowid" and k not in existing]
-    if lost:
-        raise ConflictError(
-            f"{what}: the table no longer has the columns {', '.join(lost)}.",
-            code="calendar.columns_lost",
-            params={"table": table, "columns": lost, "step": _step(what)},
-        )
-    rowid = state.get("rowid")
-    if isinstance(rowid, int) and conn.execute(f"SELECT 1 FROM {table} WHERE rowid = ?", (rowid,)).fetchone():
-        rowid = None
-    names = (["rowid"] if isinstance(rowid, int) else []) + cols
-    values = ([rowid] if isinstance(rowid, int) else []) + [state[k] for k in cols]
-    conn.execute(
-        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-        tuple(values),
+        params={**_ref(SCHEDULES, task), "other_id": str(other[0]), "step": rows.step_of(what)},
     )
 
 
@@ -253,71 +217,90 @@ def delete_event(event_id: str, *, seen: Any = None) -> Change:
 # -- undo / redo ------------------------------------------------------------------------------------------
 
 
-def _transition(conn: Connection, entry: AuditEntry, src: Any, dst: Any, what: str) -> None:
-    """Move the target from state ``src`` (what is expected now) to ``dst``."""
-    table = _TABLE_OF_TARGET.get(entry.target_type)
-    if table is None:
-        raise ValidationError_(
-            f"Unknown target type {entry.target_type!r} for {entry.action}.",
-            code="audit.unreadable",
-            params={"audit_id": entry.id},
+class _CalendarRows(rows.RowKind):
+    """Events and tasks for the row engine: a delete is undone with the row's old ``rowid``; enabling
+    and disabling compare and put back ``enabled`` only (the scheduler's bookkeeping moves on)."""
+
+    ignored = _VOLATILE
+    keeps_rowid = True
+
+    def table(self, entry: AuditEntry) -> str:
+        table = _TABLE_OF_TARGET.get(entry.target_type)
+        if table is None:
+            raise ValidationError_(
+                f"Unknown target type {entry.target_type!r} for {entry.action}.",
+                code="audit.unreadable",
+                params={"audit_id": entry.id},
+            )
+        return table
+
+    def same(self, column: str, a: Any, b: Any) -> bool:
+        return int(a or 0) == int(b or 0) if column == "enabled" else a == b
+
+    def column_changed(self, cur: Mapping[str, Any], column: str, want: Any) -> bool:
+        return cur.get(column) != want
+
+    def moved(self, table: str, src: Mapping[str, Any], dst: Mapping[str, Any]) -> list[str]:
+        return ["enabled"]
+
+    def value(self, dst: Mapping[str, Any], column: str) -> Any:
+        return int(dst.get(column) or 0)
+
+    def create(self, conn: Connection, table: str, row: Mapping[str, Any], what: str) -> None:
+        if table == SCHEDULES and row.get("enabled"):
+            _refuse_a_second_enabled_task(conn, row, what)
+        super().create(conn, table, row, what)
+
+    def before_update(
+        self, conn: Connection, table: str, cur: Mapping[str, Any], dst: Mapping[str, Any], what: str
+    ) -> None:
+        if table == SCHEDULES and dst.get("enabled"):
+            _refuse_a_second_enabled_task(conn, cur, what)
+
+    def exists(self, what: str, table: str, row: Mapping[str, Any], current: Any) -> ConflictError:
+        return ConflictError(
+            f"{what}: a row with id {row['id']!r} exists again; nothing was changed.",
+            current,
+            code="calendar.step_exists",
+            params={**_ref(table, row), "step": rows.step_of(what)},
         )
-    if src is None and dst is None:
-        return
-    if src is None:  # re-create the deleted row
-        _insert(conn, table, dst, what)
-        return
-    cur = _get(conn, table, src["id"])
-    if cur is None:
-        raise ConflictError(
+
+    def columns_lost(self, what: str, table: str, row: Any, lost: list[str]) -> ConflictError:
+        return ConflictError(
+            f"{what}: the table no longer has the columns {', '.join(lost)}.",
+            code="calendar.columns_lost",
+            params={"table": table, "columns": lost, "step": rows.step_of(what)},
+        )
+
+    def gone(self, what: str, table: str, src: Mapping[str, Any]) -> ConflictError:
+        return ConflictError(
             f"{what}: the {_label(table, src)} no longer exists; nothing was changed.",
             code="calendar.step_gone",
-            params={**_ref(table, src), "step": _step(what)},
+            params={**_ref(table, src), "step": rows.step_of(what)},
         )
-    if dst is None:  # delete again: the row must be as the undo left it (scheduler bookkeeping aside)
-        diff = [k for k in src if k not in _VOLATILE and k != "rowid" and cur.get(k) != src[k]]
-        if diff:
-            changed = ", ".join(f"{k} is now {cur.get(k)!r}" for k in diff)
-            raise ConflictError(
+
+    def changed(
+        self, what: str, table: str, cur: Any, fields: list[str], want: Any, *, deleting: bool
+    ) -> ConflictError:
+        if deleting:  # delete again: the row must be as the undo left it (scheduler bookkeeping aside)
+            changed = ", ".join(f"{k} is now {cur.get(k)!r}" for k in fields)
+            return ConflictError(
                 f"{what} would delete a changed {_label(table, cur)} ({changed}). Nothing was changed.",
                 cur,
                 code="calendar.step_conflict",
-                params={
-                    **_ref(table, cur),
-                    "fields": diff,
-                    "values": [{"field": k, "now": cur.get(k)} for k in diff],
-                    "step": _step(what),
-                },
+                params={**_ref(table, cur), **rows.changed_params(cur, fields, what)},
             )
-        conn.execute(f"DELETE FROM {table} WHERE id = ?", (src["id"],))
-        return
-    # enable / disable: only ``enabled`` moves, and it must still hold the value the step expects.
-    if int(cur.get("enabled") or 0) != int(src.get("enabled") or 0):
         state = "enabled" if cur.get("enabled") else "disabled"
-        raise ConflictError(
+        return ConflictError(
             f"{what} would overwrite a later change: the {_label(table, cur)} is {state} now. "
             "Nothing was changed.",
             cur,
             code="calendar.step_state",
-            params={**_ref(table, cur), "step": _step(what), "enabled": bool(cur.get("enabled"))},
+            params={**_ref(table, cur), "step": rows.step_of(what), "enabled": bool(cur.get("enabled"))},
         )
-    if table == SCHEDULES and dst.get("enabled"):
-        _refuse_a_second_enabled_task(conn, cur, what)
-    conn.execute(f"UPDATE {table} SET enabled = ? WHERE id = ?", (int(dst.get("enabled") or 0), src["id"]))
 
 
-def _undo(conn: Connection, entry: AuditEntry) -> None:
-    _transition(conn, entry, entry.after, entry.before, "Undoing it")
-    return None
-
-
-def _redo(conn: Connection, entry: AuditEntry) -> None:
-    _transition(conn, entry, entry.before, entry.after, "Redoing it")
-    return None
-
-
-for _action in ACTIONS:
-    curation.register(_action, _undo, _redo)
+rows.register(_CalendarRows(), ACTIONS)
 
 # The memory tools' writes to this layer (through `tool --write` and the MCP server) are undone by
 # core.curation.tools; importing it here lets the handler lookup of their actions find it.

@@ -32,9 +32,8 @@ import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from core import curation
 from core.audit import AuditEntry
-from core.curation import Change
+from core.curation import Change, rows
 from core.errors import ConflictError, NotFoundError, ValidationError_
 from core.jsutil import js_trim, now_ms
 from core.models import Note
@@ -97,10 +96,6 @@ def _same(a: Any, b: Any) -> bool:
 
 def _seen_get(seen: Note | Mapping[str, Any], name: str) -> Any:
     return getattr(seen, name) if isinstance(seen, Note) else seen.get(name)
-
-
-def _step(what: str) -> str:
-    return "undo" if what.startswith("Undo") else "redo"
 
 
 def _ref(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,69 +263,41 @@ def add(
 # -- undo / redo ------------------------------------------------------------------------------------------
 
 
-def _step_conflict(what: str, cur: Mapping[str, Any], fields: list[str]) -> ConflictError:
-    changed = ", ".join(f"{f} is now {_fmt(cur.get(f))}" for f in fields)
-    return ConflictError(
-        f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.",
-        cur,
-        code="note.changed_after_edit",
-        params={
-            **_ref(cur),
-            "fields": fields,
-            "values": [{"field": f, "now": cur.get(f)} for f in fields],
-            "step": _step(what),
-        },
-    )
+class _NoteRows(rows.RowKind):
+    """Notes for the row engine: every column but ``last_accessed_at`` compared and put back."""
 
+    ignored = _IGNORED
 
-def _transition(conn: Connection, src: Any, dst: Any, what: str) -> None:
-    """Move a note from state ``src`` (what the edit left / what was there) to ``dst``."""
-    if src is None and dst is None:
-        return
-    if src is None:  # re-create a row the step removed
-        if _get(conn, dst["id"]) is not None:
-            raise ConflictError(
-                f"{what}: a note with id {dst['id']!r} exists again; nothing was changed.",
-                code="note.step_exists",
-                params={"id": str(dst["id"]), "step": _step(what)},
-            )
-        cols = [k for k in dst if k != "rowid"]
-        conn.execute(
-            f"INSERT INTO {TABLE} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-            tuple(dst[k] for k in cols),
+    def table(self, entry: AuditEntry) -> str:
+        return TABLE
+
+    def same(self, column: str, a: Any, b: Any) -> bool:
+        return _same(a, b)
+
+    def exists(self, what: str, table: str, row: Mapping[str, Any], current: Any) -> ConflictError:
+        return ConflictError(
+            f"{what}: a note with id {row['id']!r} exists again; nothing was changed.",
+            code="note.step_exists",
+            params={"id": str(row["id"]), "step": rows.step_of(what)},
         )
-        return
-    cur = _get(conn, src["id"])
-    if cur is None:
-        raise ConflictError(
+
+    def gone(self, what: str, table: str, src: Mapping[str, Any]) -> ConflictError:
+        return ConflictError(
             f"{what}: the {_label(src)} no longer exists; nothing was changed.",
             code="note.step_gone",
-            params={**_ref(src), "step": _step(what)},
+            params={**_ref(src), "step": rows.step_of(what)},
         )
-    if dst is None:  # remove a row the edit created: it must be unchanged
-        diff = [k for k in src if k not in _IGNORED and not _same(cur.get(k), src[k])]
-        if diff:
-            raise _step_conflict(what, cur, diff)
-        conn.execute(f"DELETE FROM {TABLE} WHERE id = ?", (src["id"],))
-        return
-    fields = [k for k in dst if k not in _IGNORED and k != "id" and not _same(src.get(k), dst[k])]
-    diff = [f for f in fields if not _same(cur.get(f), src.get(f))]
-    if diff:
-        raise _step_conflict(what, cur, diff)
-    if fields:
-        sets = ", ".join(f"{f} = ?" for f in fields)
-        conn.execute(f"UPDATE {TABLE} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), src["id"]))
+
+    def changed(
+        self, what: str, table: str, cur: Any, fields: list[str], want: Any, *, deleting: bool
+    ) -> ConflictError:
+        changed = ", ".join(f"{f} is now {_fmt(cur.get(f))}" for f in fields)
+        return ConflictError(
+            f"{what} would overwrite a later change of the {_label(cur)} ({changed}). Nothing was changed.",
+            cur,
+            code="note.changed_after_edit",
+            params={**_ref(cur), **rows.changed_params(cur, fields, what)},
+        )
 
 
-def _undo(conn: Connection, entry: AuditEntry) -> None:
-    _transition(conn, entry.after, entry.before, "Undoing it")
-    return None
-
-
-def _redo(conn: Connection, entry: AuditEntry) -> None:
-    _transition(conn, entry.before, entry.after, "Redoing it")
-    return None
-
-
-for _action in ACTIONS:
-    curation.register(_action, _undo, _redo)
+rows.register(_NoteRows(), ACTIONS)

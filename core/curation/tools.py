@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import curation
 from core.audit import AuditEntry
+from core.curation import rows
 from core.errors import ConflictError
 from core.tools import TOOLS, ToolResult, run_tool, unstorable_param
 
@@ -239,11 +240,6 @@ def _rows(entry: AuditEntry) -> tuple[str, list[tuple[str, Any, Any]]]:
     return table, [(str(i), rb, ra) for i, rb, ra in zip(ids, rows_b, rows_a)]
 
 
-def _get(conn: Connection, table: str, row_id: str) -> dict[str, Any] | None:
-    row = conn.execute(f'SELECT rowid AS "rowid", * FROM {table} WHERE id = ?', (row_id,)).fetchone()
-    return None if row is None else dict(zip(row.keys(), tuple(row), strict=True))
-
-
 def _conflict(
     what: str,
     table: str,
@@ -265,7 +261,7 @@ def _conflict(
         current,
         code="tools.undo_conflict",
         params={
-            "step": "undo" if what.startswith("Undo") else "redo",
+            "step": rows.step_of(what),
             "table": table,
             "id": row_id,
             "problem": problem,
@@ -274,68 +270,42 @@ def _conflict(
     )
 
 
-def _differs(cur: Mapping[str, Any], want: Mapping[str, Any], table: str) -> list[str]:
-    skip = _BOOKKEEPING[table] | {"rowid"}
-    return [k for k in want if k not in skip and (k not in cur or cur[k] != want[k])]
+class _ToolRows(rows.RowKind):
+    """The rows a tool call changed, for the row engine: any of the three tables, by the ids the audit
+    row lists; the agent's bookkeeping of the table is never compared nor put back."""
+
+    keeps_rowid = True
+
+    def table(self, entry: AuditEntry) -> str:
+        return _rows(entry)[0]
+
+    def pairs(self, entry: AuditEntry) -> list[tuple[Any, Any]]:
+        return [(before, after) for _id, before, after in _rows(entry)[1]]
+
+    def row_id(self, state: Mapping[str, Any]) -> str:
+        return str(state["id"])
+
+    def skipped(self, table: str) -> frozenset[str]:
+        return _BOOKKEEPING[table]
+
+    def column_changed(self, cur: Mapping[str, Any], column: str, want: Any) -> bool:
+        return column not in cur or cur[column] != want
+
+    def exists(self, what: str, table: str, row: Mapping[str, Any], current: Any) -> ConflictError:
+        return _conflict(what, table, str(row["id"]), "exists", current=current)
+
+    def columns_lost(self, what: str, table: str, row: Any, lost: list[str]) -> ConflictError:
+        return _conflict(what, table, str(row["id"]), "columns_lost", lost)
+
+    def gone(self, what: str, table: str, src: Mapping[str, Any]) -> ConflictError:
+        return _conflict(what, table, str(src["id"]), "gone")
+
+    def changed(
+        self, what: str, table: str, cur: Any, fields: list[str], want: Any, *, deleting: bool
+    ) -> ConflictError:
+        return _conflict(what, table, str(want["id"]), "changed", fields, cur)
 
 
-def _insert(conn: Connection, table: str, row: Mapping[str, Any], what: str) -> None:
-    existing = {r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')}
-    cols = [k for k in row if k != "rowid"]
-    lost = [k for k in cols if k not in existing]
-    if lost:
-        raise _conflict(what, table, str(row["id"]), "columns_lost", lost)
-    rowid = row.get("rowid")
-    if isinstance(rowid, int) and conn.execute(f"SELECT 1 FROM {table} WHERE rowid = ?", (rowid,)).fetchone():
-        rowid = None
-    names = (["rowid"] if isinstance(rowid, int) else []) + cols
-    values = ([rowid] if isinstance(rowid, int) else []) + [row[k] for k in cols]
-    conn.execute(
-        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", tuple(values)
-    )
-
-
-def _apply(conn: Connection, table: str, row_id: str, src: Any, dst: Any, what: str) -> None:
-    """Move one row from state ``src`` (what must be there now) to ``dst``."""
-    cur = _get(conn, table, row_id)
-    if src is None:
-        if cur is not None:
-            raise _conflict(what, table, row_id, "exists", current=cur)
-        if dst is not None:
-            _insert(conn, table, dst, what)
-        return
-    if cur is None:
-        raise _conflict(what, table, row_id, "gone")
-    if dst is None:
-        diff = _differs(cur, src, table)
-        if diff:
-            raise _conflict(what, table, row_id, "changed", diff, cur)
-        conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
-        return
-    fields = [k for k in dst if k not in _BOOKKEEPING[table] | {"rowid", "id"} and src.get(k) != dst[k]]
-    diff = [f for f in fields if cur.get(f) != src.get(f)]
-    if diff:
-        raise _conflict(what, table, row_id, "changed", diff, cur)
-    if fields:
-        sets = ", ".join(f"{f} = ?" for f in fields)
-        conn.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*(dst[f] for f in fields), row_id))
-
-
-def _undo(conn: Connection, entry: AuditEntry) -> None:
-    table, rows = _rows(entry)
-    for row_id, before, after in reversed(rows):
-        _apply(conn, table, row_id, after, before, "Undoing it")
-    return None
-
-
-def _redo(conn: Connection, entry: AuditEntry) -> None:
-    table, rows = _rows(entry)
-    for row_id, before, after in rows:
-        _apply(conn, table, row_id, before, after, "Redoing it")
-    return None
-
-
-for _action in ACTIONS:
-    curation.register(_action, _undo, _redo)
+rows.register(_ToolRows(), ACTIONS)
 # core.curation.facts and core.curation.calendar import this module, so that looking up the handler of
 # an action by its layer finds these too.
