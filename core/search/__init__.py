@@ -11,7 +11,10 @@ conditions by :meth:`MessageSearch.where`; the conversation filter lives in
 * :mod:`core.search.fts`: the full-text step and its first page without sorting every hit;
 * :mod:`core.search.conversation_filter`: the conversation filter;
 * :mod:`core.search.messages`: :class:`MessageSearch`, its steps and extension points;
-* :mod:`core.search.results`: pages, hits, highlight spans, the notice of a failed search.
+* :mod:`core.search.results`: pages, hits, highlight spans, the notice of a failed search;
+* :mod:`core.search.rows`: :class:`~core.search.rows.RowReader`, what the search reads rows through;
+* :mod:`core.search.index_state`: whether the trigram index provably covers every message (the
+  condition of :mod:`core.substring`'s proof).
 """
 
 from core.search.messages import Filters, MessageSearch, PlainScan, SubstringStrategy

@@ -255,7 +255,7 @@ def _state_key(conn: Connection) -> tuple[int, int, int]:
 def index_state(db: MemoryDB) -> IndexState:
     """Whether the message index is consistent (module docstring), cached until the database changes.
 
-    Call it inside the read transaction whose rows it vouches for (:meth:`ProvingRawStore.snapshot`).
+    Call it inside the read transaction whose rows it vouches for (:meth:`core.substring.SubstringProof.snapshot`).
     """
     with db.lock:
         conn = db.conn
