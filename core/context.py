@@ -45,24 +45,19 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from core import recall_trigger
+from core.context_result import BudgetUse, ContextResult, LeftOut, SearchModeName, TriggerInfo
 from core.damage import row_notice
-from core.errors import NotFoundError, Notice
-from core.jsutil import estimate_tokens, iso_ms, js_trim, now_ms, utf16_len
+from core.errors import NotFoundError
+from core.jsutil import estimate_tokens, js_trim, now_ms, utf16_len
 from core.models import Message
 from core.paths import replaceable_target
-from core.prefix import (
-    MEMORY_PREFIX_TOTAL_CAP,
-    SERVER_ONLY_SECTIONS,
-    PrefixResult,
-    build_memory_prefix,
-)
-from core.recall import RetrievedMessage, RetrieveOptions, RetrieveResult, TimelineRetriever, origin_prefix
+from core.prefix import SERVER_ONLY_SECTIONS, PrefixResult, build_memory_prefix
+from core.recall import RetrieveOptions, RetrieveResult, TimelineRetriever, origin_prefix
 from core.recall_explain import RecallExplanation, add_details, explain_recall
 from core.substring import ProvingRawStore, SearchCancelledError
 from core.timeline import RawStore, sanitize_query, span_finder
@@ -73,6 +68,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULTS",
     "TIME_TRAVEL_LIMITS",
+    "BudgetUse",
     "ContextCancelledError",
     "ContextResult",
     "LeftOut",
@@ -101,7 +97,6 @@ TIME_TRAVEL_LIMITS: dict[str, str] = {
     "schedules": "Scheduled tasks are read as they are now.",
 }
 
-SearchModeName = Literal["none", "empty", "fts", "like"]
 _NEG_INF = -(2**63)
 
 
@@ -109,205 +104,16 @@ class ContextCancelledError(SearchCancelledError):
     """Raised inside :func:`build_context` when ``cancel_check()`` became true (a newer request)."""
 
 
-class TriggerInfo(BaseModel):
-    """The recall trigger's result: the matched ``snippet`` and rule, and the text the server injects."""
-
-    hit: bool = True
-    snippet: str
-    pattern: str
-    injected: str
-
-
-class LeftOut(BaseModel):
-    """A message that was considered and is not in the timeline output, with the reason."""
-
-    id: int
-    reason: str  # over_budget | already_recent | system_message | candidate_limit
-    section: Literal["recent", "recall"]
-    role: str | None = None
-    timestamp: int | None = None
-    session_id: str | None = None
-    tokens: int | None = None
-    chars: int | None = None
-    preview: str = ""
-
-
-class BudgetUse(BaseModel):
-    """One budget: what was used against its limit (``used`` may pass ``limit``: the first message is
-    always taken)."""
-
-    name: Literal["recent_tokens", "recall_tokens", "recent_messages", "recall_candidates", "prefix_chars"]
-    used: int
-    limit: int
-    parts: list[tuple[str, int]] = Field(default_factory=list)  # (label, amount) stacked segments
-
-
-class ContextResult(BaseModel):
-    """Everything :func:`build_context` computed. :meth:`to_json` is the command line's shape."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    message: str
-    session_ids: list[str] = Field(default_factory=list)
-    recent_budget: int | float = 8000
-    recall_budget: int | float = 4000
-    recent_limit: int = 30
-    recall_limit: int = 10
-    host_os: str | None = None
-    home_session_id: str | None = None
-    as_of: int | None = None
-    as_of_id: int | None = None
-    as_of_message: Message | None = None
-    now: int
-    prefix_session_id: str
-    prefix: PrefixResult
-    trigger: TriggerInfo | None = None
-    timeline: RetrieveResult
-    recall_query: str = ""
-    search_mode: SearchModeName = "none"
-    search_safe: str = ""
-    substring: Literal["proven", "scanned"] | None = None
-    recall: RecallExplanation | None = None
-    highlights: dict[int, list[tuple[int, int]]] = Field(default_factory=dict)
-    left_out: list[LeftOut] = Field(default_factory=list)
-    recent_tokens: int = 0
-    recall_tokens: int = 0
-    omitted: dict[str, str] = Field(default_factory=dict)
-    limits: dict[str, str] = Field(default_factory=dict)
-    timings_ms: dict[str, float] = Field(default_factory=dict)
-    #: For each damaged row the agent would be given (a prefix fact or skill, a timeline message): what
-    #: the agent makes of it (:func:`core.damage.row_notice`); the prefix's first.
-    row_notices: list[Notice] = Field(default_factory=list)
-
-    # -- the command line's shape ----------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        """``philont-memory context --json`` (issue 3): exactly these keys, in this order; ``damaged_rows``
-        lists :attr:`row_notices` (``{code, message, params}``)."""
-        t = self.timeline
-        return {
-            "prefix": self.prefix.text,
-            "sections": [
-                {"name": s.name, "text": s.text, "chars": s.chars, "tokens": s.tokens}
-                for s in self.prefix.sections
-            ],
-            "recall_trigger": None
-            if self.trigger is None
-            else {"hit": self.trigger.hit, "snippet": self.trigger.snippet, "pattern": self.trigger.pattern},
-            "timeline": {
-                "messages": [
-                    {
-                        "id": m.id,
-                        "role": m.role,
-                        "content": m.content,
-                        "timestamp": m.timestamp,
-                        "section": m.section,
-                    }
-                    for m in t.messages
-                ],
-                "totalTokens": t.total_tokens,
-                "recencyCount": t.recency_count,
-                "recallCount": t.recall_count,
-                "excluded": [{"id": e.id, "reason": e.reason} for e in t.excluded],
-            },
-            "recall": None if self.recall is None else self.recall.to_json(),
-            "damaged_rows": [n.to_json() for n in self.row_notices],
-        }
-
-    def to_json_text(self) -> str:
-        """:meth:`to_json` as the command line prints it (UTF-8, two-space indent, final newline)."""
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
-
-    # -- views -----------------------------------------------------------------------------------------
-    def messages_in(self, section: str) -> list[RetrievedMessage]:
-        return [m for m in self.timeline.messages if m.section == section]
-
-    def budgets(self) -> list[BudgetUse]:
-        """The five budgets, each with what the sections use (tokens are the retriever's estimates)."""
-        t = self.timeline
-        # Candidates the recall walk saw and did not take (the rest of the recall_limit search hits).
-        skipped = sum(
-            1
-            for e in self.left_out
-            if e.section == "recall" and e.reason in ("already_recent", "over_budget")
-        )
-        recent_out = sum(m.tokens for m in self.messages_in("recent"))
-        recall_out = sum(m.tokens for m in self.messages_in("recall"))
-        return [
-            BudgetUse(
-                name="recent_tokens",
-                used=self.recent_tokens,
-                limit=int(self.recent_budget),
-                parts=[("shown", recent_out), ("system", self.recent_tokens - recent_out)],
-            ),
-            BudgetUse(
-                name="recall_tokens",
-                used=self.recall_tokens,
-                limit=int(self.recall_budget),
-                parts=[("shown", recall_out), ("system", self.recall_tokens - recall_out)],
-            ),
-            BudgetUse(name="recent_messages", used=t.recency_count, limit=self.recent_limit),
-            BudgetUse(
-                name="recall_candidates",
-                used=t.recall_count + skipped,
-                limit=self.recall_limit,
-                parts=[("chosen", t.recall_count), ("skipped", skipped)],
-            ),
-            BudgetUse(
-                name="prefix_chars",
-                used=self.prefix.chars,
-                limit=MEMORY_PREFIX_TOTAL_CAP,
-                parts=[(s.name, s.chars) for s in self.prefix.sections],
-            ),
-        ]
-
-    def to_text(self) -> str:
-        """The whole context as text, in the order the agent receives it (for copying)."""
-        p = self.prefix
-        out: list[str] = []
-        head = f"=== Memory prefix: {len(p.sections)} sections, {p.chars} chars, {p.tokens} tokens"
-        if self.as_of is not None:
-            head += f" (as of {_iso(self.as_of)}"
-            head += f", before message #{self.as_of_id})" if self.as_of_id is not None else ")"
-        out += [head + " ===", p.text, ""]
-        if self.trigger is None:
-            out += ["=== Recall trigger: no hit ===", ""]
-        else:
-            out += [
-                f'=== Recall trigger: {self.trigger.pattern} "{self.trigger.snippet}" ===',
-                self.trigger.injected,
-                "",
-            ]
-        t = self.timeline
-        out.append(
-            f"=== Timeline: {len(t.messages)} messages, {t.total_tokens} tokens "
-            f"(recent {t.recency_count}, recalled {t.recall_count}) ==="
-        )
-        for m in t.messages:
-            ident = "" if m.id is None else f"#{m.id} "
-            out.append(f"[{m.section}] {ident}{_iso(m.timestamp)} {m.role}: {m.content}")
-        out.append("")
-        out += ["=== This turn ===", f"user: {self.message}", ""]
-        if self.left_out:
-            out.append("=== Left out ===")
-            out += [f"#{e.id} ({e.section}, {e.reason})" for e in self.left_out]
-            out.append("")
-        if self.omitted:
-            out.append("=== Not reproduced (filled only by the agent's server) ===")
-            out += [f"- {v}" for v in self.omitted.values()]
-            out.append("")
-        return "\n".join(out)
-
-
 # --------------------------------------------------------------------------------------------------
-# The timeline, optionally bounded in time, remembering how the recall search ran
+# The timeline seen at a moment, remembering how the recall search ran
 # --------------------------------------------------------------------------------------------------
 
 
-class _ContextRawStore(ProvingRawStore):
-    """:class:`ProvingRawStore` seen at a moment (``before``: an exclusive ``(timestamp, id)`` bound) that
-    remembers how its last search ran; cancelled before and during the slow ``LIKE`` scan."""
-
-    cancel_error = ContextCancelledError
+class _Timeline:
+    """What :class:`core.recall.TimelineRetriever` reads, seen at a moment (``before``: an exclusive
+    ``(timestamp, id)`` bound): the rows of :attr:`store` (a :class:`ProvingRawStore`, whose substring
+    fallback is proven from the index where it can be and cancelled before and during a scan), with how
+    the last search ran, the time spent and the damaged rows given out."""
 
     def __init__(
         self,
@@ -315,7 +121,7 @@ class _ContextRawStore(ProvingRawStore):
         before: tuple[int, int] | None = None,
         cancel_check: Callable[[], bool] | None = None,
     ):
-        super().__init__(db, cancel_check)
+        self.store = ProvingRawStore(db, cancel_check, cancel_error=ContextCancelledError)
         self.before = before
         self.last_mode: SearchModeName = "none"
         self.last_safe = ""
@@ -324,50 +130,33 @@ class _ContextRawStore(ProvingRawStore):
         self.times: dict[str, float] = {}
         self.damaged: dict[int, Message] = {}
 
-    def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Message]:
-        rows = super()._rows(sql, args)
+    def _given(self, rows: list[Message]) -> list[Message]:
         for m in rows:
             if m.damaged:
                 self.damaged[m.id] = m
         return rows
 
-    def _check(self) -> None:
-        self.check_cancel()
-
-    def query_timeline(  # type: ignore[override]
+    def query_timeline(
         self,
-        order: Any = "desc",
+        order: Literal["asc", "desc"] = "desc",
         limit: int | None = 50,
         session_ids: Sequence[str] | None = None,
         origin_session_ids: Sequence[str] | None = None,
-        before: tuple[int, int] | None = None,
-        after: tuple[int, int] | None = None,
-        roles: Sequence[str] | None = None,
-        since: int | None = None,
-        until: int | None = None,
     ) -> list[Message]:
-        if self.before is not None:
-            before = self.before if before is None else min((before[0], before[1]), self.before)
+        """:meth:`RawStore.query_timeline` before the moment."""
         t = time.perf_counter()
         try:
-            return super().query_timeline(
-                order, limit, session_ids, origin_session_ids, before, after, roles, since, until
+            return self._given(
+                self.store.query_timeline(order, limit, session_ids, origin_session_ids, before=self.before)
             )
         finally:
             self.times["recent_query"] = self.times.get("recent_query", 0.0) + time.perf_counter() - t
 
-    def search_messages(  # type: ignore[override]
-        self,
-        query: str,
-        since: int | None = None,
-        until: int | None = None,
-        session_id: str | None = None,
-        session_ids: Sequence[str] | None = None,
-        limit: int = 20,
+    def search_messages(
+        self, query: str, *, session_ids: Sequence[str] | None = None, limit: int = 20
     ) -> list[Message]:
-        """``RawStore.search_messages`` with the time bound, the mode recorded, the substring fallback
-        proven from the index where it can be and cancellation before and during a scan."""
-        self._check()
+        """:meth:`RawStore.search_messages` before the moment, the mode recorded."""
+        self.store.proof.check_cancel()
         t = time.perf_counter()
         safe = sanitize_query(query)
         self.last_safe = safe
@@ -376,20 +165,14 @@ class _ContextRawStore(ProvingRawStore):
             self.last_mode = "empty"
             return []
         try:
-            rows, mode = self.search_with_mode(
-                query,
-                since=since,
-                until=until,
-                session_id=session_id,
-                session_ids=session_ids,
-                limit=limit,
-                before=self.before,
+            rows, mode = self.store.search_with_mode(
+                query, session_ids=session_ids, limit=limit, before=self.before
             )
         finally:
             self.times["recall_query"] = self.times.get("recall_query", 0.0) + time.perf_counter() - t
         self.last_mode = mode
         self.last_found = len(rows)
-        return rows
+        return self._given(rows)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -402,15 +185,6 @@ def prefix_session_id(session_ids: Sequence[str]) -> str:
     (as the command line does)."""
     ids = list(session_ids or ())
     return ids[0] if len(ids) == 1 else "global"
-
-
-def _iso(ms: int | float | None) -> str:
-    if ms is None:
-        return "-"
-    try:
-        return iso_ms(ms)
-    except (ValueError, OverflowError, TypeError):
-        return str(ms)
 
 
 def _preview(text: str, n: int = 160) -> str:
@@ -452,8 +226,51 @@ def build_context(
     keyword query (:mod:`core.recall_explain`; its summary is always there). Reads only.
     """
     t_start = time.perf_counter()
-    message = message if isinstance(message, str) else str(message)
     ids = list(dict.fromkeys(session_ids or ()))  # as given, de-duplicated; "" filters like any id
+    as_of, as_of_msg, before = _moment(db, as_of, as_of_id)
+    ask = _Ask(
+        message=message if isinstance(message, str) else str(message),
+        session_ids=ids,
+        recent_budget=recent_budget,
+        recall_budget=recall_budget,
+        recent_limit=recent_limit,
+        recall_limit=recall_limit,
+        host_os=host_os,
+        home_session_id=home_session_id,
+        as_of=as_of,
+        as_of_id=None if as_of_id is None else int(as_of_id),
+        as_of_message=as_of_msg,
+        before=before,
+        now=(as_of if as_of is not None else now_ms()) if now is None else now,
+        explain=explain,
+    )
+    return _Run(db, ask, cancel_check, t_start).build(prefix)
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """What :func:`build_context` was asked, normalised."""
+
+    message: str
+    session_ids: list[str]
+    recent_budget: int | float
+    recall_budget: int | float
+    recent_limit: int
+    recall_limit: int
+    host_os: str | None
+    home_session_id: str | None
+    as_of: int | None
+    as_of_id: int | None
+    as_of_message: Message | None
+    before: tuple[int, int] | None
+    now: int
+    explain: bool
+
+
+def _moment(
+    db: MemoryDB, as_of: int | None, as_of_id: int | None
+) -> tuple[int | None, Message | None, tuple[int, int] | None]:
+    """``(as_of, the as_of_id message, the exclusive (timestamp, id) bound)`` of the moment looked from."""
     as_of_msg: Message | None = None
     if as_of_id is not None:
         as_of_msg = RawStore(db).get_message(int(as_of_id))
@@ -465,78 +282,201 @@ def build_context(
     if as_of is not None:
         as_of = int(as_of)
         before = (as_of, int(as_of_id)) if as_of_id is not None else (as_of, _NEG_INF)
-    if now is None:
-        now = as_of if as_of is not None else now_ms()
-    psid = prefix_session_id(ids)
-    timings: dict[str, float] = {}
+    return as_of, as_of_msg, before
 
-    def check() -> None:
-        if cancel_check is not None and cancel_check():
+
+def _ms(t: float) -> float:
+    return (time.perf_counter() - t) * 1000
+
+
+class _Run:
+    """The steps of one :func:`build_context`, each timed (:attr:`timings`, ms) and preceded by a
+    cancellation check (the trigger, which reads no database, is not)."""
+
+    def __init__(self, db: MemoryDB, ask: _Ask, cancel_check: Callable[[], bool] | None, t_start: float):
+        self.db = db
+        self.ask = ask
+        self.cancel_check = cancel_check
+        self.t_start = t_start
+        self.timings: dict[str, float] = {}
+        self.raw = _Timeline(db, ask.before, cancel_check)
+
+    def build(self, prefix: PrefixResult | None) -> ContextResult:
+        a = self.ask
+        psid = prefix_session_id(a.session_ids)
+        self.check()
+        if prefix is None:
+            prefix = self.prefix(psid)
+        else:
+            self.timings["prefix"] = 0.0
+        trigger = self.trigger()
+        result = self.timeline()
+        fields = self.details(result, prefix)
+        fields.update(self.explain(result, trigger))
+        self.timings["total"] = _ms(self.t_start)
+        return ContextResult(
+            message=a.message,
+            session_ids=a.session_ids,
+            recent_budget=a.recent_budget,
+            recall_budget=a.recall_budget,
+            recent_limit=a.recent_limit,
+            recall_limit=a.recall_limit,
+            host_os=a.host_os,
+            home_session_id=a.home_session_id,
+            as_of=a.as_of,
+            as_of_id=a.as_of_id,
+            as_of_message=a.as_of_message,
+            now=int(a.now),
+            prefix_session_id=psid,
+            prefix=prefix,
+            trigger=trigger,
+            timeline=result,
+            recall_query=js_trim(a.message),
+            omitted={k: SERVER_ONLY_SECTIONS[k] for k in prefix.omitted if k in SERVER_ONLY_SECTIONS},
+            limits=dict(TIME_TRAVEL_LIMITS) if a.as_of is not None else {},
+            timings_ms=self.timings,
+            **fields,
+        )
+
+    def check(self) -> None:
+        if self.cancel_check is not None and self.cancel_check():
             raise ContextCancelledError()
 
-    # 1. The memory prefix (does not depend on the message).
-    check()
-    t = time.perf_counter()
-    if prefix is None:
+    def prefix(self, psid: str) -> PrefixResult:
+        """1. The memory prefix (does not depend on the message)."""
+        a = self.ask
+        t = time.perf_counter()
         prefix = build_memory_prefix(
-            db, host_os=host_os, session_id=psid, bump_self=False, now=now, as_of=as_of
+            self.db, host_os=a.host_os, session_id=psid, bump_self=False, now=a.now, as_of=a.as_of
         )
-        timings["prefix"] = (time.perf_counter() - t) * 1000
-    else:
-        timings["prefix"] = 0.0
+        self.timings["prefix"] = _ms(t)
+        return prefix
 
-    # 2. The recall trigger (no database).
-    t = time.perf_counter()
-    hit = recall_trigger.detect(message)
-    trigger = (
-        None
-        if hit is None
-        else TriggerInfo(
-            hit=hit.hit,
-            snippet=hit.snippet,
-            pattern=hit.pattern,
-            injected=recall_trigger.injected_text(hit.snippet),
+    def trigger(self) -> TriggerInfo | None:
+        """2. The recall trigger (no database)."""
+        t = time.perf_counter()
+        hit = recall_trigger.detect(self.ask.message)
+        info = (
+            None
+            if hit is None
+            else TriggerInfo(
+                hit=hit.hit,
+                snippet=hit.snippet,
+                pattern=hit.pattern,
+                injected=recall_trigger.injected_text(hit.snippet),
+            )
         )
-    )
-    timings["trigger"] = (time.perf_counter() - t) * 1000
+        self.timings["trigger"] = _ms(t)
+        return info
 
-    # 3. The timeline.
-    check()
-    raw = _ContextRawStore(db, before, cancel_check)
-    t = time.perf_counter()
-    result = TimelineRetriever(raw).retrieve(
-        RetrieveOptions(
-            recent_budget_tokens=recent_budget,
-            recall_budget_tokens=recall_budget,
-            recall_query=message,
-            recent_limit_messages=recent_limit,
-            recall_limit_candidates=recall_limit,
-            restrict_to_session_ids=ids or None,
-            home_session_id=home_session_id,
+    def timeline(self) -> RetrieveResult:
+        """3. The timeline."""
+        a = self.ask
+        self.check()
+        t = time.perf_counter()
+        opts = RetrieveOptions(
+            recent_budget_tokens=a.recent_budget,
+            recall_budget_tokens=a.recall_budget,
+            recall_query=a.message,
+            recent_limit_messages=a.recent_limit,
+            recall_limit_candidates=a.recall_limit,
+            restrict_to_session_ids=a.session_ids or None,
+            home_session_id=a.home_session_id,
         )
-    )
-    timings["timeline"] = (time.perf_counter() - t) * 1000
-    timings["recent_query"] = raw.times.get("recent_query", 0.0) * 1000
-    timings["recall_query"] = raw.times.get("recall_query", 0.0) * 1000
+        result = TimelineRetriever(self.raw).retrieve(opts)
+        self.timings["timeline"] = _ms(t)
+        self.timings["recent_query"] = self.raw.times.get("recent_query", 0.0) * 1000
+        self.timings["recall_query"] = self.raw.times.get("recall_query", 0.0) * 1000
+        return result
 
-    # 4. For the viewer: highlights, what was left out, the budgets.
-    check()
-    t = time.perf_counter()
-    highlights: dict[int, list[tuple[int, int]]] = {}
-    if raw.last_mode in ("fts", "like") and raw.last_safe:
-        spans = span_finder(raw.last_safe, raw.last_mode)
+    def details(self, result: RetrieveResult, prefix: PrefixResult) -> dict[str, Any]:
+        """4. For the viewer: highlights, what was left out, the budgets, the damaged rows."""
+        self.check()
+        t = time.perf_counter()
+        left_out = _left_out(self.db, result)
+        sys_tokens = {"recent": 0, "recall": 0}
+        for left in left_out:
+            if left.reason == "system_message" and left.tokens is not None:
+                sys_tokens[left.section] += left.tokens
+        notices = list(prefix.row_notices)
         for m in result.messages:
-            if m.section != "recall" or m.id is None:
-                continue
-            shift = 0
-            content = m.content
-            if m.origin_session_id and home_session_id and m.origin_session_id != home_session_id:
-                op = origin_prefix(m.origin_session_id)
-                if content.startswith(op):
-                    shift = len(op)
-            found = spans(content[shift:])
-            if found:
-                highlights[m.id] = [(a + shift, b + shift) for a, b in found]
+            d = self.raw.damaged.get(m.id) if m.id is not None else None
+            if d is not None:
+                notices.append(row_notice("messages", m.id, f"message #{m.id}", m.section, d.damaged))
+        fields = {
+            "highlights": _highlights(self.raw, result, self.ask.home_session_id),
+            "left_out": left_out,
+            "recent_tokens": _tokens(result, "recent") + sys_tokens["recent"],
+            "recall_tokens": _tokens(result, "recall") + sys_tokens["recall"],
+            "row_notices": notices,
+        }
+        self.timings["details"] = _ms(t)
+        return fields
+
+    def explain(self, result: RetrieveResult, trigger: TriggerInfo | None) -> dict[str, Any]:
+        """5. Why the recall section holds what it holds."""
+        self.check()
+        t = time.perf_counter()
+        raw, store = self.raw, self.raw.store
+        a = self.ask
+        message, recall_budget = a.message, a.recall_budget
+        searched = utf16_len(js_trim(message)) >= 2 and recall_budget > 0
+        substring = store.last_substring if searched and raw.last_mode == "like" else None
+        recall = explain_recall(
+            store,
+            message=message,
+            searched=searched,
+            budget_zero=not recall_budget > 0,
+            mode=raw.last_mode,
+            safe=raw.last_safe,
+            fts=store.last_fts if searched else None,
+            substring=substring,
+            found=raw.last_found if searched else 0,
+            limit=a.recall_limit,
+            recalled=result.recall_count,
+            recalled_shown=sum(1 for m in result.messages if m.section == "recall"),
+            all_recent=searched and raw.last_found > 0 and result.recall_count == 0,
+            session_ids=a.session_ids or None,
+            before=a.before,
+            trigger_snippet=None if trigger is None else trigger.snippet,
+            detailed=a.explain,
+        )
+        self.timings["explain"] = _ms(t)
+        return {
+            "search_mode": raw.last_mode,
+            "search_safe": raw.last_safe,
+            "substring": None if substring is None else substring.how,
+            "recall": recall,
+        }
+
+
+def _tokens(result: RetrieveResult, section: str) -> int:
+    return sum(m.tokens for m in result.messages if m.section == section)
+
+
+def _highlights(raw: _Timeline, result: RetrieveResult, home: str | None) -> dict[int, list[tuple[int, int]]]:
+    """The spans the recall search matched in each recalled message (after an origin prefix added)."""
+    highlights: dict[int, list[tuple[int, int]]] = {}
+    if raw.last_mode not in ("fts", "like") or not raw.last_safe:
+        return highlights
+    spans = span_finder(raw.last_safe, raw.last_mode)
+    for m in result.messages:
+        if m.section != "recall" or m.id is None:
+            continue
+        shift = 0
+        content = m.content
+        if m.origin_session_id and home and m.origin_session_id != home:
+            op = origin_prefix(m.origin_session_id)
+            if content.startswith(op):
+                shift = len(op)
+        found = spans(content[shift:])
+        if found:
+            highlights[m.id] = [(a + shift, b + shift) for a, b in found]
+    return highlights
+
+
+def _left_out(db: MemoryDB, result: RetrieveResult) -> list[LeftOut]:
+    """The messages considered and left out, with their role, time and size."""
     by_id = {m.id: m for m in RawStore(db).get_messages([e.id for e in result.excluded])}
     left_out: list[LeftOut] = []
     for e in result.excluded:
@@ -554,78 +494,7 @@ def build_context(
                 preview="" if row is None else _preview(row.content),
             )
         )
-    sys_tokens = {"recent": 0, "recall": 0}
-    for left in left_out:
-        if left.reason == "system_message" and left.tokens is not None:
-            sys_tokens[left.section] += left.tokens
-    recent_tokens = sum(m.tokens for m in result.messages if m.section == "recent") + sys_tokens["recent"]
-    recall_tokens = sum(m.tokens for m in result.messages if m.section == "recall") + sys_tokens["recall"]
-    notices = list(prefix.row_notices)
-    for m in result.messages:
-        d = raw.damaged.get(m.id) if m.id is not None else None
-        if d is not None:
-            notices.append(row_notice("messages", m.id, f"message #{m.id}", m.section, d.damaged))
-    timings["details"] = (time.perf_counter() - t) * 1000
-
-    # 5. Why the recall section holds what it holds.
-    check()
-    t = time.perf_counter()
-    query = js_trim(message)
-    searched = utf16_len(query) >= 2 and recall_budget > 0
-    substring = raw.last_substring if searched and raw.last_mode == "like" else None
-    recall = explain_recall(
-        raw,
-        message=message,
-        searched=searched,
-        budget_zero=not recall_budget > 0,
-        mode=raw.last_mode,
-        safe=raw.last_safe,
-        fts=raw.last_fts if searched else None,
-        substring=substring,
-        found=raw.last_found if searched else 0,
-        limit=recall_limit,
-        recalled=result.recall_count,
-        recalled_shown=sum(1 for m in result.messages if m.section == "recall"),
-        all_recent=searched and raw.last_found > 0 and result.recall_count == 0,
-        session_ids=ids or None,
-        before=before,
-        trigger_snippet=None if trigger is None else trigger.snippet,
-        detailed=explain,
-    )
-    timings["explain"] = (time.perf_counter() - t) * 1000
-    timings["total"] = (time.perf_counter() - t_start) * 1000
-
-    return ContextResult(
-        message=message,
-        session_ids=ids,
-        recent_budget=recent_budget,
-        recall_budget=recall_budget,
-        recent_limit=recent_limit,
-        recall_limit=recall_limit,
-        host_os=host_os,
-        home_session_id=home_session_id,
-        as_of=as_of,
-        as_of_id=None if as_of_id is None else int(as_of_id),
-        as_of_message=as_of_msg,
-        now=int(now),
-        prefix_session_id=psid,
-        prefix=prefix,
-        trigger=trigger,
-        timeline=result,
-        recall_query=js_trim(message),
-        search_mode=raw.last_mode,
-        search_safe=raw.last_safe,
-        substring=None if substring is None else substring.how,
-        recall=recall,
-        highlights=highlights,
-        left_out=left_out,
-        recent_tokens=recent_tokens,
-        recall_tokens=recall_tokens,
-        omitted={k: SERVER_ONLY_SECTIONS[k] for k in prefix.omitted if k in SERVER_ONLY_SECTIONS},
-        limits=dict(TIME_TRAVEL_LIMITS) if as_of is not None else {},
-        timings_ms=timings,
-        row_notices=notices,
-    )
+    return left_out
 
 
 def explain_context(
@@ -642,9 +511,8 @@ def explain_context(
     before: tuple[int, int] | None = None
     if result.as_of is not None:
         before = (result.as_of, result.as_of_id if result.as_of_id is not None else _NEG_INF)
-    raw = _ContextRawStore(db, before, cancel_check)
     return add_details(
-        raw,
+        _Timeline(db, before, cancel_check).store,
         e,
         message=result.message,
         trigger_snippet=None if result.trigger is None else result.trigger.snippet,

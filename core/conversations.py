@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import builtins
 import threading
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from core.schema import GLOBAL_SESSION_ID, ORIGIN_INDEX
+from core.search.sql import INT64_MAX, conversation_condition
+from core.timeline import RawStore
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -116,23 +117,6 @@ class _Span:
 
 def _int_or_none(v: Any) -> int | None:
     return v if type(v) is int else None
-
-
-def conversation_condition(
-    ids: Sequence[str], *, alias: str = "m.", has_origin: bool = True
-) -> tuple[str, list[Any]]:
-    """``(sql, args)`` keeping the rows of the conversations ``ids`` (empty list: no row)."""
-    uniq = list(dict.fromkeys(ids))
-    if not uniq:
-        return "0", []
-    ph = ",".join("?" * len(uniq))
-    if not has_origin:
-        return f"+{alias}session_id IN ({ph})", uniq
-    return (
-        f"(+{alias}origin_session_id IN ({ph}) OR "
-        f"(+{alias}origin_session_id IS NULL AND +{alias}session_id IN ({ph})))",
-        [*uniq, *uniq],
-    )
 
 
 class ConversationIndex:
@@ -385,8 +369,6 @@ def conversation_at(
     started the turn and its reply; so an action is tied to the conversation of the last message at or
     before it (or, failing that, of the first message after it).
     """
-    from core.timeline import INT64_MAX, RawStore
-
     raw = RawStore(db)
     before = raw.query_timeline("desc", 1, before=(int(timestamp), INT64_MAX))
     after = raw.query_timeline("asc", 1, after=(int(timestamp), INT64_MAX))

@@ -11,14 +11,13 @@ preview.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from core.jsutil import estimate_tokens, js_trim, utf16_len
 from core.models import Message
-from core.timeline import RawStore
 
 SEPARATOR_CONTENT = "[—— 旧记忆与近期对话之间 ——]"
 # Extra search hits fetched past ``recall_limit_candidates`` to report a few ``candidate_limit`` exclusions.
@@ -111,10 +110,27 @@ def _walk(
     return chosen, used, len(rows)
 
 
-class TimelineRetriever:
-    """``TimelineRetriever`` over a :class:`RawStore`."""
+class MessageSource(Protocol):
+    """What the retriever reads: :class:`core.timeline.RawStore` or a view of it (the context's, bounded
+    in time)."""
 
-    def __init__(self, raw: RawStore):
+    def query_timeline(
+        self,
+        order: Literal["asc", "desc"] = "desc",
+        limit: int | None = 50,
+        session_ids: Sequence[str] | None = None,
+        origin_session_ids: Sequence[str] | None = None,
+    ) -> list[Message]: ...
+
+    def search_messages(
+        self, query: str, *, session_ids: Sequence[str] | None = None, limit: int = 20
+    ) -> list[Message]: ...
+
+
+class TimelineRetriever:
+    """``TimelineRetriever`` over a :class:`core.timeline.RawStore` (any :class:`MessageSource`)."""
+
+    def __init__(self, raw: MessageSource):
         self.raw = raw
 
     def retrieve(self, opts: RetrieveOptions | None = None) -> RetrieveResult:
@@ -122,8 +138,25 @@ class TimelineRetriever:
         session_ids = list(o.restrict_to_session_ids) if o.restrict_to_session_ids else None
         home = o.home_session_id or None
         excluded: list[Excluded] = []
+        recent, recent_tokens = self._recency(o, session_ids, home, excluded)
+        query = js_trim(o.recall_query or "")
+        recall: list[Message] = []
+        recall_tokens = 0
+        if utf16_len(query) >= 2 and o.recall_budget_tokens > 0:
+            recall, recall_tokens = self._recall(o, query, session_ids, {m.id for m in recent}, excluded)
+        return RetrieveResult(
+            messages=self._output(recall, recent, home, excluded),
+            total_tokens=recent_tokens + recall_tokens,
+            recency_count=len(recent),
+            recall_count=len(recall),
+            excluded=excluded,
+            recall_query=query,
+        )
 
-        # 1. Recency.
+    def _recency(
+        self, o: RetrieveOptions, session_ids: list[str] | None, home: str | None, excluded: list[Excluded]
+    ) -> tuple[list[Message], int]:
+        """1. Recency: the newest messages within the budget, chronological."""
         recent_rows = self.raw.query_timeline(
             order="desc",
             limit=o.recent_limit_messages,
@@ -133,27 +166,35 @@ class TimelineRetriever:
         recent, recent_tokens, stop = _walk(recent_rows, o.recent_budget_tokens)
         excluded += [Excluded(id=m.id, reason="over_budget", section="recent") for m in recent_rows[stop:]]
         recent.reverse()  # chronological
-        recent_ids = {m.id for m in recent}
+        return recent, recent_tokens
 
-        # 2. Recall.
-        query = js_trim(o.recall_query or "")
-        recall: list[Message] = []
-        recall_tokens = 0
-        if utf16_len(query) >= 2 and o.recall_budget_tokens > 0:
-            lim = o.recall_limit_candidates
-            extra = EXTRA_CANDIDATES if isinstance(lim, int) and lim > 0 else 0
-            hits = self.raw.search_messages(query, session_ids=session_ids, limit=lim + extra)
-            cands, beyond = (hits[:lim], hits[lim:]) if extra else (hits, [])
-            cands = sorted(cands, key=lambda m: (m.timestamp, m.id))
-            recall, recall_tokens, stop = _walk(cands, o.recall_budget_tokens, skip=recent_ids)
-            for i, m in enumerate(cands):
-                if m.id in recent_ids:
-                    excluded.append(Excluded(id=m.id, reason="already_recent", section="recall"))
-                elif i >= stop:
-                    excluded.append(Excluded(id=m.id, reason="over_budget", section="recall"))
-            excluded += [Excluded(id=m.id, reason="candidate_limit", section="recall") for m in beyond]
+    def _recall(
+        self,
+        o: RetrieveOptions,
+        query: str,
+        session_ids: list[str] | None,
+        recent_ids: set[int],
+        excluded: list[Excluded],
+    ) -> tuple[list[Message], int]:
+        """2. Recall: the search hits within the budget, oldest first, without the recent ones."""
+        lim = o.recall_limit_candidates
+        extra = EXTRA_CANDIDATES if isinstance(lim, int) and lim > 0 else 0
+        hits = self.raw.search_messages(query, session_ids=session_ids, limit=lim + extra)
+        cands, beyond = (hits[:lim], hits[lim:]) if extra else (hits, [])
+        cands = sorted(cands, key=lambda m: (m.timestamp, m.id))
+        recall, recall_tokens, stop = _walk(cands, o.recall_budget_tokens, skip=recent_ids)
+        for i, m in enumerate(cands):
+            if m.id in recent_ids:
+                excluded.append(Excluded(id=m.id, reason="already_recent", section="recall"))
+            elif i >= stop:
+                excluded.append(Excluded(id=m.id, reason="over_budget", section="recall"))
+        excluded += [Excluded(id=m.id, reason="candidate_limit", section="recall") for m in beyond]
+        return recall, recall_tokens
 
-        # 3. Output.
+    def _output(
+        self, recall: list[Message], recent: list[Message], home: str | None, excluded: list[Excluded]
+    ) -> list[RetrievedMessage]:
+        """3. Output: recall, the separator, recency; ``system`` messages counted and dropped."""
         out: list[RetrievedMessage] = []
         for m in recall:
             if m.role == "system":
@@ -178,14 +219,7 @@ class TimelineRetriever:
                 excluded.append(Excluded(id=m.id, reason="system_message", section="recent"))
                 continue
             out.append(self._out(m, m.content, "recent"))
-        return RetrieveResult(
-            messages=out,
-            total_tokens=recent_tokens + recall_tokens,
-            recency_count=len(recent),
-            recall_count=len(recall),
-            excluded=excluded,
-            recall_query=query,
-        )
+        return out
 
     @staticmethod
     def _out(m: Message, content: str, section: Section) -> RetrievedMessage:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from core.errors import Notice
 from core.jsutil import js_split_ws, js_trim, utf16_len
+from core.search import Keyset
 from core.substring import (
     FtsOutcome,
     IndexState,
@@ -35,7 +36,6 @@ from core.substring import (
     SubstringOutcome,
     proof_query,
 )
-from core.timeline import Keyset
 
 __all__ = [
     "KEYWORD_LIMIT",
@@ -443,27 +443,7 @@ def explain_recall(
         e.substring = substring.how
         e.index = substring.index
     e.found, e.recalled = found, recalled
-    if not searched:
-        e.reason = (
-            _n("recall.skipped.budget")
-            if budget_zero and utf16_len(query) >= 2
-            else _n("recall.skipped.short", chars=utf16_len(query))
-        )
-    elif mode == "empty":
-        e.reason = _n("recall.skipped.empty")
-    elif found:
-        if recalled == 0 and all_recent:
-            e.reason = _n("recall.found.all_recent", found=found)
-        elif recalled and recalled_shown == 0:
-            e.reason = _n("recall.found.only_system", found=found)
-        else:
-            e.reason = _n("recall.found", found=found, limit=limit, recalled=recalled)
-    elif fts is None:
-        e.reason = _n("recall.none.too_short")
-    elif fts.error is not None:
-        e.reason = _n("recall.none.fts_error", error=fts.error)
-    else:
-        e.reason = _n("recall.none.fts_miss")
+    e.reason = _reason(e, query, budget_zero, fts, recalled_shown, all_recent, limit)
     if substring is not None:
         e.notices.append(substring.notice())
         if substring.index is not None and not substring.index.consistent:
@@ -478,6 +458,36 @@ def explain_recall(
             before=before,
         )
     return e
+
+
+def _reason(
+    e: RecallExplanation,
+    query: str,
+    budget_zero: bool,
+    fts: FtsOutcome | None,
+    recalled_shown: int,
+    all_recent: bool,
+    limit: int,
+) -> Notice:
+    """Why the recall section holds what it holds, in one notice."""
+    found, recalled = e.found, e.recalled
+    if not e.searched:
+        if budget_zero and utf16_len(query) >= 2:
+            return _n("recall.skipped.budget")
+        return _n("recall.skipped.short", chars=utf16_len(query))
+    if e.mode == "empty":
+        return _n("recall.skipped.empty")
+    if found:
+        if recalled == 0 and all_recent:
+            return _n("recall.found.all_recent", found=found)
+        if recalled and recalled_shown == 0:
+            return _n("recall.found.only_system", found=found)
+        return _n("recall.found", found=found, limit=limit, recalled=recalled)
+    if fts is None:
+        return _n("recall.none.too_short")
+    if fts.error is not None:
+        return _n("recall.none.fts_error", error=fts.error)
+    return _n("recall.none.fts_miss")
 
 
 def add_details(

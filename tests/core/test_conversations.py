@@ -16,6 +16,7 @@ from core.conversations import (
     list_conversations,
 )
 from core.db import MemoryDB
+from core.search import conversation_filter
 from core.timeline import RawStore
 from tests.fixtures import agent_files
 from tests.support import FIXED_NOW
@@ -234,9 +235,9 @@ def test_one_index_is_brought_up_to_date_through_any_connection(file_db):
         assert index.list(reader) == list_conversations(file_db) != first
 
 
-@pytest.mark.parametrize("small", [timeline.SMALL_CONVERSATION_ROWS, 0], ids=["keys", "walk"])
+@pytest.mark.parametrize("small", [conversation_filter.SMALL_CONVERSATION_ROWS, 0], ids=["keys", "walk"])
 def test_search_keeps_the_hits_of_the_chosen_conversations(mixed_db, monkeypatch, small):
-    monkeypatch.setattr(timeline, "SMALL_CONVERSATION_ROWS", small)
+    monkeypatch.setattr(conversation_filter, "SMALL_CONVERSATION_ROWS", small)
     raw = RawStore(mixed_db)
     for query, mode in (("hello", "fts"), ("he", "like")):
         for ids in (["web-ui:a"], ["global"], ["sess-a", "telegram:c"]):

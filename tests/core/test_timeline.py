@@ -12,6 +12,8 @@ from core import timeline
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import ConflictError, NotFoundError, ValidationError_
+from core.search import fts
+from core.search.fts import FullTextIndex
 from core.timeline import RawStore, fts_terms, sanitize_query
 
 T0 = 1_781_000_000_000  # 2026-06-09T10:13:20.000Z
@@ -533,12 +535,12 @@ def test_fast_path_stops_early_on_an_ordered_timeline(monkeypatch):
     db = MemoryDB.memory()
     raw = _random_corpus(db, random.Random(5), 800, shuffle=False)
     calls = []
-    real = RawStore._fts_exact
-    monkeypatch.setattr(RawStore, "_fts_exact", lambda self, *a: calls.append(a) or real(self, *a))
+    real = FullTextIndex._fts_exact
+    monkeypatch.setattr(FullTextIndex, "_fts_exact", lambda self, *a: calls.append(a) or real(self, *a))
     assert ids(raw.search_messages("alpha")) == reference_sql(db, "alpha")
     assert calls == []  # no full sort was needed
     # a tiny scan cap forces the exact sort, with the same result
-    monkeypatch.setattr(timeline, "FAST_SCAN_CAP", 1)
+    monkeypatch.setattr(fts, "FAST_SCAN_CAP", 1)
     assert ids(raw.search_messages("alpha", until=T0 + 600_000)) == reference_sql(
         db, "alpha", until=T0 + 600_000
     )
@@ -551,13 +553,15 @@ def test_sparse_recent_hits_take_the_exact_sort(raw, monkeypatch):
     # entries, more than sorting the ~2 estimated hits costs, so the walk is finished and sorted
     # (or, with a time bound, the reference's sort runs); the result is the same.
     raw.append_many([("global", "user", "rare word" if i < 5 else "filler", T0 + i) for i in range(300)])
-    monkeypatch.setattr(timeline, "FAST_SCAN_MIN", 10)
+    monkeypatch.setattr(fts, "FAST_SCAN_MIN", 10)
     calls = []
-    real = RawStore._fts_exact
-    monkeypatch.setattr(RawStore, "_fts_exact", lambda self, *a: calls.append(a[2]) or real(self, *a))
+    real = FullTextIndex._fts_exact
+    monkeypatch.setattr(FullTextIndex, "_fts_exact", lambda self, *a: calls.append(a[2]) or real(self, *a))
     scans = []
-    real_cap = RawStore._scan_cap
-    monkeypatch.setattr(RawStore, "_scan_cap", lambda self, *a: scans.append(real_cap(self, *a)) or scans[-1])
+    real_cap = FullTextIndex._scan_cap
+    monkeypatch.setattr(
+        FullTextIndex, "_scan_cap", lambda self, *a: scans.append(real_cap(self, *a)) or scans[-1]
+    )
     assert ids(raw.search_messages("rare", limit=2)) == [5, 4] == reference_sql(raw.db, "rare", limit=2)
     assert calls == [] and scans == [40]  # ~2 hits estimated: 40 index entries at most, then the sort
     until = T0 + 250
@@ -575,14 +579,14 @@ def test_out_of_order_rows_are_checked_explicitly(raw, monkeypatch):
         add(raw, f"alpha {i}", T0 + i)
     add(raw, "beta only", T0 + 9_999)  # out of order but not a hit
     checked = []
-    real = RawStore._fts_check_ids
+    real = FullTextIndex._fts_check_ids
     monkeypatch.setattr(
-        RawStore, "_fts_check_ids", lambda self, s, w, i: checked.append(i) or real(self, s, w, i)
+        FullTextIndex, "_fts_check_ids", lambda self, s, w, i: checked.append(i) or real(self, s, w, i)
     )
     assert ids(raw.search_messages("alpha", limit=3)) == [1, 11, 10]
     assert checked == [[1]]  # only the out-of-order row below the walk was looked at
     assert ids(raw.search_messages("alpha", limit=3)) == reference_sql(raw.db, "alpha", limit=3)
-    monkeypatch.setattr(timeline, "FAST_OUT_OF_ORDER_CAP", 0)
+    monkeypatch.setattr(fts, "FAST_OUT_OF_ORDER_CAP", 0)
     assert ids(raw.search_messages("alpha", limit=3)) == [1, 11, 10]
 
 
@@ -591,9 +595,9 @@ def test_time_bound_walk_starts_below_the_bound_and_finds_late_old_rows(raw, mon
         add(raw, f"alpha {i}", T0 + i)  # ids 1..10, in time order
     add(raw, "alpha late", T0 + 5)  # id 11: appended last with an old timestamp
     checked = []
-    real = RawStore._fts_check_ids
+    real = FullTextIndex._fts_check_ids
     monkeypatch.setattr(
-        RawStore, "_fts_check_ids", lambda self, s, w, i: checked.append(i) or real(self, s, w, i)
+        FullTextIndex, "_fts_check_ids", lambda self, s, w, i: checked.append(i) or real(self, s, w, i)
     )
     got = ids(raw.search_messages("alpha", until=T0 + 7, limit=3))
     assert got == [7, 6, 11] == reference_sql(raw.db, "alpha", until=T0 + 7, limit=3)
