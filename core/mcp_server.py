@@ -422,7 +422,7 @@ class MemoryService:
         return build_memory_prefix(self.db, now=self.now()).text, "text/plain"
 
     def _read_facts(self, namespace: str) -> tuple[str, str]:
-        from core.cli import fact_json
+        from core.shapes import fact_json
         from core.facts import FactStore
 
         store = FactStore(self.db)
@@ -434,7 +434,7 @@ class MemoryService:
         return _dumps({"now": now, "namespace": namespace, "facts": facts}), "application/json"
 
     def _read_skills(self, name: str) -> tuple[str, str]:
-        from core.cli import skill_json
+        from core.shapes import skill_json
         from core.maturity import explain_maturity, maturity_caveat
         from core.skills import SkillStore
 
