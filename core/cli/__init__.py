@@ -147,7 +147,27 @@ Commands in short (``T`` as above)::
 """
 
 from core.cli.app import build_parser, main
-from core.cli.args import parse_time
+from core.cli.args import MAX_COUNT, MAX_DEMO_MESSAGES, TIME_MAX, TIME_MIN, arg_text, parse_time
+from core.cli.context import HOST_OSES
+from core.cli.export import EXPORT_LAYERS
+from core.cli.output import PROG
+from core.cli.search import LAYERS
 from core.shapes import audit_json, fact_json, skill_json
 
-__all__ = ["audit_json", "build_parser", "fact_json", "main", "parse_time", "skill_json"]
+__all__ = [
+    "EXPORT_LAYERS",
+    "HOST_OSES",
+    "LAYERS",
+    "MAX_COUNT",
+    "MAX_DEMO_MESSAGES",
+    "PROG",
+    "TIME_MAX",
+    "TIME_MIN",
+    "arg_text",
+    "audit_json",
+    "build_parser",
+    "fact_json",
+    "main",
+    "parse_time",
+    "skill_json",
+]
