@@ -1,5 +1,5 @@
 """``python -m core``: the ``philont-memory`` command line."""
 
-from core.cli import main
+from core.cli.app import main
 
 raise SystemExit(main())

@@ -453,7 +453,8 @@ def test_bundle_leaves_out_the_mcp_server_sdk():
     rules = load_script("bundle_rules")
     for name in ("mcp", "mcp_types", "starlette", "uvicorn", "httpx2"):
         assert name in rules.EXCLUDES
-    tree = ast.parse((ROOT / "core" / "mcp_server.py").read_text(encoding="utf-8"))
+    modules = sorted((ROOT / "core" / "mcp_server").glob("*.py"))
+    tree = ast.Module([n for p in modules for n in ast.parse(p.read_text(encoding="utf-8")).body], [])
     top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     imported = {a.name.split(".")[0] for n in top_level if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in top_level if isinstance(n, ast.ImportFrom) and n.module}

@@ -682,7 +682,7 @@ def test_upcoming_text_says_repetitions_in_words(capsys, demo_db_path):
 
 
 def test_repeat_words_in_english():
-    from core.cli import _repeat_words
+    from core.cli.upcoming import _repeat_words
     from core.repeats import Repeat
 
     assert _repeat_words(Repeat("once")) == "once"

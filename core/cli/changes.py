@@ -17,24 +17,26 @@ from __future__ import annotations
 
 import argparse
 import sys
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from core.changes.compute import changes_against, changes_since
 from core.changes.marks import ReviewMarks
 from core.changes.model import LAYERS, ChangeItem, ChangeSet
+from core.cli.args import finite_float, parse_time
+from core.cli.command import Command, Ctx
+from core.cli.output import UsageError, control_escaped
 from core.jsutil import iso_ms
 from core.paths import backups_dir
 
-__all__ = ["DEFAULT_DAYS", "cmd_changes", "configure"]
+__all__ = ["COMMANDS", "DEFAULT_DAYS", "configure", "print_text", "run_changes"]
 
 DEFAULT_DAYS = 7
 DAY_MS = 86_400_000
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    """The command's options (called by :func:`core.cli.build_parser`)."""
+    """The command's options."""
     g = p.add_mutually_exclusive_group()
     g.add_argument("--since", metavar="T", help="a time baseline: changes after T")
     g.add_argument("--against", metavar="BACKUP", help="a backup baseline: a path or a name in backups/")
@@ -42,10 +44,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--to", metavar="OTHER", help="with --against: compare with this backup instead of the database"
     )
     p.add_argument("--layer", action="append", choices=LAYERS, help="only this layer (repeatable)")
-    from core.cli import _finite_float
-
     p.add_argument(
-        "--threshold", type=_finite_float, default=0.05, help="the forget threshold of the decay model"
+        "--threshold", type=finite_float, default=0.05, help="the forget threshold of the decay model"
     )
 
 
@@ -56,18 +56,6 @@ def _backup_path(db_path: Path, text: str) -> Path:
         if candidate.exists():
             return candidate
     return p
-
-
-def _visible(text: str) -> str:
-    """Control characters of stored text shown as ``\\xNN`` / ``\\uNNNN`` (one line, never a terminal
-    escape)."""
-    out = []
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and ch not in "\u200d":
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def _when(ms: int | None) -> str:
@@ -85,7 +73,7 @@ def _line(it: ChangeItem) -> str:
         tail += "  (derived)"
     if it.actor:
         tail += f"  by {it.actor}"
-    return f"  {_when(it.at)}  {_visible(it.summary)}{_visible(tail)}"
+    return f"  {_when(it.at)}  {control_escaped(it.summary)}{control_escaped(tail)}"
 
 
 def _header(cs: ChangeSet, db_label: str) -> str:
@@ -103,7 +91,7 @@ def _header(cs: ChangeSet, db_label: str) -> str:
 
 
 def print_text(out: Any, cs: ChangeSet, db_label: str) -> None:
-    out.text(_visible(_header(cs, db_label)))
+    out.text(control_escaped(_header(cs, db_label)))
     groups = cs.by_layer()
     for layer in cs.layers:
         items = groups.get(layer, [])
@@ -113,7 +101,7 @@ def print_text(out: Any, cs: ChangeSet, db_label: str) -> None:
             out.text(_line(it))
     for n in cs.notices:
         out.text("")
-        out.text(f"note: {_visible(n.message)}")
+        out.text(f"note: {control_escaped(n.message)}")
 
 
 def _progress_fn() -> Any:
@@ -133,13 +121,11 @@ def _progress_fn() -> Any:
     return progress
 
 
-def cmd_changes(ctx: Any) -> int:
+def run_changes(ctx: Ctx) -> int:
     """Run ``changes`` with the CLI's context (``ctx.args``, ``ctx.out``, ``ctx.now``, ``ctx.path``)."""
-    from core.cli import _UsageError, parse_time
-
     a = ctx.args
     if a.to and not a.against:
-        raise _UsageError("--to needs --against (two backups are compared)")
+        raise UsageError("--to needs --against (two backups are compared)")
     if a.against:
         before = _backup_path(ctx.path, a.against)
         kw: dict[str, Any] = {"other": _backup_path(ctx.path, a.to)} if a.to else {"db_path": ctx.path}
@@ -161,3 +147,8 @@ def cmd_changes(ctx: Any) -> int:
     else:
         print_text(ctx.out, cs, label)
     return 0
+
+
+COMMANDS = (
+    Command("changes", "what changed since a time, a backup, or between two backups", run_changes, configure),
+)

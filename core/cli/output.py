@@ -1,0 +1,129 @@
+"""What every command shares for printing and failing: the text/JSON writer, the errors that end a
+command with an exit status, and the small formatters of times, numbers and damaged rows."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+import unicodedata
+from typing import Any
+
+from core.jsutil import iso_ms, json_safe
+from core.visible import visible
+
+PROG = "philont-memory"
+
+#: A lone surrogate: an argument whose bytes the locale could not decode (see :func:`core.cli.args.arg_text`).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class UsageError(Exception):
+    """A bad command line: exit status 2."""
+
+
+class Exit(Exception):
+    """argparse is done (``--help``, ``--version``): exit with ``status``."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class CommandError(Exception):
+    """A command that ran and failed (its output may already be printed): exit status 1 by default."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
+
+
+class Out:
+    """Where a command prints: JSON (``--json``) or text."""
+
+    def __init__(self, as_json: bool):
+        self.as_json = as_json
+        enc = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-")
+        self._ascii = enc not in ("utf-8", "utf8", "utf-16", "utf-32")
+
+    def json(self, value: Any) -> None:
+        text = json.dumps(json_safe(value), ensure_ascii=self._ascii, indent=2)
+        # A lone surrogate (an argument that is not UTF-8) is written as JSON.stringify writes it.
+        sys.stdout.write(LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) + "\n")
+
+    def text(self, text: str = "") -> None:
+        """One line (or several) of plain output: stored text in it has its control characters and
+        direction overrides made visible (:func:`core.visible.visible`)."""
+        text = visible(text)
+        if self._ascii:
+            enc = getattr(sys.stdout, "encoding", None) or "ascii"
+            text = text.encode(enc, "replace").decode(enc, "replace")
+        sys.stdout.write(text + "\n")
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split()) or "unknown error"
+
+
+def control_escaped(text: str) -> str:
+    """Control characters of stored text shown as ``\\xNN`` / ``\\uNNNN`` (one line, never a terminal
+    escape)."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and ch not in "\u200d":
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def damage_note(row: dict[str, Any]) -> str:
+    """`` ⚠ <what is unreadable>`` for a row's JSON form with ``damaged`` entries, else ``''``."""
+    damaged = row.get("damaged") or {}
+    if not damaged:
+        return ""
+    parts = []
+    for d in damaged.values():
+        part = d["message"]
+        if d.get("hex") is not None:
+            hx = d["hex"]
+            part += f" [hex {hx[:64]}{'…' if len(hx) > 64 or d.get('hexTruncated') else ''}]"
+        parts.append(part)
+    return "  ⚠ unreadable: " + "; ".join(parts)
+
+
+def iso(ms: int | float | None) -> str:
+    if ms is None:
+        return "-"
+    try:
+        return iso_ms(ms)
+    except (ValueError, OverflowError):
+        return str(ms)
+
+
+def fmt_num(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isnan(x):
+        return "NaN"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞"
+    return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+def fmt_score(x: float | None) -> str:
+    """A decay score for people: three decimals (``0.781``), ``<0.001`` for a tiny positive one (never
+    ``3.593e-13``); ``--json`` keeps the exact value."""
+    if x is None or not isinstance(x, int | float) or not math.isfinite(x):
+        return fmt_num(x)
+    if 0 < abs(x) < 0.0005:
+        return "<0.001" if x > 0 else ">-0.001"
+    return f"{x:.3f}"
+
+
+def first_line(text: str | None, width: int = 100) -> str:
+    if text is None:
+        return "(missing)"
+    line = text.split("\n", 1)[0]
+    return line if len(line) <= width else line[: width - 1] + "…"
