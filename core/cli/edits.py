@@ -73,35 +73,13 @@ def _report_edit(ctx: Ctx, entry: Any, db: MemoryDB, done: str) -> int:
     return 0
 
 
-def _refuse_step(kind: str, orig: Any, undone: bool) -> None:
-    """The conflicts :func:`core.curation.undo`/``redo`` refuse inside the transaction, found first."""
-    from core import curation
-    from core.errors import ConflictError
-
-    if kind == curation.UNDO and undone:
-        raise ConflictError(
-            f"Edit #{orig.id} ({orig.action}) is already undone.",
-            code="audit.already_undone",
-            params={"audit_id": orig.id, "action": orig.action},
-        )
-    if kind == curation.REDO and not undone:
-        raise ConflictError(
-            f"Edit #{orig.id} ({orig.action}) is not undone, so there is nothing to redo.",
-            code="audit.not_undone",
-            params={"audit_id": orig.id, "action": orig.action},
-        )
-
-
 def _undo_or_redo(ctx: Ctx, kind: str) -> int:
     from core import curation
-    from core.audit import is_undone
 
     # Refuse on a read-only connection what the transaction would refuse, before anything is written.
-    with ctx.open() as db, db.lock:
-        orig = curation._original(db.conn, ctx.args.audit_id)
-        undone = is_undone(db.conn, orig.id)
-    _refuse_step(kind, orig, undone)
-    curation.handler(orig.action)
+    check = curation.check_undo if kind == curation.UNDO else curation.check_redo
+    with ctx.open() as db:
+        orig = check(db, ctx.args.audit_id)
     step = curation.undo if kind == curation.UNDO else curation.redo
     with ctx.open(writable=True) as db:
         new = step(db, orig.id, curation.default_actor(), now=ctx.now)
