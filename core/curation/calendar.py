@@ -137,12 +137,17 @@ def _check_seen(table: str, cur: Mapping[str, Any], seen: Any, fields: tuple[str
             )
 
 
-def _refuse_a_second_enabled_task(conn: Connection, task: Mapping[str, Any], what: str) -> None:
-    """Refuse to make ``task`` enabled beside another enabled task of the same name (the agent keeps one
-    enabled task per name: both would fire)."""
+def _refuse_a_second_enabled_task(
+    conn: Connection, task: Mapping[str, Any], what: str, since: int | None
+) -> None:
+    """Refuse to make ``task`` enabled beside another enabled task of the same name made since the edit
+    (``created_at`` after ``since``): the agent made a new one meanwhile, and both would fire. Two enabled
+    tasks of one name that were both there at the time of the edit are left as they were."""
     other = conn.execute(
-        f"SELECT id FROM {SCHEDULES} WHERE name = ? AND enabled != 0 AND id != ? ORDER BY rowid LIMIT 1",
-        (task.get("name"), task.get("id")),
+        f"SELECT id FROM {SCHEDULES} WHERE name = ? AND enabled != 0 AND id != ?"
+        " AND (? IS NULL OR typeof(created_at) NOT IN ('integer', 'real') OR created_at >= ?)"
+        " ORDER BY rowid LIMIT 1",
+        (task.get("name"), task.get("id"), since, since),
     ).fetchone()
     if other is None:
         return
@@ -246,16 +251,24 @@ class _CalendarRows(rows.RowKind):
     def value(self, dst: Mapping[str, Any], column: str) -> Any:
         return int(dst.get(column) or 0)
 
-    def create(self, conn: Connection, table: str, row: Mapping[str, Any], what: str) -> None:
+    def create(
+        self, conn: Connection, table: str, row: Mapping[str, Any], what: str, since: int | None = None
+    ) -> None:
         if table == SCHEDULES and row.get("enabled"):
-            _refuse_a_second_enabled_task(conn, row, what)
-        super().create(conn, table, row, what)
+            _refuse_a_second_enabled_task(conn, row, what, since)
+        super().create(conn, table, row, what, since)
 
     def before_update(
-        self, conn: Connection, table: str, cur: Mapping[str, Any], dst: Mapping[str, Any], what: str
+        self,
+        conn: Connection,
+        table: str,
+        cur: Mapping[str, Any],
+        dst: Mapping[str, Any],
+        what: str,
+        since: int | None = None,
     ) -> None:
         if table == SCHEDULES and dst.get("enabled"):
-            _refuse_a_second_enabled_task(conn, cur, what)
+            _refuse_a_second_enabled_task(conn, cur, what, since)
 
     def exists(self, what: str, table: str, row: Mapping[str, Any], current: Any) -> ConflictError:
         return ConflictError(

@@ -111,8 +111,9 @@ class RowKind:
 
     # -- writing ----------------------------------------------------------------------------------------
 
-    def create(self, conn: Connection, table: str, row: Row, what: str) -> None:
-        """Re-create ``row``: refused when a row with its id exists again."""
+    def create(self, conn: Connection, table: str, row: Row, what: str, since: int | None = None) -> None:
+        """Re-create ``row``: refused when a row with its id exists again. ``since``: the time of the edit
+        being undone or redone (rows made after it were made since)."""
         current = self.get(conn, table, self.row_id(row))
         if current is not None:
             raise self.exists(what, table, row, current)
@@ -139,8 +140,10 @@ class RowKind:
             f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", tuple(values)
         )
 
-    def before_update(self, conn: Connection, table: str, cur: Row, dst: Row, what: str) -> None:
-        """A last check before an update is written (nothing by default)."""
+    def before_update(
+        self, conn: Connection, table: str, cur: Row, dst: Row, what: str, since: int | None = None
+    ) -> None:
+        """A last check before an update is written (nothing by default); ``since`` as for :meth:`create`."""
 
     # -- the layer's refusals ---------------------------------------------------------------------------
 
@@ -159,12 +162,14 @@ class RowKind:
         raise NotImplementedError
 
 
-def _move(conn: Connection, kind: RowKind, table: str, src: Any, dst: Any, what: str) -> None:
-    """Move one row from ``src`` (what must be there now) to ``dst``."""
+def _move(
+    conn: Connection, kind: RowKind, table: str, src: Any, dst: Any, what: str, since: int | None
+) -> None:
+    """Move one row from ``src`` (what must be there now) to ``dst``; ``since``: the edit's time."""
     if src is None and dst is None:
         return
     if src is None:
-        kind.create(conn, table, dst, what)
+        kind.create(conn, table, dst, what, since)
         return
     row_id = kind.row_id(src)
     cur = kind.get(conn, table, row_id)
@@ -180,7 +185,7 @@ def _move(conn: Connection, kind: RowKind, table: str, src: Any, dst: Any, what:
     diff = [f for f in fields if not kind.same(f, cur.get(f), src.get(f))]
     if diff:
         raise kind.changed(what, table, cur, diff, src, deleting=False)
-    kind.before_update(conn, table, cur, dst, what)
+    kind.before_update(conn, table, cur, dst, what, since)
     if fields:
         sets = ", ".join(f"{f} = ?" for f in fields)
         conn.execute(
@@ -195,7 +200,7 @@ def apply(conn: Connection, kind: RowKind, entry: AuditEntry, *, forward: bool) 
     steps = pairs if forward else [(a, b) for (b, a) in reversed(pairs)]
     what = REDOING if forward else UNDOING
     for src, dst in steps:
-        _move(conn, kind, table, src, dst, what)
+        _move(conn, kind, table, src, dst, what, entry.at)
 
 
 def register(kind: RowKind, actions: Iterable[str]) -> None:

@@ -144,9 +144,10 @@ def test_actions_are_registered():
 
 
 def _agent_makes_a_task_named(db, name: str):
-    """As the agent's schedule_reminder does: a new task, the other enabled tasks of its name disabled."""
+    """As the agent's schedule_reminder does, a second after the edit at T0: a new task, the other enabled
+    tasks of its name disabled."""
     store = ScheduleStore(db)
-    new = store.create(name, T0 + 2000, "prompt", {"message": "again"}, "interval:60000", now=T0)
+    new = store.create(name, T0 + 2000, "prompt", {"message": "again"}, "interval:60000", now=T0 + 1000)
     with db.write() as conn:
         conn.execute("UPDATE memory_schedules SET enabled = 0 WHERE name = ? AND id != ?", (name, new.id))
     return new
@@ -154,7 +155,7 @@ def _agent_makes_a_task_named(db, name: str):
 
 def test_undoing_a_task_deletion_refuses_a_second_enabled_task_of_the_same_name(items):
     db, *_, s1 = items
-    edit = cc.delete_schedule(s1.id).perform(db, ACTOR)
+    edit = cc.delete_schedule(s1.id).perform(db, ACTOR, now=T0)
     new = _agent_makes_a_task_named(db, s1.name)
     with pytest.raises(ConflictError) as ei:
         curation.undo(db, edit.id, ACTOR)
@@ -171,9 +172,19 @@ def test_undoing_a_task_deletion_refuses_a_second_enabled_task_of_the_same_name(
 
 def test_undoing_a_disable_refuses_a_second_enabled_task_of_the_same_name(items):
     db, *_, s1 = items
-    edit = cc.disable_schedule(s1.id).perform(db, ACTOR)
+    edit = cc.disable_schedule(s1.id).perform(db, ACTOR, now=T0)
     new = _agent_makes_a_task_named(db, s1.name)
     with pytest.raises(ConflictError) as ei:
         curation.undo(db, edit.id, ACTOR)
     assert ei.value.code == "calendar.step_name_taken" and ei.value.params["other_id"] == new.id
     assert ScheduleStore(db).get(s1.id).enabled is False and ScheduleStore(db).get(new.id).enabled is True
+
+
+def test_undoing_a_disable_keeps_two_enabled_tasks_that_were_both_there_before_the_edit(items):
+    db, *_, s1 = items
+    twin = ScheduleStore(db).create(s1.name, T0 + 2000, "prompt", {}, "interval:60000", now=T0 - 1000)
+    edit = cc.disable_schedule(s1.id).perform(db, ACTOR, now=T0)
+    curation.undo(
+        db, edit.id, ACTOR
+    )  # the file as it was before the edit: both enabled, as the agent left it
+    assert ScheduleStore(db).get(s1.id).enabled is True and ScheduleStore(db).get(twin.id).enabled is True
