@@ -22,7 +22,7 @@ def _wal_age_s(db_path: Path) -> float | None:
     return max(0.0, time.time() - st.st_mtime) if st.st_size > 0 else None
 
 
-def _recent_wal(db_path: Path, wal_recent_s: float) -> AgentRunningError | None:
+def recent_wal(db_path: Path, wal_recent_s: float) -> AgentRunningError | None:
     age = _wal_age_s(db_path)
     if age is None or age >= wal_recent_s:
         return None
@@ -47,7 +47,7 @@ def _fingerprint(db_path: Path) -> tuple[tuple[int, int, int] | None, ...]:
     return tuple(out)
 
 
-class _Watch:
+class Watch:
     """Whether the live file is written while a restore looks at it: an agent that opens a connection for
     each write holds no lock and leaves no ``-wal`` between its writes, but every write changes the file
     (its connection's close folds the ``-wal`` in) or the ``-wal``."""
@@ -73,7 +73,7 @@ class _Watch:
             )
 
 
-def _locked_error(db_path: Path) -> AgentRunningError:
+def locked_error(db_path: Path) -> AgentRunningError:
     return AgentRunningError(
         f"The database {db_path} is open in another program (probably the agent): it could not be locked "
         "for the restore. Stop the agent (and close other windows or tools that show this file), then try "
@@ -90,7 +90,7 @@ _DB_LOCK_RANGE = (0x40000000, 2 + 510)
 _SHM_LOCK_RANGE = (120, 9)
 
 
-def _held_by_another_process(db_path: Path) -> bool:
+def held_by_another_process(db_path: Path) -> bool:
     """Whether another process holds an SQLite lock on the file or its ``-shm`` (POSIX ``F_GETLK``).
 
 
@@ -125,7 +125,7 @@ def _held_by_another_process(db_path: Path) -> bool:
     return False
 
 
-def _lock_exclusive(db_path: Path, timeout_s: float) -> sqlite3.Connection:
+def lock_exclusive(db_path: Path, timeout_s: float) -> sqlite3.Connection:
     """A connection to a sound ``db_path`` holding an exclusive lock until it is closed.
 
 
@@ -142,7 +142,7 @@ def _lock_exclusive(db_path: Path, timeout_s: float) -> sqlite3.Connection:
     except sqlite3.OperationalError as exc:
         conn.close()
         if "locked" in str(exc).lower() or "busy" in str(exc).lower():
-            raise _locked_error(db_path) from None
+            raise locked_error(db_path) from None
         raise
     except BaseException:
         conn.close()
@@ -162,15 +162,15 @@ def agent_activity(
     The caller's own connections to the file count as "another process": close them first.
     """
     p = Path(db_path)
-    recent = _recent_wal(p, wal_recent_s)
+    recent = recent_wal(p, wal_recent_s)
     if recent is not None:
         return recent.message
-    if _held_by_another_process(p):
-        return _locked_error(p).message
+    if held_by_another_process(p):
+        return locked_error(p).message
     if header_problem(p) is not None:
         return None
     try:
-        conn = _lock_exclusive(p, lock_timeout_s)
+        conn = lock_exclusive(p, lock_timeout_s)
     except AgentRunningError as exc:
         return exc.message
     except sqlite3.Error:

@@ -10,15 +10,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.backups.activity import _locked_error
+from core.backups.activity import locked_error
 from core.backups.names import DAMAGED_PREFIX
-from core.backups.writing import _folder_not_writable
+from core.backups.writing import folder_not_writable
 from core.errors import MemoryError_
 from core.files import move_no_clobber
 from core.paths import backups_dir
 
 
-def _damaged_names(db: Path, d: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
+def damaged_names(db: Path, d: Path, suffixes: tuple[str, ...]) -> dict[str, Path]:
     """``backups/damaged-<UTC second>[-n]-<name><suffix>`` for each suffix, none of them taken."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     for n in range(0, 10_000):
@@ -29,7 +29,7 @@ def _damaged_names(db: Path, d: Path, suffixes: tuple[str, ...]) -> dict[str, Pa
     raise MemoryError_(f"No free name in {d}.", code="backup.no_free_name", params={"dir": str(d)})
 
 
-def _move_aside(db: Path, names: dict[str, Path]) -> list[Path]:
+def move_aside(db: Path, names: dict[str, Path]) -> list[Path]:
     """Move the live file and its side files to ``names`` (suffix -> path), all or none.
 
 
@@ -54,9 +54,9 @@ def _move_aside(db: Path, names: dict[str, Path]) -> list[Path]:
                 stuck.append(target)
         folder = next(iter(names.values())).parent
         if isinstance(exc, PermissionError) and not stuck and not os.access(folder, os.W_OK):
-            raise _folder_not_writable(folder) from None
+            raise folder_not_writable(folder) from None
         if isinstance(exc, PermissionError) and not stuck:
-            raise _locked_error(db) from None
+            raise locked_error(db) from None
         params: dict[str, Any] = {
             "path": str(db),
             "error": exc.strerror or str(exc),

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.backups.names import BACKUP_NAME_RE, _name_key, backup_created_at, backup_owner
+from core.backups.names import BACKUP_NAME_RE, backup_created_at, backup_owner, name_key
 from core.clock import now_ms
 from core.engine import sqlite3
 from core.errors import MemoryError_, NotFoundError, Notice, ValidationError_
@@ -56,18 +56,18 @@ class BackupInfo:
         return backup_owner(self.name)
 
 
-def _open_backup(path: Path, timeout_s: float = 1.0) -> sqlite3.Connection:
+def open_backup(path: Path, timeout_s: float = 1.0) -> sqlite3.Connection:
     """A read-only ``immutable=1`` connection to a closed backup: no file is created, changed or locked
     beside it (files already there are ignored)."""
     kind = file_kind(path)
     if kind != "file":
-        raise _not_regular(path, kind)
+        raise not_regular(path, kind)
     conn = connect_file(path, mode="ro", immutable="1", timeout_s=timeout_s)
     conn.execute("PRAGMA query_only=1")
     return conn
 
 
-def _not_regular(path: Path, kind: str | None) -> MemoryError_:
+def not_regular(path: Path, kind: str | None) -> MemoryError_:
     if kind is None:
         return NotFoundError(
             f"The backup {path} does not exist.", code="backup.not_found", params={"path": str(path)}
@@ -101,7 +101,7 @@ def check_backup(path: str | os.PathLike[str]) -> Notice:
             f"db.open.{found.problem}", found.detail, {"problem": found.problem, "detail": found.detail}
         )
     try:
-        conn = _open_backup(p)
+        conn = open_backup(p)
         try:
             result = quick_check(conn)
             if result != "ok":
@@ -131,7 +131,7 @@ def list_backups(db_path: str | os.PathLike[str]) -> list[Path]:
     if not d.is_dir():
         return []
     found = [p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name) and file_kind(p) == "file"]
-    return sorted(found, key=_name_key, reverse=True)
+    return sorted(found, key=name_key, reverse=True)
 
 
 def list_backups_info(
@@ -145,7 +145,7 @@ def list_backups_info(
     if not d.is_dir():
         return []
     out: list[BackupInfo] = []
-    for p in sorted((p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name)), key=_name_key, reverse=True):
+    for p in sorted((p for p in d.iterdir() if BACKUP_NAME_RE.match(p.name)), key=name_key, reverse=True):
         kind = file_kind(p)
         if kind is None:
             continue  # rotated away meanwhile
@@ -200,7 +200,7 @@ def copy_for_browsing(
     src_path = Path(path)
     kind = file_kind(src_path)
     if kind != "file":
-        raise _not_regular(src_path, kind)
+        raise not_regular(src_path, kind)
     found = header_problem(src_path)
     if found is not None:
         raise ValidationError_(
@@ -213,9 +213,9 @@ def copy_for_browsing(
     with contextlib.suppress(OSError):
         os.chmod(d, 0o700)
     target = d / src_path.name
-    src = _open_backup(src_path)
+    src = open_backup(src_path)
     try:
-        _backup_api_copy(src, target, progress=progress, cancel=cancel)
+        backup_api_copy(src, target, progress=progress, cancel=cancel)
     except BaseException:
         with contextlib.suppress(OSError):
             target.unlink()
@@ -225,7 +225,7 @@ def copy_for_browsing(
     return target
 
 
-def _backup_api_copy(
+def backup_api_copy(
     src: sqlite3.Connection,
     target: Path,
     *,

@@ -104,12 +104,12 @@ def backup_created_at(name: str) -> int | None:
     return int(dt.timestamp() * 1000)
 
 
-def _name_key(p: Path) -> tuple[str, int, str]:
+def name_key(p: Path) -> tuple[str, int, str]:
     m = BACKUP_NAME_RE.match(p.name)
     return (m.group(3), int(m.group(4) or 0), p.name) if m else ("", 0, p.name)
 
 
-def _own_of(p: Path, stem: str) -> bool:
+def own_of(p: Path, stem: str) -> bool:
     """Whether ``p`` is this project's backup of the database whose stem is ``stem``."""
     m = BACKUP_NAME_RE.match(p.name)
     return m is not None and m.group(1) != "memory" and m.group(2) == stem

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from core import audit, schema
-from core.backups.activity import _held_by_another_process, _lock_exclusive, _locked_error, _Watch
-from core.backups.damaged import _damaged_names, _move_aside
-from core.backups.listing import _backup_api_copy, _open_backup
+from core.backups.activity import Watch, held_by_another_process, lock_exclusive, locked_error
+from core.backups.damaged import damaged_names, move_aside
+from core.backups.listing import backup_api_copy, open_backup
 from core.backups.names import RESTORE_ACTION, backup_created_at
 from core.backups.writing import copy_to_backup, ensure_backup_folder
 from core.engine import sqlite3
@@ -54,7 +54,7 @@ class RestoreResult:
 
 
 @dataclass
-class _LiveState:
+class LiveState:
     """What a look at the live file found; ``problem`` is ``None`` for a sound database."""
 
     problem: str | None
@@ -71,10 +71,6 @@ class _LiveState:
         shm = Path(str(db) + "-shm")
         if self.shm is not None and file_kind(shm) == "file" and shm.read_bytes() != self.shm:
             shm.write_bytes(self.shm)
-
-
-def _default_actor() -> str:
-    return audit.default_actor()
 
 
 def _record_restore(conn: sqlite3.Connection, actor: str, db: Path, src: Path, before: dict[str, Any]) -> int:
@@ -135,22 +131,22 @@ def _stage_with_page_size(
     return conn, d
 
 
-def _restore_in_place(
+def restore_in_place(
     db: Path,
     src_path: Path,
     lock_timeout_s: float,
     progress: Callable[[int, int], object] | None,
     actor: str,
-    watch: _Watch | None,
+    watch: Watch | None,
 ) -> RestoreResult:
     """The live file is sound: back its content up, then copy the backup in under an exclusive lock."""
-    src = _open_backup(src_path)
+    src = open_backup(src_path)
     dest = None
     staged_dir: Path | None = None
     source = src
     done = [0]
     try:
-        dest = _lock_exclusive(db, lock_timeout_s)
+        dest = lock_exclusive(db, lock_timeout_s)
         if watch is not None:  # written between the look and the lock: the agent is at work
             watch.check()
         safety = copy_to_backup(dest, backups_dir(db), db_name=db.name)  # a new name, never the one restored
@@ -196,15 +192,15 @@ def _restore_in_place(
 
 def _copy_backup(src_path: Path, staged: Path, progress: Callable[[int, int], object] | None) -> int:
     """Copy the backup into ``staged`` (WAL mode) with the backup API; returns the page count."""
-    src = _open_backup(src_path)
+    src = open_backup(src_path)
     try:
-        return _backup_api_copy(src, staged, progress=progress, journal="WAL")
+        return backup_api_copy(src, staged, progress=progress, journal="WAL")
     finally:
         src.close()
 
 
 def _check_and_record(
-    staged: Path, db: Path, src_path: Path, live: _LiveState, names: dict[str, Path], actor: str
+    staged: Path, db: Path, src_path: Path, live: LiveState, names: dict[str, Path], actor: str
 ) -> int:
     """``quick_check`` the staged copy and write its ``database.restore`` row; returns the row's id."""
     conn = connect_file(staged, mode="rw", timeout_s=5.0)
@@ -236,13 +232,13 @@ def _reappeared(db: Path, d: Path, staged: Path, moved: list[Path]) -> MemoryErr
     )
 
 
-def _restore_over_damaged(
+def restore_over_damaged(
     db: Path,
     src_path: Path,
-    live: _LiveState,
+    live: LiveState,
     progress: Callable[[int, int], object] | None,
     actor: str,
-    watch: _Watch | None,
+    watch: Watch | None,
 ) -> RestoreResult:
     """The live file is damaged or missing: stage the backup beside it, move the damaged files aside
     into ``backups/``, then give the staged copy the live name."""
@@ -258,15 +254,15 @@ def _restore_over_damaged(
         ensure_backup_folder(d)
         live.undo_look(db)
         suffixes = (("",) if file_kind(db) == "file" else ()) + side_files(db)
-        names = _damaged_names(db, d, suffixes) if suffixes else {}
+        names = damaged_names(db, d, suffixes) if suffixes else {}
         audit_id = _check_and_record(staged, db, src_path, live, names, actor)
         with open(staged, "rb") as fh:
             os.fsync(fh.fileno())
-        if _held_by_another_process(db):
-            raise _locked_error(db)
+        if held_by_another_process(db):
+            raise locked_error(db)
         if watch is not None:
             watch.check()
-        moved = _move_aside(db, names) if names else []
+        moved = move_aside(db, names) if names else []
         if not link_no_clobber(staged, db):
             keep_stage = True
             raise _reappeared(db, d, staged, moved)

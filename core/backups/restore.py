@@ -9,16 +9,15 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from core import MAX_KNOWN_SCHEMA_VERSION
-from core.backups.activity import _held_by_another_process, _locked_error, _recent_wal, _Watch
-from core.backups.listing import _not_regular, _open_backup, check_backup_file
+from core import MAX_KNOWN_SCHEMA_VERSION, audit
+from core.backups.activity import Watch, held_by_another_process, locked_error, recent_wal
+from core.backups.listing import check_backup_file, not_regular, open_backup
 from core.backups.names import LOCK_TIMEOUT_S, OBSERVE_S, WAL_RECENT_S
 from core.backups.replace import (
+    LiveState,
     RestoreResult,
-    _default_actor,
-    _LiveState,
-    _restore_in_place,
-    _restore_over_damaged,
+    restore_in_place,
+    restore_over_damaged,
 )
 from core.engine import sqlite3
 from core.errors import ReadOnlyError, ValidationError_
@@ -38,7 +37,7 @@ def _validate_backup(src: Path, db: Path) -> None:
     """Raise unless ``src`` is a regular, sound memory database this version understands."""
     kind = file_kind(src)
     if kind != "file":
-        raise _not_regular(src, kind)
+        raise not_regular(src, kind)
     if os.path.lexists(db) and file_kind(db) == "file" and os.path.samefile(db, src):
         raise ValidationError_(
             "The backup and the database are the same file.",
@@ -53,7 +52,7 @@ def _validate_backup(src: Path, db: Path) -> None:
             code="restore.backup_bad",
             params={"backup": str(src), "problem": problem},
         )
-    conn = _open_backup(src)
+    conn = open_backup(src)
     try:
         row = None
         with contextlib.suppress(sqlite3.Error):
@@ -72,13 +71,13 @@ def _validate_backup(src: Path, db: Path) -> None:
         )
 
 
-def _inspect_live(db: Path, timeout_s: float) -> _LiveState:
+def _inspect_live(db: Path, timeout_s: float) -> LiveState:
     """Sound, damaged (and how) or missing: judged by the header, then by ``quick_check`` on a read-only
-    connection. The main file and its ``-wal`` are never written; :meth:`_LiveState.undo_look` undoes
+    connection. The main file and its ``-wal`` are never written; :meth:`LiveState.undo_look` undoes
     what the look did to the ``-shm``."""
     kind = file_kind(db)
     if kind is None:
-        return _LiveState("missing", "No database file exists at this path.", side_files(db))
+        return LiveState("missing", "No database file exists at this path.", side_files(db))
     if kind != "file":
         raise ValidationError_(
             f"{db} is a {kind}, not a database file: nothing can be restored there.",
@@ -94,10 +93,10 @@ def _inspect_live(db: Path, timeout_s: float) -> _LiveState:
         )
     existed = side_files(db)
     if found is not None:
-        return _LiveState(found.problem, found.detail, existed)
+        return LiveState(found.problem, found.detail, existed)
     shm = Path(str(db) + "-shm")
     snapshot = shm.read_bytes() if file_kind(shm) == "file" else None
-    state = _LiveState(None, None, existed, snapshot)
+    state = LiveState(None, None, existed, snapshot)
     try:
         conn = connect_file(db, mode="ro", timeout_s=timeout_s)
         try:
@@ -107,7 +106,7 @@ def _inspect_live(db: Path, timeout_s: float) -> _LiveState:
             conn.close()
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc).lower() or "busy" in str(exc).lower():
-            raise _locked_error(db) from None
+            raise locked_error(db) from None
         state.problem, state.detail = "corrupt", f"The database cannot be read ({exc})."
         return state
     except sqlite3.DatabaseError as exc:
@@ -132,7 +131,7 @@ def restore_backup(
     progress: Callable[[int, int], object] | None = None,
     actor: str | None = None,
 ) -> RestoreResult:
-    """Replace the database at ``db_path`` with ``backup_path`` (see the module docstring).
+    """Replace the database at ``db_path`` with ``backup_path`` (see :mod:`core.backups`).
 
 
     Refuses, with nothing changed: while the database seems to be in use (:class:`AgentRunningError`);
@@ -145,7 +144,7 @@ def restore_backup(
     """
     db = _live_path(db_path)
     src = Path(backup_path).expanduser().absolute()
-    watch = _Watch(db, observe_s if agent_running_check else 0.0)
+    watch = Watch(db, observe_s if agent_running_check else 0.0)
     _validate_backup(src, db)
     if not os.access(_existing_parent(db), os.W_OK):
         raise ReadOnlyError(
@@ -154,19 +153,19 @@ def restore_backup(
             params={"path": str(db)},
         )
     if agent_running_check:
-        recent = _recent_wal(db, wal_recent_s)
+        recent = recent_wal(db, wal_recent_s)
         if recent is not None:
             raise recent
-    if _held_by_another_process(db):
-        raise _locked_error(db)
+    if held_by_another_process(db):
+        raise locked_error(db)
     live = _inspect_live(db, lock_timeout_s)
     if agent_running_check:
         watch.check(wait=True)
-    actor = actor or _default_actor()
+    actor = actor or audit.default_actor()
     if live.problem is None:
         timeout = lock_timeout_s if agent_running_check else 5.0
-        return _restore_in_place(db, src, timeout, progress, actor, watch if agent_running_check else None)
-    return _restore_over_damaged(db, src, live, progress, actor, watch if agent_running_check else None)
+        return restore_in_place(db, src, timeout, progress, actor, watch if agent_running_check else None)
+    return restore_over_damaged(db, src, live, progress, actor, watch if agent_running_check else None)
 
 
 def _existing_parent(p: Path) -> Path:

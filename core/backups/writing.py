@@ -18,11 +18,11 @@ from core.backups.names import (
     PARTIAL_RE,
     RUN_WINDOW_S,
     STALE_PARTIAL_S,
-    _name_key,
-    _own_of,
     backup_created_at,
     backup_file_name,
     database_stem,
+    name_key,
+    own_of,
 )
 from core.clock import now_ms
 from core.engine import sqlite3
@@ -89,7 +89,7 @@ def _place_backup(tmp: Path, d: Path, name: str) -> Path:
     raise MemoryError_(f"No free backup name in {d}.", code="backup.no_free_name", params={"dir": str(d)})
 
 
-def _folder_not_writable(d: Path) -> ReadOnlyError:
+def folder_not_writable(d: Path) -> ReadOnlyError:
     return ReadOnlyError(
         f"The backups folder {d} cannot be written (backups, and the files a restore moves aside, are kept "
         "there). Nothing was changed.",
@@ -121,9 +121,9 @@ def ensure_backup_folder(d: Path) -> None:
     try:
         ensure_private_dir(d)
     except PermissionError as exc:
-        raise _folder_not_writable(d) from exc
+        raise folder_not_writable(d) from exc
     if not os.access(d, os.W_OK):
-        raise _folder_not_writable(d)
+        raise folder_not_writable(d)
 
 
 def copy_to_backup(
@@ -149,7 +149,7 @@ def copy_to_backup(
     try:
         os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except PermissionError as exc:
-        raise _folder_not_writable(d) from exc
+        raise folder_not_writable(d) from exc
     dst = sqlite3.connect(str(tmp), isolation_level=None)
     try:
 
@@ -177,8 +177,8 @@ def own_backups(d: Path, db_name: str) -> list[Path]:
     if not d.is_dir():
         return []
     stem = database_stem(db_name)
-    found = (p for p in d.iterdir() if _own_of(p, stem) and file_kind(p) == "file")
-    return sorted(found, key=_name_key, reverse=True)
+    found = (p for p in d.iterdir() if own_of(p, stem) and file_kind(p) == "file")
+    return sorted(found, key=name_key, reverse=True)
 
 
 def rotate(d: Path, retain: int = BACKUP_RETAIN, *, db_name: str = "memory.sqlite") -> list[Path]:

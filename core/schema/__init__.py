@@ -12,7 +12,7 @@ Reading is separate from writing: :func:`inspect_schema` and :func:`fts_consiste
 :func:`add_additive_columns` is the only function that alters an existing database, and it only adds
 nullable or defaulted columns (plus the origin index).
 
-Tables this module does not know (such as this project's own audit table, or tables of a newer
+Tables this package does not know (such as this project's own audit table, or tables of a newer
 reference) are ignored by the inspection, as the reference ignores them.
 
 Schema versions 31 to 50 are *known* (:func:`version_status`): the newer reference changed only other
@@ -23,6 +23,12 @@ The package by responsibility: :mod:`~core.schema.layout` (names of tables, FTS 
 additive columns, the seeds), :mod:`~core.schema.ddl` (the ``CREATE`` text), :mod:`~core.schema.create`
 (writing), :mod:`~core.schema.inspection` (reading a file's layout) and :mod:`~core.schema.version` (the
 version rules). Every name is importable from ``core.schema``.
+
+A new table: its ``CREATE`` text in :data:`~core.schema.ddl.TABLE_DDL` (with its FTS, trigger and index
+entries) and its name in :data:`~core.schema.layout.CORE_TABLES` or ``PERIPHERAL_TABLES``. A new column
+of the newer reference: appended to its table's DDL and, since older files lack it, an
+:class:`~core.schema.layout.AdditiveColumn` in ``ADDITIVE_COLUMNS`` (in migration order, nullable or
+defaulted), which the first write adds.
 """
 
 from __future__ import annotations
