@@ -8,7 +8,7 @@
 
 The database is made by the project's generator (:func:`core.demo.generate`, English and Chinese, seed
 0, a fixed ``now``) and cached under ``bench/.cache/``, keyed by size, seed and a hash of the generator
-(``core/demo/`` with its data files) and ``core/schema.py``: a changed generator builds a new one. On a
+(``core/demo/`` with its data files) and ``core/schema/``: a changed generator builds a new one. On a
 2-core machine building 1M messages takes about 3 minutes (a progress line every few seconds) and the
 full table about 5 more; ``--quick`` takes about 10 seconds to build and 2-3 minutes in all.
 
@@ -232,7 +232,7 @@ def generator_sources() -> list[Path]:
     """The files the generated database depends on: the generator package with its data files, the schema."""
     demo = ROOT / "core" / "demo"
     files = sorted(p for p in demo.rglob("*") if p.is_file() and p.suffix in (".py", ".toml"))
-    return [*files, ROOT / "core" / "schema.py"]
+    return [*files, *sorted((ROOT / "core" / "schema").glob("*.py"))]
 
 
 def generator_version() -> str:

@@ -1,6 +1,7 @@
 """Opening a memory database: read-only by default, writable on request, never changed by a look.
 
-This module owns every connection the project makes to a memory file.
+This module owns every connection the project makes to a memory file (:mod:`core.files` has the
+file-level helpers it shares with :mod:`core.backups`; :mod:`core.openreport` what an open found).
 
 * **Read-only** (the default for an existing file): ``file:…?mode=ro`` URI plus ``query_only``. No write
   transaction is ever started, so the main file and its ``-wal`` keep their bytes. Only where the
@@ -17,288 +18,54 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
-from urllib.parse import quote
+from typing import Any
 
-from pydantic import BaseModel, Field
-
-from core import MAX_KNOWN_SCHEMA_VERSION, MIN_KNOWN_SCHEMA_VERSION
-from core.damage import decode_text
-from core.engine import ENGINE, SQLITE_VERSION, sqlite3
+from core import backups, schema
+from core.backups import list_backups, newest_good_backup
+from core.engine import sqlite3
 from core.errors import DatabaseClosedError, DatabaseOpenError, Notice, ReadOnlyError
-from core.paths import (
-    NOTHING,
-    chmod_private,
-    describe_kind,
-    ensure_private_dir,
-    expand_user,
-    inspect_path,
-    real_path,
-    tilde_note,
+from core.files import (
+    SQLITE_MAGIC,
+    FileIdentity,
+    HeaderProblem,
+    check_new_database_path,
+    configure,
+    connect_file,
+    connect_uri,
+    file_identity,
+    file_key,
+    file_uri,
+    has_wal,
+    header_problem,
+    open_in_this_process,
+    quick_check,
+    track_open,
 )
+from core.openreport import OpenReport, classify_open_error, write_refusal
+from core.paths import chmod_private, ensure_private_dir, expand_user, inspect_path, real_path
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
 
-
-class OpenReport(BaseModel):
-    """What opening a file found: shown by ``philont-memory info`` and the app's status bar."""
-
-    path: str
-    engine: str = ENGINE
-    sqlite_version: str = SQLITE_VERSION
-    schema_version: int | None = None
-    schema_version_raw: str | None = None
-    schema_status: str = "missing"
-    journal_mode: str | None = None
-    read_only: bool = True
-    immutable: bool = False
-    created: bool = False
-    missing_tables: list[str] = Field(default_factory=list)
-    missing_core_columns: list[str] = Field(default_factory=list)
-    missing_peripheral_tables: list[str] = Field(default_factory=list)
-    missing_fts: list[str] = Field(default_factory=list)
-    missing_triggers: list[str] = Field(default_factory=list)
-    missing_indexes: list[str] = Field(default_factory=list)
-    missing_additive_columns: list[str] = Field(default_factory=list)
-    quick_check: str | None = None
-    writable: bool = False
-    read_only_reason: str | None = None
-    read_only_code: str | None = None
-    read_only_params: dict[str, Any] = Field(default_factory=dict)
-    warnings: list[str] = Field(default_factory=list)
-    #: :attr:`warnings` with their codes and parameters (what the GUI translates).
-    notices: list[Notice] = Field(default_factory=list)
-
-    def warn(self, notice: Notice) -> None:
-        """Add a warning: its English text to :attr:`warnings`, the notice to :attr:`notices`."""
-        self.warnings.append(notice.message)
-        self.notices.append(notice)
-
-    @property
-    def complete(self) -> bool:
-        return not (self.missing_tables or self.missing_fts or self.missing_triggers)
-
-    def read_only_notice(self) -> Notice | None:
-        """Why writing is refused, as a coded :class:`~core.errors.Notice` (``None`` when writable).
-
-        Codes: ``db.read_only.schema_newer`` / ``schema_older`` (``version``, ``min_known``,
-        ``max_known``), ``schema_invalid`` (``value``), ``schema_missing``, ``missing_tables`` /
-        ``missing_columns`` / ``missing_fts`` (``names``), ``damaged`` (``quick_check``), ``immutable``,
-        ``file_not_writable``, ``dir_not_writable``.
-        """
-        if self.read_only_reason is None:
-            return None
-        return Notice(self.read_only_code or "db.read_only", self.read_only_reason, self.read_only_params)
-
-
-def _connect_uri(uri: str, timeout_s: float) -> sqlite3.Connection:
-    conn = sqlite3.connect(uri, uri=True, timeout=timeout_s, isolation_level=None, check_same_thread=False)
-    _configure(conn)
-    return conn
-
-
-def _configure(conn: sqlite3.Connection) -> None:
-    """Rows by name, and TEXT that is not UTF-8 read as a value (see :mod:`core.damage`)."""
-    conn.row_factory = sqlite3.Row
-    conn.text_factory = decode_text
-
-
-def _file_uri(path: Path, **params: str) -> str:
-    q = "&".join(f"{k}={v}" for k, v in params.items())
-    # os.fsencode: a file name that is not UTF-8 reaches SQLite as the bytes it has on disk.
-    return f"file:{quote(os.fsencode(path.resolve()))}" + (f"?{q}" if q else "")
-
-
-def connect_file(
-    path: str | os.PathLike[str], *, timeout_s: float = 1.0, **uri_params: str
-) -> sqlite3.Connection:
-    """A raw connection to ``path`` through a ``file:`` URI with ``uri_params`` (``mode="ro"``, ``immutable="1"``).
-
-    For the backups module, which reads closed backup files and locks the live file for a restore; everything
-    else opens a :class:`MemoryDB`. Autocommit, ``sqlite3.Row`` rows, usable from any thread.
-    """
-    return _connect_uri(_file_uri(Path(path), **uri_params), timeout_s)
-
-
-# The database files this process has open through MemoryDB, by (device, inode), with how many connections.
-_OPEN_FILES: dict[tuple[int, int], int] = {}
-_OPEN_FILES_LOCK = threading.Lock()
-
-
-def _file_key(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def open_in_this_process(path: str | os.PathLike[str]) -> bool:
-    """Whether a :class:`MemoryDB` of this process has ``path`` open (then no descriptor of it may be
-    opened and closed here: the close would release the connection's locks)."""
-    key = _file_key(Path(path))
-    with _OPEN_FILES_LOCK:
-        return key is not None and key in _OPEN_FILES
-
-
-def _track_open(key: tuple[int, int] | None, delta: int) -> None:
-    if key is None:
-        return
-    with _OPEN_FILES_LOCK:
-        n = _OPEN_FILES.get(key, 0) + delta
-        if n > 0:
-            _OPEN_FILES[key] = n
-        else:
-            _OPEN_FILES.pop(key, None)
-
-
-class HeaderProblem(NamedTuple):
-    """What :func:`header_problem` found: a :class:`DatabaseOpenError` problem, its detail, and whether
-    naming the newest good backup helps (not for a missing file or a directory)."""
-
-    problem: str
-    detail: str
-    name_backup: bool = True
-    reason: str = ""  # the code of ``detail`` (``db.open.why.<what>``)
-    params: dict[str, Any] = {}
-
-
-def _path_problem(path: Path) -> HeaderProblem | None:
-    """What is wrong with what ``path`` names, judged without opening it (``None``: a regular file).
-
-    A FIFO, a socket or a device is ``special-file`` (reading one can block forever), a folder
-    ``not-sqlite``, a loop of links ``symlink-loop``; a path that names nothing is ``missing`` with what is
-    wrong (a link to nothing, a part of the path that is a file, ``~user`` of an unknown user).
-    """
-    kind, _st, detail = inspect_path(path)
-    if kind == "regular":
-        return None
-    if kind == "folder":
-        return HeaderProblem(
-            "not-sqlite", "This path is a directory, not a database file.", False, "db.open.why.folder"
-        )
-    if kind == "symlink-loop":
-        return HeaderProblem(
-            "symlink-loop",
-            f"This path names {describe_kind(kind)}.",
-            False,
-            "db.open.why.path_names",
-            {"kind": kind, "kind_detail": ""},
-        )
-    if kind == "missing":
-        note = tilde_note(path)
-        if note:
-            return HeaderProblem(
-                "missing",
-                "No database file exists at this path." + note,
-                False,
-                "db.open.why.missing_tilde",
-                {"user": os.fspath(path)[1:].split(os.sep, 1)[0]},
-            )
-        return HeaderProblem("missing", "No database file exists at this path.", False, "db.open.why.missing")
-    if kind in NOTHING:
-        problem = "unreadable" if kind == "unreachable" else "missing"
-        return HeaderProblem(
-            problem,
-            f"This path names {describe_kind(kind, detail)}.",
-            False,
-            "db.open.why.path_names",
-            {"kind": kind, "kind_detail": os.fsdecode(detail)},
-        )
-    return HeaderProblem(
-        "special-file",
-        f"This is {describe_kind(kind)}, not a database file; it was not opened.",
-        False,
-        "db.open.why.special_file",
-        {"kind": kind},
-    )
-
-
-def header_problem(path: Path) -> HeaderProblem | None:
-    """Why ``path`` cannot be an SQLite database judging by the file alone, or ``None`` when it may be.
-
-    Missing, a directory or another non-regular file (never opened: a FIFO would block), unreadable,
-    empty, not starting with the SQLite header, or shorter than its header says (allowing for a WAL
-    checkpoint in progress, see below). Nothing is written.
-    """
-    found = _path_problem(path)
-    if found is not None:
-        return found
-    with _OPEN_FILES_LOCK:
-        if _file_key(path) in _OPEN_FILES:
-            # Checked when it was opened, and open here since. Closing a descriptor of it would release every
-            # POSIX lock this process holds on it, SQLite's included: another process closing its last
-            # connection would then checkpoint and delete the -wal under the connections still open here.
-            return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):  # replaced between the look and the open
-                return HeaderProblem(
-                    "special-file",
-                    "This is not a regular file; it was not read.",
-                    False,
-                    "db.open.why.not_regular",
-                )
-            header = os.read(fd, 100)
-        finally:
-            os.close(fd)
-    except PermissionError:
-        return HeaderProblem(
-            "unreadable", "The file cannot be read: permission denied.", reason="db.open.why.permission"
-        )
-    except OSError as exc:
-        return HeaderProblem(
-            "unreadable",
-            f"The file cannot be read: {exc.strerror}.",
-            False,
-            "db.open.why.os_error",
-            {"error": exc.strerror or str(exc)},
-        )
-    size = st.st_size
-    if size == 0:
-        return HeaderProblem(
-            "empty", "The file is empty (0 bytes): it holds no database.", reason="db.open.why.empty"
-        )
-    if not header.startswith(SQLITE_MAGIC):
-        return HeaderProblem(
-            "not-sqlite",
-            "This is not an SQLite database (the file does not start with the SQLite header).",
-            reason="db.open.why.no_header",
-        )
-    if len(header) < 100:
-        return HeaderProblem(
-            "truncated",
-            "The file is truncated: its SQLite header is incomplete.",
-            reason="db.open.why.short_header",
-        )
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    n_pages = int.from_bytes(header[28:32], "big")
-    change = int.from_bytes(header[24:28], "big")
-    valid_for = int.from_bytes(header[92:96], "big")
-    # In WAL mode a checkpoint writes page 1 (with the new page count) before the pages that extend
-    # the file; until it completes, the rest of the database is in the -wal. A writer killed in
-    # between (or a look during the checkpoint) leaves a main file shorter than its header says
-    # while the database is whole: only the -wal's absence makes the short file a truncation.
-    wal_mode = header[18] == 2 or header[19] == 2
-    if wal_mode and _has_wal(path):
-        n_pages = 0
-    if n_pages and change == valid_for and page_size and size < n_pages * page_size:
-        return HeaderProblem(
-            "truncated",
-            f"The file is truncated: the header declares {n_pages} pages of {page_size} bytes "
-            f"({n_pages * page_size} bytes) but the file has {size} bytes.",
-            reason="db.open.why.truncated",
-            params={"pages": n_pages, "page_size": page_size, "expected": n_pages * page_size, "size": size},
-        )
-    return None
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "SQLITE_MAGIC",
+    "FileIdentity",
+    "HeaderProblem",
+    "MemoryDB",
+    "OpenReport",
+    "backup_search",
+    "check_file_header",
+    "check_new_database_path",
+    "connect_file",
+    "file_identity",
+    "header_problem",
+    "newest_good_backup",
+    "open_in_this_process",
+    "quick_check",
+]
 
 
 def check_file_header(path: Path, *, name_backup: bool = True) -> None:
@@ -322,71 +89,9 @@ def check_file_header(path: Path, *, name_backup: bool = True) -> None:
     )
 
 
-FileIdentity = tuple[int, int]
-
-
-def file_identity(path: str | os.PathLike[str]) -> FileIdentity | None:
-    """``(device, inode)`` of the file at ``path`` (``None`` when there is none): which file a path
-    names, to notice it being replaced by another file under the same name."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def check_new_database_path(p: Path) -> None:
-    """Raise :class:`DatabaseOpenError` unless a new database may be created at ``p``: nothing there
-    (or an empty regular file), and no ``-wal``/``-shm`` beside it. An orphan ``-wal`` would be merged
-    into the new database by SQLite (and a ``-shm`` describe another one): they are named, never
-    deleted (problem ``orphan-files``)."""
-    kind, st, detail = inspect_path(p)
-    if kind == "regular" and st is not None and st.st_size > 0:
-        raise DatabaseOpenError(
-            p, "exists", "A file already exists at this path; it was left alone.", reason="db.open.why.exists"
-        )
-    if kind not in ("regular", "missing"):
-        what = describe_kind(kind, detail)
-        raise DatabaseOpenError(
-            p,
-            "exists",
-            f"A new database cannot be created here: this path names {what}.",
-            reason="db.open.why.cannot_create",
-            reason_params={"kind": kind, "kind_detail": os.fsdecode(detail)},
-        )
-    orphans = [Path(str(p) + s) for s in ("-wal", "-shm") if os.path.lexists(str(p) + s)]
-    if orphans:
-        names = " and ".join(str(o) for o in orphans)
-        many = len(orphans) > 1
-        raise DatabaseOpenError(
-            p,
-            "orphan-files",
-            f"{names} {'exist' if many else 'exists'} without a database: left by a database that was "
-            f"moved or deleted, and SQLite would merge {'them' if many else 'it'} into a new one. Move "
-            f"{'them' if many else 'it'} away first; nothing was written.",
-            reason="db.open.why.orphan_files",
-            reason_params={"names": [str(o) for o in orphans]},
-        )
-
-
-def quick_check(conn: sqlite3.Connection) -> str:
-    """``PRAGMA quick_check`` as one string (``ok`` when healthy)."""
-    rows = conn.execute("PRAGMA quick_check").fetchall()
-    return "\n".join(str(r[0]) for r in rows) or "ok"
-
-
-def newest_good_backup(db_path: str | os.PathLike[str]) -> Path | None:
-    """The newest file in ``backups/`` that passes ``quick_check`` (see :mod:`core.backups`)."""
-    from core.backups import newest_good_backup as newest
-
-    return newest(db_path)
-
-
 def backup_search(db_path: str | os.PathLike[str]) -> tuple[Path | None, bool]:
     """``(the newest good backup, whether there were backups to look at)``: an error says that no
     backup passes ``quick_check`` only when some were looked at."""
-    from core.backups import list_backups
-
     try:
         searched = bool(list_backups(db_path))
     except OSError:
@@ -410,8 +115,8 @@ class MemoryDB:
         self.last_backup: Path | None = None
         self.backup_reused = False  # last_backup was taken earlier in this run of edits
         self._closed = False
-        self._file_key = _file_key(path) if path is not None else None
-        _track_open(self._file_key, 1)
+        self._file_key = file_key(path) if path is not None else None
+        track_open(self._file_key, 1)
         #: Which file was opened (:func:`file_identity`), to notice it being replaced or deleted.
         self.identity: FileIdentity | None = self._file_key
 
@@ -466,7 +171,7 @@ class MemoryDB:
         p = expand_user(path)
         if create:
             kind, st, _detail = inspect_path(p)
-            empty = kind == "regular" and st is not None and st.st_size == 0 and not _has_wal(p)
+            empty = kind == "regular" and st is not None and st.st_size == 0 and not has_wal(p)
             if kind == "missing" or empty:
                 return cls.create(p)
         check_file_header(p)
@@ -498,9 +203,9 @@ class MemoryDB:
                     {"path": str(p.parent)},
                 )
             )
-        uri = _file_uri(p, mode="ro", **({"immutable": "1"} if immutable else {}))
+        uri = file_uri(p, mode="ro", **({"immutable": "1"} if immutable else {}))
         try:
-            conn = _connect_uri(uri, BUSY_TIMEOUT_MS / 1000)
+            conn = connect_uri(uri, BUSY_TIMEOUT_MS / 1000)
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA query_only=1")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -527,7 +232,7 @@ class MemoryDB:
                 params={"path": str(p), "folder": str(p.parent)},
             )
         try:
-            conn = _connect_uri(_file_uri(p, mode="rw"), BUSY_TIMEOUT_MS / 1000)
+            conn = connect_uri(file_uri(p, mode="rw"), BUSY_TIMEOUT_MS / 1000)
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.DatabaseError as exc:
@@ -560,12 +265,10 @@ class MemoryDB:
     @classmethod
     def create(cls, path: str | os.PathLike[str], *, now: int | None = None) -> MemoryDB:
         """Create a new memory database at ``path`` (directory 0700 when created, files 0600)."""
-        from core import schema
-
         p = expand_user(path)
         check_new_database_path(p)
         ensure_private_dir(p.parent)
-        conn = _connect_uri(_file_uri(p, mode="rwc"), BUSY_TIMEOUT_MS / 1000)
+        conn = connect_uri(file_uri(p, mode="rwc"), BUSY_TIMEOUT_MS / 1000)
         chmod_private(p)
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode=WAL")
@@ -593,10 +296,8 @@ class MemoryDB:
     @classmethod
     def memory(cls, *, now: int | None = None) -> MemoryDB:
         """A private in-memory database with the full schema (tests, previews)."""
-        from core import schema
-
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        _configure(conn)
+        configure(conn)
         conn.execute("PRAGMA foreign_keys=ON")
         schema.create_schema(conn, now=now)
         schema.create_audit_table(conn)
@@ -606,8 +307,6 @@ class MemoryDB:
         return db
 
     def _fill_report(self, *, check: bool, writable_requested: bool) -> None:
-        from core import schema
-
         r = self.report
         try:
             r.journal_mode = str(self.conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
@@ -651,79 +350,7 @@ class MemoryDB:
 
     def _refusal(self) -> Notice | None:
         """Why this file must not be written (``db.read_only.<why>``), or ``None``."""
-        r = self.report
-        versions = {
-            "version": r.schema_version,
-            "min_known": MIN_KNOWN_SCHEMA_VERSION,
-            "max_known": MAX_KNOWN_SCHEMA_VERSION,
-        }
-        if r.schema_status == "newer":
-            return Notice(
-                "db.read_only.schema_newer",
-                f"the database has schema version {r.schema_version}, newer than {MAX_KNOWN_SCHEMA_VERSION}, "
-                "which this version understands; it is shown read-only and never re-stamped",
-                versions,
-            )
-        if r.missing_tables:
-            return Notice(
-                "db.read_only.missing_tables",
-                "core tables are missing: " + ", ".join(r.missing_tables),
-                {"names": r.missing_tables},
-            )
-        if r.schema_status == "invalid":
-            return Notice(
-                "db.read_only.schema_invalid",
-                f"the database's schema version {r.schema_version_raw!r} is not a version number; it is "
-                "shown read-only and never re-stamped",
-                {"value": r.schema_version_raw},
-            )
-        if r.schema_status == "older":
-            return Notice(
-                "db.read_only.schema_older",
-                f"the database has schema version {r.schema_version}, older than {MIN_KNOWN_SCHEMA_VERSION}; "
-                "this version does not migrate it, so it is shown read-only",
-                versions,
-            )
-        if r.schema_status == "missing":
-            return Notice(
-                "db.read_only.schema_missing",
-                "the database has no schema version; it is shown read-only and never stamped",
-                {},
-            )
-        if r.missing_core_columns:
-            names = r.missing_core_columns
-            return Notice(
-                "db.read_only.missing_columns",
-                "core columns are missing: " + ", ".join(names),
-                {"names": names},
-            )
-        if r.missing_fts:
-            names = r.missing_fts
-            return Notice(
-                "db.read_only.missing_fts",
-                "full-text tables are missing: " + ", ".join(names),
-                {"names": names},
-            )
-        if r.quick_check not in (None, "ok"):
-            first = r.quick_check.splitlines()[0]
-            return Notice(
-                "db.read_only.damaged",
-                "the database is damaged (quick_check: " + first + ")",
-                {"quick_check": first},
-            )
-        if r.immutable:
-            return Notice("db.read_only.immutable", "the database directory cannot be written", {})
-        if self.path is not None and not os.access(self.path, os.W_OK):
-            return Notice(
-                "db.read_only.file_not_writable", "the file is not writable", {"path": str(self.path)}
-            )
-        if self.path is not None and not os.access(self.path.parent, os.W_OK):
-            return Notice(
-                "db.read_only.dir_not_writable",
-                "the directory is not writable",
-                {"path": str(self.path.parent)},
-            )
-        return None
+        return write_refusal(self.report, self.path)
 
     # -- writing -------------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -773,8 +400,6 @@ class MemoryDB:
 
     def _prepare_first_write(self) -> None:
         """Before the first write to an existing file: a backup, then the additive columns."""
-        from core import schema
-
         self._prepared = True
         if self._backup_before_write and self.path is not None and not self.report.created:
             self._backup_for_run()
@@ -794,8 +419,6 @@ class MemoryDB:
         """One backup per run of edits: a new one unless this project backed this database up less than
         :data:`core.backups.RUN_WINDOW_S` ago (then :attr:`last_backup` is that one and
         :attr:`backup_reused` is true)."""
-        from core import backups
-
         assert self.path is not None
         recent = backups.recent_own_backup(self.path)
         self.backup_reused = recent is not None
@@ -901,8 +524,6 @@ class MemoryDB:
         Rotation keeps the newest ``retain`` (default 28) of this project's backups of this database and
         never touches the agent's; ``progress(done_pages, total_pages)`` is called as the copy proceeds.
         """
-        from core import backups
-
         self._check_open()
         if self.path is None:
             raise ReadOnlyError("An in-memory database has no backups.", code="backup.in_memory")
@@ -922,7 +543,7 @@ class MemoryDB:
             self._closed = True
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
-            _track_open(self._file_key, -1)
+            track_open(self._file_key, -1)
 
     def __enter__(self) -> MemoryDB:
         self._check_open()
@@ -947,52 +568,5 @@ def _fetch_tuples(
         conn.text_factory = saved
 
 
-def _has_wal(p: Path) -> bool:
-    w = Path(str(p) + "-wal")
-    return w.exists() and w.stat().st_size > 0
-
-
 def _classify_open_error(p: Path, exc: Exception) -> DatabaseOpenError:
-    msg = str(exc)
-    low = msg.lower()
-    e = {"error": msg}
-    backup, searched = backup_search(p)
-    if "not a database" in low or "file is encrypted" in low:
-        return DatabaseOpenError(
-            p,
-            "not-sqlite",
-            f"This is not an SQLite database ({msg}).",
-            backup,
-            searched=searched,
-            reason="db.open.why.not_sqlite",
-            reason_params=e,
-        )
-    if "malformed" in low or "corrupt" in low:
-        return DatabaseOpenError(
-            p,
-            "corrupt",
-            f"The database is damaged ({msg}).",
-            backup,
-            searched=searched,
-            reason="db.open.why.damaged",
-            reason_params=e,
-        )
-    if "unable to open" in low or "readonly" in low or "permission" in low:
-        return DatabaseOpenError(
-            p,
-            "unreadable",
-            f"The database cannot be opened ({msg}).",
-            backup,
-            searched=searched,
-            reason="db.open.why.cannot_open",
-            reason_params=e,
-        )
-    return DatabaseOpenError(
-        p,
-        "corrupt",
-        f"The database cannot be read ({msg}).",
-        backup,
-        searched=searched,
-        reason="db.open.why.cannot_read",
-        reason_params=e,
-    )
+    return classify_open_error(p, exc, *backup_search(p))

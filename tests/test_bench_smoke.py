@@ -125,7 +125,7 @@ def test_readme_table_is_replaced_between_its_markers(run, fake, tmp_path):
 
 def test_the_cache_key_covers_the_generator_and_its_data(run):
     names = {p.relative_to(run.ROOT).as_posix() for p in run.generator_sources()}
-    assert {"core/demo/__init__.py", "core/schema.py", "core/demo/data/stories.toml"} <= names
+    assert {"core/demo/__init__.py", "core/schema/ddl.py", "core/demo/data/stories.toml"} <= names
     assert any(n.startswith("core/demo/data/dialogues/") for n in names)
     assert len(run.generator_version()) == 10
 
