@@ -17,7 +17,7 @@ from core.backups import AgentRunningError
 from core.cli import main as cli_main
 from core.db import MemoryDB
 from core.errors import DatabaseOpenError
-from philont_desktop.backups import recovery
+from philont_desktop import recovery
 from philont_desktop.main_window import MainWindow
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
