@@ -75,38 +75,28 @@ def english(qapp):
 
 
 @pytest.fixture
-def facts_db(tmp_path) -> tuple[Path, dict[str, str]]:
-    path = tmp_path / "memory" / "memory.sqlite"
-    ids = build_db(path)
-    return path, ids
+def facts_db(db_path) -> tuple[Path, dict[str, str]]:
+    return db_path, build_db(db_path)
+
+
+def _fixed_clock_and_reloads(tab) -> None:
+    tab.now_fn = lambda: FIXED_NOW
+    tab.ctx.dataChanged.connect(tab.refresh)
 
 
 @pytest.fixture
-def make_tab(qtbot):
-    from philont_desktop.context import AppContext
+def make_tab(qtbot, open_tab):
     from philont_desktop.facts.view import FactsTab
 
-    made = []
-
     def make(path: Path, *, editing: bool = False):
-        ctx = AppContext.open(path, interactive=False)
-        made.append(ctx)
-        tab = FactsTab(ctx)
-        tab.now_fn = lambda: FIXED_NOW
-        ctx.dataChanged.connect(tab.refresh)
-        qtbot.addWidget(tab)
-        tab.resize(1400, 900)
-        tab.show()
-        tab.ensure_activated()
+        tab = open_tab(FactsTab, path, size=(1400, 900), idle_ms=20_000, prepare=_fixed_clock_and_reloads)
         assert idle(tab)
         if editing:
-            ctx.set_editing(True)
-            qtbot.waitUntil(lambda: ctx.editing, timeout=20_000)
+            tab.ctx.set_editing(True)
+            qtbot.waitUntil(lambda: tab.ctx.editing, timeout=20_000)
         return tab
 
-    yield make
-    for c in made:
-        c.close()
+    return make
 
 
 def row_by_name(tab, name: str, active: bool = True):
