@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,35 @@ from core.db import MemoryDB, OpenReport
 from core.errors import ReadOnlyError
 from philont_desktop import messages
 from philont_desktop.live import LiveMonitor
-from philont_desktop.ops import ChangeNotice, ReadOp
+from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QApplication, QObject, Signal
 from philont_desktop.settings import Settings
 from philont_desktop.tabs.navigation import Navigator
 from philont_desktop.theme import Theme
 from philont_desktop.undo import UndoManager
 from philont_desktop.workers import Job, Workers
+
+
+@dataclass(frozen=True)
+class ChangeNotice(Changes):
+    """:class:`core.curation.Changes` as :attr:`AppContext.changed` announces them (after Anki's
+    ``OpChanges`` and its ``initiator``), with who asked for the edit.
+
+    * ``initiator``: the object (a tab's controller) that asked for the edit; it applies the edit's
+      result itself and does not hear its own notice. ``None`` for an undo or redo from the Edit menu:
+      every controller showing the layer hears it.
+    * ``probe``: the live monitor's probe started after the write (``None`` when none was): the file
+      change it reports is this edit's, so the tabs that reload for the notice do not reload for that
+      file change too, and they reload once it has answered.
+    """
+
+    initiator: Any = field(default=None, compare=False, repr=False)
+    probe: Any = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of_changes(cls, changes: Changes, initiator: Any = None, probe: Any = None) -> ChangeNotice:
+        values = {f.name: getattr(changes, f.name) for f in fields(Changes)}
+        return cls(**values, initiator=initiator, probe=probe)
 
 
 class AppContext(QObject):
@@ -40,7 +63,7 @@ class AppContext(QObject):
     reportChanged = Signal()  # the background quick_check finished (report.quick_check is set)
     statusMessage = Signal(str)  # a short message for the status bar
     errorShown = Signal(str, str)  # title, readable message
-    changed = Signal(object)  # ops.ChangeNotice: an edit, undo or redo made here succeeded
+    changed = Signal(object)  # ChangeNotice: an edit, undo or redo made here succeeded
 
     def __init__(
         self,
@@ -228,7 +251,7 @@ class AppContext(QObject):
 
         When it succeeds the edit goes on the shared undo stack as ``text`` (else the change's
         description or action), :attr:`changed` is emitted and ``on_result(changes)`` is called with the
-        :class:`~philont_desktop.ops.ChangeNotice` (which layer and rows changed; ``changes.entry`` is
+        :class:`ChangeNotice` (which layer and rows changed; ``changes.entry`` is
         the audit row; ``initiator``, who asked for the edit). Without ``on_error`` a failure is shown as
         an error.
         """
@@ -239,7 +262,7 @@ class AppContext(QObject):
 
     def announce(self, changes: Changes, initiator: Any = None) -> ChangeNotice:
         """Emit :attr:`changed` for an edit, undo or redo just written here, as a
-        :class:`~philont_desktop.ops.ChangeNotice` naming ``initiator`` and the probe of the write."""
+        :class:`ChangeNotice` naming ``initiator`` and the probe of the write."""
         probe = self._write_probe if self._write_probe is not None and not self._write_probe.is_done else None
         notice = ChangeNotice.of_changes(changes, initiator, probe)
         if probe is not None:

@@ -1,5 +1,4 @@
-"""``ReadOp``: one read off the GUI thread, declared once; ``ChangeNotice``: what an edit changed, and who
-asked for it (both Qt-free).
+"""``ReadOp``: one read off the GUI thread, declared once (Qt-free).
 
 A read op says what to run and how the run is shown; it travels unchanged from whoever declares it (a
 tab's controller, a paged model) through ``TabController.submit`` and ``AppContext.submit`` to
@@ -9,20 +8,13 @@ tab's controller, a paged model) through ``TabController.submit`` and ``AppConte
 
 The callbacks (``on_result``, ``on_error``, ``on_progress``) are given to ``submit`` beside the op: the
 op describes the work, the caller decides what to do with its answer.
-
-A :class:`ChangeNotice` is what ``AppContext.changed`` announces after an edit, undo or redo made in this
-app (after Anki's ``OpChanges`` and its ``initiator``): the layer and rows changed, the controller that
-asked for the edit (``None`` for Edit › Undo and Edit › Redo) and the live monitor's probe that reports
-the write's file change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
-
-from core.curation import Changes
 
 LANES = ("read", "monitor", "write", "task", "background")
 
@@ -64,24 +56,3 @@ class ReadOp:
 def read_op(fn: Callable[..., Any], *args: Any, **fields: Any) -> ReadOp:
     """``ReadOp(fn, args, **fields)`` with the arguments written as a call."""
     return ReadOp(fn, args, **fields)
-
-
-@dataclass(frozen=True)
-class ChangeNotice(Changes):
-    """:class:`core.curation.Changes` as the app announces them, with who asked for the edit.
-
-    * ``initiator``: the object (a tab's controller) that asked for the edit; it applies the edit's
-      result itself and does not hear its own notice. ``None`` for an undo or redo from the Edit menu:
-      every controller showing the layer hears it.
-    * ``probe``: the live monitor's probe started after the write (``None`` when none was): the file
-      change it reports is this edit's, so the tabs that reload for the notice do not reload for that
-      file change too, and they reload once it has answered.
-    """
-
-    initiator: Any = field(default=None, compare=False, repr=False)
-    probe: Any = field(default=None, compare=False, repr=False)
-
-    @classmethod
-    def of_changes(cls, changes: Changes, initiator: Any = None, probe: Any = None) -> ChangeNotice:
-        values = {f.name: getattr(changes, f.name) for f in fields(Changes)}
-        return cls(**values, initiator=initiator, probe=probe)

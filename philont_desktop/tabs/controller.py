@@ -6,7 +6,7 @@ After Spyder's split of a plugin from its widgets and Anki's ``CollectionOp``/``
   the tab's name (a newer op with the same key cancels the older one) and the job is tracked, so
   :meth:`wait_idle` and :attr:`busy` know when the tab has everything it asked for;
 * edits: ``self.curate(change, text)`` runs a :class:`core.curation.Change` as one audited, undoable
-  transaction; the answer is a :class:`~philont_desktop.ops.ChangeNotice` (which layer, which rows, and
+  transaction; the answer is a :class:`~philont_desktop.context.ChangeNotice` (which layer, which rows, and
   this controller as its ``initiator``), applied by the edit's ``on_result`` (default
   :meth:`changes_applied`);
 * every other edit, and every undo or redo, made anywhere in the app reaches :meth:`changes_applied`
