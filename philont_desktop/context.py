@@ -5,7 +5,7 @@ the context::
 
     ctx.submit(ReadOp(core_fn, (arg,), key="notes:search"), on_result=show)  # read, off the GUI thread
     ctx.curate(note_curation.update(note_id, content=text), text=tr("Edit note"))  # audited, undoable
-    ctx.changed.connect(...)      # Changes: what an edit, undo or redo of this app changed
+    ctx.changed.connect(...)      # ChangeNotice: what an edit, undo or redo of this app changed, by whom
     ctx.dataChanged.connect(...)  # the file changed (any writer, this app included)
     ctx.navigator.go(ShowTime(ts))  # show another tab at a target (the window sets the navigator)
 """
@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from core.audit import default_actor
-from core.curation import Change
+from core.curation import Change, Changes
 from core.db import MemoryDB, OpenReport
 from core.errors import ReadOnlyError
 from philont_desktop import messages
@@ -32,6 +33,28 @@ from philont_desktop.undo import UndoManager
 from philont_desktop.workers import Job, Workers
 
 
+@dataclass(frozen=True)
+class ChangeNotice(Changes):
+    """:class:`core.curation.Changes` as :attr:`AppContext.changed` announces them (after Anki's
+    ``OpChanges`` and its ``initiator``), with who asked for the edit.
+
+    * ``initiator``: the object (a tab's controller) that asked for the edit; it applies the edit's
+      result itself and does not hear its own notice. ``None`` for an undo or redo from the Edit menu:
+      every controller showing the layer hears it.
+    * ``probe``: the live monitor's probe started after the write (``None`` when none was): the file
+      change it reports is this edit's, so the tabs that reload for the notice do not reload for that
+      file change too, and they reload once it has answered.
+    """
+
+    initiator: Any = field(default=None, compare=False, repr=False)
+    probe: Any = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of_changes(cls, changes: Changes, initiator: Any = None, probe: Any = None) -> ChangeNotice:
+        values = {f.name: getattr(changes, f.name) for f in fields(Changes)}
+        return cls(**values, initiator=initiator, probe=probe)
+
+
 class AppContext(QObject):
     """One open database: its report, the workers, live refresh, editing mode and the undo stack."""
 
@@ -40,7 +63,7 @@ class AppContext(QObject):
     reportChanged = Signal()  # the background quick_check finished (report.quick_check is set)
     statusMessage = Signal(str)  # a short message for the status bar
     errorShown = Signal(str, str)  # title, readable message
-    changed = Signal(object)  # core.curation.Changes: an edit, undo or redo made here succeeded
+    changed = Signal(object)  # ChangeNotice: an edit, undo or redo made here succeeded
 
     def __init__(
         self,
@@ -70,7 +93,7 @@ class AppContext(QObject):
         self.live = LiveMonitor(
             self.workers, interval_ms=live_interval_ms, immutable=report.immutable, parent=self
         )
-        self.live.changed.connect(self.dataChanged)
+        self.live.changed.connect(self._on_live_changed)
         self.live.fileChanged.connect(self._on_file_changed)
         self.undo = UndoManager(self)
         self._editing = False
@@ -79,6 +102,10 @@ class AppContext(QObject):
         self._checking = False  # the quick_check was started
         self.error_parent: Any = None  # the widget error dialogs are parented to (the main window)
         self.navigator = Navigator()  # the window replaces it with one that can show its tabs
+        self._write_probe: Job | None = None  # the probe started after the write being delivered
+        self._explains: dict[int, ChangeNotice] = {}  # by id of its probe, until the probe is done
+        # While ``dataChanged`` is emitted: the notice of the edit made here that this file change is
+        self.explained: ChangeNotice | None = None
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> AppContext:
@@ -199,9 +226,12 @@ class AppContext(QObject):
         """
 
         def _done(value: Any) -> None:
-            self.live.check_now()
-            if on_result is not None:
-                on_result(value)
+            self._write_probe = self.live.check_now()
+            try:
+                if on_result is not None:
+                    on_result(value)
+            finally:
+                self._write_probe = None
 
         if not self._editing and not self.workers.writer_open:
             exc = ReadOnlyError(self.tr("Editing mode is off: turn it on to change the database."))
@@ -215,18 +245,50 @@ class AppContext(QObject):
         text: str | None = None,
         on_result: Callable[[Any], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
+        initiator: Any = None,
     ) -> Job:
         """An audited, undoable edit (see :mod:`core.curation`): one transaction on the writer.
 
         When it succeeds the edit goes on the shared undo stack as ``text`` (else the change's
         description or action), :attr:`changed` is emitted and ``on_result(changes)`` is called with the
-        :class:`core.curation.Changes` (which layer and rows changed; ``changes.entry`` is the audit row).
-        Without ``on_error`` a failure is shown as an error.
+        :class:`ChangeNotice` (which layer and rows changed; ``changes.entry`` is
+        the audit row; ``initiator``, who asked for the edit). Without ``on_error`` a failure is shown as
+        an error.
         """
         if not isinstance(change, Change):
             raise TypeError(f"curate() takes a core.curation.Change, not {type(change).__name__}")
         label = text or change.description or change.action
-        return self.undo.perform(change, label, on_result=on_result, on_error=on_error)
+        return self.undo.perform(change, label, on_result=on_result, on_error=on_error, initiator=initiator)
+
+    def announce(self, changes: Changes, initiator: Any = None) -> ChangeNotice:
+        """Emit :attr:`changed` for an edit, undo or redo just written here, as a
+        :class:`ChangeNotice` naming ``initiator`` and the probe of the write."""
+        probe = self._write_probe if self._write_probe is not None and not self._write_probe.is_done else None
+        notice = ChangeNotice.of_changes(changes, initiator, probe)
+        if probe is not None:
+            key = id(probe)
+            self._explains[key] = notice
+            probe.done.connect(lambda: self._explains.pop(key, None))
+        self.changed.emit(notice)
+        return notice
+
+    def after_probe(self, changes: Changes, fn: Callable[[], Any]) -> None:
+        """``fn()`` once the probe of ``changes``' write has answered (at once without one): a reload
+        started then reads everything the file change that probe reports."""
+        probe = getattr(changes, "probe", None)
+        if probe is None or probe.is_done:
+            fn()
+        else:
+            probe.done.connect(fn)
+
+    def _on_live_changed(self) -> None:
+        """The live monitor saw the file change: :attr:`dataChanged`, with :attr:`explained` set while a
+        probe started after an edit made here is the one reporting it."""
+        self.explained = next(iter(self._explains.values()), None)
+        try:
+            self.dataChanged.emit()
+        finally:
+            self.explained = None
 
     @property
     def undo_stack(self):

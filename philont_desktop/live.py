@@ -101,17 +101,19 @@ class LiveMonitor(QObject):
         if not self._immutable:
             self._set_state("paused", self.tr("Live refresh is paused."))
 
-    def check_now(self) -> None:
-        """Probe now (after our own writes: the change is reported without waiting for the timer)."""
+    def check_now(self) -> Job | None:
+        """Probe now (after our own writes: the change is reported without waiting for the timer); the
+        probe started, or ``None`` when none was (one already in flight probes again when it is done)."""
         if self._immutable or self._workers.closed:
-            return
+            return None
         if self._inflight is not None and not self._inflight.is_done:
             self._again = True
-            return
+            return None
         self._again = False
         self._inflight = self._workers.run(
             _probe, on_result=self._on_version, on_error=self._on_error, lane="monitor", label="data_version"
         )
+        return self._inflight
 
     # -- results --------------------------------------------------------------------------------------
     def _on_version(self, result: tuple[int, str | None] | int) -> None:

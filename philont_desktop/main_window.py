@@ -62,7 +62,7 @@ DB_FILTER = QT_TRANSLATE_NOOP("MainWindow", "SQLite databases (*.sqlite *.sqlite
 
 
 def _recovery():
-    from philont_desktop.backups import recovery
+    from philont_desktop import recovery
 
     return recovery
 

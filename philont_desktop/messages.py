@@ -8,24 +8,77 @@ English it is shown as the core wrote it, and in another language it is shown on
 version does not know (a newer core), so a reworded English message never turns the Chinese UI English.
 
 Codes of a few areas keep their templates beside the views that show them, and are reached through
-here too: the recall explanation (``recall.*``, ``substring.*``, :mod:`.context_tab.recall_text`),
-damaged rows of the context (``context.row.*``, :mod:`.context_tab.row_notes`), backups and restores
-(``backup.*``, ``restore.*``, :mod:`.backups.recovery`) and change sets (``change.*``,
-:mod:`.review.texts`). :func:`codes` lists every code with a template; the tests check that it covers
-every code the core can produce.
+here too: each area registers its renderer with :func:`register_templates`. A tab's area is registered
+by the tab's text module when it is imported (the recall explanation, ``recall.*`` and ``substring.*``,
+and damaged rows of the context, ``context.row.*``, by the Context tab; change sets, ``change.*``, by
+the Review tab); the tab names those modules in its registry entry (``messages=``,
+:mod:`philont_desktop.tabs`), and they are imported the first time a code of no known area is shown,
+so this module never imports a tab. Backups and restores (``backup.*``, ``restore.*``,
+:mod:`.backup_texts`) are the window's. :func:`codes` lists every code with a template; the tests check
+that it covers every code the core can produce.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from core.errors import DatabaseOpenError, MemoryError_, Notice
-from philont_desktop import field_names, humanize, i18n
+from philont_desktop import backup_texts, field_names, humanize, i18n
 from philont_desktop.message_templates import TEMPLATES
 from philont_desktop.qt import QCoreApplication
+from philont_desktop.tabs import registry as tab_registry
 
-__all__ = ["codes", "error_text", "explanation", "grade_name", "notice_text", "read_only_reason", "text"]
+__all__ = [
+    "codes",
+    "error_text",
+    "explanation",
+    "grade_name",
+    "notice_text",
+    "read_only_reason",
+    "register_templates",
+    "text",
+]
+
+#: ``render(code, params, english)``: a code's text, ``None`` for a code the area has no template for
+Render = Callable[[str, Mapping[str, Any], str], str | None]
+
+
+@dataclass(frozen=True)
+class TemplateArea:
+    """Codes whose templates live outside this module: those beginning with one of ``prefixes``."""
+
+    prefixes: tuple[str, ...]
+    render: Render
+    codes: Callable[[], frozenset[str]]
+
+
+_AREAS: dict[tuple[str, ...], TemplateArea] = {}
+_TABS_LOADED = False
+
+
+def register_templates(
+    prefixes: tuple[str, ...], render: Render, codes: Callable[[], frozenset[str]]
+) -> TemplateArea:
+    """Render the codes beginning with one of ``prefixes`` with ``render``; ``codes()`` lists those it has
+    a template for. Registering the same prefixes again replaces the area (a module imported again)."""
+    area = TemplateArea(tuple(prefixes), render, codes)
+    _AREAS[area.prefixes] = area
+    return area
+
+
+def _load_tab_templates() -> None:
+    """Import the text modules the tabs declare (``messages=`` in the tab registry) once: each registers
+    its templates when imported."""
+    global _TABS_LOADED
+    if _TABS_LOADED:
+        return
+    _TABS_LOADED = True
+    for entry in tab_registry():
+        for module in entry.messages:
+            importlib.import_module(module)
 
 
 def _tr(text: str) -> str:
@@ -232,28 +285,17 @@ def _english() -> bool:
     return i18n.current_language() == i18n.SOURCE_LANGUAGE
 
 
-def _elsewhere(code: str) -> Callable[[str, Mapping[str, Any], str], str | None] | None:
+def _area(code: str) -> TemplateArea | None:
+    return next((a for a in _AREAS.values() if code.startswith(a.prefixes)), None)
+
+
+def _elsewhere(code: str) -> Render | None:
     """The renderer of an area whose templates live beside its views, for ``code`` (else ``None``)."""
-    if code.startswith(("recall.", "substring.", "index.", "token.", "words.")):
-        from philont_desktop.context_tab import recall_text
-
-        if code.startswith("token."):
-            return lambda c, p, e: recall_text.token_group(c, list(p.get("words") or ()))
-        if code in recall_text.codes():
-            return lambda c, p, e: recall_text.notice_text(Notice(c, e, p))
-    if code.startswith("context.row."):
-        from philont_desktop.context_tab import row_notes
-
-        return lambda c, p, e: row_notes.note_text(Notice(c, e, p))
-    if code.startswith(("backup.", "restore.")):
-        from philont_desktop.backups import recovery
-
-        return recovery.code_text
-    if code.startswith("change"):
-        from philont_desktop.review import texts
-
-        return texts.code_text
-    return None
+    area = _area(code)
+    if area is None and not _TABS_LOADED:
+        _load_tab_templates()
+        area = _area(code)
+    return area.render if area is not None else None
 
 
 def _own(code: str, params: Mapping[str, Any]) -> str | None:
@@ -345,8 +387,11 @@ def explanation(notices: tuple[Notice, ...] | list[Notice]) -> str:
 
 def codes() -> frozenset[str]:
     """Every code with a template, here or beside its views."""
-    from philont_desktop.backups import recovery
-    from philont_desktop.context_tab import recall_text, row_notes
-    from philont_desktop.review import texts
+    _load_tab_templates()
+    found = set(_own_codes())
+    for area in _AREAS.values():
+        found |= area.codes()
+    return frozenset(found)
 
-    return _own_codes() | recall_text.codes() | row_notes.codes() | recovery.codes() | texts.codes()
+
+register_templates(("backup.", "restore."), backup_texts.code_text, backup_texts.codes)

@@ -104,6 +104,7 @@ class UndoManager(QObject):
         *,
         on_result: Callable[[curation.Changes], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
+        initiator: Any = None,
     ) -> Job:
         actor = self.ctx.actor
 
@@ -113,7 +114,7 @@ class UndoManager(QObject):
         def _done(edit: AuditEntry) -> None:
             self._set_busy(-1)
             self.stack.push(CurationCommand(self, edit, text))
-            changes = self._announce("perform", edit)
+            changes = self._announce("perform", edit, initiator)
             if on_result is not None:
                 on_result(changes)
 
@@ -188,11 +189,11 @@ class UndoManager(QObject):
         while (cmd := self._next_command(False)) is not None and cmd.isObsolete():
             self.stack.redo()
 
-    def _announce(self, kind: str, entry: AuditEntry) -> curation.Changes:
-        changes = curation.Changes.of(entry, kind)
+    def _announce(self, kind: str, entry: AuditEntry, initiator: Any = None) -> curation.Changes:
+        """Tell the tabs (``ctx.changed``): an undo or redo step has no initiator, every tab showing the
+        rows it changed reloads them."""
         self.stepFinished.emit(kind, entry)
-        self.ctx.changed.emit(changes)
-        return changes
+        return self.ctx.announce(curation.Changes.of(entry, kind), initiator)
 
     # -- undo / redo steps ----------------------------------------------------------------------------
     def _step(self, cmd: CurationCommand, kind: str) -> None:

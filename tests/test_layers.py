@@ -1,6 +1,8 @@
 """The layering promises: ``core`` knows nothing of Qt and works without it; in the application, only
 ``philont_desktop/qt.py`` imports PySide6 and only ``widgets/plots.py`` imports pyqtgraph; nothing but
-``core.engine`` imports an SQLite binding."""
+``core.engine`` imports an SQLite binding. The library never imports its front ends (the CLI, the MCP
+server); in the app, shared code never imports a tab, tabs never import each other or the window, and
+only the app and the shell import ``main_window``."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 QT_MODULES = ("PySide6", "shiboken6", "pyqtgraph", "PyQt5", "PyQt6", "PySide2", "philont_desktop")
@@ -115,4 +119,133 @@ def test_only_the_shim_imports_pyside_and_only_plots_imports_pyqtgraph():
                 offenders.append(f"{path.relative_to(REPO)}: {name}")
             if top == "pyqtgraph" and path != plots:
                 offenders.append(f"{path.relative_to(REPO)}: {name}")
+    assert offenders == []
+
+
+# -- who imports whom: the library and its front ends, the app's shared code, its tabs and its window ------
+
+FRONT_ENDS = ("core.cli", "core.mcp_server")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _every_import(path: Path) -> list[str]:
+    """Every module ``path`` imports, at module level or inside functions, relative imports resolved;
+    ``from a import b`` counts as importing ``a`` and ``a.b`` (``b`` may be a module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package[: len(package) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            out.append(base)
+            out.extend(f"{base}.{alias.name}" for alias in node.names)
+    return out
+
+
+def _within(name: str, module: str) -> bool:
+    return name == module or name.startswith(module + ".")
+
+
+def _is_front_end(path: Path) -> bool:
+    rel = path.relative_to(REPO).as_posix()
+    return rel in ("core/cli.py", "core/__main__.py", "core/mcp_server.py") or rel.startswith(
+        ("core/cli/", "core/mcp_server/")
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="core/changes/cli.py (the change sets' CLI commands) imports core.cli until it moves into core/cli/",
+)
+def test_the_library_never_imports_its_front_ends():
+    offenders = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path in sorted((REPO / "core").rglob("*.py"))
+        if not _is_front_end(path)
+        for name in sorted(set(_every_import(path)))
+        if any(_within(name, front) for front in FRONT_ENDS)
+    ]
+    assert offenders == []
+
+
+def _tab_folders() -> set[str]:
+    """The folders of the registered tabs (``register("notes", "philont_desktop.notes.view:NotesTab", …)``
+    in philont_desktop/tabs/__init__.py), read without importing Qt."""
+    tree = ast.parse((REPO / "philont_desktop" / "tabs" / "__init__.py").read_text(encoding="utf-8"))
+    folders = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "register" and len(node.args) > 1:
+            path = node.args[1]
+            if isinstance(path, ast.Constant) and isinstance(path.value, str):
+                folders.add(path.value.split(":")[0].split(".")[1])
+    return folders
+
+
+def _app_imports() -> list[tuple[Path, str | None, str]]:
+    """(file, its tab folder or None for shared code, a philont_desktop module it imports)."""
+    folders = _tab_folders()
+    out = []
+    for path in sorted((REPO / "philont_desktop").rglob("*.py")):
+        parts = path.relative_to(REPO / "philont_desktop").parts
+        folder = parts[0] if len(parts) > 1 and parts[0] in folders else None
+        for name in sorted(set(_every_import(path))):
+            if _within(name, "philont_desktop") and name != "philont_desktop":
+                out.append((path, folder, name))
+    return out
+
+
+#: Shared code allowed to import a tab, and why.
+SHARED_IMPORTING_TABS = {
+    # The self-test (--self-test) reaches into every tab to check what it shows against the core, as the
+    # tests do; nothing of the running window imports it.
+    "philont_desktop/selftest.py": "runs each tab's checks",
+}
+
+
+def test_the_tab_folders_are_the_registered_tabs():
+    assert _tab_folders() >= {"timeline", "actions", "notes", "facts", "backups", "review", "context_tab"}
+
+
+def test_shared_app_code_never_imports_a_tab():
+    folders = _tab_folders()
+    offenders = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path, folder, name in _app_imports()
+        if folder is None and path.relative_to(REPO).as_posix() not in SHARED_IMPORTING_TABS
+        if name.split(".")[1] in folders
+    ]
+    assert offenders == []
+
+
+def test_tabs_never_import_each_other_or_the_window():
+    folders = _tab_folders()
+    offenders = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path, folder, name in _app_imports()
+        if folder is not None
+        if name.split(".")[1] in folders - {folder} or _within(name, "philont_desktop.main_window")
+    ]
+    assert offenders == []
+
+
+def test_only_the_app_and_the_shell_import_the_main_window():
+    allowed = REPO / "philont_desktop" / "app.py"
+    shell = REPO / "philont_desktop" / "shell"
+    offenders = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path, _folder, name in _app_imports()
+        if _within(name, "philont_desktop.main_window")
+        if path != allowed and shell not in path.parents and path.name != "main_window.py"
+    ]
     assert offenders == []

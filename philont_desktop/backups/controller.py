@@ -1,5 +1,5 @@
 """The Backups tab's controller: lists ``backups/``, checks each backup in turn (never writing beside
-one), backs up now, and hands restoring and browsing to :mod:`philont_desktop.backups.recovery`."""
+one), backs up now, and hands restoring and browsing to :mod:`philont_desktop.recovery`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from core.backups import BackupInfo, check_backup, damaged_files, list_backups_info
 from core.errors import Notice
-from philont_desktop.backups import recovery
+from philont_desktop import recovery
 from philont_desktop.backups.state import BackupsState
 from philont_desktop.qt import QObject
 from philont_desktop.tabs.controller import TabController

@@ -8,7 +8,7 @@ from typing import Any
 from core.backups import BackupInfo
 from core.errors import Notice
 from core.jsutil import iso_ms
-from philont_desktop.backups.recovery import check_text, kind_text
+from philont_desktop.backup_texts import check_text, kind_text
 from philont_desktop.qt import (
     QAbstractTableModel,
     QColor,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from core.repeats import Repeat, event_repeat, task_repeat, zone_of
 from philont_desktop.i18n import english_plural
 from philont_desktop.qt import QCoreApplication, QDate, QDateTime, QLocale, QTimeZone
+from philont_desktop.task_words import action_words
 
 
 def _tr(text: str) -> str:
@@ -96,22 +97,7 @@ def task_words(cron_expr: str | None, now: int = 0) -> str:
     return repeat_words(task_repeat(cron_expr), now)
 
 
-__all__ = ["day_text", "event_words", "repeat_words", "task_words", "weekday_name"]
-
-
-def _action_names() -> dict[str, str]:
-    return {
-        "prompt": _tr("reminder message"),
-        "tool_call": _tr("tool call"),
-        "reflect": _tr("reflection"),
-        "autonomous_turn": _tr("agent turn (acts on its own)"),
-    }
-
-
-def action_words(action_type: str | None) -> str:
-    """A task's action type in words (``autonomous_turn`` → "agent turn (acts on its own)"); a value
-    the app does not know is shown as stored."""
-    return _action_names().get(action_type or "", action_type or "")
+__all__ = ["action_words", "day_text", "event_words", "repeat_words", "task_words", "weekday_name"]
 
 
 def created_by_words(created_by: str | None) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from core.errors import Notice
+from philont_desktop import messages
 from philont_desktop.qt import QCoreApplication
 
 __all__ = ["keyword_text", "notice_text", "search_text", "token_group", "words_list"]
@@ -218,3 +220,15 @@ def search_text(mode: str, substring: str | None) -> str:
 def codes() -> frozenset[str]:
     """Every code with a template (tests check that the core's codes are all here)."""
     return frozenset(_REASONS) | frozenset(_NOTICES) | frozenset(_KEYWORD) | frozenset(_TOKEN_GROUPS)
+
+
+def code_text(code: str, params: Mapping[str, Any], english: str = "") -> str | None:
+    """A code of the recall explanation by its parameters (``None`` for one without a template here)."""
+    if code.startswith("token."):
+        return token_group(code, list(params.get("words") or ()))
+    if code in codes():
+        return notice_text(Notice(code, english, params))
+    return None
+
+
+messages.register_templates(("recall.", "substring.", "index.", "token.", "words."), code_text, codes)

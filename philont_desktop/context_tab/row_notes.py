@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from philont_desktop import field_names
+from core.errors import Notice
+from philont_desktop import field_names, messages
 from philont_desktop.qt import QCoreApplication
 
 
@@ -72,3 +73,11 @@ def notes_by_row(result: Any) -> tuple[dict[str, list[str]], dict[int, list[str]
         else:
             sections.setdefault(str(p.get("section") or ""), []).append(note_text(n))
     return sections, messages
+
+
+def code_text(code: str, params: Mapping[str, Any], english: str = "") -> str:
+    """A damaged row's note by its code and parameters."""
+    return note_text(Notice(code, english, params))
+
+
+messages.register_templates(("context.row.",), code_text, codes)

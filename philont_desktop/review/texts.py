@@ -17,9 +17,9 @@ from typing import Any
 from core.changes import ChangeItem
 from core.readable import readable_line
 from core.repair import parse_repair_reason
-from philont_desktop import field_names
-from philont_desktop.calendar.words import action_words
+from philont_desktop import field_names, messages
 from philont_desktop.qt import QCoreApplication
+from philont_desktop.task_words import action_words
 
 __all__ = ["dating_text", "layer_name", "summary"]
 
@@ -299,3 +299,6 @@ def dating_text(item: ChangeItem) -> str:
     if item.dating == "unknown":
         return QCoreApplication.translate("ReviewText", "changed at an unknown time after the baseline")
     return QCoreApplication.translate("ReviewText", "time recorded with the change")
+
+
+messages.register_templates(("change",), code_text, codes)

@@ -16,7 +16,8 @@ Shared pieces: :mod:`.base` (``BaseTab``, the view and the hooks the window call
 :mod:`philont_desktop.widgets.rows_model` (``PagedRowsModel``).
 
 **The registry.** Every tab is declared once, by :func:`register` below: its name, where its view class
-is (``"module:Class"``) and its title (``QT_TRANSLATE_NOOP`` in the class's translation context). The
+is (``"module:Class"``), its title (``QT_TRANSLATE_NOOP`` in the class's translation context) and its
+text modules that register message templates (``messages=``, see :mod:`philont_desktop.messages`). The
 window shows every title at once and imports a tab's module only when the tab is first needed. A bad
 declaration raises :class:`TabRegistrationError` when it is made (a name used twice, a malformed path,
 no title) or when the tab is loaded (a module that cannot be imported, a class that is missing, is not a
@@ -52,6 +53,9 @@ class TabEntry:
     # Modules the tab imports after it is built (its charts): imported in the background with its own,
     # never on the GUI thread beside a background import (see philont_desktop.preload)
     preload: tuple[str, ...] = ()
+    # The tab's text modules that register message templates of the core's codes when imported
+    # (philont_desktop.messages.register_templates): imported when such a code is first shown
+    messages: tuple[str, ...] = ()
 
     def title(self) -> str:
         """The title in the current language."""
@@ -77,6 +81,7 @@ class TabRegistry:
         home: bool = False,
         home_when: Callable[[Path], bool] | None = None,
         preload: tuple[str, ...] = (),
+        messages: tuple[str, ...] = (),
     ) -> TabEntry:
         """Declare a tab; raises :class:`TabRegistrationError` for a bad declaration."""
         if not isinstance(name, str) or not name.isidentifier():
@@ -90,9 +95,10 @@ class TabRegistry:
             raise TabRegistrationError(f"tab {name!r} has no title")
         if home and any(e.home for e in self._entries.values()):
             raise TabRegistrationError(f"tab {name!r}: another tab is already the home tab")
-        if not all(isinstance(m, str) and all(p.isidentifier() for p in m.split(".")) for m in preload):
-            raise TabRegistrationError(f"tab {name!r}: {preload!r} are not module names")
-        entry = TabEntry(name, module, class_name, title, home, home_when, tuple(preload))
+        for modules in (preload, messages):
+            if not all(isinstance(m, str) and all(p.isidentifier() for p in m.split(".")) for m in modules):
+                raise TabRegistrationError(f"tab {name!r}: {modules!r} are not module names")
+        entry = TabEntry(name, module, class_name, title, home, home_when, tuple(preload), tuple(messages))
         self._entries[name] = entry
         return entry
 
@@ -166,9 +172,12 @@ def register(
     home: bool = False,
     home_when: Callable[[Path], bool] | None = None,
     preload: tuple[str, ...] = (),
+    messages: tuple[str, ...] = (),
 ) -> TabEntry:
     """Declare a tab in :func:`registry` (after the ones declared before it)."""
-    return _REGISTRY.register(name, path, title, home=home, home_when=home_when, preload=preload)
+    return _REGISTRY.register(
+        name, path, title, home=home, home_when=home_when, preload=preload, messages=messages
+    )
 
 
 def _reviewed_before(db_path: Path) -> bool:
@@ -199,7 +208,12 @@ register(
     preload=tuple(f"philont_desktop.facts.widgets.{m}" for m in ("decay_plot", "overview", "what_if")),
 )
 register("skills", "philont_desktop.skills.view:SkillsTab", QT_TRANSLATE_NOOP("SkillsTab", "Skills"))
-register("context", "philont_desktop.context_tab.view:ContextTab", QT_TRANSLATE_NOOP("ContextTab", "Context"))
+register(
+    "context",
+    "philont_desktop.context_tab.view:ContextTab",
+    QT_TRANSLATE_NOOP("ContextTab", "Context"),
+    messages=("philont_desktop.context_tab.recall_text", "philont_desktop.context_tab.row_notes"),
+)
 register(
     "calendar", "philont_desktop.calendar.view:CalendarTab", QT_TRANSLATE_NOOP("CalendarTab", "Calendar")
 )
@@ -211,6 +225,7 @@ register(
     "philont_desktop.review.view:ReviewTab",
     QT_TRANSLATE_NOOP("ReviewTab", "Review"),
     home_when=_reviewed_before,
+    messages=("philont_desktop.review.texts",),
 )
 
 

@@ -104,6 +104,9 @@ class BaseTab(Retranslatable, QWidget):
         idle between reloads while an agent keeps writing; an explicit :meth:`refresh` (F5, another
         tab's edit) is never delayed.
         """
+        notice = getattr(self.ctx, "explained", None)
+        if notice is not None and (notice.initiator is self.controller or self.controller.hears(notice)):
+            return  # an edit made here: its change notice reloads what it changed, once
         if self._pacer is None:
             self._pacer = LivePacer(self.refresh, lambda: self.busy, self.controller.busyChanged, self)
         self._pacer.request()

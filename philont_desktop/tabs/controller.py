@@ -6,10 +6,13 @@ After Spyder's split of a plugin from its widgets and Anki's ``CollectionOp``/``
   the tab's name (a newer op with the same key cancels the older one) and the job is tracked, so
   :meth:`wait_idle` and :attr:`busy` know when the tab has everything it asked for;
 * edits: ``self.curate(change, text)`` runs a :class:`core.curation.Change` as one audited, undoable
-  transaction; the answer is a :class:`core.curation.Changes` (which layer, which rows);
-* every edit, undo or redo made anywhere in the app reaches :meth:`changes_applied` when its layer is
-  one of :attr:`layers`; the default reloads (:meth:`refresh`), a controller can reload only the rows
-  named by ``changes.ids``.
+  transaction; the answer is a :class:`~philont_desktop.context.ChangeNotice` (which layer, which rows, and
+  this controller as its ``initiator``), applied by the edit's ``on_result`` (default
+  :meth:`changes_applied`);
+* every other edit, and every undo or redo, made anywhere in the app reaches :meth:`changes_applied`
+  when its layer is one of :attr:`layers`; the default reloads (:meth:`refresh`), a controller can
+  reload only the rows named by ``changes.ids``. The file change the live monitor then reports is the
+  edit's own: a tab that heard the notice does not reload for it again.
 
 A controller writes its tab's :class:`~philont_desktop.tabs.state.TabState`; the view listens to the
 state. Subclasses override :meth:`activate` (first shown), :meth:`refresh` (the database changed) and
@@ -98,8 +101,18 @@ class TabController(QObject):
         on_result: Callable[[Changes], Any] | None = None,
         on_error: Callable[[BaseException], Any] | None = None,
     ) -> Job:
-        """Run ``change`` as an audited, undoable edit named ``text`` on the undo stack."""
-        return self.track(self.ctx.curate(change, text=text, on_result=on_result, on_error=on_error))
+        """Run ``change`` as an audited, undoable edit named ``text`` on the undo stack.
+
+        This controller is the edit's initiator: it does not hear the edit's change notice; ``on_result``
+        (by default :meth:`changes_applied`) applies the result, once the live monitor has seen the write.
+        """
+        apply = on_result if on_result is not None else self.changes_applied
+
+        def _applied(changes: Changes) -> None:
+            self.after_probe(changes, lambda: apply(changes))
+
+        job = self.ctx.curate(change, text=text, on_result=_applied, on_error=on_error, initiator=self)
+        return self.track(job)
 
     def write(
         self,
@@ -141,6 +154,20 @@ class TabController(QObject):
             if not self._pending:
                 self.busyChanged.emit(False)
 
+    def hears(self, changes: Changes) -> bool:
+        """Whether ``changes`` reach :meth:`changes_applied`: the tab is shown and shows their layer."""
+        return self.active and (changes.layer in self.layers or "*" in self.layers)
+
+    def after_probe(self, changes: Changes, fn: Callable[[], Any]) -> None:
+        """``fn()`` once the live monitor has seen the write of ``changes`` (its probe is this tab's job
+        meanwhile, so :meth:`wait_idle` waits for what follows)."""
+        probe = getattr(changes, "probe", None)
+        if probe is not None:
+            self.track(probe)
+        self.ctx.after_probe(changes, fn)
+
     def _on_changes(self, changes: Changes) -> None:
-        if self.active and (changes.layer in self.layers or "*" in self.layers):
-            self.changes_applied(changes)
+        if getattr(changes, "initiator", None) is self:
+            return  # its own edit: the result is applied by the edit's on_result
+        if self.hears(changes):
+            self.after_probe(changes, lambda: self.changes_applied(changes))

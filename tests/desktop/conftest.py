@@ -1,6 +1,6 @@
-"""Set-up shared by the tab tests: a database path in the test's folder, a tab opened on a database
-the way the window does it (its own AppContext, shown, activated, idle), the main window opened on a
-database, and editing mode turned on."""
+"""Set-up shared by the tab tests: a database path in the test's folder, an AppContext on a database, a
+tab opened on a database the way the window does it (its own AppContext, shown, activated, idle), the
+main window opened on a database, and editing mode turned on."""
 
 from __future__ import annotations
 
@@ -18,20 +18,42 @@ def db_path(tmp_path) -> Path:
 
 
 @pytest.fixture
-def open_tab(qtbot, qapp) -> Iterator[Callable[..., Any]]:
-    """``open_tab(TabClass, path, size=(w, h), idle_ms=10_000, **context_options)``: the tab on its own
-    :class:`~philont_desktop.context.AppContext`, shown at ``size``, activated and idle. Every context
-    opened is closed when the test ends."""
+def open_context(qapp) -> Iterator[Callable[..., Any]]:
+    """``open_context(path, **options)``: an :class:`~philont_desktop.context.AppContext` on ``path``
+    (``interactive=False``), closed when the test ends."""
     from philont_desktop.context import AppContext
 
     made: list[Any] = []
 
-    def make(
-        tab_class: type, path: Path, *, size: tuple[int, int] = (1200, 700), idle_ms: int = 10_000, **kw
-    ):
+    def make(path: Path, **kw) -> Any:
         ctx = AppContext.open(path, interactive=False, **kw)
         made.append(ctx)
-        tab = tab_class(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        ctx.close()
+
+
+@pytest.fixture
+def open_tab(qtbot, open_context) -> Callable[..., Any]:
+    """``open_tab(TabClass, path, size=(w, h), idle_ms=10_000, prepare=None, **context_options)``: the
+    tab on its own :class:`~philont_desktop.context.AppContext`, shown at ``size``, activated and idle.
+    ``prepare(tab)`` runs before the tab is shown (a fixed clock, the window's wiring). Every context
+    opened is closed when the test ends."""
+
+    def make(
+        tab_class: type,
+        path: Path,
+        *,
+        size: tuple[int, int] = (1200, 700),
+        idle_ms: int = 10_000,
+        prepare: Callable[[Any], Any] | None = None,
+        **kw,
+    ):
+        tab = tab_class(open_context(path, **kw))
+        if prepare is not None:
+            prepare(tab)
         qtbot.addWidget(tab)
         tab.resize(*size)
         tab.show()
@@ -39,9 +61,7 @@ def open_tab(qtbot, qapp) -> Iterator[Callable[..., Any]]:
         assert tab.wait_idle(idle_ms)
         return tab
 
-    yield make
-    for ctx in made:
-        ctx.close()
+    return make
 
 
 @pytest.fixture

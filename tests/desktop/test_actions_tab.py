@@ -68,33 +68,16 @@ def actions_db(tmp_path) -> Path:
 
 
 @pytest.fixture
-def make_ctx(qapp):
-    from philont_desktop.context import AppContext
-
-    made = []
-
-    def make(path: Path, **kw):
-        ctx = AppContext.open(path, interactive=False, **kw)
-        made.append(ctx)
-        return ctx
-
-    yield make
-    for c in made:
-        c.close()
+def make_ctx(open_context):
+    return open_context
 
 
 @pytest.fixture
-def make_tab(qtbot, make_ctx):
+def make_tab(open_tab):
     from philont_desktop.actions.view import ActionsTab
 
     def make(path: Path, **kw):
-        tab = ActionsTab(make_ctx(path, **kw))
-        qtbot.addWidget(tab)
-        tab.resize(1300, 800)
-        tab.show()
-        tab.ensure_activated()
-        assert tab.wait_idle(10_000)
-        return tab
+        return open_tab(ActionsTab, path, size=(1300, 800), **kw)
 
     return make
 

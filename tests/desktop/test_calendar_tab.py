@@ -48,34 +48,25 @@ def db_path(tmp_path) -> Path:
     return build_db(tmp_path / "memory" / "memory.sqlite")
 
 
-@pytest.fixture
-def make_tab(qtbot, qapp):
-    from philont_desktop.calendar.view import CalendarTab
-    from philont_desktop.context import AppContext
+def _fixed_clock_and_live(tab) -> None:
+    tab.fixed_now = T0
+    tab.ctx.dataChanged.connect(tab.refresh)  # what the main window does for the visible tab
+    tab.ctx.start(quick_check=False)
 
-    made = []
+
+@pytest.fixture
+def make_tab(open_tab):
+    from philont_desktop.calendar.view import CalendarTab
 
     def make(path: Path, *, editing: bool = False):
-        ctx = AppContext.open(path, interactive=False, live_interval_ms=200)
-        made.append(ctx)
-        tab = CalendarTab(ctx)
-        tab.fixed_now = T0
-        ctx.dataChanged.connect(tab.refresh)  # what the main window does for the visible tab
-        ctx.start(quick_check=False)
-        qtbot.addWidget(tab)
-        tab.resize(1200, 700)
-        tab.show()
-        tab.ensure_activated()
-        assert tab.wait_idle(15_000)
+        tab = open_tab(CalendarTab, path, idle_ms=15_000, prepare=_fixed_clock_and_live, live_interval_ms=200)
         if editing:
-            ctx.set_editing(True)
-            assert spin_until(lambda: ctx.editing, 10_000)
+            tab.ctx.set_editing(True)
+            assert spin_until(lambda: tab.ctx.editing, 10_000)
             tab.set_editing(True)
         return tab
 
-    yield make
-    for c in made:
-        c.close()
+    return make
 
 
 def _texts(tab, view_name, col):

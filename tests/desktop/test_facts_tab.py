@@ -75,38 +75,28 @@ def english(qapp):
 
 
 @pytest.fixture
-def facts_db(tmp_path) -> tuple[Path, dict[str, str]]:
-    path = tmp_path / "memory" / "memory.sqlite"
-    ids = build_db(path)
-    return path, ids
+def facts_db(db_path) -> tuple[Path, dict[str, str]]:
+    return db_path, build_db(db_path)
+
+
+def _fixed_clock_and_reloads(tab) -> None:
+    tab.now_fn = lambda: FIXED_NOW
+    tab.ctx.dataChanged.connect(tab.refresh)
 
 
 @pytest.fixture
-def make_tab(qtbot):
-    from philont_desktop.context import AppContext
+def make_tab(qtbot, open_tab):
     from philont_desktop.facts.view import FactsTab
 
-    made = []
-
     def make(path: Path, *, editing: bool = False):
-        ctx = AppContext.open(path, interactive=False)
-        made.append(ctx)
-        tab = FactsTab(ctx)
-        tab.now_fn = lambda: FIXED_NOW
-        ctx.dataChanged.connect(tab.refresh)
-        qtbot.addWidget(tab)
-        tab.resize(1400, 900)
-        tab.show()
-        tab.ensure_activated()
+        tab = open_tab(FactsTab, path, size=(1400, 900), idle_ms=20_000, prepare=_fixed_clock_and_reloads)
         assert idle(tab)
         if editing:
-            ctx.set_editing(True)
-            qtbot.waitUntil(lambda: ctx.editing, timeout=20_000)
+            tab.ctx.set_editing(True)
+            qtbot.waitUntil(lambda: tab.ctx.editing, timeout=20_000)
         return tab
 
-    yield make
-    for c in made:
-        c.close()
+    return make
 
 
 def row_by_name(tab, name: str, active: bool = True):
@@ -990,3 +980,82 @@ def test_plots_made_in_the_background_turns_are_shown_in_the_tab(qtbot, facts_db
         assert curves.plot.isVisible() and curves.plot.width() > 100 and len(curves.curve_items) == 6
     finally:
         ctx.close()
+
+
+# -- one edit, one reload ---------------------------------------------------------------------------------
+
+
+def _count_loads(monkeypatch, controller) -> list[int]:
+    """Every load of the Facts tab's rows that ``controller`` starts from now on."""
+    loads: list[int] = []
+    start = controller._start_load
+
+    def counted() -> None:
+        loads.append(1)
+        start()
+
+    monkeypatch.setattr(controller, "_start_load", counted)
+    return loads
+
+
+def _settled(qtbot, w, tab, heard: list[int]) -> None:
+    """The edit is on the stack, the file change it made was heard and the tab has nothing left to do."""
+    qtbot.waitUntil(lambda: w.ctx.undo_stack.count() == 1 and not w.ctx.undo.busy, timeout=20_000)
+    qtbot.waitUntil(lambda: bool(heard), timeout=20_000)
+    qtbot.waitUntil(lambda: tab._pacer is None or not tab._pacer.waiting, timeout=20_000)
+    assert idle(tab)
+
+
+def test_one_edit_reloads_the_facts_tab_that_made_it_once(qtbot, monkeypatch, db_path, open_window):
+    build_db(db_path)
+    w = open_window(db_path)
+    tab = w.show_tab("facts")
+    assert idle(tab)
+    with qtbot.waitSignal(w.ctx.editingChanged, timeout=20_000):
+        w.set_editing(True)
+    assert idle(tab)
+    loads = _count_loads(monkeypatch, tab.controller)
+    heard: list[int] = []
+    w.ctx.dataChanged.connect(lambda: heard.append(1))
+    tab.edit_fact(row_by_name(tab, "user.city"), {"value": "Berlin"})
+    _settled(qtbot, w, tab, heard)
+    assert row_by_name(tab, "user.city").fact.value == "Berlin"
+    assert len(loads) == 1
+
+
+def test_an_edit_reaches_the_other_tabs_and_an_undo_reloads_every_tab_once(
+    qtbot, monkeypatch, db_path, open_window
+):
+    from philont_desktop.tabs.controller import TabController
+    from philont_desktop.tabs.state import TabState
+
+    build_db(db_path)
+    w = open_window(db_path)
+    tab = w.show_tab("facts")
+    with qtbot.waitSignal(w.ctx.editingChanged, timeout=20_000):
+        w.set_editing(True)
+    assert idle(tab)
+
+    class Other(TabController):
+        layers = ("facts",)
+
+        def changes_applied(self, changes):
+            heard.append((changes.kind, changes.initiator))
+
+    heard: list[tuple[str, object]] = []
+    other = Other(w.ctx, TabState(), "other")
+    other.active = True
+    tab.edit_fact(row_by_name(tab, "user.city"), {"value": "Berlin"})
+    _settled(qtbot, w, tab, [1])
+    qtbot.waitUntil(lambda: bool(heard), timeout=20_000)
+    assert heard == [("perform", tab.controller)]
+    loads = _count_loads(monkeypatch, tab.controller)
+    changed: list[int] = []
+    w.ctx.dataChanged.connect(lambda: changed.append(1))
+    w.ctx.undo_stack.undo()
+    qtbot.waitUntil(lambda: len(heard) == 2 and bool(changed), timeout=20_000)
+    qtbot.waitUntil(lambda: tab._pacer is None or not tab._pacer.waiting, timeout=20_000)
+    assert idle(tab)
+    assert heard[1] == ("undo", None)
+    assert row_by_name(tab, "user.city").fact.value == "杭州"
+    assert len(loads) == 1

@@ -772,3 +772,20 @@ def test_restore_refusals_and_failed_moves_are_translated(lang) -> None:
         shown.startswith("无法将损坏的文件 /m.sqlite 移入备份文件夹（No space left on device）")
         and "/b/d1" in shown
     )
+
+
+def test_a_tabs_text_module_registers_its_templates_and_the_tab_registry_names_it(qapp):
+    from philont_desktop import messages
+    from philont_desktop.tabs import registry
+
+    declared = {m for entry in registry() for m in entry.messages}
+    assert {"philont_desktop.context_tab.recall_text", "philont_desktop.review.texts"} <= declared
+    area = messages.register_templates(
+        ("layers.test.",), lambda c, p, e: f"<{c} {p.get('n')}>", lambda: frozenset({"layers.test.x"})
+    )
+    try:
+        assert messages.text("layers.test.x", {"n": 2}, "") == "<layers.test.x 2>"
+        assert "layers.test.x" in messages.codes()
+    finally:
+        messages._AREAS.pop(area.prefixes)
+    assert messages.text("layers.test.x", {"n": 2}, "") == "layers.test.x"

@@ -17,7 +17,7 @@ from core.backups import AgentRunningError
 from core.cli import main as cli_main
 from core.db import MemoryDB
 from core.errors import DatabaseOpenError
-from philont_desktop.backups import recovery
+from philont_desktop import recovery
 from philont_desktop.main_window import MainWindow
 from philont_desktop.settings import Settings
 from philont_desktop.theme import Theme
@@ -329,3 +329,21 @@ def test_the_dialog_of_a_failed_open_offers_both_choices(qtbot, settings, tmp_pa
         "Open the backup read-only",
     )
     box.deleteLater()
+
+
+def test_a_backup_is_browsed_in_a_window_the_given_factory_makes(window, tmp_path):
+    live = tmp_path / "memory" / "memory.sqlite"
+    backup = make_memory(live)
+    w = window()
+    made = []
+
+    def factory(*args, **kw):
+        made.append(kw)
+        return MainWindow(*args, **kw)
+
+    browse = recovery.open_backup_window(w, backup, factory)
+    assert made == [{"read_only": True, "interactive": False, "live_interval_ms": 200}]
+    assert spin_until(lambda: browse.ctx is not None, 20_000), browse.open_error
+    assert browse.ctx.forced_read_only
+    assert browse.property(recovery.BROWSING_PROPERTY) == str(backup)
+    browse.close()

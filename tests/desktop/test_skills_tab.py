@@ -90,13 +90,10 @@ def english(qapp):
 
 
 @pytest.fixture
-def ctx(qapp, english, fixture_path):
-    from philont_desktop.context import AppContext
+def ctx(english, fixture_path, open_context):
     from philont_desktop.theme import Theme
 
-    context = AppContext.open(fixture_path, theme=Theme("light"), interactive=False)
-    yield context
-    context.close()
+    return open_context(fixture_path, theme=Theme("light"))
 
 
 @pytest.fixture

@@ -63,34 +63,16 @@ def small_db(tmp_path) -> Path:
 
 
 @pytest.fixture
-def ctx_factory(qapp):
-    from philont_desktop.context import AppContext
-
-    made = []
-
-    def make(path: Path, **kw):
-        ctx = AppContext.open(path, interactive=False, **kw)
-        made.append(ctx)
-        return ctx
-
-    yield make
-    for c in made:
-        c.close()
+def ctx_factory(open_context):
+    return open_context
 
 
 @pytest.fixture
-def tab_factory(qtbot, ctx_factory):
+def tab_factory(open_tab):
     from philont_desktop.timeline.view import TimelineTab
 
     def make(path: Path, **kw):
-        ctx = ctx_factory(path, **kw)
-        tab = TimelineTab(ctx)
-        qtbot.addWidget(tab)
-        tab.resize(1200, 800)
-        tab.show()
-        tab.ensure_activated()
-        assert tab.wait_idle(15_000)
-        return tab
+        return open_tab(TimelineTab, path, size=(1200, 800), idle_ms=15_000, **kw)
 
     return make
 
