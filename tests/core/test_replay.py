@@ -8,6 +8,7 @@ import pytest
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import ValidationError_
+from core.jsutil import estimate_tokens
 from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
 from core.replay.need import NeedIndex, correction
 from core.timeline import RawStore
@@ -217,3 +218,40 @@ def test_an_empty_history_has_no_turns(tmp_path):
     r = _run(path)
     assert r.turns == [] and r.history == 0
     assert r.summary()["turns"] == 0 and r.summary()["hitRate"] is None
+
+
+def _history(path, rows):
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        return [
+            _id(raw.append_message("global", role, text, T0 + k * MIN)) for k, (role, text) in enumerate(rows)
+        ]
+    finally:
+        db.close()
+
+
+def test_a_miss_cut_by_the_budget_says_by_how_many_tokens(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    big = "Zephyrine Quillfeather " + "x" * 7000  # a system message: recalled first, then dropped
+    needed = "Zephyrine Quillfeather lodge, booked for May."
+    rows = (
+        [("system", big), ("user", needed)]
+        + [_filler(i) for i in range(40)]
+        + [("user", "Zephyrine Quillfeather")]
+    )
+    _history(path, rows)
+    t = _run(path).turns[-1]
+    assert t.needed == [2] and t.recalled == [] and t.hit is False and t.cause is not None
+    short = estimate_tokens(big) + estimate_tokens(needed) - 4000
+    assert (t.cause.code, t.cause.params) == ("replay.cause.budget_cut", {"id": 2, "tokens": short})
+
+
+def test_a_miss_beyond_the_candidate_limit(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    rows = [("user", "Quillfeather lodge: the old booking")] + [_filler(i) for i in range(40)]
+    rows += [("assistant", f"Quillfeather note {i}") for i in range(12)] + [("user", "Quillfeather")]
+    _history(path, rows)
+    t = _run(path, rule=NeedRule(max_df=20)).turns[-1]
+    assert t.needed == [1] and t.hit is False and t.cause is not None
+    assert (t.cause.code, t.cause.params) == ("replay.cause.candidate_limit", {"id": 1, "limit": 10})
