@@ -192,13 +192,14 @@ def replay(
 
 def _replay_turn(db: MemoryDB, raw: RawStore, m: Message, need: TurnNeed, names: Sequence[str]) -> TurnReport:
     turn: AgentTurn = agent_turn(db, m)
-    needed = needed_ids(need, turn.recency)
+    rows = {r.id: r for r in raw.get_messages(needed_ids(need, turn.recency))}
+    # Only what the turn saw as before it (a damaged time reads as 0 and sees nothing, as in the app).
+    needed = sorted(i for i, r in rows.items() if (r.timestamp, i) < (m.timestamp, m.id))
     hit: bool | None = None
     cause: Notice | None = None
     if needed:
         hit = bool(set(turn.recalled) & set(needed))
         if not hit:
-            rows = {r.id: r for r in raw.get_messages(needed)}
             miss = miss_cause(turn, needed, rows)
             cause = cause_notice(miss.code, miss.params)
     what_if: dict[str, WhatIf] = {}

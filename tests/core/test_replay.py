@@ -255,3 +255,18 @@ def test_a_miss_beyond_the_candidate_limit(tmp_path):
     t = _run(path, rule=NeedRule(max_df=20)).turns[-1]
     assert t.needed == [1] and t.hit is False and t.cause is not None
     assert (t.cause.code, t.cause.params) == ("replay.cause.candidate_limit", {"id": 1, "limit": 10})
+
+
+def test_a_turn_with_a_damaged_time_is_replayed_and_marked(planted):
+    path, ids = planted
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        conn.execute("UPDATE memory_raw_messages SET timestamp = 'garbage' WHERE id = ?", (ids["C"],))
+    finally:
+        conn.close()
+    r = _run(path)
+    c = _turn(r, ids["C"])
+    # Read as the app reads it (time 0, the value marked): nothing is before it, so nothing is needed.
+    assert c.message.timestamp == 0 and c.damaged == [ids["C"]] and c.recency == [] and c.hit is None
+    assert c.to_json()["damaged"] == [ids["C"]]
+    assert _turn(r, ids["D"]).damaged == [] and _turn(r, ids["A"]).cause is not None
