@@ -19,6 +19,7 @@ The replay only reads: it never writes to the database (open it read-only).
 The modules:
 
 * :mod:`core.replay.need`: terms, document frequency, the need rule;
+* :mod:`core.replay.relearn`: facts re-learned in a turn (a stronger signal of need);
 * :mod:`core.replay.turn`: one turn as the agent had it, and the cause of a miss;
 * :mod:`core.replay.causes`: the cause codes, their English text and examples;
 * :mod:`core.replay.strategies`: the what-if strategies;

@@ -10,9 +10,12 @@ The rule (the README states it too):
   :attr:`NeedRule.max_df` (default :data:`DEFAULT_MAX_DF`, adjustable: ``replay --max-df``).
 * An earlier message is **needed** by a user turn when it is not a ``system`` message, is outside the
   turn's recency window and holds one of the turn's distinctive terms.
-* Stronger signal: when the user corrects the agent (:data:`CORRECTIONS`, "I told you", "你忘了" …) the
+* Stronger signals: when the user corrects the agent (:data:`CORRECTIONS`, "I told you", "你忘了" …) the
   threshold is doubled for that turn (a reference back is then certain; its words may be less rare) and
-  the turn is marked ``correction``.
+  the turn is marked ``correction``. When the agent re-learns a fact in that turn (the same namespace,
+  key and value as a version superseded or forgotten before: :mod:`core.replay.relearn`), the rare words
+  of its value (under the doubled threshold) also make earlier messages needed, and the turn lists the
+  fact (``relearned``).
 
 This is an estimate: a shared rare word is evidence that the user referred back, not proof; a message
 referred back to in other words is not found. The terms of the "terms-or" what-if strategy are the
@@ -143,18 +146,24 @@ class NeedIndex:
             elif role != "system":
                 self.holders.setdefault(t, []).append(message_id)
 
-    def need(self, text: str) -> TurnNeed:
-        """The need of a user message ``text`` against the history counted so far."""
+    def need(self, text: str, relearned: str = "") -> TurnNeed:
+        """The need of a user message ``text`` against the history counted so far; ``relearned``: the
+        values of the facts re-learned in this turn (:mod:`core.replay.relearn`), whose rare words count
+        under the correction threshold."""
         phrase = correction(text)
-        limit = self.rule.max_df * (2 if phrase else 1)
-        rare = sorted(
-            (t for t in terms(text) if 1 <= self.df.get(t, 0) <= limit), key=lambda t: (self.df[t], t)
-        )[:MAX_TERMS]
+        rare = self._rare(terms(text), self.rule.max_df * (2 if phrase else 1))
+        extra = [t for t in self._rare(terms(relearned), 2 * self.rule.max_df) if t not in rare]
         holders: dict[int, list[str]] = {}
-        for t in rare:
+        for t in rare + extra:
             for mid in self.holders.get(t, ()):
                 holders.setdefault(mid, []).append(t)
         return TurnNeed(terms=rare, holders=holders, correction=phrase)
+
+    def _rare(self, found: set[str], limit: int) -> list[str]:
+        """The rare ones of ``found`` (document frequency 1 to ``limit``), rarest first, at most
+        :data:`MAX_TERMS`."""
+        rare = sorted((t for t in found if 1 <= self.df.get(t, 0) <= limit), key=lambda t: (self.df[t], t))
+        return rare[:MAX_TERMS]
 
 
 def needed_ids(need: TurnNeed, recency: Iterable[int]) -> list[int]:

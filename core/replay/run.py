@@ -12,6 +12,7 @@ from core.errors import Notice, ValidationError_
 from core.models import Message
 from core.replay.causes import cause_notice
 from core.replay.need import NeedIndex, NeedRule, TurnNeed, needed_ids
+from core.replay.relearn import Relearned, attribute, relearned_facts
 from core.replay.strategies import STRATEGIES, run_strategy
 from core.replay.turn import AgentTurn, agent_turn, miss_cause
 from core.timeline import RawStore
@@ -65,6 +66,7 @@ class TurnReport:
     path: str
     what_if: dict[str, WhatIf]
     damaged: list[int]  # the damaged rows of this turn: the message itself, the messages it was given
+    relearned: list[str] = field(default_factory=list)  # facts re-learned in this turn (namespace.key)
 
     def to_json(self) -> dict[str, Any]:
         m = self.message
@@ -83,6 +85,7 @@ class TurnReport:
             "terms": self.terms,
             "correction": self.correction,
             "damaged": self.damaged,
+            "relearned": self.relearned,
         }
 
 
@@ -180,17 +183,29 @@ def replay(
     reports: list[TurnReport] = []
     if wanted:
         index = NeedIndex(o.rule)
-        pending = {m.id for m in wanted}
+        relearned = dict(zip((m.id for m in wanted), _relearned(db, raw, wanted), strict=True))
         for m in _history(raw, wanted[-1]):
-            if m.id in pending and m.role == "user":
-                reports.append(_replay_turn(db, raw, m, index.need(m.content), o.strategies))
+            if m.id in relearned and m.role == "user":
+                need = index.need(m.content, " ".join(r.text for r in relearned[m.id]))
+                reports.append(_replay_turn(db, raw, m, need, o.strategies, relearned[m.id]))
                 if progress is not None:
                     progress(len(reports), len(wanted))
             index.add(m.id, m.content, m.role)
     return Replay(reports, tuple(o.strategies), o.rule, total)
 
 
-def _replay_turn(db: MemoryDB, raw: RawStore, m: Message, need: TurnNeed, names: Sequence[str]) -> TurnReport:
+def _relearned(db: MemoryDB, raw: RawStore, wanted: list[Message]) -> list[list[Relearned]]:
+    """The facts re-learned in each wanted turn."""
+    last = wanted[-1]
+    after = raw.query_timeline("asc", 1, roles=["user"], after=(last.timestamp, last.id))
+    return attribute(
+        relearned_facts(db), [m.timestamp for m in wanted], after[0].timestamp if after else None
+    )
+
+
+def _replay_turn(
+    db: MemoryDB, raw: RawStore, m: Message, need: TurnNeed, names: Sequence[str], relearned: list[Relearned]
+) -> TurnReport:
     turn: AgentTurn = agent_turn(db, m)
     rows = {r.id: r for r in raw.get_messages(needed_ids(need, turn.recency))}
     # Only what the turn saw as before it (a damaged time reads as 0 and sees nothing, as in the app).
@@ -222,6 +237,7 @@ def _replay_turn(db: MemoryDB, raw: RawStore, m: Message, need: TurnNeed, names:
         path=turn.path,
         what_if=what_if,
         damaged=_damaged(turn),
+        relearned=[r.name for r in relearned],
     )
 
 

@@ -76,6 +76,7 @@ def test_the_exact_json_of_one_turn(tmp_path, capsys):
                 "terms": ["quillfeather", "zephyrine"],
                 "correction": None,
                 "damaged": [],
+                "relearned": [],
             }
         ],
     }

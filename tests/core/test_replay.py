@@ -8,6 +8,7 @@ import pytest
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import ValidationError_
+from core.facts import FactStore
 from core.jsutil import estimate_tokens
 from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
 from core.replay.need import NeedIndex, correction
@@ -270,3 +271,24 @@ def test_a_turn_with_a_damaged_time_is_replayed_and_marked(planted):
     assert c.message.timestamp == 0 and c.damaged == [ids["C"]] and c.recency == [] and c.hit is None
     assert c.to_json()["damaged"] == [ids["C"]]
     assert _turn(r, ids["D"]).damaged == [] and _turn(r, ids["A"]).cause is not None
+
+
+def test_a_fact_relearned_in_a_turn_makes_the_message_that_first_told_it_needed(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    rows = [("user", "The spare key is with Marguerite next door.")] + [_filler(i) for i in range(40)]
+    rows += [("user", "Where did I leave it again")]  # shares no rare word with the first message
+    ids = _history(path, rows)
+    db = MemoryDB.open(path, writable=True)
+    try:
+        facts = FactStore(db)
+        facts.store_fact("user", "spare_key", "with Marguerite", now=T0 + MIN // 2)
+        facts.store_fact("user", "spare_key", "in the drawer", now=T0 + 10 * MIN)
+        facts.store_fact("user", "spare_key", "with Marguerite", now=T0 + 41 * MIN + 1)  # in the last turn
+    finally:
+        db.close()
+    turns = {t.message.id: t for t in _run(path).turns}
+    last = turns[ids[-1]]
+    assert last.relearned == ["user.spare_key"] and last.needed == [1] and last.hit is False
+    assert last.terms == []  # the message's own words: none rare, so the what-if queries stay empty
+    assert last.what_if["terms-or"].recalled == []
+    assert all(t.relearned == [] for i, t in turns.items() if i != ids[-1])
