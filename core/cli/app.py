@@ -27,6 +27,7 @@ from core.cli.export import COMMANDS as EXPORT
 from core.cli.facts import COMMANDS as FACTS
 from core.cli.info import COMMANDS as INFO
 from core.cli.output import PROG, CommandError, Exit, UsageError, one_line
+from core.cli.replay import COMMANDS as REPLAY
 from core.cli.search import COMMANDS as SEARCH
 from core.cli.skills import COMMANDS as SKILLS
 from core.cli.tools import COMMANDS as TOOLS
@@ -36,7 +37,22 @@ from core.errors import MemoryError_, Notice, ValidationError_
 from core.visible import visible
 
 #: The commands of each group module, in the order they are listed.
-GROUPS = (INFO, SEARCH, FACTS, SKILLS, CHECK, DEMO, CONTEXT, TOOLS, UPCOMING, EXPORT, BACKUPS, EDITS, CHANGES)
+GROUPS = (
+    INFO,
+    SEARCH,
+    FACTS,
+    SKILLS,
+    CHECK,
+    DEMO,
+    CONTEXT,
+    REPLAY,
+    TOOLS,
+    UPCOMING,
+    EXPORT,
+    BACKUPS,
+    EDITS,
+    CHANGES,
+)
 
 
 def commands() -> list[Command]:

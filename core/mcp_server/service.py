@@ -25,6 +25,8 @@ RECALL_PROMPT = "recall"
 RECALL_LIMIT = 5  # what the recall trigger's instruction asks for (limit=5)
 RECENT_MESSAGES = 50
 LISTED_CONVERSATIONS = 100
+#: The user turns the ``memory://replay`` resource replays (the most recent ones).
+REPLAY_TURNS = 200
 DEFAULT_HTTP_HOST = "127.0.0.1"
 HTTP_PATH = "/mcp"
 SCHEME = "memory://"
@@ -288,6 +290,14 @@ class MemoryService:
                 "time span.",
                 "application/json",
             ),
+            ResourceInfo(
+                f"{SCHEME}replay",
+                "Recall replay",
+                f"How well the agent's own recall served the {REPLAY_TURNS} most recent user turns: hit rate, "
+                "misses by cause and the what-if strategies compared (needed messages are an estimate from "
+                "shared rare words).",
+                "application/json",
+            ),
         ]
         for ns, count in FactStore(self.db).list_namespaces():
             out.append(
@@ -340,9 +350,10 @@ class MemoryService:
             "facts": self._read_facts,
             "skills": self._read_skills,
             "conversations": self._read_conversations,
+            "replay": self._read_replay,
         }
         reader = readers.get(kind)
-        if reader is None or (kind == "prefix" and rest):
+        if reader is None or (kind in ("prefix", "replay") and rest):
             raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
         name = _unquote_name(uri, rest)
         self.check_file()
@@ -412,6 +423,12 @@ class MemoryService:
         messages = RawStore(self.db).query_timeline("desc", RECENT_MESSAGES, conversations=[conversation_id])
         body = {"conversation": conv.to_json(), "messages": [m.to_json() for m in reversed(messages)]}
         return _dumps(body), "application/json"
+
+    def _read_replay(self, _: str) -> tuple[str, str]:
+        from core.replay import ReplayOptions, replay
+
+        result = replay(self.db, ReplayOptions(limit=REPLAY_TURNS))
+        return _dumps({"lastTurns": REPLAY_TURNS, "summary": result.summary()}), "application/json"
 
     # -- prompts -----------------------------------------------------------------------------------
     def prompts(self) -> list[PromptInfo]:

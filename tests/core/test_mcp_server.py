@@ -32,7 +32,9 @@ from core.conversations import list_conversations
 from core.db import MemoryDB
 from core.facts import FactStore
 from core.jsutil import iso_ms
+from core.mcp_server.service import REPLAY_TURNS
 from core.prefix import build_memory_prefix
+from core.replay import ReplayOptions, replay
 from core.schedules import ScheduleStore
 from core.skills import SkillStore
 from core.timeline import RawStore
@@ -208,6 +210,7 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
         newest = RawStore(db).query_timeline("desc", 50, conversations=[conv.id])
         assert len(newest) == 50 and all(m.origin_session_id == conv.id for m in newest)
         recall = run_tool(db, "recall_sessions", {"query": "数据库迁移", "limit": 5}, now=FIXED_NOW)
+        replay_summary = replay(db, ReplayOptions(limit=REPLAY_TURNS)).summary()
     finally:
         db.close()
 
@@ -224,6 +227,7 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
             ("conversation", "memory://conversations/" + quote(conv.id, safe="")),
             ("conversations", "memory://conversations"),
             ("index", "memory://facts"),
+            ("replay", "memory://replay"),
         ):
             got[key] = (await s.read_resource(uri)).contents[0]
         got["prompt"] = await s.get_prompt("recall", {"topic": "数据库迁移"})
@@ -245,8 +249,14 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
     got = _session(db_copy, tmp_path / "server.log", body=body)
 
     uris = [r.uri for r in got["resources"]]
-    assert uris[:4] == ["memory://prefix", "memory://facts", "memory://skills", "memory://conversations"]
-    assert {unquote(u.removeprefix("memory://facts/")) for u in uris[4:]} == set(namespaces)
+    assert uris[:5] == [
+        "memory://prefix",
+        "memory://facts",
+        "memory://skills",
+        "memory://conversations",
+        "memory://replay",
+    ]
+    assert {unquote(u.removeprefix("memory://facts/")) for u in uris[5:]} == set(namespaces)
     assert [t.uri_template for t in got["templates"]] == [
         "memory://facts/{namespace}",
         "memory://skills/{name}",
@@ -254,6 +264,8 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
     ]
 
     assert got["prefix"].mime_type == "text/plain" and got["prefix"].text == prefix == got["still_up"]
+    replayed = json.loads(got["replay"].text)
+    assert got["replay"].mime_type == "application/json" and replayed["summary"] == replay_summary
     facts = json.loads(got["user"].text)
     assert facts["namespace"] == "user" and [f["id"] for f in facts["facts"]] == user_ids
     assert all({"score", "status", "tauDays"} <= set(f) for f in facts["facts"])

@@ -1,0 +1,125 @@
+"""``replay``: how well the agent's own recall serves this history (:mod:`core.replay`).
+
+Every user turn of the range is replayed as the agent had it; what it needed is an estimate from shared
+rare words ("silver labels"); a miss has a cause code; the what-if strategies are compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from core.cli.args import arg_text, optional_time, positive_int
+from core.cli.command import Command, Ctx
+from core.cli.output import first_line, iso, one_line
+
+#: Misses told in words by the plain output.
+WORST_MISSES = 5
+#: Progress goes to stderr every this many turns (a short run says nothing).
+PROGRESS_EVERY = 100
+
+
+def configure_replay(p: argparse.ArgumentParser) -> None:
+    from core.replay import DEFAULT_MAX_DF, STRATEGIES
+
+    p.add_argument("--since", metavar="T", help="user turns at or after T (ISO 8601 or epoch ms)")
+    p.add_argument("--until", metavar="T", help="user turns at or before T")
+    p.add_argument(
+        "--origin",
+        metavar="ID",
+        type=arg_text,
+        help="only the user turns of this conversation (an origin, an older session's id, or 'global')",
+    )
+    p.add_argument("--limit", type=positive_int, help="only the newest N user turns of the range")
+    p.add_argument(
+        "--strategy",
+        metavar="NAME",
+        action="append",
+        choices=tuple(STRATEGIES),
+        help=f"what-if strategies to compare (repeatable; default: all of {', '.join(STRATEGIES)})",
+    )
+    p.add_argument(
+        "--max-df",
+        type=positive_int,
+        default=DEFAULT_MAX_DF,
+        help="a term in at most this many earlier messages is rare (the need estimate's threshold; "
+        f"default {DEFAULT_MAX_DF})",
+    )
+
+
+def _progress(done: int, total: int) -> None:
+    if total >= PROGRESS_EVERY and (done % PROGRESS_EVERY == 0 or done == total):
+        sys.stderr.write(f"replay: {done}/{total} turns\n")
+        sys.stderr.flush()
+
+
+def run_replay(ctx: Ctx) -> int:
+    from core.replay import NeedRule, ReplayOptions, replay
+
+    a = ctx.args
+    strategies = tuple(dict.fromkeys(["agent", *(a.strategy or ())])) if a.strategy else None
+    options = ReplayOptions(
+        since=optional_time(a.since, "--since"),
+        until=optional_time(a.until, "--until"),
+        origin=a.origin,
+        limit=a.limit,
+        rule=NeedRule(max_df=a.max_df),
+        **({} if strategies is None else {"strategies": strategies}),
+    )
+    with ctx.open() as db:
+        result = replay(db, options, progress=_progress)
+    if ctx.out.as_json:
+        ctx.out.json(result.to_json())
+        return 0
+    _print(ctx, result)
+    return 0
+
+
+def _rate(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{rate * 100:.1f}%"
+
+
+def _print(ctx: Ctx, result: Any) -> None:
+    o = ctx.out.text
+    s = result.summary()
+    if result.history == 0:
+        o("The history is empty: there is no turn to replay.")
+        return
+    if not result.turns:
+        o("No user turn in this range: nothing to replay.")
+        return
+    o(f"{s['turns']} user turns replayed; {s['withNeed']} referred back to an earlier message (estimate).")
+    o(f"The agent's recall found a needed message in {s['hits']} of them ({_rate(s['hitRate'])}).")
+    for code, n in s["byCause"].items():
+        o(f"  missed, {code}: {n}")
+    o("What-if strategies (hit rate, recalled tokens, tokens per hit):")
+    for name, st in s["strategies"].items():
+        per = "n/a" if st["tokensPerHit"] is None else f"{st['tokensPerHit']:g}"
+        o(f"  {name:<14} {_rate(st['hitRate']):>7}  {st['tokens']:>8}  {per:>8}")
+    o(
+        f"Needed = an earlier message outside the recency window sharing a word seen in at most "
+        f"{result.rule.max_df} earlier messages: an estimate, not a judgement."
+    )
+    misses = result.misses()[:WORST_MISSES]
+    if misses:
+        o("")
+        o("Worst misses:")
+    for t in misses:
+        m = t.message
+        o(f"#{m.id} {iso(m.timestamp)} [{one_line(m.session_id)}] user: {first_line(m.content)}")
+        o(f"  needed {', '.join(f'#{i}' for i in t.needed[:8])} (terms: {', '.join(t.terms)})")
+        o(f"  why: {t.cause.message if t.cause is not None else '?'}")
+        found = [name for name, w in t.what_if.items() if w.hit]
+        if found:
+            o(f"  found by: {', '.join(found)}")
+
+
+COMMANDS = (
+    Command(
+        "replay",
+        "how well the agent's own recall serves this history (needed messages estimated)",
+        run_replay,
+        configure_replay,
+    ),
+)

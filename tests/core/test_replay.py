@@ -1,0 +1,294 @@
+"""core.replay: each user turn replayed as the agent had it, the need estimate, hit or miss with its cause,
+and the what-if strategies, on a planted history built with the project's stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.db import MemoryDB
+from core.engine import sqlite3
+from core.errors import ValidationError_
+from core.facts import FactStore
+from core.jsutil import estimate_tokens
+from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
+from core.replay.need import NeedIndex, correction
+from core.timeline import RawStore
+from tests.reliability.helpers import fingerprint
+from tests.support import FIXED_NOW
+
+MIN = 60_000
+T0 = FIXED_NOW - 30 * 86_400_000
+FILLER = 300
+
+EARLY = [
+    ("user", "My cousin Zephyrine booked the Quillfeather lodge for the reunion."),
+    ("assistant", "Noted: Zephyrine, Quillfeather lodge, reunion."),
+    ("user", "我的老师欧阳震华下个月去乌鲁木齐。"),
+    ("assistant", "好的，记下了：欧阳震华，乌鲁木齐。"),
+]
+LATER = [
+    ("user", "Did Zephyrine confirm the Quillfeather booking?"),  # A: punctuation, FTS5 fails
+    ("assistant", "I will check."),
+    ("user", "remember when Zephyrine called"),  # B: a trigger, FTS runs, finds nothing
+    ("assistant", "Sorry, I cannot find that."),
+    ("user", "Zephyrine Quillfeather"),  # C: FTS finds the early messages
+    ("assistant", "Here is what I found."),
+    ("user", "欧阳震华什么时候去乌鲁木齐"),  # D: one CJK bareword, no message holds all of it
+    ("assistant", "我不确定。"),
+    ("user", "我告诉过你欧阳震华的事"),  # E: a correction
+]
+
+
+def _filler(i: int) -> tuple[str, str]:
+    if i % 3 == 2:
+        return ("user" if i % 2 == 0 else "assistant", "今天天气不错，代码测试通过。")
+    if i % 2 == 0:
+        return ("user", f"Routine check {i}: the weather is mild and the build passed.")
+    return ("assistant", "Fine, the build passed again.")
+
+
+def plant(path) -> dict[str, int]:
+    """The planted history in a new file; the ids of the later turns by letter."""
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        rows = EARLY + [_filler(i) for i in range(FILLER)] + LATER
+        ids = [raw.append_message("global", role, text, T0 + k * MIN) for k, (role, text) in enumerate(rows)]
+    finally:
+        db.close()
+    first = len(EARLY) + FILLER
+    return {letter: _id(ids[first + 2 * n]) for n, letter in enumerate("ABCDE")}
+
+
+def _id(m) -> int:
+    return m if isinstance(m, int) else m.id
+
+
+@pytest.fixture
+def planted(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    return path, plant(path)
+
+
+def _run(path, **kw):
+    db = MemoryDB.open(path)
+    try:
+        return replay(db, ReplayOptions(**kw))
+    finally:
+        db.close()
+
+
+def _turn(result, message_id):
+    return next(t for t in result.turns if t.message.id == message_id)
+
+
+def test_terms_words_and_cjk_trigrams_without_stop_words():
+    assert terms("Did Zephyrine confirm the booking?") == {"zephyrine", "confirm", "booking"}
+    assert terms("欧阳震华什么时候") == {"欧阳震", "阳震华", "震华什"}  # windows holding 什么 / 时候 left out
+    assert correction("You forgot: I TOLD YOU twice") == "i told you"
+    assert correction("你忘了吗") == "你忘了" and correction("hello") is None
+
+
+def test_a_term_is_rare_up_to_the_threshold_and_a_correction_doubles_it():
+    index = NeedIndex(NeedRule(max_df=2))
+    for i in range(3):
+        index.add(i + 1, "about Quillfeather", "user")
+    assert index.need("Quillfeather again").terms == []  # in 3 earlier messages: not rare under 2
+    need = index.need("I told you: Quillfeather")
+    assert need.terms == ["quillfeather"] and sorted(need.holders) == [1, 2, 3]
+    assert need.correction == "i told you"
+
+
+def test_a_miss_with_its_cause_when_fts5_cannot_take_the_message(planted):
+    path, ids = planted
+    a = _turn(_run(path), ids["A"])
+    assert a.needed == [1, 2] and a.terms == ["quillfeather", "zephyrine"]
+    assert a.hit is False and a.recalled == [] and a.path in ("substring_proven", "substring_scan")
+    assert a.cause is not None and a.cause.code == "replay.cause.query_failed"
+    assert a.cause.params == {"path": a.path}
+    assert a.trigger is None
+
+
+def test_a_trigger_and_a_miss_without_overlap(planted):
+    path, ids = planted
+    b = _turn(_run(path), ids["B"])
+    assert b.trigger == "remember when"
+    assert b.needed == [1, 2]  # turn A (also naming Zephyrine) is in the recency window
+    assert ids["A"] in b.recency
+    assert b.hit is False and b.cause is not None
+    assert (b.cause.code, b.cause.params) == ("replay.cause.no_overlap", {"id": 1, "missing": "remember"})
+
+
+def test_a_hit_through_full_text_search(planted):
+    path, ids = planted
+    c = _turn(_run(path), ids["C"])
+    assert c.path == "fts" and c.recalled == [1, 2] and c.needed == [1, 2]
+    assert c.hit is True and c.cause is None
+
+
+def test_a_what_if_strategy_finds_what_the_baseline_misses_in_both_languages(planted):
+    path, ids = planted
+    r = _run(path)
+    for letter, needed in (("A", [1, 2]), ("D", [3, 4])):
+        t = _turn(r, ids[letter])
+        assert t.hit is False and t.what_if["agent"].hit is False, letter
+        assert t.what_if["terms-or"].hit is True and set(needed) <= set(t.what_if["terms-or"].recalled)
+        assert t.what_if["terms-or-wide"].hit is True
+        assert t.what_if["terms-or"].tokens > 0
+    s = r.summary()["strategies"]
+    assert s["terms-or"]["hits"] > s["agent"]["hits"]
+    assert fts_or_query(["欧阳震", 'a"b']) == '"欧阳震" OR "a""b"'
+
+
+def test_a_correction_is_marked(planted):
+    path, ids = planted
+    e = _turn(_run(path), ids["E"])
+    assert e.correction == "我告诉过你" and e.trigger is not None
+    assert 3 in e.needed and 4 in e.needed
+
+
+def test_the_range_limit_and_origin_choose_the_turns(planted):
+    path, ids = planted
+    r = _run(path, limit=2)
+    assert [t.message.id for t in r.turns] == [ids["D"], ids["E"]]
+    c_at = T0 + (ids["C"] - 1) * MIN
+    r = _run(path, since=c_at, until=c_at, strategies=("agent",))
+    assert [t.message.id for t in r.turns] == [ids["C"]] and list(r.turns[0].what_if) == ["agent"]
+    assert _run(path, origin="wechat:nobody").turns == []
+    with pytest.raises(ValidationError_) as e:
+        _run(path, strategies=("agent", "magic"))
+    assert e.value.code == "replay.unknown_strategy"
+
+
+def test_a_scheduled_session_recalls_only_from_itself(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        raw.append_message("global", "user", "Zephyrine Quillfeather", T0)
+        raw.start_session("system:scheduled:daily", T0)
+        for i in range(40):
+            raw.append_message(
+                "system:scheduled:daily", "assistant", f"run {i} done, all fine", T0 + (i + 1) * MIN
+            )
+        raw.append_message("system:scheduled:daily", "user", "Zephyrine Quillfeather", T0 + 50 * MIN)
+    finally:
+        db.close()
+    t = _run(path).turns[-1]
+    assert t.needed == [1] and t.hit is False and t.cause is not None
+    assert (t.cause.code, t.cause.params) == (
+        "replay.cause.session_restricted",
+        {"id": 1, "session": "global"},
+    )
+
+
+def test_damaged_rows_are_read_as_the_app_reads_them(planted):
+    path, ids = planted
+    before = _run(path)
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        conn.execute(
+            "UPDATE memory_raw_messages SET content = CAST(X'5A6570687972696E65FF' AS TEXT) WHERE id = 2"
+        )
+    finally:
+        conn.close()
+    after = _run(path)
+    c = _turn(after, ids["C"])
+    assert c.recalled == [1, 2] and c.hit is True  # the agent's search finds #2 as before
+    assert c.to_json()["damaged"] == [2]  # the one damaged row the turn was given, marked
+    assert _turn(before, ids["C"]).to_json()["damaged"] == []
+    a_before, a_after = _turn(before, ids["A"]), _turn(after, ids["A"])
+    assert a_after.needed == [1, 2] and a_after.cause == a_before.cause  # still a holder of "zephyrine"
+    for tb, ta in zip(before.turns, after.turns, strict=True):
+        saw = 2 in ta.recency or 2 in ta.recalled
+        assert ta.damaged == ([2] if saw else []), ta.message.id
+        if not saw and not any(2 in w.recalled for w in ta.what_if.values()):
+            assert ta.to_json() == tb.to_json()  # a turn that was not given #2 is as it was
+
+
+def test_replay_leaves_every_byte_of_the_file(planted):
+    path, _ids = planted
+    before = fingerprint(path)
+    assert _run(path).turns
+    assert fingerprint(path) == before
+
+
+def test_an_empty_history_has_no_turns(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    MemoryDB.create(path, now=FIXED_NOW).close()
+    r = _run(path)
+    assert r.turns == [] and r.history == 0
+    assert r.summary()["turns"] == 0 and r.summary()["hitRate"] is None
+
+
+def _history(path, rows):
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        return [
+            _id(raw.append_message("global", role, text, T0 + k * MIN)) for k, (role, text) in enumerate(rows)
+        ]
+    finally:
+        db.close()
+
+
+def test_a_miss_cut_by_the_budget_says_by_how_many_tokens(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    big = "Zephyrine Quillfeather " + "x" * 7000  # a system message: recalled first, then dropped
+    needed = "Zephyrine Quillfeather lodge, booked for May."
+    rows = (
+        [("system", big), ("user", needed)]
+        + [_filler(i) for i in range(40)]
+        + [("user", "Zephyrine Quillfeather")]
+    )
+    _history(path, rows)
+    t = _run(path).turns[-1]
+    assert t.needed == [2] and t.recalled == [] and t.hit is False and t.cause is not None
+    short = estimate_tokens(big) + estimate_tokens(needed) - 4000
+    assert (t.cause.code, t.cause.params) == ("replay.cause.budget_cut", {"id": 2, "tokens": short})
+
+
+def test_a_miss_beyond_the_candidate_limit(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    rows = [("user", "Quillfeather lodge: the old booking")] + [_filler(i) for i in range(40)]
+    rows += [("assistant", f"Quillfeather note {i}") for i in range(12)] + [("user", "Quillfeather")]
+    _history(path, rows)
+    t = _run(path, rule=NeedRule(max_df=20)).turns[-1]
+    assert t.needed == [1] and t.hit is False and t.cause is not None
+    assert (t.cause.code, t.cause.params) == ("replay.cause.candidate_limit", {"id": 1, "limit": 10})
+
+
+def test_a_turn_with_a_damaged_time_is_replayed_and_marked(planted):
+    path, ids = planted
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        conn.execute("UPDATE memory_raw_messages SET timestamp = 'garbage' WHERE id = ?", (ids["C"],))
+    finally:
+        conn.close()
+    r = _run(path)
+    c = _turn(r, ids["C"])
+    # Read as the app reads it (time 0, the value marked): nothing is before it, so nothing is needed.
+    assert c.message.timestamp == 0 and c.damaged == [ids["C"]] and c.recency == [] and c.hit is None
+    assert c.to_json()["damaged"] == [ids["C"]]
+    assert _turn(r, ids["D"]).damaged == [] and _turn(r, ids["A"]).cause is not None
+
+
+def test_a_fact_relearned_in_a_turn_makes_the_message_that_first_told_it_needed(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    rows = [("user", "The spare key is with Marguerite next door.")] + [_filler(i) for i in range(40)]
+    rows += [("user", "Where did I leave it again")]  # shares no rare word with the first message
+    ids = _history(path, rows)
+    db = MemoryDB.open(path, writable=True)
+    try:
+        facts = FactStore(db)
+        facts.store_fact("user", "spare_key", "with Marguerite", now=T0 + MIN // 2)
+        facts.store_fact("user", "spare_key", "in the drawer", now=T0 + 10 * MIN)
+        facts.store_fact("user", "spare_key", "with Marguerite", now=T0 + 41 * MIN + 1)  # in the last turn
+    finally:
+        db.close()
+    turns = {t.message.id: t for t in _run(path).turns}
+    last = turns[ids[-1]]
+    assert last.relearned == ["user.spare_key"] and last.needed == [1] and last.hit is False
+    assert last.terms == []  # the message's own words: none rare, so the what-if queries stay empty
+    assert last.what_if["terms-or"].recalled == []
+    assert all(t.relearned == [] for i, t in turns.items() if i != ids[-1])
