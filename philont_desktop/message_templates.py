@@ -141,6 +141,26 @@ TEMPLATES: dict[str, Template] = {
     "changes.backup_not_memory": lambda: _tr(
         "The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared."
     ),
+    # -- recall replay (philont-memory replay; the causes of a missed turn) -------------------------------
+    "replay.unknown_strategy": lambda: _tr("Unknown strategy {strategy} (one of {known})."),
+    "replay.cause.session_restricted": lambda: _tr(
+        "Recall was restricted to this scheduled session; message #{id} is in {session}."
+    ),
+    "replay.cause.not_searched": lambda: _tr(
+        "No recall ran: the message is too short or the recall budget is 0."
+    ),
+    "replay.cause.query_failed": lambda: _tr(
+        "Recall found nothing ({path}): no full-text query could be made and no message contains the whole text."
+    ),
+    "replay.cause.candidate_limit": lambda: _tr(
+        "Message #{id} matched, but {limit} newer matches filled the candidate limit."
+    ),
+    "replay.cause.budget_cut": lambda: _tr(
+        "Message #{id} was found, then cut by the recall budget ({tokens} tokens short)."
+    ),
+    "replay.cause.no_overlap": lambda: _tr(
+        "Message #{id} does not contain every word of the query (missing: {missing})."
+    ),
     "export.folder": lambda: _tr("{path} is a folder; choose a file name to export to."),
     "fact.time_out_of_range": lambda: _tr(
         "The {field} must be between -8.64e15 and 8.64e15 (what a date holds); {value} is out of range."

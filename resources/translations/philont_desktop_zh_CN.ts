@@ -120,8 +120,9 @@
         <translation>隐藏详情</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="+47"/>
+        <location filename="../../philont_desktop/messages.py" line="+100"/>
         <source>draft</source>
+        <extracomment>``render(code, params, english)``: a code&apos;s text, ``None`` for a code the area has no template for</extracomment>
         <translation>草稿</translation>
     </message>
     <message>
@@ -180,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+419"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+439"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -211,13 +212,13 @@
     </message>
     <message>
         <location filename="../../philont_desktop/messages.py" line="+49"/>
-        <location line="+205"/>
+        <location line="+194"/>
         <source>; </source>
         <extracomment>Codes whose core English names database columns (``decay_tau_days is 45``): the English interface words them from their templates too, so that a person reads the fields&apos; names (``τ (days) is now 45``).</extracomment>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-351"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-371"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -267,7 +268,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+336"/>
+        <location line="+356"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -276,8 +277,9 @@
         <translation>未记录任何差异。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="+457"/>
+        <location filename="../../philont_desktop/recovery.py" line="+316"/>
         <source>(browsed through a private copy: {0})</source>
+        <extracomment>``factory(settings, theme, read_only=True, interactive=..., live_interval_ms=...)``: a new main window</extracomment>
         <translation>（通过私有副本浏览：{0}）</translation>
     </message>
     <message>
@@ -306,7 +308,7 @@
         <translation>正在复制备份</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-174"/>
         <source>Restoring {0} from {1}…</source>
         <translation>正在从 {1} 恢复 {0}…</translation>
     </message>
@@ -331,7 +333,7 @@
         <translation>正在恢复备份</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location filename="../../philont_desktop/backup_texts.py" line="+26"/>
         <source>not an SQLite database</source>
         <translation>不是 SQLite 数据库</translation>
     </message>
@@ -472,7 +474,7 @@
         <translation>{0} 是{1}，不是备份文件；未打开它。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location filename="../../philont_desktop/recovery.py" line="-122"/>
         <source>Restored {0} from {1}: there was no file, so it was created from the backup.</source>
         <translation>已从 {1} 恢复 {0}：原来没有文件，因此根据备份新建了它。</translation>
     </message>
@@ -529,12 +531,12 @@ with the backup
     </message>
     <message>
         <location line="+102"/>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>The database cannot be opened</source>
         <translation>无法打开数据库</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-31"/>
         <source>Restore this backup…</source>
         <translation>恢复这份备份…</translation>
     </message>
@@ -544,7 +546,7 @@ with the backup
         <translation>以只读方式打开这份备份</translation>
     </message>
     <message>
-        <location line="-288"/>
+        <location filename="../../philont_desktop/backup_texts.py" line="-120"/>
         <source>The file is empty.</source>
         <translation>文件是空的。</translation>
     </message>
@@ -579,7 +581,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-297"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-317"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -632,7 +634,7 @@ with the backup
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/messages.py" line="-266"/>
+        <location filename="../../philont_desktop/messages.py" line="-255"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -1017,7 +1019,7 @@ with the backup
         <translation>已跳过（已在近期消息中或超出预算）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/words.py" line="+27"/>
+        <location filename="../../philont_desktop/calendar/words.py" line="+28"/>
         <source>every week</source>
         <translation>每周</translation>
     </message>
@@ -1072,7 +1074,7 @@ with the backup
         <translation>{0}，直到 {1}</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../../philont_desktop/task_words.py" line="+15"/>
         <source>reminder message</source>
         <translation>提醒消息</translation>
     </message>
@@ -1092,7 +1094,7 @@ with the backup
         <translation>智能体自主执行一轮</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../../philont_desktop/calendar/words.py" line="+20"/>
         <source>the agent</source>
         <translation>智能体</translation>
     </message>
@@ -1102,7 +1104,7 @@ with the backup
         <translation>存储值：{0}</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-46"/>
         <source>once (rule not understood: {0})</source>
         <translation>一次（无法理解的规则：{0}）</translation>
     </message>
@@ -1150,7 +1152,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+341"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+361"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1190,7 +1192,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-412"/>
+        <location line="-432"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1406,12 +1408,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+235"/>
+        <location line="+255"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-234"/>
+        <location line="-254"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1424,6 +1426,41 @@ with the backup
         <location line="+3"/>
         <source>The backup {path} is not a memory database (it has none of the memory tables). Nothing was compared.</source>
         <translation>备份 {path} 不是记忆数据库（其中没有任何记忆表）。未进行比较。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Unknown strategy {strategy} (one of {known}).</source>
+        <translation>未知的策略 {strategy}（可选：{known}）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recall was restricted to this scheduled session; message #{id} is in {session}.</source>
+        <translation>召回被限制在这个定时会话内；消息 #{id} 在 {session} 中。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No recall ran: the message is too short or the recall budget is 0.</source>
+        <translation>没有进行召回：消息太短，或召回预算为 0。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recall found nothing ({path}): no full-text query could be made and no message contains the whole text.</source>
+        <translation>召回一无所获（{path}）：无法构造全文查询，也没有任何消息包含整段文字。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Message #{id} matched, but {limit} newer matches filled the candidate limit.</source>
+        <translation>消息 #{id} 匹配了，但 {limit} 条更新的匹配占满了候选上限。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Message #{id} was found, then cut by the recall budget ({tokens} tokens short).</source>
+        <translation>消息 #{id} 被找到了，但因召回预算被截掉（差 {tokens} 个词元）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Message #{id} does not contain every word of the query (missing: {missing}).</source>
+        <translation>消息 #{id} 并不包含查询中的每个词（缺少：{missing}）。</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2236,7 +2273,7 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-123"/>
         <source> No backup that passes the quick integrity check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
     </message>
@@ -2246,7 +2283,7 @@ with the backup
         <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+104"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -2261,7 +2298,7 @@ with the backup
         <translation>无法{step}：{table} 中的行 {id} {problem}；没有做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/backups/recovery.py" line="-4"/>
+        <location filename="../../philont_desktop/backup_texts.py" line="-4"/>
         <source>ok</source>
         <translation>正常</translation>
     </message>
@@ -3355,7 +3392,7 @@ with the backup
 <context>
     <name>ActionsTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+191"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+200"/>
         <source>Actions</source>
         <translation>操作</translation>
     </message>
@@ -3440,7 +3477,7 @@ with the backup
 <context>
     <name>AppContext</name>
     <message>
-        <location filename="../../philont_desktop/context.py" line="+111"/>
+        <location filename="../../philont_desktop/context.py" line="+138"/>
         <source>Checking database integrity</source>
         <translation>正在检查数据库完整性</translation>
     </message>
@@ -3450,12 +3487,12 @@ with the backup
         <translation>程序以 --read-only 启动</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>Editing mode is off: turn it on to change the database.</source>
         <translation>编辑模式已关闭：开启后才能修改数据库。</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+86"/>
         <source>Editing mode is off; the database is only read.</source>
         <translation>编辑模式已关闭；数据库仅被读取。</translation>
     </message>
@@ -3500,7 +3537,7 @@ with the backup
         <translation>快速完整性检查失败：{0}</translation>
     </message>
     <message>
-        <location line="-157"/>
+        <location line="-192"/>
         <source>the database file was replaced or deleted on disk after it was opened</source>
         <translation>数据库文件在打开之后已在磁盘上被替换或删除</translation>
     </message>
@@ -3632,7 +3669,7 @@ with the backup
 <context>
     <name>AuditTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+16"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+21"/>
         <source>Audit</source>
         <translation>审计</translation>
     </message>
@@ -4621,7 +4658,7 @@ You can undo this with Edit › Undo.</source>
         <translation>输入一条消息，或选择一条过去的消息。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-2"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
@@ -6179,7 +6216,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-7"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
@@ -7501,7 +7538,7 @@ You can undo this with Edit › Undo.</source>
         <translation>实时刷新已暂停。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>The database changed just now.</source>
         <translation>数据库刚刚发生了变化。</translation>
     </message>
@@ -9306,7 +9343,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法导出审阅</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+18"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+23"/>
         <source>Review</source>
         <translation>审阅</translation>
     </message>
@@ -10161,7 +10198,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-11"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-16"/>
         <source>Skills</source>
         <translation>技能</translation>
     </message>
@@ -10683,7 +10720,7 @@ Reason (optional):</source>
 <context>
     <name>UndoManager</name>
     <message>
-        <location filename="../../philont_desktop/undo.py" line="+125"/>
+        <location filename="../../philont_desktop/undo.py" line="+126"/>
         <source>The change was not made</source>
         <translation>未能进行此变更</translation>
     </message>
