@@ -5,14 +5,25 @@ Actual Size (Ctrl++, Ctrl+-, Ctrl+0) set it; the level is a setting (``appearanc
 application font follow at once (tables size their rows from it, delegates paint with it); widgets
 given a font of their own (the fixed-pitch panes) are scaled by the same ratio, as are the tables' row
 heights and the widths of their and the trees' columns (sized to sample texts), and
-:func:`philont_desktop.fonts.monospace_font` scales the fonts made later. Plots follow through
+:func:`philont_desktop.fonts.monospace_font` scales the fonts made later. A splitter's panes that hold
+text and were given a width in pixels (:func:`set_splitter_sizes`) grow and shrink with the text too. Plots follow through
 ``Theme.changed`` (:class:`~philont_desktop.widgets.plots.ThemedPlotWidget` sets its axes' and
 title's fonts from the application font). The Qt-free part (steps, clamping) is :func:`step`.
 """
 
 from __future__ import annotations
 
-from philont_desktop.qt import QApplication, QFont, QHeaderView, Qt, QTableView, QTreeView, is_valid
+from philont_desktop.qt import (
+    QApplication,
+    QFont,
+    QHeaderView,
+    QSplitter,
+    Qt,
+    QTimer,
+    QTableView,
+    QTreeView,
+    is_valid,
+)
 
 #: The levels, in percent (as browsers and editors step).
 STEPS = (50, 67, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
@@ -20,6 +31,10 @@ DEFAULT = 100
 
 QWIDGETSIZE_MAX = (1 << 24) - 1
 SIZE_RESOLVED = 0x2  # QFont::SizeResolved (PySide does not name the resolve bits)
+#: The dynamic property naming a splitter's panes whose pixel sizes follow the zoom.
+TEXT_PANES = "zoomTextPanes"
+#: What the other panes of such a splitter keep at least, as a share of the splitter.
+REST_SHARE = 0.3
 _base_points: float | None = None  # the application font's size at 100 %
 _level = DEFAULT
 
@@ -64,6 +79,7 @@ def apply(new_level: int) -> int:
         return _level
     font.setPointSizeF(round(_base_points * factor(), 2))
     app.setFont(font)
+    splitters = []
     for widget in app.allWidgets():
         if not is_valid(widget):
             continue
@@ -73,7 +89,42 @@ def apply(new_level: int) -> int:
             _scale_limits(widget, ratio)
         if isinstance(widget, (QTableView, QTreeView)):
             _scale_table(widget, ratio)
+        elif isinstance(widget, QSplitter) and widget.property(TEXT_PANES):
+            splitters.append((widget, widget.sizes()))
+    for splitter, sizes in splitters:  # a turn later: the panes' layouts have their new limits then
+        QTimer.singleShot(0, splitter, lambda s=splitter, z=sizes: _scale_splitter(s, z, ratio))
     return _level
+
+
+def fit_sizes(sizes: list[int], panes: list[int], ratio: float, total: int) -> list[int]:
+    """``sizes`` with the ``panes`` scaled by ``ratio`` and the others sharing what is left of
+    ``total``; the others keep at least :data:`REST_SHARE` of it (Qt-free)."""
+    grown = [round(s * ratio) if i in panes else s for i, s in enumerate(sizes)]
+    others = [i for i in range(len(sizes)) if i not in panes]
+    if total <= 0 or not others:
+        return grown
+    text = sum(grown[i] for i in panes)
+    room = max(round(total * (1 - REST_SHARE)), min(text, total - sum(sizes[i] for i in others)))
+    if text > room:
+        grown = [round(s * room / text) if i in panes else s for i, s in enumerate(grown)]
+        text = sum(grown[i] for i in panes)
+    rest, was = total - text, sum(sizes[i] for i in others) or len(others)
+    for i in others:
+        grown[i] = max(1, round(rest * (sizes[i] or 1) / was))
+    return grown
+
+
+def set_splitter_sizes(splitter: QSplitter, sizes: list[int], panes: tuple[int, ...] = (0,)) -> None:
+    """Give ``splitter`` the pixel ``sizes`` meant for 100 %; the ``panes`` hold text, so their sizes
+    are scaled to the level now and follow every change of it (the other panes take the rest)."""
+    splitter.setProperty(TEXT_PANES, list(panes))
+    splitter.setSizes(fit_sizes(list(sizes), list(panes), factor(), sum(sizes)))
+
+
+def _scale_splitter(splitter: QSplitter, sizes: list[int], ratio: float) -> None:
+    panes = [int(i) for i in splitter.property(TEXT_PANES)]
+    if sum(sizes) > 0:
+        splitter.setSizes(fit_sizes(sizes, panes, ratio, sum(sizes)))
 
 
 def _scale_limits(widget, ratio: float) -> None:

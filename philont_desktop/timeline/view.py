@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from philont_desktop import zoom
 from philont_desktop.qt import (
     QKeySequence,
     QLabel,
@@ -106,7 +107,7 @@ class TimelineTab(BaseTab):
         main.addWidget(right)
         main.setStretchFactor(0, 2)
         main.setStretchFactor(1, 5)
-        main.setSizes([480, 900])
+        zoom.set_splitter_sizes(main, [480, 900])  # the conversation list grows with the text
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)

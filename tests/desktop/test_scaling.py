@@ -16,7 +16,7 @@ pytest.importorskip("pytestqt")
 
 from philont_desktop import zoom
 from philont_desktop.app import settle
-from philont_desktop.qt import QAbstractButton, QImage, QLabel, QWidget
+from philont_desktop.qt import QAbstractButton, QApplication, QImage, QLabel, QWidget
 from philont_desktop.tabs import tab_names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,3 +101,25 @@ def test_a_scale_factor_renders_the_same_window_sharper(demo_db_path, tmp_path, 
         assert (image.width(), image.height()) == (round(1024 * float(factor)), round(640 * float(factor))), (
             name
         )
+
+
+def test_splitter_widths_for_text_follow_the_zoom(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    timeline = w.show_tab("timeline")
+    assert settle(w, timeline, 20_000)
+    conversations = timeline.conversation_list
+    before = conversations.width()
+    w.theme.set_zoom(200)
+    QApplication.processEvents()
+    assert conversations.width() >= round(before * 1.5), (before, conversations.width())
+    assert timeline.conversation.width() >= 0.25 * timeline.width()  # the other pane keeps its room
+    w.theme.set_zoom(100)
+    QApplication.processEvents()
+    assert abs(conversations.width() - before) <= 0.1 * before
+
+
+def test_a_text_pane_takes_at_most_its_share_of_the_splitter():
+    assert zoom.fit_sizes([480, 900], [0], 2.0, 1380) == [960, 420]
+    assert zoom.fit_sizes([760, 560], [0], 2.0, 1320) == [924, 396]
+    assert zoom.fit_sizes([960, 420], [0], 0.5, 1380) == [480, 900]
+    assert zoom.fit_sizes([300, 100], [0], 1.0, 400) == [300, 100]  # a wider pane is not shrunk
