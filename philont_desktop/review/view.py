@@ -15,10 +15,11 @@ import time
 from typing import Any
 
 from core.changes import ChangeItem
-from philont_desktop import humanize
+from philont_desktop import humanize, zoom
 from philont_desktop.jobs import spin_until
 from philont_desktop.qt import (
     QAbstractItemView,
+    QEvent,
     QFileDialog,
     QHeaderView,
     QInputDialog,
@@ -47,8 +48,11 @@ from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["ReviewTab"]
 
-#: Below this width of the change list the "Time" column is hidden.
+#: Below this width of the change list (at 100 %, it grows with the text) the "Time" column is hidden,
+#: below the second the "Source" column too: the summaries keep the room (both are in the rows' tooltips
+#: and the detail pane).
 NARROW_TREE = 700
+NARROWER_TREE = 560
 
 
 def _backups(db_path: str) -> list[Any]:
@@ -79,7 +83,7 @@ class ReviewTab(BaseTab):
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([760, 560])
+        zoom.set_splitter_sizes(split, [760, 560])  # the list grows with the text
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.baseline_bar)
@@ -87,17 +91,24 @@ class ReviewTab(BaseTab):
         lay.addWidget(self.notices)
         lay.addWidget(split, 1)
         self.register_splitter(split, "main")
+        self.tree.installEventFilter(self)
         # The first change is chosen a turn after the list went in: its detail (text, diff, plot) and
         # the list's first layout and paint made one turn of ~40 ms on a big change set.
         self._first_pick = next_turn(self, self._select_first)
         self._wire()
         self.set_editing(bool(ctx.editing))
 
-    def resizeEvent(self, event: Any) -> None:
-        """Narrow (1024 px): the exact time column makes room for the summaries (the time stays in the
-        rows' tooltips and the detail pane)."""
-        super().resizeEvent(event)
-        self.tree.setColumnHidden(COL_TIME, self.tree.width() < NARROW_TREE)
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if watched is self.tree and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return super().eventFilter(watched, event)
+
+    def fit_columns(self) -> None:
+        """A narrow list (1024 px, large text): the exact time column, then the source column make room
+        for the summaries (both stay in the rows' tooltips and the detail pane)."""
+        width = self.tree.width() / zoom.factor()
+        self.tree.setColumnHidden(COL_TIME, width < NARROW_TREE)
+        self.tree.setColumnHidden(COL_BY, width < NARROWER_TREE)
 
     def create_state(self) -> ReviewState:
         return ReviewState()
@@ -114,6 +125,9 @@ class ReviewTab(BaseTab):
         tree.setUniformRowHeights(True)
         tree.setAlternatingRowColors(True)
         tree.setRootIsDecorated(True)
+        # A summary too long for its column loses its middle, not the end that tells what changed; the
+        # whole text is in the row's tooltip.
+        tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_CHANGE, QHeaderView.ResizeMode.Stretch)
@@ -139,6 +153,7 @@ class ReviewTab(BaseTab):
         self.detail.actions.requested.connect(self._act)
         self.detail.timelineRequested.connect(self.show_in_timeline)
         self.model.modelReset.connect(self.tree.expandAll)
+        self.ctx.theme.changed.connect(self.fit_columns)  # the zoom changed the text size
         self.state.changed.connect(self._on_state)
 
     # -- BaseTab --------------------------------------------------------------------------------------

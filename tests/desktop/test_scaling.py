@@ -103,6 +103,31 @@ def test_a_scale_factor_renders_the_same_window_sharper(demo_db_path, tmp_path, 
         )
 
 
+@pytest.mark.parametrize("size", [(1280, 820), (1024, 640)], ids=["1280x820", "1024x640"])
+@pytest.mark.parametrize("level", [150, 200])
+def test_review_summaries_keep_their_first_40_characters_in_large_text(
+    open_window, demo_db_path, size, level
+):
+    from philont_desktop.qt import Qt
+    from philont_desktop.review.model import COL_CHANGE
+
+    w = open_window(demo_db_path, size=size)
+    w.theme.set_zoom(level)
+    review = w.show_tab("review")
+    assert settle(w, review, 20_000)
+    tree, model = review.tree, review.model
+    room = tree.header().sectionSize(COL_CHANGE) - 2 * tree.indentation()
+    items = model.items()
+    assert items
+    for it in items:
+        text = model.text(it)
+        assert room >= tree.fontMetrics().horizontalAdvance(text[:40]), (text, room)
+        tip = model.data(model.index_of(it.id), Qt.ItemDataRole.ToolTipRole)
+        assert text in tip  # a summary cut in its middle is whole in the tooltip
+    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert review.detail.width() >= 0.25 * review.width()  # the detail pane keeps its room
+
+
 def test_splitter_widths_for_text_follow_the_zoom(open_window, demo_db_path):
     w = open_window(demo_db_path, size=(1024, 640))
     timeline = w.show_tab("timeline")

@@ -73,6 +73,7 @@ class ItemActions(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.hint = QLabel(self.tr("Turn on editing to act on this change."), self)
         self.hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.hint.setWordWrap(True)  # large text: two lines rather than a detail pane wider than the list
         lay.addWidget(self.hint)
         for name, text in self._texts().items():
             btn = QPushButton(text, self)
