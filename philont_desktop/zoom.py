@@ -19,8 +19,8 @@ from philont_desktop.qt import (
     QHeaderView,
     QSplitter,
     Qt,
-    QTimer,
     QTableView,
+    QTimer,
     QTreeView,
     is_valid,
 )
@@ -60,6 +60,15 @@ def level() -> int:
 
 def factor() -> float:
     return _level / 100.0
+
+
+def text_scale() -> float:
+    """How much larger the text is than at 100 % on a 96 dpi screen: the level times the screen's
+    font dpi (144 or 192 where the window system gives it and Qt does not scale the window itself)."""
+    app = QApplication.instance()
+    screen = app.primaryScreen() if isinstance(app, QApplication) else None
+    dpi = screen.logicalDotsPerInchX() if screen is not None else 96.0
+    return factor() * max(1.0, dpi / 96.0)
 
 
 def apply(new_level: int) -> int:
@@ -115,10 +124,11 @@ def fit_sizes(sizes: list[int], panes: list[int], ratio: float, total: int) -> l
 
 
 def set_splitter_sizes(splitter: QSplitter, sizes: list[int], panes: tuple[int, ...] = (0,)) -> None:
-    """Give ``splitter`` the pixel ``sizes`` meant for 100 %; the ``panes`` hold text, so their sizes
-    are scaled to the level now and follow every change of it (the other panes take the rest)."""
+    """Give ``splitter`` the pixel ``sizes`` meant for 100 % at 96 dpi; the ``panes`` hold text, so
+    their sizes are scaled to the text (:func:`text_scale`) now and follow every change of the level
+    (the other panes take the rest)."""
     splitter.setProperty(TEXT_PANES, list(panes))
-    splitter.setSizes(fit_sizes(list(sizes), list(panes), factor(), sum(sizes)))
+    splitter.setSizes(fit_sizes(list(sizes), list(panes), text_scale(), sum(sizes)))
 
 
 def _scale_splitter(splitter: QSplitter, sizes: list[int], ratio: float) -> None:

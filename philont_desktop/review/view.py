@@ -48,9 +48,9 @@ from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["ReviewTab"]
 
-#: Below this width of the change list (at 100 %, it grows with the text) the "Time" column is hidden,
-#: below the second the "Source" column too: the summaries keep the room (both are in the rows' tooltips
-#: and the detail pane).
+#: Below this width of the change list (at 100 % on 96 dpi; it grows with the text) the "Time" column
+#: is hidden, below the second the "Source" column too: the summaries keep the room (both are in the
+#: rows' tooltips and the detail pane).
 NARROW_TREE = 700
 NARROWER_TREE = 560
 
@@ -106,7 +106,7 @@ class ReviewTab(BaseTab):
     def fit_columns(self) -> None:
         """A narrow list (1024 px, large text): the exact time column, then the source column make room
         for the summaries (both stay in the rows' tooltips and the detail pane)."""
-        width = self.tree.width() / zoom.factor()
+        width = self.tree.width() / zoom.text_scale()
         self.tree.setColumnHidden(COL_TIME, width < NARROW_TREE)
         self.tree.setColumnHidden(COL_BY, width < NARROWER_TREE)
 
