@@ -33,8 +33,10 @@ QWIDGETSIZE_MAX = (1 << 24) - 1
 SIZE_RESOLVED = 0x2  # QFont::SizeResolved (PySide does not name the resolve bits)
 #: The dynamic property naming a splitter's panes whose pixel sizes follow the zoom.
 TEXT_PANES = "zoomTextPanes"
-#: What the other panes of such a splitter keep at least, as a share of the splitter.
+#: What the other panes of such a splitter keep at least, as a share of the splitter (by default).
 REST_SHARE = 0.3
+REST = "zoomRestShare"
+WANTED = "zoomWanted"  # the text panes' sizes before a share was kept for the others
 _base_points: float | None = None  # the application font's size at 100 %
 _level = DEFAULT
 
@@ -105,15 +107,17 @@ def apply(new_level: int) -> int:
     return _level
 
 
-def fit_sizes(sizes: list[int], panes: list[int], ratio: float, total: int) -> list[int]:
+def fit_sizes(
+    sizes: list[int], panes: list[int], ratio: float, total: int, rest_share: float = REST_SHARE
+) -> list[int]:
     """``sizes`` with the ``panes`` scaled by ``ratio`` and the others sharing what is left of
-    ``total``; the others keep at least :data:`REST_SHARE` of it (Qt-free)."""
+    ``total``; the others keep at least ``rest_share`` of it (Qt-free)."""
     grown = [round(s * ratio) if i in panes else s for i, s in enumerate(sizes)]
     others = [i for i in range(len(sizes)) if i not in panes]
     if total <= 0 or not others:
         return grown
     text = sum(grown[i] for i in panes)
-    room = max(round(total * (1 - REST_SHARE)), min(text, total - sum(sizes[i] for i in others)))
+    room = max(round(total * (1 - rest_share)), min(text, total - sum(sizes[i] for i in others)))
     if text > room:
         grown = [round(s * room / text) if i in panes else s for i, s in enumerate(grown)]
         text = sum(grown[i] for i in panes)
@@ -123,18 +127,34 @@ def fit_sizes(sizes: list[int], panes: list[int], ratio: float, total: int) -> l
     return grown
 
 
-def set_splitter_sizes(splitter: QSplitter, sizes: list[int], panes: tuple[int, ...] = (0,)) -> None:
+def set_splitter_sizes(
+    splitter: QSplitter, sizes: list[int], panes: tuple[int, ...] = (0,), rest_share: float = REST_SHARE
+) -> None:
     """Give ``splitter`` the pixel ``sizes`` meant for 100 % at 96 dpi; the ``panes`` hold text, so
     their sizes are scaled to the text (:func:`text_scale`) now and follow every change of the level
-    (the other panes take the rest)."""
+    (the other panes take the rest, at least ``rest_share`` of the splitter)."""
+    scale = text_scale()
     splitter.setProperty(TEXT_PANES, list(panes))
-    splitter.setSizes(fit_sizes(list(sizes), list(panes), text_scale(), sum(sizes)))
+    splitter.setProperty(REST, rest_share)
+    splitter.setProperty(WANTED, None)  # the sizes Qt lays out are the start
+    splitter.splitterMoved.connect(lambda *_: splitter.setProperty(WANTED, None))  # the person's sizes
+    splitter.setSizes(fit_sizes(list(sizes), list(panes), scale, sum(sizes), rest_share))
 
 
 def _scale_splitter(splitter: QSplitter, sizes: list[int], ratio: float) -> None:
+    """The text panes of ``splitter`` by ``ratio``, from the sizes they had before a share was kept for
+    the other panes (so that zooming in and back out gives the sizes back)."""
     panes = [int(i) for i in splitter.property(TEXT_PANES)]
-    if sum(sizes) > 0:
-        splitter.setSizes(fit_sizes(sizes, panes, ratio, sum(sizes)))
+    if sum(sizes) <= 0:
+        return
+    wanted = splitter.property(WANTED) or [sizes[i] for i in panes]
+    wanted = [round(int(w) * ratio) for w in wanted]
+    asked = list(sizes)
+    for i, w in zip(panes, wanted, strict=False):
+        asked[i] = w
+    rest = float(splitter.property(REST) or REST_SHARE)
+    splitter.setSizes(fit_sizes(asked, panes, 1.0, sum(sizes), rest))
+    splitter.setProperty(WANTED, wanted)
 
 
 def _scale_limits(widget, ratio: float) -> None:

@@ -53,6 +53,9 @@ __all__ = ["ReviewTab"]
 #: rows' tooltips and the detail pane).
 NARROW_TREE = 700
 NARROWER_TREE = 560
+#: Below this width of the tab (at 100 % on 96 dpi: 1120 px at 200 %) the detail pane goes under the
+#: list rather than beside it, so that the summaries have the tab's whole width.
+STACKED = 560
 
 
 def _backups(db_path: str) -> list[Any]:
@@ -77,12 +80,13 @@ class ReviewTab(BaseTab):
         self.model = ChangeTreeModel(ctx.theme, self)
         self.tree = self._make_tree()
         self.detail = ReviewDetailPane(ctx.theme, self)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split = split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setObjectName("reviewSplit")
         split.addWidget(self.tree)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
         zoom.set_splitter_sizes(split, [760, 560])  # the list grows with the text
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -97,6 +101,24 @@ class ReviewTab(BaseTab):
         self._first_pick = next_turn(self, self._select_first)
         self._wire()
         self.set_editing(bool(ctx.editing))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.fit_split()
+
+    def fit_split(self) -> None:
+        """Large text in a narrow window: the detail pane under the list (beside it otherwise)."""
+        stacked = self.width() / zoom.text_scale() < STACKED
+        rows = self.tree.header().sizeHint().height() + 5 * (self.tree.fontMetrics().lineSpacing() + 6)
+        self.tree.setMinimumHeight(rows if stacked else 0)  # five changes at least when stacked
+        want = Qt.Orientation.Vertical if stacked else Qt.Orientation.Horizontal
+        if self.split.orientation() == want:
+            return
+        self.split.setOrientation(want)
+        if stacked:
+            self.split.setSizes([rows, max(self.height() - rows, rows)])
+        else:
+            zoom.set_splitter_sizes(self.split, [760, 560])
 
     def eventFilter(self, watched: Any, event: Any) -> bool:
         if watched is self.tree and event.type() == QEvent.Type.Resize:
@@ -153,7 +175,8 @@ class ReviewTab(BaseTab):
         self.detail.actions.requested.connect(self._act)
         self.detail.timelineRequested.connect(self.show_in_timeline)
         self.model.modelReset.connect(self.tree.expandAll)
-        self.ctx.theme.changed.connect(self.fit_columns)  # the zoom changed the text size
+        self.ctx.theme.changed.connect(self.fit_split)  # the zoom changed the text size
+        self.ctx.theme.changed.connect(self.fit_columns)
         self.state.changed.connect(self._on_state)
 
     # -- BaseTab --------------------------------------------------------------------------------------

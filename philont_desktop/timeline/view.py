@@ -107,7 +107,8 @@ class TimelineTab(BaseTab):
         main.addWidget(right)
         main.setStretchFactor(0, 2)
         main.setStretchFactor(1, 5)
-        zoom.set_splitter_sizes(main, [480, 900])  # the conversation list grows with the text
+        # The conversation list grows with the text; the conversation keeps at least 45 % of the width.
+        zoom.set_splitter_sizes(main, [480, 900], rest_share=0.45)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
