@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from core.curation.facts import BulkPlan
-from philont_desktop import zoom
 from philont_desktop.facts.bottom import POOL, FactsBottom
 from philont_desktop.facts.columns import C_SCORE
 from philont_desktop.facts.controller import FactsController
@@ -124,7 +123,7 @@ class FactsTab(SealedLayout, BaseTab):
         self.split.addWidget(self.right)
         self.split.setStretchFactor(0, 1)
         self.split.setStretchFactor(1, 5)
-        zoom.set_splitter_sizes(self.split, [250, 1000])  # the namespaces grow with the text
+        self.split.setSizes([250, 1000])
         self.right.setSizes([420, 360])
         self.register_splitter(self.split, "split")
         self.register_splitter(self.right, "right")
