@@ -42,6 +42,7 @@ from philont_desktop.review.texts import layer_name, notice_text, summary
 from philont_desktop.review.widgets.baseline_bar import BaselineBar
 from philont_desktop.review.widgets.detail import ReviewDetailPane
 from philont_desktop.review.widgets.review_bar import ReviewBar
+from philont_desktop.review.widgets.summary_delegate import SummaryDelegate
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.tabs.navigation import ShowMessage, ShowTime
 from philont_desktop.widgets.after_paint import next_turn
@@ -147,9 +148,11 @@ class ReviewTab(BaseTab):
         tree.setUniformRowHeights(True)
         tree.setAlternatingRowColors(True)
         tree.setRootIsDecorated(True)
-        # A summary too long for its column loses its middle, not the end that tells what changed; the
+        # A summary too long for its column keeps its beginning and its end, and loses the middle; the
         # whole text is in the row's tooltip.
         tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.summary_delegate = SummaryDelegate(tree)
+        tree.setItemDelegateForColumn(COL_CHANGE, self.summary_delegate)
         header = tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_CHANGE, QHeaderView.ResizeMode.Stretch)

@@ -18,7 +18,7 @@ pytest.importorskip("pytestqt")
 
 from philont_desktop import zoom
 from philont_desktop.app import settle
-from philont_desktop.qt import QApplication, QFontMetrics, QImage
+from philont_desktop.qt import QApplication, QFontMetrics, QImage, QStyleOptionViewItem
 from philont_desktop.tabs import tab_names
 from tests.desktop.large_text_walk import squeezed
 
@@ -111,11 +111,32 @@ def test_review_summaries_keep_their_first_40_characters_in_large_text(
     for it in items:
         text = model.text(it)
         assert room >= tree.fontMetrics().horizontalAdvance(text[:40]), (text, room)
-        tip = model.data(model.index_of(it.id), Qt.ItemDataRole.ToolTipRole)
+        index = model.index_of(it.id)
+        option = QStyleOptionViewItem()
+        option.initFrom(tree)
+        option.rect = tree.visualRect(index)
+        tree.itemDelegateForColumn(COL_CHANGE).initStyleOption(option, index)
+        assert option.text.startswith(text[:40]), (option.text, text)  # as painted
+        tip = model.data(index, Qt.ItemDataRole.ToolTipRole)
         assert text in tip  # a summary cut in its middle is whole in the tooltip
-    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
     assert review.detail.width() >= 0.25 * review.width()  # the detail pane keeps its room
     assert review.width() <= w.width()  # beside the list or under it, never sideways out of sight
+
+
+def test_a_long_summary_keeps_its_first_40_characters_and_its_end(qapp):
+    from philont_desktop.review.widgets.summary_delegate import fit_summary
+
+    metrics = QFontMetrics(QApplication.font())
+    text = "project.deploy_target fell below the forget threshold 0.05 by decay, "
+    text += "and a great deal more that does not fit"
+    for chars in (45, 60):
+        width = metrics.horizontalAdvance("x" * chars)
+        shown = fit_summary(text, metrics, width)
+        assert shown.startswith(text[:40]) and shown.endswith("not fit") and "…" in shown
+        assert metrics.horizontalAdvance(shown) <= width
+    assert fit_summary(text, metrics, 10_000) == text
+    narrow = fit_summary(text, metrics, metrics.horizontalAdvance("x" * 20))
+    assert narrow.startswith("project") and narrow.endswith("…")
 
 
 def test_splitter_widths_for_text_follow_the_zoom(open_window, demo_db_path):
