@@ -15,10 +15,11 @@ import time
 from typing import Any
 
 from core.changes import ChangeItem
-from philont_desktop import humanize
+from philont_desktop import humanize, zoom
 from philont_desktop.jobs import spin_until
 from philont_desktop.qt import (
     QAbstractItemView,
+    QEvent,
     QFileDialog,
     QHeaderView,
     QInputDialog,
@@ -41,14 +42,21 @@ from philont_desktop.review.texts import layer_name, notice_text, summary
 from philont_desktop.review.widgets.baseline_bar import BaselineBar
 from philont_desktop.review.widgets.detail import ReviewDetailPane
 from philont_desktop.review.widgets.review_bar import ReviewBar
+from philont_desktop.review.widgets.summary_delegate import SummaryDelegate
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.tabs.navigation import ShowMessage, ShowTime
 from philont_desktop.widgets.after_paint import next_turn
 
 __all__ = ["ReviewTab"]
 
-#: Below this width of the change list the "Time" column is hidden.
+#: Below this width of the change list (at 100 % on 96 dpi; it grows with the text) the "Time" column
+#: is hidden, below the second the "Source" column too: the summaries keep the room (both are in the
+#: rows' tooltips and the detail pane).
 NARROW_TREE = 700
+NARROWER_TREE = 560
+#: Below this width of the tab (at 100 % on 96 dpi: 1120 px at 200 %) the detail pane goes under the
+#: list rather than beside it, so that the summaries have the tab's whole width.
+STACKED = 560
 
 
 def _backups(db_path: str) -> list[Any]:
@@ -73,13 +81,14 @@ class ReviewTab(BaseTab):
         self.model = ChangeTreeModel(ctx.theme, self)
         self.tree = self._make_tree()
         self.detail = ReviewDetailPane(ctx.theme, self)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split = split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setObjectName("reviewSplit")
         split.addWidget(self.tree)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([760, 560])
+        split.setChildrenCollapsible(False)
+        zoom.set_splitter_sizes(split, [760, 560])  # the list grows with the text
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.baseline_bar)
@@ -87,6 +96,7 @@ class ReviewTab(BaseTab):
         lay.addWidget(self.notices)
         lay.addWidget(split, 1)
         self.register_splitter(split, "main")
+        self.tree.installEventFilter(self)
         # The first change is chosen a turn after the list went in: its detail (text, diff, plot) and
         # the list's first layout and paint made one turn of ~40 ms on a big change set.
         self._first_pick = next_turn(self, self._select_first)
@@ -94,10 +104,34 @@ class ReviewTab(BaseTab):
         self.set_editing(bool(ctx.editing))
 
     def resizeEvent(self, event: Any) -> None:
-        """Narrow (1024 px): the exact time column makes room for the summaries (the time stays in the
-        rows' tooltips and the detail pane)."""
         super().resizeEvent(event)
-        self.tree.setColumnHidden(COL_TIME, self.tree.width() < NARROW_TREE)
+        self.fit_split()
+
+    def fit_split(self) -> None:
+        """Large text in a narrow window: the detail pane under the list (beside it otherwise)."""
+        stacked = self.width() / zoom.text_scale() < STACKED
+        rows = self.tree.header().sizeHint().height() + 5 * (self.tree.fontMetrics().lineSpacing() + 6)
+        self.tree.setMinimumHeight(rows if stacked else 0)  # five changes at least when stacked
+        want = Qt.Orientation.Vertical if stacked else Qt.Orientation.Horizontal
+        if self.split.orientation() == want:
+            return
+        self.split.setOrientation(want)
+        if stacked:
+            self.split.setSizes([rows, max(self.height() - rows, rows)])
+        else:
+            zoom.set_splitter_sizes(self.split, [760, 560])
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if watched is self.tree and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return super().eventFilter(watched, event)
+
+    def fit_columns(self) -> None:
+        """A narrow list (1024 px, large text): the exact time column, then the source column make room
+        for the summaries (both stay in the rows' tooltips and the detail pane)."""
+        width = self.tree.width() / zoom.text_scale()
+        self.tree.setColumnHidden(COL_TIME, width < NARROW_TREE)
+        self.tree.setColumnHidden(COL_BY, width < NARROWER_TREE)
 
     def create_state(self) -> ReviewState:
         return ReviewState()
@@ -114,6 +148,11 @@ class ReviewTab(BaseTab):
         tree.setUniformRowHeights(True)
         tree.setAlternatingRowColors(True)
         tree.setRootIsDecorated(True)
+        # A summary too long for its column keeps its beginning and its end, and loses the middle; the
+        # whole text is in the row's tooltip.
+        tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.summary_delegate = SummaryDelegate(tree)
+        tree.setItemDelegateForColumn(COL_CHANGE, self.summary_delegate)
         header = tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_CHANGE, QHeaderView.ResizeMode.Stretch)
@@ -139,6 +178,8 @@ class ReviewTab(BaseTab):
         self.detail.actions.requested.connect(self._act)
         self.detail.timelineRequested.connect(self.show_in_timeline)
         self.model.modelReset.connect(self.tree.expandAll)
+        self.ctx.theme.changed.connect(self.fit_split)  # the zoom changed the text size
+        self.ctx.theme.changed.connect(self.fit_columns)
         self.state.changed.connect(self._on_state)
 
     # -- BaseTab --------------------------------------------------------------------------------------

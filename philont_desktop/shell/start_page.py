@@ -24,6 +24,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.shell import placement
 
 
 def ui_icon(name: str) -> QIcon:
@@ -170,11 +171,15 @@ class StartPage(QWidget):
         box = QWidget()
         box.setLayout(column)
         box.setMaximumWidth(760)
-        outer = QHBoxLayout(self)
+        page = QWidget()
+        outer = QHBoxLayout(page)
         outer.addStretch(1)
         outer.addWidget(box, 4)
         outer.addStretch(1)
         outer.setContentsMargins(24, 32, 24, 24)
+        whole = QVBoxLayout(self)
+        whole.setContentsMargins(0, 0, 0, 0)
+        whole.addWidget(placement.scrolling(page))  # large text (192 dpi) scrolls in a small window
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:

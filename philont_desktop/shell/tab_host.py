@@ -19,6 +19,7 @@ from philont_desktop import preload
 from philont_desktop.qt import (
     QLabel,
     QObject,
+    QSizePolicy,
     Qt,
     QTabWidget,
     QTimer,
@@ -359,6 +360,7 @@ class TabHost(QObject):
                 self.widget.setTabText(index, page.title())
 
     def _on_current_changed(self, index: int) -> None:
+        self._size_by_current(index)
         tab: Any = self.tab_at(index) if index >= 0 else None
         if not isinstance(tab, BaseTab):
             return
@@ -369,3 +371,13 @@ class TabHost(QObject):
         elif tab in self._stale:
             self._stale.discard(tab)
             tab.refresh()
+
+    def _size_by_current(self, index: int) -> None:
+        """The window's tabs are as wide and tall as the shown tab needs, not as the widest tab shown
+        before: with large text one tab scrolling sideways would otherwise make every tab scroll."""
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        for i in range(self.widget.count()):
+            page = self.widget.widget(i)
+            policy = preferred if i == index else ignored
+            if page.sizePolicy().horizontalPolicy() != policy:
+                page.setSizePolicy(policy, policy)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from philont_desktop import zoom
 from philont_desktop.qt import (
     QKeySequence,
     QLabel,
@@ -106,7 +107,8 @@ class TimelineTab(BaseTab):
         main.addWidget(right)
         main.setStretchFactor(0, 2)
         main.setStretchFactor(1, 5)
-        main.setSizes([480, 900])
+        # The conversation list grows with the text; the conversation keeps at least 45 % of the width.
+        zoom.set_splitter_sizes(main, [480, 900], rest_share=0.45)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)

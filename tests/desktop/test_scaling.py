@@ -1,10 +1,12 @@
-"""Large text (zoom 150 % and 200 %, as 144 and 192 dpi give) and scale factors 1.5 and 2 at 1280×820
-and 1024×640: the window keeps its size, labels and buttons keep their whole text, the Facts filters
-and namespace names keep their room, the Context budgets never draw text over text; what does not fit
-scrolls."""
+"""Large text (zoom 150 % and 200 %; 144 and 192 dpi, in a window started for them) and scale factors
+1.5 and 2 at 1280×820 and 1024×640: the window keeps its size and fits the screen, labels and buttons
+keep their whole text, the Review summaries and the Timeline's conversation list keep their room, the
+Facts filters and namespace names keep theirs, the Context budgets never draw text over text; what does
+not fit scrolls."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,8 +18,9 @@ pytest.importorskip("pytestqt")
 
 from philont_desktop import zoom
 from philont_desktop.app import settle
-from philont_desktop.qt import QAbstractButton, QImage, QLabel, QWidget
+from philont_desktop.qt import QApplication, QFontMetrics, QImage, QStyleOptionViewItem
 from philont_desktop.tabs import tab_names
+from tests.desktop.large_text_walk import squeezed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,20 +32,6 @@ def normal_size(qapp):
     zoom.reset_for_tests()
 
 
-def _squeezed(tab) -> list[str]:
-    out = []
-    for x in tab.findChildren(QWidget):
-        if not x.isVisible() or not isinstance(x, (QLabel, QAbstractButton)) or not x.text():
-            continue
-        if isinstance(x, QLabel) and x.wordWrap():
-            continue
-        if x.width() < x.sizeHint().width() - 1:
-            out.append(
-                f"{type(x).__name__} {x.objectName()!r} {x.text()[:30]!r}: {x.width()} < {x.sizeHint().width()}"
-            )
-    return out
-
-
 @pytest.mark.parametrize("size", [(1280, 820), (1024, 640)], ids=["1280x820", "1024x640"])
 @pytest.mark.parametrize("level", [150, 200])
 def test_large_text_keeps_every_label_whole_and_the_window_its_size(open_window, demo_db_path, size, level):
@@ -52,7 +41,7 @@ def test_large_text_keeps_every_label_whole_and_the_window_its_size(open_window,
     for name in tab_names():
         tab = w.show_tab(name)
         assert settle(w, tab, 20_000)
-        problems += [f"{name}: {p}" for p in _squeezed(tab)]
+        problems += [f"{name}: {p}" for p in squeezed(tab)]
         need = w.minimumSizeHint()
         assert need.width() <= size[0] and need.height() <= size[1], (name, need)
         assert (w.width(), w.height()) == size, name
@@ -101,3 +90,120 @@ def test_a_scale_factor_renders_the_same_window_sharper(demo_db_path, tmp_path, 
         assert (image.width(), image.height()) == (round(1024 * float(factor)), round(640 * float(factor))), (
             name
         )
+
+
+@pytest.mark.parametrize("size", [(1280, 820), (1024, 640)], ids=["1280x820", "1024x640"])
+@pytest.mark.parametrize("level", [150, 200])
+def test_review_summaries_keep_their_first_40_characters_in_large_text(
+    open_window, demo_db_path, size, level
+):
+    from philont_desktop.qt import Qt
+    from philont_desktop.review.model import COL_CHANGE
+
+    w = open_window(demo_db_path, size=size)
+    w.theme.set_zoom(level)
+    review = w.show_tab("review")
+    assert settle(w, review, 20_000)
+    tree, model = review.tree, review.model
+    room = tree.header().sectionSize(COL_CHANGE) - 2 * tree.indentation()
+    items = model.items()
+    assert items
+    for it in items:
+        text = model.text(it)
+        assert room >= tree.fontMetrics().horizontalAdvance(text[:40]), (text, room)
+        index = model.index_of(it.id)
+        option = QStyleOptionViewItem()
+        option.initFrom(tree)
+        option.rect = tree.visualRect(index)
+        tree.itemDelegateForColumn(COL_CHANGE).initStyleOption(option, index)
+        assert option.text.startswith(text[:40]), (option.text, text)  # as painted
+        tip = model.data(index, Qt.ItemDataRole.ToolTipRole)
+        assert text in tip  # a summary cut in its middle is whole in the tooltip
+    assert review.detail.width() >= 0.25 * review.width()  # the detail pane keeps its room
+    assert review.width() <= w.width()  # beside the list or under it, never sideways out of sight
+
+
+def test_a_long_summary_keeps_its_first_40_characters_and_its_end(qapp):
+    from philont_desktop.review.widgets.summary_delegate import fit_summary
+
+    metrics = QFontMetrics(QApplication.font())
+    text = "project.deploy_target fell below the forget threshold 0.05 by decay, "
+    text += "and a great deal more that does not fit"
+    for chars in (45, 60):
+        width = metrics.horizontalAdvance("x" * chars)
+        shown = fit_summary(text, metrics, width)
+        assert shown.startswith(text[:40]) and shown.endswith("not fit") and "…" in shown
+        assert metrics.horizontalAdvance(shown) <= width
+    assert fit_summary(text, metrics, 10_000) == text
+    narrow = fit_summary(text, metrics, metrics.horizontalAdvance("x" * 20))
+    assert narrow.startswith("project") and narrow.endswith("…")
+
+
+def test_splitter_widths_for_text_follow_the_zoom(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    timeline = w.show_tab("timeline")
+    assert settle(w, timeline, 20_000)
+    conversations = timeline.conversation_list
+    before = conversations.width()
+    w.theme.set_zoom(200)
+    QApplication.processEvents()
+    assert conversations.width() >= round(before * 1.5), (before, conversations.width())
+    assert timeline.conversation.width() >= 0.4 * timeline.width()  # the conversation keeps its room
+    w.theme.set_zoom(100)
+    QApplication.processEvents()
+    assert abs(conversations.width() - before) <= 0.1 * before
+
+
+def test_a_text_pane_takes_at_most_its_share_of_the_splitter():
+    assert zoom.fit_sizes([480, 900], [0], 2.0, 1380) == [960, 420]
+    assert zoom.fit_sizes([760, 560], [0], 2.0, 1320) == [924, 396]
+    assert zoom.fit_sizes([960, 420], [0], 0.5, 1380) == [480, 900]
+    assert zoom.fit_sizes([300, 100], [0], 1.0, 400) == [300, 100]  # a wider pane is not shrunk
+
+
+# 144 and 192 dpi as X11 gives them (Qt's own scaling off: the text is larger in the window's pixels),
+# and the scale factors (the same layout in more device pixels).
+SCREENS = {
+    "144dpi": ({"QT_ENABLE_HIGHDPI_SCALING": "0", "QT_FONT_DPI": "144"}, 1.0),
+    "192dpi": ({"QT_ENABLE_HIGHDPI_SCALING": "0", "QT_FONT_DPI": "192"}, 1.0),
+    "scale1.5": ({"QT_SCALE_FACTOR": "1.5"}, 1.5),
+    "scale2": ({"QT_SCALE_FACTOR": "2"}, 2.0),
+}
+
+
+@pytest.mark.parametrize("size", [(1280, 820), (1024, 640)], ids=["1280x820", "1024x640"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_a_window_started_at_high_dpi_keeps_every_label_whole_and_fits_the_screen(
+    demo_db_path, tmp_path, screen, size
+):
+    """The window started on a screen of ``size`` (offscreen, its size in device pixels), every tab
+    visited by ``large_text_walk.py``, which uses the checker of the zoom test above."""
+    extra, scale = SCREENS[screen]
+    config = tmp_path / "screen.json"
+    device = {"width": round(size[0] * scale), "height": round(size[1] * scale)}
+    config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, **device, "dpr": 1}]}))
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("QT_SCALE", "QT_FONT_DPI", "QT_ENABLE_HIGH"))
+    }
+    env.update(extra, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
+    env["PHILONT_DESKTOP_SETTINGS_DIR"] = str(tmp_path / "settings")
+    walk = ROOT / "tests" / "desktop" / "large_text_walk.py"
+    done = subprocess.run(
+        [sys.executable, str(walk), str(demo_db_path), "{}x{}".format(*size)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["opened"] and report["tabs"] == list(tab_names())
+    assert report["screen"] == [0, 0, *size]  # in the window's pixels
+    base = QFontMetrics(QApplication.font()).height()
+    if scale == 1.0:  # the text really is larger in the window's pixels
+        assert report["text_height"] >= 1.4 * base * int(extra["QT_FONT_DPI"]) / 144
+    else:
+        assert report["device_pixel_ratio"] == scale
+    assert report["window"][0] >= size[0] - 8 and report["window"][1] >= size[1] - 8  # less the frame
+    assert not report["problems"], "\n".join(report["problems"])

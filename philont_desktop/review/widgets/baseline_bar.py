@@ -12,7 +12,6 @@ from philont_desktop.qt import (
     QDateTime,
     QDateTimeEdit,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
@@ -21,6 +20,7 @@ from philont_desktop.qt import (
     Signal,
 )
 from philont_desktop.review.state import BACKUP, MARK, TIME, Baseline
+from philont_desktop.widgets.flow import FlowLayout
 
 __all__ = ["BaselineBar"]
 
@@ -57,13 +57,12 @@ class BaselineBar(QWidget):
         self.status = QLabel(self)
         self.status.setObjectName("reviewMarkStatus")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        lay = QHBoxLayout(self)
+        lay = FlowLayout(self)  # large text in a narrow window: what does not fit goes to a second line
         lay.setContentsMargins(6, 4, 6, 4)
         for w in (QLabel(self.tr("Changes"), self), self.kind, self.since, self.backups, self.compare_btn):
             lay.addWidget(w)
         lay.addWidget(self.progress)
         lay.addWidget(self.cancel_btn)
-        lay.addStretch(1)
         lay.addWidget(self.status)
         self._fill_kinds()
         self.kind.currentIndexChanged.connect(self._kind_changed)

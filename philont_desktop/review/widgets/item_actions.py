@@ -73,7 +73,8 @@ class ItemActions(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.hint = QLabel(self.tr("Turn on editing to act on this change."), self)
         self.hint.setTextFormat(Qt.TextFormat.PlainText)
-        lay.addWidget(self.hint)
+        self.hint.setWordWrap(True)  # large text: two lines rather than a detail pane wider than the list
+        lay.addWidget(self.hint, 100)  # the pane's width, the buttons being hidden then
         for name, text in self._texts().items():
             btn = QPushButton(text, self)
             btn.setObjectName(f"review_{name}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from philont_desktop.qt import (
     QCheckBox,
-    QHBoxLayout,
     QLabel,
     QMenu,
     QPushButton,
@@ -14,6 +13,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets.flow import FlowLayout
 
 __all__ = ["ReviewBar"]
 
@@ -51,9 +51,9 @@ class ReviewBar(QWidget):
         self.export_md = menu.addAction(self.tr("Markdown digest…"))
         self.export_json = menu.addAction(self.tr("JSON…"))
         self.export_btn.setMenu(menu)
-        lay = QHBoxLayout(self)
+        lay = FlowLayout(self)  # large text in a narrow window: the buttons wrap to a second line
         lay.setContentsMargins(6, 0, 6, 0)
-        lay.addWidget(self.count, 1)
+        lay.addWidget(self.count)
         for w in (self.hide_reviewed, self.looks_right, self.mark_all, self.undo_mark_all, self.export_btn):
             lay.addWidget(w)
         self.looks_right.clicked.connect(self.looksRight)
