@@ -114,7 +114,7 @@ TEMPLATES: dict[str, Template] = {
     "path.not_replaceable": lambda: _tr(
         "{path}: nothing can be written there: this path names {kind}; only a regular file is ever replaced."
     ),
-    # -- backups, comparisons, exports (the rest of backup.* and restore.* is in backups.recovery) -------
+    # -- backups, comparisons, exports (the rest of backup.* and restore.* is in backup_texts) -------
     "backup.in_memory": lambda: _tr("An in-memory database has no backups."),
     "backup.cancelled": lambda: _tr("The copy was cancelled."),
     "backup.no_free_name": lambda: _tr("No free backup name in {dir}."),

@@ -7,9 +7,9 @@
 * **Restore** replaces the open database with a backup (:func:`core.backups.restore_backup`): after a
   confirmation naming both files, the window closes its own connections, the restore refuses when
   another program has the database open, backs up a sound file first or moves a damaged one aside
-  unchanged, then the database is opened again (:func:`~philont_desktop.backups.recovery.restore_in_window`).
+  unchanged, then the database is opened again (:func:`~philont_desktop.recovery.restore_in_window`).
 * **Open read-only to compare** opens the backup in a second main window that can never edit
-  (:func:`~philont_desktop.backups.recovery.open_backup_window`); a backup written by the agent (a WAL-mode
+  (:func:`~philont_desktop.recovery.open_backup_window`); a backup written by the agent (a WAL-mode
   copy) is browsed through a private copy, because SQLite would otherwise create ``-wal``/``-shm`` files
   beside it.
 
@@ -28,7 +28,6 @@ from core.backups import BackupInfo
 from core.paths import backups_dir
 from philont_desktop.backups.controller import BackupsController
 from philont_desktop.backups.model import BackupsModel, fmt_age
-from philont_desktop.backups.recovery import browsing_backup_of
 from philont_desktop.backups.state import BackupsState
 from philont_desktop.backups.widgets.bar import BackupsBar
 from philont_desktop.backups.widgets.footer import BackupsFooter
@@ -43,6 +42,7 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from philont_desktop.recovery import browsing_backup_of
 from philont_desktop.tabs.base import BaseTab
 from philont_desktop.widgets.table import EmptyHint, setup_table
 

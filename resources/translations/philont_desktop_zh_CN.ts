@@ -4053,23 +4053,23 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
     <name>BaselineBar</name>
     <message>
         <location filename="../../philont_desktop/review/widgets/baseline_bar.py" line="+50"/>
-        <location line="+116"/>
+        <location line="+115"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location line="-111"/>
-        <location line="+112"/>
+        <location line="-110"/>
+        <location line="+111"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-104"/>
         <source>Changes</source>
         <translation>变更</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>since the last review</source>
         <translation>自上次审阅以来</translation>
     </message>
@@ -5503,7 +5503,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ErrorTab</name>
     <message>
-        <location filename="../../philont_desktop/shell/tab_host.py" line="+49"/>
+        <location filename="../../philont_desktop/shell/tab_host.py" line="+50"/>
         <source>This tab could not be loaded:
 
 {0}</source>
@@ -7304,7 +7304,7 @@ You can undo this with Edit › Undo.</source>
     <name>ItemActions</name>
     <message>
         <location filename="../../philont_desktop/review/widgets/item_actions.py" line="+74"/>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Turn on editing to act on this change.</source>
         <translation>开启编辑模式后可以处理这项变更。</translation>
     </message>
@@ -9254,9 +9254,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ReviewTab</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/review/view.py" line="+290"/>
+        <location filename="../../philont_desktop/review/view.py" line="+331"/>
         <source>Mark all %n change(s) as reviewed? They leave the list and the next review starts after them. You can undo this with “Undo mark” in the review bar.</source>
-        <extracomment>Below this width of the change list the &quot;Time&quot; column is hidden.</extracomment>
+        <extracomment>Below this width of the change list (at 100 % on 96 dpi; it grows with the text) the &quot;Time&quot; column is hidden, below the second the &quot;Source&quot; column too: the summaries keep the room (both are in the rows&apos; tooltips and the detail pane). Below this width of the tab (at 100 % on 96 dpi: 1120 px at 200 %) the detail pane goes under the list rather than beside it, so that the summaries have the tab&apos;s whole width.</extracomment>
         <translation>
             <numerusform>将全部 %n 项变更标记为已审阅？它们会从列表中移除，下次审阅从它们之后开始。可以用审阅栏中的“撤销标记”撤销。</numerusform>
         </translation>
@@ -10240,7 +10240,7 @@ Reason (optional):</source>
 <context>
     <name>StartPage</name>
     <message>
-        <location filename="../../philont_desktop/shell/start_page.py" line="+142"/>
+        <location filename="../../philont_desktop/shell/start_page.py" line="+143"/>
         <source>Inspect and curate the memory of a Philont agent — also while it runs.</source>
         <translation>查看和整理 Philont 智能体的记忆——运行时也可以。</translation>
     </message>
@@ -10275,7 +10275,7 @@ Reason (optional):</source>
         <translation>一个具有完整架构的新记忆数据库，供智能体填充。</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+78"/>
         <source>A generated memory of a few months of English and Chinese conversations, to try the app (default location: {0}).</source>
         <translation>生成一份包含几个月中英文对话的记忆，用来试用本程序（默认位置：{0}）。</translation>
     </message>
@@ -10289,7 +10289,7 @@ Reason (optional):</source>
         <translation>最近的文件</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-167"/>
         <source>Open the backup read-only</source>
         <translation>以只读方式打开这份备份</translation>
     </message>
@@ -10299,7 +10299,7 @@ Reason (optional):</source>
         <translation>恢复这份备份…</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+139"/>
         <source>Replace the file with this backup; the file is kept, unchanged, in the backups folder.</source>
         <translation>用这份备份替换该文件；原文件会原样保存在备份文件夹中。</translation>
     </message>
@@ -10568,7 +10568,7 @@ Reason (optional):</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/timeline/view.py" line="+208"/>
+        <location filename="../../philont_desktop/timeline/view.py" line="+210"/>
         <source>All conversations</source>
         <translation>全部对话</translation>
     </message>

@@ -78,7 +78,7 @@ def test_a_new_task_in_review_says_its_action_in_words(qapp, chinese):
 
 def test_quick_check_is_said_in_words(qapp, chinese):
     from core.errors import Notice
-    from philont_desktop.backups.recovery import check_text
+    from philont_desktop.backup_texts import check_text
 
     shown = check_text(Notice("backup.quick_check", "x", {"result": "row 3 missing"}))
     assert shown == "快速完整性检查：row 3 missing"
