@@ -166,6 +166,9 @@ class InputsPanel(QWidget):
         self.narrow = narrow
         grid = self._grid
         for (label, field, at, span), pair in zip(self._fields, self._pairs, strict=True):
+            for w in (label, field):  # moved, not added twice
+                grid.removeWidget(w)
+                pair.layout().removeWidget(w)
             if narrow:
                 pair.layout().addWidget(label)
                 pair.layout().addWidget(field)
