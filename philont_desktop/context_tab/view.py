@@ -68,6 +68,7 @@ class ContextTab(BaseTab):
         self.left_out_table = LeftOutTable(self)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("contextStatus")
+        self.status_label.setWordWrap(True)  # large text in a narrow window: a second line
         self.copy_button = QPushButton(self.tr("Copy as text"), self)
         self.export_button = QPushButton(self.tr("Export JSON…"), self)
         self.export_button.setToolTip(

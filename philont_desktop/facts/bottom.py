@@ -18,6 +18,7 @@ from typing import Any
 from philont_desktop.facts.sealed import Sealed
 from philont_desktop.facts.widgets.forget_pool import ForgetPool
 from philont_desktop.facts.widgets.history import HistoryView
+from philont_desktop.facts.widgets.narrow import TAB_NARROW, Narrowing
 from philont_desktop.qt import QHBoxLayout, QTabWidget, QTimer, QWidget, Signal
 from philont_desktop.widgets.after_paint import next_turn
 
@@ -55,6 +56,7 @@ class FactsBottom(QTabWidget):
         self._overview_slot = QWidget(self)
         self.history = HistoryView(theme, self)
         self.pool = ForgetPool(theme, self)
+        Narrowing(parent or self, TAB_NARROW, self.pool.place_buttons)  # the forget buttons on a second line
         for page, title in zip((self.curves_page, self._overview_slot, self.history, self.pool), titles):
             self.addTab(page, title)
         self._curves_plot: Any = None  # the curves' plot widget, made a turn before the curves

@@ -27,6 +27,7 @@ from philont_desktop.facts.widgets.edit_bar import EditBar
 from philont_desktop.facts.widgets.fact_dialog import FactEditDialog
 from philont_desktop.facts.widgets.filter_bar import FactsFilterBar
 from philont_desktop.facts.widgets.namespace_tree import NamespaceTree
+from philont_desktop.facts.widgets.narrow import stacking_bar
 from philont_desktop.facts.widgets.table import FactsTable
 from philont_desktop.facts.widgets.tau_dialog import NamespaceDialog, TauDialog
 from philont_desktop.facts.widgets.time_control import TimeControl
@@ -105,8 +106,7 @@ class FactsTab(SealedLayout, BaseTab):
         return self.bottom.overview
 
     def _lay_out(self) -> None:
-        bar = QHBoxLayout()
-        bar.setContentsMargins(6, 6, 6, 2)
+        bar = stacking_bar(self)  # margins 6, 6, 6, 2
         bar.addWidget(self.bar, 5)
         bar.addSpacing(12)
         bar.addWidget(self.time, 2)

@@ -16,8 +16,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Tabs whose panes side by side are all seen without scrolling sideways, in large text too.
-SIDE_BY_SIDE = ("timeline", "review")
+#: Tabs still wider than a 1024 px window at 192 dpi (their panes scroll sideways there).
+STILL_WIDE = ("skills", "calendar")
 
 
 def squeezed(tab) -> list[str]:
@@ -70,7 +70,7 @@ def walk(db: Path, size: tuple[int, int]) -> dict:
             report["problems"].append(f"{name}: not settled")
         report["tabs"].append(name)
         report["problems"] += [f"{name}: {p}" for p in squeezed(tab)]
-        if name in SIDE_BY_SIDE and tab.width() > w.width():
+        if name not in STILL_WIDE and tab.width() > w.width():
             report["problems"].append(f"{name}: scrolls sideways ({tab.width()} px wide)")
         need = w.minimumSizeHint()
         if need.width() > placed[0] or need.height() > placed[1]:

@@ -20,7 +20,7 @@ from philont_desktop import zoom
 from philont_desktop.app import settle
 from philont_desktop.qt import QApplication, QFontMetrics, QImage, QStyleOptionViewItem
 from philont_desktop.tabs import tab_names
-from tests.desktop.large_text_walk import squeezed
+from tests.desktop.large_text_walk import STILL_WIDE, squeezed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +42,8 @@ def test_large_text_keeps_every_label_whole_and_the_window_its_size(open_window,
         tab = w.show_tab(name)
         assert settle(w, tab, 20_000)
         problems += [f"{name}: {p}" for p in squeezed(tab)]
+        if name not in STILL_WIDE and tab.width() > w.width():
+            problems.append(f"{name}: scrolls sideways ({tab.width()} px wide)")
         need = w.minimumSizeHint()
         assert need.width() <= size[0] and need.height() <= size[1], (name, need)
         assert (w.width(), w.height()) == size, name
@@ -207,3 +209,20 @@ def test_a_window_started_at_high_dpi_keeps_every_label_whole_and_fits_the_scree
         assert report["device_pixel_ratio"] == scale
     assert report["window"][0] >= size[0] - 8 and report["window"][1] >= size[1] - 8  # less the frame
     assert not report["problems"], "\n".join(report["problems"])
+
+
+def test_rows_that_wrapped_for_large_text_go_back_on_one_line_at_100(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    facts, context = w.show_tab("facts"), w.show_tab("context")
+    assert settle(w, context, 20_000)
+    assert not context.inputs_panel.narrow and facts.bar.grid.rowCount() == 1
+    w.theme.set_zoom(200)
+    for name in ("facts", "context"):
+        assert settle(w, w.show_tab(name), 20_000)
+    assert context.inputs_panel.narrow and facts.bar.grid.itemAtPosition(1, 0) is not None
+    w.theme.set_zoom(100)
+    for name in ("facts", "context"):
+        tab = w.show_tab(name)
+        assert settle(w, tab, 20_000)
+        assert tab.width() <= w.width(), name
+    assert not context.inputs_panel.narrow and facts.bar.grid.itemAtPosition(1, 0) is None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from philont_desktop.actions.state import ActionsFilter
 from philont_desktop.qt import QComboBox, QHBoxLayout, QLabel, QWidget, Signal
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.flow import FlowLayout
 
 
 class ActionsFilterBar(QWidget):
@@ -32,20 +33,25 @@ class ActionsFilterBar(QWidget):
         self.skill_combo.lineEdit().setPlaceholderText(self.tr("Linked skill"))
         self.skill_combo.setMinimumContentsLength(18)
         self.count_label = QLabel(self)
-        bar = QHBoxLayout(self)
+        bar = FlowLayout(self)  # large text in a narrow window: what does not fit goes to a second line
         bar.setContentsMargins(6, 6, 6, 2)
-        bar.addWidget(QLabel(self.tr("Tool"), self))
-        bar.addWidget(self.tool_combo)
-        bar.addWidget(QLabel(self.tr("Outcome"), self))
-        bar.addWidget(self.outcome_combo)
-        bar.addWidget(QLabel(self.tr("Skill"), self))
-        bar.addWidget(self.skill_combo)
-        bar.addStretch(1)
+        bar.addWidget(self._pair(self.tr("Tool"), self.tool_combo))
+        bar.addWidget(self._pair(self.tr("Outcome"), self.outcome_combo))
+        bar.addWidget(self._pair(self.tr("Skill"), self.skill_combo))
         bar.addWidget(self.count_label)
         self.tool_combo.currentIndexChanged.connect(lambda _i: self.filterChanged.emit())
         self.outcome_combo.currentIndexChanged.connect(lambda _i: self.filterChanged.emit())
         self.skill_combo.activated.connect(self._on_skill_chosen)
         self.skill_combo.lineEdit().editingFinished.connect(self.filterChanged)
+
+    def _pair(self, text: str, combo: QComboBox) -> QWidget:
+        """A filter's label and its field, kept on one line together."""
+        box = QWidget(self)
+        lay = QHBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel(text, box))
+        lay.addWidget(combo)
+        return box
 
     def _on_skill_chosen(self, i: int) -> None:
         # Items show names as text (controls visible); choosing one puts the name itself in the field.

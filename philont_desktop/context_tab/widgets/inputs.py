@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.prefix import agent_platform
-from philont_desktop import humanize
+from philont_desktop import humanize, zoom
 from philont_desktop.context_tab.model import parse_session_list
 from philont_desktop.context_tab.state import Budgets, ContextState
 from philont_desktop.qt import (
@@ -19,6 +19,7 @@ from philont_desktop.qt import (
     QCompleter,
     QCoreApplication,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QModelIndex,
     QObject,
@@ -33,7 +34,12 @@ from philont_desktop.qt import (
 )
 from philont_desktop.widgets import plain
 from philont_desktop.widgets.conversations import ConversationCombo, ConversationsModel
+from philont_desktop.widgets.flow import FlowLayout
 
+#: The panel's width at 100 % on a 96 dpi screen under which the fields wrap (they need ~910 px in a row).
+NARROW = 960
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 HOSTS = (("Linux", "linux"), ("Windows", "windows"), ("macOS", "darwin"))
 
 
@@ -110,12 +116,11 @@ class InputsPanel(QWidget):
         side.addWidget(self.clear_button)
         side.addStretch(1)
         grid.addLayout(side, 0, 8)
-        grid.addWidget(QLabel(self.tr("Sessions"), self), 1, 0)
-        grid.addWidget(self.session_combo, 1, 1, 1, 3)
-        grid.addWidget(QLabel(self.tr("Home conversation"), self), 1, 4)
-        grid.addWidget(self.home_combo, 1, 5, 1, 2)
-        grid.addWidget(QLabel(self.tr("Host OS"), self), 1, 7, Qt.AlignmentFlag.AlignRight)
-        grid.addWidget(self.host_combo, 1, 8)
+        self._fields = [
+            (QLabel(self.tr("Sessions"), self), self.session_combo, (1, 0), (1, 1, 1, 3)),
+            (QLabel(self.tr("Home conversation"), self), self.home_combo, (1, 4), (1, 5, 1, 2)),
+            (QLabel(self.tr("Host OS"), self), self.host_combo, (1, 7, RIGHT), (1, 8, 1, 1)),
+        ]
         labels = (
             (self.tr("Recent tokens"), "recent_budget"),
             (self.tr("Recall tokens"), "recall_budget"),
@@ -123,12 +128,62 @@ class InputsPanel(QWidget):
             (self.tr("Recall candidates"), "recall_limit"),
         )
         for i, (text, key) in enumerate(labels):
-            align = Qt.AlignmentFlag.AlignRight if i % 2 else Qt.AlignmentFlag.AlignLeft
-            grid.addWidget(QLabel(text, self), 2, 2 * i, align | Qt.AlignmentFlag.AlignVCenter)
-            grid.addWidget(self.spins[key], 2, 2 * i + 1)
-        grid.addWidget(self.defaults_button, 2, 8)
+            align = RIGHT if i % 2 else LEFT
+            self._fields.append(
+                (QLabel(text, self), self.spins[key], (2, 2 * i, align), (2, 2 * i + 1, 1, 1))
+            )
+        self._grid = grid
+        self._flow_box = QWidget(self)  # large text in a narrow window: the fields wrap (see :meth:`fit`)
+        self._flow_box.setVisible(False)
+        self._flow = FlowLayout(self._flow_box)
+        self._flow.setContentsMargins(0, 0, 0, 0)
+        self._pairs = [self._pair() for _ in self._fields]
+        for pair in self._pairs:
+            self._flow.addWidget(pair)
+        self.narrow = None
+        self._place(narrow=False)
         for col, stretch in ((1, 2), (3, 2), (5, 2), (6, 1), (7, 2)):
             grid.setColumnStretch(col, stretch)
+
+    def _pair(self) -> QWidget:
+        box = QWidget(self._flow_box)
+        lay = QHBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        return box
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
+        """Where the panel is narrower than the fields side by side need at 100 % (large text, a narrow
+        window), each field with its label wraps to the next line; the grid otherwise."""
+        narrow = self.width() / zoom.text_scale() < NARROW
+        if narrow != self.narrow:
+            self._place(narrow)
+
+    def _place(self, narrow: bool) -> None:
+        self.narrow = narrow
+        grid = self._grid
+        for (label, field, at, span), pair in zip(self._fields, self._pairs, strict=True):
+            for w in (label, field):  # moved, not added twice
+                grid.removeWidget(w)
+                pair.layout().removeWidget(w)
+            if narrow:
+                pair.layout().addWidget(label)
+                pair.layout().addWidget(field)
+            else:
+                grid.addWidget(label, *at)
+                grid.addWidget(field, *span)
+        if narrow:
+            grid.removeWidget(self.defaults_button)
+            self._flow.addWidget(self.defaults_button)
+            grid.addWidget(self._flow_box, 1, 0, 1, 9)
+        else:
+            self._flow.removeWidget(self.defaults_button)
+            grid.removeWidget(self._flow_box)
+            grid.addWidget(self.defaults_button, 2, 8)
+        self._flow_box.setVisible(narrow)
 
     def _wire(self) -> None:
         self.message_edit.textChanged.connect(

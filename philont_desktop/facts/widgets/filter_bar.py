@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from philont_desktop.facts.columns import FactsQuery
-from philont_desktop.qt import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QTimer, QWidget, Signal
+from philont_desktop.facts.widgets.narrow import TAB_NARROW, Narrowing
+from philont_desktop.qt import QCheckBox, QComboBox, QGridLayout, QLineEdit, QTimer, QWidget, Signal
 
 FILTER_DEBOUNCE_MS = 150
 
@@ -35,13 +36,9 @@ class FactsFilterBar(QWidget):
             edit.setMinimumWidth(edit.fontMetrics().horizontalAdvance("x" * 12))
         self.superseded_check = QCheckBox(self.tr("Superseded"), self)
         self.forgotten_check = QCheckBox(self.tr("Forgotten"), self)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.filter_edit, 3)
-        lay.addWidget(self.column_combo)
-        lay.addWidget(self.column_edit, 2)
-        lay.addWidget(self.superseded_check)
-        lay.addWidget(self.forgotten_check)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        Narrowing(parent or self, TAB_NARROW, self._place)  # the tab: the bar is narrow when it is
 
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
@@ -54,6 +51,19 @@ class FactsFilterBar(QWidget):
         self.column_combo.currentIndexChanged.connect(self._on_column)
         self.superseded_check.toggled.connect(lambda *_: self._now())
         self.forgotten_check.toggled.connect(lambda *_: self._now())
+
+    def _place(self, narrow: bool) -> None:
+        """One row; two where the bar is narrow (the column filter under the text filter)."""
+        g = self.grid
+        wide = ((0, 0, 1, 1), (0, 1, 1, 1), (0, 2, 1, 1), (0, 3, 1, 1), (0, 4, 1, 1))
+        two = ((0, 0, 1, 2), (1, 0, 1, 1), (1, 1, 1, 3), (0, 2, 1, 1), (0, 3, 1, 1))
+        widgets = (self.filter_edit, self.column_combo, self.column_edit, self.superseded_check)
+        for w, at in zip((*widgets, self.forgotten_check), two if narrow else wide, strict=True):
+            g.removeWidget(w)  # moved, not added twice
+            g.addWidget(w, *at)
+        for col in range(5):
+            g.setColumnStretch(col, 0 if narrow else (3, 0, 2, 0, 0)[col])
+        g.setColumnStretch(1, 1 if narrow else 0)
 
     def _now(self) -> None:
         self.debounce.stop()

@@ -11,7 +11,7 @@ from core.models import Fact
 from philont_desktop.facts.data import readable_value
 from philont_desktop.facts.text import fmt_number, fmt_relative, fmt_score, fmt_tau, fmt_time
 from philont_desktop.qt import (
-    QHBoxLayout,
+    QGridLayout,
     QItemSelection,
     QItemSelectionModel,
     QLabel,
@@ -178,16 +178,26 @@ class ForgetPool(QWidget):
             self.tr("Forget all candidates…"), "poolForgetAll", self.forgetAllRequested.emit
         )
         self.show_btn = self._button(self.tr("Show in table"), "poolShow", self._show)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.show_btn)
-        buttons.addStretch(1)
-        for b in (self.pin_btn, self.forget_btn, self.forget_all_btn):
-            buttons.addWidget(b)
+        self.buttons = QGridLayout()
+        self.buttons.setColumnStretch(1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.label)
         lay.addWidget(self.view, 1)
-        lay.addLayout(buttons)
+        lay.addLayout(self.buttons)
+        self.place_buttons(False)
+
+    def place_buttons(self, narrow: bool) -> None:
+        """One row; two where the pool is narrow (large text), the forget buttons on the second."""
+        row = ((0, 0), (0, 2), (0, 3), (0, 4))
+        two = ((0, 0), (0, 2), (1, 0), (1, 2))
+        for b, at in zip(
+            (self.show_btn, self.pin_btn, self.forget_btn, self.forget_all_btn),
+            two if narrow else row,
+            strict=True,
+        ):
+            self.buttons.removeWidget(b)  # moved, not added twice
+            self.buttons.addWidget(b, *at)
 
     def _button(self, text: str, name: str, slot: Any) -> QPushButton:
         b = QPushButton(text, self)

@@ -115,6 +115,7 @@ class OverviewPlot(QWidget):
             self,
         )
         self.hint.setObjectName("overviewHint")
+        self.hint.setWordWrap(True)  # large text in a narrow window: a second line
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
