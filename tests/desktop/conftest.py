@@ -101,3 +101,24 @@ def open_window(qtbot, tmp_path, monkeypatch) -> Callable[..., Any]:
         return w
 
     return make
+
+
+@pytest.fixture
+def english(qapp):
+    """The application's English translator, as the app installs it: plural forms (``%n change(s)`` →
+    ``2 changes``, "1 skill")."""
+    from philont_desktop import i18n
+
+    i18n.install("en")
+    yield
+    i18n.uninstall()
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The application's Chinese translator."""
+    from philont_desktop import i18n
+
+    i18n.install("zh_CN")
+    yield
+    i18n.uninstall()

@@ -169,21 +169,3 @@ def test_values_in_human_form(english):
     assert words.value("pinned", 1) == "yes"
     assert words.value("value_json", {"city": "上海"}) == "city: 上海"
     assert words.label("created_at") == "created at"
-
-
-@pytest.fixture
-def english(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("en")
-    yield
-    i18n.uninstall()
-
-
-@pytest.fixture
-def chinese(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("zh_CN")
-    yield
-    i18n.uninstall()

@@ -17,24 +17,6 @@ NOW = int(datetime(2026, 6, 15, 12, tzinfo=UTC).timestamp() * 1000)  # a Monday
 HOUR = 3_600_000
 
 
-@pytest.fixture
-def english(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("en")
-    yield
-    i18n.uninstall()
-
-
-@pytest.fixture
-def chinese(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("zh_CN")
-    yield
-    i18n.uninstall()
-
-
 ENGLISH = [
     ("FREQ=DAILY;COUNT=200", "every day, 200 times"),
     ("FREQ=DAILY;COUNT=2", "every day, 2 times"),

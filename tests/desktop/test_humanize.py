@@ -12,24 +12,6 @@ from philont_desktop.qt import QDateTime, QPalette, QTextDocument
 from tests.support import FIXED_NOW as NOW
 
 
-@pytest.fixture
-def english(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("en")
-    yield
-    i18n.uninstall()
-
-
-@pytest.fixture
-def chinese(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("zh_CN")
-    yield
-    i18n.uninstall()
-
-
 @pytest.mark.parametrize(
     ("delta", "text"),
     [

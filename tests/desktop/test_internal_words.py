@@ -3,20 +3,9 @@ type is in words, SQLite's quick_check is "quick integrity check"; the stored va
 
 from __future__ import annotations
 
-import pytest
-
 from core.changes import ChangeItem
 from core.changes.model import Target
 from core.models import Action, Note
-
-
-@pytest.fixture
-def chinese(qapp):
-    from philont_desktop import i18n
-
-    i18n.install("zh_CN")
-    yield
-    i18n.uninstall()
 
 
 def _action(session: str) -> Action:

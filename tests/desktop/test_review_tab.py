@@ -62,16 +62,6 @@ def build(path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def english(qapp):
-    """The application's English translator: plural forms (``%n change(s)`` → ``2 changes``)."""
-    from philont_desktop import i18n
-
-    i18n.install("en")
-    yield
-    i18n.uninstall()
-
-
-@pytest.fixture
 def world(db_path) -> tuple[Path, Path]:
     return build(db_path)
 

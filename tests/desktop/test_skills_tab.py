@@ -80,16 +80,6 @@ def fixture_path(tmp_path):
 
 
 @pytest.fixture
-def english(qapp):
-    """The application's translator, as the app installs it (it gives English plurals: "1 skill")."""
-    from philont_desktop import i18n
-
-    i18n.install("en")
-    yield
-    i18n.uninstall()
-
-
-@pytest.fixture
 def ctx(english, fixture_path, open_context):
     from philont_desktop.theme import Theme
 
