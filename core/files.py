@@ -426,3 +426,18 @@ def move_no_clobber(source: Path, target: Path) -> bool:
     fsync_dir(target.parent)
     os.unlink(source)
     return True
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` may still run (the writer of a partial file): ``False`` only when it
+    provably does not. Another user's process, an unexpected error and a system with no harmless probe
+    (Windows: the file's age decides there) all count as alive, so nothing of a live run is deleted."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True

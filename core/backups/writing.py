@@ -27,20 +27,8 @@ from core.backups.names import (
 from core.clock import now_ms
 from core.engine import sqlite3
 from core.errors import MemoryError_, ReadOnlyError
-from core.files import file_kind, header_problem, link_no_clobber
+from core.files import file_kind, header_problem, link_no_clobber, process_alive
 from core.paths import backups_dir, ensure_private_dir, fsync_dir
-
-
-def _process_alive(pid: int) -> bool:
-    if os.name != "posix":  # no harmless liveness probe there: age decides
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def remove_stale_partials(d: Path) -> list[Path]:
@@ -62,7 +50,7 @@ def remove_stale_partials(d: Path) -> list[Path]:
             old = now - p.stat().st_mtime > STALE_PARTIAL_S
         except OSError:
             continue
-        if old or not _process_alive(int(m.group(1))):
+        if old or not process_alive(int(m.group(1))):
             with contextlib.suppress(OSError):
                 p.unlink()
                 removed.append(p)

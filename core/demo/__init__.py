@@ -56,6 +56,7 @@ from core import demofile, ids
 from core.db import MemoryDB, check_new_database_path
 from core.demo.text import DAY_MS
 from core.demo.write import ProgressFn, Sizes, write_all
+from core.files import process_alive
 from core.jsutil import now_ms
 from core.paths import expand_user
 
@@ -125,18 +126,6 @@ def _partial_name(target: Path, pid: int) -> Path:
     return target.with_name(f".{target.name}.partial-{pid}")
 
 
-def _pid_alive(pid: int) -> bool:
-    if os.name != "posix":  # no harmless liveness probe there: age decides
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process (PermissionError) and anything unexpected: alive
-        return True
-    return True
-
-
 def remove_stale_partials(path: str | os.PathLike[str]) -> list[Path]:
     """Delete the temporary files of demo runs for ``path`` that were killed before they finished.
 
@@ -162,7 +151,7 @@ def remove_stale_partials(path: str | os.PathLike[str]) -> list[Path]:
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
-        if now - st.st_mtime > STALE_PARTIAL_S or not _pid_alive(int(m.group(1))):
+        if now - st.st_mtime > STALE_PARTIAL_S or not process_alive(int(m.group(1))):
             with contextlib.suppress(OSError):
                 p.unlink()
                 removed.append(p)
