@@ -28,10 +28,11 @@ PAGE = 2000  # messages read at a time while the history is counted
 @dataclass(frozen=True)
 class ReplayOptions:
     """The range (``since`` / ``until`` inclusive epoch ms, ``origin`` a conversation of
-    :mod:`core.conversations`, ``limit`` the newest N user turns of the range), the strategies and the
-    need rule."""
+    :mod:`core.conversations`, ``after_id`` only the user turns with a greater id (those written since a
+    saved replay), ``limit`` the newest N user turns of the range), the strategies and the need rule."""
 
     since: int | None = None
+    after_id: int | None = None
     until: int | None = None
     origin: str | None = None
     limit: int | None = None
@@ -144,6 +145,8 @@ def _turns(raw: RawStore, o: ReplayOptions) -> list[Message]:
         until=o.until,
         conversations=None if o.origin is None else [o.origin],
     )
+    if o.after_id is not None:
+        rows = [r for r in rows if r.id > o.after_id]
     if o.limit is not None:
         rows = rows[-o.limit :] if o.limit > 0 else []
     return rows

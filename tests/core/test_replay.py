@@ -155,6 +155,8 @@ def test_the_range_limit_and_origin_choose_the_turns(planted):
     r = _run(path, since=c_at, until=c_at, strategies=("agent",))
     assert [t.message.id for t in r.turns] == [ids["C"]] and list(r.turns[0].what_if) == ["agent"]
     assert _run(path, origin="wechat:nobody").turns == []
+    # after_id: only the turns written after a saved replay's last one
+    assert [t.message.id for t in _run(path, after_id=ids["D"]).turns] == [ids["E"]]
     with pytest.raises(ValidationError_) as e:
         _run(path, strategies=("agent", "magic"))
     assert e.value.code == "replay.unknown_strategy"
