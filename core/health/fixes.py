@@ -1,0 +1,355 @@
+"""The doctor's one-step fixes: each :class:`~core.health.finding.Fix` turned into an audited, undoable
+curation change (:class:`core.curation.Change`; a backup is taken before the first write, as for every
+edit), and :func:`preview`, the row changes it will make, for a person to look at first.
+
+The parameters each fix code reads (``Fix.params``; ``ids`` may also be given as ``targets`` of the
+finding, see :func:`fix_ids`):
+
+================================  =====================================================================
+``health.fix.merge_duplicates``   ``table`` (``memory_facts``, the default, or ``memory_notes``), ``ids``
+                                  and optionally ``survivor`` (a suggestion). The person picks the one
+                                  kept (``choice``): facts -> the others superseded by it
+                                  (``facts.merge``), notes -> the others forgotten (``notes.merge``)
+``health.fix.forget``             ``table``, ``ids`` -> ``facts.bulk_forget`` / ``notes.bulk_forget``
+``health.fix.pin``                ``ids`` -> ``facts.bulk_pin``
+``health.fix.shorten_tau``        ``ids``, ``tau_days`` (``choice`` overrides) -> ``facts.bulk_set_tau``
+``health.fix.repair_chain``       ``ids`` (the versions whose chain is broken) -> ``facts.repair_chain``
+``health.fix.demote_skill``       ``name``, optionally ``to`` (default one grade down) and ``reason``
+                                  (``choice`` overrides the reason) -> ``skills.set_maturity`` with the
+                                  reason as the audit note
+``health.fix.pause_task``         ``id`` -> ``calendar.schedule_disable``
+``health.fix.enable_task``        ``id`` -> ``calendar.schedule_enable`` (a disabled task) or
+                                  ``calendar.schedule_resume`` (a task paused after failures)
+``health.fix.rebuild_index``      ``index`` -> ``indexes.rebuild``, refused while the agent writes
+================================  =====================================================================
+
+"Never merge these": :class:`core.health.sidedata.HealthSideData` remembers a group a person said are not
+duplicates, outside the database; :func:`drop_dismissed` leaves out the duplicate findings of such a
+group (the checks may also take the groups as ``options["dismissed"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.curation import Change
+from core.curation import calendar as ccal
+from core.curation import facts as cfacts
+from core.curation import indexes as cidx
+from core.curation import notes as cnotes
+from core.curation import skills as cskills
+from core.curation.facts import chains as cchains
+from core.decay import PIN_SENTINEL
+from core.errors import NotFoundError, ValidationError_
+from core.health.finding import Finding, Fix
+from core.jsutil import now_ms
+from core.models import Skill
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.engine import Connection
+
+PREFIX = "health.fix."
+MERGE = PREFIX + "merge_duplicates"
+FORGET = PREFIX + "forget"
+PIN = PREFIX + "pin"
+SHORTEN_TAU = PREFIX + "shorten_tau"
+REPAIR_CHAIN = PREFIX + "repair_chain"
+DEMOTE_SKILL = PREFIX + "demote_skill"
+PAUSE_TASK = PREFIX + "pause_task"
+ENABLE_TASK = PREFIX + "enable_task"
+REBUILD_INDEX = PREFIX + "rebuild_index"
+CODES = (MERGE, FORGET, PIN, SHORTEN_TAU, REPAIR_CHAIN, DEMOTE_SKILL, PAUSE_TASK, ENABLE_TASK, REBUILD_INDEX)
+#: one grade down, for a maturity the action log does not back
+DEMOTED = {"stable": "confirmed", "confirmed": "draft", "playbook": "draft"}
+FACTS, NOTES, SKILLS, SCHEDULES = "memory_facts", "memory_notes", "memory_skills", "memory_schedules"
+
+__all__ = ["CODES", "RowChange", "change_for", "drop_dismissed", "fix_ids", "needs_choice", "preview"]
+
+
+@dataclass(frozen=True)
+class RowChange:
+    """One value a fix changes: the row (``table``, ``id``, a ``label`` people know it by: ``ns.key``, a
+    note's start, a skill's or a task's name), the ``column`` and its value ``before`` and ``after``."""
+
+    table: str
+    id: str
+    label: str
+    column: str
+    before: Any
+    after: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+# -- reading a fix ----------------------------------------------------------------------------------------
+
+
+def fix_ids(fix: Fix, finding: Finding | None = None) -> list[str]:
+    """The row ids a fix acts on: ``params["ids"]`` (or ``id``), else the finding's targets."""
+    p = fix.params
+    raw: Any = p.get("ids")
+    if raw is None and p.get("id") is not None:
+        raw = [p["id"]]
+    if raw is None and finding is not None:
+        raw = finding.targets
+    if isinstance(raw, str | int):
+        raw = [raw]
+    return [str(i) for i in dict.fromkeys(raw or ()) if i is not None]
+
+
+def _table(fix: Fix) -> str:
+    table = str(fix.params.get("table") or FACTS)
+    if table in ("facts", "notes"):
+        table = f"memory_{table}"
+    if table not in (FACTS, NOTES):
+        raise ValidationError_(
+            f"This fix works on facts and notes, not on {table}.",
+            code="health.fix_table",
+            params={"table": table},
+        )
+    return table
+
+
+def needs_choice(fix: Fix) -> str | None:
+    """What a person must give before the fix runs: ``survivor`` (merge), ``tau`` (shorten tau, when the
+    fix proposes none), ``reason`` (demote) or ``None``."""
+    if fix.code == MERGE:
+        return "survivor"
+    if fix.code == SHORTEN_TAU and not isinstance(fix.params.get("tau_days"), int | float):
+        return "tau"
+    if fix.code == DEMOTE_SKILL:
+        return "reason"
+    return None
+
+
+def _unknown(fix: Fix) -> ValidationError_:
+    return ValidationError_(
+        f"Unknown fix {fix.code!r}.", code="health.fix_unknown", params={"fix": str(fix.code)}
+    )
+
+
+def _skill(conn: Connection, name: str) -> Skill:
+    row = conn.execute("SELECT * FROM memory_skills WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"There is no skill {name!r}.", code="skill.not_found", params={"name": name})
+    return Skill.from_row(row)
+
+
+def _demote_to(fix: Fix, current: str) -> str:
+    to = fix.params.get("to")
+    return str(to) if isinstance(to, str) and to else DEMOTED.get(current, "draft")
+
+
+def _reason(fix: Fix, finding: Finding | None, choice: Any) -> str:
+    for text in (choice, fix.params.get("reason"), finding.message.message if finding else None):
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    return "maturity not backed by the action log"
+
+
+def _tau(fix: Fix, choice: Any) -> Any:
+    return choice if choice is not None else fix.params.get("tau_days")
+
+
+def _task(conn: Connection, sched_id: str) -> dict[str, Any]:
+    row = conn.execute("SELECT * FROM memory_schedules WHERE id = ?", (sched_id,)).fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"No task {sched_id!r}: it may have been deleted meanwhile.",
+            code="calendar.row_gone",
+            params={"row_kind": "task", "id": sched_id},
+        )
+    return dict(zip(row.keys(), tuple(row)))
+
+
+# -- the change -------------------------------------------------------------------------------------------
+
+
+def change_for(
+    db: MemoryDB, fix: Fix, *, finding: Finding | None = None, choice: Any = None, now: int | None = None
+) -> Change:
+    """The curation change that carries out ``fix`` (``choice``: see :func:`needs_choice`).
+
+    Raises :class:`~core.errors.ValidationError_` for a fix that lacks what it needs, and
+    :class:`core.backups.AgentRunningError` for an index rebuild while the agent writes.
+    """
+    ids = fix_ids(fix, finding)
+    code = fix.code
+    if code == MERGE:
+        if choice is None:
+            raise ValidationError_("Pick the one to keep.", code="health.fix_needs_survivor")
+        if _table(fix) == NOTES:
+            return cnotes.forget_many(ids, keep=str(choice), now=now)
+        return cchains.merge(ids, str(choice))
+    if code == FORGET:
+        if _table(fix) == NOTES:
+            return cnotes.forget_many(ids, now=now)
+        return cfacts.bulk("forget", ids, now=now)
+    if code == PIN:
+        return cfacts.bulk("pin", ids, now=now)
+    if code == SHORTEN_TAU:
+        tau = _tau(fix, choice)
+        if not isinstance(tau, int | float) or isinstance(tau, bool) or tau <= 0:
+            raise ValidationError_("Give a decay time in days above 0.", code="health.fix_needs_tau")
+        return cchains.set_taus(ids, float(tau))
+    if code == REPAIR_CHAIN:
+        return cchains.repair_chain(ids)
+    if code == DEMOTE_SKILL:
+        return _demote_change(db, fix, finding, choice)
+    if code in (PAUSE_TASK, ENABLE_TASK):
+        return _task_change(db, code, ids)
+    if code == REBUILD_INDEX:
+        return cidx.rebuild(db, str(fix.params.get("index") or (ids[0] if ids else "")))
+    raise _unknown(fix)
+
+
+def _demote_change(db: MemoryDB, fix: Fix, finding: Finding | None, choice: Any) -> Change:
+    name = str(fix.params.get("name") or (fix_ids(fix, finding) or [""])[0])
+    with db.lock:
+        skill = _skill(db.conn, name)
+    return cskills.set_maturity(
+        skill, _demote_to(fix, skill.maturity), reason=_reason(fix, finding, choice), version=None
+    )
+
+
+def _task_change(db: MemoryDB, code: str, ids: Sequence[str]) -> Change:
+    if len(ids) != 1:
+        raise ValidationError_("This fix acts on one task.", code="health.fix_one_task")
+    if code == PAUSE_TASK:
+        return ccal.disable_schedule(ids[0])
+    with db.lock:
+        task = _task(db.conn, ids[0])
+    if not task["enabled"]:
+        return ccal.enable_schedule(ids[0])
+    return ccal.resume_schedule(ids[0])
+
+
+# -- the preview ------------------------------------------------------------------------------------------
+
+
+def _rows(conn: Connection, table: str, ids: Iterable[str]) -> list[dict[str, Any]]:
+    out = []
+    for i in ids:
+        r = conn.execute(f"SELECT * FROM {table} WHERE id = ?", (i,)).fetchone()
+        if r is not None:
+            out.append(dict(zip(r.keys(), tuple(r))))
+    return out
+
+
+def _label(table: str, row: dict[str, Any]) -> str:
+    if table == FACTS:
+        return f"{row['namespace']}.{row['key']}"
+    if table == NOTES:
+        text = " ".join(str(row["content"]).split())
+        return text if len(text) <= 60 else text[:59] + "…"
+    return str(row.get("name", row.get("id")))
+
+
+def _column_changes(
+    table: str, rows: Iterable[dict[str, Any]], column: str, after: Callable[[dict[str, Any]], Any]
+) -> list[RowChange]:
+    out = []
+    for r in rows:
+        new = after(r)
+        if new != r[column]:
+            out.append(RowChange(table, str(r["id"]), _label(table, r), column, r[column], new))
+    return out
+
+
+def preview(
+    db: MemoryDB, fix: Fix, *, finding: Finding | None = None, choice: Any = None, now: int | None = None
+) -> list[RowChange]:
+    """The values :func:`change_for` will change, read now (nothing written; a read-only database will
+    do). What the agent writes before the fix runs is checked again inside its transaction."""
+    with db.read_snapshot() as conn:
+        return _preview(conn, fix, finding, choice, now_ms() if now is None else int(now))
+
+
+def _preview(conn: Connection, fix: Fix, finding: Finding | None, choice: Any, t: int) -> list[RowChange]:
+    ids = fix_ids(fix, finding)
+    code = fix.code
+    if code == MERGE:
+        return _merge_preview(conn, fix, ids, choice, t)
+    if code == FORGET:
+        table = _table(fix)
+        live = [r for r in _rows(conn, table, ids) if r["forgotten_at"] is None]
+        return _column_changes(table, live, "forgotten_at", lambda r: t)
+    if code == PIN:
+        return _column_changes(
+            FACTS, _rows(conn, FACTS, ids), "decay_tau_days", lambda r: float(PIN_SENTINEL)
+        )
+    if code == SHORTEN_TAU:
+        tau = _tau(fix, choice)
+        return _column_changes(FACTS, _rows(conn, FACTS, ids), "decay_tau_days", lambda r: tau)
+    if code == REPAIR_CHAIN:
+        return [
+            RowChange(
+                FACTS, b["id"], _label(FACTS, b), "superseded_by", b["superseded_by"], a["superseded_by"]
+            )
+            for b, a in cchains.repair_plan(conn, ids)
+        ]
+    if code == DEMOTE_SKILL:
+        name = str(fix.params.get("name") or (ids or [""])[0])
+        skill = _skill(conn, name)
+        return [
+            RowChange(SKILLS, skill.id, name, "maturity", skill.maturity, _demote_to(fix, skill.maturity))
+        ]
+    if code in (PAUSE_TASK, ENABLE_TASK):
+        return _task_preview(conn, code, ids)
+    if code == REBUILD_INDEX:
+        index = str(fix.params.get("index") or (ids[0] if ids else ""))
+        if index not in cidx.INDEXES:
+            raise ValidationError_(
+                f"Unknown full-text index {index!r}.", code="index.unknown", params={"index": index}
+            )
+        state = cidx.index_state(conn, index)
+        return [RowChange(index, index, state["table"], "entries", state["indexed"], state["rows"])]
+    raise _unknown(fix)
+
+
+def _merge_preview(conn: Connection, fix: Fix, ids: list[str], choice: Any, t: int) -> list[RowChange]:
+    keep = str(choice if choice is not None else fix.params.get("survivor") or (ids[0] if ids else ""))
+    table = _table(fix)
+    others = [r for r in _rows(conn, table, ids) if str(r["id"]) != keep]
+    if table == NOTES:
+        return _column_changes(
+            table, [r for r in others if r["forgotten_at"] is None], "forgotten_at", lambda r: t
+        )
+    return _column_changes(table, others, "superseded_by", lambda r: keep)
+
+
+def _task_preview(conn: Connection, code: str, ids: list[str]) -> list[RowChange]:
+    if not ids:
+        return []
+    task = _task(conn, ids[0])
+    if code == PAUSE_TASK:
+        return _column_changes(SCHEDULES, [task], "enabled", lambda r: 0)
+    if not task["enabled"]:
+        return _column_changes(SCHEDULES, [task], "enabled", lambda r: 1)
+    return _column_changes(SCHEDULES, [task], "paused_until", lambda r: None)
+
+
+# -- "never merge these" ----------------------------------------------------------------------------------
+
+
+def duplicate_group(finding: Finding) -> frozenset[str] | None:
+    """The ids a duplicate finding would merge (``None``: the finding offers no merge)."""
+    if finding.fix is None or finding.fix.code != MERGE:
+        return None
+    return frozenset(fix_ids(finding.fix, finding))
+
+
+def drop_dismissed(findings: Iterable[Finding], dismissed: Collection[frozenset[str]]) -> list[Finding]:
+    """``findings`` without the duplicates a person said are not (a group within a dismissed one)."""
+    groups = [frozenset(g) for g in dismissed]
+    out = []
+    for f in findings:
+        group = duplicate_group(f)
+        if group and any(group <= g for g in groups):
+            continue
+        out.append(f)
+    return out
