@@ -1,0 +1,247 @@
+"""Running the doctor: :func:`run_checks` reads a memory file once through the core's API and returns a
+:class:`HealthReport` of :class:`~core.health.finding.Finding` values, layer by layer.
+
+Reading never writes: the stores are used in their read-only ways (no ``getFact`` bump, no
+``record_usage``), the prefix is built without ``bump_self``, and the file-level figures come from
+``PRAGMA`` reads and ``os.stat``. A damaged value (a NaN confidence, invalid JSON) is a finding of its
+own, never an exception.
+
+The thresholds are the fields of :class:`HealthOptions`; ``options`` may be a :class:`HealthOptions`
+or a mapping of some of its field names to values (``{"unread_days": 30}``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from core.decay import DEFAULT_FORGET_THRESHOLD
+from core.errors import ValidationError_
+from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
+from core.health.messages import notice
+from core.jsutil import now_ms as _clock
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+    from core.models import Fact, Note, Schedule, Skill
+    from core.prefix import PrefixResult
+
+ProgressFn = Callable[[str, int, int], Any]
+
+DAY = 86_400_000
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class HealthOptions:
+    """The thresholds of the checks (each a field; the defaults are what a finding is held against).
+
+    * ``forget_threshold``: a decay score below it makes a fact a forget candidate (the reference's 0.05);
+    * ``unread_days``: a live fact not read (``last_accessed_at``, else ``created_at``) for this long;
+    * ``draft_unused_days``: a draft skill not used (``last_used_at``, else ``created_at``) for this long;
+    * ``offered_min``: a skill offered at least this often and never matched;
+    * ``near_duplicate_ratio``: recipes (``action_template``) at least this alike (0-1, difflib ratio);
+    * ``task_failures``: consecutive failures of a task that make it "failing again and again";
+    * ``overdue_hours``: a one-shot task never run this long after its time;
+    * ``free_ratio`` and ``free_min_mb``: free pages over this share of the file *and* this size;
+    * ``wal_max_mb``: a ``-wal`` file above this size;
+    * ``backup_max_age_days``: the newest good backup older than this (or none at all);
+    * ``prefix_warn_ratio``: the prefix above this share of its cap (over the cap is always a warning);
+    * ``prefix_months``: how many month ends the prefix's history covers;
+    * ``messages_per_day_max``: the busiest day of the last ``messages_days`` days above this.
+    """
+
+    forget_threshold: float = DEFAULT_FORGET_THRESHOLD
+    unread_days: float = 90
+    draft_unused_days: float = 30
+    offered_min: int = 20
+    near_duplicate_ratio: float = 0.9
+    task_failures: int = 3
+    overdue_hours: float = 1
+    free_ratio: float = 0.25
+    free_min_mb: float = 8
+    wal_max_mb: float = 64
+    backup_max_age_days: float = 7
+    prefix_warn_ratio: float = 0.9
+    prefix_months: int = 12
+    messages_days: int = 30
+    messages_per_day_max: int = 5000
+
+    @classmethod
+    def of(cls, options: HealthOptions | Mapping[str, Any] | None) -> HealthOptions:
+        if options is None:
+            return cls()
+        if isinstance(options, HealthOptions):
+            return options
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        for k, v in options.items():
+            if k not in names:
+                raise ValidationError_(
+                    f"Unknown health option {k!r}.", code="health.option_unknown", params={"option": k}
+                )
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise ValidationError_(
+                    f"The health option {k} must be a number, not {v!r}.",
+                    code="health.option_invalid",
+                    params={"option": k, "value": repr(v)},
+                )
+        return dataclasses.replace(cls(), **dict(options))
+
+
+@dataclass
+class HealthReport:
+    """What :func:`run_checks` found: the findings (worst first within each layer, layers in
+    :data:`~core.health.finding.LAYERS` order), the layers checked and the ``now`` they were held at."""
+
+    findings: list[Finding]
+    layers: tuple[str, ...] = LAYERS
+    now_ms: int = 0
+
+    def summary(self) -> dict[str, dict[str, Any]]:
+        """Per layer checked: ``{"status": "ok"|"warn"|"fail", "fail": n, "warn": n, "info": n}``."""
+        out: dict[str, dict[str, Any]] = {}
+        for layer in self.layers:
+            counts = {s: 0 for s in SEVERITIES}
+            for f in self.findings:
+                if f.layer == layer:
+                    counts[f.severity] += 1
+            status = "fail" if counts["fail"] else "warn" if counts["warn"] else "ok"
+            out[layer] = {"status": status, **counts}
+        return out
+
+    def worst(self) -> str:
+        """``fail``, ``warn`` or ``ok``: the worst status of any layer."""
+        statuses = {s["status"] for s in self.summary().values()}
+        return "fail" if "fail" in statuses else "warn" if "warn" in statuses else "ok"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"summary": self.summary(), "findings": [finding_json(f) for f in self.findings]}
+
+
+def finding_json(f: Finding) -> dict[str, Any]:
+    """One finding as ``health --json`` prints it (the message in English with its code and params)."""
+    return {
+        "code": f.code,
+        "severity": f.severity,
+        "layer": f.layer,
+        "targets": list(f.targets),
+        "message": f.message.to_json(),
+        "measure": dict(f.measure),
+        "fix": None if f.fix is None else f.fix.to_json(),
+    }
+
+
+def finding(
+    code: str,
+    severity: str,
+    targets: Iterable[Any],
+    measure: Mapping[str, Any] | None = None,
+    fix: Fix | None = None,
+    **params: Any,
+) -> Finding:
+    """A finding of ``code`` (its layer is the code's second part), its message rendered from ``params``."""
+    layer = code.split(".")[1]
+    return Finding(code, severity, layer, list(targets), notice(code, **params), dict(measure or {}), fix)
+
+
+class Context:
+    """What the checks share: the database, ``now``, the thresholds and the rows read once."""
+
+    def __init__(self, db: MemoryDB, now: int, options: HealthOptions):
+        self.db = db
+        self.now = now
+        self.options = options
+
+    @cached_property
+    def facts(self) -> list[Fact]:
+        from core.facts import FactStore
+
+        return FactStore(self.db).all_rows()
+
+    @cached_property
+    def facts_by_id(self) -> dict[str, Fact]:
+        return {f.id: f for f in self.facts}
+
+    @cached_property
+    def prefix(self) -> PrefixResult:
+        from core.prefix import build_memory_prefix
+
+        return build_memory_prefix(self.db, now=self.now)
+
+    @cached_property
+    def skills(self) -> list[Skill]:
+        from core.skills import SkillStore
+
+        return SkillStore(self.db).list_every()
+
+    @cached_property
+    def notes(self) -> list[Note]:
+        from core.notes import NotesStore
+
+        return NotesStore(self.db).list(include_forgotten=True, limit=None)
+
+    @cached_property
+    def schedules(self) -> list[Schedule]:
+        from core.schedules import ScheduleStore
+
+        return ScheduleStore(self.db).list_all()
+
+    def has_table(self, name: str) -> bool:
+        return self.db.table_exists(name)
+
+
+Check = Callable[[Context], list[Finding]]
+
+
+def _layer_checks(layer: str) -> list[Check]:
+    from core.health import calendar, facts, growth, indexes, notes, skills
+
+    return {
+        "facts": facts.CHECKS,
+        "skills": skills.CHECKS,
+        "notes": notes.CHECKS,
+        "indexes": indexes.CHECKS,
+        "calendar": calendar.CHECKS,
+        "file": growth.CHECKS,
+    }[layer]
+
+
+def run_checks(
+    db: MemoryDB,
+    *,
+    layers: Iterable[str] | None = None,
+    now_ms: int | None = None,
+    options: HealthOptions | Mapping[str, Any] | None = None,
+    progress: ProgressFn | None = None,
+) -> HealthReport:
+    """Every check of ``layers`` (all of :data:`~core.health.finding.LAYERS` by default) at ``now_ms``.
+
+    ``progress(layer, done, total)`` is called before each layer and once at the end. An unknown layer
+    raises :class:`~core.errors.ValidationError_` (``health.layer_unknown``). Nothing is written.
+    """
+    chosen = LAYERS if layers is None else tuple(dict.fromkeys(layers))
+    for layer in chosen:
+        if layer not in LAYERS:
+            raise ValidationError_(
+                f"Unknown layer {layer!r}; the layers are {', '.join(LAYERS)}.",
+                code="health.layer_unknown",
+                params={"layer": layer, "layers": list(LAYERS)},
+            )
+    ordered = tuple(la for la in LAYERS if la in chosen)
+    ctx = Context(db, _clock() if now_ms is None else int(now_ms), HealthOptions.of(options))
+    found: list[Finding] = []
+    for i, layer in enumerate(ordered):
+        if progress is not None:
+            progress(layer, i, len(ordered))
+        layer_found: list[Finding] = []
+        with db.read_snapshot():
+            for check in _layer_checks(layer):
+                layer_found.extend(check(ctx))
+        layer_found.sort(key=lambda f: SEVERITIES.index(f.severity))
+        found.extend(layer_found)
+    if progress is not None:
+        progress("done", len(ordered), len(ordered))
+    return HealthReport(found, ordered, ctx.now)

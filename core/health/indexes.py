@@ -1,0 +1,7 @@
+"""The doctor's checks of the indexes layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+CHECKS: list[Any] = []
