@@ -6,17 +6,18 @@ The parameters each fix code reads (``Fix.params``; ``ids`` may also be given as
 finding, see :func:`fix_ids`):
 
 ================================  =====================================================================
-``health.fix.merge_duplicates``   ``table`` (``memory_facts``, the default, or ``memory_notes``), ``ids``
+``health.fix.merge_duplicates``   ``table`` or ``layer`` (facts, the default, or notes), ``ids``
                                   and optionally ``survivor`` (a suggestion). The person picks the one
                                   kept (``choice``): facts -> the others superseded by it
-                                  (``facts.merge``), notes -> the others forgotten (``notes.merge``)
+                                  (``facts.merge``), notes -> the others forgotten (``notes.merge``),
+                                  skills (``layer`` ``skills``) -> the others ``deprecated``
 ``health.fix.forget``             ``table``, ``ids`` -> ``facts.bulk_forget`` / ``notes.bulk_forget``
 ``health.fix.pin``                ``ids`` -> ``facts.bulk_pin``
 ``health.fix.shorten_tau``        ``ids``, ``tau_days`` (``choice`` overrides) -> ``facts.bulk_set_tau``
 ``health.fix.repair_chain``       ``ids`` (the versions whose chain is broken) -> ``facts.repair_chain``
-``health.fix.demote_skill``       ``name``, optionally ``to`` (default one grade down) and ``reason``
-                                  (``choice`` overrides the reason) -> ``skills.set_maturity`` with the
-                                  reason as the audit note
+``health.fix.demote_skill``       ``ids`` (skill ids or names) or ``name``, optionally ``to`` (default
+                                  one grade down) and ``reason`` (``choice`` overrides the reason) ->
+                                  ``skills.bulk_set_maturity`` with the reason as the audit note
 ``health.fix.pause_task``         ``id`` -> ``calendar.schedule_disable``
 ``health.fix.enable_task``        ``id`` -> ``calendar.schedule_enable`` (a disabled task) or
                                   ``calendar.schedule_resume`` (a task paused after failures)
@@ -39,13 +40,12 @@ from core.curation import calendar as ccal
 from core.curation import facts as cfacts
 from core.curation import indexes as cidx
 from core.curation import notes as cnotes
-from core.curation import skills as cskills
+from core.curation import skill_grades as cgrades
 from core.curation.facts import chains as cchains
 from core.decay import PIN_SENTINEL
 from core.errors import NotFoundError, ValidationError_
 from core.health.finding import Finding, Fix
 from core.jsutil import now_ms
-from core.models import Skill
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -66,7 +66,16 @@ CODES = (MERGE, FORGET, PIN, SHORTEN_TAU, REPAIR_CHAIN, DEMOTE_SKILL, PAUSE_TASK
 DEMOTED = {"stable": "confirmed", "confirmed": "draft", "playbook": "draft"}
 FACTS, NOTES, SKILLS, SCHEDULES = "memory_facts", "memory_notes", "memory_skills", "memory_schedules"
 
-__all__ = ["CODES", "RowChange", "change_for", "drop_dismissed", "fix_ids", "needs_choice", "preview"]
+__all__ = [
+    "CODES",
+    "RowChange",
+    "change_for",
+    "choices",
+    "drop_dismissed",
+    "fix_ids",
+    "needs_choice",
+    "preview",
+]
 
 
 @dataclass(frozen=True)
@@ -101,8 +110,12 @@ def fix_ids(fix: Fix, finding: Finding | None = None) -> list[str]:
     return [str(i) for i in dict.fromkeys(raw or ()) if i is not None]
 
 
+def _layer(fix: Fix) -> str:
+    return str(fix.params.get("layer") or "")
+
+
 def _table(fix: Fix) -> str:
-    table = str(fix.params.get("table") or FACTS)
+    table = str(fix.params.get("table") or fix.params.get("layer") or FACTS)
     if table in ("facts", "notes"):
         table = f"memory_{table}"
     if table not in (FACTS, NOTES):
@@ -132,16 +145,26 @@ def _unknown(fix: Fix) -> ValidationError_:
     )
 
 
-def _skill(conn: Connection, name: str) -> Skill:
-    row = conn.execute("SELECT * FROM memory_skills WHERE name = ?", (name,)).fetchone()
-    if row is None:
-        raise NotFoundError(f"There is no skill {name!r}.", code="skill.not_found", params={"name": name})
-    return Skill.from_row(row)
+def _skills(conn: Connection, fix: Fix, ids: Sequence[str]) -> list[dict[str, Any]]:
+    """The skills a fix names (``params["name"]``, else ``ids`` as skill ids or names), as rows."""
+    name = fix.params.get("name")
+    keys = [str(name)] if isinstance(name, str) and name else list(ids)
+    out = []
+    for k in keys:
+        row = conn.execute("SELECT * FROM memory_skills WHERE id = ? OR name = ? LIMIT 1", (k, k)).fetchone()
+        if row is None:
+            raise NotFoundError(f"There is no skill {k!r}.", code="skill.not_found", params={"name": k})
+        out.append(dict(zip(row.keys(), tuple(row))))
+    return out
 
 
 def _demote_to(fix: Fix, current: str) -> str:
     to = fix.params.get("to")
     return str(to) if isinstance(to, str) and to else DEMOTED.get(current, "draft")
+
+
+def _merged_reason(survivor: dict[str, Any]) -> str:
+    return f"near-duplicate of {survivor['name']}, kept instead"
 
 
 def _reason(fix: Fix, finding: Finding | None, choice: Any) -> str:
@@ -182,6 +205,8 @@ def change_for(
     if code == MERGE:
         if choice is None:
             raise ValidationError_("Pick the one to keep.", code="health.fix_needs_survivor")
+        if _layer(fix) == "skills":
+            return _skill_merge_change(db, ids, str(choice))
         if _table(fix) == NOTES:
             return cnotes.forget_many(ids, keep=str(choice), now=now)
         return cchains.merge(ids, str(choice))
@@ -208,12 +233,20 @@ def change_for(
 
 
 def _demote_change(db: MemoryDB, fix: Fix, finding: Finding | None, choice: Any) -> Change:
-    name = str(fix.params.get("name") or (fix_ids(fix, finding) or [""])[0])
     with db.lock:
-        skill = _skill(db.conn, name)
-    return cskills.set_maturity(
-        skill, _demote_to(fix, skill.maturity), reason=_reason(fix, finding, choice), version=None
-    )
+        skills = _skills(db.conn, fix, fix_ids(fix, finding))
+    to = _demote_to(fix, skills[0]["maturity"]) if skills else "draft"
+    return cgrades.set_maturities([s["id"] for s in skills], to, reason=_reason(fix, finding, choice))
+
+
+def _skill_merge_change(db: MemoryDB, ids: Sequence[str], survivor: str) -> Change:
+    with db.lock:
+        skills = _skills(db.conn, Fix(MERGE), ids)
+    kept = next((s for s in skills if survivor in (s["id"], s["name"])), None)
+    if kept is None or len(skills) < 2:
+        raise ValidationError_("Pick the one to keep.", code="health.fix_needs_survivor")
+    others = [s["id"] for s in skills if s is not kept]
+    return cgrades.set_maturities(others, "deprecated", reason=_merged_reason(kept))
 
 
 def _task_change(db: MemoryDB, code: str, ids: Sequence[str]) -> Change:
@@ -293,11 +326,9 @@ def _preview(conn: Connection, fix: Fix, finding: Finding | None, choice: Any, t
             for b, a in cchains.repair_plan(conn, ids)
         ]
     if code == DEMOTE_SKILL:
-        name = str(fix.params.get("name") or (ids or [""])[0])
-        skill = _skill(conn, name)
-        return [
-            RowChange(SKILLS, skill.id, name, "maturity", skill.maturity, _demote_to(fix, skill.maturity))
-        ]
+        skills = _skills(conn, fix, ids)
+        to = _demote_to(fix, skills[0]["maturity"]) if skills else "draft"
+        return _column_changes(SKILLS, skills, "maturity", lambda r: to)
     if code in (PAUSE_TASK, ENABLE_TASK):
         return _task_preview(conn, code, ids)
     if code == REBUILD_INDEX:
@@ -313,6 +344,9 @@ def _preview(conn: Connection, fix: Fix, finding: Finding | None, choice: Any, t
 
 def _merge_preview(conn: Connection, fix: Fix, ids: list[str], choice: Any, t: int) -> list[RowChange]:
     keep = str(choice if choice is not None else fix.params.get("survivor") or (ids[0] if ids else ""))
+    if _layer(fix) == "skills":
+        others = [s for s in _skills(conn, Fix(MERGE), ids) if keep not in (s["id"], s["name"])]
+        return _column_changes(SKILLS, others, "maturity", lambda r: "deprecated")
     table = _table(fix)
     others = [r for r in _rows(conn, table, ids) if str(r["id"]) != keep]
     if table == NOTES:
@@ -353,3 +387,20 @@ def drop_dismissed(findings: Iterable[Finding], dismissed: Collection[frozenset[
             continue
         out.append(f)
     return out
+
+
+# -- the rows a person picks from -------------------------------------------------------------------------
+
+
+def choices(db: MemoryDB, fix: Fix, *, finding: Finding | None = None) -> list[tuple[str, str]]:
+    """``(id, label)`` of the rows a merge keeps one of, oldest first (``[]`` for another fix)."""
+    if fix.code != MERGE:
+        return []
+    ids = fix_ids(fix, finding)
+    with db.read_snapshot() as conn:
+        if _layer(fix) == "skills":
+            return [(str(s["id"]), str(s["name"])) for s in _skills(conn, Fix(MERGE), ids)]
+        table = _table(fix)
+        found = _rows(conn, table, ids)
+    found.sort(key=lambda r: r["created_at"] if isinstance(r["created_at"], int) else 0)
+    return [(str(r["id"]), _label(table, r)) for r in found]

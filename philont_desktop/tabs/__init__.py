@@ -227,6 +227,12 @@ register(
     home_when=_reviewed_before,
     messages=("philont_desktop.review.texts",),
 )
+register(
+    "health",
+    "philont_desktop.health.view:HealthTab",
+    QT_TRANSLATE_NOOP("HealthTab", "Health"),
+    messages=("philont_desktop.health.doctor.texts",),
+)
 
 
 def tab_names() -> list[str]:

@@ -224,8 +224,35 @@ def test_demote_skill_keeps_the_reason_in_the_audit(db):
         ("maturity", "stable", "confirmed")
     ]
     edit = round_trip(db, fixes.change_for(db, fix), "memory_skills")
-    assert edit.note == reason and edit.action == "skills.set_maturity"
+    assert edit.note == reason and edit.action == "skills.bulk_set_maturity"
     assert SkillReader(db).get_by_name("deploy").maturity == "confirmed"
+
+
+def test_demote_several_skills_by_id_to_the_grade_given(db):
+    store = SkillStore(db)
+    a = store.create_skill("a", "A", ["a"], "run a", maturity="stable", now=T0)
+    b = store.create_skill("b", "B", ["b"], "run b", maturity="confirmed", now=T0)
+    fix = Fix(fixes.DEMOTE_SKILL, {"ids": [a.id, b.id], "to": "draft", "reason": "no actions behind it"})
+    assert [(r.label, r.before, r.after) for r in fixes.preview(db, fix)] == [
+        ("a", "stable", "draft"),
+        ("b", "confirmed", "draft"),
+    ]
+    round_trip(db, fixes.change_for(db, fix), "memory_skills")
+    store.record_usage("a", at=FIXED_NOW)  # the agent's counters move on: undo still puts the grades back
+    edit = audit.list_entries(db)[0]
+    curation.undo(db, edit.original_id or edit.id, ACTOR)
+    assert [SkillReader(db).get_by_name(n).maturity for n in "ab"] == ["stable", "confirmed"]
+
+
+def test_merging_near_duplicate_skills_deprecates_the_others(db):
+    store = SkillStore(db)
+    a = store.create_skill("fetch-a", "Fetch", ["fetch"], "curl -s URL | jq .", maturity="confirmed", now=T0)
+    b = store.create_skill("fetch-b", "Fetch", ["fetch"], "curl -s URL | jq . ", maturity="draft", now=T0)
+    fix = Fix(fixes.MERGE, {"layer": "skills", "ids": [a.id, b.id]})
+    assert [(r.label, r.after) for r in fixes.preview(db, fix, choice=a.id)] == [("fetch-b", "deprecated")]
+    edit = round_trip(db, fixes.change_for(db, fix, choice=a.id), "memory_skills")
+    assert "fetch-a" in edit.note
+    assert SkillReader(db).get_by_name("fetch-b").maturity == "deprecated"
 
 
 def test_demote_takes_the_persons_reason_and_the_findings_message(db):
@@ -236,7 +263,7 @@ def test_demote_takes_the_persons_reason_and_the_findings_message(db):
         "skills",
         ["sum"],
         Notice("health.skills.maturity_unbacked", "confirmed without actions"),
-        fix=Fix(fixes.DEMOTE_SKILL, {"name": "sum"}),
+        fix=Fix(fixes.DEMOTE_SKILL, {"ids": ["sum"]}),
     )
     edit = fixes.change_for(db, finding.fix, finding=finding).perform(db, ACTOR)
     assert edit.note == "confirmed without actions"

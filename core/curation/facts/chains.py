@@ -196,7 +196,7 @@ def set_taus(ids: Sequence[str], tau: float | None) -> Change:
             afters.append(get_row(conn, fid))
         if not befores:
             raise ValidationError_(
-                "Every fact already has this tau; nothing to change.", code="fact.unchanged.set_tau"
+                "Every fact already has this tau; nothing to change.", code="fact.unchanged.set_taus"
             )
         return _states("set_tau", befores, afters, _target(id_list), tau=value)
 
