@@ -13,10 +13,10 @@ or a mapping of some of its field names to values (``{"unread_days": 30}``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core.decay import DEFAULT_FORGET_THRESHOLD
 from core.errors import ValidationError_
@@ -26,7 +26,7 @@ from core.jsutil import now_ms as _clock
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
-    from core.models import Fact, Note, Schedule, Skill
+    from core.models import Schedule, Skill
     from core.prefix import PrefixResult
 
 ProgressFn = Callable[[str, int, int], Any]
@@ -43,7 +43,8 @@ class HealthOptions:
     * ``unread_days``: a live fact not read (``last_accessed_at``, else ``created_at``) for this long;
     * ``draft_unused_days``: a draft skill not used (``last_used_at``, else ``created_at``) for this long;
     * ``offered_min``: a skill offered at least this often and never matched;
-    * ``near_duplicate_ratio``: recipes (``action_template``) at least this alike (0-1, difflib ratio);
+    * ``near_duplicate_ratio``: recipes (``action_template``) at least this alike (0-1: the Jaccard index
+      of their sets of words and signs);
     * ``task_failures``: consecutive failures of a task that make it "failing again and again";
     * ``overdue_hours``: a one-shot task never run this long after its time;
     * ``free_ratio`` and ``free_min_mb``: free pages over this share of the file *and* this size;
@@ -51,7 +52,8 @@ class HealthOptions:
     * ``backup_max_age_days``: the newest good backup older than this (or none at all);
     * ``prefix_warn_ratio``: the prefix above this share of its cap (over the cap is always a warning);
     * ``prefix_months``: how many month ends the prefix's history covers;
-    * ``messages_per_day_max``: the busiest day of the last ``messages_days`` days above this.
+    * ``messages_per_day_max``: the busiest day of the last ``messages_days`` days above this;
+    * ``size_max_mb``: a file above this size.
     """
 
     forget_threshold: float = DEFAULT_FORGET_THRESHOLD
@@ -69,6 +71,7 @@ class HealthOptions:
     prefix_months: int = 12
     messages_days: int = 30
     messages_per_day_max: int = 5000
+    size_max_mb: float = 2048
 
     @classmethod
     def of(cls, options: HealthOptions | Mapping[str, Any] | None) -> HealthOptions:
@@ -147,6 +150,27 @@ def finding(
     return Finding(code, severity, layer, list(targets), notice(code, **params), dict(measure or {}), fix)
 
 
+class FactRow(NamedTuple):
+    """The columns of a fact the checks read, as stored (a damaged value stays what it is)."""
+
+    rowid: int
+    id: Any
+    namespace: Any
+    key: Any
+    value_json: Any
+    confidence: Any
+    superseded_by: Any
+    created_at: Any
+    valid_until: Any
+    last_accessed_at: Any
+    forgotten_at: Any
+    json_valid: Any
+
+    @property
+    def active(self) -> bool:
+        return self.superseded_by is None and self.forgotten_at is None
+
+
 class Context:
     """What the checks share: the database, ``now``, the thresholds and the rows read once."""
 
@@ -156,13 +180,17 @@ class Context:
         self.options = options
 
     @cached_property
-    def facts(self) -> list[Fact]:
-        from core.facts import FactStore
-
-        return FactStore(self.db).all_rows()
+    def facts(self) -> list[FactRow]:
+        """Every fact row (superseded and forgotten ones too), the columns the checks measure."""
+        rows = self.db.conn.execute(
+            "SELECT rowid, id, namespace, key, value_json, confidence, superseded_by, created_at, "
+            "valid_until, last_accessed_at, forgotten_at, json_valid(value_json) FROM memory_facts "
+            "ORDER BY rowid"
+        ).fetchall()
+        return [FactRow(*tuple(r)) for r in rows]
 
     @cached_property
-    def facts_by_id(self) -> dict[str, Fact]:
+    def facts_by_id(self) -> dict[Any, FactRow]:
         return {f.id: f for f in self.facts}
 
     @cached_property
@@ -178,10 +206,12 @@ class Context:
         return SkillStore(self.db).list_every()
 
     @cached_property
-    def notes(self) -> list[Note]:
-        from core.notes import NotesStore
-
-        return NotesStore(self.db).list(include_forgotten=True, limit=None)
+    def notes(self) -> list[tuple[Any, Any, Any, Any]]:
+        """``(id, content, created_at, forgotten_at)`` of every note, in rowid order."""
+        rows = self.db.conn.execute(
+            "SELECT id, content, created_at, forgotten_at FROM memory_notes ORDER BY rowid"
+        ).fetchall()
+        return [tuple(r) for r in rows]
 
     @cached_property
     def schedules(self) -> list[Schedule]:
@@ -196,7 +226,7 @@ class Context:
 Check = Callable[[Context], list[Finding]]
 
 
-def _layer_checks(layer: str) -> list[Check]:
+def _layer_checks(layer: str) -> Sequence[Check]:
     from core.health import calendar, facts, growth, indexes, notes, skills
 
     return {

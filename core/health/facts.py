@@ -17,15 +17,17 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.decay import score_memory
 from core.facts import FactStore
-from core.health.checks import DAY, Context, finding
+from core.health.checks import DAY, Context, FactRow, finding
 from core.health.finding import Finding, Fix
 from core.jsutil import js_number_str, js_stringify, utf16_len
 from core.prefix_text import (
@@ -44,16 +46,23 @@ PREFIX_NAMESPACES = {"user": USER_FACTS_SAFETY_CAP, "project": PROJECT_FACTS_TOP
 SAME_VALUE_MIN_CHARS = 4  # shorter texts ("yes", "en") are the same by chance
 
 
-def _live(ctx: Context) -> list[Fact]:
+def _live(ctx: Context) -> list[FactRow]:
     return [f for f in ctx.facts if f.active]
 
 
-def _ids(facts: list[Fact]) -> list[str]:
+def _ids(facts: Sequence[Fact | FactRow]) -> list[str]:
     return [f.id for f in facts]
 
 
-def _recency(f: Fact) -> Any:
+def _recency(f: Fact | FactRow) -> Any:
     return f.last_accessed_at if f.last_accessed_at is not None else f.created_at
+
+
+def _time_key(t: Any) -> float:
+    """A stored time for sorting: a damaged one (text, NULL) sorts as the oldest."""
+    return (
+        float(t) if isinstance(t, int | float) and not isinstance(t, bool) and math.isfinite(t) else -math.inf
+    )
 
 
 @dataclass
@@ -118,22 +127,22 @@ def prefix_facts(ctx: Context) -> PrefixFacts:
     return out
 
 
-def _merge_fix(facts: list[Fact]) -> Fix:
+def _merge_fix(facts: Sequence[Fact | FactRow]) -> Fix:
     return Fix("health.fix.merge_duplicates", {"layer": "facts", "ids": _ids(facts)})
 
 
-def _forget_fix(facts: list[Fact]) -> Fix:
+def _forget_fix(facts: Sequence[Fact | FactRow]) -> Fix:
     return Fix("health.fix.forget", {"layer": "facts", "ids": _ids(facts)})
 
 
 def check_live_conflicts(ctx: Context) -> list[Finding]:
-    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    groups: dict[tuple[Any, Any], list[FactRow]] = defaultdict(list)
     for f in _live(ctx):
         groups[(f.namespace, f.key)].append(f)
     out = []
     for (ns, key), facts in groups.items():
         if len(facts) > 1:
-            facts = sorted(facts, key=lambda f: f.created_at, reverse=True)
+            facts = sorted(facts, key=lambda f: (_time_key(f.created_at), f.rowid), reverse=True)
             out.append(
                 finding(
                     "health.facts.live_conflict",
@@ -200,10 +209,13 @@ def check_chains(ctx: Context) -> list[Finding]:
 _WS = re.compile(r"\s+")
 
 
-def normalised_value(f: Fact) -> str | None:
+def normalised_value(f: FactRow) -> str | None:
     """The value compared across keys, or ``None`` when it says too little to compare."""
-    v = f.value
-    if f.json_errors:
+    if not f.json_valid:
+        return None
+    try:
+        v = json.loads(f.value_json)
+    except (TypeError, ValueError, RecursionError):
         return None
     if isinstance(v, str):
         t = _WS.sub(" ", v).strip().casefold()
@@ -214,16 +226,16 @@ def normalised_value(f: Fact) -> str | None:
 
 
 def check_same_value(ctx: Context) -> list[Finding]:
-    groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    groups: dict[tuple[Any, str], list[FactRow]] = defaultdict(list)
     for f in _live(ctx):
         norm = normalised_value(f)
         if norm is not None:
             groups[(f.namespace, norm)].append(f)
     out = []
     for (ns, _), facts in groups.items():
-        keys = sorted({f.key for f in facts})
+        keys = sorted({str(f.key) for f in facts})
         if len(keys) > 1:
-            facts = sorted(facts, key=lambda f: (f.key, f.id))
+            facts = sorted(facts, key=lambda f: (str(f.key), str(f.id)))
             out.append(
                 finding(
                     "health.facts.same_value",
@@ -360,21 +372,20 @@ def check_unread(ctx: Context) -> list[Finding]:
 def _shown_number(v: Any) -> str:
     if isinstance(v, float):
         return js_number_str(v)
-    return repr(v) if not isinstance(v, int) else str(v)
+    return str(v) if isinstance(v, int) and not isinstance(v, bool) else repr(v)
+
+
+def _confidence_ok(c: Any) -> bool:
+    return isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c) and 0 <= c <= 1
 
 
 def check_damaged(ctx: Context) -> list[Finding]:
     out = []
+    store = FactStore(ctx.db)
     for f in ctx.facts:
         sev = "fail" if f.active else "warn"
-        c = f.confidence
-        bad = "confidence" in f.damaged or not (
-            isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c) and 0 <= c <= 1
-        )
-        if bad:
-            d = f.damaged.get("confidence")
-            stored = c if d is None else d.stored if d.stored is not None else d.raw
-            value = _shown_number(stored)
+        if not _confidence_ok(f.confidence):
+            value = _shown_number(f.confidence)
             out.append(
                 finding(
                     "health.facts.confidence_invalid",
@@ -386,17 +397,19 @@ def check_damaged(ctx: Context) -> list[Finding]:
                     value=value,
                 )
             )
-        if f.json_errors:
-            out.append(
-                finding(
-                    "health.facts.invalid_json",
-                    sev,
-                    [f.id],
-                    {"errors": list(f.json_errors)},
-                    namespace=f.namespace,
-                    key=f.key,
+        if not f.json_valid:
+            model = store.get_by_id(f.id)  # the agent's reading decides (JSON.parse semantics)
+            if model is not None and model.json_errors:
+                out.append(
+                    finding(
+                        "health.facts.invalid_json",
+                        sev,
+                        [f.id],
+                        {"errors": list(model.json_errors)},
+                        namespace=f.namespace,
+                        key=f.key,
+                    )
                 )
-            )
     return out
 
 

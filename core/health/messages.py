@@ -54,14 +54,14 @@ TEXTS: dict[str, str] = {
     "health.calendar.task_paused": "Task {name} is paused until {until}.",
     "health.calendar.oneshot_overdue": "One-shot task {name} was due {overdue_hours} hours ago and never ran.",
     # file
-    "health.file.size": "The file holds {size_mb} MB; {last_month_mb} MB of text came in during {month}.",
+    "health.file.size": "The file holds {size_mb} MB; {month_messages} messages came in during {month}.",
     "health.file.free_pages": "{free_mb} MB of the file ({ratio}) is free space a VACUUM would reclaim.",
     "health.file.wal_size": "The -wal file holds {wal_mb} MB (threshold {limit_mb} MB).",
     "health.file.backups": (
         "{count} backups take {total_mb} MB; the newest good one is {age_days} days old."
     ),
     "health.file.no_backup": "No backup that passes quick_check was found.",
-    "health.file.prefix_size": "The memory prefix holds {chars} of {cap} characters ({tokens} tokens).",
+    "health.file.prefix_size": "The memory prefix takes {chars} of its {cap} characters ({tokens} tokens).",
     "health.file.messages_per_day": "{average} messages a day over the last {days} days (busiest day: {max}).",
 }
 

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from core.backups import backup_created_at
 from core.db import MemoryDB
 from core.errors import ValidationError_
 from core.health.checks import HealthOptions, run_checks
 from core.health.finding import LAYERS
+from core.prefix import build_memory_prefix
 from tests.conftest import FIXED_NOW
 
 NOW = FIXED_NOW
@@ -57,12 +59,94 @@ def plant_facts(conn) -> None:
     fact(conn, "unread", "notes", "old", '"kept"', created=NOW - 200 * D)
 
 
+SKILL_COLS = (
+    "id, name, description, trigger_keywords, action_template, created_at, last_used_at, success_count, "
+    "maturity, offered_count, matched_count, verification, revision_history"
+)
+
+
+def skill(conn, sid, recipe, *, maturity="draft", created=NOW - D, used=None, successes=0, offered=0,
+          matched=0, verification=None, history=None, keywords="[]"):  # fmt: skip
+    conn.execute(
+        f"INSERT INTO memory_skills ({SKILL_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (sid, f"{sid}-skill", "d", keywords, recipe, created, used, successes, maturity, offered, matched,
+         verification, history),
+    )  # fmt: skip
+
+
+def action(conn, skill_name, at, ok=1):
+    conn.execute(
+        "INSERT INTO memory_actions (session_id, tool_name, params_json, success, timestamp, linked_skill) "
+        "VALUES ('global', 'use_skill', '{}', ?, ?, ?)",
+        (ok, at, skill_name),
+    )
+
+
+def plant_skills(conn) -> None:
+    # stable with no linked action: unbacked; confirmed with two linked successes: backed
+    skill(conn, "unbacked", "open the ledger and reconcile", maturity="stable", successes=9)
+    skill(conn, "backed", "tag the release and publish notes", maturity="confirmed", successes=2)
+    action(conn, "backed-skill", NOW - 3 * D)
+    action(conn, "backed-skill", NOW - 2 * D)
+    skill(conn, "offered", "water the plants on the balcony", offered=50)
+    repairs = json.dumps(
+        [{"at": NOW - (5 - i) * D, "actionTemplate": "x", "verification": "ok", "reason": f"skill_repair:i{i}: d"}
+         for i in range(3)]
+    )  # fmt: skip
+    skill(conn, "repaired", "restart the worker then check its queue", maturity="playbook",
+          verification='"queue empty"', history=repairs)  # fmt: skip
+    recipe = "1. pip install -U the package\n2. run the tests\n3. fix the breaking changes"
+    skill(conn, "dup-a", recipe)
+    skill(conn, "dup-b", recipe.replace("  ", " ").upper())
+    skill(conn, "stale-draft", "print the quarterly report for finance", created=NOW - 60 * D)
+    skill(conn, "bad-json", "feed the cat", keywords="{not json")
+
+
+def plant_notes(conn) -> None:
+    note = "INSERT INTO memory_notes (id, content, created_at, forgotten_at) VALUES (?, ?, ?, ?)"
+    conn.execute(note, ("note-1", "Buy  milk on Friday", NOW - 3 * D, None))
+    conn.execute(note, ("note-2", "buy milk on friday ", NOW - 2 * D, None))
+    conn.execute(note, ("note-forgotten", "the old password hint", NOW - 9 * D, NOW - D))
+    conn.execute(note, ("note-ok", "call the dentist", NOW - D, None))
+
+
+def plant_index_damage(conn) -> None:
+    msg = "INSERT INTO memory_raw_messages (session_id, role, content, timestamp) VALUES ('global', ?, ?, ?)"
+    for i in range(5):
+        conn.execute(msg, ("user", f"message {i}", NOW - (5 - i) * 3600_000))
+    # message 3 dropped from its index; a skills-index document whose skill does not exist
+    conn.execute(
+        "INSERT INTO memory_raw_messages_fts (memory_raw_messages_fts, rowid, content, role) "
+        "SELECT 'delete', rowid, content, role FROM memory_raw_messages WHERE id = 3"
+    )
+    conn.execute(
+        "INSERT INTO memory_skills_fts (rowid, name, description, trigger_keywords) VALUES (9999, 'ghost', '', '')"
+    )
+
+
+def plant_tasks(conn) -> None:
+    task = (
+        "INSERT INTO memory_schedules (id, name, cron_expr, next_run_at, last_run_at, action_type, "
+        "payload_json, enabled, created_at, consecutive_failures, paused_until) VALUES (?,?,?,?,?,'prompt','{}',?,?,?,?)"
+    )
+    every = "interval:3600000"
+    conn.execute(task, ("failing", "sync mail", every, NOW + 3600_000, NOW - 60_000, 1, NOW - 9 * D, 4, None))
+    conn.execute(task, ("paused", "backup photos", every, NOW + D, NOW - D, 1, NOW - 9 * D, 3, NOW + D))
+    conn.execute(task, ("overdue", "call mum", None, NOW - 5 * 3600_000, None, 1, NOW - 9 * D, 0, None))
+    conn.execute(task, ("fine", "water plants", None, NOW + D, None, 1, NOW - D, 0, None))
+    conn.execute(task, ("off", "old reminder", None, NOW - 9 * D, None, 0, NOW - 9 * D, 7, None))
+
+
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("planted") / "memory.sqlite"
     db = MemoryDB.create(path, now=NOW)
     with db.write() as conn:
         plant_facts(conn)
+        plant_skills(conn)
+        plant_notes(conn)
+        plant_index_damage(conn)
+        plant_tasks(conn)
     db.close()
     return path
 
@@ -132,6 +216,89 @@ def test_unread_facts(report):
     assert (f.severity, f.targets) == ("info", ["unread"])
 
 
+def test_maturity_the_log_does_not_back(report):
+    f = one(report, "health.skills.maturity_unbacked")
+    assert (f.severity, f.layer, f.targets) == ("warn", "skills", ["unbacked"])
+    assert (f.measure["maturity"], f.measure["backed"], f.measure["actions"]) == ("stable", "draft", 0)
+    assert f.fix.code == "health.fix.demote_skill"
+    assert f.fix.params == {"ids": ["unbacked"], "to": "draft", "reason": "health.skills.maturity_unbacked"}
+
+
+def test_other_skill_findings(report):
+    assert targets(report, "health.skills.offered_unmatched") == [["offered"]]
+    assert targets(report, "health.skills.repairs_exhausted") == [["repaired"]]
+    assert one(report, "health.skills.repairs_exhausted").measure["count"] == 3
+    assert targets(report, "health.skills.near_duplicate") == [["dup-a", "dup-b"]]
+    assert targets(report, "health.skills.draft_unused") == [["stale-draft"]]
+    assert targets(report, "health.skills.invalid_json") == [["bad-json"]]
+
+
+def test_notes(report):
+    f = one(report, "health.notes.duplicate")
+    assert (f.targets, f.fix.params) == (
+        ["note-1", "note-2"],
+        {"layer": "notes", "ids": ["note-1", "note-2"]},
+    )
+    assert targets(report, "health.notes.forgotten_found") == [["note-forgotten"]]
+
+
+def test_indexes_against_their_tables(report):
+    missing = one(report, "health.indexes.missing_rows")
+    assert (missing.severity, missing.targets, missing.measure["index"]) == (
+        "fail",
+        [3],
+        "memory_raw_messages_fts",
+    )
+    orphan = one(report, "health.indexes.orphan_rows")
+    assert (orphan.targets, orphan.measure["index"]) == ([9999], "memory_skills_fts")
+    assert orphan.fix.params == {"index": "memory_skills_fts", "table": "memory_skills"}
+    assert str(orphan.message) == "memory_skills_fts holds 1 rows that memory_skills no longer has."
+
+
+def test_tasks(report):
+    assert targets(report, "health.calendar.task_failing") == [["failing"]]
+    assert one(report, "health.calendar.task_failing").fix.code == "health.fix.pause_task"
+    assert targets(report, "health.calendar.task_paused") == [["paused"]]
+    assert one(report, "health.calendar.task_paused").fix.code == "health.fix.enable_task"
+    f = one(report, "health.calendar.oneshot_overdue")
+    assert (f.targets, str(f.message)) == (
+        ["overdue"],
+        "One-shot task call mum was due 5.0 hours ago and never ran.",
+    )
+
+
+def test_file_measurements(report):
+    size = one(report, "health.file.size")
+    assert size.severity == "info" and size.measure["months"][-1]["messages"] == 5
+    assert one(report, "health.file.no_backup").severity == "warn"
+    prefix = one(report, "health.file.prefix_size")
+    assert prefix.severity == "info" and len(prefix.measure["months"]) == 12
+    per_day = one(report, "health.file.messages_per_day")
+    assert (per_day.measure["total"], per_day.measure["days"]) == (5, 30)
+
+
+def test_file_thresholds(planted):
+    opts = {"free_min_mb": 0, "free_ratio": 0, "wal_max_mb": -1, "size_max_mb": 0, "messages_per_day_max": 1}
+    with MemoryDB.open(planted) as db:
+        r = run_checks(db, now_ms=NOW, layers=["file"], options=opts)
+    codes = {f.code: f.severity for f in r.findings}
+    assert codes["health.file.free_pages"] == codes["health.file.wal_size"] == "warn"
+    assert codes["health.file.size"] == codes["health.file.messages_per_day"] == "warn"
+
+
+def test_backups_measured(tmp_path):
+    db = MemoryDB.create(tmp_path / "m" / "memory.sqlite", now=NOW)
+    made = db.backup()
+    at = backup_created_at(made.name)
+    r = run_checks(db, layers=["file"], now_ms=at + 8 * D)
+    f = one(r, "health.file.backups")
+    assert (f.severity, f.targets, f.measure["count"]) == ("warn", [made.name], 1)
+    assert f.measure["age_ms"] == 8 * D
+    r = run_checks(db, layers=["file"], now_ms=at + 6 * D)
+    assert one(r, "health.file.backups").severity == "info"
+    db.close()
+
+
 def test_thresholds_are_options(planted):
     with MemoryDB.open(planted) as db:
         r = run_checks(db, now_ms=NOW, layers=["facts"], options={"unread_days": 500})
@@ -176,3 +343,44 @@ def test_demo_has_no_false_failure(demo_db_path):
     with MemoryDB.open(demo_db_path) as db:
         r = run_checks(db, now_ms=NOW)
     assert [f.code for f in r.findings if f.severity == "fail"] == []
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory) -> Path:
+    """60 user facts of 900 characters each (the prefix overflows its cap) and 25 project facts."""
+    path = tmp_path_factory.mktemp("crowded") / "memory.sqlite"
+    db = MemoryDB.create(path, now=NOW)
+    with db.write() as conn:
+        for i in range(60):
+            fact(
+                conn,
+                f"u{i:02d}",
+                "user",
+                f"k{i:02d}",
+                json.dumps(f"{i:02d}" + "x" * 898),
+                read=NOW - i * 60_000,
+            )
+        for i in range(25):
+            fact(conn, f"p{i:02d}", "project", f"k{i:02d}", f'"p{i}"', created=NOW - i * 60_000)
+    db.close()
+    return path
+
+
+def test_prefix_limits_and_cap(crowded):
+    with MemoryDB.open(crowded) as db:
+        r = run_checks(db, now_ms=NOW, layers=["facts", "file"])
+        text = build_memory_prefix(db, now=NOW).text
+    by_limit = one(r, "health.facts.cut_by_limit")
+    assert by_limit.targets == ["p20", "p21", "p22", "p23", "p24"]  # the oldest five beyond 20
+    assert by_limit.measure == {"namespace": "project", "limit": 20, "live": 25, "count": 5}
+    by_chars = one(r, "health.facts.cut_by_chars")
+    cut = by_chars.targets
+    user_cut = [t for t in cut if t.startswith("u")]
+    # the newest user facts fit, the rest are cut, and every shown project fact is beyond the cap too
+    assert user_cut == [f"u{i:02d}" for i in range(60 - len(user_cut), 60)] and 0 < len(user_cut) < 60
+    assert [t for t in cut if t.startswith("p")] == [f"p{i:02d}" for i in range(20)]
+    first = int(user_cut[0][1:])
+    assert f"  user.k{first - 1:02d} = " in text and f'"{first - 1:02d}' + "x" * 898 + '"' in text
+    assert f'"{first:02d}' + "x" * 898 + '"' not in text
+    assert by_chars.measure["over"] == by_chars.measure["chars"] - 40_000 > 0
+    assert one(r, "health.file.prefix_size").severity == "warn"
