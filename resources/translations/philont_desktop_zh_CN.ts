@@ -2666,12 +2666,7 @@ with the backup
         <translation>一次性任务 {name} 已过期 {overdue_hours} 小时，从未运行。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>The file holds {size_mb} MB; {last_month_mb} MB of text came in during {month}.</source>
-        <translation>文件大小为 {size_mb} MB；{month} 期间新增了 {last_month_mb} MB 文本。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>{free_mb} MB of the file ({ratio}) is free space a VACUUM would reclaim.</source>
         <translation>文件中有 {free_mb} MB（{ratio}）是 VACUUM 可以回收的空闲空间。</translation>
     </message>
@@ -2691,9 +2686,29 @@ with the backup
         <translation>没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
+        <location line="+32"/>
+        <source>Keep the fact you pick; the others are superseded by it and stay in the history.</source>
+        <translation>保留你选择的事实；其余的被它取代，并保留在历史中。</translation>
+    </message>
+    <message>
         <location line="+2"/>
-        <source>The memory prefix holds {chars} of {cap} characters ({tokens} tokens).</source>
-        <translation>记忆前缀占用 {cap} 个字符中的 {chars} 个（{tokens} 个令牌）。</translation>
+        <source>Keep the note you pick; the others are forgotten.</source>
+        <translation>保留你选择的笔记；其余的被遗忘。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the skill you pick; the others are deprecated, with the reason in the audit trail.</source>
+        <translation>保留你选择的技能；其余的被弃用，原因记入审计记录。</translation>
+    </message>
+    <message>
+        <location line="-45"/>
+        <source>The file holds {size_mb} MB; {month_messages} messages came in during {month}.</source>
+        <translation>文件大小为 {size_mb} MB；{month} 期间新增了 {month_messages} 条消息。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The memory prefix takes {chars} of its {cap} characters ({tokens} tokens).</source>
+        <translation>记忆前缀占用其 {cap} 个字符上限中的 {chars} 个（{tokens} 个令牌）。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2786,12 +2801,7 @@ with the backup
         <translation>重建索引</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Keep the one you pick. Facts: the others are superseded by it and stay in the history. Notes: the others are forgotten. Skills: the others are deprecated.</source>
-        <translation>保留你选择的一项。事实：其余的被它取代，并保留在历史中。笔记：其余的被遗忘。技能：其余的被弃用。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+12"/>
         <source>Soft-forget the rows: the agent no longer reads them; the history keeps them.</source>
         <translation>软遗忘这些行：智能体不再读取它们；历史中仍保留。</translation>
     </message>
@@ -2831,7 +2841,7 @@ with the backup
         <translation>根据表重建全文索引。智能体写入期间会被拒绝；不会更改任何行。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>Facts</source>
         <translation>事实</translation>
     </message>
@@ -5917,7 +5927,7 @@ You can undo this with Edit › Undo.</source>
         <translation>检查失败：{0}</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Last checked {0}.</source>
         <translation>上次检查：{0}。</translation>
     </message>
@@ -7289,7 +7299,7 @@ You can undo this with Edit › Undo.</source>
         <translation>没有一步修复：请根据数值自行判断。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>(Turn on editing to fix it.)</source>
         <translation>（开启编辑模式以修复。）</translation>
     </message>
@@ -7310,7 +7320,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FixDialog</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/fix_dialog.py" line="+81"/>
+        <location filename="../../philont_desktop/health/doctor/fix_dialog.py" line="+82"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
@@ -8132,7 +8142,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LayerSummary</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/widgets.py" line="-95"/>
+        <location filename="../../philont_desktop/health/doctor/widgets.py" line="-96"/>
         <source>not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -8428,22 +8438,147 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
-    <name>MeasurePlot</name>
+    <name>MeasureNames</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/measure.py" line="+141"/>
-        <source>Score</source>
+        <location filename="../../philont_desktop/health/doctor/measure.py" line="+49"/>
+        <source>cap</source>
         <extracomment>the value a bar shows, by preference, and the limit it is held against</extracomment>
-        <translation>得分</translation>
+        <translation>上限</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Per month</source>
+        <location line="+1"/>
+        <source>characters</source>
+        <translation>字符数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters shown</source>
+        <translation>显示的字符数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>live facts</source>
+        <translation>有效事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>over the cap</source>
+        <translation>超出上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per month</source>
         <translation>每月</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Value</source>
-        <translation>值</translation>
+        <source>per day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scores</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failures</source>
+        <translation>失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>average</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>busiest day</source>
+        <translation>最多的一天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>names</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grade the actions back</source>
+        <translation>操作所支持的等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>linked actions</source>
+        <translation>关联操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused until</source>
+        <translation>暂停至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read longest ago</source>
+        <translation>最久未读时间</translation>
     </message>
 </context>
 <context>

@@ -64,6 +64,18 @@ def test_the_page_lists_the_findings_per_layer(planted, open_tab):
     assert page.detail.dismiss.isVisibleTo(page)  # a merge can be declined
 
 
+def test_the_prefix_against_its_cap_is_drawn_month_by_month(planted, open_tab):
+    tab = open_tab(HealthTab, planted[0])
+    page = _page(tab)
+    assert page.select_finding("health.file.prefix_size")
+    plot = page.detail.plot
+    assert plot.isVisibleTo(page) and plot.plot is not None
+    kind, labels, values, cap, what = plot.picture
+    assert (kind, cap, what) == ("months", 40_000, "chars") and labels and len(values) == len(labels)
+    assert page.select_finding("health.facts.same_value")
+    assert not plot.isVisibleTo(page)  # two keys read better as words than as a chart
+
+
 def test_a_fix_is_previewed_applied_and_undone(planted, open_tab, start_editing, qtbot):
     path, _a, b = planted
     tab = open_tab(HealthTab, path)
@@ -158,7 +170,7 @@ def test_a_measure_is_drawn_where_a_picture_reads_better():
         "cap": 40_000,
         "months": [{"month": "2026-05", "chars": 30_000}, {"month": "2026-06", "chars": 41_000}],
     }
-    assert picture_of(months) == ("months", ["2026-05", "2026-06"], [30_000.0, 41_000.0], 40_000.0)
+    assert picture_of(months) == ("months", ["2026-05", "2026-06"], [30_000.0, 41_000.0], 40_000.0, "chars")
     assert picture_of({"cap": 40_000, "chars": 52_000, "over": 12_000})[0] == "bar"
     assert picture_of({"threshold": 0.05, "scores": {"a": 0.01, "b": 0.02}})[0] == "scores"
     assert picture_of({"days": 90, "count": 3}) is None

@@ -161,6 +161,8 @@ class DoctorPage(HealthPage):
         self.summary.show_findings(self.findings)
         self._show_status(None)
         index = self.model.index_of(current) if current is not None else None
+        if (index is None or not index.isValid()) and self.model.layers:
+            index = self.model.index(0, 0, self.model.index(0, 0))  # the worst of the first layer
         if index is not None and index.isValid():
             self.tree.setCurrentIndex(index)
         else:

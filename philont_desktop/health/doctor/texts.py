@@ -97,7 +97,7 @@ FINDINGS: dict[str, Template] = {
     ),
     # file
     "health.file.size": lambda: _tr(
-        "The file holds {size_mb} MB; {last_month_mb} MB of text came in during {month}."
+        "The file holds {size_mb} MB; {month_messages} messages came in during {month}."
     ),
     "health.file.free_pages": lambda: _tr(
         "{free_mb} MB of the file ({ratio}) is free space a VACUUM would reclaim."
@@ -108,7 +108,7 @@ FINDINGS: dict[str, Template] = {
     ),
     "health.file.no_backup": lambda: _tr("No backup that passes quick_check was found."),
     "health.file.prefix_size": lambda: _tr(
-        "The memory prefix holds {chars} of {cap} characters ({tokens} tokens)."
+        "The memory prefix takes {chars} of its {cap} characters ({tokens} tokens)."
     ),
     "health.file.messages_per_day": lambda: _tr(
         "{average} messages a day over the last {days} days (busiest day: {max})."
@@ -138,8 +138,11 @@ FIX_TITLES: dict[str, Template] = {
 
 FIX_SUMMARIES: dict[str, Template] = {
     "health.fix.merge_duplicates": lambda: _tr(
-        "Keep the one you pick. Facts: the others are superseded by it and stay in the history. Notes: the "
-        "others are forgotten. Skills: the others are deprecated."
+        "Keep the fact you pick; the others are superseded by it and stay in the history."
+    ),
+    "health.fix.merge_duplicates.notes": lambda: _tr("Keep the note you pick; the others are forgotten."),
+    "health.fix.merge_duplicates.skills": lambda: _tr(
+        "Keep the skill you pick; the others are deprecated, with the reason in the audit trail."
     ),
     "health.fix.forget": lambda: _tr(
         "Soft-forget the rows: the agent no longer reads them; the history keeps them."
@@ -206,8 +209,9 @@ def fix_title(code: str) -> str:
     return template() if template is not None else code
 
 
-def fix_summary(code: str) -> str:
-    template = FIX_SUMMARIES.get(code)
+def fix_summary(code: str, layer: str = "facts") -> str:
+    """What the fix ``code`` does (a merge says it for the ``layer`` of its rows)."""
+    template = FIX_SUMMARIES.get(f"{code}.{layer}") or FIX_SUMMARIES.get(code)
     return template() if template is not None else ""
 
 

@@ -149,7 +149,8 @@ class FindingDetail(QWidget):
     def _fix_line(self, f: Finding) -> str:
         if f.fix is None:
             return self.tr("No one-step fix: the numbers are for you to judge.")
-        line = f"{fix_title(f.fix.code)}: {fix_summary(f.fix.code)}"
+        layer = str(f.fix.params.get("layer") or f.layer)
+        line = f"{fix_title(f.fix.code)}: {fix_summary(f.fix.code, layer)}"
         if not self.editing:
             line += " " + self.tr("(Turn on editing to fix it.)")
         return line
