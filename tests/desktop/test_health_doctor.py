@@ -190,3 +190,34 @@ def test_the_chinese_interface_translates_every_finding_and_fix(chinese):
         assert not texts.fix_title(code).isascii() and not texts.fix_summary(code).isascii(), code
     for layer in ("facts", "skills", "notes", "indexes", "calendar", "file"):
         assert not texts.layer_name(layer).isascii()
+
+
+def test_show_the_rows_selects_them_in_the_facts_tab(planted, open_window, qtbot):
+    path, a, b = planted
+    w = open_window(path)
+    tab = w.show_tab("health")
+    page = tab.show_page("doctor")
+    assert tab.wait_idle(30_000)
+    assert page.select_finding("health.facts.same_value")
+    assert page.detail.show_rows.isEnabled()
+    assert page.show_rows()
+    facts = w.tab_widget.currentWidget()
+    assert facts.name == "facts"
+    qtbot.waitUntil(lambda: {r.fid for r in facts.selected_rows()} == {a, b}, timeout=20_000)
+
+
+def test_a_skill_is_shown_in_the_skills_tab(db_path, open_window, qtbot):
+    from core.skills import SkillStore
+    from philont_desktop.tabs.navigation import ShowSkill
+
+    db = MemoryDB.create(db_path, now=T0)
+    skill = SkillStore(db).create_skill("deploy", "Deploy the site", ["deploy"], "run deploy", now=T0)
+    SkillStore(db).create_skill("backup", "Back up", ["backup"], "run backup", now=T0)
+    db.close()
+    w = open_window(db_path)
+    assert w.ctx.navigator.go(ShowSkill(skill.id))  # the tab is built and loads: selected once loaded
+    tab = w.tab_widget.currentWidget()
+    assert tab.name == "skills"
+    qtbot.waitUntil(
+        lambda: tab.current_skill() is not None and tab.current_skill().id == skill.id, timeout=20_000
+    )
