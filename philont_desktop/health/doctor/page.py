@@ -113,6 +113,8 @@ class DoctorPage(HealthPage):
 
     # -- loading ----------------------------------------------------------------------------------------
     def activate(self) -> None:
+        self.checking = True  # the last result is read first, then every check runs again
+        self._show_status(None)
         self.controller.run(
             work.load_last,
             str(self.ctx.db_path),

@@ -11,7 +11,6 @@ from philont_desktop.health.doctor.model import finding_text, layer_counts, seve
 from philont_desktop.health.doctor.texts import fix_summary, fix_title, layer_name, severity_name
 from philont_desktop.qt import (
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -40,10 +39,10 @@ class LayerSummary(QWidget):
             name.setObjectName(f"doctorLayerName_{layer}")
             state.setObjectName(f"doctorLayer_{layer}")
             self.names[layer], self.states[layer] = name, state
-            row, col = divmod(i, 3)
+            row, col = divmod(i, 2)  # two layers a line: stays narrow at large text sizes
             grid.addWidget(name, row, col * 2)
             grid.addWidget(state, row, col * 2 + 1)
-        grid.setColumnStretch(5, 1)
+        grid.setColumnStretch(3, 1)
         self.counts: dict[str, dict[str, int]] = {}
         self.known = False
 
@@ -106,16 +105,17 @@ class FindingDetail(QWidget):
         self.fix_text.setObjectName("doctorFixText")
         self.fix_text.setWordWrap(True)
         lay.addWidget(self.fix_text)
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two rows of buttons: the pane stays narrow at large text sizes
         self.show_rows = QPushButton(self)
         self.show_rows.setObjectName("doctorShowRows")
         self.fix = QPushButton(self)
         self.fix.setObjectName("doctorFix")
         self.dismiss = QPushButton(self)
         self.dismiss.setObjectName("doctorDismiss")
-        for b in (self.show_rows, self.fix, self.dismiss):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        buttons.addWidget(self.show_rows, 0, 0)
+        buttons.addWidget(self.fix, 0, 1)
+        buttons.addWidget(self.dismiss, 1, 0, 1, 2)
+        buttons.setColumnStretch(2, 1)
         lay.addLayout(buttons)
         self.editing = False
         self.can_show = False
