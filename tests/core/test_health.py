@@ -384,3 +384,12 @@ def test_prefix_limits_and_cap(crowded):
     assert f'"{first:02d}' + "x" * 898 + '"' not in text
     assert by_chars.measure["over"] == by_chars.measure["chars"] - 40_000 > 0
     assert one(r, "health.file.prefix_size").severity == "warn"
+
+
+def test_every_code_has_an_english_text_and_is_documented(report):
+    import core.health
+    from core.health.messages import TEXTS
+
+    for f in report.findings:
+        assert f.code in TEXTS and "{" not in f.message.message, f.code
+    assert all(code in core.health.__doc__ for code in TEXTS)
