@@ -182,10 +182,21 @@ def check_near_duplicates(ctx: Context) -> list[Finding]:
         return i
 
     best: dict[int, float] = {}
-    for i, j, sim in similar_pairs([recipe_tokens(s) for s in live], ratio):
+
+    def join(i: int, j: int, sim: float) -> None:
         a, b = root(i), root(j)
         parent[b] = a
         best[a] = max(best.get(a, 0.0), best.pop(b, 0.0) if b != a else 0.0, sim)
+
+    same: dict[frozenset[str], list[int]] = {}  # identical recipes are compared once
+    for i, s in enumerate(live):
+        same.setdefault(recipe_tokens(s), []).append(i)
+    distinct = list(same)
+    for members in same.values():
+        for j in members[1:]:
+            join(members[0], j, 1.0)
+    for a, b, sim in similar_pairs(distinct, ratio):
+        join(same[distinct[a]][0], same[distinct[b]][0], sim)
     groups: dict[int, list[Skill]] = {}
     for i, s in enumerate(live):
         groups.setdefault(root(i), []).append(s)
