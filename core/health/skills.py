@@ -38,16 +38,19 @@ def _demote(skills: list[Skill], to: str, reason: str) -> Fix:
     return Fix("health.fix.demote_skill", {"ids": [s.id for s in skills], "to": to, "reason": reason})
 
 
-def linked_outcomes(ctx: Context) -> dict[Any, list[OutcomePoint]]:
-    """The actions linked to each skill name, oldest first (one read of the linked-skill index)."""
+def linked_outcomes(ctx: Context, names: list[Any]) -> dict[Any, list[OutcomePoint]]:
+    """The actions linked to each of ``names``, oldest first (read through the linked-skill index)."""
     out: dict[Any, list[OutcomePoint]] = {}
-    rows = ctx.db.conn.execute(
-        "SELECT linked_skill, timestamp, tool_name, success, id FROM memory_actions "
-        "WHERE linked_skill IS NOT NULL ORDER BY timestamp, id"
-    )
-    for name, ts, tool, ok, aid in rows:
-        t = ts if isinstance(ts, int) and not isinstance(ts, bool) else 0  # no time reads as 0
-        out.setdefault(name, []).append(OutcomePoint(t, str(tool), bool(ok), aid))
+    for k in range(0, len(names), 500):
+        chunk = names[k : k + 500]
+        rows = ctx.db.conn.execute(
+            "SELECT linked_skill, timestamp, tool_name, success, id FROM memory_actions "
+            f"WHERE linked_skill IN ({','.join('?' * len(chunk))}) ORDER BY timestamp, id",
+            chunk,
+        )
+        for name, ts, tool, ok, aid in rows:
+            t = ts if isinstance(ts, int) and not isinstance(ts, bool) else 0  # no time reads as 0
+            out.setdefault(name, []).append(OutcomePoint(t, str(tool), bool(ok), aid))
     return out
 
 
@@ -55,7 +58,7 @@ def check_unbacked(ctx: Context) -> list[Finding]:
     claimed = [s for s in ctx.skills if s.maturity in ("confirmed", "stable")]
     if not claimed:
         return []
-    linked = linked_outcomes(ctx)
+    linked = linked_outcomes(ctx, [s.name for s in claimed])
     out = []
     for s in claimed:
         outcomes = linked.get(s.name, [])
