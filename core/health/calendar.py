@@ -28,7 +28,7 @@ def check_tasks(ctx: Context) -> list[Finding]:
         if not t.enabled:
             continue
         failures = t.consecutive_failures
-        if _paused(ctx, t.paused_until):
+        if _paused(ctx, t.paused_until) and "paused_until" not in t.damaged:
             out.append(
                 finding(
                     "health.calendar.task_paused",
@@ -53,7 +53,7 @@ def check_tasks(ctx: Context) -> list[Finding]:
                 )
             )
         due = t.next_run_at
-        late = ctx.now - due if isinstance(due, int) else 0
+        late = ctx.now - due if isinstance(due, int) and "next_run_at" not in t.damaged else 0
         if not t.cron_expr and t.last_run_at is None and late > ctx.options.overdue_hours * HOUR:
             hours = round(late / HOUR, 1)
             out.append(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from core.damage import as_text, decode_text
 from core.decay import DEFAULT_FORGET_THRESHOLD
 from core.errors import ValidationError_
 from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
@@ -150,6 +151,16 @@ def finding(
     return Finding(code, severity, layer, list(targets), notice(code, **params), dict(measure or {}), fix)
 
 
+def stored_text(v: Any) -> Any:
+    """A text column as the stores read it: bytes decoded (an :class:`~core.damage.UnreadableText` when
+    they are not UTF-8), a number as JavaScript prints it, text and NULL as they are."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bytes | bytearray | memoryview):
+        return decode_text(bytes(v))
+    return as_text(v)
+
+
 class FactRow(NamedTuple):
     """The columns of a fact the checks read, as stored (a damaged value stays what it is)."""
 
@@ -187,7 +198,13 @@ class Context:
             "valid_until, last_accessed_at, forgotten_at, json_valid(value_json) FROM memory_facts "
             "ORDER BY rowid"
         ).fetchall()
-        return [FactRow(*tuple(r)) for r in rows]
+        out = []
+        for r in rows:
+            v = list(r)
+            for i in (1, 2, 3, 6):  # id, namespace, key, superseded_by: text as the stores read it
+                v[i] = stored_text(v[i])
+            out.append(FactRow(*v))
+        return out
 
     @cached_property
     def facts_by_id(self) -> dict[Any, FactRow]:
@@ -211,7 +228,7 @@ class Context:
         rows = self.db.conn.execute(
             "SELECT id, content, created_at, forgotten_at FROM memory_notes ORDER BY rowid"
         ).fetchall()
-        return [tuple(r) for r in rows]
+        return [(stored_text(r[0]), stored_text(r[1]), r[2], r[3]) for r in rows]
 
     @cached_property
     def schedules(self) -> list[Schedule]:

@@ -23,13 +23,14 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.decay import score_memory
 from core.facts import FactStore
 from core.health.checks import DAY, Context, FactRow, finding
 from core.health.finding import Finding, Fix
 from core.jsutil import js_number_str, js_stringify, utf16_len
+from core.models import Fact
 from core.prefix_text import (
     FACT_VALUE_INJECT_CAP,
     MEMORY_PREFIX_TOTAL_CAP,
@@ -38,9 +39,6 @@ from core.prefix_text import (
     WRAPPER_OPEN,
     truncate_for_injection,
 )
-
-if TYPE_CHECKING:
-    from core.models import Fact
 
 PREFIX_NAMESPACES = {"user": USER_FACTS_SAFETY_CAP, "project": PROJECT_FACTS_TOP_N}
 SAME_VALUE_MIN_CHARS = 4  # shorter texts ("yes", "en") are the same by chance
@@ -381,7 +379,6 @@ def _confidence_ok(c: Any) -> bool:
 
 def check_damaged(ctx: Context) -> list[Finding]:
     out = []
-    store = FactStore(ctx.db)
     for f in ctx.facts:
         sev = "fail" if f.active else "warn"
         if not _confidence_ok(f.confidence):
@@ -398,7 +395,8 @@ def check_damaged(ctx: Context) -> list[Finding]:
                 )
             )
         if not f.json_valid:
-            model = store.get_by_id(f.id)  # the agent's reading decides (JSON.parse semantics)
+            row = ctx.db.conn.execute("SELECT * FROM memory_facts WHERE rowid = ?", (f.rowid,)).fetchone()
+            model = None if row is None else Fact.from_row(row)  # the stores' reading decides (JSON.parse)
             if model is not None and model.json_errors:
                 out.append(
                     finding(

@@ -393,3 +393,53 @@ def test_every_code_has_an_english_text_and_is_documented(report):
     for f in report.findings:
         assert f.code in TEXTS and "{" not in f.message.message, f.code
     assert all(code in core.health.__doc__ for code in TEXTS)
+
+
+def test_damaged_values_everywhere_are_findings_never_errors():
+    db = MemoryDB.memory(now=NOW)
+    c = db.conn
+    c.execute(
+        "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, created_at, valid_until, "
+        "last_accessed_at, decay_tau_days) VALUES ('f1', 'user', 'k', '\"v\"', 'high', 'yesterday', 'soon', "
+        "X'00ff', 'abc')"
+    )
+    c.execute(
+        "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, created_at, superseded_by) "
+        "VALUES (X'01', 'misc', X'ff00', 'NaN', 0.5, 1, X'02')"
+    )
+    c.execute(
+        "INSERT INTO memory_skills (id, name, description, trigger_keywords, action_template, created_at, "
+        "maturity, revision_history, last_used_at) VALUES ('s1', X'ff', 'd', '[1,', X'00', 'old', 'stable', "
+        "'{bad', 'never')"
+    )
+    c.execute(
+        "INSERT INTO memory_notes (id, content, created_at, forgotten_at) VALUES ('n1', X'ff00', 'x', 'y')"
+    )
+    c.execute("INSERT INTO memory_notes (id, content, created_at) VALUES ('n2', 12, 1)")
+    c.execute(
+        "INSERT INTO memory_schedules (id, name, cron_expr, next_run_at, action_type, payload_json, created_at, "
+        "consecutive_failures, paused_until) VALUES ('t1', X'ff', NULL, 'tomorrow', 'prompt', '{', 1, 'lots', "
+        "'later')"
+    )
+    c.execute(
+        "INSERT INTO memory_raw_messages (session_id, role, content, timestamp) VALUES ('global', 'user', X'ff', 'noon')"
+    )
+    c.execute(
+        "INSERT INTO memory_actions (session_id, tool_name, params_json, success, timestamp, linked_skill) "
+        "VALUES ('global', 't', '{}', 'maybe', 'x', X'ff')"
+    )
+    r = run_checks(db, now_ms=NOW)
+    db.close()
+    assert targets(r, "health.facts.confidence_invalid") == [["f1"]]
+    assert targets(r, "health.facts.chain_missing") == [["\x01"]]
+    assert targets(r, "health.facts.invalid_json") == [["\x01"]]
+    assert targets(r, "health.skills.invalid_json") == [["s1"]]
+    assert targets(r, "health.calendar.oneshot_overdue") == []  # no time is no overdue
+    json.dumps(r.to_json())
+
+
+def test_progress_is_reported_per_layer(planted):
+    seen = []
+    with MemoryDB.open(planted) as db:
+        run_checks(db, layers=["notes", "facts"], now_ms=NOW, progress=lambda *a: seen.append(a))
+    assert seen == [("facts", 0, 2), ("notes", 1, 2), ("done", 2, 2)]
