@@ -1,8 +1,9 @@
 """Memory health: checks of every layer (a measurement, a threshold, a severity, the rows concerned and
 the fix offered) and the one-step fixes they offer. :mod:`.finding` holds the shapes,
 :func:`.checks.run_checks` runs the checks (one module per layer: :mod:`.facts`, :mod:`.skills`,
-:mod:`.notes`, :mod:`.indexes`, :mod:`.calendar`, :mod:`.growth` for the layer ``file``), :mod:`.messages`
-has the English text of every code.
+:mod:`.notes`, :mod:`.indexes`, :mod:`.calendar`, :mod:`.growth` for the layer ``file``; what they share,
+the thresholds :class:`.context.HealthOptions` among it, is in :mod:`.context`), :mod:`.messages` has the
+English text of every code.
 
 Finding codes (layer = the code's second part) with the parameters of their message; ``targets`` are
 fact, skill, note and task ids, message rowids (indexes), backup file names:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from core.health.checks import Context, finding
+from core.health.context import Context, finding
 from core.health.finding import Finding, Fix
 from core.jsutil import iso_ms
 

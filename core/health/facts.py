@@ -27,7 +27,7 @@ from typing import Any
 
 from core.decay import score_memory
 from core.facts import FactStore
-from core.health.checks import DAY, Context, FactRow, finding
+from core.health.context import DAY, Context, FactRow, finding
 from core.health.finding import Finding, Fix
 from core.jsutil import js_number_str, js_stringify, utf16_len
 from core.models import Fact

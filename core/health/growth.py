@@ -28,7 +28,7 @@ from typing import Any
 
 from core.backups.listing import check_backup_file, list_backups_info
 from core.damage import JS_TIME_MAX
-from core.health.checks import DAY, MB, Context, finding
+from core.health.context import DAY, MB, Context, finding
 from core.health.finding import Finding
 from core.prefix import MEMORY_PREFIX_TOTAL_CAP, build_memory_prefix
 from core.timeline import RawStore

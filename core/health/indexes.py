@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.health.checks import Context, finding
+from core.health.context import Context, finding
 from core.health.finding import Finding, Fix
 
 INDEXES = (

@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from core.health.checks import Context, finding
+from core.health.context import Context, finding
 from core.health.finding import Finding, Fix
 
 _WS = re.compile(r"\s+")

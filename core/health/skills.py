@@ -20,7 +20,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from core.health.checks import DAY, Context, finding
+from core.health.context import DAY, Context, finding
 from core.health.finding import Finding, Fix
 from core.ladder import build_ladder
 from core.repair import repair_attempts
