@@ -32,6 +32,8 @@ class HealthOptions:
 
     * ``forget_threshold``: a decay score below it makes a fact a forget candidate (the reference's 0.05);
     * ``unread_days``: a live fact not read (``last_accessed_at``, else ``created_at``) for this long;
+    * ``same_value_min_chars``: the shortest text compared across keys (statuses such as "done" or "in
+      review" are shared by nature);
     * ``draft_unused_days``: a draft skill not used (``last_used_at``, else ``created_at``) for this long;
     * ``offered_min``: a skill offered at least this often and never matched;
     * ``near_duplicate_ratio``: recipes (``action_template``) at least this alike (0-1: the Jaccard index
@@ -49,6 +51,7 @@ class HealthOptions:
 
     forget_threshold: float = DEFAULT_FORGET_THRESHOLD
     unread_days: float = 90
+    same_value_min_chars: float = 12
     draft_unused_days: float = 30
     offered_min: int = 20
     near_duplicate_ratio: float = 0.9

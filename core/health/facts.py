@@ -4,7 +4,8 @@
 * ``health.facts.chain_missing`` (fail): ``superseded_by`` names a fact that does not exist;
 * ``health.facts.chain_cycle`` (fail): following ``superseded_by`` comes back to where it started;
 * ``health.facts.same_value`` (warn): one value (text compared case-folded, white space collapsed; lists
-  and objects as JSON; short texts, numbers and booleans never) under several live keys of a namespace;
+  and objects as JSON) under several live keys of a namespace; numbers, booleans and texts shorter than
+  ``same_value_min_chars`` never (statuses such as "done" or "in review" are shared by nature);
 * ``health.facts.expired_live`` (warn when shown in the prefix, info otherwise): ``valid_until`` passed,
   still live (the reference never looks at it, spec Part A §0.12);
 * ``health.facts.decayed_shown`` (warn): shown in the prefix while its decay score is below the forget
@@ -41,7 +42,6 @@ from core.prefix_text import (
 )
 
 PREFIX_NAMESPACES = {"user": USER_FACTS_SAFETY_CAP, "project": PROJECT_FACTS_TOP_N}
-SAME_VALUE_MIN_CHARS = 4  # shorter texts ("yes", "en") are the same by chance
 
 
 def _live(ctx: Context) -> list[FactRow]:
@@ -207,7 +207,7 @@ def check_chains(ctx: Context) -> list[Finding]:
 _WS = re.compile(r"\s+")
 
 
-def normalised_value(f: FactRow) -> str | None:
+def normalised_value(f: FactRow, min_chars: float) -> str | None:
     """The value compared across keys, or ``None`` when it says too little to compare."""
     if not f.json_valid:
         return None
@@ -217,7 +217,7 @@ def normalised_value(f: FactRow) -> str | None:
         return None
     if isinstance(v, str):
         t = _WS.sub(" ", v).strip().casefold()
-        return "s:" + t if len(t) >= SAME_VALUE_MIN_CHARS else None
+        return "s:" + t if len(t) >= min_chars else None
     if isinstance(v, list | dict) and v:
         return "j:" + js_stringify(v)
     return None
@@ -226,7 +226,7 @@ def normalised_value(f: FactRow) -> str | None:
 def check_same_value(ctx: Context) -> list[Finding]:
     groups: dict[tuple[Any, str], list[FactRow]] = defaultdict(list)
     for f in _live(ctx):
-        norm = normalised_value(f)
+        norm = normalised_value(f, ctx.options.same_value_min_chars)
         if norm is not None:
             groups[(f.namespace, norm)].append(f)
     out = []

@@ -45,6 +45,9 @@ def plant_facts(conn) -> None:
     # one value under two keys (normalised: case and white space)
     fact(conn, "same-1", "contacts", "boss", '"Ada  Lovelace"')
     fact(conn, "same-2", "contacts", "manager", '"ada lovelace"')
+    # statuses are shared by nature: not the same value under several keys
+    fact(conn, "status-1", "tickets", "A-1", '"done"')
+    fact(conn, "status-2", "tickets", "A-2", '"done"')
     # valid_until passed, live and shown in the prefix
     fact(conn, "expired", "user", "trip", '"Rome"', until=NOW - D, read=NOW - 3600_000)
     # shown in the prefix while decayed below 0.05 (project τ 60 d, a year old)
