@@ -112,3 +112,23 @@ def test_health_leaves_the_file_as_it_was(sick, capsys):
     assert _run(capsys, sick)[0] == 0
     assert _run(capsys, sick, "--json")[0] == 0
     assert fingerprint(sick) == before
+
+
+def test_health_leaves_a_live_wal_as_it_was(sick, capsys):
+    """The agent is writing: its -wal holds a commit no checkpoint has moved into the file yet."""
+    from core.engine import sqlite3
+
+    writer = sqlite3.connect(sick, isolation_level=None)
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute(
+            "INSERT INTO memory_raw_messages (session_id, role, content, timestamp) VALUES ('global', 'user', 'hi', ?)",
+            (NOW,),
+        )
+        before = fingerprint(sick)
+        assert before["-wal"] is not None
+        rc, out, _ = _run(capsys, sick, "--json")
+        assert rc == 0 and json.loads(out)["summary"]["file"]["status"] == "warn"  # no backup
+        assert fingerprint(sick) == before
+    finally:
+        writer.close()
