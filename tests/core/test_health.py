@@ -446,3 +446,15 @@ def test_progress_is_reported_per_layer(planted):
     with MemoryDB.open(planted) as db:
         run_checks(db, layers=["notes", "facts"], now_ms=NOW, progress=lambda *a: seen.append(a))
     assert seen == [("facts", 0, 2), ("notes", 1, 2), ("done", 2, 2)]
+
+
+def test_offered_and_matched_only_where_the_file_has_them():
+    db = MemoryDB.memory(now=NOW)
+    with db.write() as conn:
+        skill(conn, "offered", "water the plants on the balcony", offered=50)
+    assert targets(run_checks(db, layers=["skills"], now_ms=NOW), "health.skills.offered_unmatched") == [
+        ["offered"]
+    ]
+    db.conn.execute("ALTER TABLE memory_skills DROP COLUMN matched_count")  # an older file
+    assert targets(run_checks(db, layers=["skills"], now_ms=NOW), "health.skills.offered_unmatched") == []
+    db.close()
