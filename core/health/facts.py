@@ -65,7 +65,8 @@ def _time_key(t: Any) -> float:
 
 @dataclass
 class PrefixFacts:
-    """Which live ``user``/``project`` facts the prefix shows, and which it leaves out and why."""
+    """Which live ``user``/``project`` facts the prefix shows (a line cut by the cap in part still
+    shows), and which it leaves out and why."""
 
     shown: list[Fact] = field(default_factory=list)
     cut_by_limit: dict[str, list[Fact]] = field(default_factory=dict)
@@ -84,7 +85,8 @@ def _section_offsets(ctx: Context) -> dict[str, tuple[int, str]]:
 
 
 def _cut_lines(ns: str, top: list[Fact], offset: int, text: str) -> list[tuple[Fact, int]]:
-    """The facts of a facts section whose line ends beyond the prefix's cap, with the units cut."""
+    """The facts of a facts section whose line ends beyond the prefix's cap, with the units cut (the
+    whole line's length when none of it is left)."""
     lines = [f"  {ns}.{f.key} = {_injected(ns, f)}" for f in top]
     heading = text.split("\n", 1)[0]
     if not text.startswith("\n".join([heading, *lines])):
@@ -115,12 +117,13 @@ def prefix_facts(ctx: Context) -> PrefixFacts:
         ordered = sorted(store.list_facts(ns), key=_recency, reverse=True)  # as the prefix orders them
         out.live[ns] = len(ordered)
         top, rest = ordered[:cap], ordered[cap:]
-        out.shown.extend(top)
         if rest:
             out.cut_by_limit[ns] = rest
         where = offsets.get(f"{ns}_facts")
-        if where is not None and top:
-            out.cut_by_chars.extend(_cut_lines(ns, top, *where))
+        cut = _cut_lines(ns, top, *where) if where is not None and top else []
+        out.cut_by_chars.extend(cut)
+        gone = {f.id for f, n in cut if n >= utf16_len(f"  {ns}.{f.key} = {_injected(ns, f)}")}
+        out.shown.extend(f for f in top if f.id not in gone)
     ctx._prefix_facts = out  # type: ignore[attr-defined]
     return out
 

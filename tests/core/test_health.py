@@ -458,3 +458,18 @@ def test_offered_and_matched_only_where_the_file_has_them():
     db.conn.execute("ALTER TABLE memory_skills DROP COLUMN matched_count")  # an older file
     assert targets(run_checks(db, layers=["skills"], now_ms=NOW), "health.skills.offered_unmatched") == []
     db.close()
+
+
+def test_a_fact_cut_off_by_the_cap_is_not_shown(tmp_path):
+    """Expired facts beyond the cap are not "shown in the prefix": info, not a warning."""
+    path = tmp_path / "memory.sqlite"
+    db = MemoryDB.create(path, now=NOW)
+    with db.write() as conn:
+        for i in range(60):
+            fact(conn, f"u{i:02d}", "user", f"k{i:02d}", json.dumps("x" * 900), read=NOW - i * 60_000)
+        fact(conn, "gone", "user", "old", '"trip"', until=NOW - D, read=NOW - 3 * D)
+    r = run_checks(db, now_ms=NOW, layers=["facts"])
+    db.close()
+    assert "gone" in one(r, "health.facts.cut_by_chars").targets
+    f = one(r, "health.facts.expired_live")
+    assert (f.targets, f.severity, f.measure["shown"]) == (["gone"], "info", 0)
