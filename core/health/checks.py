@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.errors import ValidationError_
+from core.errors import Notice, ValidationError_
 from core.health import calendar, facts, growth, indexes, notes, skills
 from core.health.context import Check, Context, HealthOptions, ProgressFn
-from core.health.finding import LAYERS, SEVERITIES, Finding
+from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
 from core.jsutil import now_ms as _clock
 
 if TYPE_CHECKING:
@@ -65,6 +65,23 @@ class HealthReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"summary": self.summary(), "findings": [finding_json(f) for f in self.findings]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], now_ms: int = 0) -> HealthReport:
+        """The report :meth:`to_json` wrote (a kept result shown before the checks run again)."""
+        findings = [
+            Finding(
+                f["code"],
+                f["severity"],
+                f["layer"],
+                list(f["targets"]),
+                Notice(f["message"]["code"], f["message"]["message"], dict(f["message"]["params"])),
+                dict(f["measure"]),
+                None if f["fix"] is None else Fix(f["fix"]["code"], dict(f["fix"]["params"])),
+            )
+            for f in data["findings"]
+        ]
+        return cls(findings, tuple(data["summary"]), now_ms)
 
 
 def finding_json(f: Finding) -> dict[str, Any]:

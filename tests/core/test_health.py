@@ -12,7 +12,7 @@ import pytest
 from core.backups import backup_created_at
 from core.db import MemoryDB
 from core.errors import ValidationError_
-from core.health.checks import HealthOptions, run_checks
+from core.health.checks import HealthOptions, HealthReport, run_checks
 from core.health.finding import LAYERS
 from core.prefix import build_memory_prefix
 from tests.conftest import FIXED_NOW
@@ -325,6 +325,13 @@ def test_json_shape(report):
     first = js["findings"][0]
     assert list(first) == ["code", "severity", "layer", "targets", "message", "measure", "fix"]
     assert list(first["message"]) == ["code", "message", "params"]
+
+
+def test_a_kept_report_reads_back(report):
+    kept = json.loads(json.dumps(report.to_json()))
+    back = HealthReport.from_json(kept, now_ms=NOW)
+    assert back.findings == report.findings and back.summary() == report.summary()
+    assert back.to_json() == kept
 
 
 def _digest(path: Path) -> dict[str, str]:
