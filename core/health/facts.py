@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -207,9 +206,6 @@ def check_chains(ctx: Context) -> list[Finding]:
     return out
 
 
-_WS = re.compile(r"\s+")
-
-
 def normalised_value(f: FactRow, min_chars: float) -> str | None:
     """The value compared across keys, or ``None`` when it says too little to compare."""
     if not f.json_valid:
@@ -219,7 +215,7 @@ def normalised_value(f: FactRow, min_chars: float) -> str | None:
     except (TypeError, ValueError, RecursionError):
         return None
     if isinstance(v, str):
-        t = _WS.sub(" ", v).strip().casefold()
+        t = " ".join(v.split()).casefold()
         return "s:" + t if len(t) >= min_chars else None
     if isinstance(v, list | dict) and v:
         return "j:" + js_stringify(v)

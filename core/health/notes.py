@@ -8,14 +8,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import Any
 
 from core.health.context import Context, finding
 from core.health.finding import Finding, Fix
-
-_WS = re.compile(r"\s+")
 
 
 def check_duplicates(ctx: Context) -> list[Finding]:
@@ -23,7 +20,7 @@ def check_duplicates(ctx: Context) -> list[Finding]:
     for n in ctx.notes:
         _, content, _, forgotten_at = n
         if forgotten_at is None and isinstance(content, str):
-            text = _WS.sub(" ", content).strip().casefold()
+            text = " ".join(content.split()).casefold()
             if text:
                 groups[text].append(n)
     out = []
