@@ -13,7 +13,7 @@ from core.backups import backup_created_at
 from core.db import MemoryDB
 from core.errors import ValidationError_
 from core.health.checks import HealthOptions, HealthReport, run_checks
-from core.health.finding import LAYERS
+from core.health.finding import LAYERS, Fix
 from core.prefix import build_memory_prefix
 from tests.conftest import FIXED_NOW
 
@@ -138,6 +138,16 @@ def plant_tasks(conn) -> None:
     conn.execute(task, ("overdue", "call mum", None, NOW - 5 * 3600_000, None, 1, NOW - 9 * D, 0, None))
     conn.execute(task, ("fine", "water plants", None, NOW + D, None, 1, NOW - D, 0, None))
     conn.execute(task, ("off", "old reminder", None, NOW - 9 * D, None, 0, NOW - 9 * D, 7, None))
+    # the counter was reset, but its three newest runs failed
+    conn.execute(
+        task, ("outcomes", "fetch news", every, NOW + 3600_000, NOW - 60_000, 1, NOW - 9 * D, 0, None)
+    )
+    outcome = (
+        "INSERT INTO schedule_outcomes (id, schedule_id, fired_at, duration_ms, outcome, text_summary, created_at) "
+        "VALUES (?, 'outcomes', ?, 10, ?, '', ?)"
+    )
+    for i, result in enumerate(["ok", "failed", "failed", "failed"]):
+        conn.execute(outcome, (f"o{i}", NOW - (5 - i) * 3600_000, result, NOW))
 
 
 @pytest.fixture(scope="module")
@@ -259,8 +269,17 @@ def test_indexes_against_their_tables(report):
 
 
 def test_tasks(report):
-    assert targets(report, "health.calendar.task_failing") == [["failing"]]
-    assert one(report, "health.calendar.task_failing").fix.code == "health.fix.pause_task"
+    assert targets(report, "health.calendar.task_failing") == [["failing"], ["outcomes"]]
+    for f in report.findings:
+        if f.code == "health.calendar.task_failing":
+            assert f.fix == Fix("health.fix.pause_task", {"ids": f.targets})
+    by_outcomes = next(f for f in report.findings if f.targets == ["outcomes"])
+    measured = by_outcomes.measure
+    assert (measured["failed_outcomes_in_a_row"], measured["consecutive_failures"], measured["failures"]) == (
+        3,
+        0,
+        3,
+    )
     assert targets(report, "health.calendar.task_paused") == [["paused"]]
     assert one(report, "health.calendar.task_paused").fix.code == "health.fix.enable_task"
     f = one(report, "health.calendar.oneshot_overdue")
