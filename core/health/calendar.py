@@ -29,10 +29,10 @@ def failed_in_a_row(ctx: Context, task_id: object) -> int:
     """How many of a task's newest runs in ``schedule_outcomes`` failed, counted from the newest."""
     if not ctx.has_table("schedule_outcomes"):
         return 0
-    rows = ctx.db.conn.execute(
+    rows = ctx.rows(
         "SELECT outcome FROM schedule_outcomes WHERE schedule_id = ? ORDER BY fired_at DESC LIMIT ?",
         (task_id, OUTCOMES_READ),
-    ).fetchall()
+    )
     n = 0
     for (outcome,) in rows:
         if outcome != "failed":

@@ -4,7 +4,9 @@
 Reading never writes: the stores are used in their read-only ways (no ``getFact`` bump, no
 ``record_usage``), the prefix is built without ``bump_self``, and the file-level figures come from
 ``PRAGMA`` reads and ``os.stat``. A damaged value (a NaN confidence, invalid JSON) is a finding of its
-own, never an exception.
+own, never an exception. Each statement holds the database's lock for itself alone (a worker running the
+checks never keeps the app's other readers waiting longer than one query) and is its own read: a row the
+agent writes meanwhile may be seen by one check and not by another, never half by one.
 
 The thresholds are the fields of :class:`HealthOptions`; ``options`` may be a :class:`HealthOptions`
 or a mapping of some of its field names to values (``{"unread_days": 30}``).
@@ -125,9 +127,8 @@ def run_checks(
         if progress is not None:
             progress(layer, i, len(ordered))
         layer_found: list[Finding] = []
-        with db.read_snapshot():
-            for check in _CHECKS[layer]:
-                layer_found.extend(check(ctx))
+        for check in _CHECKS[layer]:
+            layer_found.extend(check(ctx))
         layer_found.sort(key=lambda f: SEVERITIES.index(f.severity))
         found.extend(layer_found)
     if progress is not None:

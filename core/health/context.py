@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -143,11 +143,11 @@ class Context:
     @cached_property
     def facts(self) -> list[FactRow]:
         """Every fact row (superseded and forgotten ones too), the columns the checks measure."""
-        rows = self.db.conn.execute(
+        rows = self.rows(
             "SELECT rowid, id, namespace, key, value_json, confidence, superseded_by, created_at, "
             "valid_until, last_accessed_at, forgotten_at, json_valid(value_json) FROM memory_facts "
             "ORDER BY rowid"
-        ).fetchall()
+        )
         out = []
         for r in rows:
             v = list(r)
@@ -175,9 +175,7 @@ class Context:
     @cached_property
     def notes(self) -> list[tuple[Any, Any, Any, Any]]:
         """``(id, content, created_at, forgotten_at)`` of every note, in rowid order."""
-        rows = self.db.conn.execute(
-            "SELECT id, content, created_at, forgotten_at FROM memory_notes ORDER BY rowid"
-        ).fetchall()
+        rows = self.rows("SELECT id, content, created_at, forgotten_at FROM memory_notes ORDER BY rowid")
         return [(stored_text(r[0]), stored_text(r[1]), r[2], r[3]) for r in rows]
 
     @cached_property
@@ -188,6 +186,17 @@ class Context:
 
     def has_table(self, name: str) -> bool:
         return self.db.table_exists(name)
+
+    def rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one statement, read under the database's lock (held for that statement only, so
+        a long check never keeps another thread of the app waiting for more than one query)."""
+        with self.db.lock:
+            return self.db.conn.execute(sql, args).fetchall()
+
+    def one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        """The first row of one statement (``None`` without one), read as :meth:`rows` reads."""
+        with self.db.lock:
+            return self.db.conn.execute(sql, args).fetchone()
 
 
 Check = Callable[[Context], list[Finding]]

@@ -394,7 +394,7 @@ def check_damaged(ctx: Context) -> list[Finding]:
                 )
             )
         if not f.json_valid:
-            row = ctx.db.conn.execute("SELECT * FROM memory_facts WHERE rowid = ?", (f.rowid,)).fetchone()
+            row = ctx.one("SELECT * FROM memory_facts WHERE rowid = ?", (f.rowid,))
             model = None if row is None else Fact.from_row(row)  # the stores' reading decides (JSON.parse)
             if model is not None and model.json_errors:
                 out.append(

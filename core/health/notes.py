@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from core.health.context import Context, finding
+from core.health.context import Context, finding, stored_text
 from core.health.finding import Finding, Fix
 
 
@@ -43,11 +43,11 @@ def check_duplicates(ctx: Context) -> list[Finding]:
 def check_forgotten_found(ctx: Context) -> list[Finding]:
     if not ctx.has_table("memory_notes_fts_docsize"):
         return []
-    rows = ctx.db.conn.execute(
+    rows = ctx.rows(
         "SELECT n.id FROM memory_notes AS n WHERE n.forgotten_at IS NOT NULL "
         "AND EXISTS (SELECT 1 FROM memory_notes_fts_docsize AS d WHERE d.id = n.rowid) ORDER BY n.rowid"
-    ).fetchall()
-    ids = [r[0] for r in rows]
+    )
+    ids = [stored_text(r[0]) for r in rows]
     if not ids:
         return []
     return [

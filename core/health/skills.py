@@ -43,7 +43,7 @@ def linked_outcomes(ctx: Context, names: list[Any]) -> dict[Any, list[OutcomePoi
     out: dict[Any, list[OutcomePoint]] = {}
     for k in range(0, len(names), 500):
         chunk = names[k : k + 500]
-        rows = ctx.db.conn.execute(
+        rows = ctx.rows(
             "SELECT linked_skill, timestamp, tool_name, success, id FROM memory_actions "
             f"WHERE linked_skill IN ({','.join('?' * len(chunk))}) ORDER BY timestamp, id",
             chunk,
