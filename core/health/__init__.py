@@ -39,6 +39,9 @@ fact, skill, note and task ids, message rowids (indexes), backup file names:
 * ``health.file.no_backup`` (warn) ``count``
 * ``health.file.prefix_size`` (info / warn) ``chars, cap, tokens``
 * ``health.file.messages_per_day`` (info / warn) ``average, days, max``
+* ``health.facts.check_failed``, ``health.skills.check_failed``, ``health.notes.check_failed``,
+  ``health.indexes.check_failed``, ``health.calendar.check_failed``, ``health.file.check_failed`` (warn)
+  ``check, error``: a check that could not run (a table missing, a value no reading foresaw)
 
 Each finding's ``measure`` holds the measured values and the threshold (the pictures: ``health.file.size``
 has ``months`` [{month, start, messages, chars, actions}], ``health.file.prefix_size`` has ``cap`` and

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.errors import Notice, ValidationError_
+from core.errors import DatabaseClosedError, Notice, ValidationError_
 from core.health import calendar, facts, growth, indexes, notes, skills
-from core.health.context import Check, Context, HealthOptions, ProgressFn
+from core.health.context import Check, Context, HealthOptions, ProgressFn, finding
 from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
 from core.jsutil import now_ms as _clock
 
@@ -99,6 +99,28 @@ def finding_json(f: Finding) -> dict[str, Any]:
     }
 
 
+def _run_one(check: Check, layer: str, ctx: Context) -> list[Finding]:
+    """One check's findings; a check that cannot run (a table missing from the file, a value no reading
+    foresaw) is a finding of its own (``health.<layer>.check_failed``), and the other checks still run."""
+    try:
+        return check(ctx)
+    except DatabaseClosedError:
+        raise
+    except Exception as exc:  # a doctor reports what it cannot measure instead of stopping
+        name = check.__name__.removeprefix("check_")
+        error = f"{type(exc).__name__}: {exc}"
+        return [
+            finding(
+                f"health.{layer}.check_failed",
+                "warn",
+                [],
+                {"check": name, "error": error},
+                check=name,
+                error=error,
+            )
+        ]
+
+
 def run_checks(
     db: MemoryDB,
     *,
@@ -109,8 +131,10 @@ def run_checks(
 ) -> HealthReport:
     """Every check of ``layers`` (all of :data:`~core.health.finding.LAYERS` by default) at ``now_ms``.
 
-    ``progress(layer, done, total)`` is called before each layer and once at the end. An unknown layer
-    raises :class:`~core.errors.ValidationError_` (``health.layer_unknown``). Nothing is written.
+    ``progress(layer, done, total)`` is called before each layer and once at the end (an exception it
+    raises stops the run). An unknown layer raises :class:`~core.errors.ValidationError_`
+    (``health.layer_unknown``). A check that cannot run is a ``health.<layer>.check_failed`` warning.
+    Nothing is written.
     """
     chosen = LAYERS if layers is None else tuple(dict.fromkeys(layers))
     for layer in chosen:
@@ -128,7 +152,7 @@ def run_checks(
             progress(layer, i, len(ordered))
         layer_found: list[Finding] = []
         for check in _CHECKS[layer]:
-            layer_found.extend(check(ctx))
+            layer_found.extend(_run_one(check, layer, ctx))
         layer_found.sort(key=lambda f: SEVERITIES.index(f.severity))
         found.extend(layer_found)
     if progress is not None:

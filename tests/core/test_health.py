@@ -499,3 +499,27 @@ def test_a_fact_cut_off_by_the_cap_is_not_shown(tmp_path):
     assert "gone" in one(r, "health.facts.cut_by_chars").targets
     f = one(r, "health.facts.expired_live")
     assert (f.targets, f.severity, f.measure["shown"]) == (["gone"], "info", 0)
+
+
+def test_a_check_that_cannot_run_is_a_finding():
+    db = MemoryDB.memory(now=NOW)
+    db.conn.execute("DROP TABLE memory_schedules")
+    r = run_checks(db, now_ms=NOW)
+    db.close()
+    f = one(r, "health.calendar.check_failed")
+    assert (f.severity, f.measure["check"]) == ("warn", "tasks")
+    assert f.measure["error"] == "OperationalError: no such table: memory_schedules"
+    assert (
+        str(f.message) == "The check tasks could not run: OperationalError: no such table: memory_schedules"
+    )
+    assert r.summary()["facts"]["status"] == "ok"  # the other layers still ran
+    assert one(r, "health.file.prefix_size").severity == "info"
+
+
+def test_a_closed_database_is_an_error_not_a_finding():
+    from core.errors import DatabaseClosedError
+
+    db = MemoryDB.memory(now=NOW)
+    db.close()
+    with pytest.raises(DatabaseClosedError):
+        run_checks(db, now_ms=NOW)
