@@ -158,17 +158,3 @@ def test_the_10_mb_message_is_added_to_a_copy_as_its_newest_message(tmp_path):
         conn.close()
     assert (session, role, chinese) == ("s-1", "tool", 1)
     assert big.BIG_BYTES <= size < big.BIG_BYTES + 200
-
-
-def test_the_doctor_figure_names_its_floor(run, demo_db_path):
-    spec = importlib.util.spec_from_file_location(
-        "bench_health_under_test", RUN_PY.with_name("bench_health.py")
-    )
-    health = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(health)
-    before = demo_db_path.read_bytes()
-    (row,) = health.measure(demo_db_path, 1, run.FIXED_NOW, run.result)
-    assert row["name"] == "doctor: every check of every layer (3,000 messages)"
-    assert row["floor_name"] == "each memory table read once (every row and column, in SQLite)"
-    assert row["value"] > 0 and row["floor_value"] > 0 and row["runs"] == 1
-    assert "health" in run.GROUPS and demo_db_path.read_bytes() == before
