@@ -4,7 +4,9 @@
 Reading never writes: the stores are used in their read-only ways (no ``getFact`` bump, no
 ``record_usage``), the prefix is built without ``bump_self``, and the file-level figures come from
 ``PRAGMA`` reads and ``os.stat``. A damaged value (a NaN confidence, invalid JSON) is a finding of its
-own, never an exception.
+own, never an exception. Each statement holds the database's lock for itself alone (a worker running the
+checks never keeps the app's other readers waiting longer than one query) and is its own read: a row the
+agent writes meanwhile may be seen by one check and not by another, never half by one.
 
 The thresholds are the fields of :class:`HealthOptions`; ``options`` may be a :class:`HealthOptions`
 or a mapping of some of its field names to values (``{"unread_days": 30}``).
@@ -12,86 +14,29 @@ or a mapping of some of its field names to values (``{"unread_days": 30}``).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from core.decay import DEFAULT_FORGET_THRESHOLD
-from core.errors import ValidationError_
+from core.errors import DatabaseClosedError, Notice, ValidationError_
+from core.health import calendar, facts, growth, indexes, notes, skills
+from core.health.context import Check, Context, HealthOptions, ProgressFn, finding
 from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
-from core.health.messages import notice
 from core.jsutil import now_ms as _clock
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
-    from core.models import Schedule, Skill
-    from core.prefix import PrefixResult
 
-ProgressFn = Callable[[str, int, int], Any]
+__all__ = ["HealthOptions", "HealthReport", "finding_json", "run_checks"]
 
-DAY = 86_400_000
-MB = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class HealthOptions:
-    """The thresholds of the checks (each a field; the defaults are what a finding is held against).
-
-    * ``forget_threshold``: a decay score below it makes a fact a forget candidate (the reference's 0.05);
-    * ``unread_days``: a live fact not read (``last_accessed_at``, else ``created_at``) for this long;
-    * ``draft_unused_days``: a draft skill not used (``last_used_at``, else ``created_at``) for this long;
-    * ``offered_min``: a skill offered at least this often and never matched;
-    * ``near_duplicate_ratio``: recipes (``action_template``) at least this alike (0-1: the Jaccard index
-      of their sets of words and signs);
-    * ``task_failures``: consecutive failures of a task that make it "failing again and again";
-    * ``overdue_hours``: a one-shot task never run this long after its time;
-    * ``free_ratio`` and ``free_min_mb``: free pages over this share of the file *and* this size;
-    * ``wal_max_mb``: a ``-wal`` file above this size;
-    * ``backup_max_age_days``: the newest good backup older than this (or none at all);
-    * ``prefix_warn_ratio``: the prefix above this share of its cap (over the cap is always a warning);
-    * ``prefix_months``: how many month ends the prefix's history covers;
-    * ``messages_per_day_max``: the busiest day of the last ``messages_days`` days above this;
-    * ``size_max_mb``: a file above this size.
-    """
-
-    forget_threshold: float = DEFAULT_FORGET_THRESHOLD
-    unread_days: float = 90
-    draft_unused_days: float = 30
-    offered_min: int = 20
-    near_duplicate_ratio: float = 0.9
-    task_failures: int = 3
-    overdue_hours: float = 1
-    free_ratio: float = 0.25
-    free_min_mb: float = 8
-    wal_max_mb: float = 64
-    backup_max_age_days: float = 7
-    prefix_warn_ratio: float = 0.9
-    prefix_months: int = 12
-    messages_days: int = 30
-    messages_per_day_max: int = 5000
-    size_max_mb: float = 2048
-
-    @classmethod
-    def of(cls, options: HealthOptions | Mapping[str, Any] | None) -> HealthOptions:
-        if options is None:
-            return cls()
-        if isinstance(options, HealthOptions):
-            return options
-        names = {f.name: f for f in dataclasses.fields(cls)}
-        for k, v in options.items():
-            if k not in names:
-                raise ValidationError_(
-                    f"Unknown health option {k!r}.", code="health.option_unknown", params={"option": k}
-                )
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise ValidationError_(
-                    f"The health option {k} must be a number, not {v!r}.",
-                    code="health.option_invalid",
-                    params={"option": k, "value": repr(v)},
-                )
-        return dataclasses.replace(cls(), **dict(options))
+_CHECKS: dict[str, Sequence[Check]] = {
+    "facts": facts.CHECKS,
+    "skills": skills.CHECKS,
+    "notes": notes.CHECKS,
+    "indexes": indexes.CHECKS,
+    "calendar": calendar.CHECKS,
+    "file": growth.CHECKS,
+}
 
 
 @dataclass
@@ -123,6 +68,23 @@ class HealthReport:
     def to_json(self) -> dict[str, Any]:
         return {"summary": self.summary(), "findings": [finding_json(f) for f in self.findings]}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], now_ms: int = 0) -> HealthReport:
+        """The report :meth:`to_json` wrote (a kept result shown before the checks run again)."""
+        findings = [
+            Finding(
+                f["code"],
+                f["severity"],
+                f["layer"],
+                list(f["targets"]),
+                Notice(f["message"]["code"], f["message"]["message"], dict(f["message"]["params"])),
+                dict(f["measure"]),
+                None if f["fix"] is None else Fix(f["fix"]["code"], dict(f["fix"]["params"])),
+            )
+            for f in data["findings"]
+        ]
+        return cls(findings, tuple(data["summary"]), now_ms)
+
 
 def finding_json(f: Finding) -> dict[str, Any]:
     """One finding as ``health --json`` prints it (the message in English with its code and params)."""
@@ -137,106 +99,26 @@ def finding_json(f: Finding) -> dict[str, Any]:
     }
 
 
-def finding(
-    code: str,
-    severity: str,
-    targets: Iterable[Any],
-    measure: Mapping[str, Any] | None = None,
-    fix: Fix | None = None,
-    **params: Any,
-) -> Finding:
-    """A finding of ``code`` (its layer is the code's second part), its message rendered from ``params``."""
-    layer = code.split(".")[1]
-    return Finding(code, severity, layer, list(targets), notice(code, **params), dict(measure or {}), fix)
-
-
-class FactRow(NamedTuple):
-    """The columns of a fact the checks read, as stored (a damaged value stays what it is)."""
-
-    rowid: int
-    id: Any
-    namespace: Any
-    key: Any
-    value_json: Any
-    confidence: Any
-    superseded_by: Any
-    created_at: Any
-    valid_until: Any
-    last_accessed_at: Any
-    forgotten_at: Any
-    json_valid: Any
-
-    @property
-    def active(self) -> bool:
-        return self.superseded_by is None and self.forgotten_at is None
-
-
-class Context:
-    """What the checks share: the database, ``now``, the thresholds and the rows read once."""
-
-    def __init__(self, db: MemoryDB, now: int, options: HealthOptions):
-        self.db = db
-        self.now = now
-        self.options = options
-
-    @cached_property
-    def facts(self) -> list[FactRow]:
-        """Every fact row (superseded and forgotten ones too), the columns the checks measure."""
-        rows = self.db.conn.execute(
-            "SELECT rowid, id, namespace, key, value_json, confidence, superseded_by, created_at, "
-            "valid_until, last_accessed_at, forgotten_at, json_valid(value_json) FROM memory_facts "
-            "ORDER BY rowid"
-        ).fetchall()
-        return [FactRow(*tuple(r)) for r in rows]
-
-    @cached_property
-    def facts_by_id(self) -> dict[Any, FactRow]:
-        return {f.id: f for f in self.facts}
-
-    @cached_property
-    def prefix(self) -> PrefixResult:
-        from core.prefix import build_memory_prefix
-
-        return build_memory_prefix(self.db, now=self.now)
-
-    @cached_property
-    def skills(self) -> list[Skill]:
-        from core.skills import SkillStore
-
-        return SkillStore(self.db).list_every()
-
-    @cached_property
-    def notes(self) -> list[tuple[Any, Any, Any, Any]]:
-        """``(id, content, created_at, forgotten_at)`` of every note, in rowid order."""
-        rows = self.db.conn.execute(
-            "SELECT id, content, created_at, forgotten_at FROM memory_notes ORDER BY rowid"
-        ).fetchall()
-        return [tuple(r) for r in rows]
-
-    @cached_property
-    def schedules(self) -> list[Schedule]:
-        from core.schedules import ScheduleStore
-
-        return ScheduleStore(self.db).list_all()
-
-    def has_table(self, name: str) -> bool:
-        return self.db.table_exists(name)
-
-
-Check = Callable[[Context], list[Finding]]
-
-
-def _layer_checks(layer: str) -> Sequence[Check]:
-    from core.health import calendar, facts, growth, indexes, notes, skills
-
-    return {
-        "facts": facts.CHECKS,
-        "skills": skills.CHECKS,
-        "notes": notes.CHECKS,
-        "indexes": indexes.CHECKS,
-        "calendar": calendar.CHECKS,
-        "file": growth.CHECKS,
-    }[layer]
+def _run_one(check: Check, layer: str, ctx: Context) -> list[Finding]:
+    """One check's findings; a check that cannot run (a table missing from the file, a value no reading
+    foresaw) is a finding of its own (``health.<layer>.check_failed``), and the other checks still run."""
+    try:
+        return check(ctx)
+    except DatabaseClosedError:
+        raise
+    except Exception as exc:  # a doctor reports what it cannot measure instead of stopping
+        name = check.__name__.removeprefix("check_")
+        error = f"{type(exc).__name__}: {exc}"
+        return [
+            finding(
+                f"health.{layer}.check_failed",
+                "warn",
+                [],
+                {"check": name, "error": error},
+                check=name,
+                error=error,
+            )
+        ]
 
 
 def run_checks(
@@ -249,8 +131,10 @@ def run_checks(
 ) -> HealthReport:
     """Every check of ``layers`` (all of :data:`~core.health.finding.LAYERS` by default) at ``now_ms``.
 
-    ``progress(layer, done, total)`` is called before each layer and once at the end. An unknown layer
-    raises :class:`~core.errors.ValidationError_` (``health.layer_unknown``). Nothing is written.
+    ``progress(layer, done, total)`` is called before each layer and once at the end (an exception it
+    raises stops the run). An unknown layer raises :class:`~core.errors.ValidationError_`
+    (``health.layer_unknown``). A check that cannot run is a ``health.<layer>.check_failed`` warning.
+    Nothing is written.
     """
     chosen = LAYERS if layers is None else tuple(dict.fromkeys(layers))
     for layer in chosen:
@@ -267,9 +151,8 @@ def run_checks(
         if progress is not None:
             progress(layer, i, len(ordered))
         layer_found: list[Finding] = []
-        with db.read_snapshot():
-            for check in _layer_checks(layer):
-                layer_found.extend(check(ctx))
+        for check in _CHECKS[layer]:
+            layer_found.extend(_run_one(check, layer, ctx))
         layer_found.sort(key=lambda f: SEVERITIES.index(f.severity))
         found.extend(layer_found)
     if progress is not None:

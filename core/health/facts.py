@@ -4,7 +4,8 @@
 * ``health.facts.chain_missing`` (fail): ``superseded_by`` names a fact that does not exist;
 * ``health.facts.chain_cycle`` (fail): following ``superseded_by`` comes back to where it started;
 * ``health.facts.same_value`` (warn): one value (text compared case-folded, white space collapsed; lists
-  and objects as JSON; short texts, numbers and booleans never) under several live keys of a namespace;
+  and objects as JSON) under several live keys of a namespace; numbers, booleans and texts shorter than
+  ``same_value_min_chars`` never (statuses such as "done" or "in review" are shared by nature);
 * ``health.facts.expired_live`` (warn when shown in the prefix, info otherwise): ``valid_until`` passed,
   still live (the reference never looks at it, spec Part A §0.12);
 * ``health.facts.decayed_shown`` (warn): shown in the prefix while its decay score is below the forget
@@ -19,17 +20,17 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.decay import score_memory
 from core.facts import FactStore
-from core.health.checks import DAY, Context, FactRow, finding
+from core.health.context import DAY, Context, FactRow, finding
 from core.health.finding import Finding, Fix
 from core.jsutil import js_number_str, js_stringify, utf16_len
+from core.models import Fact
 from core.prefix_text import (
     FACT_VALUE_INJECT_CAP,
     MEMORY_PREFIX_TOTAL_CAP,
@@ -39,11 +40,7 @@ from core.prefix_text import (
     truncate_for_injection,
 )
 
-if TYPE_CHECKING:
-    from core.models import Fact
-
 PREFIX_NAMESPACES = {"user": USER_FACTS_SAFETY_CAP, "project": PROJECT_FACTS_TOP_N}
-SAME_VALUE_MIN_CHARS = 4  # shorter texts ("yes", "en") are the same by chance
 
 
 def _live(ctx: Context) -> list[FactRow]:
@@ -67,7 +64,8 @@ def _time_key(t: Any) -> float:
 
 @dataclass
 class PrefixFacts:
-    """Which live ``user``/``project`` facts the prefix shows, and which it leaves out and why."""
+    """Which live ``user``/``project`` facts the prefix shows (a line cut by the cap in part still
+    shows), and which it leaves out and why."""
 
     shown: list[Fact] = field(default_factory=list)
     cut_by_limit: dict[str, list[Fact]] = field(default_factory=dict)
@@ -86,7 +84,8 @@ def _section_offsets(ctx: Context) -> dict[str, tuple[int, str]]:
 
 
 def _cut_lines(ns: str, top: list[Fact], offset: int, text: str) -> list[tuple[Fact, int]]:
-    """The facts of a facts section whose line ends beyond the prefix's cap, with the units cut."""
+    """The facts of a facts section whose line ends beyond the prefix's cap, with the units cut (the
+    whole line's length when none of it is left)."""
     lines = [f"  {ns}.{f.key} = {_injected(ns, f)}" for f in top]
     heading = text.split("\n", 1)[0]
     if not text.startswith("\n".join([heading, *lines])):
@@ -117,12 +116,13 @@ def prefix_facts(ctx: Context) -> PrefixFacts:
         ordered = sorted(store.list_facts(ns), key=_recency, reverse=True)  # as the prefix orders them
         out.live[ns] = len(ordered)
         top, rest = ordered[:cap], ordered[cap:]
-        out.shown.extend(top)
         if rest:
             out.cut_by_limit[ns] = rest
         where = offsets.get(f"{ns}_facts")
-        if where is not None and top:
-            out.cut_by_chars.extend(_cut_lines(ns, top, *where))
+        cut = _cut_lines(ns, top, *where) if where is not None and top else []
+        out.cut_by_chars.extend(cut)
+        gone = {f.id for f, n in cut if n >= utf16_len(f"  {ns}.{f.key} = {_injected(ns, f)}")}
+        out.shown.extend(f for f in top if f.id not in gone)
     ctx._prefix_facts = out  # type: ignore[attr-defined]
     return out
 
@@ -206,10 +206,7 @@ def check_chains(ctx: Context) -> list[Finding]:
     return out
 
 
-_WS = re.compile(r"\s+")
-
-
-def normalised_value(f: FactRow) -> str | None:
+def normalised_value(f: FactRow, min_chars: float) -> str | None:
     """The value compared across keys, or ``None`` when it says too little to compare."""
     if not f.json_valid:
         return None
@@ -218,8 +215,8 @@ def normalised_value(f: FactRow) -> str | None:
     except (TypeError, ValueError, RecursionError):
         return None
     if isinstance(v, str):
-        t = _WS.sub(" ", v).strip().casefold()
-        return "s:" + t if len(t) >= SAME_VALUE_MIN_CHARS else None
+        t = " ".join(v.split()).casefold()
+        return "s:" + t if len(t) >= min_chars else None
     if isinstance(v, list | dict) and v:
         return "j:" + js_stringify(v)
     return None
@@ -228,7 +225,7 @@ def normalised_value(f: FactRow) -> str | None:
 def check_same_value(ctx: Context) -> list[Finding]:
     groups: dict[tuple[Any, str], list[FactRow]] = defaultdict(list)
     for f in _live(ctx):
-        norm = normalised_value(f)
+        norm = normalised_value(f, ctx.options.same_value_min_chars)
         if norm is not None:
             groups[(f.namespace, norm)].append(f)
     out = []
@@ -381,7 +378,6 @@ def _confidence_ok(c: Any) -> bool:
 
 def check_damaged(ctx: Context) -> list[Finding]:
     out = []
-    store = FactStore(ctx.db)
     for f in ctx.facts:
         sev = "fail" if f.active else "warn"
         if not _confidence_ok(f.confidence):
@@ -398,7 +394,8 @@ def check_damaged(ctx: Context) -> list[Finding]:
                 )
             )
         if not f.json_valid:
-            model = store.get_by_id(f.id)  # the agent's reading decides (JSON.parse semantics)
+            row = ctx.one("SELECT * FROM memory_facts WHERE rowid = ?", (f.rowid,))
+            model = None if row is None else Fact.from_row(row)  # the stores' reading decides (JSON.parse)
             if model is not None and model.json_errors:
                 out.append(
                     finding(

@@ -28,7 +28,7 @@ from typing import Any
 
 from core.backups.listing import check_backup_file, list_backups_info
 from core.damage import JS_TIME_MAX
-from core.health.checks import DAY, MB, Context, finding
+from core.health.context import DAY, MB, Context, finding
 from core.health.finding import Finding
 from core.prefix import MEMORY_PREFIX_TOTAL_CAP, build_memory_prefix
 from core.timeline import RawStore
@@ -54,9 +54,9 @@ def _month(ms: int) -> str:
 
 
 def _span(ctx: Context, table: str) -> tuple[int, int] | None:
-    row = ctx.db.conn.execute(
+    row = ctx.one(
         f"SELECT min(timestamp), max(timestamp) FROM {table} WHERE timestamp BETWEEN 0 AND ?", (JS_TIME_MAX,)
-    ).fetchone()
+    )
     return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
 
 
@@ -66,18 +66,15 @@ def monthly_growth(ctx: Context) -> list[dict[str, Any]]:
     if span is None:
         return []
     starts = _month_starts(span[0], span[1], MAX_MONTHS)
-    conn = ctx.db.conn
     has_actions = ctx.has_table("memory_actions")
     out = []
     for a, b in itertools.pairwise(starts):
-        n, chars = conn.execute(
+        n, chars = ctx.one(
             "SELECT count(*), total(length(content)) FROM memory_raw_messages WHERE timestamp >= ? AND timestamp < ?",
             (a, b),
-        ).fetchone()
+        )
         acts = (
-            conn.execute(
-                "SELECT count(*) FROM memory_actions WHERE timestamp >= ? AND timestamp < ?", (a, b)
-            ).fetchone()[0]
+            ctx.one("SELECT count(*) FROM memory_actions WHERE timestamp >= ? AND timestamp < ?", (a, b))[0]
             if has_actions
             else 0
         )
@@ -86,10 +83,9 @@ def monthly_growth(ctx: Context) -> list[dict[str, Any]]:
 
 
 def _file_sizes(ctx: Context) -> dict[str, int]:
-    conn = ctx.db.conn
-    page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
-    pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
-    free = int(conn.execute("PRAGMA freelist_count").fetchone()[0])
+    page_size = int(ctx.one("PRAGMA page_size")[0])
+    pages = int(ctx.one("PRAGMA page_count")[0])
+    free = int(ctx.one("PRAGMA freelist_count")[0])
     size = pages * page_size
     wal = 0
     if ctx.db.path is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.health.checks import Context, finding
+from core.health.context import Context, finding, stored_text
 from core.health.finding import Finding, Fix
 
 INDEXES = (
@@ -39,19 +39,18 @@ def _one(ctx: Context, index: str, table: str) -> list[Finding]:
     docsize = f"{index}_docsize"
     if not ctx.has_table(docsize):
         return []
-    conn = ctx.db.conn
-    if _same_gapless_range(conn, table, docsize):
+    if _same_gapless_range(ctx, table, docsize):
         return []
     missing = [
-        r[0]
-        for r in conn.execute(
+        r[0] if table == "memory_raw_messages" else stored_text(r[0])  # a message's id is its rowid
+        for r in ctx.rows(
             f'SELECT t.id FROM "{table}" AS t WHERE NOT EXISTS '
             f'(SELECT 1 FROM "{docsize}" AS d WHERE d.id = t.rowid) ORDER BY t.rowid'
         )
     ]
     orphans = [
         r[0]
-        for r in conn.execute(
+        for r in ctx.rows(
             f'SELECT d.id FROM "{docsize}" AS d WHERE NOT EXISTS '
             f'(SELECT 1 FROM "{table}" AS t WHERE t.rowid = d.id) ORDER BY d.id'
         )
@@ -69,12 +68,22 @@ def _one(ctx: Context, index: str, table: str) -> list[Finding]:
     return out
 
 
-def _same_gapless_range(conn: Any, table: str, docsize: str) -> bool:
-    """Both rowid sets are one gap-free range with the same ends: then they are equal (four look-ups
-    and two counts instead of a probe per row)."""
-    a = conn.execute(f'SELECT count(*), min(rowid), max(rowid) FROM "{table}"').fetchone()
-    b = conn.execute(f'SELECT count(*), min(id), max(id) FROM "{docsize}"').fetchone()
-    if tuple(a) != tuple(b):
+def _range(ctx: Context, table: str, key: str) -> tuple[Any, Any, Any]:
+    """``(count, smallest, largest)`` of a rowid column, each read on its own so that the ends are
+    index look-ups (asked together, SQLite scans the table)."""
+    n = ctx.one(f'SELECT count(*) FROM "{table}"')[0]
+    lo = ctx.one(f'SELECT min({key}) FROM "{table}"')[0]
+    hi = ctx.one(f'SELECT max({key}) FROM "{table}"')[0]
+    return n, lo, hi
+
+
+def _same_gapless_range(ctx: Context, table: str, docsize: str) -> bool:
+    """Both rowid sets are one gap-free range with the same ends: then they are equal (two counts and
+    four look-ups, read in one snapshot, instead of a probe per row)."""
+    with ctx.db.read_snapshot():
+        a = _range(ctx, table, "rowid")
+        b = _range(ctx, docsize, "id")
+    if a != b:
         return False
     n, lo, hi = a
     return n == 0 or (isinstance(lo, int) and isinstance(hi, int) and hi - lo + 1 == n)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import Notice
+from core.health.finding import LAYERS
 from core.search.index_state import coded_notice
 
 TEXTS: dict[str, str] = {
@@ -64,6 +65,8 @@ TEXTS: dict[str, str] = {
     "health.file.prefix_size": "The memory prefix takes {chars} of its {cap} characters ({tokens} tokens).",
     "health.file.messages_per_day": "{average} messages a day over the last {days} days (busiest day: {max}).",
 }
+for _layer in LAYERS:
+    TEXTS[f"health.{_layer}.check_failed"] = "The check {check} could not run: {error}"
 
 
 def notice(code: str, **params: Any) -> Notice:

@@ -8,14 +8,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import Any
 
-from core.health.checks import Context, finding
+from core.health.context import Context, finding, stored_text
 from core.health.finding import Finding, Fix
-
-_WS = re.compile(r"\s+")
 
 
 def check_duplicates(ctx: Context) -> list[Finding]:
@@ -23,7 +20,7 @@ def check_duplicates(ctx: Context) -> list[Finding]:
     for n in ctx.notes:
         _, content, _, forgotten_at = n
         if forgotten_at is None and isinstance(content, str):
-            text = _WS.sub(" ", content).strip().casefold()
+            text = " ".join(content.split()).casefold()
             if text:
                 groups[text].append(n)
     out = []
@@ -46,11 +43,11 @@ def check_duplicates(ctx: Context) -> list[Finding]:
 def check_forgotten_found(ctx: Context) -> list[Finding]:
     if not ctx.has_table("memory_notes_fts_docsize"):
         return []
-    rows = ctx.db.conn.execute(
+    rows = ctx.rows(
         "SELECT n.id FROM memory_notes AS n WHERE n.forgotten_at IS NOT NULL "
         "AND EXISTS (SELECT 1 FROM memory_notes_fts_docsize AS d WHERE d.id = n.rowid) ORDER BY n.rowid"
-    ).fetchall()
-    ids = [r[0] for r in rows]
+    )
+    ids = [stored_text(r[0]) for r in rows]
     if not ids:
         return []
     return [

@@ -20,7 +20,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from core.health.checks import DAY, Context, finding
+from core.health.context import DAY, Context, finding
 from core.health.finding import Finding, Fix
 from core.ladder import build_ladder
 from core.repair import repair_attempts
@@ -38,16 +38,19 @@ def _demote(skills: list[Skill], to: str, reason: str) -> Fix:
     return Fix("health.fix.demote_skill", {"ids": [s.id for s in skills], "to": to, "reason": reason})
 
 
-def linked_outcomes(ctx: Context) -> dict[Any, list[OutcomePoint]]:
-    """The actions linked to each skill name, oldest first (one read of the linked-skill index)."""
+def linked_outcomes(ctx: Context, names: list[Any]) -> dict[Any, list[OutcomePoint]]:
+    """The actions linked to each of ``names``, oldest first (read through the linked-skill index)."""
     out: dict[Any, list[OutcomePoint]] = {}
-    rows = ctx.db.conn.execute(
-        "SELECT linked_skill, timestamp, tool_name, success, id FROM memory_actions "
-        "WHERE linked_skill IS NOT NULL ORDER BY timestamp, id"
-    )
-    for name, ts, tool, ok, aid in rows:
-        t = ts if isinstance(ts, int) and not isinstance(ts, bool) else 0  # no time reads as 0
-        out.setdefault(name, []).append(OutcomePoint(t, str(tool), bool(ok), aid))
+    for k in range(0, len(names), 500):
+        chunk = names[k : k + 500]
+        rows = ctx.rows(
+            "SELECT linked_skill, timestamp, tool_name, success, id FROM memory_actions "
+            f"WHERE linked_skill IN ({','.join('?' * len(chunk))}) ORDER BY timestamp, id",
+            chunk,
+        )
+        for name, ts, tool, ok, aid in rows:
+            t = ts if isinstance(ts, int) and not isinstance(ts, bool) else 0  # no time reads as 0
+            out.setdefault(name, []).append(OutcomePoint(t, str(tool), bool(ok), aid))
     return out
 
 
@@ -55,7 +58,7 @@ def check_unbacked(ctx: Context) -> list[Finding]:
     claimed = [s for s in ctx.skills if s.maturity in ("confirmed", "stable")]
     if not claimed:
         return []
-    linked = linked_outcomes(ctx)
+    linked = linked_outcomes(ctx, [s.name for s in claimed])
     out = []
     for s in claimed:
         outcomes = linked.get(s.name, [])
@@ -182,10 +185,21 @@ def check_near_duplicates(ctx: Context) -> list[Finding]:
         return i
 
     best: dict[int, float] = {}
-    for i, j, sim in similar_pairs([recipe_tokens(s) for s in live], ratio):
+
+    def join(i: int, j: int, sim: float) -> None:
         a, b = root(i), root(j)
         parent[b] = a
         best[a] = max(best.get(a, 0.0), best.pop(b, 0.0) if b != a else 0.0, sim)
+
+    same: dict[frozenset[str], list[int]] = {}  # identical recipes are compared once
+    for i, s in enumerate(live):
+        same.setdefault(recipe_tokens(s), []).append(i)
+    distinct = list(same)
+    for members in same.values():
+        for j in members[1:]:
+            join(members[0], j, 1.0)
+    for a, b, sim in similar_pairs(distinct, ratio):
+        join(same[distinct[a]][0], same[distinct[b]][0], sim)
     groups: dict[int, list[Skill]] = {}
     for i, s in enumerate(live):
         groups.setdefault(root(i), []).append(s)

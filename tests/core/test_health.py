@@ -12,8 +12,8 @@ import pytest
 from core.backups import backup_created_at
 from core.db import MemoryDB
 from core.errors import ValidationError_
-from core.health.checks import HealthOptions, run_checks
-from core.health.finding import LAYERS
+from core.health.checks import HealthOptions, HealthReport, run_checks
+from core.health.finding import LAYERS, Fix
 from core.prefix import build_memory_prefix
 from tests.conftest import FIXED_NOW
 
@@ -45,6 +45,9 @@ def plant_facts(conn) -> None:
     # one value under two keys (normalised: case and white space)
     fact(conn, "same-1", "contacts", "boss", '"Ada  Lovelace"')
     fact(conn, "same-2", "contacts", "manager", '"ada lovelace"')
+    # statuses are shared by nature: not the same value under several keys
+    fact(conn, "status-1", "tickets", "A-1", '"done"')
+    fact(conn, "status-2", "tickets", "A-2", '"done"')
     # valid_until passed, live and shown in the prefix
     fact(conn, "expired", "user", "trip", '"Rome"', until=NOW - D, read=NOW - 3600_000)
     # shown in the prefix while decayed below 0.05 (project τ 60 d, a year old)
@@ -135,6 +138,16 @@ def plant_tasks(conn) -> None:
     conn.execute(task, ("overdue", "call mum", None, NOW - 5 * 3600_000, None, 1, NOW - 9 * D, 0, None))
     conn.execute(task, ("fine", "water plants", None, NOW + D, None, 1, NOW - D, 0, None))
     conn.execute(task, ("off", "old reminder", None, NOW - 9 * D, None, 0, NOW - 9 * D, 7, None))
+    # the counter was reset, but its three newest runs failed
+    conn.execute(
+        task, ("outcomes", "fetch news", every, NOW + 3600_000, NOW - 60_000, 1, NOW - 9 * D, 0, None)
+    )
+    outcome = (
+        "INSERT INTO schedule_outcomes (id, schedule_id, fired_at, duration_ms, outcome, text_summary, created_at) "
+        "VALUES (?, 'outcomes', ?, 10, ?, '', ?)"
+    )
+    for i, result in enumerate(["ok", "failed", "failed", "failed"]):
+        conn.execute(outcome, (f"o{i}", NOW - (5 - i) * 3600_000, result, NOW))
 
 
 @pytest.fixture(scope="module")
@@ -256,8 +269,17 @@ def test_indexes_against_their_tables(report):
 
 
 def test_tasks(report):
-    assert targets(report, "health.calendar.task_failing") == [["failing"]]
-    assert one(report, "health.calendar.task_failing").fix.code == "health.fix.pause_task"
+    assert targets(report, "health.calendar.task_failing") == [["failing"], ["outcomes"]]
+    for f in report.findings:
+        if f.code == "health.calendar.task_failing":
+            assert f.fix == Fix("health.fix.pause_task", {"ids": f.targets})
+    by_outcomes = next(f for f in report.findings if f.targets == ["outcomes"])
+    measured = by_outcomes.measure
+    assert (measured["failed_outcomes_in_a_row"], measured["consecutive_failures"], measured["failures"]) == (
+        3,
+        0,
+        3,
+    )
     assert targets(report, "health.calendar.task_paused") == [["paused"]]
     assert one(report, "health.calendar.task_paused").fix.code == "health.fix.enable_task"
     f = one(report, "health.calendar.oneshot_overdue")
@@ -324,6 +346,13 @@ def test_json_shape(report):
     assert list(first["message"]) == ["code", "message", "params"]
 
 
+def test_a_kept_report_reads_back(report):
+    kept = json.loads(json.dumps(report.to_json()))
+    back = HealthReport.from_json(kept, now_ms=NOW)
+    assert back.findings == report.findings and back.summary() == report.summary()
+    assert back.to_json() == kept
+
+
 def _digest(path: Path) -> dict[str, str]:
     return {
         p.name: hashlib.sha256(p.read_bytes()).hexdigest()
@@ -384,3 +413,113 @@ def test_prefix_limits_and_cap(crowded):
     assert f'"{first:02d}' + "x" * 898 + '"' not in text
     assert by_chars.measure["over"] == by_chars.measure["chars"] - 40_000 > 0
     assert one(r, "health.file.prefix_size").severity == "warn"
+
+
+def test_every_code_has_an_english_text_and_is_documented(report):
+    import core.health
+    from core.health.messages import TEXTS
+
+    for f in report.findings:
+        assert f.code in TEXTS and "{" not in f.message.message, f.code
+    assert all(code in core.health.__doc__ for code in TEXTS)
+
+
+def test_damaged_values_everywhere_are_findings_never_errors():
+    db = MemoryDB.memory(now=NOW)
+    c = db.conn
+    c.execute(
+        "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, created_at, valid_until, "
+        "last_accessed_at, decay_tau_days) VALUES ('f1', 'user', 'k', '\"v\"', 'high', 'yesterday', 'soon', "
+        "X'00ff', 'abc')"
+    )
+    c.execute(
+        "INSERT INTO memory_facts (id, namespace, key, value_json, confidence, created_at, superseded_by) "
+        "VALUES (X'01', 'misc', X'ff00', 'NaN', 0.5, 1, X'02')"
+    )
+    c.execute(
+        "INSERT INTO memory_skills (id, name, description, trigger_keywords, action_template, created_at, "
+        "maturity, revision_history, last_used_at) VALUES ('s1', X'ff', 'd', '[1,', X'00', 'old', 'stable', "
+        "'{bad', 'never')"
+    )
+    c.execute(
+        "INSERT INTO memory_notes (id, content, created_at, forgotten_at) VALUES ('n1', X'ff00', 'x', 'y')"
+    )
+    c.execute("INSERT INTO memory_notes (id, content, created_at) VALUES ('n2', 12, 1)")
+    c.execute(
+        "INSERT INTO memory_schedules (id, name, cron_expr, next_run_at, action_type, payload_json, created_at, "
+        "consecutive_failures, paused_until) VALUES ('t1', X'ff', NULL, 'tomorrow', 'prompt', '{', 1, 'lots', "
+        "'later')"
+    )
+    c.execute(
+        "INSERT INTO memory_raw_messages (session_id, role, content, timestamp) VALUES ('global', 'user', X'ff', 'noon')"
+    )
+    c.execute(
+        "INSERT INTO memory_actions (session_id, tool_name, params_json, success, timestamp, linked_skill) "
+        "VALUES ('global', 't', '{}', 'maybe', 'x', X'ff')"
+    )
+    r = run_checks(db, now_ms=NOW)
+    db.close()
+    assert targets(r, "health.facts.confidence_invalid") == [["f1"]]
+    assert targets(r, "health.facts.chain_missing") == [["\x01"]]
+    assert targets(r, "health.facts.invalid_json") == [["\x01"]]
+    assert targets(r, "health.skills.invalid_json") == [["s1"]]
+    assert targets(r, "health.calendar.oneshot_overdue") == []  # no time is no overdue
+    json.dumps(r.to_json())
+
+
+def test_progress_is_reported_per_layer(planted):
+    seen = []
+    with MemoryDB.open(planted) as db:
+        run_checks(db, layers=["notes", "facts"], now_ms=NOW, progress=lambda *a: seen.append(a))
+    assert seen == [("facts", 0, 2), ("notes", 1, 2), ("done", 2, 2)]
+
+
+def test_offered_and_matched_only_where_the_file_has_them():
+    db = MemoryDB.memory(now=NOW)
+    with db.write() as conn:
+        skill(conn, "offered", "water the plants on the balcony", offered=50)
+    assert targets(run_checks(db, layers=["skills"], now_ms=NOW), "health.skills.offered_unmatched") == [
+        ["offered"]
+    ]
+    db.conn.execute("ALTER TABLE memory_skills DROP COLUMN matched_count")  # an older file
+    assert targets(run_checks(db, layers=["skills"], now_ms=NOW), "health.skills.offered_unmatched") == []
+    db.close()
+
+
+def test_a_fact_cut_off_by_the_cap_is_not_shown(tmp_path):
+    """Expired facts beyond the cap are not "shown in the prefix": info, not a warning."""
+    path = tmp_path / "memory.sqlite"
+    db = MemoryDB.create(path, now=NOW)
+    with db.write() as conn:
+        for i in range(60):
+            fact(conn, f"u{i:02d}", "user", f"k{i:02d}", json.dumps("x" * 900), read=NOW - i * 60_000)
+        fact(conn, "gone", "user", "old", '"trip"', until=NOW - D, read=NOW - 3 * D)
+    r = run_checks(db, now_ms=NOW, layers=["facts"])
+    db.close()
+    assert "gone" in one(r, "health.facts.cut_by_chars").targets
+    f = one(r, "health.facts.expired_live")
+    assert (f.targets, f.severity, f.measure["shown"]) == (["gone"], "info", 0)
+
+
+def test_a_check_that_cannot_run_is_a_finding():
+    db = MemoryDB.memory(now=NOW)
+    db.conn.execute("DROP TABLE memory_schedules")
+    r = run_checks(db, now_ms=NOW)
+    db.close()
+    f = one(r, "health.calendar.check_failed")
+    assert (f.severity, f.measure["check"]) == ("warn", "tasks")
+    assert f.measure["error"] == "OperationalError: no such table: memory_schedules"
+    assert (
+        str(f.message) == "The check tasks could not run: OperationalError: no such table: memory_schedules"
+    )
+    assert r.summary()["facts"]["status"] == "ok"  # the other layers still ran
+    assert one(r, "health.file.prefix_size").severity == "info"
+
+
+def test_a_closed_database_is_an_error_not_a_finding():
+    from core.errors import DatabaseClosedError
+
+    db = MemoryDB.memory(now=NOW)
+    db.close()
+    with pytest.raises(DatabaseClosedError):
+        run_checks(db, now_ms=NOW)
