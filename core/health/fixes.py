@@ -168,7 +168,11 @@ def _merged_reason(survivor: dict[str, Any]) -> str:
 
 
 def _reason(fix: Fix, finding: Finding | None, choice: Any) -> str:
-    for text in (choice, fix.params.get("reason"), finding.message.message if finding else None):
+    """The person's reason, else the fix's (unless it is only a code), else the finding's message."""
+    given = fix.params.get("reason")
+    if isinstance(given, str) and given.startswith("health."):
+        given = None  # a finding's code: its message says it in words
+    for text in (choice, given, finding.message.message if finding else None):
         if isinstance(text, str) and text.strip():
             return text.strip()
     return "maturity not backed by the action log"
@@ -404,3 +408,21 @@ def choices(db: MemoryDB, fix: Fix, *, finding: Finding | None = None) -> list[t
         found = _rows(conn, table, ids)
     found.sort(key=lambda r: r["created_at"] if isinstance(r["created_at"], int) else 0)
     return [(str(r["id"]), _label(table, r)) for r in found]
+
+
+# -- the other answers to a finding -----------------------------------------------------------------------
+
+#: findings whose facts may be pinned or given a shorter τ instead of being forgotten
+_KEEP_OR_FORGET = ("health.facts.decayed_shown", "health.facts.unread")
+
+
+def alternatives(finding: Finding) -> list[Fix]:
+    """The fixes a person may choose for ``finding``: the one it offers, and for facts that decayed or are
+    no longer read, pinning them or a shorter τ on the same rows."""
+    if finding.fix is None:
+        return []
+    out = [finding.fix]
+    if finding.code in _KEEP_OR_FORGET:
+        ids = fix_ids(finding.fix, finding)
+        out += [Fix(PIN, {"layer": "facts", "ids": ids}), Fix(SHORTEN_TAU, {"layer": "facts", "ids": ids})]
+    return out

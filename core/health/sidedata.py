@@ -154,7 +154,8 @@ class HealthSideData:
 
     def save_last(self, db_path: str | os.PathLike[str], at: int, findings: list[Finding]) -> None:
         order = {s: i for i, s in enumerate(SEVERITIES)}
-        kept = sorted(findings, key=lambda f: order.get(f.severity, 9))[:MAX_KEPT_FINDINGS]
+        worst = sorted(range(len(findings)), key=lambda i: order.get(findings[i].severity, 9))
+        kept = [findings[i] for i in sorted(worst[:MAX_KEPT_FINDINGS])]  # the worst, in their order
         value = {
             "at": int(at),
             "findings": [finding_to_json(f) for f in kept],

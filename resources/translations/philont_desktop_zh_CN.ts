@@ -2686,7 +2686,7 @@ with the backup
         <translation>没有找到通过 quick_check 的备份。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+37"/>
         <source>Keep the fact you pick; the others are superseded by it and stay in the history.</source>
         <translation>保留你选择的事实；其余的被它取代，并保留在历史中。</translation>
     </message>
@@ -2701,7 +2701,7 @@ with the backup
         <translation>保留你选择的技能；其余的被弃用，原因记入审计记录。</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-50"/>
         <source>The file holds {size_mb} MB; {month_messages} messages came in during {month}.</source>
         <translation>文件大小为 {size_mb} MB；{month} 期间新增了 {month_messages} 条消息。</translation>
     </message>
@@ -2716,7 +2716,12 @@ with the backup
         <translation>最近 {days} 天平均每天 {average} 条消息（最多的一天：{max}）。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>The check {check} could not run: {error}</source>
+        <translation>检查 {check} 无法运行：{error}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Unknown layer {layer}; the layers are {layers}.</source>
         <translation>未知的层 {layer}；可用的层为 {layers}。</translation>
     </message>
@@ -5912,7 +5917,7 @@ You can undo this with Edit › Undo.</source>
         <translation>重新运行所有检查（F5）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Reading the last check</source>
         <translation>正在读取上次检查结果</translation>
     </message>
@@ -5952,8 +5957,8 @@ You can undo this with Edit › Undo.</source>
         <translation>正在记住它们不是重复项</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <location line="+26"/>
+        <location line="+21"/>
+        <location line="+25"/>
         <source>Working out the fix</source>
         <translation>正在计算修复</translation>
     </message>
@@ -7264,7 +7269,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FindingDetail</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/widgets.py" line="+126"/>
+        <location filename="../../philont_desktop/health/doctor/widgets.py" line="+133"/>
         <source>Show the rows</source>
         <translation>显示这些行</translation>
     </message>
@@ -7294,7 +7299,7 @@ You can undo this with Edit › Undo.</source>
         <translation>选择一个问题以查看测量结果。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>No one-step fix: the numbers are for you to judge.</source>
         <translation>没有一步修复：请根据数值自行判断。</translation>
     </message>
@@ -8142,7 +8147,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LayerSummary</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/widgets.py" line="-96"/>
+        <location filename="../../philont_desktop/health/doctor/widgets.py" line="-102"/>
         <source>not checked yet</source>
         <translation>尚未检查</translation>
     </message>

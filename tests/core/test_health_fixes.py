@@ -380,3 +380,39 @@ def test_a_damaged_side_file_is_set_aside_not_trusted(tmp_path, path):
     side.dismiss(path, ["x", "y"])
     assert side.dismissed(path) == {frozenset({"x", "y"})}
     assert any(p.name.startswith("health.json.bad-") for p in tmp_path.iterdir())
+
+
+def test_facts_that_decayed_or_are_unread_may_be_pinned_or_given_a_shorter_tau_instead():
+    forget = Fix(fixes.FORGET, {"layer": "facts", "ids": ["a", "b"]})
+    unread = Finding("health.facts.unread", "info", "facts", ["a", "b"], Notice("x", "x"), fix=forget)
+    assert [f.code for f in fixes.alternatives(unread)] == [fixes.FORGET, fixes.PIN, fixes.SHORTEN_TAU]
+    assert all(fixes.fix_ids(f) == ["a", "b"] for f in fixes.alternatives(unread))
+    expired = Finding("health.facts.expired_live", "warn", "facts", ["a"], Notice("x", "x"), fix=forget)
+    assert fixes.alternatives(expired) == [forget]
+
+
+def test_a_demotion_whose_reason_is_a_code_keeps_the_findings_words(db):
+    SkillStore(db).create_skill("s", "S", ["s"], "run s", maturity="stable", now=T0)
+    fix = Fix(fixes.DEMOTE_SKILL, {"ids": ["s"], "to": "draft", "reason": "health.skills.maturity_unbacked"})
+    finding = Finding(
+        "health.skills.maturity_unbacked",
+        "warn",
+        "skills",
+        ["s"],
+        Notice("c", "Skill s is stable, but..."),
+        fix=fix,
+    )
+    edit = fixes.change_for(db, fix, finding=finding).perform(db, ACTOR)
+    assert edit.note == "Skill s is stable, but..."
+
+
+def test_a_long_report_keeps_its_worst_findings_in_their_order(tmp_path, path, monkeypatch):
+    from core.health import sidedata
+
+    monkeypatch.setattr(sidedata, "MAX_KEPT_FINDINGS", 2)
+    notes = [Finding(f"health.facts.{c}", s, "facts", [], Notice(c, c)) for c, s in
+             (("unread", "info"), ("live_conflict", "fail"), ("same_value", "warn"))]  # fmt: skip
+    side = HealthSideData(tmp_path / "health.json")
+    side.save_last(path, FIXED_NOW, notes)
+    _at, kept, more = side.last(path)
+    assert [f.code for f in kept] == ["health.facts.live_conflict", "health.facts.same_value"] and more == 1

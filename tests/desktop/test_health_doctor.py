@@ -25,8 +25,9 @@ def planted(db_path):
     """A file with one value under two keys (a merge offered) and a chain naming a missing fact."""
     db = MemoryDB.create(db_path, now=T0)
     store = FactStore(db)
-    a = store.store_fact("user", "favorite_color", "blue", now=T0)
-    b = store.store_fact("user", "favourite_color", "blue", now=T0 + 1)
+    a = store.store_fact("user", "favorite_color", "deep ocean blue", now=T0)
+    b = store.store_fact("user", "favourite_color", "deep ocean blue", now=T0 + 1)
+    store.store_fact("misc", "parking_spot", "level 3", now=T0)  # not in the prefix, never read
     old = store.store_fact("user", "job", "student", now=T0)
     store.store_fact("user", "job", "engineer", now=T0 + 1)
     with db.write() as conn:
@@ -45,6 +46,14 @@ def _live_keys(path):
     db = MemoryDB.open(path)
     try:
         return sorted(f.key for f in FactStore(db).list_facts("user"))
+    finally:
+        db.close()
+
+
+def _tau(path, key):
+    db = MemoryDB.open(path)
+    try:
+        return FactStore(db).get_fact("misc", key, bump=False).decay_tau_days
     finally:
         db.close()
 
@@ -104,6 +113,35 @@ def test_a_fix_is_previewed_applied_and_undone(planted, open_tab, start_editing,
     qtbot.waitUntil(
         lambda: "health.facts.same_value" in {f.code for f in page.model.findings()}, timeout=10_000
     )
+
+
+def test_an_unread_fact_may_be_given_a_shorter_tau_instead_of_being_forgotten(
+    planted, open_tab, start_editing, qtbot
+):
+    path = planted[0]
+    tab = open_tab(HealthTab, path)
+    page = _page(tab)
+    start_editing(tab)
+    assert page.select_finding("health.facts.unread")
+    menu = page.detail.fix.menu()
+    assert menu is not None
+    titles = [a.text() for a in menu.actions()]
+    assert titles == ["Forget them…", "Pin them…", "Shorten their decay time…"]
+    menu.actions()[2].trigger()
+    assert tab.wait_idle(20_000)
+    dialog = page.dialog
+    assert dialog is not None and dialog.need == "tau" and dialog.tau.isVisibleTo(dialog)
+    dialog.tau.setValue(7)
+    assert tab.wait_idle(20_000)
+    rows = [dialog.preview.topLevelItem(i) for i in range(dialog.preview.topLevelItemCount())]
+    assert [(r.text(0), r.text(1), r.text(2), r.text(3)) for r in rows] == [
+        ("misc.parking_spot", "decay_tau_days", "—", "7")
+    ]
+    dialog.accept()
+    assert tab.wait_idle(20_000)
+    qtbot.waitUntil(lambda: _tau(path, "parking_spot") == 7.0, timeout=10_000)
+    tab.ctx.undo.undo()
+    qtbot.waitUntil(lambda: _tau(path, "parking_spot") is None, timeout=10_000)
 
 
 def test_the_last_result_is_shown_at_once_on_reopening(planted, open_tab, monkeypatch):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from core.health.finding import Finding
+from core.health.finding import Finding, Fix
 from philont_desktop import humanize, messages
 from philont_desktop.health.doctor import work
 from philont_desktop.health.doctor.fix_dialog import FixDialog
@@ -88,7 +88,7 @@ class DoctorPage(HealthPage):
         self.tree.selectionModel().currentChanged.connect(lambda cur, _prev: self._on_current(cur))
         self.detail = FindingDetail(self.ctx.theme, self)
         self.detail.show_rows.clicked.connect(self.show_rows)
-        self.detail.fix.clicked.connect(self.start_fix)
+        self.detail.fixChosen.connect(self.start_fix)
         self.detail.dismiss.clicked.connect(self.dismiss_current)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("doctorSplitter")
@@ -225,27 +225,28 @@ class DoctorPage(HealthPage):
             self._show(self.at, [g for g in self.findings if g is not f])
 
     # -- fixing -----------------------------------------------------------------------------------------
-    def start_fix(self) -> None:
+    def start_fix(self, fix: Fix | None = None) -> None:
+        """Work out ``fix`` (default: the one the finding offers) and ask, showing every change."""
         f = self.current_finding()
-        if f is None or f.fix is None or not self.ctx.editing:
+        fix = fix if fix is not None else (f.fix if f is not None else None)
+        if f is None or fix is None or not self.ctx.editing:
             return
         self.controller.run(
             work.fix_preview,
-            f.fix,
+            fix,
             f,
             None,
             key="doctor-preview",
             label=self.tr("Working out the fix"),
-            on_result=lambda got: self._open_dialog(f, got),
+            on_result=lambda got: self._open_dialog(f, fix, got),
         )
 
-    def _open_dialog(self, f: Finding, got: Any) -> None:
+    def _open_dialog(self, f: Finding, fix: Fix, got: Any) -> None:
         options, changes = got
-        assert f.fix is not None
-        dialog = FixDialog(f.fix, f, options, reason=finding_text(f), parent=self)
+        dialog = FixDialog(fix, f, options, reason=finding_text(f), parent=self)
         self.dialog = dialog
         dialog.choiceChanged.connect(lambda choice: self._preview(dialog, choice))
-        dialog.accepted.connect(lambda: self._apply(f, dialog.choice()))
+        dialog.accepted.connect(lambda: self._apply(f, fix, dialog.choice()))
         dialog.finished.connect(lambda _r: setattr(self, "dialog", None))
         if dialog.need in ("tau", "survivor"):
             self._preview(dialog, dialog.choice())
@@ -266,12 +267,11 @@ class DoctorPage(HealthPage):
             on_error=lambda exc: dialog.set_error(messages.error_text(exc)),
         )
 
-    def _apply(self, f: Finding, choice: Any) -> None:
-        assert f.fix is not None
-        title = fix_title(f.fix.code)
+    def _apply(self, f: Finding, fix: Fix, choice: Any) -> None:
+        title = fix_title(fix.code)
         self.controller.run(
             work.fix_change,
-            f.fix,
+            fix,
             f,
             choice,
             key="doctor-change",

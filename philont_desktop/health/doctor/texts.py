@@ -113,6 +113,11 @@ FINDINGS: dict[str, Template] = {
     "health.file.messages_per_day": lambda: _tr(
         "{average} messages a day over the last {days} days (busiest day: {max})."
     ),
+    # a check that could not run
+    **{
+        f"health.{layer}.check_failed": (lambda: _tr("The check {check} could not run: {error}"))
+        for layer in ("facts", "skills", "notes", "indexes", "calendar", "file")
+    },
     # refusals of the doctor and of its fixes
     "health.layer_unknown": lambda: _tr("Unknown layer {layer}; the layers are {layers}."),
     "health.option_unknown": lambda: _tr("Unknown health option {option}."),

@@ -6,16 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from core.health.finding import LAYERS, Finding
+from core.health.fixes import alternatives
 from philont_desktop.health.doctor.measure import MeasurePlot, measure_lines
 from philont_desktop.health.doctor.model import finding_text, layer_counts, severity_role
 from philont_desktop.health.doctor.texts import fix_summary, fix_title, layer_name, severity_name
 from philont_desktop.qt import (
     QGridLayout,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
+    Signal,
 )
 from philont_desktop.widgets import plain
 
@@ -82,7 +85,10 @@ class LayerSummary(QWidget):
 
 class FindingDetail(QWidget):
     """The finding selected: its message and severity, the picture and the numbers measured, and the
-    buttons to show its rows, fix it or say that its rows are no duplicates."""
+    buttons to show its rows, fix it or say that its rows are no duplicates. ``fixChosen(fix)``: the fix
+    the person chose (the finding's own, or one of the other answers to it from the button's menu)."""
+
+    fixChosen = Signal(object)
 
     def __init__(self, theme: Any, parent: QWidget | None = None):
         super().__init__(parent)
@@ -110,6 +116,7 @@ class FindingDetail(QWidget):
         self.show_rows.setObjectName("doctorShowRows")
         self.fix = QPushButton(self)
         self.fix.setObjectName("doctorFix")
+        self.fix.clicked.connect(self._fix_clicked)
         self.dismiss = QPushButton(self)
         self.dismiss.setObjectName("doctorDismiss")
         buttons.addWidget(self.show_rows, 0, 0)
@@ -144,6 +151,7 @@ class FindingDetail(QWidget):
             self.numbers.setPlainText("\n".join(measure_lines(f.measure)))
             self.plot.show_measure(f.measure, f.severity)
             plain.set_plain(self.fix_text, self._fix_line(f))
+        self._fix_menu()
         self._enable()
 
     def _fix_line(self, f: Finding) -> str:
@@ -154,6 +162,26 @@ class FindingDetail(QWidget):
         if not self.editing:
             line += " " + self.tr("(Turn on editing to fix it.)")
         return line
+
+    def _fix_clicked(self) -> None:
+        if self.finding is not None and self.finding.fix is not None and self.fix.menu() is None:
+            self.fixChosen.emit(self.finding.fix)
+
+    def _fix_menu(self) -> None:
+        """A menu of the other answers where a finding has more than one fix."""
+        old = self.fix.menu()
+        fixes = alternatives(self.finding) if self.finding is not None else []
+        if len(fixes) < 2:
+            self.fix.setMenu(None)  # type: ignore[arg-type]
+        else:
+            menu = QMenu(self.fix)
+            menu.setObjectName("doctorFixMenu")
+            for fx in fixes:
+                action = menu.addAction(fix_title(fx.code) + "…")
+                action.triggered.connect(lambda _checked=False, fx=fx: self.fixChosen.emit(fx))
+            self.fix.setMenu(menu)
+        if old is not None:
+            old.deleteLater()
 
     def set_editing(self, on: bool) -> None:
         self.editing = bool(on)
