@@ -100,7 +100,7 @@ def test_a_fix_is_previewed_applied_and_undone(planted, open_tab, start_editing,
     dialog.survivor.setCurrentIndex(dialog.survivor.findData(b))
     assert tab.wait_idle(20_000)
     rows = [dialog.preview.topLevelItem(i) for i in range(dialog.preview.topLevelItemCount())]
-    assert [(r.text(0), r.text(1), r.text(3)) for r in rows] == [("user.favorite_color", "superseded_by", b)]
+    assert [(r.text(0), r.text(1), r.text(3)) for r in rows] == [("user.favorite_color", "superseded by", b)]
     assert dialog.ok.isEnabled()
     dialog.accept()
     assert tab.wait_idle(20_000)
@@ -135,7 +135,7 @@ def test_an_unread_fact_may_be_given_a_shorter_tau_instead_of_being_forgotten(
     assert tab.wait_idle(20_000)
     rows = [dialog.preview.topLevelItem(i) for i in range(dialog.preview.topLevelItemCount())]
     assert [(r.text(0), r.text(1), r.text(2), r.text(3)) for r in rows] == [
-        ("misc.parking_spot", "decay_tau_days", "—", "7")
+        ("misc.parking_spot", "τ (days)", "—", "7")
     ]
     dialog.accept()
     assert tab.wait_idle(20_000)

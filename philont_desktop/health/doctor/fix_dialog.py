@@ -7,7 +7,9 @@ from typing import Any
 
 from core.health.finding import Finding, Fix
 from core.health.fixes import RowChange, needs_choice
+from philont_desktop import field_names, humanize
 from philont_desktop.health.doctor.texts import fix_summary, fix_title
+from philont_desktop.messages import grade_name
 from philont_desktop.qt import (
     QAbstractItemView,
     QComboBox,
@@ -31,12 +33,15 @@ __all__ = ["FixDialog"]
 DEFAULT_TAU_DAYS = 30.0
 
 
-def _value(v: Any) -> str:
+def _value(column: str, v: Any) -> str:
+    """A value as people read it: a time as a local date, a number in full, an id as it is."""
     if v is None:
         return "—"
-    if isinstance(v, float):
-        return f"{v:g}"
-    return plain.plain(v, 200, one_line=True)
+    if column == "paused_until" and isinstance(v, int) and not isinstance(v, bool):
+        return humanize.abs_time(v, seconds=True)
+    if isinstance(v, str) and column in ("superseded_by", "maturity"):
+        return grade_name(v) if column == "maturity" else plain.plain(v, 200, one_line=True)
+    return plain.plain(field_names.field_value(column, v), 200, one_line=True)
 
 
 class FixDialog(QDialog):
@@ -142,7 +147,12 @@ class FixDialog(QDialog):
         """Show every value the fix will change (none: nothing to do, and it cannot be applied)."""
         self.preview.clear()
         for c in changes:
-            row = [plain.plain(c.label, 200, one_line=True), c.column, _value(c.before), _value(c.after)]
+            row = [
+                plain.plain(c.label, 200, one_line=True),
+                field_names.field_label(c.column),
+                _value(c.column, c.before),
+                _value(c.column, c.after),
+            ]
             item = QTreeWidgetItem(row)
             item.setToolTip(0, plain.tooltip(f"{c.table} {c.id}"))
             self.preview.addTopLevelItem(item)

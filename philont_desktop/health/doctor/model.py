@@ -36,6 +36,10 @@ def layer_counts(findings: Iterable[Finding]) -> dict[str, dict[str, int]]:
     return out
 
 
+def _identity(f: Finding) -> tuple[str, str, str]:
+    return f.code, f.layer, repr(f.targets)
+
+
 def finding_text(f: Finding) -> str:
     return messages.text(f.message.code or f.code, f.message.params, f.message.message)
 
@@ -77,9 +81,12 @@ class FindingsModel(QAbstractItemModel):
         return [f for la in self.layers for f in self.rows[la]]
 
     def index_of(self, f: Finding) -> QModelIndex:
+        """Where ``f`` is, or the finding of the same code about the same rows (its measure may have
+        moved since: a new check of the same thing)."""
+        key = _identity(f)
         for pos, layer in enumerate(self.layers):
             for row, g in enumerate(self.rows[layer]):
-                if g == f:
+                if g is f or _identity(g) == key:
                     return self.index(row, 0, self.index(pos, 0))
         return QModelIndex()
 
