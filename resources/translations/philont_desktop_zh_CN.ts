@@ -7312,7 +7312,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FindingsModel</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/model.py" line="+129"/>
+        <location filename="../../philont_desktop/health/doctor/model.py" line="+136"/>
         <source>Finding</source>
         <translation>问题</translation>
     </message>
@@ -7325,7 +7325,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FixDialog</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/fix_dialog.py" line="+82"/>
+        <location filename="../../philont_desktop/health/doctor/fix_dialog.py" line="+87"/>
         <source>Row</source>
         <translation>行</translation>
     </message>
@@ -7375,7 +7375,7 @@ You can undo this with Edit › Undo.</source>
         <translation>原因：</translation>
     </message>
     <message numerus="yes">
-        <location line="+24"/>
+        <location line="+29"/>
         <source>%n value(s) will change.</source>
         <translation>
             <numerusform>将更改 %n 个值。</numerusform>
@@ -8584,6 +8584,21 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>read longest ago</source>
         <translation>最久未读时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shown in the prefix</source>
+        <translation>显示在前缀中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters cut</source>
+        <translation>截掉的字符数</translation>
     </message>
 </context>
 <context>

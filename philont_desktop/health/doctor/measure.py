@@ -74,6 +74,9 @@ def measure_name(key: str) -> str:
         "actions": QCoreApplication.translate("MeasureNames", "linked actions"),
         "paused_until": QCoreApplication.translate("MeasureNames", "paused until"),
         "oldest_read": QCoreApplication.translate("MeasureNames", "read longest ago"),
+        "facts": QCoreApplication.translate("MeasureNames", "facts"),
+        "shown": QCoreApplication.translate("MeasureNames", "shown in the prefix"),
+        "cut": QCoreApplication.translate("MeasureNames", "characters cut"),
     }
     return names.get(key, key)
 
