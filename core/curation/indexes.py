@@ -9,9 +9,13 @@ command reads the table again and writes the index anew. No row of a table chang
 writing, and a rebuild of a large index would hold the write lock for seconds. The audit states are the
 counts ``{"index", "table", "indexed", "rows"}`` before and after.
 
+An index the file lacks is created first (its FTS5 table, and those of the triggers that keep it which are
+missing), then built; the after state lists what was created (``created``).
+
 Undo: an index rebuilt from its table holds what the table holds; the drifted index is not put back (it
 would only make searches miss rows again), so undoing it changes nothing and says so in its audit row
-(before = after = the index as it is). Redo rebuilds again.
+(before = after = the index as it is). An index the edit created is dropped again with the triggers it
+created. Redo rebuilds (and creates) again.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from core.backups.activity import recent_wal
 from core.backups.names import WAL_RECENT_S
 from core.curation import Change
 from core.errors import ValidationError_
+from core.schema.ddl import FTS_DDL, TRIGGER_DDL
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -43,27 +48,56 @@ INDEXES = {
 __all__ = ["ACTIONS", "ACTION_REBUILD", "INDEXES", "agent_writing", "index_state", "rebuild"]
 
 
+def _exists(conn: Connection, kind: str, name: str) -> bool:
+    sql = "SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?"
+    return conn.execute(sql, (kind, name)).fetchone() is not None
+
+
 def index_state(conn: Connection, index: str) -> dict[str, Any]:
-    """The index's entry count (its ``_docsize`` rows) beside its table's row count."""
+    """The index's entry count (its ``_docsize`` rows; ``None`` when it does not exist) beside its table's
+    row count."""
     table = INDEXES[index]
-    indexed = conn.execute(f"SELECT count(*) FROM {index}_docsize").fetchone()[0]
+    indexed = (
+        conn.execute(f"SELECT count(*) FROM {index}_docsize").fetchone()[0]
+        if _exists(conn, "table", index)
+        else None
+    )
     rows = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-    return {"index": index, "table": table, "indexed": int(indexed), "rows": int(rows)}
+    return {
+        "index": index,
+        "table": table,
+        "indexed": None if indexed is None else int(indexed),
+        "rows": int(rows),
+    }
+
+
+def _triggers_of(table: str) -> list[str]:
+    return [name for name in TRIGGER_DDL if name.rsplit("_", 1)[0] == table]
+
+
+def _create(conn: Connection, index: str) -> list[str]:
+    """Create the absent index and the triggers that keep it (those missing); what was created."""
+    created = [index]
+    conn.execute(FTS_DDL[index])
+    for name in _triggers_of(INDEXES[index]):
+        if not _exists(conn, "trigger", name):
+            conn.execute(TRIGGER_DDL[name])
+            created.append(name)
+    return created
 
 
 def _rebuild(conn: Connection, index: str) -> tuple[Any, Any]:
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (index,)
-    ).fetchone()
-    if exists is None:
+    if not _exists(conn, "table", INDEXES[index]):
         raise ValidationError_(
-            f"The database has no index {index}; nothing to rebuild.",
+            f"The database has no table {INDEXES[index]}; there is no index to rebuild.",
             code="index.missing",
             params={"index": index},
         )
     before = index_state(conn, index)
+    created = _create(conn, index) if before["indexed"] is None else []
     conn.execute(f"INSERT INTO {index}({index}) VALUES('rebuild')")
-    return before, index_state(conn, index)
+    after = index_state(conn, index)
+    return before, {**after, "created": created} if created else after
 
 
 def agent_writing(db: MemoryDB, wal_recent_s: float = WAL_RECENT_S) -> Exception | None:
@@ -90,9 +124,17 @@ def rebuild(db: MemoryDB, index: str, *, wal_recent_s: float = WAL_RECENT_S) -> 
 
 
 def _undo(conn: Connection, entry: AuditEntry) -> tuple[Any, Any]:
+    """An index this edit created is dropped again, with the triggers it created; a rebuilt one stays."""
     index = str(entry.target_id)
-    now = index_state(conn, index) if index in INDEXES else entry.after
-    return now, now
+    if index not in INDEXES:
+        return entry.after, entry.after
+    now = index_state(conn, index)
+    created = entry.after.get("created") if isinstance(entry.after, dict) else None
+    for name in reversed(created or []):
+        kind = "table" if name == index else "trigger"
+        if _exists(conn, kind, name):
+            conn.execute(f"DROP {'TABLE' if kind == 'table' else 'TRIGGER'} {name}")
+    return now, index_state(conn, index)
 
 
 def _redo(conn: Connection, entry: AuditEntry) -> tuple[Any, Any]:

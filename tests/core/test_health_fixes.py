@@ -416,3 +416,36 @@ def test_a_long_report_keeps_its_worst_findings_in_their_order(tmp_path, path, m
     side.save_last(path, FIXED_NOW, notes)
     _at, kept, more = side.last(path)
     assert [f.code for f in kept] == ["health.facts.live_conflict", "health.facts.same_value"] and more == 1
+
+
+def _has(db, kind, name):
+    with db.lock:
+        sql = "SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?"
+        return db.conn.execute(sql, (kind, name)).fetchone() is not None
+
+
+def test_an_absent_index_is_created_and_built_and_undo_drops_what_it_created(db, path):
+    NotesStore(db).upsert(None, "a note about trains", created_at=T0)
+    with db.write() as conn:  # a file whose notes index is gone, with the triggers that kept it
+        for trigger in ("memory_notes_ai", "memory_notes_ad", "memory_notes_au"):
+            conn.execute(f"DROP TRIGGER {trigger}")
+        conn.execute("DROP TABLE memory_notes_fts")
+    fix = Fix(fixes.REBUILD_INDEX, {"index": "memory_notes_fts", "table": "memory_notes"})
+    assert [(r.before, r.after) for r in fixes.preview(db, fix)] == [(None, 1)]
+    old = time.time() - 60
+    wal = Path(str(path) + "-wal")
+    if wal.exists():
+        os.utime(wal, (old, old))
+    edit = fixes.change_for(db, fix).perform(db, ACTOR)
+    assert matches(db, "trains") == 1 and _has(db, "trigger", "memory_notes_au")
+    assert edit.after["created"] == [
+        "memory_notes_fts",
+        "memory_notes_ai",
+        "memory_notes_ad",
+        "memory_notes_au",
+    ]
+    curation.undo(db, edit.id, ACTOR)
+    assert not _has(db, "table", "memory_notes_fts") and not _has(db, "trigger", "memory_notes_ai")
+    NotesStore(db).upsert(None, "written while the index is gone", created_at=T0)  # the agent still writes
+    curation.redo(db, edit.id, ACTOR)
+    assert matches(db, "trains") == 1 and matches(db, "index") == 1
