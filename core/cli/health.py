@@ -64,8 +64,11 @@ def _counts(s: dict[str, Any]) -> str:
     return f"{text} ({s['info']} info)" if s["info"] else text
 
 
-def _targets(targets: list[Any]) -> str:
-    shown = ", ".join(str(t) for t in targets[:TARGETS_SHOWN])
+def _targets(targets: list[Any], labels: list[Any] | None) -> str:
+    named = (
+        [f"{n} ({t})" for n, t in zip(labels, targets, strict=True)] if labels else [str(t) for t in targets]
+    )
+    shown = ", ".join(named[:TARGETS_SHOWN])
     more = len(targets) - TARGETS_SHOWN
     return f"{shown} and {more} more" if more > 0 else shown
 
@@ -81,7 +84,7 @@ def _print(ctx: Ctx, report: Any) -> None:
         o(f"[{f.severity}] {f.layer}: {f.message.message}")
         o(f"  code: {f.code}")
         if f.targets:
-            o(f"  targets: {_targets(f.targets)}")
+            o(f"  targets: {_targets(f.targets, f.measure.get('labels'))}")
         if f.fix is not None:
             o(f"  fix: {f.fix.code}")
 

@@ -43,7 +43,9 @@ fact, skill, note and task ids, message rowids (indexes), backup file names:
   ``health.indexes.check_failed``, ``health.calendar.check_failed``, ``health.file.check_failed`` (warn)
   ``check, error``: a check that could not run (a table missing, a value no reading foresaw)
 
-Each finding's ``measure`` holds the measured values and the threshold (the pictures: ``health.file.size``
+Each finding's ``measure`` holds the measured values and the threshold, and ``labels`` (one per target:
+``namespace.key`` of a fact, the name of a skill or task, the start of a note) where every target has one
+(the pictures: ``health.file.size``
 has ``months`` [{month, start, messages, chars, actions}], ``health.file.prefix_size`` has ``cap`` and
 ``months`` [{month, at, chars, tokens}], ``health.file.messages_per_day`` has ``per_day`` [{day,
 messages}]).

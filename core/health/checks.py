@@ -14,6 +14,7 @@ or a mapping of some of its field names to values (``{"unread_days": 30}``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -99,6 +100,37 @@ def finding_json(f: Finding) -> dict[str, Any]:
     }
 
 
+NOTE_LABEL_CHARS = 40  # a note is named by the start of its text
+
+
+def _labels(ctx: Context, layer: str) -> dict[Any, str]:
+    """What a person calls the rows a layer's findings target: ``namespace.key`` for a fact, the name of
+    a skill or a task, the start of a note's text."""
+    if layer == "facts":
+        return {f.id: f"{f.namespace}.{f.key}" for f in ctx.facts}
+    if layer == "skills":
+        return {s.id: str(s.name) for s in ctx.skills}
+    if layer == "notes":
+        out = {}
+        for nid, content, _, _ in ctx.notes:
+            text = " ".join(content.split()) if isinstance(content, str) else ""
+            out[nid] = text if len(text) <= NOTE_LABEL_CHARS else text[: NOTE_LABEL_CHARS - 1] + "…"
+        return out
+    if layer == "calendar":
+        return {t.id: str(t.name) for t in ctx.schedules}
+    return {}
+
+
+def _labelled(found: list[Finding], labels: dict[Any, str]) -> list[Finding]:
+    """The findings with ``measure["labels"]``, one per target, where every target has a name."""
+    out = []
+    for f in found:
+        if f.targets and all(t in labels for t in f.targets):
+            f = dataclasses.replace(f, measure={**f.measure, "labels": [labels[t] for t in f.targets]})
+        out.append(f)
+    return out
+
+
 def _run_one(check: Check, layer: str, ctx: Context) -> list[Finding]:
     """One check's findings; a check that cannot run (a table missing from the file, a value no reading
     foresaw) is a finding of its own (``health.<layer>.check_failed``), and the other checks still run."""
@@ -153,6 +185,14 @@ def run_checks(
         layer_found: list[Finding] = []
         for check in _CHECKS[layer]:
             layer_found.extend(_run_one(check, layer, ctx))
+        if layer_found:
+            try:
+                names = _labels(ctx, layer)
+            except DatabaseClosedError:
+                raise
+            except Exception:  # the rows could not be read: the findings keep their ids alone
+                names = {}
+            layer_found = _labelled(layer_found, names)
         layer_found.sort(key=lambda f: SEVERITIES.index(f.severity))
         found.extend(layer_found)
     if progress is not None:

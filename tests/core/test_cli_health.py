@@ -48,12 +48,12 @@ calendar  1 warning
 
 [fail] facts: user.ci\\x1bty has 2 live values at once; the agent reads only one.
   code: health.facts.live_conflict
-  targets: b, a
+  targets: user.ci\\x1bty (b), user.ci\\x1bty (a)
   fix: health.fix.merge_duplicates
 
 [warn] calendar: Task sync\\u202email has failed 5 times in a row.
   code: health.calendar.task_failing
-  targets: t1
+  targets: sync\\u202email (t1)
   fix: health.fix.pause_task
 """
 
@@ -92,7 +92,7 @@ def test_json(sick, capsys):
                 "message": "user.ci\x1bty has 2 live values at once; the agent reads only one.",
                 "params": {"namespace": "user", "key": "ci\x1bty", "count": 2},
             },
-            "measure": {"count": 2, "limit": 1},
+            "measure": {"count": 2, "limit": 1, "labels": ["user.ci\x1bty", "user.ci\x1bty"]},
             "fix": {"code": "health.fix.merge_duplicates", "params": {"layer": "facts", "ids": ["b", "a"]}},
         }
     ]

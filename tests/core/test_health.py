@@ -185,6 +185,7 @@ def one(report, code):
 
 def test_live_conflict(report):
     f = one(report, "health.facts.live_conflict")
+    assert f.measure["labels"] == ["user.city", "user.city"]
     assert (f.severity, f.layer, f.targets) == ("fail", "facts", ["conflict-b", "conflict-a"])
     assert f.fix.code == "health.fix.merge_duplicates"
     assert f.fix.params == {"layer": "facts", "ids": ["conflict-b", "conflict-a"]}
@@ -244,6 +245,7 @@ def test_other_skill_findings(report):
     assert targets(report, "health.skills.near_duplicate") == [["dup-a", "dup-b"]]
     assert targets(report, "health.skills.draft_unused") == [["stale-draft"]]
     assert targets(report, "health.skills.invalid_json") == [["bad-json"]]
+    assert one(report, "health.skills.near_duplicate").measure["labels"] == ["dup-a-skill", "dup-b-skill"]
 
 
 def test_notes(report):
@@ -253,6 +255,7 @@ def test_notes(report):
         {"layer": "notes", "ids": ["note-1", "note-2"]},
     )
     assert targets(report, "health.notes.forgotten_found") == [["note-forgotten"]]
+    assert f.measure["labels"] == ["Buy milk on Friday", "buy milk on friday"]
 
 
 def test_indexes_against_their_tables(report):
@@ -401,7 +404,13 @@ def test_prefix_limits_and_cap(crowded):
         text = build_memory_prefix(db, now=NOW).text
     by_limit = one(r, "health.facts.cut_by_limit")
     assert by_limit.targets == ["p20", "p21", "p22", "p23", "p24"]  # the oldest five beyond 20
-    assert by_limit.measure == {"namespace": "project", "limit": 20, "live": 25, "count": 5}
+    assert by_limit.measure == {
+        "namespace": "project",
+        "limit": 20,
+        "live": 25,
+        "count": 5,
+        "labels": ["project.k20", "project.k21", "project.k22", "project.k23", "project.k24"],
+    }
     by_chars = one(r, "health.facts.cut_by_chars")
     cut = by_chars.targets
     user_cut = [t for t in cut if t.startswith("u")]
