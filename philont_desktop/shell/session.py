@@ -36,13 +36,9 @@ def open_info(path: Path, remembered: str = "") -> tuple[OpenReport, bool]:
     """:func:`open_report`, and whether the file is a generated demo database. First, off the GUI
     thread, the modules the window needs once the file is open are imported (the context's, the
     tab shown first), and the tabs' tests of the path run (the Review tab's reads its marks), so that
-    the GUI thread then only builds the window's parts. The imports wait for the GUI thread's
-    once-per-process work (:func:`philont_desktop.shell.warm.wait_warm`): both make PySide types."""
+    the GUI thread then only builds the window's parts."""
     import importlib
 
-    from philont_desktop.shell.warm import wait_warm
-
-    wait_warm()
     try:
         for name in _first_modules(path, remembered):
             importlib.import_module(name)

@@ -1,17 +1,10 @@
 """Work the GUI thread does once per process while a file opens (the open itself runs on a worker), so
 that it is not part of the turns that build and paint the first tab. Each piece runs in a turn of its
-own, once.
-
-The open's worker imports the first tab's modules, which makes PySide create the Python side of Qt
-classes; so do these pieces on the GUI thread. The two at once is a race PySide can lose with a crash
-(about one open in twenty, in the GUI thread), so the worker waits (:func:`wait_warm`) until the pieces
-scheduled by :func:`while_opening` are done before it imports anything.
-"""
+own, once."""
 
 from __future__ import annotations
 
 import functools
-import threading
 
 from philont_desktop.fonts import warm_glyphs
 from philont_desktop.qt import QListView, QTimer
@@ -35,33 +28,7 @@ def load_glyphs() -> None:
     warm_glyphs()
 
 
-#: Set while no piece is due: the open's worker may import Qt classes.
-_WARM = threading.Event()
-_WARM.set()
-_warmed = False  # the pieces ran once in this process
-#: The longest a worker waits for the pieces (the window could be closing before they run).
-WAIT_S = 5.0
-
-
 def while_opening() -> None:
-    """Schedule what is left to do once per process: each piece in a later event-loop turn; the open's
-    worker waits for them (:func:`wait_warm`)."""
-    if _warmed:
-        return
-    _WARM.clear()
+    """Schedule what is left to do once per process: each piece in a later event-loop turn."""
     QTimer.singleShot(0, find_widget_classes)
-    QTimer.singleShot(WARM_GLYPHS_MS, _last_piece)
-
-
-def _last_piece() -> None:
-    global _warmed
-    try:
-        load_glyphs()
-        _warmed = True
-    finally:
-        _WARM.set()
-
-
-def wait_warm(timeout_s: float = WAIT_S) -> bool:
-    """On a worker: wait until the GUI thread's pieces are done (at once when none is due)."""
-    return _WARM.wait(timeout_s)
+    QTimer.singleShot(WARM_GLYPHS_MS, load_glyphs)

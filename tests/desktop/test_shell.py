@@ -133,7 +133,6 @@ def test_while_a_file_opens_the_once_per_process_work_runs_each_piece_in_a_later
     from philont_desktop.shell import warm
 
     done: list[str] = []
-    monkeypatch.setattr(warm, "_warmed", False)
     monkeypatch.setattr(warm, "find_widget_classes", lambda: done.append("classes"))
     monkeypatch.setattr(warm, "load_glyphs", lambda: done.append("glyphs"))
     w = make_window()
@@ -141,24 +140,6 @@ def test_while_a_file_opens_the_once_per_process_work_runs_each_piece_in_a_later
     assert done == []  # not in the turn that starts the open
     qtbot.waitUntil(lambda: done == ["classes", "glyphs"], timeout=5000)
     assert spin_until(lambda: w.ctx is not None, 10_000)
-
-
-def test_the_open_imports_the_first_tab_only_after_the_gui_thread_made_its_classes(
-    make_window, db_path, monkeypatch, qtbot
-):
-    """Both make PySide types: at once, PySide can crash the GUI thread."""
-    from philont_desktop.shell import session, warm
-
-    done: list[str] = []
-    monkeypatch.setattr(warm, "_warmed", False)
-    monkeypatch.setattr(warm, "find_widget_classes", lambda: done.append("classes"))
-    monkeypatch.setattr(warm, "load_glyphs", lambda: done.append("glyphs"))
-    first = session._first_modules
-    monkeypatch.setattr(session, "_first_modules", lambda *a: (done.append("imports"), first(*a))[1])
-    w = make_window()
-    w.open_database(db_path)
-    assert spin_until(lambda: w.ctx is not None, 10_000)
-    assert done == ["classes", "glyphs", "imports"]
 
 
 def test_the_glyphs_warmed_are_chinese_and_the_symbols_cards_draw(qapp):
