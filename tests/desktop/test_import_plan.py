@@ -26,14 +26,20 @@ def _reaches(start: str, goal: str) -> bool:
 
 
 def test_a_module_comes_after_the_application_modules_it_imports():
-    core, app = import_plan.plan(["philont_desktop.context", "philont_desktop.timeline.view"])
-    assert all(m.startswith("core") for m in core)
+    worker, app = import_plan.plan(["philont_desktop.context", "philont_desktop.timeline.view"], loaded=())
+    assert "core.timeline" in worker and "PySide6.QtCore" not in worker
+    assert not any(m.startswith("philont_desktop") for m in worker)
     assert all(m.startswith("philont_desktop") for m in app)
     assert app[-1] == "philont_desktop.timeline.view" and len(app) == len(set(app))
     for i, name in enumerate(app):
         # an import circle (i18n and i18n_tools) has no such order; Python runs it as it always does
         later = [d for d in import_plan.direct_imports(name) if d in app[i + 1 :] and not _reaches(d, name)]
         assert later == [], f"{name} comes before {later}"
+
+
+def test_a_library_a_module_needs_is_for_the_worker_and_pyqtgraph_with_it():
+    worker, app = import_plan.plan(["philont_desktop.widgets.plots"], loaded=())
+    assert "pyqtgraph" in worker and app[-1] == "philont_desktop.widgets.plots"
 
 
 def test_only_the_imports_made_at_import_time_count():
@@ -46,8 +52,8 @@ def test_only_the_imports_made_at_import_time_count():
 
 
 def test_the_open_worker_imports_no_application_module(tmp_path):
-    """In a fresh interpreter, open a file as the window does: the worker thread imports ``core``
-    modules only; the application's modules are named for the GUI thread."""
+    """In a fresh interpreter, open a file as the window does, then preload a tab and the plots: the
+    worker threads import ``core`` modules and libraries only, the GUI thread the application's."""
     from core.db import MemoryDB
 
     path = tmp_path / "m.sqlite"
@@ -73,6 +79,16 @@ def test_the_open_worker_imports_no_application_module(tmp_path):
         print("APP", sorted(m for m in by_worker if m.split(".")[0] == "philont_desktop"))
         print("CORE", any(m.startswith("core.") for m in by_worker))
         print("GUI", "philont_desktop.context" in app_modules and "philont_desktop.context" not in sys.modules)
+        # the preloader too: a tab's view and the plots, the application's part on the GUI thread
+        from philont_desktop.preload import Preloader, PLOTS
+        from philont_desktop.workers import spin_until
+        by_worker.clear()
+        pre = Preloader()
+        pre.start(["philont_desktop.notes.view", PLOTS])
+        spin_until(lambda: not pre.busy, 60_000)
+        pre.shutdown()
+        print("PRE", sorted(m for m in by_worker if m.split(".")[0] == "philont_desktop"),
+              "philont_desktop.notes.view" in sys.modules and "pyqtgraph" in by_worker and not pre.failed)
         """
     )
     env = {"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
@@ -80,5 +96,7 @@ def test_the_open_worker_imports_no_application_module(tmp_path):
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines() if line[:3] in ("APP", "COR", "GUI"))
-    assert lines == {"APP": "[]", "CORE": "True", "GUI": "True"}
+    lines = dict(
+        line.split(" ", 1) for line in done.stdout.splitlines() if line[:3] in ("APP", "COR", "GUI", "PRE")
+    )
+    assert lines == {"APP": "[]", "CORE": "True", "GUI": "True", "PRE": "[] True"}
