@@ -298,6 +298,13 @@ class MemoryService:
                 "shared rare words).",
                 "application/json",
             ),
+            ResourceInfo(
+                f"{SCHEME}health",
+                "Memory health",
+                "The doctor's findings in every layer (facts, skills, notes, indexes, calendar, file), each "
+                "with its severity, targets, measurement and the fix it offers, and a summary per layer.",
+                "application/json",
+            ),
         ]
         for ns, count in FactStore(self.db).list_namespaces():
             out.append(
@@ -351,9 +358,10 @@ class MemoryService:
             "skills": self._read_skills,
             "conversations": self._read_conversations,
             "replay": self._read_replay,
+            "health": self._read_health,
         }
         reader = readers.get(kind)
-        if reader is None or (kind in ("prefix", "replay") and rest):
+        if reader is None or (kind in ("prefix", "replay", "health") and rest):
             raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
         name = _unquote_name(uri, rest)
         self.check_file()
@@ -429,6 +437,12 @@ class MemoryService:
 
         result = replay(self.db, ReplayOptions(limit=REPLAY_TURNS))
         return _dumps({"lastTurns": REPLAY_TURNS, "summary": result.summary()}), "application/json"
+
+    def _read_health(self, _: str) -> tuple[str, str]:
+        from core.health import run_checks
+
+        now = self.now()
+        return _dumps({"now": now, **run_checks(self.db, now_ms=now).to_json()}), "application/json"
 
     # -- prompts -----------------------------------------------------------------------------------
     def prompts(self) -> list[PromptInfo]:
