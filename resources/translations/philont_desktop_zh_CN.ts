@@ -5321,12 +5321,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DatabaseSession</name>
     <message>
-        <location filename="../../philont_desktop/shell/session.py" line="+154"/>
+        <location filename="../../philont_desktop/shell/session.py" line="+163"/>
         <source>Opening {0}</source>
         <translation>正在打开 {0}</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+83"/>
         <source>The demo database was not created</source>
         <translation>未能创建演示数据库</translation>
     </message>
@@ -8589,6 +8589,11 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>facts</source>
         <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rows</source>
+        <translation>行</translation>
     </message>
     <message>
         <location line="+1"/>

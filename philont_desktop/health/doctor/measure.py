@@ -75,6 +75,7 @@ def measure_name(key: str) -> str:
         "paused_until": QCoreApplication.translate("MeasureNames", "paused until"),
         "oldest_read": QCoreApplication.translate("MeasureNames", "read longest ago"),
         "facts": QCoreApplication.translate("MeasureNames", "facts"),
+        "labels": QCoreApplication.translate("MeasureNames", "rows"),
         "shown": QCoreApplication.translate("MeasureNames", "shown in the prefix"),
         "cut": QCoreApplication.translate("MeasureNames", "characters cut"),
     }
