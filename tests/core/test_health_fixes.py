@@ -449,3 +449,72 @@ def test_an_absent_index_is_created_and_built_and_undo_drops_what_it_created(db,
     NotesStore(db).upsert(None, "written while the index is gone", created_at=T0)  # the agent still writes
     curation.redo(db, edit.id, ACTOR)
     assert matches(db, "trains") == 1 and matches(db, "index") == 1
+
+
+REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "reference-v31.sqlite"
+
+
+def _content(db):
+    """Every row of every content table (not the indexes, not the audit trail), as stored."""
+    with db.lock:
+        names = [
+            r[0]
+            for r in db.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'memory%' "
+                "AND name NOT LIKE '%fts%' ORDER BY name"
+            )
+        ]
+        return {
+            n: sorted(map(tuple, db.conn.execute(f"SELECT * FROM {n}").fetchall()), key=repr) for n in names
+        }
+
+
+def test_each_fix_on_a_file_the_reference_wrote_reads_as_the_agent_expects_and_undoes_to_the_same_rows(
+    tmp_path,
+):
+    import shutil
+
+    path = tmp_path / "reference.sqlite"
+    shutil.copyfile(REFERENCE, path)
+    db = MemoryDB.open(path, writable=True)
+    try:
+        with db.lock:
+            atlas = [
+                r[0]
+                for r in db.conn.execute(
+                    "SELECT id FROM memory_facts WHERE namespace = 'project.atlas' AND superseded_by IS NULL "
+                    "AND forgotten_at IS NULL ORDER BY key LIMIT 2"
+                )
+            ]
+            skill = db.conn.execute(
+                "SELECT id FROM memory_skills WHERE maturity != 'draft' LIMIT 1"
+            ).fetchone()[0]
+            task = db.conn.execute("SELECT id FROM memory_schedules WHERE enabled = 1 LIMIT 1").fetchone()[0]
+        original = _content(db)
+        steps = [
+            (Fix(fixes.MERGE, {"layer": "facts", "ids": atlas}), atlas[0]),
+            (Fix(fixes.PIN, {"layer": "facts", "ids": atlas[:1]}), None),
+            (Fix(fixes.SHORTEN_TAU, {"layer": "facts", "ids": atlas[:1], "tau_days": 3}), None),
+            (Fix(fixes.FORGET, {"layer": "facts", "ids": atlas[1:]}), None),
+            (Fix(fixes.DEMOTE_SKILL, {"ids": [skill], "to": "draft", "reason": "test"}), None),
+            (Fix(fixes.PAUSE_TASK, {"ids": [task]}), None),
+            (Fix(fixes.REBUILD_INDEX, {"index": "memory_raw_messages_fts"}), None),
+        ]
+        for fix, choice in steps:
+            wal = Path(str(path) + "-wal")
+            if wal.exists():  # our own last write, a minute ago: the agent is not writing
+                os.utime(wal, (time.time() - 60, time.time() - 60))
+            edit = fixes.change_for(db, fix, choice=choice).perform(db, ACTOR)
+            assert _content(db) != original or fix.code == fixes.REBUILD_INDEX, fix.code
+            live = FactStore(db).list_facts("project.atlas")  # the agent's own read of the namespace
+            assert all(f.superseded_by is None and f.forgotten_at is None for f in live)
+            curation.undo(db, edit.id, ACTOR)
+            assert _content(db) == original, fix.code
+    finally:
+        db.close()
+    again = MemoryDB.open(path)  # the file still opens as the reference's, read-only and complete
+    try:
+        assert not again.report.read_only_reason
+        assert len(FactStore(again).list_facts("project.atlas")) >= 2
+    finally:
+        again.close()
