@@ -64,6 +64,14 @@ class ShowSkill(Target):
 
 
 @dataclass(frozen=True)
+class ShowTask(Target):
+    """A scheduled task, in the Calendar tab's list of every task."""
+
+    tab: ClassVar[str] = "calendar"
+    task_id: str
+
+
+@dataclass(frozen=True)
 class ShowAuditEntry(Target):
     tab: ClassVar[str] = "audit"
     audit_id: int

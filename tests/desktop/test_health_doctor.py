@@ -259,3 +259,29 @@ def test_a_skill_is_shown_in_the_skills_tab(db_path, open_window, qtbot):
     qtbot.waitUntil(
         lambda: tab.current_skill() is not None and tab.current_skill().id == skill.id, timeout=20_000
     )
+
+
+def test_a_failing_task_is_shown_in_the_calendar_tab(db_path, open_window, qtbot):
+    from core.schedules import ScheduleStore
+
+    db = MemoryDB.create(db_path, now=T0)
+    tasks = ScheduleStore(db)
+    tasks.create("morning digest", FIXED_NOW, cron_expr="interval:3600000", now=T0)
+    task = tasks.create("nightly sync", FIXED_NOW, cron_expr="interval:86400000", now=T0)
+    with db.write() as conn:
+        conn.execute("UPDATE memory_schedules SET consecutive_failures = 5 WHERE id = ?", (task.id,))
+    db.close()
+    w = open_window(db_path)
+    tab = w.show_tab("health")
+    page = tab.show_page("doctor")
+    assert tab.wait_idle(30_000)
+    assert page.select_finding("health.calendar.task_failing")
+    assert page.show_rows()
+    calendar = w.tab_widget.currentWidget()
+    assert calendar.name == "calendar"
+
+    def shown() -> bool:
+        target = calendar.selected_target()
+        return target is not None and target[0] == "task" and target[1].id == task.id
+
+    qtbot.waitUntil(shown, timeout=20_000)

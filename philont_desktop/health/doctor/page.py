@@ -32,14 +32,14 @@ from philont_desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
-from philont_desktop.tabs.navigation import ShowFacts, ShowNote, ShowSkill, Target
+from philont_desktop.tabs.navigation import ShowFacts, ShowNote, ShowSkill, ShowTask, Target
 from philont_desktop.widgets import accessible
 
 __all__ = ["DoctorPage", "target_of"]
 
 
 def target_of(f: Finding) -> Target | None:
-    """Where the rows of ``f`` are shown: the facts, the first note, the first skill (``None``: nowhere)."""
+    """Where the rows of ``f`` are shown: the facts, the first note, skill or task (``None``: nowhere)."""
     ids = [str(t) for t in f.targets if t is not None]
     if not ids:
         return None
@@ -49,6 +49,8 @@ def target_of(f: Finding) -> Target | None:
         return ShowNote(ids[0])
     if f.layer == "skills":
         return ShowSkill(ids[0])
+    if f.layer == "calendar":
+        return ShowTask(ids[0])
     return None
 
 
