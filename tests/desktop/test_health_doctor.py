@@ -97,6 +97,8 @@ def test_a_fix_is_previewed_applied_and_undone(planted, open_tab, start_editing,
     dialog = page.dialog
     assert dialog is not None and dialog.need == "survivor"
     assert dialog.survivor.count() == 2
+    for w in accessible.interactive_widgets(dialog):  # every control of the dialog is named
+        assert w.objectName() and accessible.accessible_name(w), w.objectName()
     dialog.survivor.setCurrentIndex(dialog.survivor.findData(b))
     assert tab.wait_idle(20_000)
     rows = [dialog.preview.topLevelItem(i) for i in range(dialog.preview.topLevelItemCount())]
