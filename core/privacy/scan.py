@@ -25,7 +25,7 @@ from core.damage import UnreadableText
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import MemoryError_
-from core.privacy import instructions, personal, secrets
+from core.privacy import gate, instructions, personal, secrets
 from core.privacy.allow import Allowed, AllowList
 from core.privacy.finding import PrivacyFinding
 from core.privacy.hits import Hit, mask, merge
@@ -122,13 +122,10 @@ def finding_id(file: str | None, table: str, row: Any, column: str, start: int, 
 def detect(text: str, *, prefix: bool = False) -> list[Hit]:
     """Every hit in one text: secrets, then personal data, then (``prefix``) planted instructions; an
     overlapping hit of a later detector is dropped."""
-    hits: list[Hit] = []
-    if secrets.GATE.search(text):
-        hits.extend(secrets.find(text))
-    if personal.GATE.search(text):
-        hits.extend(personal.find(text))
-    if prefix and instructions.GATE.search(text):
-        hits.extend(instructions.find(text))
+    low = text.lower()
+    hits = secrets.find(text, low) + personal.find(text)
+    if prefix:
+        hits += instructions.find(text, low)
     return merge(hits) if hits else hits
 
 
@@ -244,20 +241,34 @@ class _Scan:
     def page(
         self, page: list[tuple[Any, ...]], source: Source, cols: Sequence[str], file: str | None
     ) -> None:
-        prefix = source.prefix
+        """Scan one page: the gate marks the values worth a look (every value of a layer the prefix
+        shows is looked at for instructions)."""
+        items: list[tuple[Any, str, str]] = []  # (row key, column, text)
         for r in page:
             for i, value in enumerate(r[2:]):
-                if type(value) is not str:
-                    if value is None or isinstance(value, (int, float)):
-                        continue
+                if type(value) is str:
+                    items.append((r[1], cols[i], value))
+                elif value is not None and not isinstance(value, (int, float)):
                     problem = "value.not_utf8" if isinstance(value, UnreadableText) else "value.blob"
                     self.result.skipped.append(
                         Skipped(file, source.layer, source.table, r[1], cols[i], problem)
                     )
-                    continue
-                hits = detect(value, prefix=prefix)
-                if hits:
-                    self.add(hits, value, source, r[1], cols[i], file)
+        marked = gate.marks([t.encode("utf-8", "surrogatepass") for _row, _col, t in items])
+        prefix = source.prefix
+        for k, (row, column, text) in enumerate(items):
+            bits = marked.get(k, 0)
+            if not bits and not prefix:
+                continue
+            low = text.lower()
+            hits: list[Hit] = []
+            if bits & gate.SECRET:
+                hits += secrets.find(text, low)
+            if bits & gate.PERSONAL:
+                hits += personal.find(text)
+            if prefix:
+                hits += instructions.find(text, low)
+            if hits:
+                self.add(merge(hits), text, source, row, column, file)
 
     def add(
         self, hits: list[Hit], text: str, source: Source, row: Any, column: str, file: str | None

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.db import MemoryDB
-from core.privacy import LAYERS, Allowed, AllowList, ScanCancelled, detect, scan
+from core.privacy import LAYERS, Allowed, AllowList, ScanCancelled, detect, gate, scan
 from core.privacy.hits import mask
 from tests.fixtures import agent_schema
 from tests.fixtures.privacy_planted import (
@@ -243,3 +243,37 @@ def test_a_copy_of_a_planted_file_finds_the_same(planted: Path, tmp_path: Path) 
     copy.parent.mkdir()
     shutil.copy(planted, copy)
     assert where(scan(copy, allow=Allowed())) == expected_places()
+
+
+def planted_texts() -> list[str]:
+    from tests.fixtures import privacy_planted as p
+
+    texts = [r.text for r in p.MESSAGE_ROWS]
+    texts += [json.dumps(p.ACTION_PARAMS), p.ACTION_RESULT, p.CALENDAR_TITLE]
+    texts += [json.dumps(p.TASK_PAYLOAD, ensure_ascii=False), p.SKILL_TEMPLATE, p.SKILL_REVISION_TEXT, p.NOTE]
+    return texts
+
+
+@pytest.mark.parametrize("engine", ["re2", "re"])
+def test_the_gate_marks_every_text_with_a_secret_or_personal_data(engine: str) -> None:
+    """Both engines of the gate (RE2, and Python's re when RE2 cannot be loaded) let every planted
+    secret and piece of personal data through to the detectors."""
+    compiled, name = gate.compile_gate(engine)
+    assert name == engine
+    texts = planted_texts()
+    marked = gate.marks([t.encode() for t in texts], compiled)
+    for i, text in enumerate(texts):
+        kinds = {h.kind.split(".")[0] for h in detect(text)}
+        bits = marked.get(i, 0)
+        assert ("secret" in kinds) <= bool(bits & gate.SECRET), text
+        assert ("personal" in kinds) <= bool(bits & gate.PERSONAL), text
+
+
+def test_both_gate_engines_mark_the_same_values(demo_db_path: Path) -> None:
+    conn = sqlite3.connect(demo_db_path)
+    values = [r[0].encode() for r in conn.execute("SELECT content FROM memory_raw_messages")]
+    values += [t.encode() for t in planted_texts()]
+    conn.close()
+    fast, _ = gate.compile_gate("re2")
+    slow, _ = gate.compile_gate("re")
+    assert gate.marks(values, fast) == gate.marks(values, slow)
