@@ -15,6 +15,7 @@ import importlib
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 from core.privacy import personal, secrets
@@ -40,19 +41,27 @@ def compile_gate(engine: str | None = None) -> tuple[Any, str]:
 _GATE, ENGINE = compile_gate()
 
 
-def marks(values: Sequence[bytes], compiled: Any = None) -> dict[int, int]:
-    """``{index: SECRET | PERSONAL bits}`` of the values the gate marks (the others hold nothing the
+def marks(texts: Sequence[str], compiled: Any = None) -> dict[int, int]:
+    """``{index: SECRET | PERSONAL bits}`` of the texts the gate marks (the others hold nothing the
     secret and personal detectors find); ``compiled`` is a gate of :func:`compile_gate` (default: the
-    module's)."""
-    if not values:
+    module's).
+
+    The texts are searched joined, as UTF-8 with a NUL between two; a match is placed by counting the
+    NULs before it (matches are rare), or, when a text holds a NUL itself, by each text's length."""
+    if not texts:
         return {}
-    starts = [0] * len(values)
-    pos = 0
-    for i, v in enumerate(values):
-        starts[i] = pos
-        pos += len(v) + 1
+    joined = "\x00".join(texts).encode("utf-8", "surrogatepass")
+    found = list((compiled or _GATE).finditer(joined))
+    if not found:
+        return {}
     out: dict[int, int] = {}
-    for m in (compiled or _GATE).finditer(b"\x00".join(values)):
-        i = bisect_right(starts, m.start()) - 1
+    plain = joined.count(b"\x00") == len(texts) - 1
+    starts: list[int] = []
+    if not plain:
+        starts = list(
+            accumulate([len(t.encode("utf-8", "surrogatepass")) + 1 for t in texts[:-1]], initial=0)
+        )
+    for m in found:
+        i = joined.count(b"\x00", 0, m.start()) if plain else bisect_right(starts, m.start()) - 1
         out[i] = out.get(i, 0) | (SECRET if m.group(1) is not None else PERSONAL)
     return out

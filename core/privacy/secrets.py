@@ -41,9 +41,16 @@ def _password(value: str) -> float | None:
 
 
 def _tokenish(value: str) -> float | None:
-    """The confidence that ``value`` (after a key/token word) is a secret: letters and digits mixed,
-    entropy of at least 3.5 bits per character; ``None`` when it does not look like one."""
-    if not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+    """The confidence that ``value`` (after a key/token word) is a secret: 32 or more hex digits, or
+    upper and lower case letters and digits mixed with an entropy of at least 3.5 bits per character;
+    ``None`` for a word-like value (``expense_claim_875``)."""
+    if len(value) >= 32 and all(c in "0123456789abcdefABCDEF" for c in value):
+        return 0.7
+    if not (
+        any(c.isdigit() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+    ):
         return None
     bits = entropy(value)
     if bits < 3.5:
@@ -156,7 +163,7 @@ RULES: tuple[Rule, ...] = (
         "secret.token",
         _KEY_WORDS,
         re.compile(
-            r"(?i)(?:api[_ -]?key|access[_ -]?key|secret|token|bearer|credential|auth(?:orization)?|密钥|秘钥|令牌|凭证|凭据)"
+            r"(?i)(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth(?:orization)?|密钥|秘钥|令牌|凭证|凭据)"
             r"[\w-]{0,20}[\"']?(?:\s{0,3}(?:[:=：]|是|为|is|was)\s{0,3}|\s{1,3})[\"'“]?"
             r"([A-Za-z0-9_\-+/=.~]{16,512})"
         ),
@@ -186,7 +193,7 @@ GATE_PATTERNS: tuple[str, ...] = (
     r"(?:password|passwd|passphrase|pwd)[\"']?\s*(?::|=|：)",
     r"(?:密码|口令)\s*(?:是|为|:|=|：)",
     r"://[^\s:/@\"'<>]{1,128}:[^\s@/\"'<>]{1,256}@",
-    r"(?:api[_ -]?key|access[_ -]?key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)[\w-]{0,20}"
+    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)[\w-]{0,20}"
     r"[\"']?(?:\s{0,3}(?::|=|：|是|为|is|was)\s{0,3}|\s{1,3})(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
 )
 
