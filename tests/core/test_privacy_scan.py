@@ -283,3 +283,30 @@ def test_a_text_holding_a_nul_does_not_shift_the_marks() -> None:
     texts = ["plain", "a\x00b\x00c", "mail wang.fang@example.cn", "none", "key: Zx9Qw8Er7Ty6Ui5Op4As3Df2"]
     assert gate.marks(texts) == {2: gate.PERSONAL, 4: gate.SECRET}
     assert gate.marks(texts[:1] + texts[2:]) == {1: gate.PERSONAL, 3: gate.SECRET}
+
+
+def test_the_mcp_tool_answers_masked_findings_only(planted: Path) -> None:
+    from core.mcp_server.service import MemoryService
+
+    db = MemoryDB.open(planted, check=False)
+    db.backup()
+    db.close()
+    before = file_digests(planted.parent)
+    with MemoryDB.open(planted, check=False) as open_db:
+        service = MemoryService(open_db)
+        tool = next(t for t in service.tools() if t["name"] == "privacy_scan")
+        assert tool["capability"] == "read"
+        call = service.call_tool("privacy_scan", {"include_backups": True})
+        bad = service.call_tool("privacy_scan", {"layers": ["emails"]})
+        facts = service.call_tool("privacy_scan", {"layers": ["facts"]})
+    assert not call.is_error
+    data = call.structured["data"]
+    assert len(data["findings"]) == 2 * len(expected())
+    assert {(f["layer"], f["kind"]) for f in data["findings"]} == {(e[0], e[4]) for e in expected()}
+    everything = json.dumps(call.structured, ensure_ascii=False) + call.text
+    for value in secret_values():
+        assert value not in everything
+    assert call.text.splitlines()[-1] == f"({2 * len(expected())} findings; 0 allowed, not listed; 0 skipped)"
+    assert bad.is_error and bad.structured["code"] == "mcp.invalid_arguments"
+    assert facts.structured["data"]["by_layer"] == {"facts": 2}
+    assert file_digests(planted.parent) == before
