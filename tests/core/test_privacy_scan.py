@@ -310,3 +310,17 @@ def test_the_mcp_tool_answers_masked_findings_only(planted: Path) -> None:
     assert bad.is_error and bad.structured["code"] == "mcp.invalid_arguments"
     assert facts.structured["data"]["by_layer"] == {"facts": 2}
     assert file_digests(planted.parent) == before
+
+
+def test_the_check_digits_follow_the_standards() -> None:
+    from core.privacy.personal import cn_id_valid, iban_valid, luhn_valid
+
+    # GB 11643-1999's example, and the same number with each other check character.
+    assert cn_id_valid("11010519491231002X") and cn_id_valid("11010519491231002x")
+    assert not any(cn_id_valid("11010519491231002" + c) for c in "0123456789")
+    assert luhn_valid("79927398713") and luhn_valid("4111111111111111") and luhn_valid("5500000000000004")
+    assert not luhn_valid("79927398710") and not luhn_valid("4111111111111112")
+    # ISO 13616's examples, with and without the spaces of the printed form.
+    assert iban_valid("GB82 WEST 1234 5698 7654 32") and iban_valid("GB82WEST12345698765432")
+    assert iban_valid("DE89370400440532013000")
+    assert not iban_valid("GB82WEST12345698765433") and not iban_valid("DE89370400440532013001")
