@@ -11,7 +11,6 @@ otherwise (the same values marked, several times slower).
 
 from __future__ import annotations
 
-import importlib
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -19,6 +18,11 @@ from itertools import accumulate
 from typing import Any
 
 from core.privacy import personal, secrets
+
+try:  # imported here, not on demand, so that the desktop bundle's analysis takes it in
+    import re2 as _re2
+except Exception:  # a binding that is missing or fails to load: Python's re
+    _re2 = None
 
 SECRET, PERSONAL = 1, 2
 
@@ -28,13 +32,10 @@ PATTERN = "(?i)(" + "|".join(secrets.GATE_PATTERNS) + ")|(" + "|".join(personal.
 def compile_gate(engine: str | None = None) -> tuple[Any, str]:
     """The gate compiled by ``engine`` (``"re2"`` or ``"re"``; default: RE2 when it loads), and the
     engine's name."""
-    if engine in (None, "re2"):
-        try:
-            re2: Any = importlib.import_module("re2")
-            return re2.compile(PATTERN), "re2"
-        except Exception:  # a binding that is missing or fails to load: Python's re
-            if engine == "re2":
-                raise
+    if engine == "re2" and _re2 is None:
+        raise ImportError("RE2 (google-re2) is not installed")
+    if engine in (None, "re2") and _re2 is not None:
+        return _re2.compile(PATTERN), "re2"
     return re.compile(PATTERN.encode("utf-8")), "re"
 
 
