@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.command import Command, Ctx, Parser, always
+from core.cli.command import Command, Ctx, Parser, always, global_options
 from core.cli.output import CommandError
 
 
@@ -95,10 +95,8 @@ ACTIONS: tuple[Command, ...] = (
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    from core.cli.app import _global_options
-
     common = Parser(add_help=False)
-    _global_options(common, defaults=False)
+    global_options(common, defaults=False)
     sub = p.add_subparsers(dest="privacy_action", metavar="ACTION", parser_class=Parser)
     sub.required = True
     for c in ACTIONS:
