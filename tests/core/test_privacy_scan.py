@@ -324,3 +324,23 @@ def test_the_check_digits_follow_the_standards() -> None:
     assert iban_valid("GB82 WEST 1234 5698 7654 32") and iban_valid("GB82WEST12345698765432")
     assert iban_valid("DE89370400440532013000")
     assert not iban_valid("GB82WEST12345698765433") and not iban_valid("DE89370400440532013001")
+
+
+def test_context_reads_a_finding_again_from_its_file(planted: Path) -> None:
+    from core.privacy import context, span_text
+
+    db = MemoryDB.open(planted, check=False)
+    backup = db.backup()
+    db.close()
+    with MemoryDB.open(planted, check=False) as open_db:
+        result = scan(open_db, include_backups=True, allow=Allowed())
+        live = next(f for f in result.findings if f.kind == "secret.password" and f.layer == "tasks")
+        copy = next(
+            f for f in result.findings if f.file == str(backup) and f.id != live.id and f.row == live.row
+        )
+        assert span_text(open_db, live) == "Wint3rIsC0ming"
+        before, value, after = context(open_db, live, 12) or ("", "", "")
+        assert (before, value, after) == ('password": "', "Wint3rIsC0ming", '"}')
+        assert context(open_db, copy, 0) is not None
+        gone = dataclasses.replace(live, row="task-none")
+        assert context(open_db, gone) is None and span_text(open_db, gone) == ""
