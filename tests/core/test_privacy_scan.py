@@ -232,6 +232,14 @@ def test_the_demo_database_holds_no_secret(demo_db_path: Path) -> None:
         "version 3.11.2 of sqlite, build 20240101",
         "身份证号码格式为 18 位，例如 110105194912310021",
         "card 4111 1111 1111 1112 is not valid",
+        "use sk-learn-compatible-estimators-and-pipelines here",
+        "xoxo-hugs-and-kisses-from-grandma",
+        "xoxa-hugs-and-kisses-from-grandma",
+        "the risk-assessment-framework-for-2024-Q3 draft",
+        "it is 26°C in Hangzhou, +26 tomorrow",
+        "migration 0064_tenant_id ran at 1770824381996",
+        '{"namespace":"finance","key":"expense_claim_875","value":"4478 CNY"}',
+        "the auth flow uses authorization_code_grant_type_v2",
     ],
 )
 def test_ordinary_text_is_not_reported(text: str) -> None:
