@@ -352,3 +352,23 @@ def test_context_reads_a_finding_again_from_its_file(planted: Path) -> None:
         assert context(open_db, copy, 0) is not None
         gone = dataclasses.replace(live, row="task-none")
         assert context(open_db, gone) is None and span_text(open_db, gone) == ""
+
+
+def test_a_damaged_table_of_a_backup_is_skipped_and_the_rest_scanned(planted: Path) -> None:
+    db = MemoryDB.open(planted, check=False)
+    backup = db.backup()
+    db.close()
+    conn = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'memory_notes'").fetchone()[0]
+    conn.close()
+    with open(backup, "r+b") as fh:
+        fh.seek((root - 1) * page_size)
+        fh.write(b"\xff" * page_size)
+    result = scan(planted, include_backups=True, allow=Allowed())
+    skipped = [s for s in result.skipped if s.file == str(backup)]
+    assert [(s.layer, s.table, s.row, s.problem) for s in skipped] == [
+        ("notes", "memory_notes", None, "table.unreadable")
+    ]
+    assert where(result, file=str(backup)) == {p for p in expected_places() if p[0] != "notes"}
+    assert where(result) == expected_places()
