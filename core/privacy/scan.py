@@ -355,6 +355,7 @@ def scan(
         backups = _backup_paths(path) if include_backups and path is not None else []
         with db.lock:
             state.total = state.count(db.conn)
+        state.total += sum(_backup_rows(state, b) for b in backups)  # counted first: progress never goes back
         state.file(db.conn, None, db.lock)
         for b in backups:
             _scan_backup(state, b)
@@ -370,6 +371,20 @@ def _backup_paths(path: Path) -> list[Path]:
     return list_backups(path)
 
 
+def _backup_rows(state: _Scan, path: Path) -> int:
+    """The rows a backup holds in the layers scanned (0 when it cannot be read)."""
+    try:
+        conn = _backup_conn(path)
+    except (sqlite3.Error, MemoryError_, OSError):
+        return 0
+    try:
+        return state.count(conn)
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+
+
 def _scan_backup(state: _Scan, path: Path) -> None:
     state.check_cancelled()
     try:
@@ -379,8 +394,6 @@ def _scan_backup(state: _Scan, path: Path) -> None:
         state.result.files.append(ScannedFile(str(path), error=str(exc), error_code=code))
         return
     try:
-        with contextlib.suppress(sqlite3.Error):
-            state.total += state.count(conn)
         try:
             state.file(conn, str(path), contextlib.nullcontext())
         except sqlite3.DatabaseError as exc:  # sqlite_master itself unreadable

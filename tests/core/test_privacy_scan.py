@@ -372,3 +372,14 @@ def test_a_damaged_table_of_a_backup_is_skipped_and_the_rest_scanned(planted: Pa
     ]
     assert where(result, file=str(backup)) == {p for p in expected_places() if p[0] != "notes"}
     assert where(result) == expected_places()
+
+
+def test_progress_counts_the_backups_first_and_never_goes_back(planted: Path) -> None:
+    db = MemoryDB.open(planted, check=False)
+    db.backup()
+    db.close()
+    seen: list[tuple[int, int]] = []
+    scan(planted, include_backups=True, progress=lambda d, t: seen.append((d, t)), allow=Allowed())
+    rows = 22 + 1 + 1 + 1 + 2 + 1 + 1
+    assert {t for _d, t in seen} == {2 * rows}
+    assert [d for d, _t in seen] == sorted(d for d, _t in seen) and seen[-1][0] == 2 * rows
