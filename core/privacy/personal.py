@@ -43,6 +43,15 @@ GATE_PATTERNS: tuple[str, ...] = (
     r"(?-i:[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2})",
 )
 
+#: Every kind this module finds.
+KINDS: tuple[str, ...] = (
+    "personal.card",
+    "personal.cn_id",
+    "personal.email",
+    "personal.iban",
+    "personal.phone",
+)
+
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 _ID_CHECK = "10X98765432"
 

@@ -60,6 +60,12 @@ SOURCES: tuple[Source, ...] = (
     Source("tasks", "memory_schedules", ("name", "payload_json")),
 )
 LAYERS: tuple[str, ...] = tuple(s.layer for s in SOURCES)
+#: Every kind of finding, secrets first, then personal data, then planted instructions.
+KINDS: tuple[str, ...] = (
+    *sorted({r.kind for r in secrets.RULES}),
+    *personal.KINDS,
+    *instructions.KINDS,
+)
 
 
 class ScanCancelled(MemoryError_):

@@ -383,3 +383,10 @@ def test_progress_counts_the_backups_first_and_never_goes_back(planted: Path) ->
     rows = 22 + 1 + 1 + 1 + 2 + 1 + 1
     assert {t for _d, t in seen} == {2 * rows}
     assert [d for d, _t in seen] == sorted(d for d, _t in seen) and seen[-1][0] == 2 * rows
+
+
+def test_the_planted_file_holds_every_kind() -> None:
+    from core.privacy import CATEGORIES, KINDS
+
+    assert {e[4] for e in expected()} == set(KINDS)
+    assert {k.split(".")[0] for k in KINDS} == set(CATEGORIES)
