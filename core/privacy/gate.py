@@ -25,6 +25,7 @@ except Exception:  # a binding that is missing or fails to load: Python's re
     _re2 = None
 
 SECRET, PERSONAL = 1, 2
+RE2_MEMORY = 64 << 20
 
 PATTERN = "(?i)(" + "|".join(secrets.GATE_PATTERNS) + ")|(" + "|".join(personal.GATE_PATTERNS) + ")"
 
@@ -35,7 +36,9 @@ def compile_gate(engine: str | None = None) -> tuple[Any, str]:
     if engine == "re2" and _re2 is None:
         raise ImportError("RE2 (google-re2) is not installed")
     if engine in (None, "re2") and _re2 is not None:
-        return _re2.compile(PATTERN), "re2"
+        options = _re2.Options()
+        options.max_mem = RE2_MEMORY  # room for the automaton of the whole union (the default is 8 MiB)
+        return _re2.compile(PATTERN, options), "re2"
     return re.compile(PATTERN.encode("utf-8")), "re"
 
 
@@ -63,6 +66,8 @@ def marks(texts: Sequence[str], compiled: Any = None) -> dict[int, int]:
             accumulate([len(t.encode("utf-8", "surrogatepass")) + 1 for t in texts[:-1]], initial=0)
         )
     for m in found:
-        i = joined.count(b"\x00", 0, m.start()) if plain else bisect_right(starts, m.start()) - 1
+        # A match that starts on a separator took it as the boundary before a number: the text after it.
+        pos = m.start() + (joined[m.start()] == 0)
+        i = joined.count(b"\x00", 0, pos) if plain else bisect_right(starts, pos) - 1
         out[i] = out.get(i, 0) | (SECRET if m.group(1) is not None else PERSONAL)
     return out

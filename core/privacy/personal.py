@@ -34,8 +34,8 @@ DIGIT_RUN = re.compile(r"\d[\d \-]{5,}\d")
 #: The scan's gate for personal data (:mod:`core.privacy.gate`): a looser form of every pattern above,
 #: without look-arounds, that RE2 and Python's :mod:`re` both run.
 GATE_PATTERNS: tuple[str, ...] = (
-    r"[A-Za-z0-9._%+-]@[A-Za-z0-9-]+\.[A-Za-z]{2}",
-    r"(?:^|[^\d+])1[3-9]\d(?:[ -]?\d{4}){2}(?:$|\D)",
+    r"[A-Za-z0-9._%+-]@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2}",
+    r"(?:^|[^\d+])(?:86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?:$|\D)",
     r"(?:\+|(?:^|[^\w+])00)[1-9][\d .()-]{6,}\d",
     r"(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}",
     r"(?:^|\D)\d{17}[\dXx]",

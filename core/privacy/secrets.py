@@ -216,9 +216,10 @@ GATE_PATTERNS: tuple[str, ...] = (
     r"aws.{0,20}?secret",
     r"(?:password|passwd|passphrase|pwd)[\"']?\s*(?::|=|：)",
     r"(?:密码|口令)\s*(?:是|为|:|=|：)",
-    r"://[^\s:/@\"'<>]{1,128}:[^\s@/\"'<>]{1,256}@",
-    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)[\w-]{0,20}"
-    r"[\"']?(?:\s{0,3}(?::|=|：|是|为|is|was)\s{0,3}|\s{1,3})(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
+    r"://[^\s:/@\"'<>]+:[^\s@/\"'<>]+@",
+    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)"
+    r"(?:[\w-]|[^\x00-\x7f]){0,20}[\"']?(?:(?:\s|　){0,3}(?::|=|：|是|为|is|was)(?:\s|　){0,3}|(?:\s|　){1,3})"
+    r"(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
 )
 
 

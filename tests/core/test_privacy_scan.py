@@ -262,13 +262,29 @@ def planted_texts() -> list[str]:
     return texts
 
 
+#: Forms at the edges of the gate's patterns: a number right after the text before it (the gate takes
+#: the separator as the boundary), Chinese between a word and its value, an ideographic space.
+EDGE_TEXTS = [
+    "user@a.b.co",
+    "8613800138000 call",
+    "API密钥值为：Hk3Lm9Np2Qr8St4Uv7Wx1Yz6",
+    "密钥\u3000Hk3Lm9Np2Qr8St4Uv7Wx1Yz6",
+    "aws 的 secret 密钥 = q7Xw2Lp9Rt4Wz8Ny3Bc6Hd1Fg5Jk0Mv7Xs2Qa9Pe",
+    "postgres://用户名:Sup3rS3cret@db.example.com/x",
+    "11010519491231002X",
+    "+44 20 7946 0958",
+    "0044 20 7946 0958",
+]
+
+
 @pytest.mark.parametrize("engine", ["re2", "re"])
 def test_the_gate_marks_every_text_with_a_secret_or_personal_data(engine: str) -> None:
     """Both engines of the gate (RE2, and Python's re when RE2 cannot be loaded) let every planted
     secret and piece of personal data through to the detectors."""
     compiled, name = gate.compile_gate(engine)
     assert name == engine
-    texts = planted_texts()
+    texts = planted_texts() + EDGE_TEXTS
+    assert all(detect(t) for t in EDGE_TEXTS)
     marked = gate.marks(texts, compiled)
     for i, text in enumerate(texts):
         kinds = {h.kind.split(".")[0] for h in detect(text)}
