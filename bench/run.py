@@ -17,7 +17,7 @@ figure / floor (below 1: faster than the floor). Each group of figures runs in a
 ``QApplication`` each, no state carried between groups); each figure is one warm-up run, then the
 median of ``N`` runs (printed). The figures reuse the measurement functions of the area benchmarks
 (``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_changes``,
-``bench_conversations``, ``bench_app``, ``bench_stall``), which print more detail when run alone.
+``bench_conversations``, ``bench_health``, ``bench_app``, ``bench_stall``), which print more detail when run alone.
 
 Results go to ``bench/results.json`` (the latest run) and ``bench/results-<scale>.json``: a list of
 ``{name, value, unit, floor_name, floor_value, ratio, scale}``. Nothing here is run by CI or the tests.
@@ -589,6 +589,13 @@ def measure_conversations(db_path: Path, runs: int) -> list[dict]:
     return bench_conversations.measure(db_path, runs, result)
 
 
+def measure_health(db_path: Path, runs: int) -> list[dict]:
+    """The doctor: every check of every layer beside reading each memory table once."""
+    import bench_health
+
+    return bench_health.measure(db_path, runs, FIXED_NOW, result)
+
+
 def measure_start(db_path: Path, runs: int) -> list[dict]:
     """Cold start (a new process each run) beside a bare ``QMainWindow`` process."""
     import bench_app
@@ -722,6 +729,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "skills": (measure_skills, 7),
     "changes": (measure_changes, 7),
     "conversations": (measure_conversations, 7),
+    "health": (measure_health, 5),
     "start": (measure_start, 7),
     "memory": (measure_memory, 3),
     "stall": (measure_stall, 3),
