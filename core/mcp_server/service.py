@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 
 from core.errors import MemoryError_, NotFoundError, ValidationError_
 from core.jsutil import from_utf16_view, json_safe, now_ms
+from core.mcp_server import privacy_tool
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
@@ -173,7 +174,8 @@ class MemoryService:
 
     # -- tools -------------------------------------------------------------------------------------
     def tools(self) -> list[dict[str, Any]]:
-        """``[{name, description, inputSchema, capability}]``: the eleven tools, then the preview."""
+        """``[{name, description, inputSchema, capability}]``: the eleven tools, then the preview and the
+        privacy scan."""
         from core.tool_params import PREVIEW_CONTEXT_DESC, PreviewContextParams
         from core.tools import TOOLS, parameters_schema
 
@@ -194,6 +196,7 @@ class MemoryService:
                 "capability": "read",
             }
         )
+        out.append(privacy_tool.entry())
         return out
 
     def call_tool(self, name: str, arguments: Any = None, client: str | None = None) -> ToolCall:
@@ -216,6 +219,8 @@ class MemoryService:
         self.check_file()
         if name == PREVIEW_TOOL:
             return self._preview(arguments)
+        if name == privacy_tool.NAME:
+            return _from_result(privacy_tool.run(self.db, arguments))
         spec = TOOLS.get(name) if isinstance(name, str) else None
         if spec is not None and spec.capability == "write" and not self.write:
             return _refusal(
