@@ -214,8 +214,12 @@ def changed(target: Target, file: str) -> ConflictError:
     )
 
 
-def apply_target(conn: sqlite3.Connection, target: Target, file: str) -> None:
-    """Redact or delete one row inside the caller's transaction; the full-text index kept in step."""
+def apply_target(conn: sqlite3.Connection, target: Target, file: str, deleted: set[tuple[str, Any]]) -> None:
+    """Redact or delete one row inside the caller's transaction; the full-text index kept in step.
+    ``deleted`` holds the rows this transaction deleted (another target of such a row has nothing left
+    to do)."""
+    if (target.table, target.row) in deleted:
+        return
     got = read_value(conn, target.table, target.column, target.row)
     if got is None or not isinstance(got[1], str):
         raise changed(target, file)
@@ -227,6 +231,7 @@ def apply_target(conn: sqlite3.Connection, target: Target, file: str) -> None:
         if fts is not None and not fts.on_delete:
             _fts_command(conn, fts, rowid, _fts_values(conn, target.table, fts, rowid), delete=True)
         conn.execute(f"DELETE FROM {quote(target.table)} WHERE rowid = ?", (rowid,))
+        deleted.add((target.table, target.row))
         return
     value = drop_revisions(text, target.spans) if target.action == "delete" else None
     if value is None:
@@ -314,8 +319,9 @@ def rewrite(
     conn.execute("BEGIN IMMEDIATE")
     try:
         outcome.fts_secure_delete = set_fts_secure_delete(conn, fts_names, True) if fts_names else None
-        for t in targets:
-            apply_target(conn, t, outcome.path)
+        deleted: set[tuple[str, Any]] = set()
+        for t in sorted(targets, key=lambda t: t.column == "revision_history"):
+            apply_target(conn, t, outcome.path, deleted)
         outcome.rows = len(targets)
         outcome.audit_rows = scrub_audit(conn, texts)
         if fts_names:

@@ -1,0 +1,317 @@
+"""The privacy purge on a planted memory folder (secrets in messages, actions, notes, facts, skills and their
+revisions, calendar and tasks, in the audit trail's stored states, and in a backup of the agent's): after
+the purge no file of the memory folder or of the app's data folder holds a planted text (the ``-wal`` and
+``-shm`` included), the full-text indexes find none, every other row is as it was, ``check`` passes and
+each FTS5 table passes its own integrity check; it is refused while another program writes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core import audit, curation
+from core.changes.marks import ReviewMarks
+from core.cli import main
+from core.db import MemoryDB
+from core.engine import sqlite3
+from core.errors import MemoryError_
+from core.privacy.purge import NOT_UNDOABLE, PURGE_ACTION, PurgeRefused, plan, purge, sha256
+from core.privacy.rewrite import marker
+from tests.privacy_planted import BACKUP_NAME, KEY, KINDS, PASSWORD, PLANTED, dump, findings, plant
+
+FTS = ("memory_raw_messages_fts", "memory_notes_fts", "memory_skills_fts")
+NO_WAIT = {"wal_recent_s": 0, "observe_s": 0}
+
+
+@pytest.fixture
+def planted(tmp_path, monkeypatch) -> tuple[Path, Path]:
+    """The planted database and the app's data folder (holding the review marks of the database)."""
+    app = tmp_path / "app"
+    monkeypatch.setenv("PHILONT_REVIEW_MARKS", str(app / "review-marks.json"))
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    path = plant(folder)
+    ReviewMarks().mark_items(path, ["fact.new:0123456789abcdef"])
+    return path, app
+
+
+def _files(*folders: Path) -> list[Path]:
+    return sorted(p for f in folders for p in f.rglob("*") if p.is_file())
+
+
+def _holding(*folders: Path) -> dict[str, list[str]]:
+    """Every file below ``folders`` that holds a planted text as UTF-8 bytes, with the texts."""
+    out: dict[str, list[str]] = {}
+    for p in _files(*folders):
+        data = p.read_bytes()
+        hits = [t for t in PLANTED if t.encode("utf-8") in data]
+        if hits:
+            out[str(p)] = hits
+    return out
+
+
+def _match(path: Path, fts: str, text: str) -> list[int]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        phrase = '"' + text.replace('"', '""') + '"'
+        return [r[0] for r in conn.execute(f"SELECT rowid FROM {fts} WHERE {fts} MATCH ?", (phrase,))]
+    finally:
+        conn.close()
+
+
+def _like(path: Path, fts: str, column: str, text: str) -> list[int]:
+    """The substring path: LIKE answered by the trigram index."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [r[0] for r in conn.execute(f"SELECT rowid FROM {fts} WHERE {column} LIKE ?", (f"%{text}%",))]
+    finally:
+        conn.close()
+
+
+def _fts_integrity(path: Path) -> None:
+    conn = sqlite3.connect(str(path))
+    try:
+        for fts in FTS:
+            conn.execute(f"INSERT INTO {fts}({fts}) VALUES('integrity-check')")
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _header(path: Path) -> tuple[int, bytes]:
+    head = path.read_bytes()[:20]
+    return int.from_bytes(head[16:18], "big"), head[18:20]
+
+
+def _purge_all(path: Path, mode: str = "redact", **kw: Any):
+    p = plan(path, findings(path), mode, include_backups=True)
+    return p, purge(path, p, **NO_WAIT, **kw)
+
+
+def test_after_a_purge_no_file_of_the_memory_or_app_folder_holds_a_planted_text(planted):
+    path, app = planted
+    before = _holding(path.parent, app)
+    assert set(before) >= {str(path), str(path.parent / "backups" / BACKUP_NAME)}
+    assert all(set(PLANTED) <= set(v) for v in before.values())
+    p, result = _purge_all(path)
+    assert result.ok, result.to_json()
+    assert {f.role for f in p.files} == {"live", "wal", "backup"}
+    assert _holding(path.parent, app) == {}
+    names = sorted(x.name for x in _files(path.parent, app))
+    assert names == [BACKUP_NAME, "memory.sqlite", "memory.sqlite-shm", "review-marks.json"]  # -wal emptied
+    assert all(f.wal_truncated for f in result.files)
+
+
+def test_the_full_text_indexes_find_none_of_the_texts_and_find_the_markers(planted):
+    path, _app = planted
+    assert _match(path, "memory_raw_messages_fts", KEY) and _match(path, "memory_notes_fts", PASSWORD)
+    _purge_all(path)
+    backup = path.parent / "backups" / BACKUP_NAME
+    for f in (path, backup):
+        for fts, col in (("memory_raw_messages_fts", "content"), ("memory_notes_fts", "content")):
+            for text in PLANTED:
+                assert _match(f, fts, text) == [] and _like(f, fts, col, text[:12]) == []
+        for text in PLANTED:
+            assert _match(f, "memory_skills_fts", text) == []
+        # the raw layer has no UPDATE trigger: the redacted text was indexed by the purge itself
+        assert _match(f, "memory_raw_messages_fts", marker(KINDS[KEY])) == [6]
+
+
+def test_every_other_row_is_unchanged_and_redacted_rows_differ_only_by_the_markers(planted):
+    path, _app = planted
+    before = dump(path)
+    _purge_all(path)
+    after = dump(path)
+
+    def redacted(v: Any) -> Any:
+        if not isinstance(v, str):
+            return v
+        for text, kind in KINDS.items():
+            v = v.replace(text, marker(kind))
+        return v
+
+    audit_rows = after.pop("philont_desktop_audit")
+    old_audit = before.pop("philont_desktop_audit")
+    assert after.keys() == before.keys()
+    for table, rows in before.items():
+        assert after[table] == [tuple(redacted(v) for v in r) for r in rows], table
+    assert audit_rows[: len(old_audit)] == [tuple(redacted(v) for v in r) for r in old_audit]
+    assert sum(r != tuple(map(redacted, r)) for r in before["memory_raw_messages"]) == 3
+
+
+def test_check_passes_and_every_fts_table_passes_its_integrity_check(planted, capsys):
+    path, _app = planted
+    _purge_all(path)
+    assert main(["--db", str(path), "check"]) == 0
+    capsys.readouterr()
+    backup = path.parent / "backups" / BACKUP_NAME
+    for f in (path, backup):
+        _fts_integrity(f)
+        with MemoryDB.open(f) as db:
+            assert db.report.quick_check == "ok"
+
+
+def test_a_backup_is_rewritten_in_place_with_its_name_page_size_and_journal_mode(planted):
+    path, _app = planted
+    backup = path.parent / "backups" / BACKUP_NAME
+    header = _header(backup)
+    ino = backup.stat().st_ino
+    _purge_all(path)
+    assert backup.exists() and _header(backup) == header and backup.stat().st_ino == ino
+    assert sorted(x.name for x in backup.parent.iterdir()) == [BACKUP_NAME]  # no -wal, -shm or copy left
+
+
+def test_without_include_backups_only_the_database_is_rewritten_and_the_backup_is_named(planted):
+    path, _app = planted
+    p = plan(path, findings(path))
+    backup = str(path.parent / "backups" / BACKUP_NAME)
+    assert [f.role for f in p.files] == ["live", "wal"] and p.elsewhere == (backup,)
+    assert purge(path, p, **NO_WAIT).ok
+    assert list(_holding(path.parent)) == [backup]
+
+
+def test_delete_removes_the_rows_and_keeps_the_others(planted):
+    path, _app = planted
+    before = dump(path)
+    _p, result = _purge_all(path, "delete")
+    assert result.ok, result.to_json()
+    after = dump(path)
+    msgs = {r[0] for r in before["memory_raw_messages"]} - {r[0] for r in after["memory_raw_messages"]}
+    assert msgs == {6, 10, 13}
+    assert [r[1] for r in after["memory_notes"]] == ["n-plain"]
+    assert [r[1] for r in after["memory_facts"]] == ["f-plain"]
+    assert [r[1] for r in after["memory_skills"]] == ["s-2"]
+    assert [r[1] for r in after["memory_calendar"]] == ["c-2"] and [
+        r[1] for r in after["memory_schedules"]
+    ] == ["t-2"]
+    kept = {r[0] for r in after["memory_raw_messages"]}
+    assert [r for r in before["memory_raw_messages"] if r[0] in kept] == after["memory_raw_messages"]
+    assert _holding(path.parent) == {}
+    _fts_integrity(path)
+
+
+def test_delete_of_a_revision_drops_that_revision_and_keeps_the_skill(planted):
+    path, _app = planted
+    only = [f for f in findings(path) if f.layer == "skill_revisions"]
+    p = plan(path, only, "delete")
+    assert purge(path, p, **NO_WAIT).ok
+    with MemoryDB.open(path) as db:
+        hist = db.conn.execute("SELECT revision_history FROM memory_skills WHERE id = 's-1'").fetchone()[0]
+    assert PASSWORD not in hist and '"reason":"second"' in hist and '"reason":"first"' not in hist
+
+
+def test_the_audit_trail_records_kind_and_hash_never_the_text_and_cannot_undo_it(planted):
+    path, _app = planted
+    _p, result = _purge_all(path)
+    with MemoryDB.open(path) as db:
+        entries = audit.list_entries(db, limit=100)
+    purged = [e for e in entries if e.action == PURGE_ACTION]
+    assert [e.id for e in reversed(purged)] == result.audit_ids
+    hashes = {(p["kind"], p["sha256"]) for e in purged for p in e.before["purged"]}
+    assert (KINDS[KEY], sha256(KEY)) in hashes and (KINDS[PASSWORD], sha256(PASSWORD)) in hashes
+    assert not any(t in (e.before_json or "") + (e.after_json or "") for e in entries for t in PLANTED)
+    with MemoryDB.open(path, writable=True) as db, pytest.raises(MemoryError_) as ei:
+        curation.undo(db, purged[0].id, "u@philont-desktop")
+    assert ei.value.code == "curation.undo_unavailable" or "cannot be undone" in ei.value.message
+
+
+def test_a_row_changed_after_the_plan_leaves_that_file_as_it_was(planted):
+    path, _app = planted
+    p = plan(path, findings(path))
+    conn = sqlite3.connect(str(path))
+    conn.execute("UPDATE memory_notes SET content = 'changed meanwhile' WHERE id = 'n-secret'")
+    conn.commit()
+    conn.close()
+    before = dump(path)
+    result = purge(path, p, **NO_WAIT)
+    live = result.files[0]
+    assert not result.ok and live.error is not None and live.error["code"] == "privacy.purge.changed"
+    assert dump(path) == before
+
+
+def test_refused_while_another_program_holds_the_database(planted):
+    path, _app = planted
+    p = plan(path, findings(path))
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            f"c = sqlite3.connect({str(path)!r})\n"
+            "c.execute('SELECT value FROM memory_meta').fetchall()\n"
+            "print('ready', flush=True)\n"
+            "sys.stdin.read()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        before = path.read_bytes()
+        with pytest.raises(PurgeRefused) as ei:
+            purge(path, p, **NO_WAIT)
+        assert ei.value.code == "privacy.purge.agent_running" and ei.value.params["reason"] == "locked"
+        assert path.read_bytes() == before
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(10)
+
+
+def test_refused_when_the_wal_was_written_just_now(planted):
+    path, _app = planted
+    p = plan(path, findings(path))
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("INSERT INTO memory_meta VALUES ('x', 'y')")
+    conn.commit()
+    with pytest.raises(PurgeRefused) as ei:
+        purge(path, p)
+    conn.close()
+    assert ei.value.params["reason"] == "wal_recent"
+    assert _holding(path.parent)
+
+
+def test_vacuum_on_request_is_timed_and_keeps_the_file_sound(planted):
+    path, _app = planted
+    _p, result = _purge_all(path, vacuum=True)
+    assert result.ok and all(f.vacuum_s is not None for f in result.files)
+    assert _holding(path.parent) == {}
+    _fts_integrity(path)
+
+
+def test_the_plan_never_holds_the_texts_in_its_json_and_says_it_cannot_be_undone(planted):
+    path, _app = planted
+    p = plan(path, findings(path), include_backups=True)
+    text = repr(p.to_json())
+    assert not any(t in text for t in PLANTED)
+    assert p.warning == NOT_UNDOABLE and "cannot be undone" in p.warning
+    assert len(p.targets) == 30 and not p.skipped
+
+
+def test_a_damaged_file_in_the_backups_folder_is_named_as_holding_the_text(planted):
+    path, _app = planted
+    kept = path.parent / "backups" / "damaged-20260101T000000-memory.sqlite"
+    kept.write_bytes(b"junk " + KEY.encode() + b" junk")
+    p = plan(path, findings(path), include_backups=True)
+    assert p.elsewhere == (str(kept),)
+
+
+def test_a_backup_that_fails_is_left_as_it_was_and_the_database_is_still_purged(planted):
+    path, _app = planted
+    backup = path.parent / "backups" / BACKUP_NAME
+    p = plan(path, findings(path), include_backups=True)
+    conn = sqlite3.connect(str(backup))
+    conn.execute("UPDATE memory_notes SET content = 'changed meanwhile' WHERE id = 'n-secret'")
+    conn.commit()
+    conn.close()
+    before = backup.read_bytes()
+    result = purge(path, p, **NO_WAIT)
+    assert result.files[0].error is None and result.files[1].error is not None
+    assert result.files[1].error["code"] == "privacy.purge.changed"
+    assert not result.ok and list(_holding(path.parent)) == [str(backup)] and backup.read_bytes() == before
