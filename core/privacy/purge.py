@@ -249,16 +249,7 @@ def _same_rows(conn: sqlite3.Connection, file: str, live_targets: Sequence[Targe
                 spans.append(Span(at, at + len(s.text), s.kind, s.text))
                 at = text.find(s.text, at + len(s.text))
         if spans:
-            out.append(Target(file, t.layer, t.table, t.column, t.row, t.action, tuple(_disjoint(spans))))
-    return out
-
-
-def _disjoint(spans: list[Span]) -> list[Span]:
-    out: list[Span] = []
-    for s in sorted(spans, key=lambda s: (s.start, -s.end)):
-        if out and s.start < out[-1].end:
-            continue
-        out.append(s)
+            out.append(Target(file, t.layer, t.table, t.column, t.row, t.action, tuple(spans)))
     return out
 
 

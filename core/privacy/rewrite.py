@@ -77,16 +77,24 @@ def read_value(conn: sqlite3.Connection, table: str, column: str, row: int | str
     return None if found is None else (int(found[0]), found[1])
 
 
-def redact_text(text: str, spans: Sequence[Span]) -> str:
-    """``text`` with each span replaced by its marker (spans merged where they overlap)."""
-    out = text
-    last = len(text) + 1
-    for s in sorted(spans, key=lambda s: s.start, reverse=True):
-        end = min(s.end, last)
-        if end <= s.start:
+def merged(spans: Sequence[Span]) -> list[Span]:
+    """Overlapping or touching spans joined into one (of the kind of the widest), in order."""
+    out: list[Span] = []
+    for s in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if out and s.start <= out[-1].end:
+            last = out[-1]
+            wider = s if (s.end - s.start) > (last.end - last.start) else last
+            out[-1] = Span(last.start, max(last.end, s.end), wider.kind, "", last.finding)
             continue
-        out = out[: s.start] + marker(s.kind) + out[end:]
-        last = s.start
+        out.append(s)
+    return out
+
+
+def redact_text(text: str, spans: Sequence[Span]) -> str:
+    """``text`` with each span replaced by its marker (overlapping spans become one marker)."""
+    out = text
+    for s in reversed(merged(spans)):
+        out = out[: s.start] + marker(s.kind) + out[s.end :]
     return out
 
 

@@ -315,3 +315,25 @@ def test_a_backup_that_fails_is_left_as_it_was_and_the_database_is_still_purged(
     assert result.files[0].error is None and result.files[1].error is not None
     assert result.files[1].error["code"] == "privacy.purge.changed"
     assert not result.ok and list(_holding(path.parent)) == [str(backup)] and backup.read_bytes() == before
+
+
+def test_after_purging_what_the_scan_found_a_new_scan_finds_nothing(tmp_path):
+    """The scan's own findings (live file and this project's backup) purged with --all's path."""
+    from core.privacy import Allowed, scan
+    from tests.fixtures import privacy_planted as scanned
+
+    path = tmp_path / "memory" / "memory.sqlite"
+    with MemoryDB.create(path, now=scanned.FIXED_NOW) as db:
+        scanned.plant(db)
+        db.backup()
+    first = scan(path, include_backups=True, allow=Allowed())
+    assert {f.file is None for f in first.findings} == {True, False}
+    result = purge(path, plan(path, first.findings, include_backups=True), **NO_WAIT)
+    assert result.ok, result.to_json()
+    assert scan(path, include_backups=True, allow=Allowed()).findings == []
+    leftovers = [
+        str(p)
+        for p in _files(path.parent)
+        if any(v.encode() in p.read_bytes() for v in scanned.secret_values())
+    ]
+    assert leftovers == []
