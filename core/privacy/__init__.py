@@ -5,7 +5,18 @@ purge them for real. :mod:`.finding` holds the shape of a finding; :mod:`.scan` 
 
 from core.privacy.allow import Allowed, AllowList
 from core.privacy.finding import CATEGORIES, PrivacyFinding
-from core.privacy.scan import LAYERS, SOURCES, ScanCancelled, ScannedFile, ScanResult, Skipped, detect, scan
+from core.privacy.scan import (
+    LAYERS,
+    SOURCES,
+    ScanCancelled,
+    ScannedFile,
+    ScanResult,
+    Skipped,
+    detect,
+    finding_json,
+    result_json,
+    scan,
+)
 
 __all__ = [
     "CATEGORIES",
@@ -18,6 +29,10 @@ __all__ = [
     "ScanResult",
     "ScannedFile",
     "Skipped",
+    "context",
     "detect",
+    "finding_json",
+    "result_json",
     "scan",
+    "span_text",
 ]

@@ -362,3 +362,90 @@ def _scan_backup(state: _Scan, path: Path) -> None:
             state.result.files[-1].error, state.result.files[-1].error_code = str(exc), "backup.unreadable"
     finally:
         conn.close()
+
+
+# -- JSON ---------------------------------------------------------------------------------------------
+
+
+def finding_json(f: PrivacyFinding) -> dict[str, Any]:
+    """A finding as the command line's ``--json`` and the MCP tool give it (the preview, never the value)."""
+    return {
+        "id": f.id,
+        "kind": f.kind,
+        "category": f.category,
+        "layer": f.layer,
+        "table": f.table,
+        "row": f.row,
+        "column": f.column,
+        "start": f.start,
+        "end": f.end,
+        "preview": f.preview,
+        "confidence": f.confidence,
+        "file": f.file,
+    }
+
+
+def result_json(result: ScanResult) -> dict[str, Any]:
+    """``{files, by_kind, by_layer, findings, allowed, skipped}`` of a scan."""
+    return {
+        "files": [
+            {"file": s.file, "layers": dict(s.layers), "error": s.error, "error_code": s.error_code}
+            for s in result.files
+        ],
+        "by_kind": result.by_kind(),
+        "by_layer": result.by_layer(),
+        "findings": [finding_json(f) for f in result.findings],
+        "allowed": [finding_json(f) for f in result.allowed],
+        "skipped": [
+            {
+                "file": s.file,
+                "layer": s.layer,
+                "table": s.table,
+                "row": s.row,
+                "column": s.column,
+                "problem": s.problem,
+                "detail": s.detail,
+            }
+            for s in result.skipped
+        ],
+    }
+
+
+# -- the text of a finding ------------------------------------------------------------------------------
+
+
+def context(db: MemoryDB, finding: PrivacyFinding, around: int = 40) -> tuple[str, str, str] | None:
+    """``(before, value, after)``: the finding's span and up to ``around`` characters each side, read
+    again from its file (the live database through ``db``, a backup read-only); ``None`` when the row
+    or the value is no longer there as it was scanned. For showing on demand: never printed by the scan."""
+    text = _stored_text(db, finding)
+    if text is None or finding.end > len(text):
+        return None
+    s, e = finding.start, finding.end
+    return text[max(0, s - around) : s], text[s:e], text[e : e + around]
+
+
+def span_text(db: MemoryDB, finding: PrivacyFinding) -> str:
+    """The text of a finding's span as stored now (``''`` when the row is gone)."""
+    found = context(db, finding, 0)
+    return "" if found is None else found[1]
+
+
+def _stored_text(db: MemoryDB, finding: PrivacyFinding) -> str | None:
+    t, c = finding.table, finding.column
+    if t not in {s.table for s in SOURCES} or c not in {col for s in SOURCES for col in s.columns}:
+        return None
+    if finding.file is None:
+        with db.lock:
+            conn = db.conn
+            key = '"id"' if "id" in _columns(conn, t) else "rowid"
+            page = _page(conn, f'SELECT "{c}" FROM "{t}" WHERE {key} = ?', (finding.row,))
+    else:
+        conn = _backup_conn(Path(finding.file))
+        try:
+            key = '"id"' if "id" in _columns(conn, t) else "rowid"
+            page = _page(conn, f'SELECT "{c}" FROM "{t}" WHERE {key} = ?', (finding.row,))
+        finally:
+            conn.close()
+    value = page[0][0] if page else None
+    return value if type(value) is str else None
