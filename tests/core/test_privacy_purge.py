@@ -337,3 +337,109 @@ def test_after_purging_what_the_scan_found_a_new_scan_finds_nothing(tmp_path):
         if any(v.encode() in p.read_bytes() for v in scanned.secret_values())
     ]
     assert leftovers == []
+
+
+# -- the command line ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scanned_db(tmp_path) -> Path:
+    """The scan's planted database with this project's backup of it."""
+    from tests.fixtures import privacy_planted as scanned
+
+    path = tmp_path / "memory" / "memory.sqlite"
+    with MemoryDB.create(path, now=scanned.FIXED_NOW) as db:
+        scanned.plant(db)
+        db.backup()
+    return path
+
+
+def _cli(capsys, *argv: Any) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _all_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file's bytes but the -shm (every reader writes it) and an empty -wal (a read-only look may
+    make one)."""
+    out = {str(p): p.read_bytes() for p in _files(folder) if not p.name.endswith("-shm")}
+    return {k: v for k, v in out.items() if v or not k.endswith("-wal")}
+
+
+def test_cli_without_yes_prints_the_plan_and_the_warning_and_changes_nothing(scanned_db, capsys):
+    before = _all_bytes(scanned_db.parent)
+    code, out, err = _cli(capsys, "--db", scanned_db, "privacy", "purge", "--all", "--include-backups")
+    assert code == 2
+    lines = out.splitlines()
+    assert lines[0] == "privacy purge (redact): 68 findings, 58 rows in 2 files"
+    assert "  database  messages  memory_raw_messages:1 content  redact  secret.openai_key" in lines
+    assert f"  {scanned_db}  the database (29 rows, 0 audit rows)" in lines
+    assert (
+        lines[-1]
+        == NOT_UNDOABLE
+        == (
+            "A purge cannot be undone: the text is removed from the database, its -wal, free pages, the full-text "
+            "index, the audit trail and the backups listed, and no backup is taken first (it would keep the text)."
+        )
+    )
+    assert err == (
+        "philont-memory: error: nothing was purged: a purge cannot be undone. Read the plan above, stop the "
+        "agent, then run it again with --yes\n"
+    )
+    assert _all_bytes(scanned_db.parent) == before
+
+
+def test_cli_purge_all_with_yes_leaves_nothing_for_a_new_scan(scanned_db, capsys):
+    from tests.fixtures import privacy_planted as scanned
+
+    code, out, err = _cli(
+        capsys, "--db", scanned_db, "privacy", "purge", "--all", "--include-backups", "--yes"
+    )
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "purged 58 rows (redact) in 2 files"
+    assert lines[1] == f"  {scanned_db}: 29 rows, 0 audit rows scrubbed, -wal emptied"
+    assert lines[-1] == "audit entries #1-#58 (kind and SHA-256 only, not undoable)"
+    code, out, _err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "scan", "--include-backups")
+    assert code == 0 and '"findings": []' in out
+    assert not any(
+        v.encode() in b for b in _all_bytes(scanned_db.parent).values() for v in scanned.secret_values()
+    )
+    assert main(["--db", str(scanned_db), "check"]) == 0
+
+
+def test_cli_purges_named_findings_only_and_refuses_unknown_ones(scanned_db, capsys):
+    import json
+
+    code, out, _err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "scan")
+    found = json.loads(out)["findings"]
+    first = found[0]["id"]
+    code, out, err = _cli(capsys, "--db", scanned_db, "privacy", "purge", "pf-nothing", "--yes")
+    assert code == 1 and "no finding 'pf-nothing'" in err
+    code, out, err = _cli(
+        capsys, "--db", scanned_db, "--json", "privacy", "purge", first, "--delete", "--yes"
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["purged"] and data["plan"]["mode"] == "delete" and data["result"]["ok"]
+    assert [r["findings"] for r in data["plan"]["rows"]] == [[first]]
+    code, out, _err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "scan")
+    assert len(json.loads(out)["findings"]) == len(found) - 1
+
+
+def test_cli_names_or_all_but_not_both(scanned_db, capsys):
+    code, _out, err = _cli(capsys, "--db", scanned_db, "privacy", "purge", "--yes")
+    assert code == 2 and "name the findings to purge" in err
+
+
+def test_cli_refuses_while_the_wal_was_just_written_with_status_3(scanned_db, capsys):
+    conn = sqlite3.connect(str(scanned_db))
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("INSERT INTO memory_meta VALUES ('x', 'y')")
+    conn.commit()
+    try:
+        code, _out, err = _cli(capsys, "--db", scanned_db, "privacy", "purge", "--all", "--yes")
+    finally:
+        conn.close()
+    assert code == 3 and "seems to be in use" in err and "Nothing was purged." in err
