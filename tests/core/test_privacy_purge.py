@@ -6,6 +6,8 @@ each FTS5 table passes its own integrity check; it is refused while another prog
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,7 +78,7 @@ def _fts_integrity(path: Path) -> None:
     conn = sqlite3.connect(str(path))
     try:
         for fts in FTS:
-            conn.execute(f"INSERT INTO {fts}({fts}) VALUES('integrity-check')")
+            conn.execute(f"INSERT INTO {fts}({fts}, rank) VALUES('integrity-check', 1)")
         conn.commit()
     finally:
         conn.close()
@@ -443,3 +445,33 @@ def test_cli_refuses_while_the_wal_was_just_written_with_status_3(scanned_db, ca
     finally:
         conn.close()
     assert code == 3 and "seems to be in use" in err and "Nothing was purged." in err
+
+
+# -- the reference agent's library ----------------------------------------------------------------------------
+
+REFERENCE_DEPS = os.environ.get("PHILONT_REFERENCE_DEPS", "")
+CHECK_FTS = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "check_fts.mjs"
+
+
+@pytest.mark.skipif(
+    not (shutil.which("node") and (Path(REFERENCE_DEPS) / "node_modules" / "better-sqlite3").is_dir()),
+    reason="needs Node and PHILONT_REFERENCE_DEPS: a folder with node_modules/better-sqlite3 (see "
+    "tests/fixtures/reference/README.md)",
+)
+def test_the_reference_library_opens_the_purged_files_and_their_fts_tables_pass_integrity_check(planted):
+    import json
+
+    path, _app = planted
+    _purge_all(path, "redact")
+    backup = path.parent / "backups" / BACKUP_NAME
+    run = subprocess.run(
+        ["node", str(CHECK_FTS), "--deps", REFERENCE_DEPS, str(path), str(backup)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["files"] == {
+        str(f): {"integrity": "ok", "fts": dict.fromkeys(FTS, "ok")} for f in (path, backup)
+    }
