@@ -148,8 +148,8 @@ def run_purge(ctx: Ctx) -> int:
         if p.elsewhere:
             ctx.out.text("not rewritten, still holding a purged text: " + ", ".join(p.elsewhere))
     if not result.ok:
-        failed = next(f for f in result.files if f.error is not None)
-        raise CommandError(f"{failed.path} was not purged: {failed.error['message']}")
+        path, error = next((f.path, f.error) for f in result.files if f.error is not None)
+        raise CommandError(f"{path} was not purged: {error['message']}")
     return 0
 
 

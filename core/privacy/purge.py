@@ -201,6 +201,22 @@ def _file_key(f: PrivacyFinding, live: Path, folder: Path) -> str | Notice | Non
     )
 
 
+def _by_file(
+    findings: Sequence[PrivacyFinding], live: Path
+) -> tuple[dict[str | None, list[PrivacyFinding]], list[Notice]]:
+    """The findings by file (``None``: the database), and notices for those out of reach."""
+    folder = backups_dir(live)
+    by_file: dict[str | None, list[PrivacyFinding]] = {}
+    skipped: list[Notice] = []
+    for f in findings:
+        key = _file_key(f, live, folder)
+        if isinstance(key, Notice):
+            skipped.append(key)
+        else:
+            by_file.setdefault(key, []).append(f)
+    return by_file, skipped
+
+
 def _targets_from_findings(
     conn: sqlite3.Connection, file: str | None, findings: Sequence[PrivacyFinding], mode: str
 ) -> tuple[list[Target], list[Notice]]:
@@ -331,15 +347,7 @@ def plan(
             code="privacy.purge.no_database",
             params={"path": str(live)},
         )
-    folder = backups_dir(live)
-    by_file: dict[str | None, list[PrivacyFinding]] = {}
-    skipped: list[Notice] = []
-    for f in findings:
-        key = _file_key(f, live, folder)
-        if isinstance(key, Notice):
-            skipped.append(key)
-        else:
-            by_file.setdefault(key, []).append(f)
+    by_file, skipped = _by_file(findings, live)
     live_targets, live_skipped, live_audit, texts = _plan_file(live, None, by_file.pop(None, []), mode, [])
     skipped += live_skipped
     targets = list(live_targets)
