@@ -177,11 +177,21 @@ def _live(db_path: str | os.PathLike[str]) -> Path:
     return real_path(db_path)
 
 
-def _stale(f: PrivacyFinding, why: str) -> Notice:
+_STALE = {
+    "table_unreadable": "its table cannot be read",
+    "row_gone": "the row or its text is no longer there",
+    "span_outside": "the span is outside the stored text",
+}
+
+
+def _stale(f: PrivacyFinding, why: str, detail: str = "") -> Notice:
+    """``privacy.purge.stale`` ``{finding, table, row, column, why, detail}``; ``why`` is a key of
+    :data:`_STALE`."""
+    text = _STALE[why] + (f" ({detail})" if detail else "")
     return Notice(
         "privacy.purge.stale",
-        f"Finding {f.id} is left out: {why}.",
-        {"finding": f.id, "table": f.table, "row": f.row, "column": f.column, "why": why},
+        f"Finding {f.id} is left out: {text}.",
+        {"finding": f.id, "table": f.table, "row": f.row, "column": f.column, "why": why, "detail": detail},
     )
 
 
@@ -230,16 +240,16 @@ def _targets_from_findings(
         try:
             got = read_value(conn, table, column, row)
         except sqlite3.Error as exc:
-            skipped.extend(_stale(f, f"its table cannot be read ({exc})") for f in fs)
+            skipped.extend(_stale(f, "table_unreadable", str(exc)) for f in fs)
             continue
         if got is None or not isinstance(got[1], str):
-            skipped.extend(_stale(f, "the row or its text is no longer there") for f in fs)
+            skipped.extend(_stale(f, "row_gone") for f in fs)
             continue
         text = got[1]
         spans: list[Span] = []
         for f in fs:
             if not 0 <= f.start < f.end <= len(text):
-                skipped.append(_stale(f, "the span is outside the stored text"))
+                skipped.append(_stale(f, "span_outside"))
                 continue
             spans.append(Span(f.start, f.end, f.kind, text[f.start : f.end], f.id))
         if spans:

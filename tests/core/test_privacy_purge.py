@@ -475,3 +475,22 @@ def test_the_reference_library_opens_the_purged_files_and_their_fts_tables_pass_
     assert report["files"] == {
         str(f): {"integrity": "ok", "fts": dict.fromkeys(FTS, "ok")} for f in (path, backup)
     }
+
+
+def test_findings_that_no_longer_match_or_lie_outside_the_memory_folder_are_left_out_with_a_notice(
+    planted, tmp_path
+):
+    from dataclasses import replace
+
+    path, _app = planted
+    fs = findings(path)
+    gone = replace(fs[0], row=999_999)
+    beyond = replace(fs[1], start=10_000, end=10_010)
+    elsewhere = replace(fs[2], file=str(tmp_path / "other.sqlite"))
+    p = plan(path, [gone, beyond, elsewhere])
+    assert [(n.code, n.params.get("why")) for n in p.skipped] == [
+        ("privacy.purge.outside", None),
+        ("privacy.purge.stale", "row_gone"),
+        ("privacy.purge.stale", "span_outside"),
+    ]
+    assert p.targets == ()
