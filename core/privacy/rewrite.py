@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from core import schema
@@ -291,6 +292,7 @@ class FileOutcome:
     audit_rows: int = 0
     wal_truncated: bool | None = None
     fts_secure_delete: bool | None = None
+    free_space: str | None = None
     vacuum_s: float | None = None
     seconds: float = 0.0
     error: dict[str, Any] | None = None
@@ -303,6 +305,7 @@ class FileOutcome:
             "audit_rows": self.audit_rows,
             "wal_truncated": self.wal_truncated,
             "fts_secure_delete": self.fts_secure_delete,
+            "free_space": self.free_space,
             "vacuum_s": self.vacuum_s,
             "seconds": round(self.seconds, 3),
             "error": self.error,
@@ -342,12 +345,33 @@ def rewrite(
             conn.execute("ROLLBACK")
         raise
     outcome.wal_truncated = checkpoint(conn)
-    if vacuum:
+    outcome.free_space = "vacuum" if vacuum else free_space(Path(outcome.path), texts)
+    if vacuum or outcome.free_space == "vacuumed":
         t0 = time.monotonic()
         conn.execute("VACUUM")
         outcome.wal_truncated = checkpoint(conn)
         outcome.vacuum_s = round(time.monotonic() - t0, 3)
     outcome.seconds = time.monotonic() - started
+
+
+#: The most bytes :func:`free_space` searches (file size times texts): about a second of searching.
+SEARCH_BUDGET = 2 * 1024**3
+
+
+def free_space(path: Path, texts: Sequence[tuple[str, str]]) -> str:
+    """Whether the file, purged and checkpointed, still holds a purged text somewhere (an old copy an
+    earlier edit left in the free space of a page, written without ``secure_delete``): ``vacuumed`` when
+    it does (the caller then rebuilds it), ``clean`` when it does not, ``unchecked`` when the file is too
+    large to search within :data:`SEARCH_BUDGET` (``VACUUM`` on request clears such copies)."""
+    needles = [t.encode("utf-8") for t, _k in texts if t]
+    try:
+        size = path.stat().st_size
+        if size * max(1, len(needles)) > SEARCH_BUDGET:
+            return "unchecked"
+        data = path.read_bytes()
+    except OSError:
+        return "unchecked"
+    return "vacuumed" if any(n in data for n in needles) else "clean"
 
 
 def checkpoint(conn: sqlite3.Connection) -> bool | None:

@@ -106,6 +106,8 @@ def test_after_a_purge_no_file_of_the_memory_or_app_folder_holds_a_planted_text(
     names = sorted(x.name for x in _files(path.parent, app))
     assert names == [BACKUP_NAME, "memory.sqlite", "memory.sqlite-shm", "review-marks.json"]  # -wal emptied
     assert all(f.wal_truncated for f in result.files)
+    # secure_delete alone left nothing behind: no rebuild was needed
+    assert [f.free_space for f in result.files] == ["clean", "clean"]
 
 
 def test_the_full_text_indexes_find_none_of_the_texts_and_find_the_markers(planted):
@@ -494,3 +496,42 @@ def test_findings_that_no_longer_match_or_lie_outside_the_memory_folder_are_left
         ("privacy.purge.stale", "span_outside"),
     ]
     assert p.targets == ()
+
+
+def _old_copy_in_free_space(path: Path) -> None:
+    """An edit written without secure_delete (as the agent's SQLite writes) leaves the old value in the
+    free space of a page: in no row, so in no finding."""
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA secure_delete=OFF")
+    conn.execute(
+        "UPDATE memory_notes SET content = 'was: ' || content || ' ' || hex(randomblob(300)) WHERE id = 'n-secret'"
+    )
+    conn.commit()
+    conn.execute("UPDATE memory_notes SET content = 'router password changed' WHERE id = 'n-secret'")
+    conn.commit()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def test_an_old_copy_left_in_free_space_is_found_and_the_file_rebuilt(planted):
+    path, _app = planted
+    _old_copy_in_free_space(path)
+    assert PASSWORD.encode() in path.read_bytes()
+    p = plan(path, findings(path))
+    assert not [t for t in p.targets if t.row == "n-secret"]  # the row no longer holds it
+    result = purge(path, p, **NO_WAIT)
+    live = result.files[0]
+    assert live.free_space == "vacuumed" and live.vacuum_s is not None
+    assert PASSWORD.encode() not in path.read_bytes()
+
+
+def test_a_file_too_large_to_search_is_said_unchecked_and_vacuum_clears_it(planted, monkeypatch):
+    from core.privacy import rewrite
+
+    path, _app = planted
+    _old_copy_in_free_space(path)
+    monkeypatch.setattr(rewrite, "SEARCH_BUDGET", 1)
+    result = purge(path, plan(path, findings(path)), **NO_WAIT)
+    assert result.files[0].free_space == "unchecked" and PASSWORD.encode() in path.read_bytes()
+    result = purge(path, plan(path, findings(path)), vacuum=True, **NO_WAIT)
+    assert result.files[0].free_space == "vacuum" and PASSWORD.encode() not in path.read_bytes()
