@@ -223,10 +223,12 @@ def changed(target: Target, file: str) -> ConflictError:
     )
 
 
-def apply_target(conn: sqlite3.Connection, target: Target, file: str, deleted: set[tuple[str, Any]]) -> None:
+def apply_target(
+    conn: sqlite3.Connection, target: Target, file: str, deleted: set[tuple[str, Any]], fts: Fts | None
+) -> None:
     """Redact or delete one row inside the caller's transaction; the full-text index kept in step.
     ``deleted`` holds the rows this transaction deleted (another target of such a row has nothing left
-    to do)."""
+    to do); ``fts`` the full-text table over the target's table (:func:`fts_of`)."""
     if (target.table, target.row) in deleted:
         return
     got = read_value(conn, target.table, target.column, target.row)
@@ -235,7 +237,6 @@ def apply_target(conn: sqlite3.Connection, target: Target, file: str, deleted: s
     rowid, text = got
     if any(text[s.start : s.end] != s.text for s in target.spans):
         raise changed(target, file)
-    fts = fts_of(conn, target.table)
     if target.action == "delete" and target.column != "revision_history":
         if fts is not None and not fts.on_delete:
             _fts_command(conn, fts, rowid, _fts_values(conn, target.table, fts, rowid), delete=True)
@@ -325,14 +326,14 @@ def rewrite(
     that empties the ``-wal`` and, on request, ``VACUUM``. A failure rolls the file back and raises."""
     started = time.monotonic()
     conn.execute("PRAGMA secure_delete=ON")
-    tables = {t.table for t in targets}
-    fts_names = [f.name for f in (fts_of(conn, t) for t in sorted(tables)) if f is not None]
+    fts = {t: fts_of(conn, t) for t in sorted({t.table for t in targets})}
+    fts_names = [f.name for f in fts.values() if f is not None]
     conn.execute("BEGIN IMMEDIATE")
     try:
         outcome.fts_secure_delete = set_fts_secure_delete(conn, fts_names, True) if fts_names else None
         deleted: set[tuple[str, Any]] = set()
         for t in sorted(targets, key=lambda t: t.column == "revision_history"):
-            apply_target(conn, t, outcome.path, deleted)
+            apply_target(conn, t, outcome.path, deleted, fts[t.table])
         outcome.rows = len(targets)
         outcome.audit_rows = scrub_audit(conn, texts)
         if fts_names:
