@@ -523,7 +523,8 @@ def purge(
     Refused with nothing changed while another program writes the database (:class:`PurgeRefused`).
     Each file is rewritten in one transaction: a file that fails (a row changed since the plan,
     ``privacy.purge.changed``; a backup that cannot be written) is left exactly as it was and reported
-    in its outcome's ``error``; the others are purged. ``progress(done, total)`` counts files.
+    in its outcome's ``error``; the others are purged. ``progress(done, total)`` counts the rows of the
+    plan and one step for each file's checkpoint (and rebuild); it is called from the calling thread.
     ``vacuum`` rebuilds each rewritten file afterwards (its time is in ``vacuum_s``)."""
     started = time.monotonic()
     live = _live(db_path)
@@ -535,8 +536,8 @@ def purge(
         )
     conn = _refuse_if_busy(live, wal_recent_s, observe_s, lock_timeout_s)
     result = PurgeResult(str(live), plan_.mode, [])
-    dbs = [f for f in plan_.files if f.role in ("live", "backup")]
-    total = len(dbs) + 1
+    backups = [Path(f.path) for f in plan_.files if f.role == "backup"]
+    step = _Steps(progress, len(plan_.targets) + 1 + len(backups))
     actor = actor or audit.default_actor()
     try:
         outcome = FileOutcome(str(live), "live")
@@ -549,25 +550,37 @@ def purge(
                 plan_.texts,
                 audit_fn=_record(plan_, plan_.targets, actor, result.audit_ids),
                 vacuum=vacuum,
+                step=step,
             )
         except (MemoryError_, sqlite3.Error, OSError) as exc:
             outcome.error = _error(exc)
             result.audit_ids.clear()
     finally:
         conn.close()
-    if progress is not None:
-        progress(1, total)
-    for i, f in enumerate(x for x in dbs if x.role == "backup"):
-        result.files.append(_purge_backup(Path(f.path), plan_, vacuum))
-        if progress is not None:
-            progress(i + 2, total)
-    if progress is not None:
-        progress(total, total)
+    for b in backups:
+        result.files.append(_purge_backup(b, plan_, vacuum, step))
+    step.finish()
     result.seconds = time.monotonic() - started
     return result
 
 
-def _purge_backup(path: Path, plan_: PurgePlan, vacuum: bool) -> FileOutcome:
+class _Steps:
+    """``progress(done, total)`` called as the rows and files of a purge are done."""
+
+    def __init__(self, progress: Callable[[int, int], object] | None, total: int):
+        self.progress, self.total, self.done = progress, total, 0
+
+    def __call__(self) -> None:
+        self.done = min(self.total, self.done + 1)
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def finish(self) -> None:
+        if self.progress is not None:
+            self.progress(self.total, self.total)
+
+
+def _purge_backup(path: Path, plan_: PurgePlan, vacuum: bool, step: _Steps) -> FileOutcome:
     outcome = FileOutcome(str(path), "backup")
     try:
         if held_by_another_process(path):
@@ -575,7 +588,7 @@ def _purge_backup(path: Path, plan_: PurgePlan, vacuum: bool) -> FileOutcome:
         conn = connect_file(path, mode="rw", timeout_s=1.0)
         try:
             conn.execute("PRAGMA busy_timeout=1000")
-            rewrite(conn, outcome, plan_.targets_of(str(path)), plan_.texts, vacuum=vacuum)
+            rewrite(conn, outcome, plan_.targets_of(str(path)), plan_.texts, vacuum=vacuum, step=step)
         finally:
             conn.close()
     except (MemoryError_, sqlite3.Error, OSError) as exc:

@@ -535,3 +535,12 @@ def test_a_file_too_large_to_search_is_said_unchecked_and_vacuum_clears_it(plant
     assert result.files[0].free_space == "unchecked" and PASSWORD.encode() in path.read_bytes()
     result = purge(path, plan(path, findings(path)), vacuum=True, **NO_WAIT)
     assert result.files[0].free_space == "vacuum" and PASSWORD.encode() not in path.read_bytes()
+
+
+def test_progress_counts_every_row_and_each_file_and_ends_at_the_total(planted):
+    path, _app = planted
+    p = plan(path, findings(path), include_backups=True)
+    seen: list[tuple[int, int]] = []
+    purge(path, p, progress=lambda done, total: seen.append((done, total)), **NO_WAIT)
+    total = len(p.targets) + 2
+    assert seen[-1] == (total, total) and [d for d, _t in seen[:-1]] == list(range(1, total + 1))
