@@ -43,6 +43,17 @@ from core.privacy.rewrite import FileOutcome, Span, Target, quote, read_value, r
 
 MODES = ("redact", "delete")
 PURGE_ACTION = "privacy.purge"
+#: The audit trail's target type of a purged row, by layer (the types the trail's other edits use).
+TARGET_TYPES = {
+    "messages": "message",
+    "actions": "action",
+    "notes": "note",
+    "facts": "fact",
+    "skills": "skill",
+    "skill_revisions": "skill",
+    "calendar": "calendar_event",
+    "tasks": "schedule",
+}
 
 #: Said before anything is done (the command line prints it with the plan; the app shows it).
 NOT_UNDOABLE = (
@@ -475,6 +486,7 @@ def _record(plan_: PurgePlan, targets: Sequence[Target], actor: str, ids: list[i
     def write(conn: Any) -> None:
         for t in targets:
             before = {
+                "layer": t.layer,
                 "column": t.column,
                 "purged": [
                     {"finding": s.finding, "kind": s.kind, "sha256": sha256(s.text), "chars": len(s.text)}
@@ -490,7 +502,7 @@ def _record(plan_: PurgePlan, targets: Sequence[Target], actor: str, ids: list[i
                 conn,
                 actor=actor,
                 action=PURGE_ACTION,
-                target_type=t.layer,
+                target_type=TARGET_TYPES.get(t.layer, t.layer),
                 target_id=t.row,
                 before=before,
                 after=after,

@@ -215,6 +215,9 @@ def test_the_audit_trail_records_kind_and_hash_never_the_text_and_cannot_undo_it
         entries = audit.list_entries(db, limit=100)
     purged = [e for e in entries if e.action == PURGE_ACTION]
     assert [e.id for e in reversed(purged)] == result.audit_ids
+    assert {e.target_type for e in purged} == {
+        "message", "action", "note", "fact", "skill", "calendar_event", "schedule"
+    }  # fmt: skip
     hashes = {(p["kind"], p["sha256"]) for e in purged for p in e.before["purged"]}
     assert (KINDS[KEY], sha256(KEY)) in hashes and (KINDS[PASSWORD], sha256(PASSWORD)) in hashes
     assert not any(t in (e.before_json or "") + (e.after_json or "") for e in entries for t in PLANTED)
