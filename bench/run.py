@@ -706,6 +706,13 @@ def measure_big(db_path: Path, runs: int) -> list[dict]:
     return bench_big.measure(db_path, runs, result, env=_child_env(), log=lambda m: print(m, flush=True))
 
 
+def measure_privacy(db_path: Path, runs: int) -> list[dict]:
+    """The privacy scan of every layer beside reading every text column it reads once."""
+    import bench_privacy
+
+    return bench_privacy.measure(db_path, runs, result)
+
+
 def measure_purge(db_path: Path, runs: int) -> list[dict]:
     """The privacy purge of 100 findings on a copy of the database, and the VACUUM it offers."""
     import bench_privacy_purge
@@ -726,6 +733,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "memory": (measure_memory, 3),
     "stall": (measure_stall, 3),
     "big": (measure_big, 3),
+    "privacy": (measure_privacy, 3),
     "purge": (measure_purge, 3),
 }
 
