@@ -19,6 +19,7 @@ from core.cli.output import CommandError, UsageError
 _ROLE_TEXT = {
     "live": "the database",
     "wal": "its -wal: checkpointed, then emptied",
+    "derived": "kept by this app, derived from the database: deleted (made again when next needed)",
 }
 _OWNER_TEXT = {"agent": "the agent's backup", "philont-desktop": "this app's backup"}
 _FREE_SPACE = {
@@ -80,7 +81,7 @@ def _plural(n: int, word: str) -> str:
 def plan_lines(p: Any) -> list[str]:
     """The plan in words (what ``privacy purge`` without ``--yes`` prints)."""
     rows = p.targets
-    files = [f for f in p.files if f.role != "wal"]
+    files = [f for f in p.files if f.role not in ("wal", "derived")]
     out = [
         f"privacy purge ({p.mode}): {_plural(len(p.findings), 'finding')}, {_plural(len(rows), 'row')} "
         f"in {_plural(len(files), 'file')}"
@@ -122,6 +123,9 @@ def _result_lines(r: Any) -> list[str]:
         out.append(
             f"  {f.path}: {_plural(f.rows, 'row')}, {_plural(f.audit_rows, 'audit row')} scrubbed{wal}{vac}"
         )
+    out += [
+        f"  {d}: deleted (derived from the database, made again when next needed)" for d in r.derived_removed
+    ]
     if r.audit_ids:
         out.append(
             f"audit entries #{r.audit_ids[0]}-#{r.audit_ids[-1]} (kind and SHA-256 only, not undoable)"

@@ -75,13 +75,14 @@ def sha256(text: str) -> str:
 @dataclass
 class PurgeResult:
     """What :func:`purge` did: one :class:`~core.privacy.rewrite.FileOutcome` per file (``error`` set
-    for a file left as it was), the audit rows written, the seconds taken. ``ok`` when every file was
-    rewritten."""
+    for a file left as it was), the audit rows written, the app's derived files deleted
+    (``derived_removed``), the seconds taken. ``ok`` when every file was rewritten."""
 
     db_path: str
     mode: str
     files: list[FileOutcome]
     audit_ids: list[int] = field(default_factory=list)
+    derived_removed: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -95,6 +96,7 @@ class PurgeResult:
             "ok": self.ok,
             "files": [f.to_json() for f in self.files],
             "audit_ids": list(self.audit_ids),
+            "derived_removed": list(self.derived_removed),
             "seconds": round(self.seconds, 3),
         }
 
@@ -229,6 +231,7 @@ def purge(
         conn.close()
     for b in backups:
         result.files.append(_purge_backup(b, plan_, vacuum, step))
+    result.derived_removed = _remove_derived([f.path for f in plan_.files if f.role == "derived"])
     step.finish()
     result.seconds = time.monotonic() - started
     return result
@@ -248,6 +251,20 @@ class _Steps:
     def finish(self) -> None:
         if self.progress is not None:
             self.progress(self.total, self.total)
+
+
+def _remove_derived(paths: Sequence[str]) -> list[str]:
+    """Delete the app's derived files of the database (a saved replay): recomputed when next needed."""
+    removed: list[str] = []
+    for p in paths:
+        try:
+            os.unlink(p)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            continue  # left: the result does not name it as removed
+        removed.append(p)
+    return removed
 
 
 def _purge_backup(path: Path, plan_: PurgePlan, vacuum: bool, step: _Steps) -> FileOutcome:

@@ -5,7 +5,7 @@ leaves holding the text. Reads only: the database through a read-only connection
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,8 @@ UNREACHABLE = (
 @dataclass(frozen=True)
 class PlannedFile:
     """A file the purge rewrites. ``role``: ``live`` (the database), ``wal`` (its ``-wal``, checkpointed
-    and truncated), ``backup`` (``owner`` ``agent`` or ``philont-desktop``); ``rows`` the rows changed in it, ``audit_rows`` the audit rows that hold the text."""
+    and truncated), ``backup`` (``owner`` ``agent`` or ``philont-desktop``), ``derived`` (a file the app keeps
+    derived from the database's text, :data:`DERIVED`: deleted, recomputed when next needed); ``rows`` the rows changed in it, ``audit_rows`` the audit rows that hold the text."""
 
     path: str
     role: str
@@ -315,7 +316,10 @@ def plan(
     if os.path.exists(str(live) + "-wal"):
         files.insert(1, PlannedFile(str(live) + "-wal", "wal"))
     texts_all = tuple(sorted(all_texts.items(), key=lambda kv: (-len(kv[0]), kv[0])))
-    rewritten = [f.path for f in files if f.role == "backup"] + [str(p) for p in list_backups(live)]
+    files += [PlannedFile(p, "derived", "philont-desktop") for p in derived_files(live)]
+    rewritten = [f.path for f in files if f.role in ("backup", "derived")] + [
+        str(p) for p in list_backups(live)
+    ]
     elsewhere = _elsewhere(
         live, texts_all, rewritten if include_backups else [f.path for f in files], app_dir
     )
@@ -338,19 +342,54 @@ def app_data_dir() -> Path:
     return default_marks_path().parent
 
 
-def holding(texts: Sequence[tuple[str, str]], folders: Sequence[Path], skip: set[str]) -> list[str]:
-    """Regular files in ``folders`` (not below them; ``backups/`` is passed on its own) that hold one of
-    ``texts`` as UTF-8 bytes, other than those in ``skip``: files a purge does not rewrite (a damaged file
-    a restore moved aside, an export saved there, a file set aside as ``.bad-…``)."""
+#: What a purge deletes besides rewriting the databases: for a database, the files the app keeps outside it
+#: that are derived from its text and recomputed when next needed (a saved replay, a kept report). A
+#: module that keeps such files registers a function of the database's real path that names them
+#: (:func:`register_derived`); the agent's files are never named.
+DERIVED: list[Callable[[Path], Sequence[Path]]] = []
+
+
+def register_derived(fn: Callable[[Path], Sequence[Path]]) -> Callable[[Path], Sequence[Path]]:
+    """Add ``fn`` to :data:`DERIVED` (once); returns it, so it can decorate."""
+    if fn not in DERIVED:
+        DERIVED.append(fn)
+    return fn
+
+
+def derived_files(live: Path) -> list[str]:
+    """The regular files :data:`DERIVED` names for the database ``live``."""
+    out: list[str] = []
+    for fn in DERIVED:
+        out += [str(p) for p in fn(live) if file_kind(p) == "file" and str(p) not in out]
+    return out
+
+
+def _files_in(folder: Path, depth: int) -> list[Path]:
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return []
+    out: list[Path] = []
+    for p in entries:
+        kind = file_kind(p)
+        if kind == "file":
+            out.append(p)
+        elif kind == "directory" and depth > 0 and not p.is_symlink():
+            out += _files_in(p, depth - 1)
+    return out
+
+
+def holding(
+    texts: Sequence[tuple[str, str]], folders: Sequence[tuple[Path, int]], skip: set[str]
+) -> list[str]:
+    """Regular files in ``folders`` (each with how many levels of folders below it are looked in too) that
+    hold one of ``texts`` as UTF-8 bytes, other than those in ``skip``: files a purge does not rewrite (a
+    damaged file a restore moved aside, an export saved there, a file set aside as ``.bad-…``)."""
     needles = [t.encode("utf-8") for t, _k in texts if t]
     found: list[str] = []
-    for folder in folders:
-        try:
-            entries = sorted(folder.iterdir())
-        except OSError:
-            continue
-        for p in entries:
-            if str(p) in skip or file_kind(p) != "file":
+    for folder, depth in folders:
+        for p in _files_in(folder, depth):
+            if str(p) in skip or str(p) in found:
                 continue
             try:
                 if p.stat().st_size > MAX_SEARCHED_BYTES:
@@ -367,5 +406,5 @@ def _elsewhere(
     live: Path, texts: Sequence[tuple[str, str]], rewritten: Sequence[str], app_dir: Path | None
 ) -> list[str]:
     skip = {*rewritten, str(live), str(live) + "-wal", str(live) + "-shm"}
-    folders = [live.parent, backups_dir(live), app_dir if app_dir is not None else app_data_dir()]
-    return holding(texts, folders, skip)
+    app = app_dir if app_dir is not None else app_data_dir()
+    return holding(texts, [(live.parent, 0), (backups_dir(live), 0), (app, 2)], skip)

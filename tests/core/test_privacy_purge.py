@@ -547,3 +547,22 @@ def test_progress_counts_every_row_and_each_file_and_ends_at_the_total(planted):
     purge(path, p, progress=lambda done, total: seen.append((done, total)), **NO_WAIT)
     total = len(p.targets) + 2
     assert seen[-1] == (total, total) and [d for d, _t in seen[:-1]] == list(range(1, total + 1))
+
+
+def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_are_named(planted, monkeypatch):
+    from core.privacy import purge_plan
+
+    path, app = planted
+    saved = app / "replays" / "saved.turns.jsonl"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(f'{{"trigger": "my key is {KEY}"}}\n', encoding="utf-8")
+    other = app / "replays" / "other.json"
+    other.write_text(f'{{"note": "{PASSWORD}"}}', encoding="utf-8")
+    monkeypatch.setattr(purge_plan, "DERIVED", [])
+    purge_plan.register_derived(lambda live: [saved] if live == path else [])
+    p = plan(path, findings(path), include_backups=True, app_dir=app)
+    assert [(f.role, f.path) for f in p.files if f.role == "derived"] == [("derived", str(saved))]
+    assert p.elsewhere == (str(other),)
+    result = purge(path, p, **NO_WAIT)
+    assert result.derived_removed == [str(saved)] and not saved.exists()
+    assert list(_holding(path.parent, app)) == [str(other)]
