@@ -101,6 +101,11 @@ def plan_lines(p: Any) -> list[str]:
     if p.elsewhere:
         out.append("not rewritten, still holding a purged text:")
         out += [f"  {e}" for e in p.elsewhere]
+    for u in p.unsearched:
+        cols = ", ".join(u["columns"] or []) or "every column"
+        out.append(
+            f"not searched for other copies (too much text, no full-text index): {_file(u['file'], p.db_path)} {u['table']} ({cols})"
+        )
     out += [f"left out: {n.message}" for n in p.skipped]
     out.append("no purge reaches: " + "; ".join(p.unreachable) + ".")
     out.append(p.warning)

@@ -17,6 +17,7 @@ from core.engine import sqlite3
 from core.errors import Notice, ValidationError_
 from core.files import connect_file, file_kind
 from core.paths import backups_dir, real_path
+from core.privacy.copies import other_copies
 from core.privacy.finding import PrivacyFinding
 from core.privacy.rewrite import Span, Target, read_value
 
@@ -76,6 +77,7 @@ class PurgePlan:
     files: tuple[PlannedFile, ...]
     skipped: tuple[Notice, ...] = ()
     elsewhere: tuple[str, ...] = ()
+    unsearched: tuple[dict[str, Any], ...] = ()
     warning: str = NOT_UNDOABLE
     unreachable: tuple[str, ...] = UNREACHABLE
     texts: tuple[tuple[str, str], ...] = field(default=(), repr=False)
@@ -94,6 +96,7 @@ class PurgePlan:
             "files": [f.to_json() for f in self.files],
             "skipped": [n.to_json() for n in self.skipped],
             "elsewhere": list(self.elsewhere),
+            "unsearched": [dict(u) for u in self.unsearched],
             "unreachable": list(self.unreachable),
         }
 
@@ -254,9 +257,10 @@ def _open_read(path: Path, live: bool) -> sqlite3.Connection:
     return open_backup(path)
 
 
-def _plan_file(
+def _finding_targets(
     path: Path, key: str | None, findings: Sequence[PrivacyFinding], mode: str, live_targets: Sequence[Target]
-) -> tuple[list[Target], list[Notice], int, tuple[tuple[str, str], ...]]:
+) -> tuple[list[Target], list[Notice]]:
+    """The rows of one file its findings name (in a backup also the rows the database's targets name)."""
     conn = _open_read(path, key is None)
     try:
         targets, skipped = _targets_from_findings(conn, key, findings, mode)
@@ -265,10 +269,58 @@ def _plan_file(
             targets += [
                 t for t in _same_rows(conn, key, live_targets) if (t.table, t.column, t.row) not in have
             ]
-        texts = _texts([*live_targets, *targets])
-        return targets, skipped, _audit_rows(conn, texts), texts
+        return targets, skipped
     finally:
         conn.close()
+
+
+def _merge(targets: Sequence[Target], copies: Sequence[Target]) -> list[Target]:
+    """``targets`` with the other copies of their texts: added to the target of the same row and column
+    (where they do not overlap its spans), else as targets of their own."""
+    by_place = {(t.table, t.column, t.row): t for t in targets}
+    out = list(targets)
+    for c in copies:
+        t = by_place.get((c.table, c.column, c.row))
+        if t is None:
+            out.append(c)
+            continue
+        extra = tuple(s for s in c.spans if all(s.end <= x.start or s.start >= x.end for x in t.spans))
+        if extra:
+            merged = Target(t.file, t.layer, t.table, t.column, t.row, t.action, t.spans + extra)
+            out[out.index(t)] = merged
+            by_place[(t.table, t.column, t.row)] = merged
+    return out
+
+
+def _complete(
+    path: Path, key: str | None, targets: Sequence[Target], texts: tuple[tuple[str, str], ...]
+) -> tuple[list[Target], int, list[dict[str, Any]]]:
+    """One file's targets with every other copy of the texts, its audit rows holding one, and the tables
+    not searched (:func:`core.privacy.copies.other_copies`)."""
+    conn = _open_read(path, key is None)
+    try:
+        copies, unsearched = other_copies(conn, key, texts)
+        return _merge(targets, copies), _audit_rows(conn, texts), unsearched
+    finally:
+        conn.close()
+
+
+def _checked(db_path: str | os.PathLike[str], mode: str) -> Path:
+    """The database's real path, once the mode is known and a file is there."""
+    if mode not in MODES:
+        raise ValidationError_(
+            f"Unknown purge mode {mode!r}; the modes are redact and delete.",
+            code="privacy.purge.mode",
+            params={"mode": mode},
+        )
+    live = live_path(db_path)
+    if file_kind(live) != "file":
+        raise ValidationError_(
+            f"{live} is not a database file; nothing can be purged.",
+            code="privacy.purge.no_database",
+            params={"path": str(live)},
+        )
+    return live
 
 
 def plan(
@@ -285,37 +337,31 @@ def plan(
     rewrites every backup that holds a text purged from the database (same row). The plan also lists
     (``elsewhere``) the other files of the memory folder, of ``backups/`` and of the app's data folder
     (``app_dir``, default :func:`app_data_dir`) that hold a purged text and that no purge rewrites."""
-    if mode not in MODES:
-        raise ValidationError_(
-            f"Unknown purge mode {mode!r}; the modes are redact and delete.",
-            code="privacy.purge.mode",
-            params={"mode": mode},
-        )
-    live = live_path(db_path)
+    live = _checked(db_path, mode)
     app_dir = None if app_dir is None else Path(app_dir)
-    if file_kind(live) != "file":
-        raise ValidationError_(
-            f"{live} is not a database file; nothing can be purged.",
-            code="privacy.purge.no_database",
-            params={"path": str(live)},
-        )
     by_file, skipped = _by_file(findings, live)
-    live_targets, live_skipped, live_audit, texts = _plan_file(live, None, by_file.pop(None, []), mode, [])
+    live_found, live_skipped = _finding_targets(live, None, by_file.pop(None, []), mode, [])
     skipped += live_skipped
-    targets = list(live_targets)
-    files = [PlannedFile(str(live), "live", None, len(live_targets), live_audit)]
-    all_texts = dict(texts)
-    backups = [p for p in list_backups(live) if include_backups or str(p) in by_file]
-    for p in sorted(backups, key=lambda p: p.name):
-        bt, bs, b_audit, b_texts = _plan_file(p, str(p), by_file.get(str(p), []), mode, live_targets)
+    per_file: list[tuple[Path, str | None, list[Target]]] = [(live, None, live_found)]
+    for p in sorted(
+        (p for p in list_backups(live) if include_backups or str(p) in by_file), key=lambda p: p.name
+    ):
+        found, bs = _finding_targets(p, str(p), by_file.get(str(p), []), mode, live_found)
         skipped += bs
-        if bt or b_audit:
-            targets += bt
-            all_texts.update(dict(b_texts))
-            files.append(PlannedFile(str(p), "backup", backup_owner(p.name), len(bt), b_audit))
+        per_file.append((p, str(p), found))
+    texts_all = _texts([t for _p, _k, ts in per_file for t in ts])
+    targets: list[Target] = []
+    files: list[PlannedFile] = []
+    unsearched: list[dict[str, Any]] = []
+    for p, key, found in per_file:
+        done, n_audit, not_searched = _complete(p, key, found, texts_all)
+        unsearched += not_searched
+        if key is None or done or n_audit:
+            targets += done
+            role, owner = ("live", None) if key is None else ("backup", backup_owner(p.name))
+            files.append(PlannedFile(str(p), role, owner, len(done), n_audit))
     if os.path.exists(str(live) + "-wal"):
         files.insert(1, PlannedFile(str(live) + "-wal", "wal"))
-    texts_all = tuple(sorted(all_texts.items(), key=lambda kv: (-len(kv[0]), kv[0])))
     files += [PlannedFile(p, "derived", "philont-desktop") for p in derived_files(live)]
     rewritten = [f.path for f in files if f.role in ("backup", "derived")] + [
         str(p) for p in list_backups(live)
@@ -325,7 +371,7 @@ def plan(
     )
     return PurgePlan(
         str(live), mode, include_backups, tuple(findings), tuple(targets), tuple(files), tuple(skipped),
-        elsewhere=tuple(elsewhere), texts=texts_all,
+        elsewhere=tuple(elsewhere), unsearched=tuple(unsearched), texts=texts_all,
     )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from core.cli import main
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import MemoryError_
+from core.jsutil import js_stringify
 from core.privacy.purge import NOT_UNDOABLE, PURGE_ACTION, PurgeRefused, plan, purge, sha256
 from core.privacy.rewrite import marker
 from tests.privacy_planted import BACKUP_NAME, KEY, KINDS, PASSWORD, PLANTED, dump, findings, plant
@@ -549,7 +550,9 @@ def test_progress_counts_every_row_and_each_file_and_ends_at_the_total(planted):
     assert seen[-1] == (total, total) and [d for d, _t in seen[:-1]] == list(range(1, total + 1))
 
 
-def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_are_named(planted, monkeypatch):
+def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_are_named(
+    planted, monkeypatch
+):
     from core.privacy import purge_plan
 
     path, app = planted
@@ -566,3 +569,60 @@ def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_a
     result = purge(path, p, **NO_WAIT)
     assert result.derived_removed == [str(saved)] and not saved.exists()
     assert list(_holding(path.parent, app)) == [str(other)]
+
+
+def _plant_copies(path: Path) -> None:
+    """The password again: alone in a new message (no finding would name it), twice in one action
+    result, and in a plan of the agent's own tables."""
+    conn = sqlite3.connect(str(path))
+    with conn:
+        conn.execute(
+            "INSERT INTO memory_raw_messages (session_id, role, content, timestamp) VALUES ('global', 'user', ?, 1)",
+            (f"try {PASSWORD} again",),
+        )
+        conn.execute(
+            "UPDATE memory_actions SET result = ? WHERE tool_name = 'noop'", (f"{PASSWORD} / {PASSWORD}",)
+        )
+        conn.execute(
+            "INSERT INTO memory_plans (id, session_id, steps_json, status, review_history_json, created_at, "
+            "updated_at, inner_iter, outer_iter, deliverables_json, is_placeholder) "
+            "VALUES ('p1', 'global', ?, 'done', '[]', 1, 1, 0, 0, '[]', 0)",
+            (js_stringify([{"step": f"log in with {PASSWORD}"}]),),
+        )
+    conn.close()
+
+
+def test_other_copies_of_a_purged_text_are_redacted_too(planted):
+    path, _app = planted
+    _plant_copies(path)
+    only_note = [f for f in findings(path) if f.table == "memory_notes" and f.kind == KINDS[PASSWORD]]
+    p = plan(path, only_note)
+    places = {(t.table, t.column, t.row) for t in p.targets}
+    assert {("memory_plans", "steps_json", "p1"), ("memory_actions", "result", 3)} <= places
+    assert p.unsearched == ()
+    assert purge(path, p, **NO_WAIT).ok
+    assert PASSWORD.encode() not in path.read_bytes()
+    with MemoryDB.open(path) as db:
+        steps = db.conn.execute("SELECT steps_json FROM memory_plans WHERE id = 'p1'").fetchone()[0]
+        result = db.conn.execute("SELECT result FROM memory_actions WHERE id = 3").fetchone()[0]
+    assert steps == js_stringify([{"step": f"log in with {marker(KINDS[PASSWORD])}"}])
+    assert result == f"{marker(KINDS[PASSWORD])} / {marker(KINDS[PASSWORD])}"
+    _fts_integrity(path)
+
+
+def test_a_table_too_large_to_search_is_named_and_the_messages_are_searched_through_their_index(
+    planted, monkeypatch
+):
+    from core.privacy import copies
+
+    path, _app = planted
+    _plant_copies(path)
+    monkeypatch.setattr(copies, "SEARCH_BUDGET", 0)
+    only_note = [f for f in findings(path) if f.table == "memory_notes" and f.kind == KINDS[PASSWORD]]
+    p = plan(path, only_note)
+    tables = {u["table"]: u["columns"] for u in p.unsearched}
+    assert "result" in tables["memory_actions"] and "steps_json" in tables["memory_plans"]
+    # searched through their indexes: only the columns these do not hold are named
+    assert "memory_raw_messages" not in tables and "memory_notes" not in tables
+    assert "action_template" in tables["memory_skills"] and "description" not in tables["memory_skills"]
+    assert {t.row for t in p.targets if t.table == "memory_raw_messages"} == {13, 41}
