@@ -62,7 +62,7 @@ def _insert(c: Any, layer: str, text: str, n: int, t: int) -> tuple[str, str, An
             (js_stringify({"headers": {"Authorization": f"Bearer {text}"}}), t),
         )
         return "memory_actions", "params_json", cur.lastrowid
-    key = f"bench-{layer}-{text}"
+    key = f"bench-{layer}-{text[13:16]}-{n}"
     if layer == "notes":
         c.execute(
             "INSERT INTO memory_notes (id, content, created_at) VALUES (?, ?, ?)", (key, f"api key {text}", t)

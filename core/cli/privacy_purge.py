@@ -26,6 +26,11 @@ _FREE_SPACE = {
     "vacuumed": " (old copies found in free space: rebuilt)",
     "unchecked": " (free space not searched, the file is large: --vacuum clears old copies)",
 }
+_UNSEARCHED = {
+    "too_large": "not searched for other copies (too much text, no full-text index)",
+    "unique": "holds a purged text in a name that identifies its row, not rewritten (rename it)",
+    "unreadable": "not searched for other copies (the table cannot be read)",
+}
 NO_YES = (
     "nothing was purged: a purge cannot be undone. Read the plan above, stop the agent, then run it again "
     "with --yes"
@@ -103,9 +108,8 @@ def plan_lines(p: Any) -> list[str]:
         out += [f"  {e}" for e in p.elsewhere]
     for u in p.unsearched:
         cols = ", ".join(u["columns"] or []) or "every column"
-        out.append(
-            f"not searched for other copies (too much text, no full-text index): {_file(u['file'], p.db_path)} {u['table']} ({cols})"
-        )
+        where = f"{_file(u['file'], p.db_path)} {u['table']} ({cols})"
+        out.append(f"{_UNSEARCHED.get(u['why'], u['why'])}: {where}")
     out += [f"left out: {n.message}" for n in p.skipped]
     out.append("no purge reaches: " + "; ".join(p.unreachable) + ".")
     out.append(p.warning)

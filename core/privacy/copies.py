@@ -148,9 +148,11 @@ def other_copies(
     texts: Sequence[tuple[str, str]],
 ) -> tuple[list[Target], list[dict[str, Any]]]:
     """Every place of the file that holds one of ``texts`` (``(text, kind)``), each as a redact target
-    (one per row and column), and the tables left unsearched (``{file, table, chars}``: too much text to
-    search without a full-text index, ``columns`` those not searched: every column of a table without
-    one, the columns its index does not hold (ids left out) of one with it)."""
+    (one per row and column), and what was left (``{file, table, chars, columns, why}``): ``why``
+    ``too_large`` for a table with too much text to search without a full-text index (``columns``: every
+    column of a table without one, the columns its index does not hold, ids left out, of one with it),
+    ``unique`` for copies found in a column that identifies its row (a skill's name: never rewritten,
+    two rows could end with the same name), ``unreadable`` for a table SQLite could not read."""
     wanted = {t: k for t, k in texts if t}
     targets: list[Target] = []
     unsearched: list[dict[str, Any]] = []
@@ -160,11 +162,26 @@ def other_copies(
         try:
             found, missed = _search_table(conn, table, wanted)
         except sqlite3.Error:
-            found, missed = [], {"table": table, "chars": None, "columns": None}
-        targets += [_target(table, c, k, s, file) for c, k, s in found]
+            found, missed = [], {"table": table, "chars": None, "columns": None, "why": "unreadable"}
+        unique = _unique_columns(conn, table)
+        targets += [_target(table, c, k, s, file) for c, k, s in found if c not in unique]
+        kept = sorted({c for c, _k, _s in found if c in unique})
+        if kept:  # a name that identifies the row (a skill's name): rewriting it could collide
+            unsearched.append({"file": file, "table": table, "chars": None, "columns": kept, "why": "unique"})
         if missed is not None:
             unsearched.append({"file": file, **missed})
     return targets, unsearched
+
+
+def _unique_columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """Columns that identify a row alone (the primary key, a one-column UNIQUE index)."""
+    out = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({quote(table)})") if r[5]}
+    for idx in conn.execute(f"PRAGMA index_list({quote(table)})"):
+        if idx[2]:  # unique
+            cols = [str(r[2]) for r in conn.execute(f"PRAGMA index_info({quote(str(idx[1]))})")]
+            if len(cols) == 1:
+                out.add(cols[0])
+    return out
 
 
 def _search_table(
@@ -186,4 +203,4 @@ def _search_table(
         rows = [tuple(r) for r in conn.execute(sql)]
         return [(c, k, s) for i, c in enumerate(cols) for k, s in _scan_column(rows, i + 1, wanted)], None
     got = _through_index(conn, table, cols, wanted)
-    return (got or []), {"table": table, "chars": size, "columns": rest}
+    return (got or []), {"table": table, "chars": size, "columns": rest, "why": "too_large"}

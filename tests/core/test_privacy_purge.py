@@ -626,3 +626,23 @@ def test_a_table_too_large_to_search_is_named_and_the_messages_are_searched_thro
     assert "memory_raw_messages" not in tables and "memory_notes" not in tables
     assert "action_template" in tables["memory_skills"] and "description" not in tables["memory_skills"]
     assert {t.row for t in p.targets if t.table == "memory_raw_messages"} == {13, 41}
+
+
+def test_a_copy_in_a_name_that_identifies_its_row_is_named_not_rewritten(planted):
+    from core.cli.privacy_purge import plan_lines
+
+    path, _app = planted
+    conn = sqlite3.connect(str(path))
+    with conn:
+        conn.execute("UPDATE memory_skills SET name = ? WHERE id = 's-2'", (f"tea {PASSWORD}",))
+    conn.close()
+    p = plan(path, [f for f in findings(path) if f.table == "memory_notes"])
+    assert {"file": None, "table": "memory_skills", "chars": None, "columns": ["name"], "why": "unique"} in (
+        p.unsearched
+    )
+    assert not [t for t in p.targets if t.column == "name"]
+    assert (
+        "holds a purged text in a name that identifies its row, not rewritten (rename it): database "
+        "memory_skills (name)"
+    ) in plan_lines(p)
+    assert purge(path, p, **NO_WAIT).ok
