@@ -1,15 +1,17 @@
 """The privacy purge: findings of the scan (:class:`~core.privacy.finding.PrivacyFinding`) removed for real.
 
-:func:`plan` reads (read-only) and says what will change: each row redacted (the span becomes
-``[redacted: <kind>]``) or deleted, and every file that will be rewritten: the database, its ``-wal``
+:func:`plan` (:mod:`core.privacy.purge_plan`, read-only) says what will change: each row redacted (the span
+becomes ``[redacted: <kind>]``) or deleted, every other copy of a purged text in the file
+(:mod:`core.privacy.copies`), and every file that will be rewritten: the database, its ``-wal``
 (checkpointed and truncated), each backup in ``backups/`` that holds the text (the agent's too: rewritten
-in place, same name, still a valid database of the same page size and journal mode, never deleted), and
-(``elsewhere``) the other files of the memory folder and of the app's data folder that still hold the
-text and that no purge rewrites. :func:`purge` does it, one transaction per file
-(all or nothing for each file): the rows, the full-text indexes (the 'delete' command with the old text
-where no trigger does it; the raw layer has no UPDATE trigger), the audit trail's stored states (the
-purge itself is recorded with the kind and a SHA-256 of the text, never the text), free pages
-(``secure_delete``), the ``-wal``; ``VACUUM`` on request.
+in place, same name, still a valid database of the same page size and journal mode, never deleted), the
+app's files derived from the database (deleted), and (``elsewhere``) the other files of the memory folder
+and of the app's data folder that still hold the text and that no purge rewrites. :func:`purge` does it,
+one transaction per file (all or nothing for each file; :mod:`core.privacy.rewrite`): the rows, the
+full-text indexes (the 'delete' command with the old text where no trigger does it; the raw layer has no
+UPDATE trigger), the audit trail's stored states (the purge itself is recorded with the kind and a
+SHA-256 of the text, never the text), free pages (``secure_delete``), the ``-wal``; ``VACUUM`` on
+request, or when old copies are found in a file's free space.
 
 **A purge cannot be undone**, and no backup of the database is taken first: a backup would keep the very
 text the purge removes. It is refused while the agent writes (:class:`PurgeRefused`, code
@@ -35,7 +37,7 @@ from core.backups.activity import Watch, held_by_another_process, lock_exclusive
 from core.backups.names import LOCK_TIMEOUT_S, OBSERVE_S, WAL_RECENT_S, AgentRunningError
 from core.engine import sqlite3
 from core.errors import MemoryError_, ValidationError_
-from core.files import connect_file
+from core.files import connect_file, open_in_this_process
 from core.privacy.purge_plan import (
     MODES,
     NOT_UNDOABLE,
@@ -108,6 +110,13 @@ def _refuse_if_busy(
     live: Path, wal_recent_s: float, observe_s: float, lock_timeout_s: float
 ) -> sqlite3.Connection:
     """The live file locked for the purge, or :class:`PurgeRefused` while another program writes it."""
+    if open_in_this_process(live):
+        raise ValidationError_(
+            f"The database {live} is open in this program: close its connections first (the purge locks the "
+            "file for itself). Nothing was purged.",
+            code="privacy.purge.open_here",
+            params={"path": str(live)},
+        )
     watch = Watch(live, observe_s)
     recent = recent_wal(live, wal_recent_s)
     if recent is not None:

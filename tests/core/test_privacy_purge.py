@@ -646,3 +646,14 @@ def test_a_copy_in_a_name_that_identifies_its_row_is_named_not_rewritten(planted
         "memory_skills (name)"
     ) in plan_lines(p)
     assert purge(path, p, **NO_WAIT).ok
+
+
+def test_refused_while_this_program_has_the_database_open(planted):
+    path, _app = planted
+    p = plan(path, findings(path))
+    with MemoryDB.open(path) as db:
+        db.conn.execute("SELECT count(*) FROM memory_notes").fetchone()
+        with pytest.raises(MemoryError_) as ei:
+            purge(path, p, **NO_WAIT)
+    assert ei.value.code == "privacy.purge.open_here"
+    assert purge(path, p, **NO_WAIT).ok  # closed: it goes ahead
