@@ -70,7 +70,11 @@ def key_column(conn: sqlite3.Connection, table: str) -> str:
 
 
 def read_value(conn: sqlite3.Connection, table: str, column: str, row: int | str) -> tuple[int, Any] | None:
-    """``(rowid, value)`` of one column of one row, ``None`` when the row is gone."""
+    """``(rowid, value)`` of one column of one row, ``None`` when the row is gone. A table or column the
+    file does not have raises (SQLite would read an unknown double-quoted name as a string)."""
+    cols = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({quote(table)})")}
+    if column not in cols:
+        raise sqlite3.OperationalError(f"no such column: {table}.{column}")
     key = key_column(conn, table)
     found = conn.execute(
         f"SELECT rowid, {quote(column)} FROM {quote(table)} WHERE {key} = ?", (row,)

@@ -493,11 +493,13 @@ def test_findings_that_no_longer_match_or_lie_outside_the_memory_folder_are_left
     gone = replace(fs[0], row=999_999)
     beyond = replace(fs[1], start=10_000, end=10_010)
     elsewhere = replace(fs[2], file=str(tmp_path / "other.sqlite"))
-    p = plan(path, [gone, beyond, elsewhere])
+    hostile = replace(fs[3], column='content" = 1; DROP TABLE memory_notes; --')
+    p = plan(path, [gone, beyond, elsewhere, hostile])
     assert [(n.code, n.params.get("why")) for n in p.skipped] == [
         ("privacy.purge.outside", None),
         ("privacy.purge.stale", "row_gone"),
         ("privacy.purge.stale", "span_outside"),
+        ("privacy.purge.stale", "table_unreadable"),
     ]
     assert p.targets == ()
 
@@ -657,3 +659,15 @@ def test_refused_while_this_program_has_the_database_open(planted):
             purge(path, p, **NO_WAIT)
     assert ei.value.code == "privacy.purge.open_here"
     assert purge(path, p, **NO_WAIT).ok  # closed: it goes ahead
+
+
+def test_a_database_in_rollback_journal_mode_is_purged_and_keeps_its_mode(planted):
+    path, _app = planted
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.close()
+    header = _header(path)
+    _p, result = _purge_all(path)
+    assert result.ok and result.files[0].wal_truncated is None
+    assert _header(path) == header and _holding(path.parent) == {}
+    assert sorted(x.name for x in path.parent.iterdir()) == ["backups", "memory.sqlite"]
