@@ -671,3 +671,19 @@ def test_a_database_in_rollback_journal_mode_is_purged_and_keeps_its_mode(plante
     assert result.ok and result.files[0].wal_truncated is None
     assert _header(path) == header and _holding(path.parent) == {}
     assert sorted(x.name for x in path.parent.iterdir()) == ["backups", "memory.sqlite"]
+
+
+def test_cli_json_plan_without_yes_holds_no_value_and_changes_nothing(scanned_db, capsys):
+    import json
+
+    from tests.fixtures import privacy_planted as scanned
+
+    before = _all_bytes(scanned_db.parent)
+    code, out, err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "purge", "--all", "--delete")
+    assert code == 2 and err.startswith("philont-memory: error: nothing was purged")
+    data = json.loads(out)
+    assert data["purged"] is False and data["plan"]["mode"] == "delete"
+    roles = [f["role"] for f in data["plan"]["files"]]
+    assert roles[0] == "live" and "backup" not in roles  # the backup is rewritten only with --include-backups
+    assert not any(v in out for v in scanned.secret_values())
+    assert _all_bytes(scanned_db.parent) == before
