@@ -7,6 +7,7 @@ lines of a scan."""
 from core.privacy.allow import Allowed, AllowList
 from core.privacy.finding import CATEGORIES, PrivacyFinding
 from core.privacy.scan import (
+    KINDS,
     LAYERS,
     SOURCES,
     ScanCancelled,
@@ -24,6 +25,7 @@ from core.privacy.scan import (
 
 __all__ = [
     "CATEGORIES",
+    "KINDS",
     "LAYERS",
     "SOURCES",
     "AllowList",

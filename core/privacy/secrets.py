@@ -213,12 +213,13 @@ GATE_PATTERNS: tuple[str, ...] = (
     r"(?-i:AIza)[0-9A-Za-z_-]{35}",
     r"xox[abpsre]-",
     r"(?-i:eyJ)[A-Za-z0-9_-]{8,}\.(?-i:eyJ)",
-    r"aws.{0,20}?secret",
+    r"aws[^\x00\n]{0,20}?secret",
     r"(?:password|passwd|passphrase|pwd)[\"']?\s*(?::|=|：)",
     r"(?:密码|口令)\s*(?:是|为|:|=|：)",
-    r"://[^\s:/@\"'<>]{1,128}:[^\s@/\"'<>]{1,256}@",
-    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)[\w-]{0,20}"
-    r"[\"']?(?:\s{0,3}(?::|=|：|是|为|is|was)\s{0,3}|\s{1,3})(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
+    r"://[^\s:/@\"'<>\x00]+:[^\s@/\"'<>\x00]+@",
+    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)"
+    r"(?:[\w-]|[^\x00-\x7f]){0,20}[\"']?(?:(?:\s|　){0,3}(?::|=|：|是|为|is|was)(?:\s|　){0,3}|(?:\s|　){1,3})"
+    r"(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
 )
 
 
