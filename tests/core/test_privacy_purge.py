@@ -368,6 +368,16 @@ def _cli(capsys, *argv: Any) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _expected(path: Path) -> tuple[int, int, int]:
+    """``(findings, rows, rows of the database)`` of a purge of every finding with the backups, through
+    the library (what the command line must say)."""
+    from core.privacy import Allowed, scan
+
+    found = scan(path, include_backups=True, allow=Allowed()).findings
+    p = plan(path, found, include_backups=True)
+    return len(found), len(p.targets), len(p.targets_of(None))
+
+
 def _all_bytes(folder: Path) -> dict[str, bytes]:
     """Every file's bytes but the -shm (every reader writes it) and an empty -wal (a read-only look may
     make one)."""
@@ -376,13 +386,14 @@ def _all_bytes(folder: Path) -> dict[str, bytes]:
 
 
 def test_cli_without_yes_prints_the_plan_and_the_warning_and_changes_nothing(scanned_db, capsys):
+    n, rows, live_rows = _expected(scanned_db)
     before = _all_bytes(scanned_db.parent)
     code, out, err = _cli(capsys, "--db", scanned_db, "privacy", "purge", "--all", "--include-backups")
     assert code == 2
     lines = out.splitlines()
-    assert lines[0] == "privacy purge (redact): 68 findings, 58 rows in 2 files"
+    assert lines[0] == f"privacy purge (redact): {n} findings, {rows} rows in 2 files"
     assert "  database  messages  memory_raw_messages:1 content  redact  secret.openai_key" in lines
-    assert f"  {scanned_db}  the database (29 rows, 0 audit rows)" in lines
+    assert f"  {scanned_db}  the database ({live_rows} rows, 0 audit rows)" in lines
     assert (
         lines[-1]
         == NOT_UNDOABLE
@@ -401,14 +412,15 @@ def test_cli_without_yes_prints_the_plan_and_the_warning_and_changes_nothing(sca
 def test_cli_purge_all_with_yes_leaves_nothing_for_a_new_scan(scanned_db, capsys):
     from tests.fixtures import privacy_planted as scanned
 
+    _n, rows, live_rows = _expected(scanned_db)
     code, out, err = _cli(
         capsys, "--db", scanned_db, "privacy", "purge", "--all", "--include-backups", "--yes"
     )
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == "purged 58 rows (redact) in 2 files"
-    assert lines[1] == f"  {scanned_db}: 29 rows, 0 audit rows scrubbed, -wal emptied"
-    assert lines[-1] == "audit entries #1-#58 (kind and SHA-256 only, not undoable)"
+    assert lines[0] == f"purged {rows} rows (redact) in 2 files"
+    assert lines[1] == f"  {scanned_db}: {live_rows} rows, 0 audit rows scrubbed, -wal emptied"
+    assert lines[-1] == f"audit entries #1-#{rows} (kind and SHA-256 only, not undoable)"
     code, out, _err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "scan", "--include-backups")
     assert code == 0 and '"findings": []' in out
     assert not any(
