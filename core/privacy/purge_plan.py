@@ -14,7 +14,7 @@ from core import audit
 from core.backups.listing import list_backups, open_backup
 from core.backups.names import backup_owner
 from core.engine import sqlite3
-from core.errors import Notice, ValidationError_
+from core.errors import MemoryError_, Notice, ValidationError_
 from core.files import connect_file, file_kind
 from core.paths import backups_dir, real_path
 from core.privacy.copies import other_copies
@@ -305,6 +305,15 @@ def _complete(
         conn.close()
 
 
+def _unreadable(path: Path, exc: BaseException) -> Notice:
+    """``privacy.purge.backup_unreadable`` ``{path, error}``: a backup the plan leaves as it is."""
+    return Notice(
+        "privacy.purge.backup_unreadable",
+        f"The backup {path} cannot be read ({exc}); it is left as it is.",
+        {"path": str(path), "error": str(exc)},
+    )
+
+
 def _checked(db_path: str | os.PathLike[str], mode: str) -> Path:
     """The database's real path, once the mode is known and a file is there."""
     if mode not in MODES:
@@ -346,7 +355,11 @@ def plan(
     for p in sorted(
         (p for p in list_backups(live) if include_backups or str(p) in by_file), key=lambda p: p.name
     ):
-        found, bs = _finding_targets(p, str(p), by_file.get(str(p), []), mode, live_found)
+        try:
+            found, bs = _finding_targets(p, str(p), by_file.get(str(p), []), mode, live_found)
+        except (sqlite3.Error, MemoryError_, OSError) as exc:
+            skipped.append(_unreadable(p, exc))
+            continue
         skipped += bs
         per_file.append((p, str(p), found))
     texts_all = _texts([t for _p, _k, ts in per_file for t in ts])
@@ -354,7 +367,13 @@ def plan(
     files: list[PlannedFile] = []
     unsearched: list[dict[str, Any]] = []
     for p, key, found in per_file:
-        done, n_audit, not_searched = _complete(p, key, found, texts_all)
+        try:
+            done, n_audit, not_searched = _complete(p, key, found, texts_all)
+        except (sqlite3.Error, MemoryError_, OSError) as exc:
+            if key is None:
+                raise
+            skipped.append(_unreadable(p, exc))
+            continue
         unsearched += not_searched
         if key is None or done or n_audit:
             targets += done

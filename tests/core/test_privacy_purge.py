@@ -699,3 +699,13 @@ def test_cli_json_plan_without_yes_holds_no_value_and_changes_nothing(scanned_db
     assert roles[0] == "live" and "backup" not in roles  # the backup is rewritten only with --include-backups
     assert not any(v in out for v in scanned.secret_values())
     assert _all_bytes(scanned_db.parent) == before
+
+
+def test_a_backup_that_cannot_be_read_is_left_as_it_is_and_named(planted):
+    path, _app = planted
+    bad = path.parent / "backups" / "memory-20260101T000000.sqlite"
+    bad.write_bytes(b"not a database at all")
+    p = plan(path, findings(path), include_backups=True)
+    assert [(n.code, n.params["path"]) for n in p.skipped] == [("privacy.purge.backup_unreadable", str(bad))]
+    assert str(bad) not in {f.path for f in p.files}
+    assert purge(path, p, **NO_WAIT).ok and bad.read_bytes() == b"not a database at all"
