@@ -4,6 +4,7 @@ leaves holding the text. Reads only: the database through a read-only connection
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -407,25 +408,36 @@ def app_data_dir() -> Path:
     return default_marks_path().parent
 
 
+Derived = Callable[[Path], Sequence[Path]]
+
 #: What a purge deletes besides rewriting the databases: for a database, the files the app keeps outside it
-#: that are derived from its text and recomputed when next needed (a saved replay, a kept report). A
-#: module that keeps such files registers a function of the database's real path that names them
-#: (:func:`register_derived`); the agent's files are never named.
-DERIVED: list[Callable[[Path], Sequence[Path]]] = []
+#: that are derived from its text and made again when next needed (a saved replay, a kept report). Each
+#: entry is a function of the database's real path that names them, or ``"module:function"`` of one,
+#: imported when a plan is made (so that the module that keeps the files need not be imported first, as
+#: the tab registry names its tabs); the agent's files are never named. :func:`register_derived` adds one.
+DERIVED: list[Derived | str] = []
 
 
-def register_derived(fn: Callable[[Path], Sequence[Path]]) -> Callable[[Path], Sequence[Path]]:
-    """Add ``fn`` to :data:`DERIVED` (once); returns it, so it can decorate."""
+def register_derived(fn: Derived | str) -> Derived | str:
+    """Add ``fn`` (a function, or ``"module:function"``) to :data:`DERIVED` once; returns it."""
     if fn not in DERIVED:
         DERIVED.append(fn)
+    return fn
+
+
+def _resolve(entry: Derived | str) -> Derived:
+    if callable(entry):
+        return entry
+    module, _, name = entry.partition(":")
+    fn: Derived = getattr(importlib.import_module(module), name)
     return fn
 
 
 def derived_files(live: Path) -> list[str]:
     """The regular files :data:`DERIVED` names for the database ``live``."""
     out: list[str] = []
-    for fn in DERIVED:
-        out += [str(p) for p in fn(live) if file_kind(p) == "file" and str(p) not in out]
+    for entry in DERIVED:
+        out += [str(p) for p in _resolve(entry)(live) if file_kind(p) == "file" and str(p) not in out]
     return out
 
 

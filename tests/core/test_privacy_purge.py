@@ -576,7 +576,8 @@ def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_a
     other = app / "replays" / "other.json"
     other.write_text(f'{{"note": "{PASSWORD}"}}', encoding="utf-8")
     monkeypatch.setattr(purge_plan, "DERIVED", [])
-    purge_plan.register_derived(lambda live: [saved] if live == path else [])
+    monkeypatch.setattr(purge_plan, "_SAVED_FOR_TEST", {path: [saved]}, raising=False)
+    purge_plan.register_derived("tests.core.test_privacy_purge:_saved_for_test")
     p = plan(path, findings(path), include_backups=True, app_dir=app)
     assert [(f.role, f.path) for f in p.files if f.role == "derived"] == [("derived", str(saved))]
     assert p.elsewhere == (str(other),)
@@ -709,3 +710,10 @@ def test_a_backup_that_cannot_be_read_is_left_as_it_is_and_named(planted):
     assert [(n.code, n.params["path"]) for n in p.skipped] == [("privacy.purge.backup_unreadable", str(bad))]
     assert str(bad) not in {f.path for f in p.files}
     assert purge(path, p, **NO_WAIT).ok and bad.read_bytes() == b"not a database at all"
+
+
+def _saved_for_test(live: Path) -> list[Path]:
+    """A derived file named by ``"module:function"`` (see the test above)."""
+    from core.privacy import purge_plan
+
+    return list(getattr(purge_plan, "_SAVED_FOR_TEST", {}).get(live, []))
