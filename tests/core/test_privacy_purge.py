@@ -24,7 +24,7 @@ from core.errors import MemoryError_
 from core.jsutil import js_stringify
 from core.privacy.purge import NOT_UNDOABLE, PURGE_ACTION, PurgeRefused, plan, purge, sha256
 from core.privacy.rewrite import marker
-from tests.privacy_planted import BACKUP_NAME, KEY, KINDS, PASSWORD, PLANTED, dump, findings, plant
+from tests.fixtures.purge_planted import BACKUP_NAME, KEY, KINDS, PASSWORD, PLANTED, dump, findings, plant
 
 FTS = ("memory_raw_messages_fts", "memory_notes_fts", "memory_skills_fts")
 NO_WAIT = {"wal_recent_s": 0, "observe_s": 0}
