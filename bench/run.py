@@ -720,6 +720,13 @@ def measure_privacy(db_path: Path, runs: int) -> list[dict]:
     return bench_privacy.measure(db_path, runs, result)
 
 
+def measure_purge(db_path: Path, runs: int) -> list[dict]:
+    """The privacy purge of 100 findings on a copy of the database, and the VACUUM it offers."""
+    import bench_privacy_purge
+
+    return bench_privacy_purge.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
+
+
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
     "search": (measure_search, 9),
@@ -735,6 +742,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "stall": (measure_stall, 3),
     "big": (measure_big, 3),
     "privacy": (measure_privacy, 3),
+    "purge": (measure_purge, 3),
 }
 
 

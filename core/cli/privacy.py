@@ -1,5 +1,6 @@
 """``privacy``: find secrets, personal data and planted instructions (``privacy scan``) and keep the
-person's allow-list (``privacy allow``).
+person's allow-list (``privacy allow``); remove findings for real (``privacy purge``,
+:mod:`core.cli.privacy_purge`).
 
 ``privacy`` is one command whose actions are listed in :data:`ACTIONS` (each a
 :class:`core.cli.command.Command`: name, help, ``run``, ``configure``, ``writes``); a new action is one
@@ -12,6 +13,7 @@ import argparse
 
 from core.cli.command import Command, Ctx, Parser, always, global_options
 from core.cli.output import CommandError
+from core.cli.privacy_purge import PURGE
 
 
 def configure_scan(p: argparse.ArgumentParser) -> None:
@@ -91,6 +93,7 @@ ACTIONS: tuple[Command, ...] = (
         configure_allow,
         always,
     ),
+    PURGE,
 )
 
 
@@ -116,7 +119,7 @@ def _writes(args: argparse.Namespace) -> bool:
 COMMANDS = (
     Command(
         "privacy",
-        "secrets, personal data and planted instructions: scan, allow",
+        "secrets, personal data and planted instructions: scan, allow, purge",
         _run,
         _configure,
         _writes,
