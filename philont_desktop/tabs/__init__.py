@@ -227,6 +227,7 @@ register(
     home_when=_reviewed_before,
     messages=("philont_desktop.review.texts",),
 )
+register("health", "philont_desktop.health.view:HealthTab", QT_TRANSLATE_NOOP("HealthTab", "Health"))
 
 
 def tab_names() -> list[str]:

@@ -2465,6 +2465,71 @@ with the backup
         <source>[long values are cut here: Raw shows the text as stored]</source>
         <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/health/recall/texts.py" line="+71"/>
+        <source>{0}%</source>
+        <translation>{0}%</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No replay saved yet for this file.</source>
+        <translation>此文件还没有保存的重放。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The history is empty: there are no user turns to replay.</source>
+        <translation>历史为空：没有可重放的用户轮次。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There are no user turns in this history: nothing to replay.</source>
+        <translation>此历史中没有用户轮次：没有可重放的内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} user turns replayed, each as the agent computed it then (exact).</source>
+        <translation>已重放 {0} 个用户轮次，每个都按智能体当时的计算（精确）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} of them needed an earlier message from outside the recent messages. This is an estimate (silver labels): the message shares a rare word with the turn, not a judgement of a person or a model.</source>
+        <translation>其中 {0} 个轮次需要最近消息之外的早先消息。这是估计（银标签）：该消息与轮次共有一个罕见词，而不是人或模型的判断。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Recall brought a needed message back in {0} of them: hit rate {1} (95% interval {2} to {3} from the number of turns alone; the labels add their own error).</source>
+        <translation>其中 {0} 个轮次的召回找回了所需的消息：命中率 {1}（仅按轮次数计算的 95% 区间为 {2} 到 {3}；标注本身还有误差）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The rare-words strategies query with the very words that label a turn as needing a message: read their hit rates as an upper bound, and their tokens per hit as the price.</source>
+        <translation>罕见词策略用的查询词正是把轮次标为“需要消息”的那些词：请把它们的命中率看作上限，把每次命中的 token 数看作代价。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Showing the saved result.</source>
+        <translation>显示已保存的结果。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Up to date: no new user turns since the saved result.</source>
+        <translation>已是最新：保存结果之后没有新的用户轮次。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Up to date: {0} new user turns replayed.</source>
+        <translation>已是最新：重放了 {0} 个新的用户轮次。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replayed every user turn again: {0}.</source>
+        <translation>已重新重放每个用户轮次：{0}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replayed {0} user turns; the result is saved beside your other app data.</source>
+        <translation>已重放 {0} 个用户轮次；结果保存在应用的其他数据旁边。</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -3189,6 +3254,71 @@ with the backup
         <source>Messages around</source>
         <translation>相关消息</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>Replay progress</source>
+        <translation>重放进度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hit rate by month</source>
+        <translation>每月命中率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the share of turns that needed an earlier message whose recall found one</source>
+        <translation>图表：需要早先消息的轮次中，召回找到其一的比例</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Misses by cause</source>
+        <translation>未命中的原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the missed turns by why recall missed</source>
+        <translation>图表：按召回未命中的原因统计的未命中轮次</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Strategies compared</source>
+        <translation>策略对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of each recall strategy&apos;s hit rate and tokens per hit</source>
+        <translation>图表：每种召回策略的命中率和每次命中的 token 数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Missed turns</source>
+        <translation>未命中的轮次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User turns whose recall missed every needed message, most needed first</source>
+        <translation>召回未找到任何所需消息的用户轮次，所需最多的在前</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>What the agent saw</source>
+        <translation>智能体当时所见</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The context the agent was given at the selected turn</source>
+        <translation>所选轮次时智能体得到的上下文</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Needed message</source>
+        <translation>所需消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The earlier messages the selected turn needed</source>
+        <translation>所选轮次需要的早先消息</translation>
+    </message>
 </context>
 <context>
     <name>ActionDetail</name>
@@ -3274,13 +3404,13 @@ with the backup
 <context>
     <name>ActionsFilterBar</name>
     <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+21"/>
-        <location line="+108"/>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+22"/>
+        <location line="+113"/>
         <source>All tools</source>
         <translation>全部工具</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-110"/>
         <source>Any outcome</source>
         <translation>任意结果</translation>
     </message>
@@ -3296,12 +3426,12 @@ with the backup
     </message>
     <message>
         <location line="+5"/>
-        <location line="+99"/>
+        <location line="+104"/>
         <source>Any linked skill</source>
         <translation>任意关联技能</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-103"/>
         <source>Linked skill</source>
         <translation>关联技能</translation>
     </message>
@@ -3311,17 +3441,17 @@ with the backup
         <translation>工具</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+79"/>
         <source>No actions</source>
         <translation>没有操作</translation>
     </message>
@@ -4593,7 +4723,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextController</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/controller.py" line="+243"/>
+        <location filename="../../philont_desktop/context_tab/controller.py" line="+252"/>
         <source>Computing the context preview</source>
         <translation>正在计算上下文预览</translation>
     </message>
@@ -4613,7 +4743,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法写入 JSON</translation>
     </message>
     <message>
-        <location line="-255"/>
+        <location line="-263"/>
         <source>No home conversation</source>
         <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Messages are compared up to this many characters (the preview shows fewer). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
         <translation>无所属对话</translation>
@@ -4622,13 +4752,13 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextTab</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/view.py" line="+64"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+66"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+156"/>
+        <location line="+157"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
@@ -4698,7 +4828,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+159"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -4723,7 +4853,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-245"/>
+        <location line="-252"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -5985,7 +6115,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsFilterBar</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/filter_bar.py" line="+23"/>
+        <location filename="../../philont_desktop/facts/widgets/filter_bar.py" line="+24"/>
         <source>Filter keys and values</source>
         <translation>筛选键和值</translation>
     </message>
@@ -6221,7 +6351,7 @@ You can undo this with Edit › Undo.</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+95"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+96"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -6241,7 +6371,7 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="+273"/>
+        <location line="+272"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
@@ -6740,7 +6870,7 @@ You can undo this with Edit › Undo.</source>
         <translation>在表格中显示</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+72"/>
         <source>At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now.</source>
         <translation>在 {0}（+{1} 天）：{2} 个遗忘候选（得分低于 {3}，未固定）；其中 {4} 个现在就是候选。</translation>
     </message>
@@ -6829,6 +6959,14 @@ You can undo this with Edit › Undo.</source>
         <location line="+18"/>
         <source>Move {0} from {1} to {2}? This overrides the state machine: its counters stay as they are, and later outcomes move it on from the new grade.</source>
         <translation>将 {0} 从{1}改为{2}？这会越过状态机：计数保持不变，之后的结果将从新等级开始继续变化。</translation>
+    </message>
+</context>
+<context>
+    <name>HealthTab</name>
+    <message>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+23"/>
+        <source>Health</source>
+        <translation>健康</translation>
     </message>
 </context>
 <context>
@@ -7208,8 +7346,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>InputsPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+54"/>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+60"/>
         <source>Type a message as the user would send it; the preview follows as you type.</source>
+        <extracomment>The panel&apos;s width at 100 % on a 96 dpi screen under which the fields wrap (they need ~910 px in a row).</extracomment>
         <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
     </message>
     <message>
@@ -7258,17 +7397,17 @@ You can undo this with Edit › Undo.</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Home conversation</source>
         <translation>所属对话</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Host OS</source>
         <translation>主机操作系统</translation>
     </message>
@@ -7293,7 +7432,7 @@ You can undo this with Edit › Undo.</source>
         <translation>召回候选</translation>
     </message>
     <message numerus="yes">
-        <location line="+123"/>
+        <location line="+173"/>
         <source>%n message(s) since %1</source>
         <translation>
             <numerusform>%n 条消息，始于 %1</numerusform>
@@ -7838,6 +7977,34 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>MissesModel</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/misses.py" line="+57"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Needed</source>
+        <translation>所需</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>(no longer in the file)</source>
+        <translation>（已不在文件中）</translation>
+    </message>
+</context>
+<context>
     <name>MonthGrid</name>
     <message>
         <location filename="../../philont_desktop/calendar/widgets/month.py" line="+52"/>
@@ -8168,7 +8335,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NotesTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-4"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-27"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
@@ -8452,7 +8619,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PoolModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-160"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-170"/>
         <source>Fact</source>
         <extracomment>The stored columns each pool column shows (a damaged one is marked).</extracomment>
         <translation>事实</translation>
@@ -8637,6 +8804,105 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>RecallCharts</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+44"/>
+        <location line="+2"/>
+        <source>hit rate, %</source>
+        <translation>命中率，%</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>missed turns</source>
+        <translation>未命中的轮次</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Hit rate by month</source>
+        <translation>每月命中率</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Hit rate by month (the last %n months)</source>
+        <translation>
+            <numerusform>每月命中率（最近 %n 个月）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 of %2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Misses by cause</source>
+        <translation>未命中的原因</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Strategies compared</source>
+        <translation>策略对比</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 · %2 tokens per hit</source>
+        <translation>%1 · 每次命中 %2 个 token</translation>
+    </message>
+</context>
+<context>
+    <name>RecallPage</name>
+    <message>
+        <location filename="../../philont_desktop/health/pages.py" line="+42"/>
+        <source>Recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/recall/page.py" line="+108"/>
+        <source>Reading the saved result…</source>
+        <translation>正在读取已保存的结果…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Reading the saved recall replay</source>
+        <translation>读取已保存的召回重放</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Looking for user turns written since the saved result…</source>
+        <translation>正在查找保存结果之后写入的用户轮次…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Replaying recall</source>
+        <translation>重放召回</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cancelled: showing the result saved before. Update replays what is missing.</source>
+        <translation>已取消：显示之前保存的结果。“更新”会重放缺少的部分。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The replay failed: %1</source>
+        <translation>重放失败：%1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>No turn needed an earlier message (by the estimate): nothing could be missed.</source>
+        <translation>（按估计）没有轮次需要早先的消息：不可能有未命中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No missed turns: recall brought back a needed message every time.</source>
+        <translation>没有未命中的轮次：每次召回都找回了所需的消息。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Computing what the agent saw</source>
+        <translation>计算智能体当时所见</translation>
+    </message>
+</context>
+<context>
     <name>RecallRenderer</name>
     <message>
         <location filename="../../philont_desktop/context_tab/render_recall.py" line="+54"/>
@@ -8754,6 +9020,90 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>RecallText</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/texts.py" line="-102"/>
+        <source>query failed</source>
+        <translation>查询失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no shared words</source>
+        <translation>没有共同的词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cut by the budget</source>
+        <translation>被预算截掉</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>beyond the candidate limit</source>
+        <translation>超出候选上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restricted to a session</source>
+        <translation>限于一个会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+12"/>
+        <source>no recall ran</source>
+        <translation>未进行召回</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>the agent&apos;s query</source>
+        <translation>智能体自己的查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rare words ORed</source>
+        <translation>罕见词 OR 组合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rare words ORed, wider</source>
+        <translation>罕见词 OR 组合，更宽</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>full-text search</source>
+        <translation>全文搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring scan</source>
+        <translation>子串扫描</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring, answered from the index</source>
+        <translation>子串，由索引回答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing left to search for</source>
+        <translation>没有可搜索的内容</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the saved result was made with other settings</source>
+        <translation>保存的结果是用其他设置得出的</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file was replaced since the result was saved</source>
+        <translation>保存结果之后文件被替换了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the history changed since the result was saved</source>
+        <translation>保存结果之后历史发生了变化</translation>
+    </message>
+</context>
+<context>
     <name>RecipeDialog</name>
     <message>
         <location filename="../../philont_desktop/skills/dialogs.py" line="-183"/>
@@ -8868,6 +9218,29 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>{0}，共 %n 次</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ReplayProgress</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/progress.py" line="+26"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replay the user turns written since the saved result</source>
+        <translation>重放保存结果之后写入的用户轮次</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Replaying user turns: %1 of %2…</source>
+        <translation>正在重放用户轮次：%1 / %2…</translation>
     </message>
 </context>
 <context>
@@ -10715,6 +11088,64 @@ Reason (optional):</source>
         <location line="+6"/>
         <source>Message #%1 · %2 · %3 · %4</source>
         <translation>消息 #%1 · %2 · %3 · %4</translation>
+    </message>
+</context>
+<context>
+    <name>TurnView</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/turn_view.py" line="+52"/>
+        <source>Open in the Context tab</source>
+        <translation>在“上下文”标签页中打开</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What the agent saw at that turn</source>
+        <translation>智能体在该轮次所见</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The message it needed</source>
+        <translation>它需要的消息</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Select a missed turn to see what the agent saw then.</source>
+        <translation>选择一个未命中的轮次，查看智能体当时所见。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Computing what the agent saw…</source>
+        <translation>正在计算智能体当时所见…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This message is no longer in the file.</source>
+        <translation>这条消息已不在文件中。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Why recall missed: %1</source>
+        <translation>召回为何未命中：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Rare words it shares with earlier messages: %1</source>
+        <translation>它与早先消息共有的罕见词：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recall answered by: %1</source>
+        <translation>召回的回答方式：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The user corrected the agent (&quot;%1&quot;).</source>
+        <translation>用户纠正了智能体（“%1”）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>#%1 · %2 · %3</source>
+        <translation>#%1 · %2 · %3</translation>
     </message>
 </context>
 <context>

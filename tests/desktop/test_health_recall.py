@@ -1,0 +1,184 @@
+"""The Health tab's Recall page on a planted history: the saved replay shown and kept up to date (only the
+new turns replayed), the miss with its cause in words, the pictures, a missed turn's context beside the
+message it needed, cancel, the empty history, English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from core.db import MemoryDB
+from core.replay.store import ENV_VAR, ReplayStore
+from core.timeline import RawStore
+from philont_desktop.health.recall.widgets.misses import MissesModel
+from philont_desktop.health.view import HealthTab
+from philont_desktop.qt import Qt
+from philont_desktop.workers import spin_until
+from tests.core.test_replay import MIN, T0, plant
+
+
+@pytest.fixture(autouse=True)
+def store_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "replays"
+    monkeypatch.setenv(ENV_VAR, str(folder))
+    return folder
+
+
+@pytest.fixture
+def planted(db_path):
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    return db_path, plant(db_path)
+
+
+def _page(tab):
+    page = tab.show_page("recall")
+    assert page is not None and tab.wait_idle(60_000)
+    return page
+
+
+def _row(page, message_id):
+    row = page.model.row_of(message_id)
+    assert row >= 0
+    return {c: page.model.index(row, i).data() for i, c in enumerate(page.model.COLUMNS)}
+
+
+def test_the_page_shows_the_miss_with_its_cause_and_the_pictures(open_tab, planted, english):
+    path, ids = planted
+    page = _page(open_tab(HealthTab, path, idle_ms=60_000))
+    r = page.data.replay
+    s = r.summary()
+    text = page.summary.text()
+    assert f"{s['turns']} user turns replayed" in text and "silver labels" in text and "estimate" in text
+    assert "95% interval" in text
+    assert _row(page, ids["A"])["cause"] == "query failed"  # FTS5 refused the "?"
+    assert _row(page, ids["B"])["cause"] == "no shared words"
+    assert page.model.row_of(ids["C"]) == -1  # a hit is not listed
+    assert "Zephyrine" in _row(page, ids["A"])["message"]
+    charts = page.charts
+    assert sum(b.value for b in charts.causes.bars) == len(r.misses())
+    assert "query failed" in [b.category for b in charts.causes.bars]
+    assert charts.months.bars and all(0 <= b.value <= 100 for b in charts.months.bars)
+    names = [b.category for b in charts.strategies.bars]
+    assert names == ["the agent's query", "rare words ORed", "rare words ORed, wider"]
+    assert charts.strategies.bars[1].value > charts.strategies.bars[0].value  # a what-if finds more
+    assert ReplayStore().load(path).replay.to_json() == r.to_json()  # kept outside the database
+
+
+def test_selecting_a_missed_turn_shows_what_the_agent_saw_beside_the_needed_message(
+    open_tab, planted, english
+):
+    path, ids = planted
+    tab = open_tab(HealthTab, path, idle_ms=60_000)
+    page = _page(tab)
+    assert page.select_turn(ids["A"])
+    assert tab.wait_idle(30_000)
+    view = page.turn_view
+    assert view.detail is not None and view.detail.message.id == ids["A"]
+    assert "Why recall missed: Recall found nothing" in view.cause.text()
+    assert "quillfeather, zephyrine" in view.cause.text()
+    seen = view.preview.toPlainText()
+    assert "Did Zephyrine confirm the Quillfeather booking?" in seen  # the message of this turn
+    assert "Routine check" in seen  # the recent messages the agent was given
+    needed = view.needed.toPlainText()
+    assert "My cousin Zephyrine booked the Quillfeather lodge" in needed and needed.startswith("#1 ·")
+    assert view.open_button.isEnabled()
+
+
+def test_the_misses_model_passes_the_model_tester(open_tab, planted, qtmodeltester, english):
+    path, _ids = planted
+    page = _page(open_tab(HealthTab, path, idle_ms=60_000))
+    assert page.model.rowCount() > 0
+    qtmodeltester.check(page.model)
+    qtmodeltester.check(MissesModel())
+
+
+def test_an_update_after_the_agent_writes_replays_only_the_new_turns(open_tab, planted, english):
+    path, _ids = planted
+    tab = open_tab(HealthTab, path, idle_ms=60_000)
+    page = _page(tab)
+    before = len(page.data.replay.turns)
+    assert page.data.updated.how == "new" and page.data.updated.replayed == before
+    db = MemoryDB.open(path, writable=True)
+    try:
+        raw = RawStore(db)
+        for k, (role, text) in enumerate(
+            [("user", "Quillfeather lodge, remember?"), ("assistant", "Yes."), ("user", "欧阳震华呢？")]
+        ):
+            raw.append_message("global", role, text, T0 + (10_000 + k) * MIN)
+    finally:
+        db.close()
+    totals: list[int] = []
+    page.progress.bar.valueChanged.connect(lambda _v: totals.append(page.progress.bar.maximum()))
+    tab.refresh()  # as the window does when the agent writes
+    assert tab.wait_idle(60_000)
+    assert (page.data.updated.how, page.data.updated.replayed) == ("extended", 2)
+    assert len(page.data.replay.turns) == before + 2
+    assert totals and set(totals) <= {1, 2}  # the progress counted the new turns only
+    assert "2 new user turns replayed" in page.progress.text
+
+
+def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, planted, english):
+    path, _ids = planted
+    tab = HealthTab(open_context(path))
+    qtbot.addWidget(tab)
+    tab.resize(1200, 800)
+    tab.show()
+    tab.ensure_activated()
+    page = tab.page("recall")
+    assert spin_until(lambda: page.job is not None and page.job.last_progress is not None, 60_000)
+    job = page.job
+    page.cancel()
+    assert tab.wait_idle(30_000)
+    assert job.state == "cancelled" and page.job is None
+    assert page.progress.text.startswith("Cancelled")
+    assert page.progress.update_button.isVisible() and not page.progress.cancel_button.isVisible()
+    assert ReplayStore().load(path) is None  # nothing of the cancelled run was saved
+    page.update_now()  # "Update" replays it all again
+    assert tab.wait_idle(60_000) and ReplayStore().load(path) is not None
+
+
+def test_an_empty_history_says_so(open_tab, db_path, english):
+    db_path.parent.mkdir(parents=True)
+    MemoryDB.create(db_path).close()
+    page = _page(open_tab(HealthTab, db_path, idle_ms=30_000))
+    assert "The history is empty" in page.summary.text()
+    assert page.model.rowCount() == 0 and page.hint.isVisible()
+    assert "The history is empty" in page.hint.text()
+    assert all(not c.bars for c in (page.charts.months, page.charts.causes))
+
+
+def test_a_history_without_user_turns_says_so(open_tab, db_path, english):
+    db_path.parent.mkdir(parents=True)
+    db = MemoryDB.create(db_path)
+    RawStore(db).append_message("global", "assistant", "Hello, I am here.", T0)
+    db.close()
+    page = _page(open_tab(HealthTab, db_path, idle_ms=30_000))
+    assert "no user turns" in page.summary.text()
+
+
+def test_the_page_in_chinese(open_tab, planted, chinese):
+    path, ids = planted
+    page = _page(open_tab(HealthTab, path, idle_ms=60_000))
+    text = page.summary.text()
+    assert "估计" in text and "银标签" in text and "user turns" not in text
+    assert _row(page, ids["A"])["cause"] == "查询失败"
+    assert page.model.headerData(3, Qt.Orientation.Horizontal) == "原因"
+    assert page.charts.causes.plot.getPlotItem().titleLabel.text == "未命中的原因"
+    page.select_turn(ids["A"])
+    assert page.tab.wait_idle(30_000)
+    assert page.turn_view.cause.text().startswith("召回为何未命中")
+
+
+def test_open_in_the_context_tab_shows_that_turn(open_window, planted):
+    path, ids = planted
+    w = open_window(path)
+    w.show_tab("health")
+    tab = w.tab("health")
+    page = _page(tab)
+    assert page.select_turn(ids["A"]) and tab.wait_idle(30_000)
+    page.turn_view.open_button.click()
+    context = w.tab("context")
+    assert spin_until(lambda: context.as_of is not None and context.wait_idle(100), 30_000)
+    assert w.tabs.current() is context
+    assert context.as_of[1] == ids["A"]
