@@ -265,7 +265,19 @@ NAMES: dict[str, tuple[str, str]] = {
     ),
     "reviewLadder": (QT_TRANSLATE_NOOP("Accessible", "Ladder"), ""),
     "reviewMessagesEdit": (QT_TRANSLATE_NOOP("Accessible", "Messages around"), ""),
+    # Health
+    "healthPages": (
+        QT_TRANSLATE_NOOP("Accessible", "Health pages"),
+        QT_TRANSLATE_NOOP("Accessible", "What may be wrong with this memory, a page per concern"),
+    ),
     # Health › Recall
+    "recallSummary": (
+        QT_TRANSLATE_NOOP("Accessible", "Recall summary"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "The replayed turns, how many needed an earlier message and the hit rate"
+        ),
+    ),
+    "recallCause": (QT_TRANSLATE_NOOP("Accessible", "Why recall missed"), ""),
     "recallProgress": (QT_TRANSLATE_NOOP("Accessible", "Replay progress"), ""),
     "recallMonthChart": (
         QT_TRANSLATE_NOOP("Accessible", "Hit rate by month"),

@@ -907,6 +907,7 @@ with the backup
         <translation>系统消息（计入，不显示）</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/health/recall/texts.py" line="+28"/>
         <source>beyond the candidate limit</source>
         <translation>超出候选数量上限</translation>
     </message>
@@ -2466,7 +2467,83 @@ with the backup
         <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/recall/texts.py" line="+71"/>
+        <location filename="../../philont_desktop/health/recall/texts.py" line="-3"/>
+        <source>query failed</source>
+        <translation>查询失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no shared words</source>
+        <translation>没有共同的词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cut by the budget</source>
+        <translation>被预算截掉</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>restricted to a session</source>
+        <translation>限于一个会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+21"/>
+        <source>no recall ran</source>
+        <translation>未进行召回</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>the agent&apos;s query</source>
+        <translation>智能体自己的查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rare words ORed</source>
+        <translation>罕见词 OR 组合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rare words ORed, wider</source>
+        <translation>罕见词 OR 组合，更宽</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>full-text search</source>
+        <translation>全文搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring scan</source>
+        <translation>子串扫描</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring, answered from the index</source>
+        <translation>子串，由索引回答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing left to search for</source>
+        <translation>没有可搜索的内容</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the saved result was made with other settings</source>
+        <translation>保存的结果是用其他设置得出的</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file was replaced since the result was saved</source>
+        <translation>保存结果之后文件被替换了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the history changed since the result was saved</source>
+        <translation>保存结果之后历史发生了变化</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>{0}%</source>
         <translation>{0}%</translation>
     </message>
@@ -3255,7 +3332,32 @@ with the backup
         <translation>相关消息</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>Health pages</source>
+        <translation>健康页面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What may be wrong with this memory, a page per concern</source>
+        <translation>这份记忆可能出了什么问题，每个方面一页</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recall summary</source>
+        <translation>召回摘要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The replayed turns, how many needed an earlier message and the hit rate</source>
+        <translation>重放的轮次、其中需要早先消息的数量以及命中率</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Why recall missed</source>
+        <translation>召回为何未命中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Replay progress</source>
         <translation>重放进度</translation>
     </message>
@@ -8806,7 +8908,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RecallCharts</name>
     <message>
-        <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+44"/>
+        <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+51"/>
         <location line="+2"/>
         <source>hit rate, %</source>
         <translation>命中率，%</translation>
@@ -8829,7 +8931,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>%1 of %2</source>
         <translation>%1/%2</translation>
     </message>
@@ -8857,7 +8959,7 @@ You can undo this with Edit › Undo.</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/recall/page.py" line="+108"/>
+        <location filename="../../philont_desktop/health/recall/page.py" line="+109"/>
         <source>Reading the saved result…</source>
         <translation>正在读取已保存的结果…</translation>
     </message>
@@ -8872,12 +8974,12 @@ You can undo this with Edit › Undo.</source>
         <translation>正在查找保存结果之后写入的用户轮次…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Replaying recall</source>
         <translation>重放召回</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+23"/>
         <source>Cancelled: showing the result saved before. Update replays what is missing.</source>
         <translation>已取消：显示之前保存的结果。“更新”会重放缺少的部分。</translation>
     </message>
@@ -9017,90 +9119,6 @@ You can undo this with Edit › Undo.</source>
     <message>
         <source>and %n more</source>
         <translation>另有 %n 条</translation>
-    </message>
-</context>
-<context>
-    <name>RecallText</name>
-    <message>
-        <location filename="../../philont_desktop/health/recall/texts.py" line="-102"/>
-        <source>query failed</source>
-        <translation>查询失败</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>no shared words</source>
-        <translation>没有共同的词</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>cut by the budget</source>
-        <translation>被预算截掉</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>beyond the candidate limit</source>
-        <translation>超出候选上限</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>restricted to a session</source>
-        <translation>限于一个会话</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <location line="+12"/>
-        <source>no recall ran</source>
-        <translation>未进行召回</translation>
-    </message>
-    <message>
-        <location line="-9"/>
-        <source>the agent&apos;s query</source>
-        <translation>智能体自己的查询</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>rare words ORed</source>
-        <translation>罕见词 OR 组合</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>rare words ORed, wider</source>
-        <translation>罕见词 OR 组合，更宽</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>full-text search</source>
-        <translation>全文搜索</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>substring scan</source>
-        <translation>子串扫描</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>substring, answered from the index</source>
-        <translation>子串，由索引回答</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>nothing left to search for</source>
-        <translation>没有可搜索的内容</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the saved result was made with other settings</source>
-        <translation>保存的结果是用其他设置得出的</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the file was replaced since the result was saved</source>
-        <translation>保存结果之后文件被替换了</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the history changed since the result was saved</source>
-        <translation>保存结果之后历史发生了变化</translation>
     </message>
 </context>
 <context>

@@ -33,7 +33,7 @@ def planted(db_path):
 
 def _page(tab):
     page = tab.show_page("recall")
-    assert page is not None and tab.wait_idle(60_000)
+    assert page is not None and page.wait_replay(60_000) and tab.wait_idle(30_000)
     return page
 
 
@@ -111,7 +111,7 @@ def test_an_update_after_the_agent_writes_replays_only_the_new_turns(open_tab, p
     totals: list[int] = []
     page.progress.bar.valueChanged.connect(lambda _v: totals.append(page.progress.bar.maximum()))
     tab.refresh()  # as the window does when the agent writes
-    assert tab.wait_idle(60_000)
+    assert page.wait_replay(60_000)
     assert (page.data.updated.how, page.data.updated.replayed) == ("extended", 2)
     assert len(page.data.replay.turns) == before + 2
     assert totals and set(totals) <= {1, 2}  # the progress counted the new turns only
@@ -129,13 +129,13 @@ def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, pl
     assert spin_until(lambda: page.job is not None and page.job.last_progress is not None, 60_000)
     job = page.job
     page.cancel()
-    assert tab.wait_idle(30_000)
+    assert spin_until(lambda: job.is_done, 30_000) and page.wait_replay(30_000)
     assert job.state == "cancelled" and page.job is None
     assert page.progress.text.startswith("Cancelled")
     assert page.progress.update_button.isVisible() and not page.progress.cancel_button.isVisible()
     assert ReplayStore().load(path) is None  # nothing of the cancelled run was saved
-    page.update_now()  # "Update" replays it all again
-    assert tab.wait_idle(60_000) and ReplayStore().load(path) is not None
+    page.progress.update_button.click()  # "Update" replays it all again
+    assert page.wait_replay(60_000) and ReplayStore().load(path) is not None
 
 
 def test_an_empty_history_says_so(open_tab, db_path, english):

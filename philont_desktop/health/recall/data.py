@@ -11,6 +11,7 @@ A saved turn holds no text: the missed turns' messages are read from the databas
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import math
 from collections.abc import Callable, Iterable, Sequence
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.context import DEFAULTS, ContextResult, build_context
+from core.db import MemoryDB
 from core.models import Message
 from core.replay import Replay, TurnReport
 from core.replay.store import ReplayStore, SavedReplay, Updated
@@ -62,9 +64,10 @@ def job_load(db: Any, db_path: Path, store: ReplayStore | None = None) -> Recall
     return _with_texts(db, (store or ReplayStore()).load(db_path))
 
 
-def job_update(db: Any, db_path: Path, store: ReplayStore | None = None, job: Any = None) -> RecallData:
-    """The saved replay brought up to date and saved; ``job`` reports progress (turns replayed now) and
-    stops the replay when cancelled."""
+def job_update(db_path: Path, store: ReplayStore | None = None, job: Any = None) -> RecallData:
+    """The saved replay brought up to date and saved, on a read-only connection of its own (the
+    ``background`` lane: a replay of a long history takes minutes and must not hold a reader the tabs
+    need); ``job`` reports progress (the turns replayed now) and stops the replay when cancelled."""
     progress: Callable[[int, int], None] | None = None
     if job is not None:
 
@@ -72,8 +75,13 @@ def job_update(db: Any, db_path: Path, store: ReplayStore | None = None, job: An
             job.raise_if_cancelled()
             job.progress(done, total)
 
-    updated = (store or ReplayStore()).update(db, db_path, progress=progress)
-    return _with_texts(db, updated.saved, updated)
+    db = MemoryDB.open(db_path, check=False)
+    try:
+        with job.interruptible(db) if job is not None else contextlib.nullcontext(db):
+            updated = (store or ReplayStore()).update(db, db_path, progress=progress)
+            return _with_texts(db, updated.saved, updated)
+    finally:
+        db.close()
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,12 @@ from philont_desktop.health.recall.widgets.charts import RecallCharts
 from philont_desktop.health.recall.widgets.misses import MissesModel, misses_table
 from philont_desktop.health.recall.widgets.progress import ReplayProgress
 from philont_desktop.health.recall.widgets.turn_view import TurnView
+from philont_desktop.ops import ReadOp
 from philont_desktop.qt import QItemSelection, QLabel, QSplitter, Qt, QVBoxLayout, QWidget
 from philont_desktop.tabs.navigation import ShowTurn
 from philont_desktop.widgets import accessible
 from philont_desktop.widgets.table import EmptyHint
-from philont_desktop.workers import Job
+from philont_desktop.workers import Job, spin_until
 
 
 class RecallPage(HealthPage):
@@ -137,17 +138,26 @@ class RecallPage(HealthPage):
             return
         self._again = False
         self.progress.running(self.tr("Looking for user turns written since the saved result…"))
-        self.job = self.controller.run(
+        # Not the tab's job (ctx.submit, not the controller's): a replay of a long history takes minutes,
+        # the tab is idle meanwhile (it shows the saved result and the progress); wait_replay waits for it.
+        op = ReadOp(
             job_update,
-            self.ctx.db_path,
-            self.store,
+            (self.ctx.db_path, self.store),
             key="recall.update",
             label=self.tr("Replaying recall"),
             progress=True,
+            lane="background",
+        )
+        self.job = self.ctx.submit(
+            op.keyed(self.tab.name),
             on_result=self._on_updated,
             on_error=self._on_error,
             on_progress=self.progress.progress,
         )
+
+    def wait_replay(self, timeout_ms: int = 60_000) -> bool:
+        """Spin the event loop until the replay (and the page's reads) are done (tests, screenshots)."""
+        return spin_until(lambda: self.job is None and not self.controller.busy, timeout_ms)
 
     def cancel(self) -> None:
         """Stop the replay running: the saved result stays as it was (nothing of this run is kept)."""

@@ -12,55 +12,55 @@ from typing import Any
 
 from core.replay import Replay
 from philont_desktop.health.recall.data import wilson
-from philont_desktop.qt import QT_TRANSLATE_NOOP, QCoreApplication, QLocale
-
-CTX = "RecallText"
-
-CAUSES = {
-    "replay.cause.query_failed": QT_TRANSLATE_NOOP("RecallText", "query failed"),
-    "replay.cause.no_overlap": QT_TRANSLATE_NOOP("RecallText", "no shared words"),
-    "replay.cause.budget_cut": QT_TRANSLATE_NOOP("RecallText", "cut by the budget"),
-    "replay.cause.candidate_limit": QT_TRANSLATE_NOOP("RecallText", "beyond the candidate limit"),
-    "replay.cause.session_restricted": QT_TRANSLATE_NOOP("RecallText", "restricted to a session"),
-    "replay.cause.not_searched": QT_TRANSLATE_NOOP("RecallText", "no recall ran"),
-}
-STRATEGIES = {
-    "agent": QT_TRANSLATE_NOOP("RecallText", "the agent's query"),
-    "terms-or": QT_TRANSLATE_NOOP("RecallText", "rare words ORed"),
-    "terms-or-wide": QT_TRANSLATE_NOOP("RecallText", "rare words ORed, wider"),
-}
-PATHS = {
-    "fts": QT_TRANSLATE_NOOP("RecallText", "full-text search"),
-    "substring_scan": QT_TRANSLATE_NOOP("RecallText", "substring scan"),
-    "substring_proven": QT_TRANSLATE_NOOP("RecallText", "substring, answered from the index"),
-    "empty": QT_TRANSLATE_NOOP("RecallText", "nothing left to search for"),
-    "none": QT_TRANSLATE_NOOP("RecallText", "no recall ran"),
-}
-REASONS = {
-    "options": QT_TRANSLATE_NOOP("RecallText", "the saved result was made with other settings"),
-    "replaced": QT_TRANSLATE_NOOP("RecallText", "the file was replaced since the result was saved"),
-    "changed": QT_TRANSLATE_NOOP("RecallText", "the history changed since the result was saved"),
-}
+from philont_desktop.qt import QCoreApplication, QLocale
 
 
 def tr(text: str) -> str:
-    return QCoreApplication.translate(CTX, text)
+    return QCoreApplication.translate("RecallText", text)
 
 
 def cause_name(code: str) -> str:
-    return tr(CAUSES[code]) if code in CAUSES else code
+    """A cause code in a few words (the chart, the list); an unknown code as it is."""
+    names = {
+        "replay.cause.query_failed": tr("query failed"),
+        "replay.cause.no_overlap": tr("no shared words"),
+        "replay.cause.budget_cut": tr("cut by the budget"),
+        "replay.cause.candidate_limit": tr("beyond the candidate limit"),
+        "replay.cause.session_restricted": tr("restricted to a session"),
+        "replay.cause.not_searched": tr("no recall ran"),
+    }
+    return names.get(code, code)
 
 
 def strategy_name(name: str) -> str:
-    return tr(STRATEGIES[name]) if name in STRATEGIES else name
+    names = {
+        "agent": tr("the agent's query"),
+        "terms-or": tr("rare words ORed"),
+        "terms-or-wide": tr("rare words ORed, wider"),
+    }
+    return names.get(name, name)
 
 
 def path_name(path: str) -> str:
-    return tr(PATHS[path]) if path in PATHS else path
+    """How recall was answered (:func:`core.replay.turn.agent_turn`'s ``path``)."""
+    names = {
+        "fts": tr("full-text search"),
+        "substring_scan": tr("substring scan"),
+        "substring_proven": tr("substring, answered from the index"),
+        "empty": tr("nothing left to search for"),
+        "none": tr("no recall ran"),
+    }
+    return names.get(path, path)
 
 
 def reason_text(reason: str | None) -> str:
-    return tr(REASONS[reason]) if reason in REASONS else (reason or "")
+    """Why a saved result was replayed again (:class:`core.replay.store.Updated`'s ``reason``)."""
+    names = {
+        "options": tr("the saved result was made with other settings"),
+        "replaced": tr("the file was replaced since the result was saved"),
+        "changed": tr("the history changed since the result was saved"),
+    }
+    return names.get(reason or "", reason or "")
 
 
 def number(n: int | float) -> str:
