@@ -24,7 +24,7 @@ from core.replay.causes import cause_notice
 from core.replay.need import DEFAULT_MAX_DF, NeedRule
 from core.replay.run import Replay, TurnReport, WhatIf
 
-__all__ = ["SavedReplayError", "replay_from_json", "turn_from_json", "what_if_from_json"]
+__all__ = ["SavedReplayError", "merge_summary", "replay_from_json", "turn_from_json", "what_if_from_json"]
 
 
 class SavedReplayError(ValueError):
@@ -146,3 +146,35 @@ def replay_from_json(data: Any, *, history: int = 0) -> Replay:
         NeedRule(max_df=_int(max_df, "summary.estimate.maxDf")),
         history,
     )
+
+
+def _rate(hits: int, n: int) -> float | None:
+    return None if n == 0 else round(hits / n, 4)
+
+
+def _add(a: Any, b: Any) -> Any:
+    """Counts added up: numbers, and objects of counts key by key (``b`` wins for anything else)."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return {k: _add(a[k], b[k]) if k in a and k in b else (b[k] if k in b else a[k]) for k in {**a, **b}}
+    return b
+
+
+def merge_summary(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary (:meth:`Replay.summary`) of two runs of turns one after the other: the counts added
+    up, the rates computed again from them."""
+    out = _add(dict(old), dict(new))
+    with_need = out.get("withNeed", 0)
+    out["hitRate"] = _rate(out.get("hits", 0), with_need)
+    out["byCause"] = dict(sorted((out.get("byCause") or {}).items()))
+    strategies = {}
+    for name in old.get("strategies") or new.get("strategies") or {}:
+        s = dict(out["strategies"][name])
+        s["hitRate"] = _rate(s["hits"], with_need)
+        s["tokensPerHit"] = None if s["hits"] == 0 else round(s["tokens"] / s["hits"], 1)
+        strategies[name] = s
+    out["strategies"] = strategies
+    out["estimate"] = dict(new.get("estimate") or old.get("estimate") or {})
+    order = [*new, *(k for k in out if k not in new)]
+    return {k: out[k] for k in order}

@@ -907,7 +907,7 @@ with the backup
         <translation>系统消息（计入，不显示）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/recall/texts.py" line="+28"/>
+        <location filename="../../philont_desktop/health/recall/texts.py" line="+27"/>
         <source>beyond the candidate limit</source>
         <translation>超出候选数量上限</translation>
     </message>
@@ -8908,7 +8908,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RecallCharts</name>
     <message>
-        <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+51"/>
+        <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+50"/>
         <location line="+2"/>
         <source>hit rate, %</source>
         <translation>命中率，%</translation>
@@ -8989,7 +8989,7 @@ You can undo this with Edit › Undo.</source>
         <translation>重放失败：%1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+26"/>
         <source>No turn needed an earlier message (by the estimate): nothing could be missed.</source>
         <translation>（按估计）没有轮次需要早先的消息：不可能有未命中。</translation>
     </message>

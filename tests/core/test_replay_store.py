@@ -68,9 +68,12 @@ def test_a_replay_read_back_from_its_json_gives_the_same_json(planted, tmp_path)
     saved = store.load(planted)
     assert saved is not None and saved.replay.to_json() == result.to_json()
     assert saved.last_id == max(t.message.id for t in result.turns)
-    assert saved.replay.history == result.history
-    on_disk = json.loads(store.path(planted).read_text(encoding="utf-8"))
-    assert on_disk["replay"] == result.to_json()
+    assert saved.replay.history == result.history and saved.count == len(result.turns)
+    header = json.loads(store.path(planted).read_text(encoding="utf-8"))
+    lines = store.turns_path(planted).read_text(encoding="utf-8").splitlines()
+    assert header["summary"] == result.summary() and header["turns"] == len(lines)
+    assert [json.loads(line) for line in lines] == result.to_json()["turns"]
+    assert [t.to_json() for t in store.turns(planted)] == result.to_json()["turns"]
 
 
 def test_an_older_file_without_the_newer_members_still_reads(planted):
@@ -104,10 +107,27 @@ def test_an_update_after_new_messages_replays_only_the_new_turns(planted, tmp_pa
     later, replayed = _update(store, planted)
     assert fingerprint(planted) == before  # the update only reads the database
     assert (later.how, later.replayed, replayed) == ("extended", 2, 2)
-    assert len(later.saved.replay.turns) == turns + 2
-    # Extending gives what a replay of every turn gives.
-    assert later.saved.replay.to_json() == _full(planted).to_json()
-    assert store.load(planted).replay.to_json() == later.saved.replay.to_json()
+    assert later.saved.count == turns + 2
+    # Extending gives what a replay of every turn gives, the summary added up included.
+    full = _full(planted)
+    assert store.load(planted).replay.to_json() == full.to_json()
+    assert later.saved.summary == full.summary() and [t.message.id for t in later.turns] == [
+        t.message.id for t in full.turns[-2:]
+    ]
+
+
+def test_lines_appended_after_the_last_saved_header_are_cut_off(planted, tmp_path):
+    """A run stopped between appending turns and writing the header leaves the previous result."""
+    store = ReplayStore(tmp_path / "replays")
+    _update(store, planted)
+    before = store.load(planted).replay.to_json()
+    with open(store.turns_path(planted), "ab") as fh:
+        fh.write(b'{"messageId": 99999, "timestam')
+    assert store.load(planted).replay.to_json() == before
+    _append(planted, [("user", "Quillfeather again")], T0 + 10_000 * MIN)
+    done, replayed = _update(store, planted)
+    assert (done.how, replayed) == ("extended", 1)
+    assert store.load(planted).replay.to_json() == _full(planted).to_json()
 
 
 def test_other_options_are_recomputed_not_extended(planted, tmp_path):
@@ -121,22 +141,31 @@ def test_other_options_are_recomputed_not_extended(planted, tmp_path):
 def test_a_damaged_store_file_is_set_aside_reported_and_recomputed(planted, tmp_path):
     store = ReplayStore(tmp_path / "replays")
     _update(store, planted)
-    path = store.path(planted)
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["replay"]["turns"][3]["messageId"] = "three"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    turns = store.turns_path(planted)
+    lines = turns.read_text(encoding="utf-8").splitlines(keepends=True)
+    data = json.loads(lines[3])
+    data["messageId"] = "three"
+    lines[3] = json.dumps(data) + "\n"
+    turns.write_text("".join(lines), encoding="utf-8")
     notices = []
     with sidefiles.reporting(notices.append):
         assert store.load(planted) is None
-    assert [n.params["reason"] for n in notices] == ["sidefile.why.wrong_shape"]
-    assert not path.exists() and list(path.parent.glob(path.name + ".bad-*"))
+    assert {n.params["reason"] for n in notices} == {"sidefile.why.wrong_shape"} and len(notices) == 2
+    assert not turns.exists() and list(turns.parent.glob(turns.name + ".bad-*"))
+    assert not store.path(planted).exists()
 
-    path.write_bytes(b"\x00{not json")
+    done, replayed = _update(store, planted)
+    assert done.how == "new" and replayed == done.saved.count
+    store.path(planted).write_bytes(b"\x00{not json")
     with sidefiles.reporting(notices.append):
-        done, replayed = _update(store, planted)
-    assert notices[-1].params["reason"] == "sidefile.why.invalid_json"
-    assert done.how == "new" and replayed == len(done.saved.replay.turns)
-    assert store.load(planted) is not None
+        assert store.header(planted) is None
+    assert notices[-2].params["reason"] == "sidefile.why.invalid_json"
+    done, replayed = _update(store, planted)
+    assert done.how == "new" and store.load(planted) is not None
+
+    turns.write_bytes(turns.read_bytes()[:100])  # shorter than the header says
+    assert store.header(planted) is None
+    assert _update(store, planted)[0].how == "new"
 
 
 def test_a_replaced_database_file_is_recomputed(planted, tmp_path):
@@ -151,7 +180,7 @@ def test_a_replaced_database_file_is_recomputed(planted, tmp_path):
     os.replace(other, planted)
     done, replayed = _update(store, planted)
     assert (done.how, done.reason, replayed) == ("recomputed", "replaced", 1)
-    assert [t.message.id for t in done.saved.replay.turns] == [1]
+    assert [t.message.id for t in done.turns] == [1] and done.saved.count == 1
 
 
 def test_a_file_restored_in_place_is_recomputed(planted, tmp_path):

@@ -11,9 +11,10 @@ pytest.importorskip("pytestqt")
 from core.db import MemoryDB
 from core.replay.store import ENV_VAR, ReplayStore
 from core.timeline import RawStore
+from philont_desktop import zoom
 from philont_desktop.health.recall.widgets.misses import MissesModel
 from philont_desktop.health.view import HealthTab
-from philont_desktop.qt import Qt
+from philont_desktop.qt import QApplication, QGraphicsSimpleTextItem, Qt
 from philont_desktop.workers import spin_until
 from tests.core.test_replay import MIN, T0, plant
 
@@ -46,8 +47,7 @@ def _row(page, message_id):
 def test_the_page_shows_the_miss_with_its_cause_and_the_pictures(open_tab, planted, english):
     path, ids = planted
     page = _page(open_tab(HealthTab, path, idle_ms=60_000))
-    r = page.data.replay
-    s = r.summary()
+    s = page.view.summary
     text = page.summary.text()
     assert f"{s['turns']} user turns replayed" in text and "silver labels" in text and "estimate" in text
     assert "95% interval" in text
@@ -56,13 +56,16 @@ def test_the_page_shows_the_miss_with_its_cause_and_the_pictures(open_tab, plant
     assert page.model.row_of(ids["C"]) == -1  # a hit is not listed
     assert "Zephyrine" in _row(page, ids["A"])["message"]
     charts = page.charts
-    assert sum(b.value for b in charts.causes.bars) == len(r.misses())
+    assert sum(b.value for b in charts.causes.bars) == s["withNeed"] - s["hits"] == len(page.view.misses)
     assert "query failed" in [b.category for b in charts.causes.bars]
     assert charts.months.bars and all(0 <= b.value <= 100 for b in charts.months.bars)
     names = [b.category for b in charts.strategies.bars]
     assert names == ["the agent's query", "rare words ORed", "rare words ORed, wider"]
     assert charts.strategies.bars[1].value > charts.strategies.bars[0].value  # a what-if finds more
-    assert ReplayStore().load(path).replay.to_json() == r.to_json()  # kept outside the database
+    saved = ReplayStore().load(path)  # kept outside the database
+    assert saved.summary == s and [t.message.id for t in saved.replay.misses()] == [
+        t.message.id for t in page.view.misses
+    ]
 
 
 def test_selecting_a_missed_turn_shows_what_the_agent_saw_beside_the_needed_message(
@@ -97,8 +100,8 @@ def test_an_update_after_the_agent_writes_replays_only_the_new_turns(open_tab, p
     path, _ids = planted
     tab = open_tab(HealthTab, path, idle_ms=60_000)
     page = _page(tab)
-    before = len(page.data.replay.turns)
-    assert page.data.updated.how == "new" and page.data.updated.replayed == before
+    before = page.view.summary["turns"]
+    assert page.view.updated.how == "new" and page.view.updated.replayed == before
     db = MemoryDB.open(path, writable=True)
     try:
         raw = RawStore(db)
@@ -112,10 +115,21 @@ def test_an_update_after_the_agent_writes_replays_only_the_new_turns(open_tab, p
     page.progress.bar.valueChanged.connect(lambda _v: totals.append(page.progress.bar.maximum()))
     tab.refresh()  # as the window does when the agent writes
     assert page.wait_replay(60_000)
-    assert (page.data.updated.how, page.data.updated.replayed) == ("extended", 2)
-    assert len(page.data.replay.turns) == before + 2
+    assert (page.view.updated.how, page.view.updated.replayed) == ("extended", 2)
+    assert page.view.summary["turns"] == before + 2
+    assert page.view.summary == ReplayStore().load(path).replay.summary()
     assert totals and set(totals) <= {1, 2}  # the progress counted the new turns only
     assert "2 new user turns replayed" in page.progress.text
+
+
+def test_a_second_visit_shows_the_saved_result_and_replays_nothing(open_tab, planted, english):
+    path, _ids = planted
+    first = _page(open_tab(HealthTab, path, idle_ms=60_000)).view
+    again = _page(open_tab(HealthTab, path, idle_ms=60_000))
+    assert (again.view.updated.how, again.view.updated.replayed) == ("extended", 0)
+    assert again.view.summary == first.summary and again.view.months == first.months
+    assert [t.to_json() for t in again.view.misses] == [t.to_json() for t in first.misses]
+    assert "no new user turns" in again.progress.text
 
 
 def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, planted, english):
@@ -182,3 +196,22 @@ def test_open_in_the_context_tab_shows_that_turn(open_window, planted):
     assert spin_until(lambda: context.as_of is not None and context.wait_idle(100), 30_000)
     assert w.tabs.current() is context
     assert context.as_of[1] == ids["A"]
+
+
+def test_the_page_follows_the_zoom(open_tab, planted, english):
+    path, _ids = planted
+    tab = open_tab(HealthTab, path, idle_ms=60_000)
+    page = _page(tab)
+    row = page.table.verticalHeader().defaultSectionSize()
+    base = QApplication.font().pointSizeF()
+    try:
+        tab.ctx.theme.set_zoom(200)  # as View › Zoom In does
+        QApplication.processEvents()
+        assert page.table.verticalHeader().defaultSectionSize() >= round(row * 1.8)
+        assert page.summary.font().pointSizeF() == pytest.approx(2 * base, abs=0.1)
+        labels = [i for i in page.charts.causes._items if isinstance(i, QGraphicsSimpleTextItem)]
+        assert labels and all(i.font().pointSizeF() == pytest.approx(2 * base, abs=0.1) for i in labels)
+        tick = page.charts.strategies.plot.getAxis("left").style["tickFont"]
+        assert tick is not None and tick.pointSizeF() == pytest.approx(2 * base, abs=0.1)
+    finally:
+        zoom.reset_for_tests()

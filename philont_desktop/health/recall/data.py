@@ -13,37 +13,64 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import heapq
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.context import DEFAULTS, ContextResult, build_context
 from core.db import MemoryDB
 from core.models import Message
-from core.replay import Replay, TurnReport
-from core.replay.store import ReplayStore, SavedReplay, Updated
+from core.replay import TurnReport
+from core.replay.saved import SavedReplayError
+from core.replay.store import ReplayStore, Updated
 from core.replay.turn import restriction
 from core.timeline import RawStore
 
-#: The missed turns whose messages are read with a result (the list shows these, most needed first).
+#: The missed turns kept for the list (the most needed first), whose messages are read with a result.
 MAX_LISTED = 5000
 _CHUNK = 500
 
 
+def _miss_key(t: TurnReport) -> tuple[int, int, int]:
+    """Larger is listed first: the most needed, then the newest (:meth:`core.replay.Replay.misses`)."""
+    return (len(t.needed), t.message.timestamp, t.message.id)
+
+
 @dataclass(frozen=True)
-class RecallData:
-    """A result to show: the saved replay (``None``: none yet), what the update did (``None``: loaded,
-    not updated), the missed turns' messages by id, and whether the file has messages at all."""
+class RecallView:
+    """What the page shows of a saved result, without holding every turn: the summary (``None``: none
+    saved), the messages the file held, the turns that needed a message and the hits by month, the
+    missed turns listed (at most :data:`MAX_LISTED`, the most needed first) and their messages by id;
+    ``updated``: what the update that made it did (``None``: read as saved)."""
 
-    saved: SavedReplay | None
-    updated: Updated | None = None
+    summary: dict[str, Any] | None = None
+    history: int = 0
+    months: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    misses: list[TurnReport] = field(default_factory=list)
     texts: dict[int, Message] = field(default_factory=dict)
+    updated: Updated | None = None
 
-    @property
-    def replay(self) -> Replay | None:
-        return None if self.saved is None else self.saved.replay
+    def plus(self, turns: Iterable[TurnReport], summary: dict[str, Any], history: int) -> RecallView:
+        """This view with ``turns`` added (their months counted, their misses listed)."""
+        months = dict(self.months)
+        heap = [(*_miss_key(t), t) for t in self.misses]
+        heapq.heapify(heap)
+        for t in turns:
+            if t.hit is None:
+                continue
+            key = _month_of(t.message.timestamp)
+            if key is not None:
+                n, hits = months.get(key, (0, 0))
+                months[key] = (n + 1, hits + (1 if t.hit else 0))
+            if t.hit is False:
+                heapq.heappush(heap, (*_miss_key(t), t))
+                if len(heap) > MAX_LISTED:
+                    heapq.heappop(heap)
+        misses = [e[3] for e in sorted(heap, key=lambda e: e[:3], reverse=True)]
+        return RecallView(summary, history, months, misses, self.texts)
 
 
 def _messages(db: Any, ids: Iterable[int]) -> dict[int, Message]:
@@ -54,20 +81,44 @@ def _messages(db: Any, ids: Iterable[int]) -> dict[int, Message]:
     return out
 
 
-def _with_texts(db: Any, saved: SavedReplay | None, updated: Updated | None = None) -> RecallData:
-    ids = [] if saved is None else [t.message.id for t in saved.replay.misses()[:MAX_LISTED]]
-    return RecallData(saved, updated, _messages(db, ids))
+def _with_texts(db: Any, view: RecallView, updated: Updated | None) -> RecallView:
+    """``view`` with the listed misses' messages read (those not read before)."""
+    known = {i: m for i, m in view.texts.items()}
+    wanted = [t.message.id for t in view.misses if t.message.id not in known]
+    known.update(_messages(db, wanted))
+    listed = {t.message.id for t in view.misses}
+    texts = {i: m for i, m in known.items() if i in listed}
+    return RecallView(view.summary, view.history, view.months, view.misses, texts, updated)
 
 
-def job_load(db: Any, db_path: Path, store: ReplayStore | None = None) -> RecallData:
-    """The saved replay of ``db_path`` (reads a file beside the database and the missed messages)."""
-    return _with_texts(db, (store or ReplayStore()).load(db_path))
+def job_load(db: Any, db_path: Path, store: ReplayStore | None = None, job: Any = None) -> RecallView:
+    """The saved replay of ``db_path``, its turns read one at a time (a file beside the database), and
+    the listed misses' messages."""
+    store = store or ReplayStore()
+    saved = store.header(db_path)
+    if saved is None:
+        return RecallView()
+    try:
+        view = RecallView().plus(_checked(store.turns(db_path, saved), job), saved.summary, saved.history)
+    except SavedReplayError:
+        return RecallView()  # set aside and reported: the update replays every turn
+    return _with_texts(db, view, None)
 
 
-def job_update(db_path: Path, store: ReplayStore | None = None, job: Any = None) -> RecallData:
+def _checked(turns: Iterable[TurnReport], job: Any) -> Iterator[TurnReport]:
+    for i, t in enumerate(turns):
+        if job is not None and i % 1000 == 0:
+            job.raise_if_cancelled()
+        yield t
+
+
+def job_update(
+    db_path: Path, view: RecallView, store: ReplayStore | None = None, job: Any = None
+) -> RecallView:
     """The saved replay brought up to date and saved, on a read-only connection of its own (the
     ``background`` lane: a replay of a long history takes minutes and must not hold a reader the tabs
-    need); ``job`` reports progress (the turns replayed now) and stops the replay when cancelled."""
+    need); the new turns added to ``view`` (the view made again when every turn was replayed). ``job``
+    reports progress (the turns replayed now) and stops the replay when cancelled."""
     progress: Callable[[int, int], None] | None = None
     if job is not None:
 
@@ -79,7 +130,10 @@ def job_update(db_path: Path, store: ReplayStore | None = None, job: Any = None)
     try:
         with job.interruptible(db) if job is not None else contextlib.nullcontext(db):
             updated = (store or ReplayStore()).update(db, db_path, progress=progress)
-            return _with_texts(db, updated.saved, updated)
+            base = view if updated.how == "extended" and view.summary is not None else RecallView()
+            saved = updated.saved
+            new = base.plus(updated.turns, saved.summary, saved.history)
+            return _with_texts(db, new, replace(updated, turns=[]))
     finally:
         db.close()
 
@@ -144,24 +198,14 @@ def _month_of(ms: int) -> tuple[int, int] | None:
     return (d.year, d.month)
 
 
-def by_month(turns: Iterable[TurnReport]) -> list[Month]:
+def by_month(view: RecallView) -> list[Month]:
     """Hit rate by month, oldest first (turns without a need, or without a readable time, left out)."""
-    counts: dict[tuple[int, int], list[int]] = {}
-    for t in turns:
-        if t.hit is None:
-            continue
-        key = _month_of(t.message.timestamp)
-        if key is None:
-            continue
-        c = counts.setdefault(key, [0, 0])
-        c[0] += 1
-        c[1] += 1 if t.hit else 0
-    return [Month(y, m, n, h) for (y, m), (n, h) in sorted(counts.items())]
+    return [Month(y, m, n, h) for (y, m), (n, h) in sorted(view.months.items())]
 
 
-def by_cause(summary: dict[str, Any]) -> list[tuple[str, int]]:
+def by_cause(summary: dict[str, Any] | None) -> list[tuple[str, int]]:
     """Misses by cause code, the most frequent first."""
-    causes = summary.get("byCause") or {}
+    causes = (summary or {}).get("byCause") or {}
     return sorted(((str(k), int(v)) for k, v in causes.items()), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -174,10 +218,10 @@ class StrategyRow:
     tokens_per_hit: float | None
 
 
-def strategies(summary: dict[str, Any]) -> list[StrategyRow]:
+def strategies(summary: dict[str, Any] | None) -> list[StrategyRow]:
     """The what-if strategies of the summary, in its order."""
     rows = []
-    for name, s in (summary.get("strategies") or {}).items():
+    for name, s in ((summary or {}).get("strategies") or {}).items():
         rows.append(StrategyRow(str(name), s["hits"], s["hitRate"], s["tokens"], s.get("tokensPerHit")))
     return rows
 

@@ -21,7 +21,7 @@ from core.replay.store import ReplayStore
 from philont_desktop import messages
 from philont_desktop.health.page import HealthPage
 from philont_desktop.health.recall import texts
-from philont_desktop.health.recall.data import RecallData, job_load, job_turn, job_update
+from philont_desktop.health.recall.data import RecallView, job_load, job_turn, job_update
 from philont_desktop.health.recall.widgets.charts import RecallCharts
 from philont_desktop.health.recall.widgets.misses import MissesModel, misses_table
 from philont_desktop.health.recall.widgets.progress import ReplayProgress
@@ -40,7 +40,7 @@ class RecallPage(HealthPage):
     def __init__(self, ctx: Any, tab: Any, parent: QWidget | None = None):
         super().__init__(ctx, tab, parent)
         self.store = ReplayStore()
-        self.data: RecallData | None = None
+        self.view: RecallView | None = None  # what is shown (None: nothing read yet)
         self.job: Job | None = None
         self.loaded = False  # the saved result has been read (then updates follow)
         self._again = False  # an update was asked for while one ran
@@ -57,7 +57,7 @@ class RecallPage(HealthPage):
         self.charts = RecallCharts(ctx.theme, self)
         self.model = MissesModel(self)
         self.table = misses_table(self.model, self)
-        self.hint = EmptyHint(self.table, self._empty_text, lambda: self.data is not None)
+        self.hint = EmptyHint(self.table, self._empty_text, lambda: self.view is not None)
         self.turn_view = TurnView(ctx.theme, self)
         self._layout()
         self._wire()
@@ -128,7 +128,7 @@ class RecallPage(HealthPage):
 
     def retranslate(self) -> None:
         self.retranslate_static()
-        self._show(self.data)
+        self._show(self.view)
         self.turn_view.retranslate()
 
     # -- reading --------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ class RecallPage(HealthPage):
         # the tab is idle meanwhile (it shows the saved result and the progress); wait_replay waits for it.
         op = ReadOp(
             job_update,
-            (self.ctx.db_path, self.store),
+            (self.ctx.db_path, self.view or RecallView(), self.store),
             key="recall.update",
             label=self.tr("Replaying recall"),
             progress=True,
@@ -170,18 +170,18 @@ class RecallPage(HealthPage):
             self.tr("Cancelled: showing the result saved before. Update replays what is missing.")
         )
 
-    def _on_loaded(self, data: RecallData) -> None:
+    def _on_loaded(self, view: RecallView) -> None:
         self.job = None
         self.loaded = True
-        if data.saved is not None:
-            self._show(data)
+        if view.summary is not None:
+            self._show(view)
         self.update_now()
 
-    def _on_updated(self, data: RecallData) -> None:
+    def _on_updated(self, view: RecallView) -> None:
         self.job = None
-        self._show(data)
-        count = 0 if data.replay is None else len(data.replay.turns)
-        self.progress.idle(texts.status(data.updated, count))
+        self._show(view)
+        count = 0 if view.summary is None else view.summary["turns"]
+        self.progress.idle(texts.status(view.updated, count))
         if self._again:
             self.update_now()
 
@@ -191,17 +191,15 @@ class RecallPage(HealthPage):
         self.progress.idle(self.tr("The replay failed: %1").replace("%1", messages.error_text(exc)))
 
     # -- showing --------------------------------------------------------------------------------------
-    def _show(self, data: RecallData | None) -> None:
-        if data is None:
+    def _show(self, view: RecallView | None) -> None:
+        if view is None:
             self.summary.setText(texts.summary(None))
             return
-        self.data = data
-        r = data.replay
-        self.summary.setText(texts.summary(r))
-        self.charts.show_replay(r)
+        self.view = view
+        self.summary.setText(texts.summary(view))
+        self.charts.show_view(view)
         selected = self.turn_view.turn.message.id if self.turn_view.turn is not None else None
-        misses = [] if r is None else r.misses()
-        self.model.set_misses(misses, data.texts)
+        self.model.set_misses(view.misses, view.texts)
         self.hint.update_hint()
         row = self.model.row_of(selected) if selected is not None else -1
         if row < 0 and self.model.rowCount() > 0:
@@ -212,10 +210,10 @@ class RecallPage(HealthPage):
             self.turn_view.clear()
 
     def _empty_text(self) -> str:
-        r = None if self.data is None else self.data.replay
-        if r is None or not r.turns:
-            return texts.summary(r)
-        if r.summary()["withNeed"] == 0:
+        s = None if self.view is None else self.view.summary
+        if s is None or not s["turns"]:
+            return texts.summary(self.view)
+        if s["withNeed"] == 0:
             return self.tr("No turn needed an earlier message (by the estimate): nothing could be missed.")
         return self.tr("No missed turns: recall brought back a needed message every time.")
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.replay import Replay
-from philont_desktop.health.recall.data import wilson
+from philont_desktop.health.recall.data import RecallView, wilson
 from philont_desktop.qt import QCoreApplication, QLocale
 
 
@@ -71,13 +70,13 @@ def percent(rate: float | None) -> str:
     return "—" if rate is None else tr("{0}%").format(f"{100 * rate:.0f}")
 
 
-def summary(r: Replay | None) -> str:
+def summary(view: RecallView | None) -> str:
     """The summary in words, each number with how certain it is."""
-    if r is None:
+    if view is None or view.summary is None:
         return tr("No replay saved yet for this file.")
-    s = r.summary()
+    s = view.summary
     if s["turns"] == 0:
-        if r.history == 0:
+        if view.history == 0:
             return tr("The history is empty: there are no user turns to replay.")
         return tr("There are no user turns in this history: nothing to replay.")
     lines = [

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from philont_desktop.qt import (
+    QApplication,
     QColor,
     QGraphicsItem,
     QGraphicsSimpleTextItem,
@@ -34,9 +35,10 @@ class Bar:
 
 
 def end_label(text: str, color: QColor, *, vertical: bool) -> QGraphicsSimpleTextItem:
-    """A bar's label in screen pixels (plain text): left-middle at its position, or bottom-centre above a
+    """A bar's label in screen pixels (plain text, the application's font): left-middle at its position, or bottom-centre above a
     vertical bar."""
     item = QGraphicsSimpleTextItem(text)
+    item.setFont(QApplication.font())  # at the zoom level (the chart is redrawn when it changes)
     item.setBrush(color)
     item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
     rect = item.boundingRect()

@@ -9,9 +9,8 @@
 
 from __future__ import annotations
 
-from core.replay import Replay
 from philont_desktop.health.recall import texts
-from philont_desktop.health.recall.data import by_cause, by_month, strategies
+from philont_desktop.health.recall.data import RecallView, by_cause, by_month, strategies
 from philont_desktop.health.recall.widgets.bars import Bar, BarChart
 from philont_desktop.qt import QDate, QHBoxLayout, QLocale, QWidget
 from philont_desktop.retranslate import Retranslatable
@@ -38,23 +37,23 @@ class RecallCharts(Retranslatable, QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         for chart, stretch in ((self.months, 4), (self.causes, 3), (self.strategies, 3)):
             lay.addWidget(chart, stretch)
-        self._replay: Replay | None = None
+        self._view: RecallView | None = None
         self.retranslate()
 
-    def show_replay(self, r: Replay | None) -> None:
-        self._replay = r
-        self._months(r)
-        self._causes(r)
-        self._strategies(r)
+    def show_view(self, view: RecallView | None) -> None:
+        self._view = view
+        self._months(view)
+        self._causes(view)
+        self._strategies(view)
 
     def retranslate(self) -> None:
         self.months.set_value_label(self.tr("hit rate, %"))
         self.causes.set_value_label(self.tr("missed turns"))
         self.strategies.set_value_label(self.tr("hit rate, %"))
-        self.show_replay(self._replay)
+        self.show_view(self._view)
 
-    def _months(self, r: Replay | None) -> None:
-        months = by_month(r.turns if r is not None else [])
+    def _months(self, view: RecallView | None) -> None:
+        months = by_month(view) if view is not None else []
         shown = months[-MONTHS:]
         title = self.tr("Hit rate by month")
         if len(months) > len(shown):
@@ -75,14 +74,14 @@ class RecallCharts(Retranslatable, QWidget):
         ]
         self.months.set_bars(bars, 100.0)
 
-    def _causes(self, r: Replay | None) -> None:
-        causes = by_cause(r.summary()) if r is not None else []
+    def _causes(self, view: RecallView | None) -> None:
+        causes = by_cause(view.summary if view is not None else None)
         self.causes.set_title(self.tr("Misses by cause"))
         bars = [Bar(texts.cause_name(code), n, texts.number(n), "error") for code, n in causes]
         self.causes.set_bars(bars, max([n for _c, n in causes] + [1]))
 
-    def _strategies(self, r: Replay | None) -> None:
-        rows = strategies(r.summary()) if r is not None else []
+    def _strategies(self, view: RecallView | None) -> None:
+        rows = strategies(view.summary if view is not None else None)
         self.strategies.set_title(self.tr("Strategies compared"))
         bars = []
         for s in rows:
