@@ -8969,7 +8969,12 @@ You can undo this with Edit › Undo.</source>
         <translation>读取已保存的召回重放</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
+        <source>Replaying every user turn: no result is saved for this file yet…</source>
+        <translation>正在重放每个用户轮次：此文件还没有保存的结果…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Looking for user turns written since the saved result…</source>
         <translation>正在查找保存结果之后写入的用户轮次…</translation>
     </message>
@@ -8984,12 +8989,12 @@ You can undo this with Edit › Undo.</source>
         <translation>已取消：显示之前保存的结果。“更新”会重放缺少的部分。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>The replay failed: %1</source>
         <translation>重放失败：%1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+30"/>
         <source>No turn needed an earlier message (by the estimate): nothing could be missed.</source>
         <translation>（按估计）没有轮次需要早先的消息：不可能有未命中。</translation>
     </message>

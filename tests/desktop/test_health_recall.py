@@ -160,6 +160,7 @@ def test_an_empty_history_says_so(open_tab, db_path, english):
     assert page.model.rowCount() == 0 and page.hint.isVisible()
     assert "The history is empty" in page.hint.text()
     assert all(not c.bars for c in (page.charts.months, page.charts.causes))
+    assert not page.charts.isVisible()  # no pictures of nothing
 
 
 def test_a_history_without_user_turns_says_so(open_tab, db_path, english):

@@ -167,7 +167,7 @@ def job_turn(db: Any, message_id: int, needed: Sequence[int], job: Any = None) -
         recent_limit=DEFAULTS["recent_limit"],
         recall_limit=DEFAULTS["recall_limit"],
         cancel_check=check,
-        explain=False,
+        explain=True,  # the preview's "why, word by word" is there to follow
     )
     rows = _messages(db, needed)
     return TurnDetail(m, context, [rows[i] for i in needed if i in rows])

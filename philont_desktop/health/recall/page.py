@@ -137,7 +137,10 @@ class RecallPage(HealthPage):
         if self.job is not None:
             return
         self._again = False
-        self.progress.running(self.tr("Looking for user turns written since the saved result…"))
+        if self.view is None or self.view.summary is None:
+            self.progress.running(self.tr("Replaying every user turn: no result is saved for this file yet…"))
+        else:
+            self.progress.running(self.tr("Looking for user turns written since the saved result…"))
         # Not the tab's job (ctx.submit, not the controller's): a replay of a long history takes minutes,
         # the tab is idle meanwhile (it shows the saved result and the progress); wait_replay waits for it.
         op = ReadOp(
@@ -173,8 +176,7 @@ class RecallPage(HealthPage):
     def _on_loaded(self, view: RecallView) -> None:
         self.job = None
         self.loaded = True
-        if view.summary is not None:
-            self._show(view)
+        self._show(view)
         self.update_now()
 
     def _on_updated(self, view: RecallView) -> None:
@@ -198,6 +200,10 @@ class RecallPage(HealthPage):
         self.view = view
         self.summary.setText(texts.summary(view))
         self.charts.show_view(view)
+        # No pictures without turns (empty axes say nothing); the summary says why.
+        shown = view.summary is not None and view.summary["turns"] > 0
+        self.charts.setVisible(shown)
+        self.note.setVisible(shown)
         selected = self.turn_view.turn.message.id if self.turn_view.turn is not None else None
         self.model.set_misses(view.misses, view.texts)
         self.hint.update_hint()
