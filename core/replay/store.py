@@ -42,14 +42,13 @@ import json
 import os
 import stat
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core import sidefiles
 from core.changes.marks import database_key, user_data_dir
-from core.damage import loads_json
 from core.files import FileIdentity, file_identity
 from core.jsutil import now_ms
 from core.paths import chmod_private, ensure_private_dir, fsync_dir
@@ -196,29 +195,50 @@ class ReplayStore:
             self._set_aside(db_path, problem)
         return None
 
-    def turns(
+    def records(
         self, db_path: str | os.PathLike[str], saved: SavedReplay | None = None
-    ) -> Iterator[TurnReport]:
-        """The saved turns, oldest first, read one line at a time (``saved``: the header, read if not
-        given). A line that cannot be read sets the files aside and raises :class:`SavedReplayError`."""
+    ) -> Generator[dict[str, Any], None, None]:
+        """The saved turns as their JSON objects (:meth:`core.replay.TurnReport.to_json`), oldest first,
+        read one line at a time (``saved``: the header, read if not given): for a reader that makes only
+        some of them whole (:func:`core.replay.saved.turn_from_json`). A line that cannot be read sets
+        the files aside and raises :class:`SavedReplayError`."""
         saved = saved if saved is not None else self.header(db_path)
         if saved is None or saved.count == 0:
             return
-        strategies = tuple(saved.summary.get("strategies") or ())
-        path = self.turns_path(db_path)
         n = 0
         try:
-            for line in _lines(path, saved.size):
-                value, bad, message = loads_json(line)
-                if bad is not None:
-                    raise SavedReplayError(message or bad)
-                yield turn_from_json(value, strategies)
+            for line in _lines(self.turns_path(db_path), saved.size):
+                try:
+                    value = json.loads(line, parse_constant=_no_constant)
+                except (ValueError, RecursionError) as exc:
+                    raise SavedReplayError(f"a turn is not JSON: {exc}") from exc
+                if not isinstance(value, dict):
+                    raise SavedReplayError("a turn is not an object")
+                yield value
                 n += 1
             if n != saved.count:
                 raise SavedReplayError(f"{n} turns where the header counts {saved.count}")
         except (SavedReplayError, UnicodeDecodeError, OSError) as exc:
-            self._set_aside(db_path, sidefiles.SideFileProblem("wrong_shape", {"error": str(exc)[:200]}))
+            self.set_aside(db_path, str(exc))
             raise SavedReplayError(str(exc)) from exc
+
+    def turns(
+        self, db_path: str | os.PathLike[str], saved: SavedReplay | None = None
+    ) -> Iterator[TurnReport]:
+        """The saved turns, read one line at a time (see :meth:`records`)."""
+        saved = saved if saved is not None else self.header(db_path)
+        if saved is None:
+            return
+        strategies = tuple(saved.summary.get("strategies") or ())
+        records = self.records(db_path, saved)
+        for value in records:
+            try:
+                turn = turn_from_json(value, strategies)
+            except SavedReplayError as exc:
+                records.close()
+                self.set_aside(db_path, exc.what)
+                raise
+            yield turn
 
     def load(self, db_path: str | os.PathLike[str]) -> SavedReplay | None:
         """The saved result of a database with every turn, or ``None`` (see :meth:`header`)."""
@@ -234,8 +254,13 @@ class ReplayStore:
             saved, replay=Replay(turns, tuple(saved.summary.get("strategies") or ()), rule, saved.history)
         )
 
+    def set_aside(self, db_path: str | os.PathLike[str], error: str) -> None:
+        """Set a database's saved result aside (reported): it is not what it should be (``error``)."""
+        self._set_aside(db_path, sidefiles.SideFileProblem("wrong_shape", {"error": error[:200]}))
+
     def _set_aside(self, db_path: str | os.PathLike[str], problem: sidefiles.SideFileProblem) -> None:
-        sidefiles.set_aside(self.path(db_path), problem)
+        if os.path.lexists(self.path(db_path)):
+            sidefiles.set_aside(self.path(db_path), problem)
         turns = self.turns_path(db_path)
         if os.path.lexists(turns):
             sidefiles.set_aside(turns, problem)
@@ -342,6 +367,10 @@ class ReplayStore:
         fresh = replay(db, o, progress=progress)
         kept = self.save(db_path, fresh, o, identity=identity)
         return Updated(kept, len(fresh.turns), "new" if saved is None else "recomputed", reason, fresh.turns)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _tmp(path: Path) -> Path:

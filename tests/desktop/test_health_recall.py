@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
+from core import sidefiles
 from core.db import MemoryDB
 from core.replay.store import ENV_VAR, ReplayStore
 from core.timeline import RawStore
@@ -216,3 +217,18 @@ def test_the_page_follows_the_zoom(open_tab, planted, english):
         assert tick is not None and tick.pointSizeF() == pytest.approx(2 * base, abs=0.1)
     finally:
         zoom.reset_for_tests()
+
+
+def test_a_damaged_saved_result_is_set_aside_and_replayed_again(open_tab, planted, english):
+    path, _ids = planted
+    first = _page(open_tab(HealthTab, path, idle_ms=60_000)).view
+    store = ReplayStore()
+    lines = store.turns_path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[5] = lines[5].replace('"hit":', '"hit":"maybe","was":', 1)
+    store.turns_path(path).write_text("".join(lines), encoding="utf-8")
+    notices = []
+    with sidefiles.reporting(notices.append):
+        page = _page(open_tab(HealthTab, path, idle_ms=60_000))
+    assert notices and {n.code for n in notices} == {"sidefile.set_aside"}
+    assert page.view.updated.how == "new" and page.view.summary == first.summary
+    assert store.load(path) is not None  # saved again, whole

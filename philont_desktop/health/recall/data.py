@@ -24,7 +24,7 @@ from core.context import DEFAULTS, ContextResult, build_context
 from core.db import MemoryDB
 from core.models import Message
 from core.replay import TurnReport
-from core.replay.saved import SavedReplayError
+from core.replay.saved import SavedReplayError, turn_from_json
 from core.replay.store import ReplayStore, Updated
 from core.replay.turn import restriction
 from core.timeline import RawStore
@@ -72,6 +72,41 @@ class RecallView:
         misses = [e[3] for e in sorted(heap, key=lambda e: e[:3], reverse=True)]
         return RecallView(summary, history, months, misses, self.texts)
 
+    def plus_records(
+        self,
+        records: Iterable[dict[str, Any]],
+        strategies: tuple[str, ...],
+        summary: dict[str, Any],
+        history: int,
+    ) -> RecallView:
+        """:meth:`plus` for saved turns as their JSON objects (:meth:`ReplayStore.records`): only the
+        misses that are listed are made whole (reading a long history's turns stays quick)."""
+        months = dict(self.months)
+        heap = [(*_miss_key(t), t) for t in self.misses]
+        heapq.heapify(heap)
+        for d in records:
+            hit, ts, mid, needed = d.get("hit"), d.get("timestamp"), d.get("messageId"), d.get("needed")
+            if hit is None:
+                continue
+            if (
+                type(hit) is not bool
+                or type(ts) is not int
+                or type(mid) is not int
+                or not isinstance(needed, list)
+            ):
+                raise SavedReplayError("a turn lacks its hit, time, id or needed messages")
+            key = _month_of(ts)
+            if key is not None:
+                n, hits = months.get(key, (0, 0))
+                months[key] = (n + 1, hits + (1 if hit else 0))
+            if hit is False and (len(heap) < MAX_LISTED or (len(needed), ts, mid) > heap[0][:3]):
+                t = turn_from_json(d, strategies)
+                heapq.heappush(heap, (*_miss_key(t), t))
+                if len(heap) > MAX_LISTED:
+                    heapq.heappop(heap)
+        misses = [e[3] for e in sorted(heap, key=lambda e: e[:3], reverse=True)]
+        return RecallView(summary, history, months, misses, self.texts)
+
 
 def _messages(db: Any, ids: Iterable[int]) -> dict[int, Message]:
     raw, out = RawStore(db), {}
@@ -98,15 +133,19 @@ def job_load(db: Any, db_path: Path, store: ReplayStore | None = None, job: Any 
     saved = store.header(db_path)
     if saved is None:
         return RecallView()
+    strategies = tuple(saved.summary.get("strategies") or ())
     try:
-        view = RecallView().plus(_checked(store.turns(db_path, saved), job), saved.summary, saved.history)
-    except SavedReplayError:
+        records = _checked(store.records(db_path, saved), job)
+        view = RecallView().plus_records(records, strategies, saved.summary, saved.history)
+    except SavedReplayError as exc:
+        store.set_aside(db_path, str(exc))
         return RecallView()  # set aside and reported: the update replays every turn
     return _with_texts(db, view, None)
 
 
-def _checked(turns: Iterable[TurnReport], job: Any) -> Iterator[TurnReport]:
-    for i, t in enumerate(turns):
+def _checked(items: Iterable[Any], job: Any) -> Iterator[Any]:
+    """``items``, stopping when ``job`` is cancelled."""
+    for i, t in enumerate(items):
         if job is not None and i % 1000 == 0:
             job.raise_if_cancelled()
         yield t
