@@ -18,7 +18,7 @@ import itertools
 from typing import Any
 
 from core.replay.store import ReplayStore
-from philont_desktop import messages
+from philont_desktop import messages, zoom
 from philont_desktop.health.page import HealthPage
 from philont_desktop.health.recall import texts
 from philont_desktop.health.recall.data import RecallView, job_load, job_turn, job_update
@@ -52,14 +52,16 @@ class RecallPage(HealthPage):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note = QLabel(self)
         self.note.setObjectName("recallNote")
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
-        self.note.setForegroundRole(self.note.foregroundRole())
         self.charts = RecallCharts(ctx.theme, self)
         self.model = MissesModel(self)
         self.table = misses_table(self.model, self)
         self.hint = EmptyHint(self.table, self._empty_text, lambda: self.view is not None)
         self.turn_view = TurnView(ctx.theme, self)
         self._layout()
+        self.tab.register_splitter(self.split, "recall/split")
+        self.tab.register_splitter(self.bottom, "recall/bottom")
         self._wire()
         self.retranslate_static()
         accessible.prepare(self)
@@ -76,7 +78,7 @@ class RecallPage(HealthPage):
         self.bottom.setChildrenCollapsible(False)
         self.bottom.addWidget(self.table)
         self.bottom.addWidget(self.turn_view)
-        self.bottom.setSizes([420, 700])
+        zoom.set_splitter_sizes(self.bottom, [420, 700], panes=(0,))  # the list grows with the text
         self.split = QSplitter(Qt.Orientation.Vertical, self)
         self.split.setObjectName("recallSplit")
         self.split.setChildrenCollapsible(False)
