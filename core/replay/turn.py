@@ -548,6 +548,10 @@ def walk(
 
 def miss_cause(turn: AgentTurn, needed: Sequence[int], rows: dict[int, Message]) -> Miss:
     """The one cause of a turn whose recall holds none of ``needed`` (see :mod:`core.replay.causes`)."""
+    late = [i for i in needed if i > turn.message.id]
+    if late and len(late) == len(needed):
+        return Miss("replay.cause.not_yet_written", {"id": late[0]})
+    needed = [i for i in needed if i not in late]
     if turn.restricted:
         outside = [i for i in needed if i in rows and rows[i].session_id not in turn.restricted]
         if len(outside) == len(needed):

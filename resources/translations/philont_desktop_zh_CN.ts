@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+439"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+442"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-371"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-374"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -268,7 +268,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+356"/>
+        <location line="+359"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -581,7 +581,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-317"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-320"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1152,7 +1152,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+361"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+364"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1192,7 +1192,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-435"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1408,12 +1408,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+255"/>
+        <location line="+258"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-254"/>
+        <location line="-257"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1434,6 +1434,11 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>Message #{id} was written after this turn (its time is earlier, its id later): recall could not have seen it.</source>
+        <translation>消息 #{id} 是在这一轮之后写入的（时间更早，编号更大）：召回当时不可能看到它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Recall was restricted to this scheduled session; message #{id} is in {session}.</source>
         <translation>召回被限制在这个定时会话内；消息 #{id} 在 {session} 中。</translation>
     </message>
@@ -2273,7 +2278,7 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-126"/>
         <source> No backup that passes the quick integrity check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
     </message>
@@ -2283,7 +2288,7 @@ with the backup
         <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+107"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -3274,13 +3279,13 @@ with the backup
 <context>
     <name>ActionsFilterBar</name>
     <message>
-        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+21"/>
-        <location line="+108"/>
+        <location filename="../../philont_desktop/actions/widgets/filter_bar.py" line="+22"/>
+        <location line="+113"/>
         <source>All tools</source>
         <translation>全部工具</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-110"/>
         <source>Any outcome</source>
         <translation>任意结果</translation>
     </message>
@@ -3296,12 +3301,12 @@ with the backup
     </message>
     <message>
         <location line="+5"/>
-        <location line="+99"/>
+        <location line="+104"/>
         <source>Any linked skill</source>
         <translation>任意关联技能</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-103"/>
         <source>Linked skill</source>
         <translation>关联技能</translation>
     </message>
@@ -3311,17 +3316,17 @@ with the backup
         <translation>工具</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Skill</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+79"/>
         <source>No actions</source>
         <translation>没有操作</translation>
     </message>
@@ -4628,7 +4633,7 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+156"/>
+        <location line="+157"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
@@ -5985,7 +5990,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsFilterBar</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/filter_bar.py" line="+23"/>
+        <location filename="../../philont_desktop/facts/widgets/filter_bar.py" line="+24"/>
         <source>Filter keys and values</source>
         <translation>筛选键和值</translation>
     </message>
@@ -6221,7 +6226,7 @@ You can undo this with Edit › Undo.</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+95"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+96"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -6241,7 +6246,7 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池</translation>
     </message>
     <message>
-        <location line="+273"/>
+        <location line="+272"/>
         <source>Forget pool ({0})</source>
         <translation>遗忘池（{0}）</translation>
     </message>
@@ -6740,7 +6745,7 @@ You can undo this with Edit › Undo.</source>
         <translation>在表格中显示</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+72"/>
         <source>At {0} (+{1} d): {2} forget candidates (score below {3}, not pinned); {4} of them are candidates now.</source>
         <translation>在 {0}（+{1} 天）：{2} 个遗忘候选（得分低于 {3}，未固定）；其中 {4} 个现在就是候选。</translation>
     </message>
@@ -7208,8 +7213,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>InputsPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+54"/>
+        <location filename="../../philont_desktop/context_tab/widgets/inputs.py" line="+60"/>
         <source>Type a message as the user would send it; the preview follows as you type.</source>
+        <extracomment>The panel&apos;s width at 100 % on a 96 dpi screen under which the fields wrap (they need ~910 px in a row).</extracomment>
         <translation>像用户那样输入一条消息；预览会随输入实时更新。</translation>
     </message>
     <message>
@@ -7258,17 +7264,17 @@ You can undo this with Edit › Undo.</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Home conversation</source>
         <translation>所属对话</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Host OS</source>
         <translation>主机操作系统</translation>
     </message>
@@ -7293,7 +7299,7 @@ You can undo this with Edit › Undo.</source>
         <translation>召回候选</translation>
     </message>
     <message numerus="yes">
-        <location line="+123"/>
+        <location line="+173"/>
         <source>%n message(s) since %1</source>
         <translation>
             <numerusform>%n 条消息，始于 %1</numerusform>
@@ -8452,7 +8458,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PoolModel</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-160"/>
+        <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="-170"/>
         <source>Fact</source>
         <extracomment>The stored columns each pool column shows (a damaged one is marked).</extracomment>
         <translation>事实</translation>

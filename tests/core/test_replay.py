@@ -93,14 +93,18 @@ def test_terms_words_and_cjk_trigrams_without_stop_words():
 
 def test_a_term_is_rare_up_to_the_threshold_and_a_correction_doubles_it(tmp_path):
     path = tmp_path / "memory.sqlite"
-    ids = _history(path, [("user", "about Quillfeather")] * 3 + [("system", "Quillfeathers")] + [("user", "x")])
+    ids = _history(
+        path, [("user", "about Quillfeather")] * 3 + [("system", "Quillfeathers")] + [("user", "x")]
+    )
     db = MemoryDB.open(path)
     try:
         index = NeedIndex(db, NeedRule(max_df=3))
         before = (T0 + 4 * MIN, ids[-1])
         assert index.need("Quillfeather again", before).terms == []  # in 4 earlier messages: not rare under 3
         need = index.need("I told you: quillfeather", before)  # a substring, any case, is found
-        assert need.terms == ["quillfeather"] and sorted(need.holders) == ids[:3]  # system: counted, not needed
+        assert (
+            need.terms == ["quillfeather"] and sorted(need.holders) == ids[:3]
+        )  # system: counted, not needed
         assert need.correction == "i told you"
         assert index.need("I told you: quillfeather", (T0 + 2 * MIN, ids[2])).terms == ["quillfeather"]
     finally:
@@ -333,3 +337,24 @@ def test_the_replay_reader_gives_what_build_context_gives_on_the_demo(tmp_path):
         db.close()
     assert {"fts", "substring_proven", "substring_scan"} <= paths  # every way the agent's search answers
     assert _compare_with_build_context(path) > 500
+
+
+def test_a_needed_message_written_after_the_turn_is_a_miss_not_yet_written(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    ids = _history(
+        path, [_filler(i) for i in range(40)] + [("user", "Did Zephyrine book the Quillfeather lodge?")]
+    )
+    db = MemoryDB.open(path, writable=True)
+    try:  # stored after the turn with an older time (an import, a reply on the turn's clock)
+        late = RawStore(db).append_message(
+            "global", "assistant", "Zephyrine booked the Quillfeather lodge.", T0 + 1
+        )
+    finally:
+        db.close()
+    t = _turn(_run(path), ids[-1])
+    assert t.needed == [late.id] and late.id > ids[-1] and t.hit is False and t.cause is not None
+    assert (t.cause.code, t.cause.params) == ("replay.cause.not_yet_written", {"id": late.id})
+    assert (
+        t.cause.message
+        == f"Message #{late.id} was written after this turn (its time is earlier, its id later): recall could not have seen it."
+    )
