@@ -10,7 +10,7 @@ server restricts them), then:
   rule in :mod:`core.replay.need`), never a judgement of a model or a person;
 * **hit** when recall included a needed message, else a **miss** with one cause code
   (:mod:`core.replay.causes`: ``replay.cause.query_failed``, ``.no_overlap``, ``.budget_cut``,
-  ``.candidate_limit``, ``.session_restricted``, ``.not_searched``);
+  ``.candidate_limit``, ``.session_restricted``, ``.not_searched``, ``.not_yet_written``);
 * the **what-if strategies** on the same turns (:mod:`core.replay.strategies`: ``agent``, ``terms-or``,
   ``terms-or-wide``).
 

@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+439"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+442"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-371"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-374"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -268,7 +268,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+356"/>
+        <location line="+359"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -581,7 +581,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-317"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-320"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1153,7 +1153,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+361"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+364"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1193,7 +1193,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-435"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1409,12 +1409,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+255"/>
+        <location line="+258"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-254"/>
+        <location line="-257"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1435,6 +1435,11 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>Message #{id} was written after this turn (its time is earlier, its id later): recall could not have seen it.</source>
+        <translation>消息 #{id} 是在这一轮之后写入的（时间更早，编号更大）：召回当时不可能看到它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Recall was restricted to this scheduled session; message #{id} is in {session}.</source>
         <translation>召回被限制在这个定时会话内；消息 #{id} 在 {session} 中。</translation>
     </message>
@@ -2274,7 +2279,7 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-126"/>
         <source> No backup that passes the quick integrity check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
     </message>
@@ -2284,7 +2289,7 @@ with the backup
         <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+107"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
