@@ -2493,12 +2493,17 @@ with the backup
     </message>
     <message>
         <location line="+1"/>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>no recall ran</source>
         <translation>未进行召回</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-21"/>
+        <source>written after the turn</source>
+        <translation>写于该轮次之后</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>the agent&apos;s query</source>
         <translation>智能体自己的查询</translation>
     </message>
@@ -8964,7 +8969,7 @@ You can undo this with Edit › Undo.</source>
         <translation>召回</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/recall/page.py" line="+109"/>
+        <location filename="../../philont_desktop/health/recall/page.py" line="+111"/>
         <source>Reading the saved result…</source>
         <translation>正在读取已保存的结果…</translation>
     </message>

@@ -35,14 +35,15 @@ def _full(path, **kw):
 
 
 def _update(store, path, **kw):
-    """``store.update`` on a fresh read-only connection; the turns replayed, counted by progress."""
-    seen: list[int] = []
+    """``store.update`` on a fresh read-only connection; the turns replayed, counted by progress (the
+    turns it reported done: a report of none done yet, at the start, counts none)."""
+    seen: set[int] = set()
     db = MemoryDB.open(path)
     try:
-        done = store.update(db, path, kw.pop("options", None), progress=lambda d, t: seen.append(d))
+        done = store.update(db, path, kw.pop("options", None), progress=lambda d, t: seen.add(d))
     finally:
         db.close()
-    return done, len(seen)
+    return done, len(seen - {0})
 
 
 def _append(path, rows, start):

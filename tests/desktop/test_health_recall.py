@@ -125,7 +125,8 @@ def test_an_update_after_the_agent_writes_replays_only_the_new_turns(open_tab, p
 
 def test_a_second_visit_shows_the_saved_result_and_replays_nothing(open_tab, planted, english):
     path, _ids = planted
-    first = _page(open_tab(HealthTab, path, idle_ms=60_000)).view
+    page = _page(open_tab(HealthTab, path, idle_ms=60_000))  # kept: a tab is freed on the GUI thread
+    first = page.view
     again = _page(open_tab(HealthTab, path, idle_ms=60_000))
     assert (again.view.updated.how, again.view.updated.replayed) == ("extended", 0)
     assert again.view.summary == first.summary and again.view.months == first.months
@@ -221,7 +222,8 @@ def test_the_page_follows_the_zoom(open_tab, planted, english):
 
 def test_a_damaged_saved_result_is_set_aside_and_replayed_again(open_tab, planted, english):
     path, _ids = planted
-    first = _page(open_tab(HealthTab, path, idle_ms=60_000)).view
+    before = _page(open_tab(HealthTab, path, idle_ms=60_000))  # kept: a tab is freed on the GUI thread
+    first = before.view
     store = ReplayStore()
     lines = store.turns_path(path).read_text(encoding="utf-8").splitlines(keepends=True)
     lines[5] = lines[5].replace('"hit":', '"hit":"maybe","was":', 1)
@@ -232,3 +234,17 @@ def test_a_damaged_saved_result_is_set_aside_and_replayed_again(open_tab, plante
     assert notices and {n.code for n in notices} == {"sidefile.set_aside"}
     assert page.view.updated.how == "new" and page.view.summary == first.summary
     assert store.load(path) is not None  # saved again, whole
+
+
+def test_every_cause_has_a_short_name_in_both_languages(qapp, english):
+    from core.replay import CAUSE_TEXT
+    from philont_desktop import i18n
+    from philont_desktop.health.recall import texts
+
+    assert all(texts.cause_name(code) != code for code in CAUSE_TEXT)
+    i18n.install("zh_CN")
+    try:
+        names = [texts.cause_name(code) for code in CAUSE_TEXT]
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in name) for name in names), names
+    finally:
+        i18n.install("en")

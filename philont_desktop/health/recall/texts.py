@@ -27,6 +27,7 @@ def cause_name(code: str) -> str:
         "replay.cause.candidate_limit": tr("beyond the candidate limit"),
         "replay.cause.session_restricted": tr("restricted to a session"),
         "replay.cause.not_searched": tr("no recall ran"),
+        "replay.cause.not_yet_written": tr("written after the turn"),
     }
     return names.get(code, code)
 
