@@ -13,7 +13,6 @@ so it is kept too. A row before the turn has an id at most the greatest id befor
 
 from __future__ import annotations
 
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -135,25 +134,21 @@ class ReplayProof(SubstringProof):
                     return None, SubstringOutcome(
                         "scanned", "substring.candidates", {"cap": cap, "pieces": pieces}, index=state
                     )
-                sql = f"SELECT rowid FROM {FTS} WHERE {FTS} MATCH ? AND rowid <= ?"
-                cands = [r[0] for r in self.db.conn.execute(sql, (query, top))]
         except sqlite3.Error:
             return super()._from_candidates(search, safe, f, limit, query, pieces, state)
-        if not cands:
-            return [], SubstringOutcome("proven", "substring.proven_miss", {"pieces": pieces}, index=state)
+        # The candidates that pass LIKE and the filters, in one query: no candidate list in Python.
         w = search.where(f)
         sql = (
-            f"SELECT m.* FROM json_each(?) AS j CROSS JOIN {MSG} AS m ON m.id = j.value "
-            f"WHERE m.content LIKE '%' || ? || '%'{w.and_sql()} "
+            f"SELECT m.* FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+            f"WHERE {FTS} MATCH ? AND {FTS}.rowid <= ? AND m.content LIKE '%' || ? || '%'{w.and_sql()} "
             "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
         )
-        rows = search.raw.select(sql, (json.dumps(cands), safe, *w.args, limit))
-        return rows, SubstringOutcome(
-            "proven",
-            "substring.proven_rows",
-            {"pieces": pieces, "candidates": len(cands), "rows": len(rows)},
-            index=state,
-        )
+        try:
+            rows = search.raw.select(sql, (query, top, safe, *w.args, limit))
+        except sqlite3.Error:
+            return super()._from_candidates(search, safe, f, limit, query, pieces, state)
+        code = "substring.proven_rows" if rows else "substring.proven_miss"
+        return rows, SubstringOutcome("proven", code, {"pieces": pieces, "rows": len(rows)}, index=state)
 
     def substring(self, search: MessageSearch, safe: str, f: Filters, limit: Any) -> list[Message]:
         key = _Kept_.key(safe, f, limit)
