@@ -90,8 +90,8 @@ def _replay(db_path: Path, **options: object) -> dict:
     }
 
 
-def _turn_ids(db_path: Path, since: int | None = None) -> list[int]:
-    """The ids of the user turns (since ``since``), in ``(timestamp, id)`` order."""
+def _turn_ids(db_path: Path, since: int | None = None, after_id: int | None = None) -> list[int]:
+    """The ids of the user turns (since ``since``, after ``after_id``), in ``(timestamp, id)`` order."""
     from core.db import MemoryDB
 
     with MemoryDB.open(db_path) as db:
@@ -100,10 +100,13 @@ def _turn_ids(db_path: Path, since: int | None = None) -> list[int]:
         if since is not None:
             sql += " AND timestamp >= ?"
             args = (since,)
+        if after_id is not None:
+            sql += " AND id > ?"
+            args = (*args, after_id)
         return [r[0] for r in db.conn.execute(sql + " ORDER BY timestamp, id", args)]
 
 
-def _floor(db_path: Path, since: int | None, sample: int) -> dict:
+def _floor(db_path: Path, since: int | None, sample: int, after_id: int | None = None) -> dict:
     """The agent's recall search alone on a uniform sample of the turns: mean seconds per turn."""
     from core.db import MemoryDB
     from core.jsutil import js_trim, utf16_len
@@ -111,7 +114,7 @@ def _floor(db_path: Path, since: int | None, sample: int) -> dict:
     from core.substring import ProvingRawStore
     from core.timeline import RawStore
 
-    keys = _turn_ids(db_path, since)
+    keys = _turn_ids(db_path, since, after_id)
     step = max(1, len(keys) // sample) if sample > 0 else 1
     picked = keys[::step]
     spent = 0.0
@@ -168,6 +171,7 @@ def _incremental(db_path: Path, n: int = 1000) -> dict:
             RawStore(db).append_many(new)
         out = _replay(copy, after_id=newest_id)
         out["appended"] = len(new)
+        out["floor"] = _floor(copy, None, 0, newest_id)
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -237,13 +241,14 @@ def results(got: dict[str, dict], result) -> list[dict]:
         )
     inc = got.get("incremental")
     if inc is not None:
+        fl = inc.get("floor") or {"turns": 0, "seconds": 0.0}
         out.append(
             result(
                 f"replay after {inc['appended']:,} new messages (after_id: {inc['turns']} new turns)",
                 inc["seconds"],
                 "s",
-                "-",
-                0,
+                FLOOR_NAME + f", each of the {fl['turns']:,} new turns",
+                fl["seconds"],
                 1,
             )
         )
