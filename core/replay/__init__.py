@@ -21,6 +21,7 @@ The modules:
 * :mod:`core.replay.need`: terms, document frequency, the need rule;
 * :mod:`core.replay.relearn`: facts re-learned in a turn (a stronger signal of need);
 * :mod:`core.replay.turn`: one turn as the agent had it, and the cause of a miss;
+* :mod:`core.replay.search`: the agent's search run turn after turn, what one turn found kept for the next;
 * :mod:`core.replay.causes`: the cause codes, their English text and examples;
 * :mod:`core.replay.strategies`: the what-if strategies;
 * :mod:`core.replay.run`: the loop over the turns, the summary and the JSON.

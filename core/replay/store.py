@@ -349,22 +349,24 @@ class ReplayStore:
         options: ReplayOptions | None = None,
         *,
         progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> Updated:
         """Bring the saved result of ``db`` (opened from ``db_path``) up to date and save it: only the
         user turns written since are replayed when the saved one can be extended, else every turn.
-        ``progress(done, total)`` counts the turns replayed now. Reads the database only."""
+        ``progress(done, total)`` counts the turns replayed now; ``cancelled()`` stops the replay
+        (:func:`core.replay.replay`), and then nothing is saved. Reads the database only."""
         o = replace(options or ReplayOptions(), after_id=None)
         identity = getattr(db, "identity", None) or file_identity(db_path)
         saved = self.header(db_path)
         reason = None if saved is None else _why_not_extend(db, saved, o, identity)
         if saved is not None and reason is None:
-            new = replay(db, replace(o, after_id=saved.last_id), progress=progress)
+            new = replay(db, replace(o, after_id=saved.last_id), progress=progress, cancelled=cancelled)
             if new.turns and saved.last is not None and _key(new.turns[0]) < (saved.last[1], saved.last[0]):
                 reason = "changed"  # a new turn comes before a saved one: their histories differ
             else:
                 kept = self._append(db_path, saved, new, identity)
                 return Updated(kept, len(new.turns), "extended", None, new.turns)
-        fresh = replay(db, o, progress=progress)
+        fresh = replay(db, o, progress=progress, cancelled=cancelled)
         kept = self.save(db_path, fresh, o, identity=identity)
         return Updated(kept, len(fresh.turns), "new" if saved is None else "recomputed", reason, fresh.turns)
 
@@ -521,6 +523,7 @@ def update(
     options: ReplayOptions | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Updated:
     """:meth:`ReplayStore.update` in the default folder."""
-    return ReplayStore().update(db, db_path, options, progress=progress)
+    return ReplayStore().update(db, db_path, options, progress=progress, cancelled=cancelled)

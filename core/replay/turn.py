@@ -13,36 +13,29 @@ Two computations give the same :class:`AgentTurn`:
   substring proof of :mod:`core.substring`); the reference, a few milliseconds a turn;
 * :class:`TurnReader`: what the replay runs. The same steps without what a preview adds (highlights,
   the recall explanation, the left-out rows read again, the retriever's output objects): the recency
-  query and the agent's search through the same store methods, then the retriever's budget walk on
-  their rows. A substring scan (no proof from the index: pieces under 3 characters, too many
-  candidates) is kept per text and extended over the messages written since the previous turn
-  instead of scanning the whole history again (:class:`ReplayProof`). A test compares both on every
-  turn of the demo and of a planted history.
+  query and the agent's search (:class:`core.replay.search.ReplaySearch`: the same rows, with what a
+  turn found kept for the later turns sending the same text) through the same store methods, then the
+  retriever's budget walk on their rows. A test compares both on every turn of the demo and of a
+  planted history.
 """
 
 from __future__ import annotations
 
-import json
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core import recall_trigger
 from core.context import DEFAULTS, ContextResult, build_context
-from core.engine import sqlite3
 from core.jsutil import estimate_tokens, js_trim, utf16_len
 from core.models import Message
 from core.prefix import PrefixResult
 from core.prefix_text import SCHEDULED_SESSION_PREFIX
 from core.recall import EXTRA_CANDIDATES
 from core.replay.need import TopIds
-from core.search import Filters, MessageSearch
-from core.search.fts import FullTextIndex
-from core.search.index_state import IndexState, index_state
-from core.search.sql import FTS, MSG, Keyset, Where, keyset_cond, sanitize_query
-from core.substring import SearchCancelledError, SubstringOutcome, SubstringProof
+from core.replay.search import ReplayCancelledError, ReplayProof, ReplaySearch
+from core.search.index_state import index_state
+from core.search.sql import MSG, Where, keyset_cond, sanitize_query
 from core.timeline import RawStore
 
 if TYPE_CHECKING:
@@ -61,10 +54,6 @@ __all__ = [
 
 # The prefix is not part of recall: an empty one is passed so that it is not rebuilt every turn.
 _NO_PREFIX = PrefixResult(text="")
-
-
-class ReplayCancelledError(SearchCancelledError):
-    """Raised by :func:`core.replay.replay` when its ``cancelled()`` became true."""
 
 
 @dataclass(frozen=True)
@@ -178,231 +167,6 @@ def _from_context(m: Message, restricted: list[str] | None, r: ContextResult) ->
 # --------------------------------------------------------------------------------------------------
 # The replay's computation
 # --------------------------------------------------------------------------------------------------
-
-
-#: A kept answer is extended over the rows written since it was kept when they are at most this many
-#: ids, or when reading them (about :data:`GAP_ROW_SECONDS` each) costs less than answering anew did.
-GAP_IDS = 2000
-GAP_ROW_SECONDS = 1e-6
-
-_Kept = tuple[tuple[int, int], list[int], Any, float]
-
-
-class _Kept_:
-    """Answers kept per ``(text, sessions, limit)`` with the bound they were computed for (the least
-    recently used dropped past ``size``)."""
-
-    SIZE = 50_000
-
-    def __init__(self, size: int = SIZE):
-        self.size = size
-        self.items: OrderedDict[tuple[Any, ...], _Kept] = OrderedDict()
-
-    @staticmethod
-    def key(safe: str, f: Filters, limit: Any) -> tuple[Any, ...] | None:
-        """The key of a search the kept answers apply to (a plain bound, a positive limit, only the
-        sessions as filter), else None."""
-        b = f.before
-        if b is None or type(b[0]) is not int or type(limit) is not int or limit <= 0:
-            return None
-        if (f.since, f.until, f.roles, f.conversations) != (None, None, None, None):
-            return None
-        return (safe, tuple(f.session_ids or ()), limit)
-
-    def get(self, key: tuple[Any, ...], before: tuple[int, int]) -> _Kept | None:
-        kept = self.items.get(key)
-        if kept is None or not kept[0] < before:
-            return None
-        gap = before[1] - kept[0][1]
-        if gap > GAP_IDS and gap * GAP_ROW_SECONDS > kept[3]:
-            return None
-        self.items.move_to_end(key)
-        return kept
-
-    def put(
-        self, key: tuple[Any, ...], before: tuple[int, int], rows: Sequence[Message], extra: Any, cost: float
-    ) -> None:
-        """Keep ``rows`` (and ``extra``) for ``before``; ``cost``: the seconds answering anew took."""
-        self.items[key] = (before, [r.id for r in rows], extra, cost)
-        self.items.move_to_end(key)
-        if len(self.items) > self.size:
-            self.items.popitem(last=False)
-
-
-def _gap_where(f: Filters, since: tuple[int, int]) -> Where:
-    """The rows from ``since`` (inclusive) to ``f.before`` (exclusive)."""
-    w = Where()
-    keyset_cond(w, "m.", f.before, (since[0], since[1] - 1))
-    return w
-
-
-class ReplayProof(SubstringProof):
-    """The substring step of the agent's search (:class:`core.substring.SubstringProof`: from the index
-    when provably the same as the scan, else the scan) whose answers are kept per text (see
-    :class:`ReplaySearch`); how the step was answered (proven or scanned) depends on the text and the
-    index only, so it is kept too."""
-
-    def __init__(self, db: MemoryDB, cancel_check: Callable[[], bool] | None = None):
-        super().__init__(db, cancel_check, cancel_error=ReplayCancelledError)
-        self.kept = _Kept_()
-        self.top: int | None = None  # the greatest id before the current turn (TurnReader sets it)
-        self._candidates: OrderedDict[str, int] = OrderedDict()
-
-    def _from_candidates(
-        self,
-        search: MessageSearch,
-        safe: str,
-        f: Filters,
-        limit: Any,
-        query: str,
-        pieces: list[str],
-        state: IndexState,
-    ) -> tuple[list[Message] | None, SubstringOutcome]:
-        """:meth:`SubstringProof._from_candidates` with the candidates read only up to :attr:`top` (a
-        row before the turn has no greater id). Whether there are too many candidates (then the scan
-        runs) is decided over the whole index as there: when a piece has at most that many, so has the
-        conjunction; else the conjunction is counted. Each count once per replay."""
-        top = self.top
-        if top is None or f.before is None:
-            return super()._from_candidates(search, safe, f, limit, query, pieces, state)
-        cap = self.candidate_cap
-        try:
-            with self.db.lock:
-                longest = sorted(pieces, key=len, reverse=True)  # the rarest first, likely
-                n = next((c for c in (self._count(f'"{p}"', cap) for p in longest) if c <= cap), cap + 1)
-                if n > cap:  # every piece is common: count them together
-                    n = self._count(query, cap)
-                if n > cap:
-                    return None, SubstringOutcome(
-                        "scanned", "substring.candidates", {"cap": cap, "pieces": pieces}, index=state
-                    )
-                sql = f"SELECT rowid FROM {FTS} WHERE {FTS} MATCH ? AND rowid <= ?"
-                cands = [r[0] for r in self.db.conn.execute(sql, (query, top))]
-        except sqlite3.Error:
-            return super()._from_candidates(search, safe, f, limit, query, pieces, state)
-        if not cands:
-            return [], SubstringOutcome("proven", "substring.proven_miss", {"pieces": pieces}, index=state)
-        w = search.where(f)
-        sql = (
-            f"SELECT m.* FROM json_each(?) AS j CROSS JOIN {MSG} AS m ON m.id = j.value "
-            f"WHERE m.content LIKE '%' || ? || '%'{w.and_sql()} "
-            "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
-        )
-        rows = search.raw.select(sql, (json.dumps(cands), safe, *w.args, limit))
-        return rows, SubstringOutcome(
-            "proven",
-            "substring.proven_rows",
-            {"pieces": pieces, "candidates": len(cands), "rows": len(rows)},
-            index=state,
-        )
-
-    def substring(self, search: MessageSearch, safe: str, f: Filters, limit: Any) -> list[Message]:
-        key = _Kept_.key(safe, f, limit)
-        kept = None if key is None or f.before is None else self.kept.get(key, f.before)
-        if key is None or f.before is None:
-            return super().substring(search, safe, f, limit)
-        if kept is not None:
-            self.check_cancel()
-            rest = Where()
-            rest.add("m.content LIKE '%' || ? || '%'", safe)
-            gap = search.raw.select_ordered(_gap_where(f, kept[0]), rest, f.session_ids, limit)
-            rows = (gap + search.raw.get_messages(kept[1]))[:limit]
-            outcome, cost = replace(kept[2], rows=len(rows)), kept[3]
-        else:
-            t = time.perf_counter()
-            rows = super().substring(search, safe, f, limit)
-            if self.last_substring is None:
-                return rows
-            outcome, cost = self.last_substring, time.perf_counter() - t
-        self.kept.put(key, f.before, rows, outcome, cost)
-        self.last_substring = outcome
-        return rows
-
-    def _count(self, query: str, cap: int) -> int:
-        """How many rows of the whole index match ``query``, counting up to ``cap + 1``."""
-        n = self._candidates.get(query)
-        if n is None:
-            sql = f"SELECT count(*) FROM (SELECT 1 FROM {FTS} WHERE {FTS} MATCH ? LIMIT ?)"
-            n = int(self.db.conn.execute(sql, (query, cap + 1)).fetchone()[0])
-            self._candidates[query] = n
-            if len(self._candidates) > _Kept_.SIZE:
-                self._candidates.popitem(last=False)
-        return n
-
-
-class _BoundedIndex(FullTextIndex):
-    """The full-text queries of :class:`core.search.fts.FullTextIndex` with ``rowid <= top`` (the
-    greatest id before the turn, :attr:`ReplayProof.top`) added: the same hits, without reading those
-    of the rows written after the turn."""
-
-    def __init__(self, raw: RawStore, proof: ReplayProof):
-        super().__init__(raw)
-        self.proof = proof
-
-    def page(
-        self, safe: str, w: Where, k: int | None, until: float | None, before: Keyset | None
-    ) -> list[Message]:
-        top = self.proof.top
-        if top is not None and before is not None:
-            w = w.copy()
-            w.add(f"{FTS}.rowid <= ?", top)
-        return super().page(safe, w, k, until, before)
-
-
-class ReplaySearch(MessageSearch):
-    """The agent's search (:class:`core.search.MessageSearch`) whose full-text answers are kept per
-    text: the newest ``limit`` hits before a turn are those kept at an earlier turn with the hits among
-    the rows written in between in front (looked up in the index over those rows' id range). Valid
-    because the replay's turns come in ``(timestamp, id)`` order and the step's rows are the newest
-    ``limit`` hits before the bound; an FTS5 error depends on the text only and is kept too. A bound
-    that does not move forward, or a gap that costs more to read than answering anew
-    (:data:`GAP_IDS`), asks the index again. The substring step is a :class:`ReplayProof`."""
-
-    def __init__(self, raw: RawStore, proof: ReplayProof):
-        super().__init__(raw, proof)
-        self.proof = proof
-        self.kept = _Kept_()
-        self.fts = _BoundedIndex(raw, proof)
-
-    def _full_text(self, safe: str, f: Filters, limit: Any) -> list[Message]:
-        key = _Kept_.key(safe, f, limit)
-        kept = None if key is None or f.before is None else self.kept.get(key, f.before)
-        if key is None or f.before is None:
-            return super()._full_text(safe, f, limit)
-        if kept is None:
-            t = time.perf_counter()
-            rows = super()._full_text(safe, f, limit)
-            fts = self.proof.last_fts
-            error = None if fts is None else fts.error
-            self.kept.put(key, f.before, rows, error, time.perf_counter() - t)
-            return rows
-        if kept[2] is not None:
-            self.proof.fts_ran(0, kept[2], True)
-            self.kept.put(key, f.before, [], kept[2], kept[3])
-            return []
-        ids = [i for _t, i in sorted(self._gap_hits(safe, f, kept[0]), reverse=True)] + kept[1]
-        rows = self.raw.get_messages(ids[:limit])
-        self.proof.fts_ran(len(rows), None, True)
-        self.kept.put(key, f.before, rows, None, kept[3])
-        return rows
-
-    def _gap_hits(self, safe: str, f: Filters, since: tuple[int, int]) -> list[tuple[int, int]]:
-        """The hits among the rows from ``since`` to ``f.before``, ``(timestamp, id)``, looked up in
-        the index over those rows' id range."""
-        w = _gap_where(f, since)
-        with self.db.lock:
-            lo, hi = self.db.conn.execute(
-                f"SELECT min(id), max(id) FROM {MSG} AS m{w.where_sql()}", w.args
-            ).fetchone()
-            if lo is None:
-                return []
-            w = self.where(f)  # the turn's bound and sessions
-            keyset_cond(w, "m.", None, (since[0], since[1] - 1))
-            sql = (
-                f"SELECT m.timestamp, m.id FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
-                f"WHERE {FTS} MATCH ? AND {FTS}.rowid BETWEEN ? AND ?{w.and_sql()}"
-            )
-            return [(r[0], r[1]) for r in self.db.conn.execute(sql, (safe, lo, hi, *w.args))]
 
 
 class TurnReader:

@@ -13,7 +13,7 @@ from core.facts import FactStore
 from core.jsutil import estimate_tokens
 from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
 from core.replay.need import NeedIndex, correction
-from core.replay.turn import TurnReader, agent_turn
+from core.replay.turn import ReplayCancelledError, TurnReader, agent_turn
 from core.timeline import RawStore
 from tests.reliability.helpers import fingerprint
 from tests.support import FIXED_NOW
@@ -358,3 +358,30 @@ def test_a_needed_message_written_after_the_turn_is_a_miss_not_yet_written(tmp_p
         t.cause.message
         == f"Message #{late.id} was written after this turn (its time is earlier, its id later): recall could not have seen it."
     )
+
+
+def test_progress_starts_at_zero_and_a_replay_can_be_cancelled(planted):
+    path, _ids = planted
+    db = MemoryDB.open(path)
+    try:
+        seen: list[tuple[int, int]] = []
+        r = replay(db, progress=lambda done, total: seen.append((done, total)))
+        n = len(r.turns)
+        assert seen[0] == (0, n) and seen[-1] == (n, n) and len(seen) == n + 1
+        asked = []
+
+        def cancelled() -> bool:
+            asked.append(1)
+            return len(asked) > 3
+
+        with pytest.raises(ReplayCancelledError):
+            replay(db, cancelled=cancelled)
+
+        def stop(done: int, total: int) -> None:
+            if done == 2:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            replay(db, progress=stop)
+    finally:
+        db.close()

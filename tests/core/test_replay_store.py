@@ -14,6 +14,7 @@ from core.db import MemoryDB
 from core.replay import NeedRule, ReplayOptions, replay
 from core.replay.saved import SavedReplayError, replay_from_json
 from core.replay.store import ENV_VAR, ReplayStore, default_store_dir
+from core.replay.turn import ReplayCancelledError
 from core.timeline import RawStore
 from tests.core.test_replay import MIN, T0, plant
 from tests.reliability.helpers import fingerprint
@@ -209,3 +210,20 @@ def test_results_are_keyed_to_the_real_path_and_the_folder_follows_the_environme
     assert oct(store.path(planted).stat().st_mode & 0o777) == "0o600"
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "elsewhere"))
     assert default_store_dir() == tmp_path / "elsewhere"
+
+
+def test_a_cancelled_update_saves_nothing(planted, tmp_path):
+    store = ReplayStore(tmp_path / "replays")
+    db = MemoryDB.open(planted)
+    try:
+        with pytest.raises(ReplayCancelledError):
+            store.update(db, planted, cancelled=lambda: True)
+        assert store.header(planted) is None
+        _update(store, planted)
+        _append(planted, [("user", "Quillfeather once more")], T0 + 10_000 * MIN)
+        before = store.load(planted).replay.to_json()
+        with pytest.raises(ReplayCancelledError):
+            store.update(db, planted, cancelled=lambda: True)
+        assert store.load(planted).replay.to_json() == before
+    finally:
+        db.close()

@@ -168,7 +168,8 @@ def job_update(
     db = MemoryDB.open(db_path, check=False)
     try:
         with job.interruptible(db) if job is not None else contextlib.nullcontext(db):
-            updated = (store or ReplayStore()).update(db, db_path, progress=progress)
+            cancelled = (lambda: job.cancelled) if job is not None else None
+            updated = (store or ReplayStore()).update(db, db_path, progress=progress, cancelled=cancelled)
             base = view if updated.how == "extended" and view.summary is not None else RecallView()
             saved = updated.saved
             new = base.plus(updated.turns, saved.summary, saved.history)
