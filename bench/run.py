@@ -727,6 +727,14 @@ def measure_purge(db_path: Path, runs: int) -> list[dict]:
     return bench_privacy_purge.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
 
 
+def measure_replay(db_path: Path, runs: int) -> list[dict]:
+    """The recall replay: every user turn, the last 30 days, the update after 1,000 new messages, each
+    beside the agent's recall query alone for the same turns (see ``bench_replay``). Runs once."""
+    import bench_replay
+
+    return bench_replay.results(bench_replay.measure(db_path, log=lambda m: print(m, flush=True)), result)
+
+
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
     "search": (measure_search, 9),
@@ -743,6 +751,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "big": (measure_big, 3),
     "privacy": (measure_privacy, 3),
     "purge": (measure_purge, 3),
+    "replay": (measure_replay, 1),
 }
 
 

@@ -143,6 +143,9 @@ TEMPLATES: dict[str, Template] = {
     ),
     # -- recall replay (philont-memory replay; the causes of a missed turn) -------------------------------
     "replay.unknown_strategy": lambda: _tr("Unknown strategy {strategy} (one of {known})."),
+    "replay.cause.not_yet_written": lambda: _tr(
+        "Message #{id} was written after this turn (its time is earlier, its id later): recall could not have seen it."
+    ),
     "replay.cause.session_restricted": lambda: _tr(
         "Recall was restricted to this scheduled session; message #{id} is in {session}."
     ),

@@ -35,7 +35,14 @@ from core.damage import JS_TIME_MAX
 from core.jsutil import now_ms
 from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
-__all__ = ["ENV_VAR", "ReviewMark", "ReviewMarks", "database_key", "default_marks_path"]
+__all__ = [
+    "ENV_VAR",
+    "ReviewMark",
+    "ReviewMarks",
+    "database_key",
+    "default_marks_path",
+    "user_data_dir",
+]
 
 ENV_VAR = "PHILONT_REVIEW_MARKS"
 FILE_NAME = "review-marks.json"
@@ -51,6 +58,12 @@ def default_marks_path() -> Path:
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser()
+    return user_data_dir() / FILE_NAME
+
+
+def user_data_dir() -> Path:
+    """The platform's per-user data directory for Philont/philont-desktop (Qt's ``AppDataLocation``):
+    where the files this project keeps outside the database live (review marks, saved replays)."""
     home = Path(os.environ.get("HOME") or Path.home())
     if sys.platform == "win32":
         base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
@@ -58,7 +71,7 @@ def default_marks_path() -> Path:
         base = home / "Library" / "Application Support"
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / ORG / APP / FILE_NAME
+    return base / ORG / APP
 
 
 def database_key(db_path: str | os.PathLike[str]) -> str:

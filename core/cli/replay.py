@@ -58,8 +58,9 @@ def run_replay(ctx: Ctx) -> int:
     from core.replay import NeedRule, ReplayOptions, replay
 
     a = ctx.args
-    strategies = tuple(dict.fromkeys(["agent", *(a.strategy or ())])) if a.strategy else None
-    chosen: dict[str, Any] = {} if strategies is None else {"strategies": strategies}
+    chosen: dict[str, Any] = {}
+    if a.strategy:
+        chosen["strategies"] = tuple(dict.fromkeys(["agent", *a.strategy]))
     options = ReplayOptions(
         since=optional_time(a.since, "--since"),
         until=optional_time(a.until, "--until"),

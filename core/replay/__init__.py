@@ -10,7 +10,7 @@ server restricts them), then:
   rule in :mod:`core.replay.need`), never a judgement of a model or a person;
 * **hit** when recall included a needed message, else a **miss** with one cause code
   (:mod:`core.replay.causes`: ``replay.cause.query_failed``, ``.no_overlap``, ``.budget_cut``,
-  ``.candidate_limit``, ``.session_restricted``, ``.not_searched``);
+  ``.candidate_limit``, ``.session_restricted``, ``.not_searched``, ``.not_yet_written``);
 * the **what-if strategies** on the same turns (:mod:`core.replay.strategies`: ``agent``, ``terms-or``,
   ``terms-or-wide``).
 
@@ -21,6 +21,7 @@ The modules:
 * :mod:`core.replay.need`: terms, document frequency, the need rule;
 * :mod:`core.replay.relearn`: facts re-learned in a turn (a stronger signal of need);
 * :mod:`core.replay.turn`: one turn as the agent had it, and the cause of a miss;
+* :mod:`core.replay.search`: the agent's search run turn after turn, what one turn found kept for the next;
 * :mod:`core.replay.causes`: the cause codes, their English text and examples;
 * :mod:`core.replay.strategies`: the what-if strategies;
 * :mod:`core.replay.run`: the loop over the turns, the summary and the JSON.

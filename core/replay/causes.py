@@ -3,6 +3,14 @@
 
 The codes, in the order they are tried, each with an example:
 
+``replay.cause.not_yet_written`` {id}
+    The needed message was written after the turn: its time puts it before the user's message, but
+    its id is greater (ids grow with every write), so it was stored later — a reply or a tool result
+    written in the same turn with the turn's clock, an import or a backfill with older times. The
+    replay sees the timeline by time, as the Context preview does; the agent, when it recalled, did not
+    have that row yet. Example: "Did Zephyrine book the Quillfeather lodge?" is message #41 at 10:50;
+    "Zephyrine booked the Quillfeather lodge in May." is message #42, imported later with the time
+    10:00.
 ``replay.cause.session_restricted`` {id, session}
     The turn is in a scheduled session (``system:scheduled:<task>``), whose recall the agent restricts to
     that session, and the needed message is in another one. Example: the task "daily-report" asks about
@@ -39,6 +47,8 @@ from core.search.index_state import coded_notice
 __all__ = ["CAUSE_TEXT", "cause_notice"]
 
 CAUSE_TEXT: dict[str, str] = {
+    "replay.cause.not_yet_written": "Message #{id} was written after this turn (its time is earlier, its "
+    "id later): recall could not have seen it.",
     "replay.cause.session_restricted": "Recall was restricted to this scheduled session; message #{id} is "
     "in {session}.",
     "replay.cause.not_searched": "No recall ran: the message is too short or the recall budget is 0.",

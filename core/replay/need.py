@@ -6,7 +6,8 @@ The rule (the README states it too):
   left out) or a 3-character window of a run of CJK characters (the trigram the full-text index looks
   up; windows holding a Chinese stop word left out).
 * A term is **distinctive** at a turn when it is *rare* in the history before that turn: its document
-  frequency (how many earlier messages contain it, every conversation counted) is at least 1 and at most
+  frequency (how many earlier messages contain it, every conversation counted; "contain" as the
+  case-insensitive trigram index finds it, a substring: :class:`NeedIndex`) is at least 1 and at most
   :attr:`NeedRule.max_df` (default :data:`DEFAULT_MAX_DF`, adjustable: ``replay --max-df``).
 * An earlier message is **needed** by a user turn when it is not a ``system`` message, is outside the
   turn's recency window and holds one of the turn's distinctive terms.
@@ -26,15 +27,22 @@ is an upper bound of what querying by rare words can do, not a fair comparison.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.search.index_state import index_state
+from core.search.sql import FTS, MSG, Where, keyset_cond
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
 
 __all__ = [
     "CORRECTIONS",
     "DEFAULT_MAX_DF",
     "NeedIndex",
     "NeedRule",
+    "TopIds",
     "correction",
     "terms",
 ]
@@ -123,47 +131,116 @@ class TurnNeed:
     correction: str | None = None
 
 
-class NeedIndex:
-    """Document frequencies and the holders of rare terms, grown one message at a time in timeline order.
+class TopIds:
+    """The greatest id of the messages before a ``(timestamp, id)`` bound, kept from the previous bound
+    and extended over the messages between the two when the bounds come in order (the replay's turns
+    do). Every message before the bound has an id at most that: a full-text query bounded by it in
+    the index (``rowid <= top``) skips the hits written later without changing its answer."""
 
-    Holders are kept only while a term is rare under the doubled threshold (the correction case); a more
-    frequent term keeps only its count, so memory stays bounded by the vocabulary.
+    def __init__(self, db: MemoryDB):
+        self.db = db
+        self.last: tuple[tuple[int, int], int | None] | None = None
+
+    def top(self, before: tuple[int, int]) -> int | None:
+        """The greatest id before ``before`` (None: no message)."""
+        prev = self.last
+        if prev is not None and prev[0] == before:
+            return prev[1]
+        w = Where()
+        if prev is not None and prev[0] < before:
+            keyset_cond(w, "", before, (prev[0][0], prev[0][1] - 1))
+        else:
+            prev = None
+            keyset_cond(w, "", before, None)
+        with self.db.lock:
+            got = self.db.conn.execute(f"SELECT max(id) FROM {MSG}{w.where_sql()}", w.args).fetchone()[0]
+        top = got if prev is None or prev[1] is None else max(prev[1], got or prev[1])
+        self.last = (before, top)
+        return top
+
+
+class NeedIndex:
+    """Document frequencies and the holders of rare terms at each turn, answered from the trigram index.
+
+    A term's document frequency before a turn is the number of messages before it (by ``(timestamp,
+    id)``, every conversation) that contain it, as the case-insensitive trigram index finds it (a
+    substring: ``zephyrine`` is found in "Zephyrine's"). Only whether it is at most twice
+    :attr:`NeedRule.max_df` matters, so each term is one index look-up of at most that many rows plus
+    one, whatever the size of the history; a term once seen more often stays frequent at every later
+    turn and is not looked up again (the turns come in order). When the index is not provably in step
+    with the messages (:func:`core.search.index_state.index_state`) the same count is made on the
+    messages themselves (slow: a scan per term).
     """
 
-    def __init__(self, rule: NeedRule | None = None):
+    def __init__(self, db: MemoryDB, rule: NeedRule | None = None, tops: TopIds | None = None):
+        self.db = db
         self.rule = rule or NeedRule()
-        self.df: Counter[str] = Counter()
-        self.holders: dict[str, list[int]] = {}
+        self.frequent: set[str] = set()
+        self.tops = TopIds(db) if tops is None else tops
+        with db.lock:
+            self.indexed = index_state(db).consistent
 
-    def add(self, message_id: int, text: str, role: str) -> None:
-        """Count the message's terms (a ``system`` message is counted but never needed)."""
-        cap = 2 * self.rule.max_df
-        for t in terms(text):
-            n = self.df[t] + 1
-            self.df[t] = n
-            if n > cap:
-                self.holders.pop(t, None)
-            elif role != "system":
-                self.holders.setdefault(t, []).append(message_id)
-
-    def need(self, text: str, relearned: str = "") -> TurnNeed:
-        """The need of a user message ``text`` against the history counted so far; ``relearned``: the
-        values of the facts re-learned in this turn (:mod:`core.replay.relearn`), whose rare words count
-        under the correction threshold."""
+    def need(self, text: str, before: tuple[int, int], relearned: str = "") -> TurnNeed:
+        """The need of a user message ``text`` against the messages before ``before`` (its exclusive
+        ``(timestamp, id)`` bound); ``relearned``: the values of the facts re-learned in this turn
+        (:mod:`core.replay.relearn`), whose rare words count under the correction threshold."""
         phrase = correction(text)
-        rare = self._rare(terms(text), self.rule.max_df * (2 if phrase else 1))
-        extra = [t for t in self._rare(terms(relearned), 2 * self.rule.max_df) if t not in rare]
+        own = terms(text)
+        extra = terms(relearned) - own if relearned else set()
+        counts = self._counts(own | extra, before)
+        rare = _rarest(own, counts, self.rule.max_df * (2 if phrase else 1))
+        more = [t for t in _rarest(extra, counts, 2 * self.rule.max_df) if t not in rare]
         holders: dict[int, list[str]] = {}
-        for t in rare + extra:
-            for mid in self.holders.get(t, ()):
-                holders.setdefault(mid, []).append(t)
+        for t in rare + more:
+            for mid, role in counts[t][1]:
+                if role != "system":
+                    holders.setdefault(mid, []).append(t)
         return TurnNeed(terms=rare, holders=holders, correction=phrase)
 
-    def _rare(self, found: set[str], limit: int) -> list[str]:
-        """The rare ones of ``found`` (document frequency 1 to ``limit``), rarest first, at most
-        :data:`MAX_TERMS`."""
-        rare = sorted((t for t in found if 1 <= self.df.get(t, 0) <= limit), key=lambda t: (self.df[t], t))
-        return rare[:MAX_TERMS]
+    def _counts(
+        self, found: set[str], before: tuple[int, int]
+    ) -> dict[str, tuple[int, list[tuple[int, str]]]]:
+        """``term -> (document frequency, capped; the holders (id, role) when not above the cap)``."""
+        cap = 2 * self.rule.max_df
+        out: dict[str, tuple[int, list[tuple[int, str]]]] = {}
+        top = self.tops.top(before) if self.indexed else None
+        for t in sorted(found):
+            if t in self.frequent:
+                continue
+            rows = self._holders(t, before, top, cap + 1)
+            if len(rows) > cap:
+                self.frequent.add(t)
+            else:
+                out[t] = (len(rows), rows)
+        return out
+
+    def _holders(
+        self, term: str, before: tuple[int, int], top: int | None, limit: int
+    ) -> list[tuple[int, str]]:
+        """Up to ``limit`` messages before ``before`` containing ``term``: ``(id, role)``."""
+        w = Where()
+        keyset_cond(w, "m.", before, None)
+        if self.indexed:
+            if top is None:
+                return []
+            sql = (
+                f"SELECT m.id, m.role FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+                f"WHERE {FTS} MATCH ? AND {FTS}.rowid <= ?{w.and_sql()} LIMIT ?"
+            )
+            args: tuple[object, ...] = ('"' + term.replace('"', '""') + '"', top, *w.args, limit)
+        else:
+            sql = f"SELECT m.id, m.role FROM {MSG} AS m WHERE instr(lower(m.content), ?) > 0{w.and_sql()} LIMIT ?"
+            args = (term, *w.args, limit)
+        with self.db.lock:
+            return [(r[0], r[1] if isinstance(r[1], str) else "") for r in self.db.conn.execute(sql, args)]
+
+
+def _rarest(found: set[str], counts: dict[str, tuple[int, list[tuple[int, str]]]], limit: int) -> list[str]:
+    """The rare ones of ``found`` (document frequency 1 to ``limit``), rarest first, at most
+    :data:`MAX_TERMS`."""
+    rare = [t for t in found if t in counts and 1 <= counts[t][0] <= limit]
+    rare.sort(key=lambda t: (counts[t][0], t))
+    return rare[:MAX_TERMS]
 
 
 def needed_ids(need: TurnNeed, recency: Iterable[int]) -> list[int]:

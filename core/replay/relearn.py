@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.facts import FactStore
 from core.models import Fact
 
 if TYPE_CHECKING:
@@ -47,10 +46,25 @@ def _lost_before(g: Fact, f: Fact, created: dict[str, int]) -> bool:
     return by is not None and by != f.id and created.get(by, f.created_at) <= f.created_at
 
 
+_REPEATED = (
+    "SELECT * FROM memory_facts WHERE (namespace, key, value_json) IN "
+    "(SELECT namespace, key, value_json FROM memory_facts GROUP BY namespace, key, value_json "
+    "HAVING count(*) > 1)"
+)
+
+
 def relearned_facts(db: MemoryDB) -> list[Relearned]:
-    """Every re-learned fact version of the file, oldest first (reads only)."""
-    rows = [f for f in FactStore(db).all_rows() if isinstance(f.created_at, int)]
-    created = {f.id: f.created_at for f in rows}
+    """Every re-learned fact version of the file, oldest first (reads only). Only the versions whose
+    namespace, key and value were written more than once are read as facts."""
+    with db.lock:
+        created = {
+            r[0]: r[1]
+            for r in db.conn.execute("SELECT id, created_at FROM memory_facts")
+            if type(r[1]) is int
+        }
+        rows = [Fact.from_row(r) for r in db.conn.execute(_REPEATED)]
+    rows = [f for f in rows if isinstance(f.created_at, int)]
+    created.update({f.id: f.created_at for f in rows})
     groups: dict[tuple[str, str, str], list[Fact]] = {}
     for f in rows:
         groups.setdefault((f.namespace, f.key, f.value_json), []).append(f)

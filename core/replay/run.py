@@ -3,6 +3,7 @@ or miss with the cause, and the what-if strategies; the summary and the JSON of 
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -12,9 +13,11 @@ from core.errors import Notice, ValidationError_
 from core.models import Message
 from core.replay.causes import cause_notice
 from core.replay.need import NeedIndex, NeedRule, TurnNeed, needed_ids
-from core.replay.relearn import Relearned, attribute, relearned_facts
-from core.replay.strategies import STRATEGIES, run_strategy
-from core.replay.turn import AgentTurn, agent_turn, miss_cause
+from core.replay.relearn import Relearned, relearned_facts
+from core.replay.strategies import STRATEGIES, run_strategies
+from core.replay.turn import AgentTurn, ReplayCancelledError, TurnReader, miss_cause
+from core.search import Filters
+from core.search.sql import MSG, Keyset, Where
 from core.timeline import RawStore
 
 if TYPE_CHECKING:
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Replay", "ReplayOptions", "TurnReport", "WhatIf", "replay"]
 
-PAGE = 2000  # messages read at a time while the history is counted
+PAGE = 500  # user turns read at a time
 
 
 @dataclass(frozen=True)
@@ -136,29 +139,64 @@ class Replay:
         return sorted(missed, key=lambda t: (-len(t.needed), -t.message.timestamp, -t.message.id))
 
 
-def _turns(raw: RawStore, o: ReplayOptions) -> list[Message]:
-    rows = raw.query_timeline(
-        "asc",
-        None,
-        roles=["user"],
+def _range_where(raw: RawStore, o: ReplayOptions) -> Where:
+    """The conditions of the replayed user turns (``memory_raw_messages AS m``)."""
+    f = Filters(
         since=o.since,
         until=o.until,
+        roles=["user"],
         conversations=None if o.origin is None else [o.origin],
     )
+    w = raw.searcher.where(f)
     if o.after_id is not None:
-        rows = [r for r in rows if r.id > o.after_id]
+        w.add("m.id > ?", int(o.after_id))
+    return w
+
+
+def _count(raw: RawStore, w: Where) -> int:
+    with raw.db.lock:
+        return int(raw.conn.execute(f"SELECT count(*) FROM {MSG} AS m{w.where_sql()}", w.args).fetchone()[0])
+
+
+def _turns(raw: RawStore, o: ReplayOptions, total: int) -> Iterator[Message]:
+    """The user turns of the range in ``(timestamp, id)`` order, a page at a time."""
+    f: dict[str, Any] = {
+        "roles": ["user"],
+        "since": o.since,
+        "until": o.until,
+        "conversations": None if o.origin is None else [o.origin],
+    }
     if o.limit is not None:
-        rows = rows[-o.limit :] if o.limit > 0 else []
-    return rows
-
-
-def _history(raw: RawStore, last: Message) -> Iterator[Message]:
-    """Every message up to and including ``last``, in ``(timestamp, id)`` order, a page at a time."""
-    after: tuple[int, int] | None = None
-    end = (last.timestamp, last.id)
-    while True:
-        page = raw.query_timeline("asc", PAGE, after=after, before=(end[0], end[1] + 1))
-        yield from page
+        if o.limit <= 0 or total == 0:
+            return
+        if o.after_id is None or total <= o.limit:
+            newest = raw.query_timeline("desc", o.limit, **f)
+            yield from reversed([r for r in newest if o.after_id is None or r.id > o.after_id])
+            return
+    after: Keyset | None = None
+    if o.after_id is not None:
+        first = raw.select(
+            f"SELECT m.* FROM {MSG} AS m WHERE m.id > ? AND m.role = 'user' "
+            "ORDER BY m.timestamp, m.id LIMIT 1",
+            (int(o.after_id),),
+        )
+        if not first:
+            return
+        after = (first[0].timestamp, first[0].id - 1)
+    left = total if o.limit is None else o.limit
+    skip = 0 if o.limit is None else total - o.limit
+    while left > 0:
+        page = raw.query_timeline("asc", PAGE, after=after, **f)
+        for r in page:
+            if o.after_id is not None and r.id <= o.after_id:
+                continue
+            if skip > 0:
+                skip -= 1
+                continue
+            yield r
+            left -= 1
+            if left == 0:
+                return
         if len(page) < PAGE:
             return
         after = (page[-1].timestamp, page[-1].id)
@@ -169,9 +207,15 @@ def replay(
     options: ReplayOptions | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Replay:
-    """Replay the user turns of the range (see :mod:`core.replay`). Reads only. ``progress(done, total)``
-    is called after each turn."""
+    """Replay the user turns of the range (see :mod:`core.replay`). Reads only.
+
+    ``progress(done, total)`` is called once the turns are counted (``done`` 0) and after each turn.
+    To stop a replay, either raise from ``progress`` (the exception propagates, nothing is returned)
+    or pass ``cancelled``: it is asked before each turn and during a slow substring scan, and when it
+    returns true :class:`core.replay.turn.ReplayCancelledError` is raised.
+    """
     o = options or ReplayOptions()
     unknown = [s for s in o.strategies if s not in STRATEGIES]
     if unknown:
@@ -181,35 +225,55 @@ def replay(
             params={"strategy": unknown[0], "known": list(STRATEGIES)},
         )
     raw = RawStore(db)
-    wanted = _turns(raw, o)
     total = raw.count()
+    in_range = wanted = _count(raw, _range_where(raw, o))
+    if o.limit is not None:
+        wanted = min(wanted, max(o.limit, 0))
+    if progress is not None:
+        progress(0, wanted)
     reports: list[TurnReport] = []
     if wanted:
-        index = NeedIndex(o.rule)
-        relearned = dict(zip((m.id for m in wanted), _relearned(db, raw, wanted), strict=True))
-        for m in _history(raw, wanted[-1]):
-            if m.id in relearned and m.role == "user":
-                need = index.need(m.content, " ".join(r.text for r in relearned[m.id]))
-                reports.append(_replay_turn(db, raw, m, need, o.strategies, relearned[m.id]))
-                if progress is not None:
-                    progress(len(reports), len(wanted))
-            index.add(m.id, m.content, m.role)
+        reader = TurnReader(db, cancelled)
+        index = NeedIndex(db, o.rule, reader.tops)
+        learned = relearned_facts(db)
+        for m, facts in _with_relearned(raw, _turns(raw, o, in_range), learned):
+            if cancelled is not None and cancelled():
+                raise ReplayCancelledError()
+            turn = reader.turn(m)
+            need = index.need(m.content, (int(m.timestamp), m.id), " ".join(r.text for r in facts))
+            reports.append(_replay_turn(reader, raw, turn, need, o.strategies, facts))
+            if progress is not None:
+                progress(len(reports), wanted)
     return Replay(reports, tuple(o.strategies), o.rule, total)
 
 
-def _relearned(db: MemoryDB, raw: RawStore, wanted: list[Message]) -> list[list[Relearned]]:
-    """The facts re-learned in each wanted turn."""
-    last = wanted[-1]
-    after = raw.query_timeline("asc", 1, roles=["user"], after=(last.timestamp, last.id))
-    return attribute(
-        relearned_facts(db), [m.timestamp for m in wanted], after[0].timestamp if after else None
-    )
+def _with_relearned(
+    raw: RawStore, turns: Iterator[Message], learned: list[Relearned]
+) -> Iterator[tuple[Message, list[Relearned]]]:
+    """Each turn with the facts re-learned in it (as :func:`core.replay.relearn.attribute` gives them:
+    written at or after the turn's time and before the next turn's; after the last turn, before the
+    next user message of the file)."""
+    at = [r.at for r in learned]
+    prev: Message | None = None
+    for m in turns:
+        if prev is not None:
+            yield prev, learned[bisect.bisect_left(at, prev.timestamp) : bisect.bisect_left(at, m.timestamp)]
+        prev = m
+    if prev is not None:
+        after = raw.query_timeline("asc", 1, roles=["user"], after=(prev.timestamp, prev.id))
+        end = bisect.bisect_left(at, after[0].timestamp) if after else len(at)
+        yield prev, learned[bisect.bisect_left(at, prev.timestamp) : end]
 
 
 def _replay_turn(
-    db: MemoryDB, raw: RawStore, m: Message, need: TurnNeed, names: Sequence[str], relearned: list[Relearned]
+    reader: TurnReader,
+    raw: RawStore,
+    turn: AgentTurn,
+    need: TurnNeed,
+    names: Sequence[str],
+    relearned: list[Relearned],
 ) -> TurnReport:
-    turn: AgentTurn = agent_turn(db, m)
+    m = turn.message
     rows = {r.id: r for r in raw.get_messages(needed_ids(need, turn.recency))}
     # Only what the turn saw as before it (a damaged time reads as 0 and sees nothing, as in the app).
     needed = sorted(i for i, r in rows.items() if (r.timestamp, i) < (m.timestamp, m.id))
@@ -221,14 +285,12 @@ def _replay_turn(
             miss = miss_cause(turn, needed, rows)
             cause = cause_notice(miss.code, miss.params)
     what_if: dict[str, WhatIf] = {}
-    for name in names:
-        s = run_strategy(db, STRATEGIES[name], turn, need.terms)
+    for name, s in run_strategies(reader.store.db, names, turn, need.terms, reader.store.searcher).items():
         s_hit = None if not needed else bool(set(s.recalled) & set(needed))
         what_if[name] = WhatIf(s.recalled, s_hit, s.tokens)
-    trigger = turn.context.trigger
     return TurnReport(
         message=m,
-        trigger=None if trigger is None else trigger.snippet,
+        trigger=turn.trigger,
         recalled=turn.recalled,
         recency=turn.recency,
         needed=needed,
@@ -239,14 +301,6 @@ def _replay_turn(
         tokens=turn.tokens,
         path=turn.path,
         what_if=what_if,
-        damaged=_damaged(turn),
+        damaged=turn.damaged,
         relearned=[r.name for r in relearned],
     )
-
-
-def _damaged(turn: AgentTurn) -> list[int]:
-    """The ids of the damaged rows of a turn (each read as the rest of the app reads it)."""
-    ids = {int(n.params["id"]) for n in turn.context.row_notices if isinstance(n.params.get("id"), int)}
-    if turn.message.damaged:
-        ids.add(turn.message.id)
-    return sorted(ids)

@@ -6,8 +6,9 @@
 * ``terms-or-wide``: the same query with :data:`WIDE_LIMIT` candidates and a recall budget of
   :data:`WIDE_BUDGET` tokens.
 
-A strategy runs :class:`core.recall.TimelineRetriever` (the same recency, ordering and budget walk as
-the agent) over the messages before the turn; only the search is replaced, by the full-text step of
+A strategy runs the recall step of :class:`core.recall.TimelineRetriever` (the same candidate limit with
+its extra candidates, ordering, budget walk skipping the turn's recency window, ``system`` rows dropped)
+over the messages before the turn; only the search is replaced, by the full-text step of
 :mod:`core.search` with the strategy's query. A turn without distinctive terms recalls nothing.
 """
 
@@ -19,10 +20,11 @@ from typing import TYPE_CHECKING, Literal
 
 from core.context import DEFAULTS
 from core.engine import sqlite3
+from core.jsutil import estimate_tokens
 from core.models import Message
-from core.recall import RetrieveOptions, TimelineRetriever
-from core.search import Filters
-from core.search.sql import Keyset
+from core.recall import EXTRA_CANDIDATES
+from core.replay.turn import walk
+from core.search import Filters, MessageSearch
 from core.timeline import RawStore
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ __all__ = [
     "Strategy",
     "StrategyResult",
     "fts_or_query",
+    "run_strategies",
     "run_strategy",
 ]
 
@@ -72,53 +75,54 @@ def fts_or_query(terms: Sequence[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-class _TermsSource:
-    """The messages before ``before`` as :class:`core.recall.TimelineRetriever` reads them, searched with
-    a fixed FTS5 expression (an FTS error counts as no rows, as the agent's search counts it)."""
-
-    def __init__(self, db: MemoryDB, before: Keyset, expression: str):
-        self.raw = RawStore(db)
-        self.before = before
-        self.expression = expression
-
-    def query_timeline(
-        self,
-        order: Literal["asc", "desc"] = "desc",
-        limit: int | None = 50,
-        session_ids: Sequence[str] | None = None,
-        origin_session_ids: Sequence[str] | None = None,
-    ) -> list[Message]:
-        return self.raw.query_timeline(order, limit, session_ids, origin_session_ids, before=self.before)
-
-    def search_messages(
-        self, query: str, *, session_ids: Sequence[str] | None = None, limit: int = 20
-    ) -> list[Message]:
-        if not self.expression:
-            return []
-        search = self.raw.searcher
-        f = Filters(session_ids=list(session_ids) if session_ids else None, before=self.before)
-        try:
-            return search.fts.page(self.expression, search.where(f), limit, None, self.before)
-        except sqlite3.Error:
-            return []
+def run_strategies(
+    db: MemoryDB,
+    names: Sequence[str],
+    turn: AgentTurn,
+    terms: Sequence[str],
+    search: MessageSearch | None = None,
+) -> dict[str, StrategyResult]:
+    """The recall of ``turn`` under each strategy of ``names`` (reads only). The ``terms-or`` ones share
+    one full-text query: the hits of a smaller limit are the first ones of a larger limit's (the same
+    order, newest first). ``search``: the search to query with (default: the file's)."""
+    out: dict[str, StrategyResult] = {}
+    wanted = [STRATEGIES[n] for n in names]
+    ors = [s for s in wanted if s.query == "terms-or"]
+    hits: list[Message] = []
+    if ors and terms:
+        widest = max(s.recall_limit for s in ors)
+        hits = _search(search or RawStore(db).searcher, turn, fts_or_query(terms), widest + EXTRA_CANDIDATES)
+    for s in wanted:
+        out[s.name] = run_strategy(db, s, turn, terms, hits)
+    return out
 
 
-def run_strategy(db: MemoryDB, s: Strategy, turn: AgentTurn, terms: Sequence[str]) -> StrategyResult:
-    """The recall of ``turn`` under strategy ``s`` (reads only)."""
-    if s.query == "agent":
-        shown = [x for x in turn.context.timeline.messages if x.section == "recall"]
-        return StrategyResult(turn.recalled, sum(x.tokens for x in shown))
+def _search(search: MessageSearch, turn: AgentTurn, expression: str, limit: int) -> list[Message]:
+    """The newest ``limit`` messages before the turn matching the FTS5 ``expression`` (in the turn's
+    session when restricted); an FTS error counts as no rows, as the agent's search counts it."""
     m = turn.message
-    source = _TermsSource(db, (m.timestamp, m.id), fts_or_query(terms))
-    opts = RetrieveOptions(
-        recent_budget_tokens=DEFAULTS["recent_budget"],
-        recall_budget_tokens=s.recall_budget,
-        recall_query=m.content,
-        recent_limit_messages=DEFAULTS["recent_limit"],
-        recall_limit_candidates=s.recall_limit,
-        restrict_to_session_ids=turn.restricted,
-        home_session_id=m.origin_session_id or None,
-    )
-    result = TimelineRetriever(source).retrieve(opts)
-    recalled = [x for x in result.messages if x.section == "recall" and x.id is not None]
-    return StrategyResult([x.id for x in recalled if x.id is not None], sum(x.tokens for x in recalled))
+    before = (int(m.timestamp), m.id)
+    f = Filters(session_ids=list(turn.restricted) if turn.restricted else None, before=before)
+    try:
+        return search.fts.page(expression, search.where(f), limit, None, before)
+    except sqlite3.Error:
+        return []
+
+
+def run_strategy(
+    db: MemoryDB, s: Strategy, turn: AgentTurn, terms: Sequence[str], hits: Sequence[Message] | None = None
+) -> StrategyResult:
+    """The recall of ``turn`` under strategy ``s`` (reads only): the retriever's recall step (candidate
+    limit, oldest first, the budget walk skipping the recency window, ``system`` rows dropped) on the
+    strategy's hits (``hits``: those of a limit at least ``s.recall_limit + EXTRA_CANDIDATES``, else
+    searched here)."""
+    if s.query == "agent":
+        return StrategyResult(turn.recalled, turn.recall_tokens)
+    if not terms:
+        return StrategyResult([], 0)
+    if hits is None:
+        hits = _search(RawStore(db).searcher, turn, fts_or_query(terms), s.recall_limit + EXTRA_CANDIDATES)
+    cands = sorted(hits[: s.recall_limit], key=lambda r: (r.timestamp, r.id))
+    chosen, _used, _stop = walk(cands, s.recall_budget, set(turn.recency))
+    shown = [r for r in chosen if r.role != "system"]
+    return StrategyResult([r.id for r in shown], sum(estimate_tokens(r.content) for r in shown))

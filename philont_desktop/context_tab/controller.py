@@ -30,6 +30,7 @@ from philont_desktop.context_tab.model import (
     job_build_context,
     job_explain,
     job_export,
+    job_message,
     job_sessions,
 )
 from philont_desktop.context_tab.state import Budgets, ContextState, Pinned, TimePoint
@@ -204,6 +205,14 @@ class ContextController(TabController):
             home=m.origin_session_id if home else st.home,
         )
         self.compute_now()
+
+    def pick_id(self, message_id: int) -> Job:
+        """:meth:`pick` the message ``message_id``, read off the GUI thread (nothing when it is gone)."""
+        return self.submit(
+            ReadOp(job_message, (message_id,), key="pick"),
+            on_result=lambda m: None if m is None else self.pick(m),
+            on_error=_ignore,
+        )
 
     def back_to_now(self) -> None:
         self.edit(as_of=None)

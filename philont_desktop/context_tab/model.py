@@ -105,6 +105,12 @@ def job_explain(db: Any, result: ContextResult, job: Any = None) -> ContextResul
     return with_details(db, result, check)
 
 
+def job_message(db: Any, message_id: int) -> Message | None:
+    """The message ``message_id`` (``None`` when it is not in the file): a past turn to show."""
+    found = RawStore(db).get_messages([message_id])
+    return found[0] if found else None
+
+
 @dataclass(frozen=True)
 class SessionChoice:
     id: str

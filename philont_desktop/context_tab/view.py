@@ -42,6 +42,7 @@ from philont_desktop.qt import (
     QWidget,
 )
 from philont_desktop.tabs.base import BaseTab
+from philont_desktop.tabs.navigation import ShowTurn, Target
 
 __all__ = ["DEBOUNCE_MS", "PROVISIONAL_AFTER_MS", "ContextTab"]
 
@@ -50,6 +51,7 @@ class ContextTab(BaseTab):
     """Inputs at the top; the preview (or the comparison with a pinned preview) and the budgets below."""
 
     name = "context"
+    targets = (ShowTurn,)
 
     def __init__(self, ctx: Any, parent: QWidget | None = None):
         super().__init__(ctx, parent)
@@ -338,6 +340,13 @@ class ContextTab(BaseTab):
 
     def back_to_now(self) -> None:
         self.controller.back_to_now()
+
+    def navigate(self, target: Target) -> bool:
+        """:class:`ShowTurn`: what the agent saw at that past user message."""
+        if isinstance(target, ShowTurn):
+            self.controller.pick_id(target.message_id)
+            return True
+        return False
 
     def open_picker(self) -> MessagePicker:
         picker = MessagePicker(self.run, self.ctx.theme, self)

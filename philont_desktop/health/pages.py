@@ -41,3 +41,6 @@ def register_page(name: str, path: str, title: str) -> None:
 register_page(
     "doctor", "philont_desktop.health.doctor.page:DoctorPage", QT_TRANSLATE_NOOP("DoctorPage", "Doctor")
 )
+register_page(
+    "recall", "philont_desktop.health.recall.page:RecallPage", QT_TRANSLATE_NOOP("RecallPage", "Recall")
+)

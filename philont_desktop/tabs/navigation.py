@@ -44,6 +44,14 @@ class ShowMessage(Target):
 
 
 @dataclass(frozen=True)
+class ShowTurn(Target):
+    """What the agent saw at a past user message (the Context tab's past-turn preview)."""
+
+    tab: ClassVar[str] = "context"
+    message_id: int
+
+
+@dataclass(frozen=True)
 class ShowNote(Target):
     tab: ClassVar[str] = "notes"
     note_id: str

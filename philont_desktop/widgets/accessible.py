@@ -265,8 +265,49 @@ NAMES: dict[str, tuple[str, str]] = {
     ),
     "reviewLadder": (QT_TRANSLATE_NOOP("Accessible", "Ladder"), ""),
     "reviewMessagesEdit": (QT_TRANSLATE_NOOP("Accessible", "Messages around"), ""),
+    # Health
+    "healthPages": (
+        QT_TRANSLATE_NOOP("Accessible", "Health pages"),
+        QT_TRANSLATE_NOOP("Accessible", "What may be wrong with this memory, a page per concern"),
+    ),
+    # Health › Recall
+    "recallSummary": (
+        QT_TRANSLATE_NOOP("Accessible", "Recall summary"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "The replayed turns, how many needed an earlier message and the hit rate"
+        ),
+    ),
+    "recallCause": (QT_TRANSLATE_NOOP("Accessible", "Why recall missed"), ""),
+    "recallProgress": (QT_TRANSLATE_NOOP("Accessible", "Replay progress"), ""),
+    "recallMonthChart": (
+        QT_TRANSLATE_NOOP("Accessible", "Hit rate by month"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "Chart of the share of turns that needed an earlier message whose recall found one"
+        ),
+    ),
+    "recallCauseChart": (
+        QT_TRANSLATE_NOOP("Accessible", "Misses by cause"),
+        QT_TRANSLATE_NOOP("Accessible", "Chart of the missed turns by why recall missed"),
+    ),
+    "recallStrategyChart": (
+        QT_TRANSLATE_NOOP("Accessible", "Strategies compared"),
+        QT_TRANSLATE_NOOP("Accessible", "Chart of each recall strategy's hit rate and tokens per hit"),
+    ),
+    "recallMissesTable": (
+        QT_TRANSLATE_NOOP("Accessible", "Missed turns"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "User turns whose recall missed every needed message, most needed first"
+        ),
+    ),
+    "recallTurnPreview": (
+        QT_TRANSLATE_NOOP("Accessible", "What the agent saw"),
+        QT_TRANSLATE_NOOP("Accessible", "The context the agent was given at the selected turn"),
+    ),
+    "recallNeededText": (
+        QT_TRANSLATE_NOOP("Accessible", "Needed message"),
+        QT_TRANSLATE_NOOP("Accessible", "The earlier messages the selected turn needed"),
+    ),
     # Health: the doctor
-    "healthPages": (QT_TRANSLATE_NOOP("Accessible", "Health pages"), ""),
     "doctorFindings": (
         QT_TRANSLATE_NOOP("Accessible", "Findings"),
         QT_TRANSLATE_NOOP("Accessible", "What the checks found, grouped by layer, worst first"),

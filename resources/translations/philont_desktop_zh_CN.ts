@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+463"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+466"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-395"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-398"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -268,7 +268,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+380"/>
+        <location line="+383"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -581,7 +581,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-341"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-344"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -907,8 +907,155 @@ with the backup
         <translation>系统消息（计入，不显示）</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/health/recall/texts.py" line="+24"/>
+        <source>query failed</source>
+        <translation>查询失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no shared words</source>
+        <translation>没有共同的词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cut by the budget</source>
+        <translation>被预算截掉</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>beyond the candidate limit</source>
         <translation>超出候选数量上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restricted to a session</source>
+        <translation>限于一个会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+22"/>
+        <source>no recall ran</source>
+        <translation>未进行召回</translation>
+    </message>
+    <message>
+        <location line="-21"/>
+        <source>written after the turn</source>
+        <translation>写于该轮次之后</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the agent&apos;s query</source>
+        <translation>智能体自己的查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rare words ORed</source>
+        <translation>罕见词 OR 组合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rare words ORed, wider</source>
+        <translation>罕见词 OR 组合，更宽</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>full-text search</source>
+        <translation>全文搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring scan</source>
+        <translation>子串扫描</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>substring, answered from the index</source>
+        <translation>子串，由索引回答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing left to search for</source>
+        <translation>没有可搜索的内容</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the saved result was made with other settings</source>
+        <translation>保存的结果是用其他设置得出的</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file was replaced since the result was saved</source>
+        <translation>保存结果之后文件被替换了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the history changed since the result was saved</source>
+        <translation>保存结果之后历史发生了变化</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{0}%</source>
+        <translation>{0}%</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No replay saved yet for this file.</source>
+        <translation>此文件还没有保存的重放。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The history is empty: there are no user turns to replay.</source>
+        <translation>历史为空：没有可重放的用户轮次。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There are no user turns in this history: nothing to replay.</source>
+        <translation>此历史中没有用户轮次：没有可重放的内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} user turns replayed, each as the agent computed it then (exact).</source>
+        <translation>已重放 {0} 个用户轮次，每个都按智能体当时的计算（精确）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{0} of them needed an earlier message from outside the recent messages. This is an estimate (silver labels): the message shares a rare word with the turn, not a judgement of a person or a model.</source>
+        <translation>其中 {0} 个轮次需要最近消息之外的早先消息。这是估计（银标签）：该消息与轮次共有一个罕见词，而不是人或模型的判断。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Recall brought a needed message back in {0} of them: hit rate {1} (95% interval {2} to {3} from the number of turns alone; the labels add their own error).</source>
+        <translation>其中 {0} 个轮次的召回找回了所需的消息：命中率 {1}（仅按轮次数计算的 95% 区间为 {2} 到 {3}；标注本身还有误差）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The rare-words strategies query with the very words that label a turn as needing a message: read their hit rates as an upper bound, and their tokens per hit as the price.</source>
+        <translation>罕见词策略用的查询词正是把轮次标为“需要消息”的那些词：请把它们的命中率看作上限，把每次命中的 token 数看作代价。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Showing the saved result.</source>
+        <translation>显示已保存的结果。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Up to date: no new user turns since the saved result.</source>
+        <translation>已是最新：保存结果之后没有新的用户轮次。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Up to date: {0} new user turns replayed.</source>
+        <translation>已是最新：重放了 {0} 个新的用户轮次。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replayed every user turn again: {0}.</source>
+        <translation>已重新重放每个用户轮次：{0}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replayed {0} user turns; the result is saved beside your other app data.</source>
+        <translation>已重放 {0} 个用户轮次；结果保存在应用的其他数据旁边。</translation>
     </message>
     <message>
         <source>over budget</source>
@@ -1152,7 +1299,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+385"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+388"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1192,7 +1339,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-456"/>
+        <location line="-459"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1408,12 +1555,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+279"/>
+        <location line="+282"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-278"/>
+        <location line="-281"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1434,6 +1581,11 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>Message #{id} was written after this turn (its time is earlier, its id later): recall could not have seen it.</source>
+        <translation>消息 #{id} 是在这一轮之后写入的（时间更早，编号更大）：召回当时不可能看到它。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Recall was restricted to this scheduled session; message #{id} is in {session}.</source>
         <translation>召回被限制在这个定时会话内；消息 #{id} 在 {session} 中。</translation>
     </message>
@@ -2348,7 +2500,7 @@ with the backup
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-126"/>
         <source> No backup that passes the quick integrity check was found in backups/.</source>
         <translation>在 backups/ 中没有找到通过快速完整性检查的备份。</translation>
     </message>
@@ -2358,7 +2510,7 @@ with the backup
         <translation>数据库已损坏（快速完整性检查：{quick_check}）</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+107"/>
         <source>Invalid arguments for {tool}: {detail}</source>
         <translation>{tool} 的参数无效：{detail}</translation>
     </message>
@@ -3615,12 +3767,97 @@ with the backup
         <translation>相关消息</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Health pages</source>
         <translation>健康页面</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>What may be wrong with this memory, a page per concern</source>
+        <translation>这份记忆可能出了什么问题，每个方面一页</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recall summary</source>
+        <translation>召回摘要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The replayed turns, how many needed an earlier message and the hit rate</source>
+        <translation>重放的轮次、其中需要早先消息的数量以及命中率</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Why recall missed</source>
+        <translation>召回为何未命中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replay progress</source>
+        <translation>重放进度</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Hit rate by month</source>
+        <translation>每月命中率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the share of turns that needed an earlier message whose recall found one</source>
+        <translation>图表：需要早先消息的轮次中，召回找到其一的比例</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Misses by cause</source>
+        <translation>未命中的原因</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of the missed turns by why recall missed</source>
+        <translation>图表：按召回未命中的原因统计的未命中轮次</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Strategies compared</source>
+        <translation>策略对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chart of each recall strategy&apos;s hit rate and tokens per hit</source>
+        <translation>图表：每种召回策略的命中率和每次命中的 token 数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Missed turns</source>
+        <translation>未命中的轮次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>User turns whose recall missed every needed message, most needed first</source>
+        <translation>召回未找到任何所需消息的用户轮次，所需最多的在前</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>What the agent saw</source>
+        <translation>智能体当时所见</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The context the agent was given at the selected turn</source>
+        <translation>所选轮次时智能体得到的上下文</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Needed message</source>
+        <translation>所需消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The earlier messages the selected turn needed</source>
+        <translation>所选轮次需要的早先消息</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Findings</source>
         <translation>发现的问题</translation>
     </message>
@@ -4778,7 +5015,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+213"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+214"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -5078,7 +5315,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextController</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/controller.py" line="+243"/>
+        <location filename="../../philont_desktop/context_tab/controller.py" line="+252"/>
         <source>Computing the context preview</source>
         <translation>正在计算上下文预览</translation>
     </message>
@@ -5098,7 +5335,7 @@ You can undo this with Edit › Undo.</source>
         <translation>无法写入 JSON</translation>
     </message>
     <message>
-        <location line="-255"/>
+        <location line="-263"/>
         <source>No home conversation</source>
         <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Messages are compared up to this many characters (the preview shows fewer). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
         <translation>无所属对话</translation>
@@ -5107,7 +5344,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>ContextTab</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/view.py" line="+64"/>
+        <location filename="../../philont_desktop/context_tab/view.py" line="+66"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
@@ -5183,7 +5420,7 @@ You can undo this with Edit › Undo.</source>
         <translation>用时 %1 毫秒</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+159"/>
         <source>This turn</source>
         <translation>本轮</translation>
     </message>
@@ -5208,7 +5445,7 @@ You can undo this with Edit › Undo.</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location line="-245"/>
+        <location line="-252"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
@@ -5907,7 +6144,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DoctorPage</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/page.py" line="+111"/>
+        <location filename="../../philont_desktop/health/doctor/page.py" line="+113"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
@@ -8715,6 +8952,34 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>MissesModel</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/misses.py" line="+57"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Needed</source>
+        <translation>所需</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>(no longer in the file)</source>
+        <translation>（已不在文件中）</translation>
+    </message>
+</context>
+<context>
     <name>MonthGrid</name>
     <message>
         <location filename="../../philont_desktop/calendar/widgets/month.py" line="+52"/>
@@ -9514,6 +9779,110 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>RecallCharts</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+50"/>
+        <location line="+2"/>
+        <source>hit rate, %</source>
+        <translation>命中率，%</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>missed turns</source>
+        <translation>未命中的轮次</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Hit rate by month</source>
+        <translation>每月命中率</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Hit rate by month (the last %n months)</source>
+        <translation>
+            <numerusform>每月命中率（最近 %n 个月）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 of %2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Misses by cause</source>
+        <translation>未命中的原因</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Strategies compared</source>
+        <translation>策略对比</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 · %2 tokens per hit</source>
+        <translation>%1 · 每次命中 %2 个 token</translation>
+    </message>
+</context>
+<context>
+    <name>RecallPage</name>
+    <message>
+        <location filename="../../philont_desktop/health/pages.py" line="+3"/>
+        <source>Recall</source>
+        <translation>召回</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/recall/page.py" line="+111"/>
+        <source>Reading the saved result…</source>
+        <translation>正在读取已保存的结果…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Reading the saved recall replay</source>
+        <translation>读取已保存的召回重放</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Replaying every user turn: no result is saved for this file yet…</source>
+        <translation>正在重放每个用户轮次：此文件还没有保存的结果…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Looking for user turns written since the saved result…</source>
+        <translation>正在查找保存结果之后写入的用户轮次…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Replaying recall</source>
+        <translation>重放召回</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Cancelled: showing the result saved before. Update replays what is missing.</source>
+        <translation>已取消：显示之前保存的结果。“更新”会重放缺少的部分。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The replay failed: %1</source>
+        <translation>重放失败：%1</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>No turn needed an earlier message (by the estimate): nothing could be missed.</source>
+        <translation>（按估计）没有轮次需要早先的消息：不可能有未命中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No missed turns: recall brought back a needed message every time.</source>
+        <translation>没有未命中的轮次：每次召回都找回了所需的消息。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Computing what the agent saw</source>
+        <translation>计算智能体当时所见</translation>
+    </message>
+</context>
+<context>
     <name>RecallRenderer</name>
     <message>
         <location filename="../../philont_desktop/context_tab/render_recall.py" line="+54"/>
@@ -9745,6 +10114,29 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>{0}，共 %n 次</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ReplayProgress</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/progress.py" line="+26"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Replay the user turns written since the saved result</source>
+        <translation>重放保存结果之后写入的用户轮次</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Replaying user turns: %1 of %2…</source>
+        <translation>正在重放用户轮次：%1 / %2…</translation>
     </message>
 </context>
 <context>
@@ -11592,6 +11984,64 @@ Reason (optional):</source>
         <location line="+6"/>
         <source>Message #%1 · %2 · %3 · %4</source>
         <translation>消息 #%1 · %2 · %3 · %4</translation>
+    </message>
+</context>
+<context>
+    <name>TurnView</name>
+    <message>
+        <location filename="../../philont_desktop/health/recall/widgets/turn_view.py" line="+52"/>
+        <source>Open in the Context tab</source>
+        <translation>在“上下文”标签页中打开</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What the agent saw at that turn</source>
+        <translation>智能体在该轮次所见</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The message it needed</source>
+        <translation>它需要的消息</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Select a missed turn to see what the agent saw then.</source>
+        <translation>选择一个未命中的轮次，查看智能体当时所见。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Computing what the agent saw…</source>
+        <translation>正在计算智能体当时所见…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>This message is no longer in the file.</source>
+        <translation>这条消息已不在文件中。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Why recall missed: %1</source>
+        <translation>召回为何未命中：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Rare words it shares with earlier messages: %1</source>
+        <translation>它与早先消息共有的罕见词：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recall answered by: %1</source>
+        <translation>召回的回答方式：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The user corrected the agent (&quot;%1&quot;).</source>
+        <translation>用户纠正了智能体（“%1”）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>#%1 · %2 · %3</source>
+        <translation>#%1 · %2 · %3</translation>
     </message>
 </context>
 <context>

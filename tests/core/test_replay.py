@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core import demo
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import ValidationError_
@@ -12,6 +13,7 @@ from core.facts import FactStore
 from core.jsutil import estimate_tokens
 from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
 from core.replay.need import NeedIndex, correction
+from core.replay.turn import ReplayCancelledError, TurnReader, agent_turn
 from core.timeline import RawStore
 from tests.reliability.helpers import fingerprint
 from tests.support import FIXED_NOW
@@ -89,14 +91,24 @@ def test_terms_words_and_cjk_trigrams_without_stop_words():
     assert correction("你忘了吗") == "你忘了" and correction("hello") is None
 
 
-def test_a_term_is_rare_up_to_the_threshold_and_a_correction_doubles_it():
-    index = NeedIndex(NeedRule(max_df=2))
-    for i in range(3):
-        index.add(i + 1, "about Quillfeather", "user")
-    assert index.need("Quillfeather again").terms == []  # in 3 earlier messages: not rare under 2
-    need = index.need("I told you: Quillfeather")
-    assert need.terms == ["quillfeather"] and sorted(need.holders) == [1, 2, 3]
-    assert need.correction == "i told you"
+def test_a_term_is_rare_up_to_the_threshold_and_a_correction_doubles_it(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    ids = _history(
+        path, [("user", "about Quillfeather")] * 3 + [("system", "Quillfeathers")] + [("user", "x")]
+    )
+    db = MemoryDB.open(path)
+    try:
+        index = NeedIndex(db, NeedRule(max_df=3))
+        before = (T0 + 4 * MIN, ids[-1])
+        assert index.need("Quillfeather again", before).terms == []  # in 4 earlier messages: not rare under 3
+        need = index.need("I told you: quillfeather", before)  # a substring, any case, is found
+        assert (
+            need.terms == ["quillfeather"] and sorted(need.holders) == ids[:3]
+        )  # system: counted, not needed
+        assert need.correction == "i told you"
+        assert index.need("I told you: quillfeather", (T0 + 2 * MIN, ids[2])).terms == ["quillfeather"]
+    finally:
+        db.close()
 
 
 def test_a_miss_with_its_cause_when_fts5_cannot_take_the_message(planted):
@@ -294,3 +306,82 @@ def test_a_fact_relearned_in_a_turn_makes_the_message_that_first_told_it_needed(
     assert last.terms == []  # the message's own words: none rare, so the what-if queries stay empty
     assert last.what_if["terms-or"].recalled == []
     assert all(t.relearned == [] for i, t in turns.items() if i != ids[-1])
+
+
+def _compare_with_build_context(path) -> int:
+    """Every user turn of the file through the replay's reader and through build_context(as_of_id=...):
+    the same AgentTurn (recalled and recency ids, tokens, path, trigger, what was left out and why)."""
+    db = MemoryDB.open(path)
+    try:
+        reader = TurnReader(db)
+        turns = RawStore(db).query_timeline("asc", None, roles=["user"])
+        for m in turns:
+            assert reader.turn(m) == agent_turn(db, m), m.id
+        return len(turns)
+    finally:
+        db.close()
+
+
+def test_the_replay_reader_gives_what_build_context_gives_on_the_planted_history(planted):
+    path, _ids = planted
+    assert _compare_with_build_context(path) > 100
+
+
+def test_the_replay_reader_gives_what_build_context_gives_on_the_demo(tmp_path):
+    path = tmp_path / "demo.sqlite"
+    demo.generate(path, messages=3000, seed=7, now=FIXED_NOW)
+    db = MemoryDB.open(path)
+    try:
+        paths = {t.path for t in replay(db).turns}
+    finally:
+        db.close()
+    assert {"fts", "substring_proven", "substring_scan"} <= paths  # every way the agent's search answers
+    assert _compare_with_build_context(path) > 500
+
+
+def test_a_needed_message_written_after_the_turn_is_a_miss_not_yet_written(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    ids = _history(
+        path, [_filler(i) for i in range(40)] + [("user", "Did Zephyrine book the Quillfeather lodge?")]
+    )
+    db = MemoryDB.open(path, writable=True)
+    try:  # stored after the turn with an older time (an import, a reply on the turn's clock)
+        late = RawStore(db).append_message(
+            "global", "assistant", "Zephyrine booked the Quillfeather lodge.", T0 + 1
+        )
+    finally:
+        db.close()
+    t = _turn(_run(path), ids[-1])
+    assert t.needed == [late.id] and late.id > ids[-1] and t.hit is False and t.cause is not None
+    assert (t.cause.code, t.cause.params) == ("replay.cause.not_yet_written", {"id": late.id})
+    assert (
+        t.cause.message
+        == f"Message #{late.id} was written after this turn (its time is earlier, its id later): recall could not have seen it."
+    )
+
+
+def test_progress_starts_at_zero_and_a_replay_can_be_cancelled(planted):
+    path, _ids = planted
+    db = MemoryDB.open(path)
+    try:
+        seen: list[tuple[int, int]] = []
+        r = replay(db, progress=lambda done, total: seen.append((done, total)))
+        n = len(r.turns)
+        assert seen[0] == (0, n) and seen[-1] == (n, n) and len(seen) == n + 1
+        asked = []
+
+        def cancelled() -> bool:
+            asked.append(1)
+            return len(asked) > 3
+
+        with pytest.raises(ReplayCancelledError):
+            replay(db, cancelled=cancelled)
+
+        def stop(done: int, total: int) -> None:
+            if done == 2:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            replay(db, progress=stop)
+    finally:
+        db.close()

@@ -1,0 +1,259 @@
+"""The agent's recall search as the replay runs it, turn after turn: the same rows as
+:class:`core.search.MessageSearch` with :class:`core.substring.SubstringProof` give (the search of
+:func:`core.context.build_context`), with what one turn found kept for the next turns that send the same
+text, and every full-text query bounded by the greatest id before the turn.
+
+Why it is the same answer: the replay's turns come in ``(timestamp, id)`` order; the answer of each step
+(full text, substring) is the newest ``limit`` matching rows before the turn, so the answer at a later
+turn is the matching rows written between the two turns in front of the one kept. How a step was
+answered (an FTS5 error; the substring step proven or scanned) depends on the text and the index only,
+so it is kept too. A row before the turn has an id at most the greatest id before it
+(:class:`core.replay.need.TopIds`), so ``rowid <= top`` in the index changes no answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from core.engine import sqlite3
+from core.models import Message
+from core.search import Filters, MessageSearch
+from core.search.fts import FullTextIndex
+from core.search.index_state import IndexState
+from core.search.sql import FTS, MSG, Keyset, Where, keyset_cond
+from core.substring import SearchCancelledError, SubstringOutcome, SubstringProof
+from core.timeline import RawStore
+
+if TYPE_CHECKING:
+    from core.db import MemoryDB
+
+__all__ = ["GAP_IDS", "ReplayCancelledError", "ReplayProof", "ReplaySearch"]
+
+
+class ReplayCancelledError(SearchCancelledError):
+    """Raised by :func:`core.replay.replay` when its ``cancelled()`` became true."""
+
+
+#: A kept answer is extended over the rows written since it was kept when they are at most this many
+#: ids, or when reading them (about :data:`GAP_ROW_SECONDS` each) costs less than answering anew did.
+GAP_IDS = 2000
+GAP_ROW_SECONDS = 1e-6
+
+_Kept = tuple[tuple[int, int], list[int], Any, float]
+
+
+class _Kept_:
+    """Answers kept per ``(text, sessions, limit)`` with the bound they were computed for (the least
+    recently used dropped past ``size``)."""
+
+    SIZE = 50_000
+
+    def __init__(self, size: int = SIZE):
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], _Kept] = OrderedDict()
+
+    @staticmethod
+    def key(safe: str, f: Filters, limit: Any) -> tuple[Any, ...] | None:
+        """The key of a search the kept answers apply to (a plain bound, a positive limit, only the
+        sessions as filter), else None."""
+        b = f.before
+        if b is None or type(b[0]) is not int or type(limit) is not int or limit <= 0:
+            return None
+        if (f.since, f.until, f.roles, f.conversations) != (None, None, None, None):
+            return None
+        return (safe, tuple(f.session_ids or ()), limit)
+
+    def get(self, key: tuple[Any, ...], before: tuple[int, int]) -> _Kept | None:
+        kept = self.items.get(key)
+        if kept is None or not kept[0] < before:
+            return None
+        gap = before[1] - kept[0][1]
+        if gap > GAP_IDS and gap * GAP_ROW_SECONDS > kept[3]:
+            return None
+        self.items.move_to_end(key)
+        return kept
+
+    def put(
+        self, key: tuple[Any, ...], before: tuple[int, int], rows: Sequence[Message], extra: Any, cost: float
+    ) -> None:
+        """Keep ``rows`` (and ``extra``) for ``before``; ``cost``: the seconds answering anew took."""
+        self.items[key] = (before, [r.id for r in rows], extra, cost)
+        self.items.move_to_end(key)
+        if len(self.items) > self.size:
+            self.items.popitem(last=False)
+
+
+def _gap_where(f: Filters, since: tuple[int, int]) -> Where:
+    """The rows from ``since`` (inclusive) to ``f.before`` (exclusive)."""
+    w = Where()
+    keyset_cond(w, "m.", f.before, (since[0], since[1] - 1))
+    return w
+
+
+class ReplayProof(SubstringProof):
+    """The substring step of the agent's search (:class:`core.substring.SubstringProof`: from the index
+    when provably the same as the scan, else the scan) whose answers are kept per text (see
+    :class:`ReplaySearch`); how the step was answered (proven or scanned) depends on the text and the
+    index only, so it is kept too."""
+
+    def __init__(self, db: MemoryDB, cancel_check: Callable[[], bool] | None = None):
+        super().__init__(db, cancel_check, cancel_error=ReplayCancelledError)
+        self.kept = _Kept_()
+        self.top: int | None = None  # the greatest id before the current turn (TurnReader sets it)
+        self._candidates: OrderedDict[str, int] = OrderedDict()
+
+    def _from_candidates(
+        self,
+        search: MessageSearch,
+        safe: str,
+        f: Filters,
+        limit: Any,
+        query: str,
+        pieces: list[str],
+        state: IndexState,
+    ) -> tuple[list[Message] | None, SubstringOutcome]:
+        """:meth:`SubstringProof._from_candidates` with the candidates read only up to :attr:`top` (a
+        row before the turn has no greater id). Whether there are too many candidates (then the scan
+        runs) is decided over the whole index as there: when a piece has at most that many, so has the
+        conjunction; else the conjunction is counted. Each count once per replay."""
+        top = self.top
+        if top is None or f.before is None:
+            return super()._from_candidates(search, safe, f, limit, query, pieces, state)
+        cap = self.candidate_cap
+        try:
+            with self.db.lock:
+                longest = sorted(pieces, key=len, reverse=True)  # the rarest first, likely
+                n = next((c for c in (self._count(f'"{p}"', cap) for p in longest) if c <= cap), cap + 1)
+                if n > cap:  # every piece is common: count them together
+                    n = self._count(query, cap)
+                if n > cap:
+                    return None, SubstringOutcome(
+                        "scanned", "substring.candidates", {"cap": cap, "pieces": pieces}, index=state
+                    )
+        except sqlite3.Error:
+            return super()._from_candidates(search, safe, f, limit, query, pieces, state)
+        # The candidates that pass LIKE and the filters, in one query: no candidate list in Python.
+        w = search.where(f)
+        sql = (
+            f"SELECT m.* FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+            f"WHERE {FTS} MATCH ? AND {FTS}.rowid <= ? AND m.content LIKE '%' || ? || '%'{w.and_sql()} "
+            "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
+        )
+        try:
+            rows = search.raw.select(sql, (query, top, safe, *w.args, limit))
+        except sqlite3.Error:
+            return super()._from_candidates(search, safe, f, limit, query, pieces, state)
+        code = "substring.proven_rows" if rows else "substring.proven_miss"
+        return rows, SubstringOutcome("proven", code, {"pieces": pieces, "rows": len(rows)}, index=state)
+
+    def substring(self, search: MessageSearch, safe: str, f: Filters, limit: Any) -> list[Message]:
+        key = _Kept_.key(safe, f, limit)
+        kept = None if key is None or f.before is None else self.kept.get(key, f.before)
+        if key is None or f.before is None:
+            return super().substring(search, safe, f, limit)
+        if kept is not None:
+            self.check_cancel()
+            rest = Where()
+            rest.add("m.content LIKE '%' || ? || '%'", safe)
+            gap = search.raw.select_ordered(_gap_where(f, kept[0]), rest, f.session_ids, limit)
+            rows = (gap + search.raw.get_messages(kept[1]))[:limit]
+            outcome, cost = replace(kept[2], rows=len(rows)), kept[3]
+        else:
+            t = time.perf_counter()
+            rows = super().substring(search, safe, f, limit)
+            if self.last_substring is None:
+                return rows
+            outcome, cost = self.last_substring, time.perf_counter() - t
+        self.kept.put(key, f.before, rows, outcome, cost)
+        self.last_substring = outcome
+        return rows
+
+    def _count(self, query: str, cap: int) -> int:
+        """How many rows of the whole index match ``query``, counting up to ``cap + 1``."""
+        n = self._candidates.get(query)
+        if n is None:
+            sql = f"SELECT count(*) FROM (SELECT 1 FROM {FTS} WHERE {FTS} MATCH ? LIMIT ?)"
+            n = int(self.db.conn.execute(sql, (query, cap + 1)).fetchone()[0])
+            self._candidates[query] = n
+            if len(self._candidates) > _Kept_.SIZE:
+                self._candidates.popitem(last=False)
+        return n
+
+
+class _BoundedIndex(FullTextIndex):
+    """The full-text queries of :class:`core.search.fts.FullTextIndex` with ``rowid <= top`` (the
+    greatest id before the turn, :attr:`ReplayProof.top`) added: the same hits, without reading those
+    of the rows written after the turn."""
+
+    def __init__(self, raw: RawStore, proof: ReplayProof):
+        super().__init__(raw)
+        self.proof = proof
+
+    def page(
+        self, safe: str, w: Where, k: int | None, until: float | None, before: Keyset | None
+    ) -> list[Message]:
+        top = self.proof.top
+        if top is not None and before is not None:
+            w = w.copy()
+            w.add(f"{FTS}.rowid <= ?", top)
+        return super().page(safe, w, k, until, before)
+
+
+class ReplaySearch(MessageSearch):
+    """The agent's search (:class:`core.search.MessageSearch`) whose full-text answers are kept per
+    text: the newest ``limit`` hits before a turn are those kept at an earlier turn with the hits among
+    the rows written in between in front (looked up in the index over those rows' id range). Valid
+    because the replay's turns come in ``(timestamp, id)`` order and the step's rows are the newest
+    ``limit`` hits before the bound; an FTS5 error depends on the text only and is kept too. A bound
+    that does not move forward, or a gap that costs more to read than answering anew
+    (:data:`GAP_IDS`), asks the index again. The substring step is a :class:`ReplayProof`."""
+
+    def __init__(self, raw: RawStore, proof: ReplayProof):
+        super().__init__(raw, proof)
+        self.proof = proof
+        self.kept = _Kept_()
+        self.fts = _BoundedIndex(raw, proof)
+
+    def _full_text(self, safe: str, f: Filters, limit: Any) -> list[Message]:
+        key = _Kept_.key(safe, f, limit)
+        kept = None if key is None or f.before is None else self.kept.get(key, f.before)
+        if key is None or f.before is None:
+            return super()._full_text(safe, f, limit)
+        if kept is None:
+            t = time.perf_counter()
+            rows = super()._full_text(safe, f, limit)
+            fts = self.proof.last_fts
+            error = None if fts is None else fts.error
+            self.kept.put(key, f.before, rows, error, time.perf_counter() - t)
+            return rows
+        if kept[2] is not None:
+            self.proof.fts_ran(0, kept[2], True)
+            self.kept.put(key, f.before, [], kept[2], kept[3])
+            return []
+        ids = [i for _t, i in sorted(self._gap_hits(safe, f, kept[0]), reverse=True)] + kept[1]
+        rows = self.raw.get_messages(ids[:limit])
+        self.proof.fts_ran(len(rows), None, True)
+        self.kept.put(key, f.before, rows, None, kept[3])
+        return rows
+
+    def _gap_hits(self, safe: str, f: Filters, since: tuple[int, int]) -> list[tuple[int, int]]:
+        """The hits among the rows from ``since`` to ``f.before``, ``(timestamp, id)``, looked up in
+        the index over those rows' id range."""
+        w = _gap_where(f, since)
+        with self.db.lock:
+            lo, hi = self.db.conn.execute(
+                f"SELECT min(id), max(id) FROM {MSG} AS m{w.where_sql()}", w.args
+            ).fetchone()
+            if lo is None:
+                return []
+            w = self.where(f)  # the turn's bound and sessions
+            keyset_cond(w, "m.", None, (since[0], since[1] - 1))
+            sql = (
+                f"SELECT m.timestamp, m.id FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
+                f"WHERE {FTS} MATCH ? AND {FTS}.rowid BETWEEN ? AND ?{w.and_sql()}"
+            )
+            return [(r[0], r[1]) for r in self.db.conn.execute(sql, (safe, lo, hi, *w.args))]

@@ -1,0 +1,1 @@
+"""The Recall page's widgets, one per file."""
