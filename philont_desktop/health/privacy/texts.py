@@ -1,0 +1,133 @@
+"""The Privacy page's words: finding kinds, categories and layers, and the templates of the codes of the
+scan and the purge (``privacy.*``), in the application's language (context ``PrivacyText``).
+
+A kind the table does not know (a newer core) is shown as its code; a code without a template falls back
+to the core's English message. The templates are registered with
+:func:`philont_desktop.messages.register_templates` when this module is imported, so
+:func:`philont_desktop.messages.text` words the page's errors like every other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from philont_desktop import messages
+from philont_desktop.qt import QT_TRANSLATE_NOOP, QCoreApplication
+
+__all__ = ["category_name", "code_text", "kind_name", "layer_name", "mode_name"]
+
+CONTEXT = "PrivacyText"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+CATEGORIES: dict[str, str] = {
+    "secret": QT_TRANSLATE_NOOP("PrivacyText", "Secret"),
+    "personal": QT_TRANSLATE_NOOP("PrivacyText", "Personal data"),
+    "instruction": QT_TRANSLATE_NOOP("PrivacyText", "Planted instruction"),
+}
+
+KINDS: dict[str, str] = {
+    "secret.openai_key": QT_TRANSLATE_NOOP("PrivacyText", "OpenAI API key"),
+    "secret.anthropic_key": QT_TRANSLATE_NOOP("PrivacyText", "Anthropic API key"),
+    "secret.aws_access_key": QT_TRANSLATE_NOOP("PrivacyText", "AWS access key"),
+    "secret.aws_secret_key": QT_TRANSLATE_NOOP("PrivacyText", "AWS secret key"),
+    "secret.github_token": QT_TRANSLATE_NOOP("PrivacyText", "GitHub token"),
+    "secret.google_api_key": QT_TRANSLATE_NOOP("PrivacyText", "Google API key"),
+    "secret.slack_token": QT_TRANSLATE_NOOP("PrivacyText", "Slack token"),
+    "secret.stripe_key": QT_TRANSLATE_NOOP("PrivacyText", "Stripe key"),
+    "secret.jwt": QT_TRANSLATE_NOOP("PrivacyText", "JSON Web Token"),
+    "secret.private_key": QT_TRANSLATE_NOOP("PrivacyText", "Private key"),
+    "secret.password": QT_TRANSLATE_NOOP("PrivacyText", "Password"),
+    "secret.connection_string": QT_TRANSLATE_NOOP("PrivacyText", "Connection string with a password"),
+    "secret.token": QT_TRANSLATE_NOOP("PrivacyText", "Token next to a key word"),
+    "personal.email": QT_TRANSLATE_NOOP("PrivacyText", "E-mail address"),
+    "personal.phone": QT_TRANSLATE_NOOP("PrivacyText", "Phone number"),
+    "personal.cn_id": QT_TRANSLATE_NOOP("PrivacyText", "Chinese resident ID number"),
+    "personal.card": QT_TRANSLATE_NOOP("PrivacyText", "Card number"),
+    "personal.iban": QT_TRANSLATE_NOOP("PrivacyText", "IBAN"),
+    "instruction.override": QT_TRANSLATE_NOOP("PrivacyText", "Instruction to ignore earlier instructions"),
+    "instruction.role": QT_TRANSLATE_NOOP("PrivacyText", "Instruction to take another role"),
+    "instruction.system_prompt": QT_TRANSLATE_NOOP("PrivacyText", "Talk of the system prompt"),
+    "instruction.concealment": QT_TRANSLATE_NOOP(
+        "PrivacyText", "Instruction to hide something from the user"
+    ),
+}
+
+LAYERS: dict[str, str] = {
+    "messages": QT_TRANSLATE_NOOP("PrivacyText", "Messages"),
+    "actions": QT_TRANSLATE_NOOP("PrivacyText", "Actions"),
+    "notes": QT_TRANSLATE_NOOP("PrivacyText", "Notes"),
+    "facts": QT_TRANSLATE_NOOP("PrivacyText", "Facts"),
+    "skills": QT_TRANSLATE_NOOP("PrivacyText", "Skills"),
+    "skill_revisions": QT_TRANSLATE_NOOP("PrivacyText", "Skill revisions"),
+    "calendar": QT_TRANSLATE_NOOP("PrivacyText", "Calendar"),
+    "tasks": QT_TRANSLATE_NOOP("PrivacyText", "Tasks"),
+    "audit": QT_TRANSLATE_NOOP("PrivacyText", "Audit trail"),
+}
+
+MODES: dict[str, str] = {
+    "redact": QT_TRANSLATE_NOOP("PrivacyText", "Redact the span"),
+    "delete": QT_TRANSLATE_NOOP("PrivacyText", "Delete the row"),
+}
+
+
+def category_name(category: str) -> str:
+    source = CATEGORIES.get(category)
+    return _tr(source) if source else category
+
+
+def kind_name(kind: str) -> str:
+    """The kind in words (its code when this version does not know it)."""
+    source = KINDS.get(kind)
+    return _tr(source) if source else kind
+
+
+def layer_name(layer: str) -> str:
+    source = LAYERS.get(layer)
+    return _tr(source) if source else layer
+
+
+def mode_name(mode: str) -> str:
+    source = MODES.get(mode)
+    return _tr(source) if source else mode
+
+
+# -- the codes of the scan and the purge -------------------------------------------------------------------
+
+Fmt = Callable[[Mapping[str, Any]], str]
+
+
+def _files(p: Mapping[str, Any]) -> str:
+    files = p.get("files") or p.get("paths") or ()
+    if isinstance(files, str):
+        return files
+    return ", ".join(str(f) for f in files)
+
+
+_TEMPLATES: dict[str, Fmt] = {}
+
+
+def _text(code: str, params: Mapping[str, Any], english: str) -> str | None:
+    fmt = _TEMPLATES.get(code)
+    if fmt is None:
+        return None
+    try:
+        return fmt(params)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def _codes() -> frozenset[str]:
+    return frozenset(_TEMPLATES)
+
+
+def code_text(code: str, params: Mapping[str, Any] | None = None, english: str = "") -> str:
+    """A code of the scan or the purge in words (the core's English for a code without a template)."""
+    return _text(code, params or {}, english) or english or code
+
+
+messages.register_templates(("privacy.",), _text, _codes)

@@ -1,0 +1,83 @@
+"""The confirmation before a purge: what will be purged (counts by kind, redacted or deleted), every file
+that will be rewritten, and that it cannot be undone. "Cancel" is the default button."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from core.privacy.finding import PrivacyFinding
+from philont_desktop.health.privacy.texts import kind_name, mode_name
+from philont_desktop.qt import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+)
+from philont_desktop.widgets import plain
+
+__all__ = ["PurgeDialog"]
+
+
+class PurgeDialog(QDialog):
+    """Accepted when the person chooses "Purge"; :attr:`files` are the paths listed."""
+
+    def __init__(
+        self,
+        findings: Sequence[PrivacyFinding],
+        files: Sequence[str],
+        mode: str,
+        parent: QWidget | None = None,
+    ):
+        super().__init__(parent)
+        self.setObjectName("privacyPurgeDialog")
+        self.setWindowTitle(self.tr("Purge for good"))
+        self.files = [str(f) for f in files]
+        kinds = Counter(kind_name(f.kind) for f in findings)
+        what = QLabel(self)
+        what.setObjectName("privacyPurgeWhat")
+        what.setTextFormat(Qt.TextFormat.PlainText)
+        what.setWordWrap(True)
+        lines = [
+            self.tr("%n finding(s) will be purged: {mode}.", "", len(findings)).format(mode=mode_name(mode)),
+            *(f"  {name}: {n}" for name, n in sorted(kinds.items())),
+        ]
+        what.setText("\n".join(lines))
+        files_label = QLabel(self.tr("These files will be rewritten:"), self)
+        self.list = QListWidget(self)
+        self.list.setObjectName("privacyPurgeFiles")
+        for f in self.files:
+            self.list.addItem(plain.plain(f, 1000, one_line=True))
+        files_label.setBuddy(self.list)
+        warning = QLabel(
+            self.tr(
+                "This cannot be undone: the values are removed from the database, its write-ahead log, its "
+                "full-text index and every backup listed, and no backup keeps them. The agent's backups are "
+                "rewritten in place, never deleted."
+            ),
+            self,
+        )
+        warning.setObjectName("privacyPurgeWarning")
+        warning.setTextFormat(Qt.TextFormat.PlainText)
+        warning.setWordWrap(True)
+        buttons = QDialogButtonBox(self)
+        self.purge_btn = QPushButton(self.tr("Purge"), self)
+        self.purge_btn.setObjectName("privacyPurgeConfirm")
+        self.purge_btn.setAutoDefault(False)
+        self.cancel_btn = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.cancel_btn.setObjectName("privacyPurgeCancel")
+        self.cancel_btn.setDefault(True)
+        buttons.addButton(self.purge_btn, QDialogButtonBox.ButtonRole.DestructiveRole)
+        self.purge_btn.clicked.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(what)
+        lay.addWidget(files_label)
+        lay.addWidget(self.list, 1)
+        lay.addWidget(warning)
+        lay.addWidget(buttons)
+        self.cancel_btn.setFocus()
