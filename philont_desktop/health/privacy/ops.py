@@ -11,7 +11,7 @@ from typing import Any
 from core.privacy.context import FindingContext, finding_context
 from core.privacy.finding import PrivacyFinding
 
-__all__ = ["FindingContext", "allow", "context", "plan", "purge", "scan"]
+__all__ = ["FindingContext", "allow", "context", "plan", "purge_file", "scan"]
 
 
 def scan(db: Any, include_backups: bool, job: Any) -> Any:
@@ -34,14 +34,15 @@ def allow(db_path: Path, ids: Sequence[str]) -> list[str]:
 
 
 def plan(db: Any, findings: Sequence[PrivacyFinding], mode: str) -> Any:
-    """What a purge of ``findings`` would rewrite (every file), read without writing."""
+    """What a purge of ``findings`` would rewrite, read without writing: every file, the backups that hold
+    the same text included (a value purged from the database only would live on in them)."""
     from core.privacy.purge import plan as make
 
-    return make(db.path, list(findings), mode=mode)
+    return make(db.path, list(findings), mode=mode, include_backups=True)
 
 
-def purge(db: Any, purge_plan: Any, job: Any) -> Any:
-    """The purge itself, on the writer's thread (not undoable)."""
+def purge_file(db_path: Path, purge_plan: Any, job: Any) -> Any:
+    """The purge itself (not undoable), on the task lane: no connection of the app is open then."""
     from core.privacy.purge import purge as run
 
-    return run(db.path, purge_plan, progress=job.progress)
+    return run(db_path, purge_plan, progress=job.progress)

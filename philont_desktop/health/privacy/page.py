@@ -35,6 +35,7 @@ from philont_desktop.health.privacy.widgets.purge_dialog import PurgeDialog
 from philont_desktop.health.privacy.widgets.result_pane import ResultPane
 from philont_desktop.health.privacy.widgets.scan_bar import ScanBar
 from philont_desktop.health.privacy.widgets.summary import SummaryView
+from philont_desktop.health.privacy.window_purge import can_purge_in, purge_in_window
 from philont_desktop.qt import QSplitter, Qt, QTableView, QVBoxLayout, QWidget
 from philont_desktop.widgets import accessible
 from philont_desktop.widgets.table import setup_table
@@ -51,10 +52,8 @@ class PrivacyPage(HealthPage):
         self.include_backups = False  # what the last scan looked at
         self.stale = False
         self.scan_job: Any = None
-        self.purge_job: Any = None
         self.purge_dialog: PurgeDialog | None = None
         self.last_purge: Any = None
-        self._own_write = False
         self._status: tuple[str, Any] = ("idle", None)
         self._build()
         self._wire()
@@ -129,9 +128,6 @@ class PrivacyPage(HealthPage):
 
     def refresh(self) -> None:
         """The database changed: the result is out of date (scanning again is the person's choice)."""
-        if self._own_write:
-            self._own_write = False
-            return
         if self.result is not None and self.scan_job is None:
             self.stale = True
             self._show_status()
@@ -265,7 +261,7 @@ class PrivacyPage(HealthPage):
         )
 
     def _update_actions(self) -> None:
-        busy = self.scan_job is not None or self.purge_job is not None
+        busy = self.scan_job is not None
         self.actions.update_for(len(self.selected_findings()), self.ctx.editing, busy)
 
     # -- allow -----------------------------------------------------------------------------------------
@@ -310,8 +306,7 @@ class PrivacyPage(HealthPage):
         )
 
     def _confirm(self, findings: list[PrivacyFinding], plan: Any, mode: str) -> None:
-        files = [str(p) for p in getattr(plan, "files", ())]
-        dialog = PurgeDialog(findings, files, mode, self)
+        dialog = PurgeDialog(findings, plan, mode, self)
         self.purge_dialog = dialog
         dialog.accepted.connect(lambda: self._purge(plan))
         dialog.finished.connect(lambda _r: setattr(self, "purge_dialog", None))
@@ -319,35 +314,32 @@ class PrivacyPage(HealthPage):
         dialog.open()
 
     def _purge(self, plan: Any) -> None:
+        """Purge as ``plan`` says: the window closes its connections, purges, opens the database again."""
         if not self.ctx.editing:
             self.result_pane.show_text(self.tr("Turn on editing to purge: nothing was changed."))
             return
-        self.scan_bar.show_progress((0, 0))
-        job = self.controller.write(
-            ops.purge,
-            plan,
-            label=self.tr("Purging"),
-            on_result=self._purged,
-            on_error=self._purge_failed,
-        )
-        self.purge_job = job
-        job.progressed.connect(self._purge_progress)
-        job.done.connect(self._purge_ended)
-        self._update_actions()
+        window = self.window()
+        if not can_purge_in(window):
+            self.result_pane.show_text(
+                self.tr(
+                    "Purging needs the main window, which closes and reopens the database: nothing was changed."
+                )
+            )
+            return
+        purge_in_window(window, plan, include_backups=self.include_backups, editing=True)
 
-    def _purge_progress(self, done: int, total: int) -> None:
-        self.scan_bar.show_progress((done, total))
-
-    def _purge_ended(self) -> None:
-        self.purge_job = None
-        self.scan_bar.show_progress(None)
-        self._update_actions()
-
-    def _purged(self, result: Any) -> None:
+    def show_purge_result(self, result: Any, include_backups: bool) -> None:
+        """What a purge did (the database opened again after it), then a scan of what is left."""
         self.last_purge = result
-        self._own_write = True
         self.result_pane.show_text(purge_text(result))
-        self.scan(self.include_backups)
+        self.scan_bar.backups.setChecked(include_backups)
+        self.scan(include_backups)
+
+    def show_purge_error(self, exc: BaseException, include_backups: bool) -> None:
+        """Why a purge was refused or failed (nothing was purged), then a scan."""
+        self._purge_failed(exc)
+        self.scan_bar.backups.setChecked(include_backups)
+        self.scan(include_backups)
 
     def _purge_failed(self, exc: BaseException) -> None:
         self.result_pane.show_text(self.tr("Nothing was purged: {0}").format(messages.error_text(exc)))

@@ -10,7 +10,7 @@ from typing import Any
 from philont_desktop import messages
 from philont_desktop.qt import QCoreApplication
 
-__all__ = ["purge_text", "scan_text"]
+__all__ = ["planned_file_text", "purge_text", "scan_text", "unreachable_text"]
 
 
 def _tr(text: str, n: int = -1) -> str:
@@ -44,16 +44,63 @@ def scan_text(result: Any, allowed_now: int = 0) -> str:
     return " ".join(parts)
 
 
+def _role(role: str, owner: Any) -> str:
+    if role == "live":
+        return _tr("the database")
+    if role == "wal":
+        return _tr("its write-ahead log (-wal), emptied")
+    if role == "marks":
+        return _tr("the review marks")
+    if role == "backup":
+        return _tr("a backup of the agent's") if owner == "agent" else _tr("a backup of this app's")
+    return role
+
+
+def planned_file_text(planned: Any) -> str:
+    """One file a purge will rewrite: its path, what it is, how many rows change in it."""
+    what = _role(str(planned.role), getattr(planned, "owner", None))
+    rows = int(getattr(planned, "rows", 0) or 0)
+    audit_rows = int(getattr(planned, "audit_rows", 0) or 0)
+    if rows:
+        what += _tr(", %n row(s)", rows)
+    if audit_rows:
+        what += _tr(", %n audit row(s)", audit_rows)
+    return f"{planned.path} — {what}"
+
+
+def unreachable_text() -> str:
+    """What no purge reaches (the core's list, in words)."""
+    items = (
+        _tr("copies outside the memory folder (exports, copies a person made, other machines)"),
+        _tr("file system or backup-tool snapshots of the memory folder"),
+        _tr("disk blocks a file system keeps after a file is rewritten"),
+    )
+    return _tr("A purge cannot reach:") + "\n" + "\n".join(f"  • {i}" for i in items)
+
+
 def purge_text(result: Any) -> str:
-    """What a purge rewrote, and how much."""
+    """What a purge rewrote, how much, and which files it left as they were (and why)."""
     lines = []
-    redacted = int(getattr(result, "redacted", 0) or 0)
-    deleted = int(getattr(result, "deleted", 0) or 0)
-    if redacted:
-        lines.append(_tr("%n span(s) redacted.", redacted))
-    if deleted:
-        lines.append(_tr("%n row(s) deleted.", deleted))
-    files = [str(f) for f in getattr(result, "files", ()) or ()]
-    if files:
-        lines.append(_tr("Rewritten:") + "\n" + "\n".join(f"  {f}" for f in files))
-    return "\n".join(lines) or _tr("The purge found nothing left to remove.")
+    done = [f for f in result.files if f.error is None]
+    failed = [f for f in result.files if f.error is not None]
+    rows = sum(int(f.rows or 0) for f in done)
+    if result.mode == "delete":
+        lines.append(_tr("Purged: %n row(s) deleted", rows) + " " + _tr("in %n file(s).", len(done)))
+    else:
+        lines.append(_tr("Purged: %n row(s) redacted", rows) + " " + _tr("in %n file(s).", len(done)))
+    for f in done:
+        detail = _role(f.role, None) + _tr(", %n row(s)", int(f.rows or 0))
+        if f.audit_rows:
+            detail += _tr(", %n audit row(s)", int(f.audit_rows))
+        if f.wal_truncated:
+            detail += _tr(", -wal emptied")
+        lines.append(f"  {f.path} — {detail}")
+    for f in failed:
+        err = f.error or {}
+        why = messages.text(
+            str(err.get("code") or ""), err.get("params") or {}, str(err.get("message") or "")
+        )
+        lines.append(_tr("Left as it was: {0}: {1}").format(f.path, why))
+    if getattr(result, "marks_removed", 0):
+        lines.append(_tr("%n review mark(s) removed.", int(result.marks_removed)))
+    return "\n".join(lines)

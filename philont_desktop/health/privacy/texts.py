@@ -101,14 +101,43 @@ def mode_name(mode: str) -> str:
 Fmt = Callable[[Mapping[str, Any]], str]
 
 
-def _files(p: Mapping[str, Any]) -> str:
-    files = p.get("files") or p.get("paths") or ()
-    if isinstance(files, str):
-        return files
-    return ", ".join(str(f) for f in files)
+def _busy(p: Mapping[str, Any]) -> str:
+    why = {
+        "wal_recent": lambda: _tr("its -wal file was written {0} s ago").format(p.get("age_s")),
+        "locked": lambda: _tr("another program holds a lock on it"),
+        "written": lambda: _tr("it was written while the purge watched it"),
+    }.get(str(p.get("reason")), lambda: _tr("it is in use"))()
+    return _tr(
+        "The database {path} seems to be in use (probably by the agent): {why}. Stop the agent, wait a few "
+        "seconds and try again. Nothing was purged."
+    ).format(path=p.get("path"), why=why)
 
 
-_TEMPLATES: dict[str, Fmt] = {}
+_TEMPLATES: dict[str, Fmt] = {
+    "privacy.scan_cancelled": lambda p: _tr("The scan was cancelled."),
+    "privacy.unknown_layer": lambda p: _tr("There is no layer {layer}; the layers are {layers}.").format(
+        layer=p.get("layer"), layers=", ".join(layer_name(str(x)) for x in p.get("layers") or ())
+    ),
+    "privacy.purge.mode": lambda p: _tr("There is no purge mode {mode}: redact or delete.").format(**p),
+    "privacy.purge.no_database": lambda p: _tr("There is no database at {path}: nothing was purged.").format(
+        **p
+    ),
+    "privacy.purge.other_database": lambda p: _tr(
+        "The purge was planned for {planned}, not {path}: nothing was purged."
+    ).format(**p),
+    "privacy.purge.agent_running": _busy,
+    "privacy.purge.changed": lambda p: _tr(
+        "{table} #{row} ({column}) changed after the purge was planned: {path} was left as it was. "
+        "Scan again and purge what is found then."
+    ).format(**p),
+    "privacy.purge.failed": lambda p: _tr("The purge failed: {error}").format(**p),
+    "privacy.purge.stale": lambda p: _tr(
+        "{table} #{row} ({column}) no longer holds what the scan found there: left out."
+    ).format(**p),
+    "privacy.purge.outside": lambda p: _tr(
+        "{path} is neither the database nor one of its backups: its finding is left out."
+    ).format(**p),
+}
 
 
 def _text(code: str, params: Mapping[str, Any], english: str) -> str | None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from core.privacy.finding import PrivacyFinding
+from philont_desktop import messages
+from philont_desktop.health.privacy.results import planned_file_text, unreachable_text
 from philont_desktop.health.privacy.texts import kind_name, mode_name
 from philont_desktop.qt import (
     QDialog,
@@ -29,14 +32,15 @@ class PurgeDialog(QDialog):
     def __init__(
         self,
         findings: Sequence[PrivacyFinding],
-        files: Sequence[str],
+        plan: Any,
         mode: str,
         parent: QWidget | None = None,
     ):
         super().__init__(parent)
         self.setObjectName("privacyPurgeDialog")
         self.setWindowTitle(self.tr("Purge for good"))
-        self.files = [str(f) for f in files]
+        self.plan = plan
+        self.files = [str(f.path) for f in plan.files]
         kinds = Counter(kind_name(f.kind) for f in findings)
         what = QLabel(self)
         what.setObjectName("privacyPurgeWhat")
@@ -50,15 +54,23 @@ class PurgeDialog(QDialog):
         files_label = QLabel(self.tr("These files will be rewritten:"), self)
         self.list = QListWidget(self)
         self.list.setObjectName("privacyPurgeFiles")
-        for f in self.files:
-            self.list.addItem(plain.plain(f, 1000, one_line=True))
+        for f in plan.files:
+            self.list.addItem(plain.plain(planned_file_text(f), 1000, one_line=True))
         files_label.setBuddy(self.list)
+        left_out = QLabel(self)
+        left_out.setObjectName("privacyPurgeLeftOut")
+        left_out.setTextFormat(Qt.TextFormat.PlainText)
+        left_out.setWordWrap(True)
+        left_out.setText("\n".join(messages.notice_text(n) for n in plan.skipped))
+        left_out.setVisible(bool(plan.skipped))
         warning = QLabel(
             self.tr(
-                "This cannot be undone: the values are removed from the database, its write-ahead log, its "
-                "full-text index and every backup listed, and no backup keeps them. The agent's backups are "
-                "rewritten in place, never deleted."
-            ),
+                "This cannot be undone: the values are removed from the database, its write-ahead log, free "
+                "pages, the full-text index, the audit trail and every backup listed, and no backup is taken "
+                "first (it would keep them). The agent's backups are rewritten in place, never deleted."
+            )
+            + "\n"
+            + unreachable_text(),
             self,
         )
         warning.setObjectName("privacyPurgeWarning")
@@ -78,6 +90,7 @@ class PurgeDialog(QDialog):
         lay.addWidget(what)
         lay.addWidget(files_label)
         lay.addWidget(self.list, 1)
+        lay.addWidget(left_out)
         lay.addWidget(warning)
         lay.addWidget(buttons)
         self.cancel_btn.setFocus()
