@@ -27,6 +27,7 @@ from core.cli.export import COMMANDS as EXPORT
 from core.cli.facts import COMMANDS as FACTS
 from core.cli.info import COMMANDS as INFO
 from core.cli.output import PROG, CommandError, Exit, UsageError, one_line
+from core.cli.privacy import COMMANDS as PRIVACY
 from core.cli.replay import COMMANDS as REPLAY
 from core.cli.search import COMMANDS as SEARCH
 from core.cli.skills import COMMANDS as SKILLS
@@ -52,6 +53,7 @@ GROUPS = (
     BACKUPS,
     EDITS,
     CHANGES,
+    PRIVACY,
 )
 
 

@@ -1,6 +1,38 @@
 """Privacy: find secrets, personal data and planted instructions in every layer and every backup, and
-purge them for real. :mod:`.finding` holds the shape of a finding."""
+purge them for real. :mod:`.finding` holds the shape of a finding; :mod:`.scan` the scan
+(:func:`scan`), with the detectors of :mod:`.secrets`, :mod:`.personal` and :mod:`.instructions`;
+:mod:`.allow` the allow-list a person keeps."""
 
+from core.privacy.allow import Allowed, AllowList
 from core.privacy.finding import CATEGORIES, PrivacyFinding
+from core.privacy.scan import (
+    LAYERS,
+    SOURCES,
+    ScanCancelled,
+    ScannedFile,
+    ScanResult,
+    Skipped,
+    detect,
+    finding_json,
+    result_json,
+    scan,
+)
 
-__all__ = ["CATEGORIES", "PrivacyFinding"]
+__all__ = [
+    "CATEGORIES",
+    "LAYERS",
+    "SOURCES",
+    "AllowList",
+    "Allowed",
+    "PrivacyFinding",
+    "ScanCancelled",
+    "ScanResult",
+    "ScannedFile",
+    "Skipped",
+    "context",
+    "detect",
+    "finding_json",
+    "result_json",
+    "scan",
+    "span_text",
+]

@@ -45,6 +45,7 @@ def test_a_writing_command_refuses_now(command, capsys, tmp_path):
         "redo": ["redo", "1"],
         "task": ["task", "enable", "x"],
         "event": ["event", "delete", "x"],
+        "privacy": ["privacy", "allow", "pf-0"],
     }[command.name]
     db = tmp_path / "memory.sqlite"
     assert main(["--db", str(db), "--now", "0", *args]) == 2
