@@ -706,6 +706,13 @@ def measure_big(db_path: Path, runs: int) -> list[dict]:
     return bench_big.measure(db_path, runs, result, env=_child_env(), log=lambda m: print(m, flush=True))
 
 
+def measure_purge(db_path: Path, runs: int) -> list[dict]:
+    """The privacy purge of 100 findings on a copy of the database, and the VACUUM it offers."""
+    import bench_privacy_purge
+
+    return bench_privacy_purge.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
+
+
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
     "search": (measure_search, 9),
@@ -719,6 +726,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "memory": (measure_memory, 3),
     "stall": (measure_stall, 3),
     "big": (measure_big, 3),
+    "purge": (measure_purge, 3),
 }
 
 

@@ -1,5 +1,6 @@
 """``privacy``: find secrets, personal data and planted instructions (``privacy scan``) and keep the
-person's allow-list (``privacy allow``).
+person's allow-list (``privacy allow``); remove findings for real (``privacy purge``,
+:mod:`core.cli.privacy_purge`).
 
 ``privacy`` is one command whose actions are listed in :data:`ACTIONS` (each a
 :class:`core.cli.command.Command`: name, help, ``run``, ``configure``, ``writes``); a new action is one
@@ -13,6 +14,7 @@ from typing import Any
 
 from core.cli.command import Command, Ctx, Parser, always
 from core.cli.output import CommandError
+from core.cli.privacy_purge import PURGE
 
 
 def _where(f: dict[str, Any]) -> str:
@@ -134,6 +136,7 @@ ACTIONS: tuple[Command, ...] = (
         configure_allow,
         always,
     ),
+    PURGE,
 )
 
 
@@ -161,7 +164,7 @@ def _writes(args: argparse.Namespace) -> bool:
 COMMANDS = (
     Command(
         "privacy",
-        "secrets, personal data and planted instructions: scan, allow",
+        "secrets, personal data and planted instructions: scan, allow, purge",
         _run,
         _configure,
         _writes,
