@@ -17,6 +17,7 @@ from typing import Any
 
 from core.engine import sqlite3
 from core.privacy.finding import PrivacyFinding
+from core.privacy.hits import mask
 
 __all__ = ["CONTEXT_CHARS", "FindingContext", "finding_context"]
 
@@ -73,7 +74,7 @@ def _cell(conn: sqlite3.Connection, finding: PrivacyFinding) -> Any:
 
 def _read(db: Any, finding: PrivacyFinding) -> Any:
     if finding.file is not None:
-        from core.backups import open_backup
+        from core.backups.listing import open_backup
 
         conn = open_backup(Path(finding.file))
         try:
@@ -106,6 +107,8 @@ def finding_context(
         text = _read(db, finding)
     if not isinstance(text, str) or finding.end > len(text) or finding.start < 0:
         return None
+    if mask(text[finding.start : finding.end]) != finding.preview:
+        return None  # the row was changed since the scan: its span holds something else now
     same = [
         o
         for o in others

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from philont_desktop.qt import QCoreApplication
+from philont_desktop.qt import QT_TRANSLATE_NOOP, QCoreApplication
 
 
 @dataclass(frozen=True)
@@ -38,3 +38,6 @@ def register_page(name: str, path: str, title: str) -> None:
 
 
 # The pages, in display order: the doctor first.
+register_page(
+    "privacy", "philont_desktop.health.privacy.page:PrivacyPage", QT_TRANSLATE_NOOP("PrivacyPage", "Privacy")
+)

@@ -265,6 +265,35 @@ NAMES: dict[str, tuple[str, str]] = {
     ),
     "reviewLadder": (QT_TRANSLATE_NOOP("Accessible", "Ladder"), ""),
     "reviewMessagesEdit": (QT_TRANSLATE_NOOP("Accessible", "Messages around"), ""),
+    # Health
+    "healthPages": (
+        QT_TRANSLATE_NOOP("Accessible", "Health pages"),
+        QT_TRANSLATE_NOOP("Accessible", "What is wrong with this memory, a page per concern"),
+    ),
+    # Health › Privacy
+    "privacyCategory": (QT_TRANSLATE_NOOP("Accessible", "Category of findings"), ""),
+    "privacyKind": (QT_TRANSLATE_NOOP("Accessible", "Kind of findings"), ""),
+    "privacyLayer": (QT_TRANSLATE_NOOP("Accessible", "Layer of findings"), ""),
+    "privacyWhere": (QT_TRANSLATE_NOOP("Accessible", "File of findings"), ""),
+    "privacySummary": (
+        QT_TRANSLATE_NOOP("Accessible", "Findings by kind and layer"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "How many findings of each kind each layer holds; a count shows them"
+        ),
+    ),
+    "privacyFindings": (
+        QT_TRANSLATE_NOOP("Accessible", "Privacy findings"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "Secrets, personal data and planted instructions, with masked previews"
+        ),
+    ),
+    "privacyContextEdit": (
+        QT_TRANSLATE_NOOP("Accessible", "Finding in its context"),
+        QT_TRANSLATE_NOOP("Accessible", "The text around the finding, the value masked until Show"),
+    ),
+    "privacyPurgeMode": (QT_TRANSLATE_NOOP("Accessible", "How to purge"), ""),
+    "privacyPurgeFiles": (QT_TRANSLATE_NOOP("Accessible", "Files the purge rewrites"), ""),
+    "privacyResultText": (QT_TRANSLATE_NOOP("Accessible", "What the purge did"), ""),
 }
 
 

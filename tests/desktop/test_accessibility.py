@@ -201,6 +201,9 @@ def test_every_registered_tab_has_a_key_and_a_go_to_tab_entry(open_window, demo_
     for i, entry in enumerate(registry()):
         assert any(entry.title() in text for text in entries), entry.name
         keys = [k.toString() for k in w.tab_actions[i].shortcuts()]
+        if i >= 10:  # beyond the tenth: Ctrl+Tab and View › Go to tab only (Alt+0 is the tenth)
+            assert keys == [], entry.name
+            continue
         assert keys, entry.name
         _press(w.tab_widget.currentWidget(), keys[-1])
         assert w.tab_widget.currentIndex() == i, (entry.name, keys)

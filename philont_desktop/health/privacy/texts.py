@@ -101,6 +101,13 @@ def mode_name(mode: str) -> str:
 Fmt = Callable[[Mapping[str, Any]], str]
 
 
+class _Params(dict):
+    """A code's parameters for ``format_map``: one the core did not give reads as ``?``."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
 def _busy(p: Mapping[str, Any]) -> str:
     why = {
         "wal_recent": lambda: _tr("its -wal file was written {0} s ago").format(p.get("age_s")),
@@ -110,33 +117,35 @@ def _busy(p: Mapping[str, Any]) -> str:
     return _tr(
         "The database {path} seems to be in use (probably by the agent): {why}. Stop the agent, wait a few "
         "seconds and try again. Nothing was purged."
-    ).format(path=p.get("path"), why=why)
+    ).format(path=p.get("path", "?"), why=why)
 
 
 _TEMPLATES: dict[str, Fmt] = {
     "privacy.scan_cancelled": lambda p: _tr("The scan was cancelled."),
     "privacy.unknown_layer": lambda p: _tr("There is no layer {layer}; the layers are {layers}.").format(
-        layer=p.get("layer"), layers=", ".join(layer_name(str(x)) for x in p.get("layers") or ())
+        layer=p.get("layer", "?"), layers=", ".join(layer_name(str(x)) for x in p.get("layers") or ())
     ),
-    "privacy.purge.mode": lambda p: _tr("There is no purge mode {mode}: redact or delete.").format(**p),
-    "privacy.purge.no_database": lambda p: _tr("There is no database at {path}: nothing was purged.").format(
-        **p
+    "privacy.purge.mode": lambda p: _tr("There is no purge mode {mode}: redact or delete.").format_map(
+        _Params(p)
     ),
+    "privacy.purge.no_database": lambda p: _tr(
+        "There is no database at {path}: nothing was purged."
+    ).format_map(_Params(p)),
     "privacy.purge.other_database": lambda p: _tr(
         "The purge was planned for {planned}, not {path}: nothing was purged."
-    ).format(**p),
+    ).format_map(_Params(p)),
     "privacy.purge.agent_running": _busy,
     "privacy.purge.changed": lambda p: _tr(
         "{table} #{row} ({column}) changed after the purge was planned: {path} was left as it was. "
         "Scan again and purge what is found then."
-    ).format(**p),
-    "privacy.purge.failed": lambda p: _tr("The purge failed: {error}").format(**p),
+    ).format_map(_Params(p)),
+    "privacy.purge.failed": lambda p: _tr("The purge failed: {error}").format_map(_Params(p)),
     "privacy.purge.stale": lambda p: _tr(
         "{table} #{row} ({column}) no longer holds what the scan found there: left out."
-    ).format(**p),
+    ).format_map(_Params(p)),
     "privacy.purge.outside": lambda p: _tr(
         "{path} is neither the database nor one of its backups: its finding is left out."
-    ).format(**p),
+    ).format_map(_Params(p)),
 }
 
 

@@ -42,28 +42,23 @@ class PurgeDialog(QDialog):
         self.plan = plan
         self.files = [str(f.path) for f in plan.files]
         kinds = Counter(kind_name(f.kind) for f in findings)
-        what = QLabel(self)
-        what.setObjectName("privacyPurgeWhat")
-        what.setTextFormat(Qt.TextFormat.PlainText)
-        what.setWordWrap(True)
         lines = [
             self.tr("%n finding(s) will be purged: {mode}.", "", len(findings)).format(mode=mode_name(mode)),
             *(f"  {name}: {n}" for name, n in sorted(kinds.items())),
         ]
-        what.setText("\n".join(lines))
+        what = self._label("privacyPurgeWhat", "\n".join(lines))
         files_label = QLabel(self.tr("These files will be rewritten:"), self)
         self.list = QListWidget(self)
         self.list.setObjectName("privacyPurgeFiles")
         for f in plan.files:
             self.list.addItem(plain.plain(planned_file_text(f), 1000, one_line=True))
         files_label.setBuddy(self.list)
-        left_out = QLabel(self)
-        left_out.setObjectName("privacyPurgeLeftOut")
-        left_out.setTextFormat(Qt.TextFormat.PlainText)
-        left_out.setWordWrap(True)
-        left_out.setText("\n".join(messages.notice_text(n) for n in plan.skipped))
+        left_out = self._label(
+            "privacyPurgeLeftOut", "\n".join(messages.notice_text(n) for n in plan.skipped)
+        )
         left_out.setVisible(bool(plan.skipped))
-        warning = QLabel(
+        warning = self._label(
+            "privacyPurgeWarning",
             self.tr(
                 "This cannot be undone: the values are removed from the database, its write-ahead log, free "
                 "pages, the full-text index, the audit trail and every backup listed, and no backup is taken "
@@ -71,11 +66,22 @@ class PurgeDialog(QDialog):
             )
             + "\n"
             + unreachable_text(),
-            self,
         )
-        warning.setObjectName("privacyPurgeWarning")
-        warning.setTextFormat(Qt.TextFormat.PlainText)
-        warning.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        for w in (what, files_label, self.list, left_out, warning, self._buttons()):
+            lay.addWidget(w, 1 if w is self.list else 0)
+        self.cancel_btn.setFocus()
+
+    def _label(self, name: str, text: str) -> QLabel:
+        label = QLabel(self)
+        label.setObjectName(name)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setWordWrap(True)
+        label.setText(text)
+        return label
+
+    def _buttons(self) -> QDialogButtonBox:
+        """ "Purge" (destructive) and "Cancel", the default."""
         buttons = QDialogButtonBox(self)
         self.purge_btn = QPushButton(self.tr("Purge"), self)
         self.purge_btn.setObjectName("privacyPurgeConfirm")
@@ -86,11 +92,4 @@ class PurgeDialog(QDialog):
         buttons.addButton(self.purge_btn, QDialogButtonBox.ButtonRole.DestructiveRole)
         self.purge_btn.clicked.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addWidget(what)
-        lay.addWidget(files_label)
-        lay.addWidget(self.list, 1)
-        lay.addWidget(left_out)
-        lay.addWidget(warning)
-        lay.addWidget(buttons)
-        self.cancel_btn.setFocus()
+        return buttons
