@@ -2466,42 +2466,42 @@ with the backup
         <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/privacy/model.py" line="+53"/>
+        <location filename="../../philont_desktop/health/privacy/model.py" line="+55"/>
         <source>This database</source>
         <translation>本数据库</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+74"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+4"/>
         <source>Place</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-3"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>The database this window shows</source>
         <translation>本窗口显示的数据库</translation>
     </message>
@@ -2521,12 +2521,13 @@ with the backup
         <translation>显示这些发现</translation>
     </message>
     <message>
+        <location line="-242"/>
         <location filename="../../philont_desktop/health/privacy/results.py" line="+21"/>
         <source>this database</source>
         <translation>本数据库</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../philont_desktop/health/privacy/results.py" line="+9"/>
         <source>No finding in %n file(s).</source>
         <translation>%n 个文件中没有发现。</translation>
     </message>
@@ -2539,7 +2540,7 @@ with the backup
         <location line="+0"/>
         <location line="+56"/>
         <location line="+2"/>
-        <source>in %n file(s).</source>
+        <source> in %n file(s).</source>
         <translation>，位于 %n 个文件中。</translation>
     </message>
     <message>
@@ -2640,7 +2641,7 @@ with the backup
         <translation>已移除 %n 个审阅标记。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/privacy/texts.py" line="+113"/>
+        <location filename="../../philont_desktop/health/privacy/texts.py" line="+116"/>
         <source>its -wal file was written {0} s ago</source>
         <translation>其 -wal 文件在 {0} 秒前被写入</translation>
     </message>
@@ -9110,12 +9111,12 @@ You can undo this with Edit › Undo.</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/privacy/page.py" line="+164"/>
+        <location filename="../../philont_desktop/health/privacy/page.py" line="+166"/>
         <source>Scanning for secrets</source>
         <translation>正在扫描机密</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>Scanning…</source>
         <translation>正在扫描…</translation>
     </message>

@@ -38,7 +38,7 @@ __all__ = [
     "where_text",
 ]
 
-COL_KIND, COL_LAYER, COL_PLACE, COL_PREVIEW, COL_CONFIDENCE, COL_FILE = range(6)
+COL_KIND, COL_LAYER, COL_PREVIEW, COL_CONFIDENCE, COL_FILE, COL_PLACE = range(6)
 COLUMNS = 6
 FindingRole = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
@@ -48,9 +48,11 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("PrivacyModel", text)
 
 
-def where_text(finding: PrivacyFinding) -> str:
+def where_text(finding: PrivacyFinding, *, in_sentence: bool = False) -> str:
     """The file a finding is in: the live database, or the backup's name."""
-    return _tr("This database") if finding.file is None else Path(finding.file).name
+    if finding.file is not None:
+        return Path(finding.file).name
+    return _tr("this database") if in_sentence else _tr("This database")
 
 
 def place_text(finding: PrivacyFinding) -> str:
@@ -123,8 +125,15 @@ class FindingsModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
-        names = (_tr("Kind"), _tr("Layer"), _tr("Place"), _tr("Preview"), _tr("Confidence"), _tr("File"))
-        return names[section] if 0 <= section < COLUMNS else None
+        names = {
+            COL_KIND: _tr("Kind"),
+            COL_LAYER: _tr("Layer"),
+            COL_PREVIEW: _tr("Preview"),
+            COL_CONFIDENCE: _tr("Confidence"),
+            COL_FILE: _tr("File"),
+            COL_PLACE: _tr("Place"),
+        }
+        return names.get(section)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -151,7 +160,9 @@ class FindingsModel(QAbstractTableModel):
             return plain.plain(f.preview, 200, one_line=True)
         if c == COL_CONFIDENCE:
             return f"{round(f.confidence * 100)} %"
-        return where_text(f)
+        if c == COL_FILE:
+            return where_text(f)
+        return ""
 
     def _tooltip(self, f: PrivacyFinding, c: int) -> str:
         if c == COL_KIND:

@@ -19,9 +19,10 @@ from philont_desktop import messages, zoom
 from philont_desktop.health.page import HealthPage
 from philont_desktop.health.privacy import ops
 from philont_desktop.health.privacy.model import (
+    COL_CONFIDENCE,
+    COL_FILE,
     COL_KIND,
     COL_LAYER,
-    COL_PLACE,
     COL_PREVIEW,
     FindingsModel,
     FindingsProxy,
@@ -73,10 +74,11 @@ class PrivacyPage(HealthPage):
             self.proxy,
             name="privacyFindings",
             widths={
-                COL_KIND: "Connection string with a password",
+                COL_KIND: "Instruction to ignore earlier",
                 COL_LAYER: "Skill revisions",
-                COL_PLACE: "memory_raw_messages #100000 · content",
                 COL_PREVIEW: "sk-p…9x ····",
+                COL_CONFIDENCE: "Confidence",
+                COL_FILE: "This database ·",
             },
             stretch_last=True,
             multi=True,
@@ -102,7 +104,7 @@ class PrivacyPage(HealthPage):
         self.split.addWidget(self.context_pane)
         self.split.setChildrenCollapsible(False)
         zoom.set_splitter_sizes(lists, [150, 450], panes=(0,), rest_share=0.5)
-        zoom.set_splitter_sizes(self.split, [760, 480], panes=(1,))
+        zoom.set_splitter_sizes(self.split, [840, 440], panes=(1,))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.scan_bar)
@@ -194,6 +196,8 @@ class PrivacyPage(HealthPage):
         self.filters.set_choices(self.summary_model.kinds, self.summary_model.layers)
         self.proxy.set_filter(**self.filters.values())
         self.summary.resizeColumnsToContents()
+        if not self.selected_findings() and self.proxy.rowCount():
+            self.table.selectRow(0)  # the first finding in its context, masked
         self._status = ("done", result)
         self._show_status()
 

@@ -29,7 +29,7 @@ def scan_text(result: Any, allowed_now: int = 0) -> str:
     parts = [
         _tr("No finding in %n file(s).", len(read))
         if shown == 0
-        else _tr("%n finding(s)", shown) + " " + _tr("in %n file(s).", len(read))
+        else _tr("%n finding(s)", shown) + _tr(" in %n file(s).", len(read))
     ]
     allowed = len(getattr(result, "allowed", ())) + allowed_now
     if allowed:
@@ -85,9 +85,9 @@ def purge_text(result: Any) -> str:
     failed = [f for f in result.files if f.error is not None]
     rows = sum(int(f.rows or 0) for f in done)
     if result.mode == "delete":
-        lines.append(_tr("Purged: %n row(s) deleted", rows) + " " + _tr("in %n file(s).", len(done)))
+        lines.append(_tr("Purged: %n row(s) deleted", rows) + _tr(" in %n file(s).", len(done)))
     else:
-        lines.append(_tr("Purged: %n row(s) redacted", rows) + " " + _tr("in %n file(s).", len(done)))
+        lines.append(_tr("Purged: %n row(s) redacted", rows) + _tr(" in %n file(s).", len(done)))
     for f in done:
         detail = _role(f.role, None) + _tr(", %n row(s)", int(f.rows or 0))
         if f.audit_rows:

@@ -17,11 +17,14 @@ from philont_desktop.qt import QT_TRANSLATE_NOOP, QCoreApplication
 
 __all__ = ["category_name", "code_text", "kind_name", "layer_name", "mode_name"]
 
-CONTEXT = "PrivacyText"
-
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
+    return QCoreApplication.translate("PrivacyText", text)
+
+
+def _translated(text: str) -> str:
+    """A word declared with ``QT_TRANSLATE_NOOP`` in the tables below, in the current language."""
+    return QCoreApplication.translate("PrivacyText", text)
 
 
 CATEGORIES: dict[str, str] = {
@@ -77,23 +80,23 @@ MODES: dict[str, str] = {
 
 def category_name(category: str) -> str:
     source = CATEGORIES.get(category)
-    return _tr(source) if source else category
+    return _translated(source) if source else category
 
 
 def kind_name(kind: str) -> str:
     """The kind in words (its code when this version does not know it)."""
     source = KINDS.get(kind)
-    return _tr(source) if source else kind
+    return _translated(source) if source else kind
 
 
 def layer_name(layer: str) -> str:
     source = LAYERS.get(layer)
-    return _tr(source) if source else layer
+    return _translated(source) if source else layer
 
 
 def mode_name(mode: str) -> str:
     source = MODES.get(mode)
-    return _tr(source) if source else mode
+    return _translated(source) if source else mode
 
 
 # -- the codes of the scan and the purge -------------------------------------------------------------------

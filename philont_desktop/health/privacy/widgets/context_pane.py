@@ -99,7 +99,7 @@ class ContextPane(QWidget):
                 category=category_name(f.category),
                 layer=layer_name(f.layer),
                 place=place_text(f),
-                file=plain.plain(where_text(f), 200, one_line=True),
+                file=plain.plain(where_text(f, in_sentence=True), 200, one_line=True),
             )
         )
 
