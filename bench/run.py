@@ -713,6 +713,13 @@ def measure_purge(db_path: Path, runs: int) -> list[dict]:
     return bench_privacy_purge.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
 
 
+def measure_privacy(db_path: Path, runs: int) -> list[dict]:
+    """The privacy scan of every layer beside reading every text column it reads once."""
+    import bench_privacy
+
+    return bench_privacy.measure(db_path, runs, result)
+
+
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     # name: (function, N)
     "search": (measure_search, 9),
@@ -727,6 +734,7 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "stall": (measure_stall, 3),
     "big": (measure_big, 3),
     "purge": (measure_purge, 3),
+    "privacy": (measure_privacy, 3),
 }
 
 

@@ -19,7 +19,7 @@ from core import __version__, sidefiles
 from core.cli.backups import COMMANDS as BACKUPS
 from core.cli.changes import COMMANDS as CHANGES
 from core.cli.check import COMMANDS as CHECK
-from core.cli.command import Command, Ctx, Parser
+from core.cli.command import Command, Ctx, Parser, global_options
 from core.cli.context import COMMANDS as CONTEXT
 from core.cli.demo import COMMANDS as DEMO
 from core.cli.edits import COMMANDS as EDITS
@@ -62,29 +62,15 @@ def commands() -> list[Command]:
     return [c for group in GROUPS for c in group]
 
 
-def _global_options(p: argparse.ArgumentParser, *, defaults: bool) -> None:
-    d = (lambda v: v) if defaults else (lambda v: argparse.SUPPRESS)
-    p.add_argument(
-        "--db",
-        metavar="PATH",
-        default=d(None),
-        help="database file (default: $MEMORY_DB_PATH, then ~/.philont/memory/memory.sqlite)",
-    )
-    p.add_argument("--json", action="store_true", default=d(False), help="print JSON (stable shapes)")
-    p.add_argument(
-        "--now", metavar="T", default=d(None), help="the time results are computed at: ISO 8601 or epoch ms"
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Inspect, search and check a Philont memory database. Read-only unless stated.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    _global_options(parser, defaults=True)
+    global_options(parser, defaults=True)
     common = Parser(add_help=False)
-    _global_options(common, defaults=False)
+    global_options(common, defaults=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for c in commands():

@@ -48,6 +48,22 @@ def with_write_flag(args: argparse.Namespace) -> bool:
     return bool(args.write)
 
 
+def global_options(p: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """``--db``, ``--json`` and ``--now``: on the main parser with their defaults, on each command's
+    parser (and a command's own sub-parsers) without, so that they may stand after the command too."""
+    d = (lambda v: v) if defaults else (lambda v: argparse.SUPPRESS)
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        default=d(None),
+        help="database file (default: $MEMORY_DB_PATH, then ~/.philont/memory/memory.sqlite)",
+    )
+    p.add_argument("--json", action="store_true", default=d(False), help="print JSON (stable shapes)")
+    p.add_argument(
+        "--now", metavar="T", default=d(None), help="the time results are computed at: ISO 8601 or epoch ms"
+    )
+
+
 def _no_arguments(p: argparse.ArgumentParser) -> None:
     """A command without arguments of its own (the global options only)."""
 

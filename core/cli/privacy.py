@@ -10,21 +10,10 @@ more entry there. Findings are printed with their masked preview only, never the
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from core.cli.command import Command, Ctx, Parser, always
+from core.cli.command import Command, Ctx, Parser, always, global_options
 from core.cli.output import CommandError
 from core.cli.privacy_purge import PURGE
-
-
-def _where(f: dict[str, Any]) -> str:
-    return f"{f['table']}:{f['row']} {f['column']} [{f['start']}:{f['end']}]"
-
-
-def _file_name(file: str | None) -> str:
-    from pathlib import Path
-
-    return "database" if file is None else f"backups/{Path(file).name}"
 
 
 def configure_scan(p: argparse.ArgumentParser) -> None:
@@ -40,42 +29,9 @@ def configure_scan(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _print_counts(ctx: Ctx, title: str, counts: dict[str, int]) -> None:
-    ctx.out.text(f"{title}:")
-    width = max((len(k) for k in counts), default=0)
-    for k, n in counts.items():
-        ctx.out.text(f"  {k:<{width}}  {n:>6}")
-    if not counts:
-        ctx.out.text("  (none)")
-
-
-def _print_scan(ctx: Ctx, data: dict[str, Any]) -> None:
-    for s in data["files"]:
-        rows = sum(s["layers"].values())
-        state = f"not read: {s['error']}" if s["error"] is not None else f"{rows} rows read"
-        ctx.out.text(f"{_file_name(s['file'])}: {state}")
-    _print_counts(ctx, "by kind", data["by_kind"])
-    _print_counts(ctx, "by layer", data["by_layer"])
-    if data["findings"]:
-        ctx.out.text("findings:")
-    for f in data["findings"]:
-        where = "" if f["file"] is None else f"  in {_file_name(f['file'])}"
-        ctx.out.text(
-            f"  {f['id']}  {f['confidence']:.2f}  {f['kind']:<25} {f['layer']:<15} {_where(f)}  "
-            f"{f['preview']}{where}"
-        )
-    for s in data["skipped"]:
-        what = f"{s['table']}:{s['row']} {s['column']}" if s["row"] is not None else s["table"]
-        detail = f": {s['detail']}" if s["detail"] else ""
-        ctx.out.text(f"skipped {_file_name(s['file'])} {what} ({s['problem']}{detail})")
-    n, allowed = len(data["findings"]), len(data["allowed"])
-    ctx.out.text(
-        f"({n} finding{'s' if n != 1 else ''}; {allowed} allowed, not listed; {len(data['skipped'])} skipped)"
-    )
-
-
 def run_scan(ctx: Ctx) -> int:
     from core.privacy import result_json, scan
+    from core.privacy.report import scan_lines
 
     a = ctx.args
     with ctx.open() as db:
@@ -84,7 +40,8 @@ def run_scan(ctx: Ctx) -> int:
     if ctx.out.as_json:
         ctx.out.json(data)
     else:
-        _print_scan(ctx, data)
+        for line in scan_lines(data):
+            ctx.out.text(line)
     return 0
 
 
@@ -141,10 +98,8 @@ ACTIONS: tuple[Command, ...] = (
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    from core.cli.app import _global_options
-
     common = Parser(add_help=False)
-    _global_options(common, defaults=False)
+    global_options(common, defaults=False)
     sub = p.add_subparsers(dest="privacy_action", metavar="ACTION", parser_class=Parser)
     sub.required = True
     for c in ACTIONS:

@@ -15,12 +15,20 @@ from urllib.parse import quote, unquote
 
 from core.errors import MemoryError_, NotFoundError, ValidationError_
 from core.jsutil import from_utf16_view, json_safe, now_ms
+from core.visible import visible
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
 
 SERVER_NAME = "philont-memory"
 PREVIEW_TOOL = "preview_context"
+PRIVACY_TOOL = "privacy_scan"
+PRIVACY_DESC = (
+    "Find secrets (API keys, tokens, private keys, passwords), personal data (e-mail addresses, phone, ID, "
+    "card and IBAN numbers) and planted instructions in every layer of the memory, and with "
+    "include_backups in every backup. Read-only. Each finding has its place and a masked preview, never "
+    "the value itself; findings the person allowed are counted, not listed."
+)
 RECALL_PROMPT = "recall"
 RECALL_LIMIT = 5  # what the recall trigger's instruction asks for (limit=5)
 RECENT_MESSAGES = 50
@@ -173,7 +181,8 @@ class MemoryService:
 
     # -- tools -------------------------------------------------------------------------------------
     def tools(self) -> list[dict[str, Any]]:
-        """``[{name, description, inputSchema, capability}]``: the eleven tools, then the preview."""
+        """``[{name, description, inputSchema, capability}]``: the eleven tools, then the preview and the
+        privacy scan."""
         from core.tool_params import PREVIEW_CONTEXT_DESC, PreviewContextParams
         from core.tools import TOOLS, parameters_schema
 
@@ -191,6 +200,14 @@ class MemoryService:
                 "name": PREVIEW_TOOL,
                 "description": PREVIEW_CONTEXT_DESC,
                 "inputSchema": parameters_schema(PreviewContextParams, ("message",)),
+                "capability": "read",
+            }
+        )
+        out.append(
+            {
+                "name": PRIVACY_TOOL,
+                "description": PRIVACY_DESC,
+                "inputSchema": _privacy_schema(),
                 "capability": "read",
             }
         )
@@ -216,6 +233,8 @@ class MemoryService:
         self.check_file()
         if name == PREVIEW_TOOL:
             return self._preview(arguments)
+        if name == PRIVACY_TOOL:
+            return self._privacy_scan(arguments)
         spec = TOOLS.get(name) if isinstance(name, str) else None
         if spec is not None and spec.capability == "write" and not self.write:
             return _refusal(
@@ -262,6 +281,35 @@ class MemoryService:
             now=self.now(),
         )
         return _from_result({"success": True, "output": r.to_text(), "data": r.to_json()})
+
+    def _privacy_scan(self, arguments: Any) -> ToolCall:
+        """The privacy scan (:func:`core.privacy.scan`): masked findings only, as ``privacy scan --json``."""
+        from core.privacy import LAYERS, result_json, scan
+        from core.privacy.report import scan_lines
+
+        args = {} if arguments is None else arguments
+        include = args.get("include_backups", False) if isinstance(args, dict) else None
+        layers = args.get("layers") if isinstance(args, dict) else None
+        unknown = sorted(set(args) - {"include_backups", "layers"}) if isinstance(args, dict) else []
+        if (
+            not isinstance(include, bool)
+            or unknown
+            or (layers is not None and not (isinstance(layers, list) and all(x in LAYERS for x in layers)))
+        ):
+            detail = (
+                f"unknown argument {unknown[0]!r}"
+                if unknown
+                else "include_backups is a boolean; layers a list of " + ", ".join(LAYERS)
+            )
+            return _refusal(
+                f"Invalid arguments for {PRIVACY_TOOL}: {detail}",
+                "mcp.invalid_arguments",
+                {"tool": PRIVACY_TOOL, "detail": detail},
+            )
+        result = scan(self.db, include_backups=include, layers=layers or None)
+        data = {"path": str(self.db.path), "include_backups": include, **result_json(result)}
+        text = "\n".join(visible(line) for line in scan_lines(data))
+        return _from_result({"success": True, "output": text, "data": data})
 
     # -- resources ---------------------------------------------------------------------------------
     def resources(self) -> list[ResourceInfo]:
@@ -477,6 +525,27 @@ class MemoryService:
                 "with other key words.",
             ]
         return self.prompts()[0].description, "\n".join(lines)
+
+
+def _privacy_schema() -> dict[str, Any]:
+    from core.privacy import LAYERS
+
+    return {
+        "type": "object",
+        "properties": {
+            "include_backups": {
+                "type": "boolean",
+                "default": False,
+                "description": "Scan every backup in the backups/ folder too.",
+            },
+            "layers": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(LAYERS)},
+                "description": "Only these layers (default: all).",
+            },
+        },
+        "additionalProperties": False,
+    }
 
 
 def _unquote_name(uri: str, quoted: str) -> str:

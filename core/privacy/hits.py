@@ -51,6 +51,16 @@ def entropy(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def bounded(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a whole token: no letter, digit, ``_`` or ``-`` right before or after."""
+    return (start == 0 or text[start - 1] not in _TOKEN_CHARS) and (
+        end == len(text) or text[end] not in _TOKEN_CHARS
+    )
+
+
 def merge(hits: Iterable[Hit]) -> list[Hit]:
     """The hits in text order, an overlapping hit dropped when an earlier-listed one (the more specific
     detector, listed first) already covers part of its span."""

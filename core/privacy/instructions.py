@@ -68,15 +68,35 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("instruction.concealment", re.compile(r"(?:不要|别|不得|切勿)(?:告诉|告知|让)用户"), 0.7),
 )
 
-#: The literals every pattern holds, in any case.
-GATE = re.compile(
-    r"(?i)ignore|disregard|forget|override|bypass|instruction|must\s+now|you\s+are\s+now|pretend|act\s|"
-    r"system\s+prompt|the\s+user|忽略|从现在|从今以后|你现在|系统提示|系统指令|用户"
+#: The literals (lower case) one of which each pattern holds: a text without any holds no instruction.
+TRIGGERS: tuple[str, ...] = (
+    "ignore",
+    "disregard",
+    "forget",
+    "override",
+    "bypass",
+    "instruction",
+    "must",
+    "now",
+    "pretend",
+    "act ",
+    "system",
+    "user",
+    "忽略",
+    "从现在",
+    "从今以后",
+    "你现在",
+    "系统提示",
+    "系统指令",
+    "用户",
 )
 
 
-def find(text: str) -> list[Hit]:
+def find(text: str, low: str | None = None) -> list[Hit]:
     """Every planted instruction in ``text``, the strongest first (overlaps are merged by the caller)."""
+    low = text.lower() if low is None else low
+    if not any(t in low for t in TRIGGERS):
+        return []
     out: list[Hit] = []
     for kind, pattern, confidence in PATTERNS:
         out.extend(Hit(kind, m.start(), m.end(), confidence) for m in pattern.finditer(text))

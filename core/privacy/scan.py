@@ -25,7 +25,7 @@ from core.damage import UnreadableText
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import MemoryError_
-from core.privacy import instructions, personal, secrets
+from core.privacy import gate, instructions, personal, secrets
 from core.privacy.allow import Allowed, AllowList
 from core.privacy.finding import PrivacyFinding
 from core.privacy.hits import Hit, mask, merge
@@ -122,13 +122,10 @@ def finding_id(file: str | None, table: str, row: Any, column: str, start: int, 
 def detect(text: str, *, prefix: bool = False) -> list[Hit]:
     """Every hit in one text: secrets, then personal data, then (``prefix``) planted instructions; an
     overlapping hit of a later detector is dropped."""
-    hits: list[Hit] = []
-    if secrets.GATE.search(text):
-        hits.extend(secrets.find(text))
-    if personal.GATE.search(text):
-        hits.extend(personal.find(text))
-    if prefix and instructions.GATE.search(text):
-        hits.extend(instructions.find(text))
+    low = text.lower()
+    hits = secrets.find(text, low) + personal.find(text)
+    if prefix:
+        hits += instructions.find(text, low)
     return merge(hits) if hits else hits
 
 
@@ -148,12 +145,16 @@ def _page(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[tuple
     try:
         conn.text_factory = str
         try:
-            return [tuple(r) for r in conn.execute(sql, args)]
+            cur = conn.cursor()
+            cur.row_factory = None
+            return cur.execute(sql, args).fetchall()
         except sqlite3.OperationalError as exc:
             if not str(exc).startswith("Could not decode to UTF-8"):
                 raise
         conn.text_factory = decode_text
-        return [tuple(r) for r in conn.execute(sql, args)]
+        cur = conn.cursor()
+        cur.row_factory = None
+        return cur.execute(sql, args).fetchall()
     finally:
         conn.text_factory = saved
 
@@ -244,20 +245,44 @@ class _Scan:
     def page(
         self, page: list[tuple[Any, ...]], source: Source, cols: Sequence[str], file: str | None
     ) -> None:
-        prefix = source.prefix
-        for r in page:
-            for i, value in enumerate(r[2:]):
-                if type(value) is not str:
-                    if value is None or isinstance(value, (int, float)):
-                        continue
-                    problem = "value.not_utf8" if isinstance(value, UnreadableText) else "value.blob"
-                    self.result.skipped.append(
-                        Skipped(file, source.layer, source.table, r[1], cols[i], problem)
-                    )
-                    continue
-                hits = detect(value, prefix=prefix)
+        """Scan one page, column by column: the gate marks the values worth a look (every value of a
+        layer the prefix shows is looked at for instructions)."""
+        for ci, column in enumerate(cols):
+            values = [r[2 + ci] for r in page]
+            if set(map(type, values)) <= {str}:
+                keys, texts = [r[1] for r in page], values
+            else:
+                keys, texts = self.texts(page, values, source, column, file)
+            marked = gate.marks(texts)
+            prefix = source.prefix
+            for k in range(len(texts)) if prefix else sorted(marked):
+                text = texts[k]
+                bits = marked.get(k, 0)
+                low = text.lower()
+                hits: list[Hit] = []
+                if bits & gate.SECRET:
+                    hits += secrets.find(text, low)
+                if bits & gate.PERSONAL:
+                    hits += personal.find(text)
+                if prefix:
+                    hits += instructions.find(text, low)
                 if hits:
-                    self.add(hits, value, source, r[1], cols[i], file)
+                    self.add(merge(hits), text, source, keys[k], column, file)
+
+    def texts(
+        self, page: list[tuple[Any, ...]], values: list[Any], source: Source, column: str, file: str | None
+    ) -> tuple[list[Any], list[str]]:
+        """The row keys and texts of a column holding more than text: a number or NULL is left out, a
+        value that is not text (bytes that are not UTF-8, a BLOB) is skipped with a marker."""
+        keys, texts = [], []
+        for r, value in zip(page, values):
+            if type(value) is str:
+                keys.append(r[1])
+                texts.append(value)
+            elif value is not None and not isinstance(value, (int, float)):
+                problem = "value.not_utf8" if isinstance(value, UnreadableText) else "value.blob"
+                self.result.skipped.append(Skipped(file, source.layer, source.table, r[1], column, problem))
+        return keys, texts
 
     def add(
         self, hits: list[Hit], text: str, source: Source, row: Any, column: str, file: str | None

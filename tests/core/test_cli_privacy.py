@@ -159,3 +159,11 @@ def test_allow_refuses_an_unknown_finding(capsys, planted: Path) -> None:
     assert err == (
         f"philont-memory: error: no finding 'pf-0123456789abcdef' in {planted} or its backups (run privacy scan)\n"
     )
+
+
+def test_global_options_are_accepted_after_the_action(capsys, small: Path) -> None:
+    code, out, err = run(capsys, "privacy", "scan", "--db", str(small), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["by_layer"] == {"messages": 1, "notes": 2}
+    code, _out, err = run(capsys, "--db", str(small), "privacy")
+    assert code == 2 and "ACTION" in err

@@ -160,9 +160,9 @@ def test_tools_over_stdio_answer_as_philont_memory_tool(capsys, db_copy, tmp_pat
 
     got = _session(db_copy, tmp_path / "server.log", body=body)
 
-    # Eleven tools with exactly the schemas of `tools --schema`, then the preview.
+    # Eleven tools with exactly the schemas of `tools --schema`, then the preview and the privacy scan.
     tools = got["tools"]
-    assert [t.name for t in tools] == [*TOOL_NAMES, "preview_context"]
+    assert [t.name for t in tools] == [*TOOL_NAMES, "preview_context", "privacy_scan"]
     for t in tools[:11]:
         assert {"name": t.name, "description": t.description, "parameters": t.input_schema} == schemas[t.name]
         assert t.annotations.read_only_hint is (TOOLS[t.name].capability == "read")
@@ -196,7 +196,7 @@ def test_tools_over_stdio_answer_as_philont_memory_tool(capsys, db_copy, tmp_pat
     assert unknown[2] and unknown[0]["error"].startswith("Unknown tool 'no_such_tool'")
     assert bad_args[2] and bad_args[0]["error"].startswith("Invalid arguments for get_fact: ")
     assert bad_preview[2] and bad_preview[0]["code"] == "mcp.invalid_arguments"
-    assert got["after_errors"] == 12
+    assert got["after_errors"] == 13
 
 
 def test_resources_and_the_recall_prompt(db_copy, tmp_path):
@@ -410,7 +410,7 @@ def test_http_transport_answers_on_localhost(db_copy, tmp_path):
                     return names, await s.call_tool("list_facts", {"namespace": "user"})
 
         names, result = anyio.run(go)
-        assert names == [*TOOL_NAMES, "preview_context"]
+        assert names == [*TOOL_NAMES, "preview_context", "privacy_scan"]
         assert result.structured_content["success"] and result.content[0].text.startswith("user.")
     finally:
         proc.terminate()
@@ -586,7 +586,7 @@ def test_a_read_only_server_refuses_to_serve_a_replaced_file(db_copy, tmp_path):
             with pytest.raises(FileChangedError) as exc:
                 read()
             assert exc.value.code == "mcp.file_changed" and exc.value.params["change"] == "replaced"
-        assert [t["name"] for t in service.tools()][-1] == "preview_context"  # no file read: answered
+        assert [t["name"] for t in service.tools()][-1] == "privacy_scan"  # no file read: answered
     finally:
         db.close()
 

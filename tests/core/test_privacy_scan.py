@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.db import MemoryDB
-from core.privacy import LAYERS, Allowed, AllowList, ScanCancelled, detect, scan
+from core.privacy import LAYERS, Allowed, AllowList, ScanCancelled, detect, gate, scan
 from core.privacy.hits import mask
 from tests.fixtures import agent_schema
 from tests.fixtures.privacy_planted import (
@@ -243,3 +243,84 @@ def test_a_copy_of_a_planted_file_finds_the_same(planted: Path, tmp_path: Path) 
     copy.parent.mkdir()
     shutil.copy(planted, copy)
     assert where(scan(copy, allow=Allowed())) == expected_places()
+
+
+def planted_texts() -> list[str]:
+    from tests.fixtures import privacy_planted as p
+
+    texts = [r.text for r in p.MESSAGE_ROWS]
+    texts += [json.dumps(p.ACTION_PARAMS), p.ACTION_RESULT, p.CALENDAR_TITLE]
+    texts += [json.dumps(p.TASK_PAYLOAD, ensure_ascii=False), p.SKILL_TEMPLATE, p.SKILL_REVISION_TEXT, p.NOTE]
+    return texts
+
+
+@pytest.mark.parametrize("engine", ["re2", "re"])
+def test_the_gate_marks_every_text_with_a_secret_or_personal_data(engine: str) -> None:
+    """Both engines of the gate (RE2, and Python's re when RE2 cannot be loaded) let every planted
+    secret and piece of personal data through to the detectors."""
+    compiled, name = gate.compile_gate(engine)
+    assert name == engine
+    texts = planted_texts()
+    marked = gate.marks(texts, compiled)
+    for i, text in enumerate(texts):
+        kinds = {h.kind.split(".")[0] for h in detect(text)}
+        bits = marked.get(i, 0)
+        assert ("secret" in kinds) <= bool(bits & gate.SECRET), text
+        assert ("personal" in kinds) <= bool(bits & gate.PERSONAL), text
+
+
+def test_both_gate_engines_mark_the_same_values(demo_db_path: Path) -> None:
+    conn = sqlite3.connect(demo_db_path)
+    values = [r[0] for r in conn.execute("SELECT content FROM memory_raw_messages")]
+    values += planted_texts()
+    conn.close()
+    fast, _ = gate.compile_gate("re2")
+    slow, _ = gate.compile_gate("re")
+    assert gate.marks(values, fast) == gate.marks(values, slow)
+
+
+def test_a_text_holding_a_nul_does_not_shift_the_marks() -> None:
+    texts = ["plain", "a\x00b\x00c", "mail wang.fang@example.cn", "none", "key: Zx9Qw8Er7Ty6Ui5Op4As3Df2"]
+    assert gate.marks(texts) == {2: gate.PERSONAL, 4: gate.SECRET}
+    assert gate.marks(texts[:1] + texts[2:]) == {1: gate.PERSONAL, 3: gate.SECRET}
+
+
+def test_the_mcp_tool_answers_masked_findings_only(planted: Path) -> None:
+    from core.mcp_server.service import MemoryService
+
+    db = MemoryDB.open(planted, check=False)
+    db.backup()
+    db.close()
+    before = file_digests(planted.parent)
+    with MemoryDB.open(planted, check=False) as open_db:
+        service = MemoryService(open_db)
+        tool = next(t for t in service.tools() if t["name"] == "privacy_scan")
+        assert tool["capability"] == "read"
+        call = service.call_tool("privacy_scan", {"include_backups": True})
+        bad = service.call_tool("privacy_scan", {"layers": ["emails"]})
+        facts = service.call_tool("privacy_scan", {"layers": ["facts"]})
+    assert not call.is_error
+    data = call.structured["data"]
+    assert len(data["findings"]) == 2 * len(expected())
+    assert {(f["layer"], f["kind"]) for f in data["findings"]} == {(e[0], e[4]) for e in expected()}
+    everything = json.dumps(call.structured, ensure_ascii=False) + call.text
+    for value in secret_values():
+        assert value not in everything
+    assert call.text.splitlines()[-1] == f"({2 * len(expected())} findings; 0 allowed, not listed; 0 skipped)"
+    assert bad.is_error and bad.structured["code"] == "mcp.invalid_arguments"
+    assert facts.structured["data"]["by_layer"] == {"facts": 2}
+    assert file_digests(planted.parent) == before
+
+
+def test_the_check_digits_follow_the_standards() -> None:
+    from core.privacy.personal import cn_id_valid, iban_valid, luhn_valid
+
+    # GB 11643-1999's example, and the same number with each other check character.
+    assert cn_id_valid("11010519491231002X") and cn_id_valid("11010519491231002x")
+    assert not any(cn_id_valid("11010519491231002" + c) for c in "0123456789")
+    assert luhn_valid("79927398713") and luhn_valid("4111111111111111") and luhn_valid("5500000000000004")
+    assert not luhn_valid("79927398710") and not luhn_valid("4111111111111112")
+    # ISO 13616's examples, with and without the spaces of the printed form.
+    assert iban_valid("GB82 WEST 1234 5698 7654 32") and iban_valid("GB82WEST12345698765432")
+    assert iban_valid("DE89370400440532013000")
+    assert not iban_valid("GB82WEST12345698765433") and not iban_valid("DE89370400440532013001")
