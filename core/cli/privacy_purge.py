@@ -21,6 +21,10 @@ _ROLE_TEXT = {
     "wal": "its -wal: checkpointed, then emptied",
 }
 _OWNER_TEXT = {"agent": "the agent's backup", "philont-desktop": "this app's backup"}
+_FREE_SPACE = {
+    "vacuumed": " (old copies found in free space: rebuilt)",
+    "unchecked": " (free space not searched, the file is large: --vacuum clears old copies)",
+}
 NO_YES = (
     "nothing was purged: a purge cannot be undone. Read the plan above, stop the agent, then run it again "
     "with --yes"
@@ -114,6 +118,7 @@ def _result_lines(r: Any) -> list[str]:
             f.wal_truncated
         ]
         vac = "" if f.vacuum_s is None else f", VACUUM {f.vacuum_s:.1f} s"
+        vac += _FREE_SPACE.get(f.free_space or "", "")
         out.append(
             f"  {f.path}: {_plural(f.rows, 'row')}, {_plural(f.audit_rows, 'audit row')} scrubbed{wal}{vac}"
         )
@@ -148,8 +153,8 @@ def run_purge(ctx: Ctx) -> int:
         if p.elsewhere:
             ctx.out.text("not rewritten, still holding a purged text: " + ", ".join(p.elsewhere))
     if not result.ok:
-        failed = next(f for f in result.files if f.error is not None)
-        raise CommandError(f"{failed.path} was not purged: {failed.error['message']}")
+        path, error = next((f.path, f.error) for f in result.files if f.error is not None)
+        raise CommandError(f"{path} was not purged: {error['message']}")
     return 0
 
 

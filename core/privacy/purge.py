@@ -177,11 +177,21 @@ def _live(db_path: str | os.PathLike[str]) -> Path:
     return real_path(db_path)
 
 
-def _stale(f: PrivacyFinding, why: str) -> Notice:
+_STALE = {
+    "table_unreadable": "its table cannot be read",
+    "row_gone": "the row or its text is no longer there",
+    "span_outside": "the span is outside the stored text",
+}
+
+
+def _stale(f: PrivacyFinding, why: str, detail: str = "") -> Notice:
+    """``privacy.purge.stale`` ``{finding, table, row, column, why, detail}``; ``why`` is a key of
+    :data:`_STALE`."""
+    text = _STALE[why] + (f" ({detail})" if detail else "")
     return Notice(
         "privacy.purge.stale",
-        f"Finding {f.id} is left out: {why}.",
-        {"finding": f.id, "table": f.table, "row": f.row, "column": f.column, "why": why},
+        f"Finding {f.id} is left out: {text}.",
+        {"finding": f.id, "table": f.table, "row": f.row, "column": f.column, "why": why, "detail": detail},
     )
 
 
@@ -201,6 +211,22 @@ def _file_key(f: PrivacyFinding, live: Path, folder: Path) -> str | Notice | Non
     )
 
 
+def _by_file(
+    findings: Sequence[PrivacyFinding], live: Path
+) -> tuple[dict[str | None, list[PrivacyFinding]], list[Notice]]:
+    """The findings by file (``None``: the database), and notices for those out of reach."""
+    folder = backups_dir(live)
+    by_file: dict[str | None, list[PrivacyFinding]] = {}
+    skipped: list[Notice] = []
+    for f in findings:
+        key = _file_key(f, live, folder)
+        if isinstance(key, Notice):
+            skipped.append(key)
+        else:
+            by_file.setdefault(key, []).append(f)
+    return by_file, skipped
+
+
 def _targets_from_findings(
     conn: sqlite3.Connection, file: str | None, findings: Sequence[PrivacyFinding], mode: str
 ) -> tuple[list[Target], list[Notice]]:
@@ -214,16 +240,16 @@ def _targets_from_findings(
         try:
             got = read_value(conn, table, column, row)
         except sqlite3.Error as exc:
-            skipped.extend(_stale(f, f"its table cannot be read ({exc})") for f in fs)
+            skipped.extend(_stale(f, "table_unreadable", str(exc)) for f in fs)
             continue
         if got is None or not isinstance(got[1], str):
-            skipped.extend(_stale(f, "the row or its text is no longer there") for f in fs)
+            skipped.extend(_stale(f, "row_gone") for f in fs)
             continue
         text = got[1]
         spans: list[Span] = []
         for f in fs:
             if not 0 <= f.start < f.end <= len(text):
-                skipped.append(_stale(f, "the span is outside the stored text"))
+                skipped.append(_stale(f, "span_outside"))
                 continue
             spans.append(Span(f.start, f.end, f.kind, text[f.start : f.end], f.id))
         if spans:
@@ -331,15 +357,7 @@ def plan(
             code="privacy.purge.no_database",
             params={"path": str(live)},
         )
-    folder = backups_dir(live)
-    by_file: dict[str | None, list[PrivacyFinding]] = {}
-    skipped: list[Notice] = []
-    for f in findings:
-        key = _file_key(f, live, folder)
-        if isinstance(key, Notice):
-            skipped.append(key)
-        else:
-            by_file.setdefault(key, []).append(f)
+    by_file, skipped = _by_file(findings, live)
     live_targets, live_skipped, live_audit, texts = _plan_file(live, None, by_file.pop(None, []), mode, [])
     skipped += live_skipped
     targets = list(live_targets)

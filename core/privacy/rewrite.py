@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from core import schema
@@ -222,10 +223,12 @@ def changed(target: Target, file: str) -> ConflictError:
     )
 
 
-def apply_target(conn: sqlite3.Connection, target: Target, file: str, deleted: set[tuple[str, Any]]) -> None:
+def apply_target(
+    conn: sqlite3.Connection, target: Target, file: str, deleted: set[tuple[str, Any]], fts: Fts | None
+) -> None:
     """Redact or delete one row inside the caller's transaction; the full-text index kept in step.
     ``deleted`` holds the rows this transaction deleted (another target of such a row has nothing left
-    to do)."""
+    to do); ``fts`` the full-text table over the target's table (:func:`fts_of`)."""
     if (target.table, target.row) in deleted:
         return
     got = read_value(conn, target.table, target.column, target.row)
@@ -234,7 +237,6 @@ def apply_target(conn: sqlite3.Connection, target: Target, file: str, deleted: s
     rowid, text = got
     if any(text[s.start : s.end] != s.text for s in target.spans):
         raise changed(target, file)
-    fts = fts_of(conn, target.table)
     if target.action == "delete" and target.column != "revision_history":
         if fts is not None and not fts.on_delete:
             _fts_command(conn, fts, rowid, _fts_values(conn, target.table, fts, rowid), delete=True)
@@ -291,6 +293,7 @@ class FileOutcome:
     audit_rows: int = 0
     wal_truncated: bool | None = None
     fts_secure_delete: bool | None = None
+    free_space: str | None = None
     vacuum_s: float | None = None
     seconds: float = 0.0
     error: dict[str, Any] | None = None
@@ -303,6 +306,7 @@ class FileOutcome:
             "audit_rows": self.audit_rows,
             "wal_truncated": self.wal_truncated,
             "fts_secure_delete": self.fts_secure_delete,
+            "free_space": self.free_space,
             "vacuum_s": self.vacuum_s,
             "seconds": round(self.seconds, 3),
             "error": self.error,
@@ -322,14 +326,14 @@ def rewrite(
     that empties the ``-wal`` and, on request, ``VACUUM``. A failure rolls the file back and raises."""
     started = time.monotonic()
     conn.execute("PRAGMA secure_delete=ON")
-    tables = {t.table for t in targets}
-    fts_names = [f.name for f in (fts_of(conn, t) for t in sorted(tables)) if f is not None]
+    fts = {t: fts_of(conn, t) for t in sorted({t.table for t in targets})}
+    fts_names = [f.name for f in fts.values() if f is not None]
     conn.execute("BEGIN IMMEDIATE")
     try:
         outcome.fts_secure_delete = set_fts_secure_delete(conn, fts_names, True) if fts_names else None
         deleted: set[tuple[str, Any]] = set()
         for t in sorted(targets, key=lambda t: t.column == "revision_history"):
-            apply_target(conn, t, outcome.path, deleted)
+            apply_target(conn, t, outcome.path, deleted, fts[t.table])
         outcome.rows = len(targets)
         outcome.audit_rows = scrub_audit(conn, texts)
         if fts_names:
@@ -342,12 +346,33 @@ def rewrite(
             conn.execute("ROLLBACK")
         raise
     outcome.wal_truncated = checkpoint(conn)
-    if vacuum:
+    outcome.free_space = "vacuum" if vacuum else free_space(Path(outcome.path), texts)
+    if vacuum or outcome.free_space == "vacuumed":
         t0 = time.monotonic()
         conn.execute("VACUUM")
         outcome.wal_truncated = checkpoint(conn)
         outcome.vacuum_s = round(time.monotonic() - t0, 3)
     outcome.seconds = time.monotonic() - started
+
+
+#: The most bytes :func:`free_space` searches (file size times texts): about a second of searching.
+SEARCH_BUDGET = 2 * 1024**3
+
+
+def free_space(path: Path, texts: Sequence[tuple[str, str]]) -> str:
+    """Whether the file, purged and checkpointed, still holds a purged text somewhere (an old copy an
+    earlier edit left in the free space of a page, written without ``secure_delete``): ``vacuumed`` when
+    it does (the caller then rebuilds it), ``clean`` when it does not, ``unchecked`` when the file is too
+    large to search within :data:`SEARCH_BUDGET` (``VACUUM`` on request clears such copies)."""
+    needles = [t.encode("utf-8") for t, _k in texts if t]
+    try:
+        size = path.stat().st_size
+        if size * max(1, len(needles)) > SEARCH_BUDGET:
+            return "unchecked"
+        data = path.read_bytes()
+    except OSError:
+        return "unchecked"
+    return "vacuumed" if any(n in data for n in needles) else "clean"
 
 
 def checkpoint(conn: sqlite3.Connection) -> bool | None:

@@ -6,6 +6,8 @@ each FTS5 table passes its own integrity check; it is refused while another prog
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,7 +78,7 @@ def _fts_integrity(path: Path) -> None:
     conn = sqlite3.connect(str(path))
     try:
         for fts in FTS:
-            conn.execute(f"INSERT INTO {fts}({fts}) VALUES('integrity-check')")
+            conn.execute(f"INSERT INTO {fts}({fts}, rank) VALUES('integrity-check', 1)")
         conn.commit()
     finally:
         conn.close()
@@ -104,6 +106,8 @@ def test_after_a_purge_no_file_of_the_memory_or_app_folder_holds_a_planted_text(
     names = sorted(x.name for x in _files(path.parent, app))
     assert names == [BACKUP_NAME, "memory.sqlite", "memory.sqlite-shm", "review-marks.json"]  # -wal emptied
     assert all(f.wal_truncated for f in result.files)
+    # secure_delete alone left nothing behind: no rebuild was needed
+    assert [f.free_space for f in result.files] == ["clean", "clean"]
 
 
 def test_the_full_text_indexes_find_none_of_the_texts_and_find_the_markers(planted):
@@ -443,3 +447,91 @@ def test_cli_refuses_while_the_wal_was_just_written_with_status_3(scanned_db, ca
     finally:
         conn.close()
     assert code == 3 and "seems to be in use" in err and "Nothing was purged." in err
+
+
+# -- the reference agent's library ----------------------------------------------------------------------------
+
+REFERENCE_DEPS = os.environ.get("PHILONT_REFERENCE_DEPS", "")
+CHECK_FTS = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "check_fts.mjs"
+
+
+@pytest.mark.skipif(
+    not (shutil.which("node") and (Path(REFERENCE_DEPS) / "node_modules" / "better-sqlite3").is_dir()),
+    reason="needs Node and PHILONT_REFERENCE_DEPS: a folder with node_modules/better-sqlite3 (see "
+    "tests/fixtures/reference/README.md)",
+)
+def test_the_reference_library_opens_the_purged_files_and_their_fts_tables_pass_integrity_check(planted):
+    import json
+
+    path, _app = planted
+    _purge_all(path, "redact")
+    backup = path.parent / "backups" / BACKUP_NAME
+    run = subprocess.run(
+        ["node", str(CHECK_FTS), "--deps", REFERENCE_DEPS, str(path), str(backup)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["files"] == {
+        str(f): {"integrity": "ok", "fts": dict.fromkeys(FTS, "ok")} for f in (path, backup)
+    }
+
+
+def test_findings_that_no_longer_match_or_lie_outside_the_memory_folder_are_left_out_with_a_notice(
+    planted, tmp_path
+):
+    from dataclasses import replace
+
+    path, _app = planted
+    fs = findings(path)
+    gone = replace(fs[0], row=999_999)
+    beyond = replace(fs[1], start=10_000, end=10_010)
+    elsewhere = replace(fs[2], file=str(tmp_path / "other.sqlite"))
+    p = plan(path, [gone, beyond, elsewhere])
+    assert [(n.code, n.params.get("why")) for n in p.skipped] == [
+        ("privacy.purge.outside", None),
+        ("privacy.purge.stale", "row_gone"),
+        ("privacy.purge.stale", "span_outside"),
+    ]
+    assert p.targets == ()
+
+
+def _old_copy_in_free_space(path: Path) -> None:
+    """An edit written without secure_delete (as the agent's SQLite writes) leaves the old value in the
+    free space of a page: in no row, so in no finding."""
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA secure_delete=OFF")
+    conn.execute(
+        "UPDATE memory_notes SET content = 'was: ' || content || ' ' || hex(randomblob(300)) WHERE id = 'n-secret'"
+    )
+    conn.commit()
+    conn.execute("UPDATE memory_notes SET content = 'router password changed' WHERE id = 'n-secret'")
+    conn.commit()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def test_an_old_copy_left_in_free_space_is_found_and_the_file_rebuilt(planted):
+    path, _app = planted
+    _old_copy_in_free_space(path)
+    assert PASSWORD.encode() in path.read_bytes()
+    p = plan(path, findings(path))
+    assert not [t for t in p.targets if t.row == "n-secret"]  # the row no longer holds it
+    result = purge(path, p, **NO_WAIT)
+    live = result.files[0]
+    assert live.free_space == "vacuumed" and live.vacuum_s is not None
+    assert PASSWORD.encode() not in path.read_bytes()
+
+
+def test_a_file_too_large_to_search_is_said_unchecked_and_vacuum_clears_it(planted, monkeypatch):
+    from core.privacy import rewrite
+
+    path, _app = planted
+    _old_copy_in_free_space(path)
+    monkeypatch.setattr(rewrite, "SEARCH_BUDGET", 1)
+    result = purge(path, plan(path, findings(path)), **NO_WAIT)
+    assert result.files[0].free_space == "unchecked" and PASSWORD.encode() in path.read_bytes()
+    result = purge(path, plan(path, findings(path)), vacuum=True, **NO_WAIT)
+    assert result.files[0].free_space == "vacuum" and PASSWORD.encode() not in path.read_bytes()
