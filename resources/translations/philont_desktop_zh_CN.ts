@@ -2642,6 +2642,26 @@ with the backup
     </message>
     <message>
         <location filename="../../philont_desktop/health/privacy/texts.py" line="+116"/>
+        <source>the row or its text is no longer there</source>
+        <translation>该行或其文本已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the span is outside the stored text</source>
+        <translation>该片段超出了存储的文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its table cannot be read</source>
+        <translation>其所在的表无法读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is no longer as the scan found it</source>
+        <translation>它已不再是扫描时的样子</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>its -wal file was written {0} s ago</source>
         <translation>其 -wal 文件在 {0} 秒前被写入</translation>
     </message>
@@ -2701,12 +2721,12 @@ with the backup
         <translation>清除失败：{error}</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{table} #{row} ({column}) no longer holds what the scan found there: left out.</source>
-        <translation>{table} #{row}（{column}）已不再包含扫描时发现的内容：已略过。</translation>
+        <location line="+1"/>
+        <source>{table} #{row} ({column}) is left out: {why}.</source>
+        <translation>{table} #{row}（{column}）已略过：{why}。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>{path} is neither the database nor one of its backups: its finding is left out.</source>
         <translation>{path} 既不是该数据库也不是它的备份：其中的发现已略过。</translation>
     </message>
@@ -9180,7 +9200,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PrivacyText</name>
     <message>
-        <location filename="../../philont_desktop/health/privacy/texts.py" line="-119"/>
+        <location filename="../../philont_desktop/health/privacy/texts.py" line="-128"/>
         <source>Secret</source>
         <translation>机密</translation>
     </message>
@@ -9380,12 +9400,17 @@ You can undo this with Edit › Undo.</source>
         <translation>将重写这些文件：</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
         <source>This cannot be undone: the values are removed from the database, its write-ahead log, free pages, the full-text index, the audit trail and every backup listed, and no backup is taken first (it would keep them). The agent&apos;s backups are rewritten in place, never deleted.</source>
         <translation>此操作无法撤销：这些值将从数据库、其预写日志、空闲页、全文索引、审计记录以及所列的每个备份中移除，且事先不会做备份（备份会保留它们）。智能体的备份会原地重写，绝不会被删除。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+17"/>
+        <source>These files also hold a purged value and are not rewritten:</source>
+        <translation>以下文件也包含被清除的值，但不会被重写：</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Purge</source>
         <translation>清除</translation>
     </message>

@@ -111,6 +111,15 @@ class _Params(dict):
         return "?"
 
 
+def _stale_why(p: Mapping[str, Any]) -> str:
+    why = {
+        "row_gone": lambda: _tr("the row or its text is no longer there"),
+        "span_outside": lambda: _tr("the span is outside the stored text"),
+        "table_unreadable": lambda: _tr("its table cannot be read"),
+    }.get(str(p.get("why")), lambda: _tr("it is no longer as the scan found it"))()
+    return why + (f" ({p['detail']})" if p.get("detail") else "")
+
+
 def _busy(p: Mapping[str, Any]) -> str:
     why = {
         "wal_recent": lambda: _tr("its -wal file was written {0} s ago").format(p.get("age_s")),
@@ -143,9 +152,9 @@ _TEMPLATES: dict[str, Fmt] = {
         "Scan again and purge what is found then."
     ).format_map(_Params(p)),
     "privacy.purge.failed": lambda p: _tr("The purge failed: {error}").format_map(_Params(p)),
-    "privacy.purge.stale": lambda p: _tr(
-        "{table} #{row} ({column}) no longer holds what the scan found there: left out."
-    ).format_map(_Params(p)),
+    "privacy.purge.stale": lambda p: _tr("{table} #{row} ({column}) is left out: {why}.").format_map(
+        _Params(p, why=_stale_why(p))
+    ),
     "privacy.purge.outside": lambda p: _tr(
         "{path} is neither the database nor one of its backups: its finding is left out."
     ).format_map(_Params(p)),

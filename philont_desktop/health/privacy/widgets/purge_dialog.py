@@ -53,10 +53,8 @@ class PurgeDialog(QDialog):
         for f in plan.files:
             self.list.addItem(plain.plain(planned_file_text(f), 1000, one_line=True))
         files_label.setBuddy(self.list)
-        left_out = self._label(
-            "privacyPurgeLeftOut", "\n".join(messages.notice_text(n) for n in plan.skipped)
-        )
-        left_out.setVisible(bool(plan.skipped))
+        left_out = self._label("privacyPurgeLeftOut", "\n".join(self._left_out(plan)))
+        left_out.setVisible(bool(left_out.text()))
         warning = self._label(
             "privacyPurgeWarning",
             self.tr(
@@ -71,6 +69,15 @@ class PurgeDialog(QDialog):
         for w in (what, files_label, self.list, left_out, warning, self._buttons()):
             lay.addWidget(w, 1 if w is self.list else 0)
         self.cancel_btn.setFocus()
+
+    def _left_out(self, plan: Any) -> list[str]:
+        """The findings the plan leaves out (why), and other files that still hold a purged value."""
+        notes = [messages.notice_text(n) for n in plan.skipped]
+        elsewhere = list(getattr(plan, "elsewhere", ()))
+        if elsewhere:
+            notes.append(self.tr("These files also hold a purged value and are not rewritten:"))
+            notes += [f"  {plain.plain(f, 1000, one_line=True)}" for f in elsewhere]
+        return notes
 
     def _label(self, name: str, text: str) -> QLabel:
         label = QLabel(self)
