@@ -218,16 +218,7 @@ def test_the_purge_lists_the_files_first_and_a_new_scan_finds_none(window, plant
     page = _window_page(window)
     assert page.actions.purge_btn.isVisibleTo(page)
     purged = [f for f in page.model.findings() if f.layer == "messages" and f.category == "secret"]
-    page.table.clearSelection()
-    for f in purged:
-        row = next(r for r in range(page.proxy.rowCount()) if page.proxy.finding_at(r).id == f.id)
-        page.table.selectionModel().select(
-            page.proxy.index(row, 0),
-            page.table.selectionModel().SelectionFlag.Select | page.table.selectionModel().SelectionFlag.Rows,
-        )
-    assert len(page.selected_findings()) == len(purged)
-    page.actions.purge_btn.click()
-    assert spin_until(lambda: page.purge_dialog is not None, 20_000)
+    _ask_purge(page, purged)
     dialog = page.purge_dialog
     listed = [dialog.list.item(i).text() for i in range(dialog.list.count())]
     assert any(str(planted) in t for t in listed)
@@ -270,3 +261,62 @@ def test_the_page_speaks_both_languages(request, language, open_tab, planted) ->
         assert page.actions.allow_btn.text() == "不是机密"
     else:
         assert kind == "Password" and "34 findings in 1 file." in status
+
+
+def _select(page: Any, findings: list[Any]) -> None:
+    page.table.clearSelection()
+    model = page.table.selectionModel()
+    for f in findings:
+        row = next(r for r in range(page.proxy.rowCount()) if page.proxy.finding_at(r).id == f.id)
+        model.select(page.proxy.index(row, 0), model.SelectionFlag.Select | model.SelectionFlag.Rows)
+
+
+def _ask_purge(page: Any, findings: list[Any]) -> Any:
+    _select(page, findings)
+    page.actions.purge_btn.click()
+    assert spin_until(lambda: page.purge_dialog is not None, 20_000)
+    return page.purge_dialog
+
+
+def test_cancel_in_the_confirmation_changes_nothing(window, planted) -> None:
+    page = _window_page(window)
+    before = planted.read_bytes()
+    dialog = _ask_purge(page, [f for f in page.model.findings() if f.kind == "secret.openai_key"])
+    assert dialog.cancel_btn.isDefault() and not dialog.purge_btn.isDefault()
+    dialog.cancel_btn.click()
+    assert spin_until(lambda: page.purge_dialog is None, 5_000)
+    assert window.ctx is not None and window.show_tab("health").show_page("privacy") is page
+    assert planted.read_bytes() == before and page.last_purge is None
+
+
+def test_a_purge_refused_while_another_program_has_the_file_open_changes_nothing(window, planted) -> None:
+    import subprocess
+    import sys
+
+    page = _window_page(window)
+    key = [f for f in page.model.findings() if f.kind == "secret.openai_key"]
+    dialog = _ask_purge(page, key)
+    holder = subprocess.Popen(  # the agent: a connection of another process, open on the file
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time\n"
+            "c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM memory_notes').fetchall()\n"
+            "print('open', flush=True); time.sleep(60)",
+            str(planted),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        dialog.purge_btn.click()
+        assert spin_until(lambda: window.ctx is not None and window.ctx.editing, 30_000), window.open_error
+        page = window.show_tab("health").show_page("privacy")
+        assert spin_until(lambda: "Nothing was purged" in page.result_pane.text(), 30_000)
+        assert "in use" in page.result_pane.text()
+        assert spin_until(lambda: page.result is not None and page.scan_job is None, 30_000)
+        assert key[0].id in {f.id for f in page.model.findings()}  # still there
+    finally:
+        holder.kill()
+        holder.wait()
