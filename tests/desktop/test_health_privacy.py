@@ -320,3 +320,38 @@ def test_a_purge_refused_while_another_program_has_the_file_open_changes_nothing
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_scan_with_backups_lists_their_findings_and_reads_their_context(open_tab, planted, english) -> None:
+    from core.db import MemoryDB
+    from philont_desktop.health.view import HealthTab
+
+    db = MemoryDB.open(planted, check=False)
+    backup = db.backup()
+    db.close()
+    page = _page(open_tab(HealthTab, planted))
+    assert all(f.file is None for f in page.model.findings())
+    page.scan_bar.backups.setChecked(True)
+    page.scan_bar.scan_btn.click()
+    assert page.tab.wait_idle(30_000) and page.result is not None
+    in_backup = [f for f in page.model.findings() if f.file is not None]
+    assert in_backup and {Path(f.file).name for f in in_backup} == {backup.name}
+    assert "in 2 files" in page.scan_bar.status.text()
+    page.filters.choose(where="backups", kind="secret.openai_key")
+    (key,) = page.proxy.shown_findings()
+    assert key.file is not None and page.select_finding(key.id) and page.tab.wait_idle(10_000)
+    assert key.preview in page.context_pane.shown_text()
+    assert backup.name in page.context_pane.heading.text()
+    page.context_pane.show_btn.click()
+    assert "sk-proj-Qm7Xv2Lp9Rt4Wz8Ny3Bc6Hd1Fg5Jk0" in page.context_pane.shown_text()
+
+
+def test_a_change_of_the_database_marks_the_result_out_of_date_without_scanning_again(privacy) -> None:
+    result = privacy.result
+    privacy.tab.refresh()  # what the window calls when the agent wrote
+    assert privacy.tab.wait_idle(10_000)
+    assert privacy.result is result and privacy.scan_job is None
+    assert "Scan again" in privacy.scan_bar.status.text()
+    privacy.scan_bar.scan_btn.click()
+    assert privacy.tab.wait_idle(30_000)
+    assert privacy.result is not result and "Scan again" not in privacy.scan_bar.status.text()
