@@ -207,6 +207,11 @@ def window(open_window, planted) -> Any:
     return w
 
 
+def _reopened(w: Any, before: Any) -> bool:
+    """The window closed its database for the purge and has it open again, editing on."""
+    return w.ctx is not None and w.ctx is not before and w.ctx.editing
+
+
 def _window_page(w: Any) -> Any:
     tab = w.show_tab("health")
     page = tab.show_page("privacy")
@@ -225,8 +230,9 @@ def test_the_purge_lists_the_files_first_and_a_new_scan_finds_none(window, plant
     assert dialog.files[0] == os.path.realpath(planted)
     assert "cannot be undone" in dialog.findChild(QLabel, "privacyPurgeWarning").text()
     assert _whole_values_in(_texts_on_screen(dialog)) == []
+    before = window.ctx
     dialog.purge_btn.click()
-    assert spin_until(lambda: window.ctx is not None and window.ctx.editing, 30_000), window.open_error
+    assert spin_until(lambda: _reopened(window, before), 30_000), window.open_error
     page = window.show_tab("health").show_page("privacy")
     assert spin_until(
         lambda: page.last_purge is not None and page.scan_job is None and page.result is not None, 30_000
@@ -310,8 +316,9 @@ def test_a_purge_refused_while_another_program_has_the_file_open_changes_nothing
     )
     try:
         assert holder.stdout.readline().strip() == "open"
+        before = window.ctx
         dialog.purge_btn.click()
-        assert spin_until(lambda: window.ctx is not None and window.ctx.editing, 30_000), window.open_error
+        assert spin_until(lambda: _reopened(window, before), 30_000), window.open_error
         page = window.show_tab("health").show_page("privacy")
         assert spin_until(lambda: "Nothing was purged" in page.result_pane.text(), 30_000)
         assert "in use" in page.result_pane.text()

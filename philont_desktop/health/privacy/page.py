@@ -37,7 +37,7 @@ from philont_desktop.health.privacy.widgets.result_pane import ResultPane
 from philont_desktop.health.privacy.widgets.scan_bar import ScanBar
 from philont_desktop.health.privacy.widgets.summary import SummaryView
 from philont_desktop.health.privacy.window_purge import can_purge_in, purge_in_window
-from philont_desktop.qt import QSplitter, Qt, QTableView, QVBoxLayout, QWidget
+from philont_desktop.qt import QSplitter, Qt, QTableView, QTimer, QVBoxLayout, QWidget
 from philont_desktop.widgets import accessible
 from philont_desktop.widgets.table import setup_table
 
@@ -142,7 +142,9 @@ class PrivacyPage(HealthPage):
         self.actions.retranslate()
         self.context_pane.retranslate()
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1)
-        self.model.dataChanged.emit(self.model.index(0, 0), self.model.index(self.model.rowCount() - 1, 5))
+        if self.model.rowCount():
+            last = self.model.index(self.model.rowCount() - 1, self.model.columnCount() - 1)
+            self.model.dataChanged.emit(self.model.index(0, 0), last)
         self.summary_model.set_findings(self.visible_findings())
         self._show_status()
         if self.last_purge is not None:
@@ -312,7 +314,8 @@ class PrivacyPage(HealthPage):
     def _confirm(self, findings: list[PrivacyFinding], plan: Any, mode: str) -> None:
         dialog = PurgeDialog(findings, plan, mode, self)
         self.purge_dialog = dialog
-        dialog.accepted.connect(lambda: self._purge(plan))
+        # After the dialog has closed: the purge closes the database, and this page with it.
+        dialog.accepted.connect(lambda: QTimer.singleShot(0, self, lambda: self._purge(plan)))
         dialog.finished.connect(lambda _r: setattr(self, "purge_dialog", None))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dialog.open()
