@@ -42,7 +42,8 @@ def median_s(fn: Callable[[], Any], runs: int) -> float:
 
 
 def read_text_columns(db_path: Path) -> int:
-    """The floor: every column the scan reads, of every row, fetched once as Python text."""
+    """The floor: every column the scan reads, of every row, fetched once as Python text (``memory_skills``
+    in two reads, as the scan reads it: its texts, then its revision history). Returns the rows read."""
     conn = connect_file(db_path, mode="ro")
     conn.row_factory = None
     conn.text_factory = str

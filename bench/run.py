@@ -17,7 +17,7 @@ figure / floor (below 1: faster than the floor). Each group of figures runs in a
 ``QApplication`` each, no state carried between groups); each figure is one warm-up run, then the
 median of ``N`` runs (printed). The figures reuse the measurement functions of the area benchmarks
 (``bench_search``, ``bench_context``, ``bench_facts``, ``bench_skills``, ``bench_changes``,
-``bench_conversations``, ``bench_app``, ``bench_stall``), which print more detail when run alone.
+``bench_conversations``, ``bench_health``, ``bench_app``, ``bench_stall``), which print more detail when run alone.
 
 Results go to ``bench/results.json`` (the latest run) and ``bench/results-<scale>.json``: a list of
 ``{name, value, unit, floor_name, floor_value, ratio, scale}``. Nothing here is run by CI or the tests.
@@ -589,6 +589,13 @@ def measure_conversations(db_path: Path, runs: int) -> list[dict]:
     return bench_conversations.measure(db_path, runs, result)
 
 
+def measure_health(db_path: Path, runs: int) -> list[dict]:
+    """The doctor: every check of every layer beside reading each memory table once."""
+    import bench_health
+
+    return bench_health.measure(db_path, runs, FIXED_NOW, result)
+
+
 def measure_start(db_path: Path, runs: int) -> list[dict]:
     """Cold start (a new process each run) beside a bare ``QMainWindow`` process."""
     import bench_app
@@ -706,18 +713,18 @@ def measure_big(db_path: Path, runs: int) -> list[dict]:
     return bench_big.measure(db_path, runs, result, env=_child_env(), log=lambda m: print(m, flush=True))
 
 
-def measure_purge(db_path: Path, runs: int) -> list[dict]:
-    """The privacy purge of 100 findings on a copy of the database, and the VACUUM it offers."""
-    import bench_privacy_purge
-
-    return bench_privacy_purge.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
-
-
 def measure_privacy(db_path: Path, runs: int) -> list[dict]:
     """The privacy scan of every layer beside reading every text column it reads once."""
     import bench_privacy
 
     return bench_privacy.measure(db_path, runs, result)
+
+
+def measure_purge(db_path: Path, runs: int) -> list[dict]:
+    """The privacy purge of 100 findings on a copy of the database, and the VACUUM it offers."""
+    import bench_privacy_purge
+
+    return bench_privacy_purge.measure(db_path, runs, result, log=lambda m: print(m, flush=True))
 
 
 GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
@@ -729,12 +736,13 @@ GROUPS: dict[str, tuple[Callable[[Path, int], list[dict]], int]] = {
     "skills": (measure_skills, 7),
     "changes": (measure_changes, 7),
     "conversations": (measure_conversations, 7),
+    "health": (measure_health, 5),
     "start": (measure_start, 7),
     "memory": (measure_memory, 3),
     "stall": (measure_stall, 3),
     "big": (measure_big, 3),
-    "purge": (measure_purge, 3),
     "privacy": (measure_privacy, 3),
+    "purge": (measure_purge, 3),
 }
 
 

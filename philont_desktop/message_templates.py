@@ -272,6 +272,27 @@ TEMPLATES: dict[str, Template] = {
         "The facts changed since the confirmation was shown (the agent wrote meanwhile); nothing was changed. Look at the list again:\n{changes}"
     ),
     "fact.bulk_nothing": lambda: _tr("Nothing to change ({skipped})."),
+    # -- the doctor's fixes of several facts or notes ----------------------------------------------------
+    "fact.merge_self": lambda: _tr("{fact} is written by the kernel only; it is not merged."),
+    "fact.merge_not_live": lambda: _tr(
+        "{fact} (version {id}) is no longer live (superseded or forgotten meanwhile). Nothing was changed; "
+        "look at the duplicates again."
+    ),
+    "fact.merge_choice": lambda: _tr("A merge needs two facts or more, the one kept among them."),
+    "fact.chain_sound": lambda: _tr("The chain is not broken (any more); nothing to repair."),
+    "fact.unchanged.set_taus": lambda: _tr("Every fact already has this τ; nothing to change."),
+    "note.merge_choice": lambda: _tr("A merge needs two notes or more, the one kept among them."),
+    "note.merge_kept_forgotten": lambda: _tr(
+        "The note {id} ({preview}) to keep was forgotten meanwhile; nothing was changed."
+    ),
+    "note.bulk_nothing": lambda: _tr("Every note is forgotten already; nothing to change."),
+    "calendar.task_not_paused": lambda: _tr("The task {name} is not paused; nothing to change."),
+    "calendar.step_paused": lambda: _tr(
+        "{step} would overwrite a later change: the scheduler paused or resumed the task {name} since. "
+        "Nothing was changed."
+    ),
+    "index.missing": lambda: _tr("The database has no index {index}; nothing to rebuild."),
+    "index.unknown": lambda: _tr("Unknown full-text index {index}."),
     # -- why a bulk action leaves a fact out, and what changed since its confirmation -------------------
     "fact.skip.gone": lambda: _tr("no longer exists"),
     "fact.skip.superseded": lambda: _tr("superseded by a newer version"),
@@ -349,6 +370,9 @@ TEMPLATES: dict[str, Template] = {
         "The skill {name} changed since it was shown (the agent or another edit wrote to it). Nothing was changed; look at the current version and try again."
     ),
     "skill.reason_required": lambda: _tr("A reason is required to {action}."),
+    "skill.not_found": lambda: _tr("There is no skill {name}."),
+    "skill.id_not_found": lambda: _tr("There is no skill with id {id}."),
+    "skill.grades_unchanged": lambda: _tr("Every skill is {grade} already; nothing to change."),
     "skill.verification_kind": lambda: _tr("A verification has a kind (one of {kinds}) and a check."),
     "skill.verification_check": lambda: _tr("A verification needs a check text."),
     "skill.tool_policy": lambda: _tr("A tool policy is a list of tool names."),

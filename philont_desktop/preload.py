@@ -1,10 +1,13 @@
-"""Modules the window will need soon, imported off the GUI thread while a person looks at the first tab.
+"""Modules the window will need soon, imported while a person looks at the first tab.
 
 Importing pyqtgraph with numpy, or a tab's view with its core modules, takes a few hundred milliseconds
 of Python: on the GUI thread that is a stall a person feels (the first plot, the first visit of a tab).
-:func:`start` imports them one by one on a lane of their own (a
-:class:`~philont_desktop.workers.Workers` task lane: the workers module owns every thread), once the
-first tab is shown, one at a time; :func:`when_loaded` runs a callback on the GUI thread once a module is in (at once
+:func:`start` imports them one by one, once the first tab is shown: what a module needs from ``core`` and
+from other libraries on a lane of their own (a :class:`~philont_desktop.workers.Workers` task lane: the
+workers module owns every thread), then the application's own modules it needs on the GUI thread, one
+per event-loop turn (:mod:`philont_desktop.import_plan`: creating PySide classes on a worker while the
+GUI thread runs its event loop can crash it; pyqtgraph is the one library that does so and is still
+imported on the worker, being too long for a turn); :func:`when_loaded` runs a callback on the GUI thread once a module is in (at once
 when it already is, or when nothing is preloading it), so that a widget needing it is built after the
 import instead of waiting for it on the GUI thread.
 """
@@ -16,20 +19,29 @@ import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from philont_desktop.qt import QCoreApplication, QObject
+from philont_desktop.qt import QCoreApplication, QObject, QTimer
 
 PLOTS = "philont_desktop.widgets.plots"
 
 
-def _import(name: str) -> str:
-    importlib.import_module(name)
-    return name
+def _prepare(name: str) -> list[str]:
+    """On the worker: import what ``name`` needs from ``core`` and other libraries; return the
+    application's modules for the GUI thread, in order (``[name]`` when it is not one of ours)."""
+    from philont_desktop import import_plan
+
+    worker, app = import_plan.plan([name])
+    import_plan.import_core(worker)
+    if name.split(".")[0] != import_plan.APP:  # a library: imported here, as a whole
+        importlib.import_module(name)
+        return []
+    return app
 
 
 class Preloader(QObject):
-    """Imports modules in the background, one at a time and in order; says on the GUI thread when each
-    is in. :meth:`quiet` waits for the import running, and starts no other, while the GUI thread
-    imports or builds a tab (an import on each thread at once is a race PySide can lose with a crash)."""
+    """Imports modules one at a time and in order (what they need from ``core`` and libraries in the
+    background, the application's own modules on the GUI thread a turn each); says on the GUI thread
+    when each is in. :meth:`quiet` waits for the background import running, and starts no other, while
+    the GUI thread imports or builds a tab (both compete for the interpreter)."""
 
     HOLD_TIMEOUT_MS = 10_000
 
@@ -42,6 +54,7 @@ class Preloader(QObject):
         self._queue: list[str] = []  # to import, in order (the announced ones wait for their start)
         self._running: str | None = None  # being imported on the worker (one at a time)
         self._held = 0
+        self._stopped = False
         self.failed: dict[str, str] = {}
         self._waiting: dict[str, list[Callable[[], object]]] = {}
 
@@ -92,12 +105,26 @@ class Preloader(QObject):
                 continue
             self._running = name
             self.workers.task(
-                _import,
+                _prepare,
                 name,
-                on_result=self._loaded,
+                on_result=lambda app, n=name: self._import_in_turns(n, list(app)),
                 on_error=lambda exc, n=name: self._loaded(n, exc),
                 label=f"import {name}",
             )
+
+    def _import_in_turns(self, name: str, modules: list[str]) -> None:
+        """On the GUI thread: import ``modules`` one per event-loop turn, then ``name`` is in."""
+        while modules and modules[0] in sys.modules:
+            modules.pop(0)
+        if self._stopped or not modules:
+            self._loaded(name)
+            return
+        try:
+            importlib.import_module(modules.pop(0))
+        except Exception as exc:
+            self._loaded(name, exc)
+            return
+        QTimer.singleShot(0, lambda: self._import_in_turns(name, modules))
 
     def _loaded(self, name: str, exc: BaseException | None = None) -> None:
         if self._running == name:
@@ -114,6 +141,7 @@ class Preloader(QObject):
         self._next()
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
+        self._stopped = True
         self._queue.clear()
         self.workers.shutdown(timeout_ms)
 

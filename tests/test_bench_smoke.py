@@ -158,3 +158,26 @@ def test_the_10_mb_message_is_added_to_a_copy_as_its_newest_message(tmp_path):
         conn.close()
     assert (session, role, chinese) == ("s-1", "tool", 1)
     assert big.BIG_BYTES <= size < big.BIG_BYTES + 200
+
+
+def test_the_privacy_group_measures_the_scan_beside_its_floor(run, tmp_path, capsys):
+    """The privacy group's floor reads the rows the scan reads; its figure is the scan (nothing timed here)."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_privacy_under_test", RUN_PY.with_name("bench_privacy.py")
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    from core.db import MemoryDB
+    from tests.fixtures.privacy_planted import expected, plant
+
+    path = tmp_path / "memory" / "memory.sqlite"
+    db = MemoryDB.create(path, now=1_781_524_800_000)
+    plant(db)
+    db.close()
+    # 22 messages, an action, a note, a fact, the skill twice (its texts, then its revisions), an event, a task
+    assert bench.read_text_columns(path) == 22 + 1 + 1 + 1 + 2 + 1 + 1
+    assert bench.scan_all(path) == len(expected())
+    (got,) = bench.measure(path, 1, run.result)
+    assert set(got) >= {"name", "value", "unit", "floor_name", "floor_value"}
+    assert got["name"] == "privacy scan of every layer" and got["unit"] == "ms"
+    assert run.GROUPS["privacy"][0] is run.measure_privacy

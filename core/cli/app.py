@@ -25,6 +25,7 @@ from core.cli.demo import COMMANDS as DEMO
 from core.cli.edits import COMMANDS as EDITS
 from core.cli.export import COMMANDS as EXPORT
 from core.cli.facts import COMMANDS as FACTS
+from core.cli.health import COMMANDS as HEALTH
 from core.cli.info import COMMANDS as INFO
 from core.cli.output import PROG, CommandError, Exit, UsageError, one_line
 from core.cli.privacy import COMMANDS as PRIVACY
@@ -44,6 +45,7 @@ GROUPS = (
     FACTS,
     SKILLS,
     CHECK,
+    HEALTH,
     DEMO,
     CONTEXT,
     REPLAY,

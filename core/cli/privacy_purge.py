@@ -19,11 +19,17 @@ from core.cli.output import CommandError, UsageError
 _ROLE_TEXT = {
     "live": "the database",
     "wal": "its -wal: checkpointed, then emptied",
+    "derived": "kept by this app, derived from the database: deleted (made again when next needed)",
 }
 _OWNER_TEXT = {"agent": "the agent's backup", "philont-desktop": "this app's backup"}
 _FREE_SPACE = {
     "vacuumed": " (old copies found in free space: rebuilt)",
     "unchecked": " (free space not searched, the file is large: --vacuum clears old copies)",
+}
+_UNSEARCHED = {
+    "too_large": "not searched for other copies (too much text, no full-text index)",
+    "unique": "holds a purged text in a name that identifies its row, not rewritten (rename it)",
+    "unreadable": "not searched for other copies (the table cannot be read)",
 }
 NO_YES = (
     "nothing was purged: a purge cannot be undone. Read the plan above, stop the agent, then run it again "
@@ -80,7 +86,7 @@ def _plural(n: int, word: str) -> str:
 def plan_lines(p: Any) -> list[str]:
     """The plan in words (what ``privacy purge`` without ``--yes`` prints)."""
     rows = p.targets
-    files = [f for f in p.files if f.role != "wal"]
+    files = [f for f in p.files if f.role not in ("wal", "derived")]
     out = [
         f"privacy purge ({p.mode}): {_plural(len(p.findings), 'finding')}, {_plural(len(rows), 'row')} "
         f"in {_plural(len(files), 'file')}"
@@ -100,6 +106,10 @@ def plan_lines(p: Any) -> list[str]:
     if p.elsewhere:
         out.append("not rewritten, still holding a purged text:")
         out += [f"  {e}" for e in p.elsewhere]
+    for u in p.unsearched:
+        cols = ", ".join(u["columns"] or []) or "every column"
+        where = f"{_file(u['file'], p.db_path)} {u['table']} ({cols})"
+        out.append(f"{_UNSEARCHED.get(u['why'], u['why'])}: {where}")
     out += [f"left out: {n.message}" for n in p.skipped]
     out.append("no purge reaches: " + "; ".join(p.unreachable) + ".")
     out.append(p.warning)
@@ -122,6 +132,9 @@ def _result_lines(r: Any) -> list[str]:
         out.append(
             f"  {f.path}: {_plural(f.rows, 'row')}, {_plural(f.audit_rows, 'audit row')} scrubbed{wal}{vac}"
         )
+    out += [
+        f"  {d}: deleted (derived from the database, made again when next needed)" for d in r.derived_removed
+    ]
     if r.audit_ids:
         out.append(
             f"audit entries #{r.audit_ids[0]}-#{r.audit_ids[-1]} (kind and SHA-256 only, not undoable)"

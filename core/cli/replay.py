@@ -59,13 +59,14 @@ def run_replay(ctx: Ctx) -> int:
 
     a = ctx.args
     strategies = tuple(dict.fromkeys(["agent", *(a.strategy or ())])) if a.strategy else None
+    chosen: dict[str, Any] = {} if strategies is None else {"strategies": strategies}
     options = ReplayOptions(
         since=optional_time(a.since, "--since"),
         until=optional_time(a.until, "--until"),
         origin=a.origin,
         limit=a.limit,
         rule=NeedRule(max_df=a.max_df),
-        **({} if strategies is None else {"strategies": strategies}),
+        **chosen,
     )
     with ctx.open() as db:
         result = replay(db, options, progress=_progress)

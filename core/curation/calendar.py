@@ -12,6 +12,8 @@ Actions
   reference's scheduler keeps ``next_run_at``; a re-enabled overdue task fires at its next tick).
 * ``calendar.schedule_delete`` (:func:`delete_schedule`): removes the task, as ``cancel_schedule`` does.
 * ``calendar.event_delete`` (:func:`delete_event`): removes one event (all its occurrences).
+* ``calendar.schedule_resume`` (:func:`resume_schedule`): ``paused_until`` = NULL for a task the scheduler
+  paused after failures (undo puts the pause back while the scheduler has not moved it since).
 
 Audit entries store the whole row before and after (``null`` for "did not exist"), including its
 ``rowid``. Undoing a delete puts the row back exactly: every column, and the same ``rowid`` (storage
@@ -50,6 +52,7 @@ __all__ = [
     "ACTION_SCHEDULE_DELETE",
     "ACTION_SCHEDULE_DISABLE",
     "ACTION_SCHEDULE_ENABLE",
+    "ACTION_SCHEDULE_RESUME",
     "EVENT_TARGET",
     "SCHEDULE_TARGET",
     "Change",
@@ -57,6 +60,7 @@ __all__ = [
     "delete_schedule",
     "disable_schedule",
     "enable_schedule",
+    "resume_schedule",
     "set_schedule_enabled",
 ]
 
@@ -314,6 +318,70 @@ class _CalendarRows(rows.RowKind):
 
 
 rows.register(_CalendarRows(), ACTIONS)
+
+
+# -- resume a task paused after failures --------------------------------------------------------------------
+
+ACTION_SCHEDULE_RESUME = "calendar.schedule_resume"
+
+
+def resume_schedule(sched_id: str, *, seen: Any = None) -> Change:
+    """Run a task the scheduler paused after failures again: ``paused_until`` = NULL (its failure count is
+    the scheduler's and stays). Undo puts ``paused_until`` back while the scheduler has not set it since."""
+
+    def fn(conn: Connection) -> tuple[Any, Any]:
+        cur = _require(conn, SCHEDULES, sched_id)
+        _check_seen(SCHEDULES, cur, seen, ("paused_until",))
+        if cur["paused_until"] is None:
+            raise ValidationError_(
+                f"The {_label(SCHEDULES, cur)} is not paused; nothing to change.",
+                code="calendar.task_not_paused",
+                params=_ref(SCHEDULES, cur),
+            )
+        conn.execute(f"UPDATE {SCHEDULES} SET paused_until = NULL WHERE id = ?", (sched_id,))
+        return cur, _get(conn, SCHEDULES, sched_id)
+
+    return Change(ACTION_SCHEDULE_RESUME, SCHEDULE_TARGET, sched_id, fn, "resume task")
+
+
+class _PauseRows(_CalendarRows):
+    """``paused_until`` only: compared and put back (the other bookkeeping moves on)."""
+
+    ignored = _VOLATILE - {"paused_until"}
+
+    def moved(self, table: str, src: Mapping[str, Any], dst: Mapping[str, Any]) -> list[str]:
+        return ["paused_until"]
+
+    def same(self, column: str, a: Any, b: Any) -> bool:
+        return a == b
+
+    def value(self, dst: Mapping[str, Any], column: str) -> Any:
+        return dst.get(column)
+
+    def before_update(
+        self,
+        conn: Connection,
+        table: str,
+        cur: Mapping[str, Any],
+        dst: Mapping[str, Any],
+        what: str,
+        since: int | None = None,
+    ) -> None:
+        return None  # resuming makes no task enabled: no name to check
+
+    def changed(
+        self, what: str, table: str, cur: Any, fields: list[str], want: Any, *, deleting: bool
+    ) -> ConflictError:
+        return ConflictError(
+            f"{what} would overwrite a later change: the scheduler paused or resumed the "
+            f"{_label(table, cur)} since. Nothing was changed.",
+            cur,
+            code="calendar.step_paused",
+            params={**_ref(table, cur), "step": rows.step_of(what), "paused_until": cur.get("paused_until")},
+        )
+
+
+rows.register(_PauseRows(), (ACTION_SCHEDULE_RESUME,))
 
 # The memory tools' writes to this layer (through `tool --write` and the MCP server) are undone by
 # core.curation.tools; importing it here lets the handler lookup of their actions find it.

@@ -12,6 +12,8 @@ Actions
   reference's search still finds the note, the agent's prefix does not list it).
 * ``notes.unforget`` (:func:`unforget`): ``forgotten_at = NULL``.
 * ``notes.add`` (:func:`add`): a new note with a new UUID (content must not be blank).
+* ``notes.merge`` / ``notes.bulk_forget`` (:func:`forget_many`): several notes forgotten in one edit (a
+  merge keeps the one the person picked); the states list the rows (``{"op", "count", "rows"}``).
 
 Audit entries store the whole row before and after (``null`` for "did not exist").
 
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.audit import AuditEntry
@@ -301,3 +303,70 @@ class _NoteRows(rows.RowKind):
 
 
 rows.register(_NoteRows(), ACTIONS)
+
+
+# -- several notes in one edit: merge duplicates, forget a selection -------------------------------------
+
+ACTION_MERGE = "notes.merge"
+ACTION_BULK_FORGET = "notes.bulk_forget"
+MANY_ACTIONS = (ACTION_MERGE, ACTION_BULK_FORGET)
+
+
+def forget_many(ids: Sequence[str], *, keep: str | None = None, now: int | None = None) -> Change:
+    """Forget the notes ``ids`` in one edit; with ``keep`` (one of them), a merge of duplicates: the note
+    kept stays, every other one is forgotten. Audit states ``{"op", "count", "rows": [...]}``."""
+    id_list = list(dict.fromkeys(str(i) for i in ids))
+    if keep is not None and (keep not in id_list or len(id_list) < 2):
+        raise ValidationError_(
+            "A merge needs two notes or more, the one kept among them.",
+            code="note.merge_choice",
+            params={"keep": str(keep), "ids": id_list},
+        )
+
+    def fn(conn: Connection) -> tuple[Any, Any, str]:
+        t = now_ms() if now is None else int(now)
+        befores: list[Any] = []
+        afters: list[Any] = []
+        for nid in id_list:
+            cur = _require(conn, nid)
+            if nid == keep or cur["forgotten_at"] is not None:
+                if nid == keep and cur["forgotten_at"] is not None:
+                    raise ConflictError(
+                        f"The {_label(cur)} to keep was forgotten meanwhile; nothing was changed.",
+                        cur,
+                        code="note.merge_kept_forgotten",
+                        params=_ref(cur),
+                    )
+                continue
+            conn.execute(f"UPDATE {TABLE} SET forgotten_at = ? WHERE id = ?", (t, nid))
+            befores.append(cur)
+            afters.append(_get(conn, nid))
+        if not befores:
+            raise ValidationError_(
+                "Every note is forgotten already; nothing to change.", code="note.bulk_nothing"
+            )
+        meta: dict[str, Any] = {"op": "merge" if keep else "forget", "count": len(befores)}
+        if keep is not None:
+            meta["keep"] = keep
+        target = keep or (befores[0]["id"] if len(befores) == 1 else f"{len(befores)} notes")
+        return {**meta, "rows": befores}, {**meta, "rows": afters}, target
+
+    action = ACTION_MERGE if keep is not None else ACTION_BULK_FORGET
+    return Change(action, "notes", None, fn, "merge duplicates" if keep else "forget")
+
+
+class _ManyNoteRows(_NoteRows):
+    def pairs(self, entry: AuditEntry) -> list[tuple[Any, Any]]:
+        before, after = entry.before, entry.after
+        rows_b = before.get("rows") if isinstance(before, dict) else None
+        rows_a = after.get("rows") if isinstance(after, dict) else None
+        if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
+            raise ConflictError(
+                f"Audit entry #{entry.id} does not list its rows; it cannot be undone.",
+                code="audit.unreadable",
+                params={"audit_id": entry.id},
+            )
+        return list(zip(rows_b, rows_a, strict=True))
+
+
+rows.register(_ManyNoteRows(), MANY_ACTIONS)

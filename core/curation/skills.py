@@ -587,3 +587,7 @@ def _redo_delete(conn: Connection, entry: AuditEntry) -> Any:
 for _action in (REVISE_RECIPE, REVERT, UPDATE, SET_MATURITY, SET_KIND):
     curation.register(_action, undo_fn=_undo_fields, redo_fn=_redo_fields)
 curation.register(DELETE, undo_fn=_undo_delete, redo_fn=_redo_delete)
+
+
+# The grade of several skills in one edit (the doctor's demotions) registers its own undo and redo.
+from core.curation import skill_grades as _skill_grades  # noqa: E402, F401

@@ -19,7 +19,8 @@ What a client gets (the protocol itself is the SDK's; this module only answers):
   (``memory://conversations/{conversation}``, a conversation of :mod:`core.conversations`), and an
   index of each (``memory://facts``, ``memory://skills``, ``memory://conversations``), and the recall
   replay's summary of the most recent user turns (``memory://replay``, :mod:`core.replay`; needed
-  messages are an estimate). Names are percent-encoded in URIs.
+  messages are an estimate), and the doctor's report (``memory://health``: ``{now, summary, findings}``,
+  :func:`core.health.run_checks`). Names are percent-encoded in URIs.
 * **Prompts**: ``recall``, "recall what we discussed about TOPIC": the question hits the recall
   trigger, so the server runs ``recall_sessions`` as the trigger's instruction demands (query = the
   topic, limit 5) and hands the sessions found to the model with the question.

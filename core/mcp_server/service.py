@@ -15,20 +15,13 @@ from urllib.parse import quote, unquote
 
 from core.errors import MemoryError_, NotFoundError, ValidationError_
 from core.jsutil import from_utf16_view, json_safe, now_ms
-from core.visible import visible
+from core.mcp_server import privacy_tool
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
 
 SERVER_NAME = "philont-memory"
 PREVIEW_TOOL = "preview_context"
-PRIVACY_TOOL = "privacy_scan"
-PRIVACY_DESC = (
-    "Find secrets (API keys, tokens, private keys, passwords), personal data (e-mail addresses, phone, ID, "
-    "card and IBAN numbers) and planted instructions in every layer of the memory, and with "
-    "include_backups in every backup. Read-only. Each finding has its place and a masked preview, never "
-    "the value itself; findings the person allowed are counted, not listed."
-)
 RECALL_PROMPT = "recall"
 RECALL_LIMIT = 5  # what the recall trigger's instruction asks for (limit=5)
 RECENT_MESSAGES = 50
@@ -203,14 +196,7 @@ class MemoryService:
                 "capability": "read",
             }
         )
-        out.append(
-            {
-                "name": PRIVACY_TOOL,
-                "description": PRIVACY_DESC,
-                "inputSchema": _privacy_schema(),
-                "capability": "read",
-            }
-        )
+        out.append(privacy_tool.entry())
         return out
 
     def call_tool(self, name: str, arguments: Any = None, client: str | None = None) -> ToolCall:
@@ -233,8 +219,8 @@ class MemoryService:
         self.check_file()
         if name == PREVIEW_TOOL:
             return self._preview(arguments)
-        if name == PRIVACY_TOOL:
-            return self._privacy_scan(arguments)
+        if name == privacy_tool.NAME:
+            return _from_result(privacy_tool.run(self.db, arguments))
         spec = TOOLS.get(name) if isinstance(name, str) else None
         if spec is not None and spec.capability == "write" and not self.write:
             return _refusal(
@@ -282,35 +268,6 @@ class MemoryService:
         )
         return _from_result({"success": True, "output": r.to_text(), "data": r.to_json()})
 
-    def _privacy_scan(self, arguments: Any) -> ToolCall:
-        """The privacy scan (:func:`core.privacy.scan`): masked findings only, as ``privacy scan --json``."""
-        from core.privacy import LAYERS, result_json, scan
-        from core.privacy.report import scan_lines
-
-        args = {} if arguments is None else arguments
-        include = args.get("include_backups", False) if isinstance(args, dict) else None
-        layers = args.get("layers") if isinstance(args, dict) else None
-        unknown = sorted(set(args) - {"include_backups", "layers"}) if isinstance(args, dict) else []
-        if (
-            not isinstance(include, bool)
-            or unknown
-            or (layers is not None and not (isinstance(layers, list) and all(x in LAYERS for x in layers)))
-        ):
-            detail = (
-                f"unknown argument {unknown[0]!r}"
-                if unknown
-                else "include_backups is a boolean; layers a list of " + ", ".join(LAYERS)
-            )
-            return _refusal(
-                f"Invalid arguments for {PRIVACY_TOOL}: {detail}",
-                "mcp.invalid_arguments",
-                {"tool": PRIVACY_TOOL, "detail": detail},
-            )
-        result = scan(self.db, include_backups=include, layers=layers or None)
-        data = {"path": str(self.db.path), "include_backups": include, **result_json(result)}
-        text = "\n".join(visible(line) for line in scan_lines(data))
-        return _from_result({"success": True, "output": text, "data": data})
-
     # -- resources ---------------------------------------------------------------------------------
     def resources(self) -> list[ResourceInfo]:
         """The fixed resources, then one per fact namespace with active facts."""
@@ -344,6 +301,13 @@ class MemoryService:
                 f"How well the agent's own recall served the {REPLAY_TURNS} most recent user turns: hit rate, "
                 "misses by cause and the what-if strategies compared (needed messages are an estimate from "
                 "shared rare words).",
+                "application/json",
+            ),
+            ResourceInfo(
+                f"{SCHEME}health",
+                "Memory health",
+                "The doctor's findings in every layer (facts, skills, notes, indexes, calendar, file), each "
+                "with its severity, targets, measurement and the fix it offers, and a summary per layer.",
                 "application/json",
             ),
         ]
@@ -399,9 +363,10 @@ class MemoryService:
             "skills": self._read_skills,
             "conversations": self._read_conversations,
             "replay": self._read_replay,
+            "health": self._read_health,
         }
         reader = readers.get(kind)
-        if reader is None or (kind in ("prefix", "replay") and rest):
+        if reader is None or (kind in ("prefix", "replay", "health") and rest):
             raise NotFoundError(f"No resource {uri}.", code="mcp.resource_not_found", params={"uri": uri})
         name = _unquote_name(uri, rest)
         self.check_file()
@@ -478,6 +443,12 @@ class MemoryService:
         result = replay(self.db, ReplayOptions(limit=REPLAY_TURNS))
         return _dumps({"lastTurns": REPLAY_TURNS, "summary": result.summary()}), "application/json"
 
+    def _read_health(self, _: str) -> tuple[str, str]:
+        from core.health import run_checks
+
+        now = self.now()
+        return _dumps({"now": now, **run_checks(self.db, now_ms=now).to_json()}), "application/json"
+
     # -- prompts -----------------------------------------------------------------------------------
     def prompts(self) -> list[PromptInfo]:
         return [
@@ -525,27 +496,6 @@ class MemoryService:
                 "with other key words.",
             ]
         return self.prompts()[0].description, "\n".join(lines)
-
-
-def _privacy_schema() -> dict[str, Any]:
-    from core.privacy import LAYERS
-
-    return {
-        "type": "object",
-        "properties": {
-            "include_backups": {
-                "type": "boolean",
-                "default": False,
-                "description": "Scan every backup in the backups/ folder too.",
-            },
-            "layers": {
-                "type": "array",
-                "items": {"type": "string", "enum": list(LAYERS)},
-                "description": "Only these layers (default: all).",
-            },
-        },
-        "additionalProperties": False,
-    }
 
 
 def _unquote_name(uri: str, quoted: str) -> str:

@@ -1,21 +1,17 @@
-"""The text around one privacy finding, for a person to judge it: the stored value of its cell read again,
-cut to a window around the span, with every other finding of the same cell masked.
+"""The text around one privacy finding as a person judges it: the window :func:`core.privacy.scan.context`
+reads again from the finding's file, marked where the text goes on, with every other finding of the same
+value masked (a secret next to the one shown is never shown whole beside it).
 
-Read-only, like the scan: the live file through an open :class:`core.db.MemoryDB` (or a path, opened
-read-only here), a backup through an ``immutable=1`` connection. The whole value of the finding is in
-:attr:`FindingContext.value` only: a viewer shows :meth:`FindingContext.masked` until the person asks.
+The whole value of the finding is in :attr:`FindingContext.value` only: a viewer shows
+:meth:`FindingContext.masked` until the person asks for the value.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from core.engine import sqlite3
 from core.privacy.finding import PrivacyFinding
 from core.privacy.hits import mask
 
@@ -28,8 +24,8 @@ ELLIPSIS = "…"
 
 @dataclass(frozen=True)
 class FindingContext:
-    """``before`` + ``value`` + ``after`` is the window of the cell's text around the finding (``before``
-    and ``after`` with other findings of the cell masked, ``…`` where the text goes on)."""
+    """``before`` + ``value`` + ``after`` is the window of the value's text around the finding (``before``
+    and ``after`` with the other findings of that value masked, ``…`` where the text goes on)."""
 
     before: str
     value: str
@@ -41,7 +37,7 @@ class FindingContext:
 
 
 def _mask_others(text: str, offset: int, others: Iterable[PrivacyFinding]) -> str:
-    """``text`` (the cell's characters from ``offset``) with every span of ``others`` in it replaced by its
+    """``text`` (the value's characters from ``offset``) with every span of ``others`` in it replaced by its
     preview; a span cut by the window's edge is masked whole."""
     spans = sorted(
         (max(o.start - offset, 0), min(o.end - offset, len(text)), o.preview)
@@ -59,69 +55,30 @@ def _mask_others(text: str, offset: int, others: Iterable[PrivacyFinding]) -> st
     return "".join(out)
 
 
-def _cell(conn: sqlite3.Connection, finding: PrivacyFinding) -> Any:
-    from core.privacy.scan import SOURCES
-
-    if not any(s.table == finding.table and finding.column in s.columns for s in SOURCES):
-        return None
-    names = {str(r[1]) for r in conn.execute(f'PRAGMA table_info("{finding.table}")')}
-    key = '"id"' if "id" in names else "rowid"
-    row = conn.execute(
-        f'SELECT "{finding.column}" FROM "{finding.table}" WHERE {key} = ?', (finding.row,)
-    ).fetchone()
-    return None if row is None else row[0]
-
-
-def _read(db: Any, finding: PrivacyFinding) -> Any:
-    if finding.file is not None:
-        from core.backups.listing import open_backup
-
-        conn = open_backup(Path(finding.file))
-        try:
-            return _cell(conn, finding)
-        finally:
-            conn.close()
-    from core.db import MemoryDB
-
-    own = not isinstance(db, MemoryDB)
-    mdb = MemoryDB.open(db, check=False) if own else db
-    try:
-        with mdb.lock:
-            return _cell(mdb.conn, finding)
-    finally:
-        if own:
-            mdb.close()
+def _same_value(a: PrivacyFinding, b: PrivacyFinding) -> bool:
+    return (a.file, a.table, str(a.row), a.column) == (b.file, b.table, str(b.row), b.column)
 
 
 def finding_context(
-    db: str | os.PathLike[str] | Any,
-    finding: PrivacyFinding,
-    others: Iterable[PrivacyFinding] = (),
-    chars: int = CONTEXT_CHARS,
+    db: Any, finding: PrivacyFinding, others: Iterable[PrivacyFinding] = (), chars: int = CONTEXT_CHARS
 ) -> FindingContext | None:
-    """The window around ``finding`` in the database ``db`` (a path or an open ``MemoryDB``; a finding in
-    a backup is read from its file). ``others``: the other findings, those of the same cell are masked.
-    ``None`` when the row is gone or its text no longer holds the span as found."""
-    text: Any = None
-    with contextlib.suppress(sqlite3.Error, OSError):
-        text = _read(db, finding)
-    if not isinstance(text, str) or finding.end > len(text) or finding.start < 0:
+    """The window around ``finding`` (``db``: the open :class:`core.db.MemoryDB`; a finding in a backup is
+    read from its file). ``others``: other findings; those of the same value are masked. ``None`` when the
+    row is gone or its span no longer holds what the scan found there."""
+    from core.privacy.scan import context
+
+    found = context(db, finding, chars + 1)  # one more character each side says whether the text goes on
+    if found is None:
         return None
-    if mask(text[finding.start : finding.end]) != finding.preview:
+    before, value, after = found
+    if mask(value) != finding.preview:
         return None  # the row was changed since the scan: its span holds something else now
-    same = [
-        o
-        for o in others
-        if o.id != finding.id
-        and (o.file, o.table, str(o.row), o.column)
-        == (finding.file, finding.table, str(finding.row), finding.column)
-    ]
-    lo, hi = max(0, finding.start - chars), min(len(text), finding.end + chars)
-    before = _mask_others(text[lo : finding.start], lo, same)
-    after = _mask_others(text[finding.end : hi], finding.end, same)
+    more_before, more_after = len(before) > chars, len(after) > chars
+    before, after = before[len(before) - chars :] if more_before else before, after[:chars]
+    same = [o for o in others if o.id != finding.id and _same_value(o, finding)]
     return FindingContext(
-        (ELLIPSIS if lo > 0 else "") + before,
-        text[finding.start : finding.end],
-        after + (ELLIPSIS if hi < len(text) else ""),
+        (ELLIPSIS if more_before else "") + _mask_others(before, finding.start - len(before), same),
+        value,
+        _mask_others(after, finding.end, same) + (ELLIPSIS if more_after else ""),
         finding.preview,
     )

@@ -68,6 +68,9 @@ PATTERNS: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("instruction.concealment", re.compile(r"(?:不要|别|不得|切勿)(?:告诉|告知|让)用户"), 0.7),
 )
 
+#: Every kind this module finds.
+KINDS: tuple[str, ...] = tuple(sorted({kind for kind, _pattern, _confidence in PATTERNS}))
+
 #: The literals (lower case) one of which each pattern holds: a text without any holds no instruction.
 TRIGGERS: tuple[str, ...] = (
     "ignore",

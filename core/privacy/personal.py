@@ -34,13 +34,22 @@ DIGIT_RUN = re.compile(r"\d[\d \-]{5,}\d")
 #: The scan's gate for personal data (:mod:`core.privacy.gate`): a looser form of every pattern above,
 #: without look-arounds, that RE2 and Python's :mod:`re` both run.
 GATE_PATTERNS: tuple[str, ...] = (
-    r"[A-Za-z0-9._%+-]@[A-Za-z0-9-]+\.[A-Za-z]{2}",
-    r"(?:^|[^\d+])1[3-9]\d(?:[ -]?\d{4}){2}(?:$|\D)",
+    r"[A-Za-z0-9._%+-]@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2}",
+    r"(?:^|[^\d+])(?:86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?:$|\D)",
     r"(?:\+|(?:^|[^\w+])00)[1-9][\d .()-]{6,}\d",
     r"(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}",
     r"(?:^|\D)\d{17}[\dXx]",
     r"[2-6]\d{3}(?:[ -]?\d){9}",
     r"(?-i:[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2})",
+)
+
+#: Every kind this module finds.
+KINDS: tuple[str, ...] = (
+    "personal.card",
+    "personal.cn_id",
+    "personal.email",
+    "personal.iban",
+    "personal.phone",
 )
 
 _ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,7 +70,11 @@ def key_column(conn: sqlite3.Connection, table: str) -> str:
 
 
 def read_value(conn: sqlite3.Connection, table: str, column: str, row: int | str) -> tuple[int, Any] | None:
-    """``(rowid, value)`` of one column of one row, ``None`` when the row is gone."""
+    """``(rowid, value)`` of one column of one row, ``None`` when the row is gone. A table or column the
+    file does not have raises (SQLite would read an unknown double-quoted name as a string)."""
+    cols = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({quote(table)})")}
+    if column not in cols:
+        raise sqlite3.OperationalError(f"no such column: {table}.{column}")
     key = key_column(conn, table)
     found = conn.execute(
         f"SELECT rowid, {quote(column)} FROM {quote(table)} WHERE {key} = ?", (row,)
@@ -321,9 +325,11 @@ def rewrite(
     *,
     audit_fn: Any = None,
     vacuum: bool = False,
+    step: Callable[[], object] | None = None,
 ) -> None:
     """One file's purge on ``conn`` (writable, nobody else writing): one transaction, then the checkpoint
-    that empties the ``-wal`` and, on request, ``VACUUM``. A failure rolls the file back and raises."""
+    that empties the ``-wal`` and, on request, ``VACUUM``. A failure rolls the file back and raises.
+    ``step()`` is called after each row and once at the end."""
     started = time.monotonic()
     conn.execute("PRAGMA secure_delete=ON")
     fts = {t: fts_of(conn, t) for t in sorted({t.table for t in targets})}
@@ -334,6 +340,8 @@ def rewrite(
         deleted: set[tuple[str, Any]] = set()
         for t in sorted(targets, key=lambda t: t.column == "revision_history"):
             apply_target(conn, t, outcome.path, deleted, fts[t.table])
+            if step is not None:
+                step()
         outcome.rows = len(targets)
         outcome.audit_rows = scrub_audit(conn, texts)
         if fts_names:
@@ -353,6 +361,8 @@ def rewrite(
         outcome.wal_truncated = checkpoint(conn)
         outcome.vacuum_s = round(time.monotonic() - t0, 3)
     outcome.seconds = time.monotonic() - started
+    if step is not None:
+        step()
 
 
 #: The most bytes :func:`free_space` searches (file size times texts): about a second of searching.

@@ -60,6 +60,12 @@ SOURCES: tuple[Source, ...] = (
     Source("tasks", "memory_schedules", ("name", "payload_json")),
 )
 LAYERS: tuple[str, ...] = tuple(s.layer for s in SOURCES)
+#: Every kind of finding, secrets first, then personal data, then planted instructions.
+KINDS: tuple[str, ...] = (
+    *sorted({r.kind for r in secrets.RULES}),
+    *personal.KINDS,
+    *instructions.KINDS,
+)
 
 
 class ScanCancelled(MemoryError_):
@@ -159,11 +165,26 @@ def _page(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[tuple
         conn.text_factory = saved
 
 
-def _rows(conn: sqlite3.Connection, table: str, cols: Sequence[str]) -> Iterator[list[tuple[Any, ...]]]:
-    """The rows of ``table`` as ``(rowid, id, *cols)`` in pages, by rowid."""
-    key = '"id"' if "id" in _columns(conn, table) else "rowid"
+def _key(conn: sqlite3.Connection, table: str) -> tuple[str, int]:
+    """What names a row of ``table`` and where its first scanned column stands in a page's rows: ``id``
+    that is the rowid (an ``INTEGER PRIMARY KEY``: read once, rows ``(rowid, *columns)``), another
+    ``id`` (rows ``(rowid, id, *columns)``), or the rowid when there is no ``id``."""
+    info = list(conn.execute(f'PRAGMA table_info("{table}")'))
+    ids = [r for r in info if r[1] == "id"]
+    pks = [r for r in info if r[5]]
+    if not ids:
+        return "", 1
+    if len(pks) == 1 and pks[0][1] == "id" and str(pks[0][2]).upper() == "INTEGER":
+        return "", 1
+    return '"id", ', 2
+
+
+def _rows(
+    conn: sqlite3.Connection, table: str, cols: Sequence[str], key: str
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of ``table`` as ``(rowid, [id,] *cols)`` (``key``: see :func:`_key`) in pages, by rowid."""
     sql = (
-        f'SELECT rowid, {key}, {", ".join(f"{chr(34)}{c}{chr(34)}" for c in cols)} FROM "{table}" '
+        f'SELECT rowid, {key}{", ".join(f"{chr(34)}{c}{chr(34)}" for c in cols)} FROM "{table}" '
         f"WHERE rowid > ? ORDER BY rowid LIMIT {PAGE_ROWS}"
     )
     last: Any = None
@@ -225,14 +246,16 @@ class _Scan:
         for source, cols in found:
             scanned.layers[source.layer] = 0
             try:
-                pages = _rows(conn, source.table, cols)
+                with lock:
+                    key, first = _key(conn, source.table)
+                pages = _rows(conn, source.table, cols, key)
                 while True:
                     self.check_cancelled()
                     with lock:
                         page = next(pages, None)
                     if page is None:
                         break
-                    self.page(page, source, cols, file)
+                    self.page(page, first, source, cols, file)
                     scanned.layers[source.layer] += len(page)
                     self.done += len(page)
                     if self.progress is not None:
@@ -243,45 +266,47 @@ class _Scan:
                 )
 
     def page(
-        self, page: list[tuple[Any, ...]], source: Source, cols: Sequence[str], file: str | None
+        self, page: list[tuple[Any, ...]], first: int, source: Source, cols: Sequence[str], file: str | None
     ) -> None:
         """Scan one page, column by column: the gate marks the values worth a look (every value of a
         layer the prefix shows is looked at for instructions)."""
+        at = first - 1  # the row's key
         for ci, column in enumerate(cols):
-            values = [r[2 + ci] for r in page]
+            values = [r[first + ci] for r in page]
             if set(map(type, values)) <= {str}:
-                keys, texts = [r[1] for r in page], values
+                keys, texts = [r[at] for r in page], values
             else:
-                keys, texts = self.texts(page, values, source, column, file)
+                keys, texts = self.texts([r[at] for r in page], values, source, column, file)
             marked = gate.marks(texts)
-            prefix = source.prefix
-            for k in range(len(texts)) if prefix else sorted(marked):
+            if source.prefix:
+                looked = set(marked)
+                for k, text in enumerate(texts):
+                    low = text.lower()
+                    hits = instructions.find(text, low)
+                    if k in looked:
+                        hits = secrets.find(text, low) + personal.find(text) + hits
+                    if hits:
+                        self.add(merge(hits), text, source, keys[k], column, file)
+                continue
+            for k in marked:
                 text = texts[k]
-                bits = marked.get(k, 0)
-                low = text.lower()
-                hits: list[Hit] = []
-                if bits & gate.SECRET:
-                    hits += secrets.find(text, low)
-                if bits & gate.PERSONAL:
-                    hits += personal.find(text)
-                if prefix:
-                    hits += instructions.find(text, low)
+                hits = secrets.find(text, text.lower()) + personal.find(text)
                 if hits:
                     self.add(merge(hits), text, source, keys[k], column, file)
 
     def texts(
-        self, page: list[tuple[Any, ...]], values: list[Any], source: Source, column: str, file: str | None
+        self, rows: list[Any], values: list[Any], source: Source, column: str, file: str | None
     ) -> tuple[list[Any], list[str]]:
         """The row keys and texts of a column holding more than text: a number or NULL is left out, a
         value that is not text (bytes that are not UTF-8, a BLOB) is skipped with a marker."""
         keys, texts = [], []
-        for r, value in zip(page, values):
+        for row, value in zip(rows, values):
             if type(value) is str:
-                keys.append(r[1])
+                keys.append(row)
                 texts.append(value)
             elif value is not None and not isinstance(value, (int, float)):
                 problem = "value.not_utf8" if isinstance(value, UnreadableText) else "value.blob"
-                self.result.skipped.append(Skipped(file, source.layer, source.table, r[1], column, problem))
+                self.result.skipped.append(Skipped(file, source.layer, source.table, row, column, problem))
         return keys, texts
 
     def add(
@@ -355,6 +380,7 @@ def scan(
         backups = _backup_paths(path) if include_backups and path is not None else []
         with db.lock:
             state.total = state.count(db.conn)
+        state.total += sum(_backup_rows(state, b) for b in backups)  # counted first: progress never goes back
         state.file(db.conn, None, db.lock)
         for b in backups:
             _scan_backup(state, b)
@@ -370,6 +396,20 @@ def _backup_paths(path: Path) -> list[Path]:
     return list_backups(path)
 
 
+def _backup_rows(state: _Scan, path: Path) -> int:
+    """The rows a backup holds in the layers scanned (0 when it cannot be read)."""
+    try:
+        conn = _backup_conn(path)
+    except (sqlite3.Error, MemoryError_, OSError):
+        return 0
+    try:
+        return state.count(conn)
+    except sqlite3.Error:
+        return 0
+    finally:
+        conn.close()
+
+
 def _scan_backup(state: _Scan, path: Path) -> None:
     state.check_cancelled()
     try:
@@ -379,8 +419,6 @@ def _scan_backup(state: _Scan, path: Path) -> None:
         state.result.files.append(ScannedFile(str(path), error=str(exc), error_code=code))
         return
     try:
-        with contextlib.suppress(sqlite3.Error):
-            state.total += state.count(conn)
         try:
             state.file(conn, str(path), contextlib.nullcontext())
         except sqlite3.DatabaseError as exc:  # sqlite_master itself unreadable

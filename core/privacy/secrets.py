@@ -40,6 +40,23 @@ def _password(value: str) -> float | None:
     return None if _PLACEHOLDER.match(value) else 0.8
 
 
+def _keyish(value: str) -> float | None:
+    """A provider key, not a word that starts the same (``sk-learn-compatible-estimators``): it holds a
+    digit and both cases."""
+    if (
+        any(c.isdigit() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+    ):
+        return 0.9
+    return None
+
+
+def _has_digit(value: str) -> float | None:
+    """A Slack token holds digits (``xoxb-1234…``); ``xoxa-hugs-and-kisses`` is a word."""
+    return 0.95 if any(c.isdigit() for c in value) else None
+
+
 def _tokenish(value: str) -> float | None:
     """The confidence that ``value`` (after a key/token word) is a secret: 32 or more hex digits, or
     upper and lower case letters and digits mixed with an entropy of at least 3.5 bits per character;
@@ -94,6 +111,7 @@ RULES: tuple[Rule, ...] = (
         ("sk-",),
         re.compile(r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
         0.9,
+        check=_keyish,
     ),
     Rule("secret.stripe_key", ("_live_",), re.compile(r"[sr]k_live_[A-Za-z0-9]{16,}"), 0.97),
     Rule("secret.stripe_key", ("_test_",), re.compile(r"[sr]k_test_[A-Za-z0-9]{16,}"), 0.6),
@@ -111,7 +129,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("secret.github_token", ("github_pat_",), re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), 0.98),
     Rule("secret.google_api_key", ("aiza",), re.compile(r"AIza[0-9A-Za-z_-]{35}"), 0.95),
-    Rule("secret.slack_token", ("xox",), re.compile(r"xox[abposre]-(?:\d+-)?[A-Za-z0-9-]{10,}"), 0.95),
+    Rule(
+        "secret.slack_token",
+        ("xox",),
+        re.compile(r"xox[abpsre]-(?:\d+-)?[A-Za-z0-9-]{10,}"),
+        0.95,
+        check=_has_digit,
+    ),
     Rule(
         "secret.jwt",
         ("eyj",),
@@ -187,14 +211,15 @@ GATE_PATTERNS: tuple[str, ...] = (
     r"gh[pousr]_[A-Za-z0-9]{36}",
     r"github_pat_[A-Za-z0-9_]{22}",
     r"(?-i:AIza)[0-9A-Za-z_-]{35}",
-    r"xox[abposre]-",
+    r"xox[abpsre]-",
     r"(?-i:eyJ)[A-Za-z0-9_-]{8,}\.(?-i:eyJ)",
-    r"aws.{0,20}?secret",
+    r"aws[^\x00\n]{0,20}?secret",
     r"(?:password|passwd|passphrase|pwd)[\"']?\s*(?::|=|：)",
     r"(?:密码|口令)\s*(?:是|为|:|=|：)",
-    r"://[^\s:/@\"'<>]{1,128}:[^\s@/\"'<>]{1,256}@",
-    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)[\w-]{0,20}"
-    r"[\"']?(?:\s{0,3}(?::|=|：|是|为|is|was)\s{0,3}|\s{1,3})(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
+    r"://[^\s:/@\"'<>\x00]+:[^\s@/\"'<>\x00]+@",
+    r"(?:api[_ -]?key|access[_ -]?key|key|secret|token|bearer|credential|auth|密钥|秘钥|令牌|凭证|凭据)"
+    r"(?:[\w-]|[^\x00-\x7f]){0,20}[\"']?(?:(?:\s|　){0,3}(?::|=|：|是|为|is|was)(?:\s|　){0,3}|(?:\s|　){1,3})"
+    r"(?:\"|'|“)?[A-Za-z0-9_+/=.~-]{16}",
 )
 
 

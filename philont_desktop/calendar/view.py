@@ -23,6 +23,7 @@ from typing import Any
 from core.upcoming import UpcomingResult
 from philont_desktop.calendar.cells import fmt_local
 from philont_desktop.calendar.controller import CalendarController
+from philont_desktop.calendar.navigate import CalendarNavigation
 from philont_desktop.calendar.state import CalendarState
 from philont_desktop.calendar.widgets.details import DetailsPane
 from philont_desktop.calendar.widgets.tables import CalendarTables
@@ -32,7 +33,7 @@ from philont_desktop.tabs.base import BaseTab
 from philont_desktop.widgets.after_paint import next_turn
 
 
-class CalendarTab(BaseTab):
+class CalendarTab(CalendarNavigation, BaseTab):
     """Upcoming occurrences and tasks, all events, all tasks; curation of tasks and events."""
 
     name = "calendar"

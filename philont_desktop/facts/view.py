@@ -1,10 +1,9 @@
 """The Facts tab: namespaces, every fact with its decay, curves, overview, history, forget pool, curation.
 
-The shape of every tab (see :mod:`philont_desktop.tabs`): :mod:`.state` holds the namespace, filters,
-view time, selection and loaded rows without Qt; :mod:`.controller` loads facts, the forget pool and
-histories and runs the edits; this view composes the widgets (``widgets/``: namespace tree, filter bar,
-time control, edit bar, table, decay plot, overview, history, forget pool, what-if) and wires them to
-state and controller.
+The shape of every tab (see :mod:`philont_desktop.tabs`): :mod:`.state` holds the namespace, filters, view
+time, selection and loaded rows without Qt; :mod:`.controller` loads facts, forget pool and histories and
+runs the edits; this view composes the widgets (``widgets/``: namespace tree, filter bar, time control, edit
+bar, table, decay plot, overview, history, forget pool, what-if) and wires them to state and controller.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from philont_desktop.facts.columns import C_SCORE
 from philont_desktop.facts.controller import FactsController
 from philont_desktop.facts.data import DAY_MS, FactRow, FactsData, leading_rows
 from philont_desktop.facts.model import FactsModel
+from philont_desktop.facts.navigate import FactsNavigation
 from philont_desktop.facts.proxy import FactsProxy
 from philont_desktop.facts.sealed import SealedLayout
 from philont_desktop.facts.state import MAX_OFFSET_DAYS, FactsState
@@ -52,7 +52,7 @@ LEADING_CURVES = 6  # curves shown while no fact is selected
 __all__ = ["MAX_OFFSET_DAYS", "BulkConfirmDialog", "FactsTab", "NamespaceDialog"]
 
 
-class FactsTab(SealedLayout, BaseTab):
+class FactsTab(FactsNavigation, SealedLayout, BaseTab):
     """Namespace tree, facts table, decay curves, overview, history, forget pool and curation."""
 
     name = "facts"

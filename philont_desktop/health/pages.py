@@ -39,5 +39,8 @@ def register_page(name: str, path: str, title: str) -> None:
 
 # The pages, in display order: the doctor first.
 register_page(
+    "doctor", "philont_desktop.health.doctor.page:DoctorPage", QT_TRANSLATE_NOOP("DoctorPage", "Doctor")
+)
+register_page(
     "privacy", "philont_desktop.health.privacy.page:PrivacyPage", QT_TRANSLATE_NOOP("PrivacyPage", "Privacy")
 )

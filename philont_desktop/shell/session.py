@@ -9,6 +9,9 @@ reaction; an "open failed" dialog or a "Demo" badge hangs off these signals.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,24 +35,27 @@ def open_report(path: Path) -> OpenReport:
     return open_info(path)[0]
 
 
-def open_info(path: Path, remembered: str = "") -> tuple[OpenReport, bool]:
-    """:func:`open_report`, and whether the file is a generated demo database. First, off the GUI
-    thread, the modules the window needs once the file is open are imported (the context's, the
-    tab shown first), and the tabs' tests of the path run (the Review tab's reads its marks), so that
-    the GUI thread then only builds the window's parts."""
-    import importlib
+def open_info(path: Path, remembered: str = "") -> tuple[OpenReport, bool, list[str]]:
+    """:func:`open_report`, whether the file is a generated demo database, and the application's modules
+    the window needs once the file is open (the context's, the tab shown first), in the order the GUI
+    thread imports them (:mod:`philont_desktop.import_plan`: never on this worker, where creating
+    PySide classes races the GUI thread). First, off the GUI thread, the ``core`` modules they need are
+    imported and the tabs' tests of the path run (the Review tab's reads its marks), so that the GUI
+    thread then only runs the application's modules' own bodies and builds the window's parts."""
+    from philont_desktop import import_plan
 
+    app: list[str] = []
     try:
-        for name in _first_modules(path, remembered):
-            importlib.import_module(name)
-    except Exception:  # the window imports it again and shows what is wrong, in the tab's place
+        core, app = import_plan.plan(_first_modules(path, remembered))
+        import_plan.import_core(core)
+    except Exception:  # the window imports them again and shows what is wrong, in the tab's place
         pass
     from core import demofile
     from core.db import MemoryDB
 
     db = MemoryDB.open(path, check=False)
     try:
-        return db.report, demofile.is_demo(db.conn)
+        return db.report, demofile.is_demo(db.conn), app
     finally:
         db.close()
 
@@ -124,6 +130,7 @@ class DatabaseSession(QObject):
         self.ctx: AppContext | None = None
         self.demo = False  # the open database is a generated demo (see core.demofile)
         self.opening: Path | None = None
+        self._open_serial = 0  # which open is the latest (an earlier one's result is not shown)
         self.open_error: BaseException | None = None
         self.creating: Job | None = None
         # The window starts the quick_check itself, once its tabs are built (see MainWindow).
@@ -141,6 +148,8 @@ class DatabaseSession(QObject):
     def open(self, path: str | Path, *, editing: bool = False) -> Job:
         """Open ``path`` read-only in the background (then turn editing on if asked)."""
         path = Path(path).expanduser()
+        self._open_serial += 1
+        serial = self._open_serial
         self.opening = path
         self.open_error = None
         self.openingStarted.emit(path)
@@ -149,7 +158,7 @@ class DatabaseSession(QObject):
             open_info,
             path,
             self.settings.current_tab if self.interactive else "",
-            on_result=lambda info: self._opened(path, *info, editing),
+            on_result=lambda info: self._import_then_open(path, info, editing, serial),
             on_error=lambda exc: self._open_failed(path, exc),
             label=self.tr("Opening {0}").format(path.name),
         )
@@ -158,6 +167,28 @@ class DatabaseSession(QObject):
         self.opening = None
         self.open_error = exc
         self.openFailed.emit(str(path), exc)
+
+    def _import_then_open(
+        self, path: Path, info: tuple[OpenReport, bool, list[str]], editing: bool, serial: int
+    ) -> None:
+        """Import the modules :func:`open_info` named on the GUI thread, one per event-loop turn, then
+        show the file (unless another open started meanwhile)."""
+        report, demo, modules = info
+        pending = [m for m in modules if m not in sys.modules]
+
+        def _step() -> None:
+            if serial != self._open_serial:
+                return  # superseded by another open, which shows its own file
+            while pending and pending[0] in sys.modules:
+                pending.pop(0)
+            if not pending:
+                self._opened(path, report, demo, editing)
+                return
+            with contextlib.suppress(Exception):  # imported again by the window, which shows the error
+                importlib.import_module(pending.pop(0))
+            QTimer.singleShot(0, _step)
+
+        _step()
 
     def _opened(self, path: Path, report: OpenReport, demo: bool, editing: bool) -> None:
         self.close()

@@ -28,6 +28,7 @@ from philont_desktop.qt import (
 )
 from philont_desktop.skills.controller import SkillsController
 from philont_desktop.skills.dialogs import DetailsDialog, GradeDialog, RecipeDialog, confirm
+from philont_desktop.skills.navigate import SkillsNavigation
 from philont_desktop.skills.state import SkillsState
 from philont_desktop.skills.widgets.board import BoardWidget
 from philont_desktop.skills.widgets.detail import DetailPane
@@ -37,7 +38,7 @@ from philont_desktop.widgets import plain
 from philont_desktop.workers import Job
 
 
-class SkillsTab(BaseTab):
+class SkillsTab(SkillsNavigation, BaseTab):
     name = "skills"
 
     def __init__(self, ctx: Any, parent: QWidget | None = None, *, now: int | None = None):

@@ -227,12 +227,11 @@ register(
     home_when=_reviewed_before,
     messages=("philont_desktop.review.texts",),
 )
-# The Health tab's pages keep their codes' templates in their own text modules.
 register(
     "health",
     "philont_desktop.health.view:HealthTab",
     QT_TRANSLATE_NOOP("HealthTab", "Health"),
-    messages=("philont_desktop.health.privacy.texts",),
+    messages=("philont_desktop.health.doctor.texts", "philont_desktop.health.privacy.texts"),
 )
 
 

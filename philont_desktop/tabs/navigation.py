@@ -50,6 +50,28 @@ class ShowNote(Target):
 
 
 @dataclass(frozen=True)
+class ShowFacts(Target):
+    """Facts selected in the Facts tab (every version named, whatever the namespace shown)."""
+
+    tab: ClassVar[str] = "facts"
+    fact_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ShowSkill(Target):
+    tab: ClassVar[str] = "skills"
+    skill_id: str
+
+
+@dataclass(frozen=True)
+class ShowTask(Target):
+    """A scheduled task, in the Calendar tab's list of every task."""
+
+    tab: ClassVar[str] = "calendar"
+    task_id: str
+
+
+@dataclass(frozen=True)
 class ShowAuditEntry(Target):
     tab: ClassVar[str] = "audit"
     audit_id: int

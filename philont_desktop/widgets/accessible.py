@@ -265,11 +265,29 @@ NAMES: dict[str, tuple[str, str]] = {
     ),
     "reviewLadder": (QT_TRANSLATE_NOOP("Accessible", "Ladder"), ""),
     "reviewMessagesEdit": (QT_TRANSLATE_NOOP("Accessible", "Messages around"), ""),
-    # Health
-    "healthPages": (
-        QT_TRANSLATE_NOOP("Accessible", "Health pages"),
-        QT_TRANSLATE_NOOP("Accessible", "What is wrong with this memory, a page per concern"),
+    # Health: the doctor
+    "healthPages": (QT_TRANSLATE_NOOP("Accessible", "Health pages"), ""),
+    "doctorFindings": (
+        QT_TRANSLATE_NOOP("Accessible", "Findings"),
+        QT_TRANSLATE_NOOP("Accessible", "What the checks found, grouped by layer, worst first"),
     ),
+    "doctorMeasure": (
+        QT_TRANSLATE_NOOP("Accessible", "Measured values"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "The values measured for the finding and the threshold they were held against"
+        ),
+    ),
+    "doctorPlot": (
+        QT_TRANSLATE_NOOP("Accessible", "Measurement chart"),
+        QT_TRANSLATE_NOOP("Accessible", "The finding's measurement against its limit"),
+    ),
+    "doctorFixPreview": (
+        QT_TRANSLATE_NOOP("Accessible", "Changes of the fix"),
+        QT_TRANSLATE_NOOP("Accessible", "Every value the fix will change, now and after"),
+    ),
+    "doctorFixSurvivor": (QT_TRANSLATE_NOOP("Accessible", "The one to keep"), ""),
+    "doctorFixTau": (QT_TRANSLATE_NOOP("Accessible", "Decay time in days"), ""),
+    "doctorFixReason": (QT_TRANSLATE_NOOP("Accessible", "Reason"), ""),
     # Health › Privacy
     "privacyCategory": (QT_TRANSLATE_NOOP("Accessible", "Category of findings"), ""),
     "privacyKind": (QT_TRANSLATE_NOOP("Accessible", "Kind of findings"), ""),

@@ -181,7 +181,7 @@
         <translation>（最近连续 {0} 次）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+439"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+463"/>
         <source>no run of successes can promote it, as confirmation needs zero failures</source>
         <translation>连续成功也无法使其升级，因为升为已确认要求没有任何失败</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-371"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-395"/>
         <source>the database directory cannot be written</source>
         <translation>数据库所在目录不可写</translation>
     </message>
@@ -268,7 +268,7 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+356"/>
+        <location line="+380"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -581,7 +581,7 @@ with the backup
         <translation>不是普通文件（{0}）：从不打开</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-317"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-341"/>
         <source>the database has no schema version; it is shown read-only and never stamped</source>
         <translation>数据库没有架构版本；将以只读方式显示，且不会写入版本标记</translation>
     </message>
@@ -1152,7 +1152,7 @@ with the backup
         <translation>{row}有损坏的值（{columns}）；智能体按存储原样读取，因此它对这一行的理解可能与此处显示的不同。</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="+361"/>
+        <location filename="../../philont_desktop/message_templates.py" line="+385"/>
         <source>{n} more success(es) with no failure: confirmed (a failure rules confirmation out)</source>
         <translation>再成功 {n} 次且没有失败：升为已确认（一旦失败便无法确认）</translation>
     </message>
@@ -1192,7 +1192,7 @@ with the backup
         <translation>再连续失败 {n} 次将使其被弃用</translation>
     </message>
     <message>
-        <location line="-432"/>
+        <location line="-456"/>
         <source>This path names {kind}.</source>
         <translation>此路径指向{kind}。</translation>
     </message>
@@ -1408,12 +1408,12 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <location line="+255"/>
+        <location line="+279"/>
         <source>Unknown layer {layer} (one of {layers}).</source>
         <translation>未知的层 {layer}（可选：{layers}）。</translation>
     </message>
     <message>
-        <location line="-254"/>
+        <location line="-278"/>
         <source>The comparison was cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
@@ -1538,7 +1538,7 @@ with the backup
         <translation>{fact} 在这次编辑之后又被更改（{values}）。{step}会覆盖那次更改，因此没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+76"/>
         <source>{step} would overwrite a later change of the note {id} ({values}). Nothing was changed.</source>
         <translation>{step}会覆盖笔记 {id} 之后的更改（{values}）。没有做任何更改。</translation>
     </message>
@@ -1548,7 +1548,7 @@ with the backup
         <translation>{step}会删除{row_kind} {name}，而它之后又被更改过（{values}）。没有做任何更改。</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+66"/>
         <source>The newest plan of session {session} cannot be read by the agent (malformed steps or review history); its project plan section is skipped.</source>
         <translation>会话 {session} 的最新计划无法被智能体读取（步骤或审阅历史格式错误）；已跳过其项目计划部分。</translation>
     </message>
@@ -1733,7 +1733,7 @@ with the backup
         <translation>（现在：{0}）</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/message_templates.py" line="-238"/>
+        <location filename="../../philont_desktop/message_templates.py" line="-262"/>
         <source>The value given for {argument} is not valid.</source>
         <translation>为 {argument} 提供的值无效。</translation>
     </message>
@@ -1948,6 +1948,66 @@ with the backup
         <translation>无需更改（{skipped}）。</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>{fact} is written by the kernel only; it is not merged.</source>
+        <translation>{fact} 只由内核写入，不参与合并。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{fact} (version {id}) is no longer live (superseded or forgotten meanwhile). Nothing was changed; look at the duplicates again.</source>
+        <translation>{fact}（版本 {id}）已不再有效（其间被取代或遗忘）。未做任何更改；请重新查看这些重复项。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A merge needs two facts or more, the one kept among them.</source>
+        <translation>合并需要两条或更多事实，且保留的那条在其中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The chain is not broken (any more); nothing to repair.</source>
+        <translation>这条链（已经）没有断开，无需修复。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every fact already has this τ; nothing to change.</source>
+        <translation>每条事实都已是这个 τ，无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A merge needs two notes or more, the one kept among them.</source>
+        <translation>合并需要两条或更多笔记，且保留的那条在其中。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The note {id} ({preview}) to keep was forgotten meanwhile; nothing was changed.</source>
+        <translation>要保留的笔记 {id}（{preview}）其间已被遗忘；未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every note is forgotten already; nothing to change.</source>
+        <translation>每条笔记都已被遗忘，无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The task {name} is not paused; nothing to change.</source>
+        <translation>任务 {name} 未被暂停，无需更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{step} would overwrite a later change: the scheduler paused or resumed the task {name} since. Nothing was changed.</source>
+        <translation>{step}会覆盖之后的更改：调度器此后暂停或恢复了任务 {name}。未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The database has no index {index}; nothing to rebuild.</source>
+        <translation>数据库中没有索引 {index}，无需重建。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown full-text index {index}.</source>
+        <translation>未知的全文索引 {index}。</translation>
+    </message>
+    <message>
         <location line="+15"/>
         <source>There is no audit entry #{audit_id}.</source>
         <translation>没有审计记录 #{audit_id}。</translation>
@@ -2124,6 +2184,21 @@ with the backup
     </message>
     <message>
         <location line="+3"/>
+        <source>There is no skill {name}.</source>
+        <translation>没有技能 {name}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no skill with id {id}.</source>
+        <translation>没有 ID 为 {id} 的技能。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every skill is {grade} already; nothing to change.</source>
+        <translation>每个技能都已是{grade}，无需更改。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>A verification has a kind (one of {kinds}) and a check.</source>
         <translation>验证需要一个类型（{kinds} 之一）和一项检查。</translation>
     </message>
@@ -2268,7 +2343,7 @@ with the backup
         <translation>{layer} 层没有可用于筛选的列 {column}。</translation>
     </message>
     <message>
-        <location line="-207"/>
+        <location line="-231"/>
         <source>{tool} changes memory, and this MCP server was started read-only: nothing was written.</source>
         <translation>{tool} 会更改记忆，而此 MCP 服务器以只读方式启动：未写入任何内容。</translation>
     </message>
@@ -2310,7 +2385,7 @@ with the backup
 {changes}</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+100"/>
         <source>A reason is required to {action}.</source>
         <translation>{action}需要填写理由。</translation>
     </message>
@@ -2466,7 +2541,363 @@ with the backup
         <translation>[过长的值在此处被截断：“原文”显示存储的文本]</translation>
     </message>
     <message>
+        <location filename="../../philont_desktop/health/doctor/texts.py" line="+34"/>
+        <source>{namespace}.{key} has {count} live values at once; the agent reads only one.</source>
+        <translation>{namespace}.{key} 同时有 {count} 个有效值；智能体只读取其中一个。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fact {id} ({namespace}.{key}) is superseded by {missing}, which does not exist: the chain is broken.</source>
+        <translation>事实 {id}（{namespace}.{key}）被 {missing} 取代，但后者不存在：链已断开。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The supersede chain of {namespace}.{key} loops through {count} facts.</source>
+        <translation>{namespace}.{key} 的取代链在 {count} 条事实之间循环。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The same value is stored under {count} keys of {namespace}: {keys}.</source>
+        <translation>同一个值存储在 {namespace} 的 {count} 个键下：{keys}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{count} facts are past their valid_until and still live ({shown} of them shown in the prefix).</source>
+        <translation>{count} 条事实已过 valid_until 但仍有效（其中 {shown} 条显示在前缀中）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{count} facts shown in the prefix score below the forget threshold {threshold}.</source>
+        <translation>前缀中显示的 {count} 条事实得分低于遗忘阈值 {threshold}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{count} live {namespace} facts are left out of the prefix by its limit of {limit} facts.</source>
+        <translation>{count} 条有效的 {namespace} 事实因前缀的 {limit} 条上限而未进入前缀。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The prefix is {over} characters over its cap of {cap}; {count} facts are cut off by it.</source>
+        <translation>前缀超出其 {cap} 字符上限 {over} 个字符；{count} 条事实因此被截掉。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{count} live facts have not been read for {days} days or more.</source>
+        <translation>{count} 条有效事实已有 {days} 天或更久未被读取。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fact {namespace}.{key} has a confidence of {value}, not a number in 0-1.</source>
+        <translation>事实 {namespace}.{key} 的置信度为 {value}，不是 0–1 之间的数。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fact {namespace}.{key} holds invalid JSON; the agent cannot read its value.</source>
+        <translation>事实 {namespace}.{key} 含有无效 JSON；智能体无法读取其值。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Skill {name} is {maturity}, but its {actions} linked actions back only {backed}.</source>
+        <translation>技能 {name} 为 {maturity}，但其 {actions} 个关联操作只支持 {backed}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skill {name} was offered {offered} times and never matched.</source>
+        <translation>技能 {name} 被提供了 {offered} 次，从未匹配。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skill {name} has used {count} of {limit} repair attempts.</source>
+        <translation>技能 {name} 已用掉 {limit} 次修复尝试中的 {count} 次。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skills {names} have near-identical recipes ({similarity} alike).</source>
+        <translation>技能 {names} 的配方几乎相同（相似度 {similarity}）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{count} draft skills have not been used for {days} days or more.</source>
+        <translation>{count} 个草稿技能已有 {days} 天或更久未被使用。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Skill {name} holds invalid JSON in {fields}.</source>
+        <translation>技能 {name} 的 {fields} 含有无效 JSON。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{count} notes hold the same text.</source>
+        <translation>{count} 条笔记内容相同。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{count} forgotten notes are still found by the agent&apos;s note search.</source>
+        <translation>{count} 条已遗忘的笔记仍会被智能体的笔记搜索找到。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{index} lacks {count} rows of {table}: search does not find them.</source>
+        <translation>{index} 缺少 {table} 的 {count} 行：搜索找不到它们。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{index} holds {count} rows that {table} no longer has.</source>
+        <translation>{index} 含有 {count} 行 {table} 中已不存在的行。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The full-text index {index} of {table} does not exist.</source>
+        <translation>{table} 的全文索引 {index} 不存在。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Task {name} has failed {failures} times in a row.</source>
+        <translation>任务 {name} 已连续失败 {failures} 次。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task {name} is paused until {until}.</source>
+        <translation>任务 {name} 暂停至 {until}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One-shot task {name} was due {overdue_hours} hours ago and never ran.</source>
+        <translation>一次性任务 {name} 已过期 {overdue_hours} 小时，从未运行。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{free_mb} MB of the file ({ratio}) is free space a VACUUM would reclaim.</source>
+        <translation>文件中有 {free_mb} MB（{ratio}）是 VACUUM 可以回收的空闲空间。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The -wal file holds {wal_mb} MB (threshold {limit_mb} MB).</source>
+        <translation>-wal 文件大小为 {wal_mb} MB（阈值 {limit_mb} MB）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{count} backups take {total_mb} MB; the newest good one is {age_days} days old.</source>
+        <translation>{count} 个备份共占 {total_mb} MB；最新的完好备份已有 {age_days} 天。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No backup that passes quick_check was found.</source>
+        <translation>没有找到通过 quick_check 的备份。</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Keep the fact you pick; the others are superseded by it and stay in the history.</source>
+        <translation>保留你选择的事实；其余的被它取代，并保留在历史中。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the note you pick; the others are forgotten.</source>
+        <translation>保留你选择的笔记；其余的被遗忘。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep the skill you pick; the others are deprecated, with the reason in the audit trail.</source>
+        <translation>保留你选择的技能；其余的被弃用，原因记入审计记录。</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <source>The file holds {size_mb} MB; {month_messages} messages came in during {month}.</source>
+        <translation>文件大小为 {size_mb} MB；{month} 期间新增了 {month_messages} 条消息。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The memory prefix takes {chars} of its {cap} characters ({tokens} tokens).</source>
+        <translation>记忆前缀占用其 {cap} 个字符上限中的 {chars} 个（{tokens} 个令牌）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{average} messages a day over the last {days} days (busiest day: {max}).</source>
+        <translation>最近 {days} 天平均每天 {average} 条消息（最多的一天：{max}）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The check {check} could not run: {error}</source>
+        <translation>检查 {check} 无法运行：{error}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Unknown layer {layer}; the layers are {layers}.</source>
+        <translation>未知的层 {layer}；可用的层为 {layers}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown health option {option}.</source>
+        <translation>未知的健康检查选项 {option}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The health option {option} must be a number, not {value}.</source>
+        <translation>健康检查选项 {option} 必须是数字，而不是 {value}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unknown fix {fix}.</source>
+        <translation>未知的修复 {fix}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This fix works on facts and notes, not on {table}.</source>
+        <translation>此修复适用于事实和笔记，不适用于 {table}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pick the one to keep.</source>
+        <translation>请选择要保留的一项。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Give a decay time in days above 0.</source>
+        <translation>请给出大于 0 的衰减时间（天）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This fix acts on one task.</source>
+        <translation>此修复只作用于一个任务。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Merge the duplicates</source>
+        <translation>合并重复项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget them</source>
+        <translation>遗忘它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pin them</source>
+        <translation>固定它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shorten their decay time</source>
+        <translation>缩短其衰减时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repair the chain</source>
+        <translation>修复链</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Demote the skill</source>
+        <translation>降低技能等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pause the task</source>
+        <translation>暂停任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enable the task</source>
+        <translation>启用任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rebuild the index</source>
+        <translation>重建索引</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Soft-forget the rows: the agent no longer reads them; the history keeps them.</source>
+        <translation>软遗忘这些行：智能体不再读取它们；历史中仍保留。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pin the facts: they never decay and are never forget candidates.</source>
+        <translation>固定这些事实：它们永不衰减，也永远不会成为遗忘候选。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Give the facts a shorter decay time (τ, in days) of their own.</source>
+        <translation>为这些事实设置各自更短的衰减时间（τ，单位为天）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Link each broken version to the current head of its key; a key without any head gets its newest version as the head again.</source>
+        <translation>把每个断开的版本链接到其键的当前最新版本；没有最新版本的键，以其最新的版本重新作为最新版本。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Set the skill&apos;s grade lower, with the reason kept in the audit trail.</source>
+        <translation>降低技能的等级，原因记入审计记录。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Disable the task, so the scheduler stops firing it.</source>
+        <translation>停用该任务，使调度器不再触发它。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Enable the task again (a task paused after failures runs at its next time).</source>
+        <translation>重新启用该任务（因失败而暂停的任务会在下一次时间运行）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rebuild the full-text index from its table. Refused while the agent writes; no row changes.</source>
+        <translation>根据表重建全文索引。智能体写入期间会被拒绝；不会更改任何行。</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search indexes</source>
+        <translation>搜索索引</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File and growth</source>
+        <translation>文件与增长</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>failure</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>note</source>
+        <translation>提示</translation>
+    </message>
+    <message>
         <location filename="../../philont_desktop/health/privacy/model.py" line="+55"/>
+        <location filename="../../philont_desktop/health/privacy/results.py" line="+21"/>
+        <source>this database</source>
+        <translation>本数据库</translation>
+    </message>
+    <message>
+        <location line="+0"/>
         <source>This database</source>
         <translation>本数据库</translation>
     </message>
@@ -2481,12 +2912,7 @@ with the backup
         <translation>层</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Place</source>
-        <translation>位置</translation>
-    </message>
-    <message>
-        <location line="-3"/>
+        <location line="+1"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
@@ -2501,7 +2927,12 @@ with the backup
         <translation>文件</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+1"/>
+        <source>Place</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>The database this window shows</source>
         <translation>本窗口显示的数据库</translation>
     </message>
@@ -2519,12 +2950,6 @@ with the backup
         <location line="+12"/>
         <source>Show these findings</source>
         <translation>显示这些发现</translation>
-    </message>
-    <message>
-        <location line="-242"/>
-        <location filename="../../philont_desktop/health/privacy/results.py" line="+21"/>
-        <source>this database</source>
-        <translation>本数据库</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/health/privacy/results.py" line="+9"/>
@@ -2712,6 +3137,16 @@ with the backup
     </message>
     <message>
         <location line="+4"/>
+        <source>The database {path} is open in this program: close its connections first (the purge locks the file for itself). Nothing was purged.</source>
+        <translation>数据库 {path} 正在本程序中打开：请先关闭它的连接（清除需要独占锁定该文件）。未清除任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backup {path} cannot be read ({error}): it is left as it is.</source>
+        <translation>备份 {path} 无法读取（{error}）：保持原样。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{table} #{row} ({column}) changed after the purge was planned: {path} was left as it was. Scan again and purge what is found then.</source>
         <translation>{table} #{row}（{column}）在制定清除计划后发生了变化：{path} 保持原样。请重新扫描，再清除届时发现的内容。</translation>
     </message>
@@ -3465,17 +3900,67 @@ with the backup
         <translation>相关消息</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Health pages</source>
         <translation>健康页面</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Findings</source>
+        <translation>发现的问题</translation>
+    </message>
+    <message>
         <location line="+1"/>
-        <source>What is wrong with this memory, a page per concern</source>
-        <translation>这份记忆有哪些问题，每类问题一页</translation>
+        <source>What the checks found, grouped by layer, worst first</source>
+        <translation>检查发现的问题，按层分组，最严重的在前</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Measured values</source>
+        <translation>测量值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The values measured for the finding and the threshold they were held against</source>
+        <translation>为该问题测得的值及其所对照的阈值</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Measurement chart</source>
+        <translation>测量图表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The finding&apos;s measurement against its limit</source>
+        <translation>该问题的测量值与其上限的对比</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Changes of the fix</source>
+        <translation>修复的更改</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every value the fix will change, now and after</source>
+        <translation>修复将更改的每个值，当前值与修复后</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The one to keep</source>
+        <translation>要保留的一项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Decay time in days</source>
+        <translation>衰减时间（天）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Category of findings</source>
         <translation>发现的类别</translation>
     </message>
@@ -4683,7 +5168,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+213"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+214"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -5276,12 +5761,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DatabaseSession</name>
     <message>
-        <location filename="../../philont_desktop/shell/session.py" line="+154"/>
+        <location filename="../../philont_desktop/shell/session.py" line="+163"/>
         <source>Opening {0}</source>
         <translation>正在打开 {0}</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+83"/>
         <source>The demo database was not created</source>
         <translation>未能创建演示数据库</translation>
     </message>
@@ -5857,6 +6342,70 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>⋯ %n 行未改变</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>DoctorPage</name>
+    <message>
+        <location filename="../../philont_desktop/health/doctor/page.py" line="+113"/>
+        <source>Check again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run every check again (F5)</source>
+        <translation>重新运行所有检查（F5）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Reading the last check</source>
+        <translation>正在读取上次检查结果</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Checking the memory&apos;s health</source>
+        <translation>正在检查记忆的健康状况</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The checks failed: {0}</source>
+        <translation>检查失败：{0}</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Last checked {0}.</source>
+        <translation>上次检查：{0}。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Checking… ({0} of {1} layers)</source>
+        <translation>正在检查…（第 {0} 层，共 {1} 层）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing found wrong.</source>
+        <translation>未发现问题。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Remembering they are not duplicates</source>
+        <translation>正在记住它们不是重复项</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+25"/>
+        <source>Working out the fix</source>
+        <translation>正在计算修复</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/pages.py" line="+42"/>
+        <source>Doctor</source>
+        <translation>诊断</translation>
     </message>
 </context>
 <context>
@@ -7196,6 +7745,127 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>FindingDetail</name>
+    <message>
+        <location filename="../../philont_desktop/health/doctor/widgets.py" line="+133"/>
+        <source>Show the rows</source>
+        <translation>显示这些行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the rows of this finding in their tab</source>
+        <translation>在所属标签页中显示该问题涉及的行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fix…</source>
+        <translation>修复…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never merge these</source>
+        <translation>永不合并这些</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>They are not duplicates: remember it (outside the database) and stop reporting them</source>
+        <translation>它们不是重复项：（在数据库之外）记住这一点，不再报告它们</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Select a finding to see what was measured.</source>
+        <translation>选择一个问题以查看测量结果。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>No one-step fix: the numbers are for you to judge.</source>
+        <translation>没有一步修复：请根据数值自行判断。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(Turn on editing to fix it.)</source>
+        <translation>（开启编辑模式以修复。）</translation>
+    </message>
+</context>
+<context>
+    <name>FindingsModel</name>
+    <message>
+        <location filename="../../philont_desktop/health/doctor/model.py" line="+136"/>
+        <source>Finding</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+</context>
+<context>
+    <name>FixDialog</name>
+    <message>
+        <location filename="../../philont_desktop/health/doctor/fix_dialog.py" line="+87"/>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>After the fix</source>
+        <translation>修复后</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This is one change: one Undo reverts all of it.</source>
+        <translation>这是一次更改：一次撤销即可全部还原。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Keep:</source>
+        <translation>保留：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Decay time (τ):</source>
+        <translation>衰减时间（τ）：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+29"/>
+        <source>%n value(s) will change.</source>
+        <translation>
+            <numerusform>将更改 %n 个值。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing to change: the rows no longer need this fix.</source>
+        <translation>无需更改：这些行已不再需要此修复。</translation>
+    </message>
+</context>
+<context>
     <name>ForgetPool</name>
     <message>
         <location filename="../../philont_desktop/facts/widgets/forget_pool.py" line="+172"/>
@@ -7312,7 +7982,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>HealthTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="+27"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="+26"/>
         <source>Health</source>
         <translation>健康</translation>
     </message>
@@ -7953,6 +8623,40 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>LayerSummary</name>
+    <message>
+        <location filename="../../philont_desktop/health/doctor/widgets.py" line="-102"/>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n failure(s)</source>
+        <translation>
+            <numerusform>%n 个失败</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>ok, %n note(s)</source>
+        <translation>
+            <numerusform>正常，%n 条提示</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>LeftOutTable</name>
     <message>
         <location filename="../../philont_desktop/context_tab/widgets/left_out.py" line="+47"/>
@@ -8214,6 +8918,170 @@ You can undo this with Edit › Undo.</source>
         <location line="+6"/>
         <source>Client configuration (the &quot;mcpServers&quot; entry of the client&apos;s settings file)</source>
         <translation>客户端配置（客户端设置文件中的 &quot;mcpServers&quot; 条目）</translation>
+    </message>
+</context>
+<context>
+    <name>MeasureNames</name>
+    <message>
+        <location filename="../../philont_desktop/health/doctor/measure.py" line="+49"/>
+        <source>cap</source>
+        <extracomment>the value a bar shows, by preference, and the limit it is held against</extracomment>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters</source>
+        <translation>字符数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters shown</source>
+        <translation>显示的字符数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>live facts</source>
+        <translation>有效事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>over the cap</source>
+        <translation>超出上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per month</source>
+        <translation>每月</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per day</source>
+        <translation>每天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scores</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failures</source>
+        <translation>失败次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>average</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>busiest day</source>
+        <translation>最多的一天</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>names</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grade the actions back</source>
+        <translation>操作所支持的等级</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>linked actions</source>
+        <translation>关联操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused until</source>
+        <translation>暂停至</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read longest ago</source>
+        <translation>最久未读时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shown in the prefix</source>
+        <translation>显示在前缀中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>characters cut</source>
+        <translation>截掉的字符数</translation>
     </message>
 </context>
 <context>
@@ -8655,7 +9523,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>NotesTab</name>
     <message>
-        <location filename="../../philont_desktop/tabs/__init__.py" line="-31"/>
+        <location filename="../../philont_desktop/tabs/__init__.py" line="-30"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
@@ -9126,12 +9994,12 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PrivacyPage</name>
     <message>
-        <location filename="../../philont_desktop/health/pages.py" line="+42"/>
+        <location filename="../../philont_desktop/health/pages.py" line="+3"/>
         <source>Privacy</source>
         <translation>隐私</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/health/privacy/page.py" line="+166"/>
+        <location filename="../../philont_desktop/health/privacy/page.py" line="+168"/>
         <source>Scanning for secrets</source>
         <translation>正在扫描机密</translation>
     </message>
@@ -9177,17 +10045,17 @@ You can undo this with Edit › Undo.</source>
     </message>
     <message>
         <location line="+16"/>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Turn on editing to purge: nothing was changed.</source>
         <translation>打开编辑模式才能清除：未做任何更改。</translation>
     </message>
     <message>
-        <location line="-16"/>
+        <location line="-17"/>
         <source>Listing the files a purge rewrites</source>
         <translation>正在列出清除将重写的文件</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Purging needs the main window, which closes and reopens the database: nothing was changed.</source>
         <translation>清除需要主窗口关闭并重新打开数据库：未做任何更改。</translation>
     </message>
@@ -9200,7 +10068,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>PrivacyText</name>
     <message>
-        <location filename="../../philont_desktop/health/privacy/texts.py" line="-128"/>
+        <location filename="../../philont_desktop/health/privacy/texts.py" line="-135"/>
         <source>Secret</source>
         <translation>机密</translation>
     </message>
@@ -11018,7 +11886,7 @@ You can undo this with Edit › Undo.</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/skills/view.py" line="+100"/>
+        <location filename="../../philont_desktop/skills/view.py" line="+101"/>
         <source>The skills could not be read: {0}</source>
         <translation>无法读取技能：{0}</translation>
     </message>

@@ -117,7 +117,7 @@ def test_scan_json_shape(capsys, planted: Path) -> None:
         "confidence",
         "file",
     }
-    assert sum(data["by_kind"].values()) == len(data["findings"]) == 2 * 34
+    assert sum(data["by_kind"].values()) == len(data["findings"]) == 2 * 35
     assert set(data["files"][1]) == {"file", "layers", "error", "error_code"}
 
 
@@ -149,7 +149,7 @@ def test_allow_by_id_and_by_value(capsys, planted: Path) -> None:
     assert code == 0
     code, out, _err = run(capsys, "--db", str(planted), "privacy", "scan", "--include-backups")
     # The card's value is allowed in the backup too; the e-mail address only in its place.
-    assert out.splitlines()[-1] == f"({2 * 34 - 3} findings; 3 allowed, not listed; 0 skipped)"
+    assert out.splitlines()[-1] == f"({2 * 35 - 3} findings; 3 allowed, not listed; 0 skipped)"
     assert email["id"] not in out and card["id"] not in out
 
 

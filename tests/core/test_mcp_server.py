@@ -31,6 +31,7 @@ from core.cli import main
 from core.conversations import list_conversations
 from core.db import MemoryDB
 from core.facts import FactStore
+from core.health import LAYERS, run_checks
 from core.jsutil import iso_ms
 from core.mcp_server.service import REPLAY_TURNS
 from core.prefix import build_memory_prefix
@@ -211,6 +212,7 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
         assert len(newest) == 50 and all(m.origin_session_id == conv.id for m in newest)
         recall = run_tool(db, "recall_sessions", {"query": "数据库迁移", "limit": 5}, now=FIXED_NOW)
         replay_summary = replay(db, ReplayOptions(limit=REPLAY_TURNS)).summary()
+        health = json.loads(json.dumps(run_checks(db, now_ms=FIXED_NOW).to_json()))
     finally:
         db.close()
 
@@ -228,6 +230,7 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
             ("conversations", "memory://conversations"),
             ("index", "memory://facts"),
             ("replay", "memory://replay"),
+            ("health", "memory://health"),
         ):
             got[key] = (await s.read_resource(uri)).contents[0]
         got["prompt"] = await s.get_prompt("recall", {"topic": "数据库迁移"})
@@ -249,14 +252,15 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
     got = _session(db_copy, tmp_path / "server.log", body=body)
 
     uris = [r.uri for r in got["resources"]]
-    assert uris[:5] == [
+    assert uris[:6] == [
         "memory://prefix",
         "memory://facts",
         "memory://skills",
         "memory://conversations",
         "memory://replay",
+        "memory://health",
     ]
-    assert {unquote(u.removeprefix("memory://facts/")) for u in uris[5:]} == set(namespaces)
+    assert {unquote(u.removeprefix("memory://facts/")) for u in uris[6:]} == set(namespaces)
     assert [t.uri_template for t in got["templates"]] == [
         "memory://facts/{namespace}",
         "memory://skills/{name}",
@@ -266,6 +270,9 @@ def test_resources_and_the_recall_prompt(db_copy, tmp_path):
     assert got["prefix"].mime_type == "text/plain" and got["prefix"].text == prefix == got["still_up"]
     replayed = json.loads(got["replay"].text)
     assert got["replay"].mime_type == "application/json" and replayed["summary"] == replay_summary
+    doctor = json.loads(got["health"].text)
+    assert got["health"].mime_type == "application/json"
+    assert doctor == {"now": FIXED_NOW, **health} and list(doctor["summary"]) == list(LAYERS)
     facts = json.loads(got["user"].text)
     assert facts["namespace"] == "user" and [f["id"] for f in facts["facts"]] == user_ids
     assert all({"score", "status", "tauDays"} <= set(f) for f in facts["facts"])

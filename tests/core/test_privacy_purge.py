@@ -21,9 +21,10 @@ from core.cli import main
 from core.db import MemoryDB
 from core.engine import sqlite3
 from core.errors import MemoryError_
+from core.jsutil import js_stringify
 from core.privacy.purge import NOT_UNDOABLE, PURGE_ACTION, PurgeRefused, plan, purge, sha256
 from core.privacy.rewrite import marker
-from tests.privacy_planted import BACKUP_NAME, KEY, KINDS, PASSWORD, PLANTED, dump, findings, plant
+from tests.fixtures.purge_planted import BACKUP_NAME, KEY, KINDS, PASSWORD, PLANTED, dump, findings, plant
 
 FTS = ("memory_raw_messages_fts", "memory_notes_fts", "memory_skills_fts")
 NO_WAIT = {"wal_recent_s": 0, "observe_s": 0}
@@ -215,6 +216,9 @@ def test_the_audit_trail_records_kind_and_hash_never_the_text_and_cannot_undo_it
         entries = audit.list_entries(db, limit=100)
     purged = [e for e in entries if e.action == PURGE_ACTION]
     assert [e.id for e in reversed(purged)] == result.audit_ids
+    assert {e.target_type for e in purged} == {
+        "message", "action", "note", "fact", "skill", "calendar_event", "schedule"
+    }  # fmt: skip
     hashes = {(p["kind"], p["sha256"]) for e in purged for p in e.before["purged"]}
     assert (KINDS[KEY], sha256(KEY)) in hashes and (KINDS[PASSWORD], sha256(PASSWORD)) in hashes
     assert not any(t in (e.before_json or "") + (e.after_json or "") for e in entries for t in PLANTED)
@@ -364,6 +368,16 @@ def _cli(capsys, *argv: Any) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _expected(path: Path) -> tuple[int, int, int]:
+    """``(findings, rows, rows of the database)`` of a purge of every finding with the backups, through
+    the library (what the command line must say)."""
+    from core.privacy import Allowed, scan
+
+    found = scan(path, include_backups=True, allow=Allowed()).findings
+    p = plan(path, found, include_backups=True)
+    return len(found), len(p.targets), len(p.targets_of(None))
+
+
 def _all_bytes(folder: Path) -> dict[str, bytes]:
     """Every file's bytes but the -shm (every reader writes it) and an empty -wal (a read-only look may
     make one)."""
@@ -372,13 +386,14 @@ def _all_bytes(folder: Path) -> dict[str, bytes]:
 
 
 def test_cli_without_yes_prints_the_plan_and_the_warning_and_changes_nothing(scanned_db, capsys):
+    n, rows, live_rows = _expected(scanned_db)
     before = _all_bytes(scanned_db.parent)
     code, out, err = _cli(capsys, "--db", scanned_db, "privacy", "purge", "--all", "--include-backups")
     assert code == 2
     lines = out.splitlines()
-    assert lines[0] == "privacy purge (redact): 68 findings, 58 rows in 2 files"
+    assert lines[0] == f"privacy purge (redact): {n} findings, {rows} rows in 2 files"
     assert "  database  messages  memory_raw_messages:1 content  redact  secret.openai_key" in lines
-    assert f"  {scanned_db}  the database (29 rows, 0 audit rows)" in lines
+    assert f"  {scanned_db}  the database ({live_rows} rows, 0 audit rows)" in lines
     assert (
         lines[-1]
         == NOT_UNDOABLE
@@ -397,14 +412,15 @@ def test_cli_without_yes_prints_the_plan_and_the_warning_and_changes_nothing(sca
 def test_cli_purge_all_with_yes_leaves_nothing_for_a_new_scan(scanned_db, capsys):
     from tests.fixtures import privacy_planted as scanned
 
+    _n, rows, live_rows = _expected(scanned_db)
     code, out, err = _cli(
         capsys, "--db", scanned_db, "privacy", "purge", "--all", "--include-backups", "--yes"
     )
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == "purged 58 rows (redact) in 2 files"
-    assert lines[1] == f"  {scanned_db}: 29 rows, 0 audit rows scrubbed, -wal emptied"
-    assert lines[-1] == "audit entries #1-#58 (kind and SHA-256 only, not undoable)"
+    assert lines[0] == f"purged {rows} rows (redact) in 2 files"
+    assert lines[1] == f"  {scanned_db}: {live_rows} rows, 0 audit rows scrubbed, -wal emptied"
+    assert lines[-1] == f"audit entries #1-#{rows} (kind and SHA-256 only, not undoable)"
     code, out, _err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "scan", "--include-backups")
     assert code == 0 and '"findings": []' in out
     assert not any(
@@ -489,11 +505,13 @@ def test_findings_that_no_longer_match_or_lie_outside_the_memory_folder_are_left
     gone = replace(fs[0], row=999_999)
     beyond = replace(fs[1], start=10_000, end=10_010)
     elsewhere = replace(fs[2], file=str(tmp_path / "other.sqlite"))
-    p = plan(path, [gone, beyond, elsewhere])
+    hostile = replace(fs[3], column='content" = 1; DROP TABLE memory_notes; --')
+    p = plan(path, [gone, beyond, elsewhere, hostile])
     assert [(n.code, n.params.get("why")) for n in p.skipped] == [
         ("privacy.purge.outside", None),
         ("privacy.purge.stale", "row_gone"),
         ("privacy.purge.stale", "span_outside"),
+        ("privacy.purge.stale", "table_unreadable"),
     ]
     assert p.targets == ()
 
@@ -535,3 +553,167 @@ def test_a_file_too_large_to_search_is_said_unchecked_and_vacuum_clears_it(plant
     assert result.files[0].free_space == "unchecked" and PASSWORD.encode() in path.read_bytes()
     result = purge(path, plan(path, findings(path)), vacuum=True, **NO_WAIT)
     assert result.files[0].free_space == "vacuum" and PASSWORD.encode() not in path.read_bytes()
+
+
+def test_progress_counts_every_row_and_each_file_and_ends_at_the_total(planted):
+    path, _app = planted
+    p = plan(path, findings(path), include_backups=True)
+    seen: list[tuple[int, int]] = []
+    purge(path, p, progress=lambda done, total: seen.append((done, total)), **NO_WAIT)
+    total = len(p.targets) + 2
+    assert seen[-1] == (total, total) and [d for d, _t in seen[:-1]] == list(range(1, total + 1))
+
+
+def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_are_named(
+    planted, monkeypatch
+):
+    from core.privacy import purge_plan
+
+    path, app = planted
+    saved = app / "replays" / "saved.turns.jsonl"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(f'{{"trigger": "my key is {KEY}"}}\n', encoding="utf-8")
+    other = app / "replays" / "other.json"
+    other.write_text(f'{{"note": "{PASSWORD}"}}', encoding="utf-8")
+    monkeypatch.setattr(purge_plan, "DERIVED", [])
+    monkeypatch.setattr(purge_plan, "_SAVED_FOR_TEST", {path: [saved]}, raising=False)
+    purge_plan.register_derived("tests.core.test_privacy_purge:_saved_for_test")
+    p = plan(path, findings(path), include_backups=True, app_dir=app)
+    assert [(f.role, f.path) for f in p.files if f.role == "derived"] == [("derived", str(saved))]
+    assert p.elsewhere == (str(other),)
+    result = purge(path, p, **NO_WAIT)
+    assert result.derived_removed == [str(saved)] and not saved.exists()
+    assert list(_holding(path.parent, app)) == [str(other)]
+
+
+def _plant_copies(path: Path) -> None:
+    """The password again: alone in a new message (no finding would name it), twice in one action
+    result, and in a plan of the agent's own tables."""
+    conn = sqlite3.connect(str(path))
+    with conn:
+        conn.execute(
+            "INSERT INTO memory_raw_messages (session_id, role, content, timestamp) VALUES ('global', 'user', ?, 1)",
+            (f"try {PASSWORD} again",),
+        )
+        conn.execute(
+            "UPDATE memory_actions SET result = ? WHERE tool_name = 'noop'", (f"{PASSWORD} / {PASSWORD}",)
+        )
+        conn.execute(
+            "INSERT INTO memory_plans (id, session_id, steps_json, status, review_history_json, created_at, "
+            "updated_at, inner_iter, outer_iter, deliverables_json, is_placeholder) "
+            "VALUES ('p1', 'global', ?, 'done', '[]', 1, 1, 0, 0, '[]', 0)",
+            (js_stringify([{"step": f"log in with {PASSWORD}"}]),),
+        )
+    conn.close()
+
+
+def test_other_copies_of_a_purged_text_are_redacted_too(planted):
+    path, _app = planted
+    _plant_copies(path)
+    only_note = [f for f in findings(path) if f.table == "memory_notes" and f.kind == KINDS[PASSWORD]]
+    p = plan(path, only_note)
+    places = {(t.table, t.column, t.row) for t in p.targets}
+    assert {("memory_plans", "steps_json", "p1"), ("memory_actions", "result", 3)} <= places
+    assert p.unsearched == ()
+    assert purge(path, p, **NO_WAIT).ok
+    assert PASSWORD.encode() not in path.read_bytes()
+    with MemoryDB.open(path) as db:
+        steps = db.conn.execute("SELECT steps_json FROM memory_plans WHERE id = 'p1'").fetchone()[0]
+        result = db.conn.execute("SELECT result FROM memory_actions WHERE id = 3").fetchone()[0]
+    assert steps == js_stringify([{"step": f"log in with {marker(KINDS[PASSWORD])}"}])
+    assert result == f"{marker(KINDS[PASSWORD])} / {marker(KINDS[PASSWORD])}"
+    _fts_integrity(path)
+
+
+def test_a_table_too_large_to_search_is_named_and_the_messages_are_searched_through_their_index(
+    planted, monkeypatch
+):
+    from core.privacy import copies
+
+    path, _app = planted
+    _plant_copies(path)
+    monkeypatch.setattr(copies, "SEARCH_BUDGET", 0)
+    only_note = [f for f in findings(path) if f.table == "memory_notes" and f.kind == KINDS[PASSWORD]]
+    p = plan(path, only_note)
+    tables = {u["table"]: u["columns"] for u in p.unsearched}
+    assert "result" in tables["memory_actions"] and "steps_json" in tables["memory_plans"]
+    # searched through their indexes: only the columns these do not hold are named
+    assert "memory_raw_messages" not in tables and "memory_notes" not in tables
+    assert "action_template" in tables["memory_skills"] and "description" not in tables["memory_skills"]
+    assert {t.row for t in p.targets if t.table == "memory_raw_messages"} == {13, 41}
+
+
+def test_a_copy_in_a_name_that_identifies_its_row_is_named_not_rewritten(planted):
+    from core.cli.privacy_purge import plan_lines
+
+    path, _app = planted
+    conn = sqlite3.connect(str(path))
+    with conn:
+        conn.execute("UPDATE memory_skills SET name = ? WHERE id = 's-2'", (f"tea {PASSWORD}",))
+    conn.close()
+    p = plan(path, [f for f in findings(path) if f.table == "memory_notes"])
+    assert {"file": None, "table": "memory_skills", "chars": None, "columns": ["name"], "why": "unique"} in (
+        p.unsearched
+    )
+    assert not [t for t in p.targets if t.column == "name"]
+    assert (
+        "holds a purged text in a name that identifies its row, not rewritten (rename it): database "
+        "memory_skills (name)"
+    ) in plan_lines(p)
+    assert purge(path, p, **NO_WAIT).ok
+
+
+def test_refused_while_this_program_has_the_database_open(planted):
+    path, _app = planted
+    p = plan(path, findings(path))
+    with MemoryDB.open(path) as db:
+        db.conn.execute("SELECT count(*) FROM memory_notes").fetchone()
+        with pytest.raises(MemoryError_) as ei:
+            purge(path, p, **NO_WAIT)
+    assert ei.value.code == "privacy.purge.open_here"
+    assert purge(path, p, **NO_WAIT).ok  # closed: it goes ahead
+
+
+def test_a_database_in_rollback_journal_mode_is_purged_and_keeps_its_mode(planted):
+    path, _app = planted
+    conn = sqlite3.connect(str(path))
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.close()
+    header = _header(path)
+    _p, result = _purge_all(path)
+    assert result.ok and result.files[0].wal_truncated is None
+    assert _header(path) == header and _holding(path.parent) == {}
+    assert sorted(x.name for x in path.parent.iterdir()) == ["backups", "memory.sqlite"]
+
+
+def test_cli_json_plan_without_yes_holds_no_value_and_changes_nothing(scanned_db, capsys):
+    import json
+
+    from tests.fixtures import privacy_planted as scanned
+
+    before = _all_bytes(scanned_db.parent)
+    code, out, err = _cli(capsys, "--db", scanned_db, "--json", "privacy", "purge", "--all", "--delete")
+    assert code == 2 and err.startswith("philont-memory: error: nothing was purged")
+    data = json.loads(out)
+    assert data["purged"] is False and data["plan"]["mode"] == "delete"
+    roles = [f["role"] for f in data["plan"]["files"]]
+    assert roles[0] == "live" and "backup" not in roles  # the backup is rewritten only with --include-backups
+    assert not any(v in out for v in scanned.secret_values())
+    assert _all_bytes(scanned_db.parent) == before
+
+
+def test_a_backup_that_cannot_be_read_is_left_as_it_is_and_named(planted):
+    path, _app = planted
+    bad = path.parent / "backups" / "memory-20260101T000000.sqlite"
+    bad.write_bytes(b"not a database at all")
+    p = plan(path, findings(path), include_backups=True)
+    assert [(n.code, n.params["path"]) for n in p.skipped] == [("privacy.purge.backup_unreadable", str(bad))]
+    assert str(bad) not in {f.path for f in p.files}
+    assert purge(path, p, **NO_WAIT).ok and bad.read_bytes() == b"not a database at all"
+
+
+def _saved_for_test(live: Path) -> list[Path]:
+    """A derived file named by ``"module:function"`` (see the test above)."""
+    from core.privacy import purge_plan
+
+    return list(getattr(purge_plan, "_SAVED_FOR_TEST", {}).get(live, []))

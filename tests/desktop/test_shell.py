@@ -99,7 +99,7 @@ def test_tabs_come_from_the_registry_in_order(make_window, db_path):
     names = [w.tab_widget.widget(i).name for i in range(w.tab_widget.count())]
     order = tabs.tab_names()
     assert names == sorted(names, key=order.index)
-    assert names[-1] == "review"
+    assert names[-1] == "health"
     assert w.tab_errors == []
 
 
@@ -733,6 +733,7 @@ def test_tab_names_in_display_order():
         "backups",
         "audit",
         "review",
+        "health",
     ]
 
 

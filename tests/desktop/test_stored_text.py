@@ -214,6 +214,7 @@ TAB_NAMES = [
     "backups",
     "audit",
     "review",
+    "health",
 ]
 
 

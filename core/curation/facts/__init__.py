@@ -23,6 +23,8 @@ that is not epoch milliseconds in SQLite's 64-bit INTEGER range (text, a fractio
 (:func:`core.facts.check_name`).
 * ``facts.pin`` / ``facts.unpin`` / ``facts.set_tau``: ``decay_tau_days`` of one row (-1 / NULL / a
   custom value); ``facts.forget`` / ``facts.unforget``: ``forgotten_at`` of one row.
+* ``facts.merge`` / ``facts.repair_chain`` / ``facts.bulk_set_tau``: several rows of the supersede chain
+  or several taus in one edit (see :mod:`core.curation.facts.chains`).
 * ``facts.bulk_forget`` / ``facts.bulk_pin`` / ``facts.bulk_unpin`` / ``facts.move_namespace``: one
   audit entry and one undo for a whole selection (see :func:`plan_bulk` for the confirmation list).
 
@@ -102,6 +104,8 @@ __all__ = [
 
 rows.register(FactRows(), ACTIONS)
 
+# The multi-row edits of the supersede chain (merge, repair) register their own undo and redo.
 # The memory tools' writes to this layer (through `tool --write` and the MCP server) are undone by
 # core.curation.tools; importing it here lets the handler lookup of their actions find it.
 from core.curation import tools as _tool_writes  # noqa: E402, F401
+from core.curation.facts import chains as _chains  # noqa: E402, F401

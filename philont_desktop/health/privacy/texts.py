@@ -147,6 +147,13 @@ _TEMPLATES: dict[str, Fmt] = {
         "The purge was planned for {planned}, not {path}: nothing was purged."
     ).format_map(_Params(p)),
     "privacy.purge.agent_running": _busy,
+    "privacy.purge.open_here": lambda p: _tr(
+        "The database {path} is open in this program: close its connections first (the purge locks the file "
+        "for itself). Nothing was purged."
+    ).format_map(_Params(p)),
+    "privacy.purge.backup_unreadable": lambda p: _tr(
+        "The backup {path} cannot be read ({error}): it is left as it is."
+    ).format_map(_Params(p)),
     "privacy.purge.changed": lambda p: _tr(
         "{table} #{row} ({column}) changed after the purge was planned: {path} was left as it was. "
         "Scan again and purge what is found then."

@@ -1,0 +1,289 @@
+"""The Health tab's doctor page: the findings of a planted file per layer, a fix previewed, applied and
+undone, the last result shown at once on reopening, the findings model, and both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.db import MemoryDB
+from core.errors import Notice
+from core.facts import FactStore
+from core.health.finding import Finding
+from philont_desktop.health.doctor import work
+from philont_desktop.health.doctor.measure import picture_of
+from philont_desktop.health.doctor.model import FindingsModel
+from philont_desktop.health.view import HealthTab
+from philont_desktop.widgets import accessible
+from tests.conftest import FIXED_NOW
+
+DAY = 86_400_000
+T0 = FIXED_NOW - 10 * DAY
+
+
+@pytest.fixture
+def planted(db_path):
+    """A file with one value under two keys (a merge offered) and a chain naming a missing fact."""
+    db = MemoryDB.create(db_path, now=T0)
+    store = FactStore(db)
+    a = store.store_fact("user", "favorite_color", "deep ocean blue", now=T0)
+    b = store.store_fact("user", "favourite_color", "deep ocean blue", now=T0 + 1)
+    store.store_fact("misc", "parking_spot", "level 3", now=T0)  # not in the prefix, never read
+    old = store.store_fact("user", "job", "student", now=T0)
+    store.store_fact("user", "job", "engineer", now=T0 + 1)
+    with db.write() as conn:
+        conn.execute("UPDATE memory_facts SET superseded_by = 'gone' WHERE id = ?", (old.id,))
+    db.close()
+    return db_path, a.id, b.id
+
+
+def _page(tab):
+    page = tab.show_page("doctor")
+    assert tab.wait_idle(30_000)
+    return page
+
+
+def _live_keys(path):
+    db = MemoryDB.open(path)
+    try:
+        return sorted(f.key for f in FactStore(db).list_facts("user"))
+    finally:
+        db.close()
+
+
+def _tau(path, key):
+    db = MemoryDB.open(path)
+    try:
+        return FactStore(db).get_fact("misc", key, bump=False).decay_tau_days
+    finally:
+        db.close()
+
+
+def test_the_page_lists_the_findings_per_layer(planted, open_tab):
+    path, _a, _b = planted
+    tab = open_tab(HealthTab, path)
+    page = _page(tab)
+    codes = {f.code for f in page.model.findings()}
+    assert {"health.facts.same_value", "health.facts.chain_missing"} <= codes
+    assert page.model.layers[0] == "facts"
+    assert "warning" in page.summary.line("facts") or "failure" in page.summary.line("facts")
+    assert page.summary.line("calendar") == "ok"
+    assert page.select_finding("health.facts.same_value")
+    assert page.detail.finding.code == "health.facts.same_value"
+    assert not page.detail.fix.isEnabled()  # not in editing mode
+    assert page.detail.dismiss.isVisibleTo(page)  # a merge can be declined
+
+
+def test_the_prefix_against_its_cap_is_drawn_month_by_month(planted, open_tab):
+    tab = open_tab(HealthTab, planted[0])
+    page = _page(tab)
+    assert page.select_finding("health.file.prefix_size")
+    plot = page.detail.plot
+    assert plot.isVisibleTo(page) and plot.plot is not None
+    kind, labels, values, cap, what = plot.picture
+    assert (kind, cap, what) == ("months", 40_000, "chars") and labels and len(values) == len(labels)
+    assert page.select_finding("health.facts.same_value")
+    assert not plot.isVisibleTo(page)  # two keys read better as words than as a chart
+
+
+def test_a_fix_is_previewed_applied_and_undone(planted, open_tab, start_editing, qtbot):
+    path, _a, b = planted
+    tab = open_tab(HealthTab, path)
+    page = _page(tab)
+    start_editing(tab)
+    assert page.select_finding("health.facts.same_value")
+    assert page.detail.fix.isEnabled()
+    page.start_fix()
+    assert tab.wait_idle(20_000)
+    dialog = page.dialog
+    assert dialog is not None and dialog.need == "survivor"
+    assert dialog.survivor.count() == 2
+    for w in accessible.interactive_widgets(dialog):  # every control of the dialog is named
+        assert w.objectName() and accessible.accessible_name(w), w.objectName()
+    dialog.survivor.setCurrentIndex(dialog.survivor.findData(b))
+    assert tab.wait_idle(20_000)
+    rows = [dialog.preview.topLevelItem(i) for i in range(dialog.preview.topLevelItemCount())]
+    assert [(r.text(0), r.text(1), r.text(3)) for r in rows] == [("user.favorite_color", "superseded by", b)]
+    assert dialog.ok.isEnabled()
+    dialog.accept()
+    assert tab.wait_idle(20_000)
+    assert qtbot.waitUntil(lambda: _live_keys(path) == ["favourite_color", "job"], timeout=10_000) is None
+    assert tab.wait_idle(20_000)
+    assert "health.facts.same_value" not in {f.code for f in page.model.findings()}
+    tab.ctx.undo.undo()
+    qtbot.waitUntil(lambda: _live_keys(path) == ["favorite_color", "favourite_color", "job"], timeout=10_000)
+    assert tab.wait_idle(20_000)
+    qtbot.waitUntil(
+        lambda: "health.facts.same_value" in {f.code for f in page.model.findings()}, timeout=10_000
+    )
+
+
+def test_an_unread_fact_may_be_given_a_shorter_tau_instead_of_being_forgotten(
+    planted, open_tab, start_editing, qtbot
+):
+    path = planted[0]
+    tab = open_tab(HealthTab, path)
+    page = _page(tab)
+    start_editing(tab)
+    assert page.select_finding("health.facts.unread")
+    menu = page.detail.fix.menu()
+    assert menu is not None
+    titles = [a.text() for a in menu.actions()]
+    assert titles == ["Forget them…", "Pin them…", "Shorten their decay time…"]
+    menu.actions()[2].trigger()
+    assert tab.wait_idle(20_000)
+    dialog = page.dialog
+    assert dialog is not None and dialog.need == "tau" and dialog.tau.isVisibleTo(dialog)
+    dialog.tau.setValue(7)
+    assert tab.wait_idle(20_000)
+    rows = [dialog.preview.topLevelItem(i) for i in range(dialog.preview.topLevelItemCount())]
+    assert [(r.text(0), r.text(1), r.text(2), r.text(3)) for r in rows] == [
+        ("misc.parking_spot", "τ (days)", "—", "7")
+    ]
+    dialog.accept()
+    assert tab.wait_idle(20_000)
+    qtbot.waitUntil(lambda: _tau(path, "parking_spot") == 7.0, timeout=10_000)
+    tab.ctx.undo.undo()
+    qtbot.waitUntil(lambda: _tau(path, "parking_spot") is None, timeout=10_000)
+
+
+def test_the_last_result_is_shown_at_once_on_reopening(planted, open_tab, monkeypatch):
+    path, _a, _b = planted
+    first = _page(open_tab(HealthTab, path))
+    assert first.findings
+    kept = [f.code for f in first.findings]
+
+    def never(*_args, **_kw):
+        raise RuntimeError("the checks are not run in this test")
+
+    monkeypatch.setattr(work, "check", never)
+    tab = open_tab(HealthTab, path)
+    page = _page(tab)
+    assert [f.code for f in page.findings] == kept
+    assert page.at == first.at
+
+
+def test_never_merge_these_stops_reporting_the_pair(planted, open_tab):
+    path, _a, _b = planted
+    tab = open_tab(HealthTab, path)
+    page = _page(tab)
+    assert page.select_finding("health.facts.same_value")
+    page.dismiss_current()
+    assert tab.wait_idle(20_000)
+    assert "health.facts.same_value" not in {f.code for f in page.model.findings()}
+    page.refresh()
+    assert tab.wait_idle(30_000)
+    assert "health.facts.same_value" not in {f.code for f in page.model.findings()}
+    assert "health.facts.chain_missing" in {f.code for f in page.model.findings()}
+
+
+def test_every_control_has_a_name(planted, open_tab):
+    tab = open_tab(HealthTab, planted[0])
+    page = _page(tab)
+    page.select_finding("health.facts.same_value")
+    for w in accessible.interactive_widgets(page):
+        assert w.objectName(), w
+        assert accessible.accessible_name(w), w.objectName()
+
+
+def _finding(code, layer, severity="warn", measure=None, fix=None):
+    return Finding(code, severity, layer, ["x"], Notice(code, code, {}), measure or {}, fix)
+
+
+def test_the_findings_model(qtmodeltester):
+    model = FindingsModel()
+    model.set_findings(
+        [
+            _finding("health.facts.unread", "facts", "info"),
+            _finding("health.facts.live_conflict", "facts", "fail"),
+            _finding("health.calendar.task_paused", "calendar"),
+        ]
+    )
+    qtmodeltester.check(model)
+    assert model.layers == ["facts", "calendar"]
+    assert [f.code for f in model.rows["facts"]] == ["health.facts.live_conflict", "health.facts.unread"]
+    model.set_findings([])
+    qtmodeltester.check(model)
+
+
+def test_a_measure_is_drawn_where_a_picture_reads_better():
+    months = {
+        "cap": 40_000,
+        "months": [{"month": "2026-05", "chars": 30_000}, {"month": "2026-06", "chars": 41_000}],
+    }
+    assert picture_of(months) == ("months", ["2026-05", "2026-06"], [30_000.0, 41_000.0], 40_000.0, "chars")
+    assert picture_of({"cap": 40_000, "chars": 52_000, "over": 12_000})[0] == "bar"
+    assert picture_of({"threshold": 0.05, "scores": {"a": 0.01, "b": 0.02}})[0] == "scores"
+    assert picture_of({"days": 90, "count": 3}) is None
+
+
+def test_the_chinese_interface_translates_every_finding_and_fix(chinese):
+    from core.health.fixes import CODES
+    from core.health.messages import TEXTS
+    from philont_desktop import messages
+    from philont_desktop.health.doctor import texts
+
+    assert set(TEXTS) <= texts.codes() and set(CODES) <= texts.codes()
+    for code in TEXTS:
+        shown = messages.text(code, {}, "English")
+        assert shown != "English" and not shown.isascii(), code
+    for code in CODES:
+        assert not texts.fix_title(code).isascii() and not texts.fix_summary(code).isascii(), code
+    for layer in ("facts", "skills", "notes", "indexes", "calendar", "file"):
+        assert not texts.layer_name(layer).isascii()
+
+
+def test_show_the_rows_selects_them_in_the_facts_tab(planted, open_window, qtbot):
+    path, a, b = planted
+    w = open_window(path)
+    tab = w.show_tab("health")
+    page = tab.show_page("doctor")
+    assert tab.wait_idle(30_000)
+    assert page.select_finding("health.facts.same_value")
+    assert page.detail.show_rows.isEnabled()
+    assert page.show_rows()
+    facts = w.tab_widget.currentWidget()
+    assert facts.name == "facts"
+    qtbot.waitUntil(lambda: {r.fid for r in facts.selected_rows()} == {a, b}, timeout=20_000)
+
+
+def test_a_skill_is_shown_in_the_skills_tab(db_path, open_window, qtbot):
+    from core.skills import SkillStore
+    from philont_desktop.tabs.navigation import ShowSkill
+
+    db = MemoryDB.create(db_path, now=T0)
+    skill = SkillStore(db).create_skill("deploy", "Deploy the site", ["deploy"], "run deploy", now=T0)
+    SkillStore(db).create_skill("backup", "Back up", ["backup"], "run backup", now=T0)
+    db.close()
+    w = open_window(db_path)
+    assert w.ctx.navigator.go(ShowSkill(skill.id))  # the tab is built and loads: selected once loaded
+    tab = w.tab_widget.currentWidget()
+    assert tab.name == "skills"
+    qtbot.waitUntil(
+        lambda: tab.current_skill() is not None and tab.current_skill().id == skill.id, timeout=20_000
+    )
+
+
+def test_a_failing_task_is_shown_in_the_calendar_tab(db_path, open_window, qtbot):
+    from core.schedules import ScheduleStore
+
+    db = MemoryDB.create(db_path, now=T0)
+    tasks = ScheduleStore(db)
+    tasks.create("morning digest", FIXED_NOW, cron_expr="interval:3600000", now=T0)
+    task = tasks.create("nightly sync", FIXED_NOW, cron_expr="interval:86400000", now=T0)
+    with db.write() as conn:
+        conn.execute("UPDATE memory_schedules SET consecutive_failures = 5 WHERE id = ?", (task.id,))
+    db.close()
+    w = open_window(db_path)
+    tab = w.show_tab("health")
+    page = tab.show_page("doctor")
+    assert tab.wait_idle(30_000)
+    assert page.select_finding("health.calendar.task_failing")
+    assert page.show_rows()
+    calendar = w.tab_widget.currentWidget()
+    assert calendar.name == "calendar"
+
+    def shown() -> bool:
+        target = calendar.selected_target()
+        return target is not None and target[0] == "task" and target[1].id == task.id
+
+    qtbot.waitUntil(shown, timeout=20_000)
