@@ -2995,8 +2995,8 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
-        <source>the review marks</source>
-        <translation>审阅标记</translation>
+        <source>a file this app derives from the text, removed (made again when needed)</source>
+        <translation>本应用由文本派生的文件，将被删除（需要时会重新生成）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3061,9 +3061,9 @@ with the backup
         <translation>保持原样：{0}：{1}</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>%n review mark(s) removed.</source>
-        <translation>已移除 %n 个审阅标记。</translation>
+        <location line="+3"/>
+        <source>Removed (made again when needed):</source>
+        <translation>已删除（需要时会重新生成）：</translation>
     </message>
     <message>
         <location filename="../../philont_desktop/health/privacy/texts.py" line="+116"/>

@@ -362,3 +362,36 @@ def test_a_change_of_the_database_marks_the_result_out_of_date_without_scanning_
     privacy.scan_bar.scan_btn.click()
     assert privacy.tab.wait_idle(30_000)
     assert privacy.result is not result and "Scan again" not in privacy.scan_bar.status.text()
+
+
+def test_the_purge_result_says_what_was_rewritten_and_what_was_left_and_why(chinese) -> None:
+    from core.privacy.purge import PurgeResult
+    from core.privacy.rewrite import FileOutcome
+    from philont_desktop.health.privacy.results import purge_text
+
+    changed = {
+        "code": "privacy.purge.changed",
+        "message": "An English sentence.",
+        "params": {
+            "path": "/m/backups/memory-1.sqlite",
+            "table": "memory_notes",
+            "row": "n1",
+            "column": "content",
+        },
+    }
+    result = PurgeResult(
+        "/m/memory.sqlite",
+        "redact",
+        [
+            FileOutcome("/m/memory.sqlite", "live", rows=3, audit_rows=1, wal_truncated=True),
+            FileOutcome("/m/backups/memory-1.sqlite", "backup", error=changed),
+        ],
+        derived_removed=["/data/replays/memory.json"],
+    )
+    text = purge_text(result)
+    assert "已清除：涂改 3 行，位于 1 个文件中。" in text
+    assert "/m/memory.sqlite — 数据库，3 行，1 条审计记录，-wal 已清空" in text
+    assert (
+        "保持原样：/m/backups/memory-1.sqlite：memory_notes #n1（content）在制定清除计划后发生了变化" in text
+    )
+    assert "/data/replays/memory.json" in text and "English" not in text

@@ -49,8 +49,8 @@ def _role(role: str, owner: Any) -> str:
         return _tr("the database")
     if role == "wal":
         return _tr("its write-ahead log (-wal), emptied")
-    if role == "marks":
-        return _tr("the review marks")
+    if role == "derived":
+        return _tr("a file this app derives from the text, removed (made again when needed)")
     if role == "backup":
         return _tr("a backup of the agent's") if owner == "agent" else _tr("a backup of this app's")
     return role
@@ -101,6 +101,7 @@ def purge_text(result: Any) -> str:
             str(err.get("code") or ""), err.get("params") or {}, str(err.get("message") or "")
         )
         lines.append(_tr("Left as it was: {0}: {1}").format(f.path, why))
-    if getattr(result, "marks_removed", 0):
-        lines.append(_tr("%n review mark(s) removed.", int(result.marks_removed)))
+    derived = list(getattr(result, "derived_removed", ()) or ())
+    if derived:
+        lines.append(_tr("Removed (made again when needed):") + "\n" + "\n".join(f"  {d}" for d in derived))
     return "\n".join(lines)
