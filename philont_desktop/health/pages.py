@@ -44,3 +44,6 @@ register_page(
 register_page(
     "recall", "philont_desktop.health.recall.page:RecallPage", QT_TRANSLATE_NOOP("RecallPage", "Recall")
 )
+register_page(
+    "privacy", "philont_desktop.health.privacy.page:PrivacyPage", QT_TRANSLATE_NOOP("PrivacyPage", "Privacy")
+)

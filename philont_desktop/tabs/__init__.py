@@ -231,7 +231,7 @@ register(
     "health",
     "philont_desktop.health.view:HealthTab",
     QT_TRANSLATE_NOOP("HealthTab", "Health"),
-    messages=("philont_desktop.health.doctor.texts",),
+    messages=("philont_desktop.health.doctor.texts", "philont_desktop.health.privacy.texts"),
 )
 
 

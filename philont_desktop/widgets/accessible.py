@@ -329,6 +329,30 @@ NAMES: dict[str, tuple[str, str]] = {
     "doctorFixSurvivor": (QT_TRANSLATE_NOOP("Accessible", "The one to keep"), ""),
     "doctorFixTau": (QT_TRANSLATE_NOOP("Accessible", "Decay time in days"), ""),
     "doctorFixReason": (QT_TRANSLATE_NOOP("Accessible", "Reason"), ""),
+    # Health › Privacy
+    "privacyCategory": (QT_TRANSLATE_NOOP("Accessible", "Category of findings"), ""),
+    "privacyKind": (QT_TRANSLATE_NOOP("Accessible", "Kind of findings"), ""),
+    "privacyLayer": (QT_TRANSLATE_NOOP("Accessible", "Layer of findings"), ""),
+    "privacyWhere": (QT_TRANSLATE_NOOP("Accessible", "File of findings"), ""),
+    "privacySummary": (
+        QT_TRANSLATE_NOOP("Accessible", "Findings by kind and layer"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "How many findings of each kind each layer holds; a count shows them"
+        ),
+    ),
+    "privacyFindings": (
+        QT_TRANSLATE_NOOP("Accessible", "Privacy findings"),
+        QT_TRANSLATE_NOOP(
+            "Accessible", "Secrets, personal data and planted instructions, with masked previews"
+        ),
+    ),
+    "privacyContextEdit": (
+        QT_TRANSLATE_NOOP("Accessible", "Finding in its context"),
+        QT_TRANSLATE_NOOP("Accessible", "The text around the finding, the value masked until Show"),
+    ),
+    "privacyPurgeMode": (QT_TRANSLATE_NOOP("Accessible", "How to purge"), ""),
+    "privacyPurgeFiles": (QT_TRANSLATE_NOOP("Accessible", "Files the purge rewrites"), ""),
+    "privacyResultText": (QT_TRANSLATE_NOOP("Accessible", "What the purge did"), ""),
 }
 
 

@@ -3042,6 +3042,291 @@ with the backup
         <source>note</source>
         <translation>提示</translation>
     </message>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/model.py" line="+55"/>
+        <location filename="../../philont_desktop/health/privacy/results.py" line="+21"/>
+        <source>this database</source>
+        <translation>本数据库</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>This database</source>
+        <translation>本数据库</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Place</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>The database this window shows</source>
+        <translation>本窗口显示的数据库</translation>
+    </message>
+    <message>
+        <location line="+109"/>
+        <source>All layers</source>
+        <translation>所有层</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>All kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Show these findings</source>
+        <translation>显示这些发现</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/results.py" line="+9"/>
+        <source>No finding in %n file(s).</source>
+        <translation>%n 个文件中没有发现。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n finding(s)</source>
+        <translation>%n 个发现</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+56"/>
+        <location line="+2"/>
+        <source> in %n file(s).</source>
+        <translation>，位于 %n 个文件中。</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>%n on your allow-list, not shown.</source>
+        <translation>%n 个在你的允许列表中，未显示。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%n value(s) or table(s) could not be read.</source>
+        <translation>%n 个值或表无法读取。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} could not be read: {1}</source>
+        <translation>{0} 无法读取：{1}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>its write-ahead log (-wal), emptied</source>
+        <translation>其预写日志（-wal），将被清空</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a file this app derives from the text, removed (made again when needed)</source>
+        <translation>本应用由文本派生的文件，将被删除（需要时会重新生成）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a backup of the agent&apos;s</source>
+        <translation>智能体的备份</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>a backup of this app&apos;s</source>
+        <translation>本应用的备份</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+27"/>
+        <source>, %n row(s)</source>
+        <translation>，%n 行</translation>
+    </message>
+    <message>
+        <location line="-25"/>
+        <location line="+27"/>
+        <source>, %n audit row(s)</source>
+        <translation>，%n 条审计记录</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <source>copies outside the memory folder (exports, copies a person made, other machines)</source>
+        <translation>记忆文件夹之外的副本（导出文件、他人复制的文件、其他机器）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>file system or backup-tool snapshots of the memory folder</source>
+        <translation>文件系统或备份工具对记忆文件夹所做的快照</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>disk blocks a file system keeps after a file is rewritten</source>
+        <translation>文件重写后文件系统仍保留的磁盘块</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A purge cannot reach:</source>
+        <translation>清除无法触及：</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Purged: %n row(s) deleted</source>
+        <translation>已清除：删除 %n 行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Purged: %n row(s) redacted</source>
+        <translation>已清除：涂改 %n 行</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>, -wal emptied</source>
+        <translation>，-wal 已清空</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Left as it was: {0}: {1}</source>
+        <translation>保持原样：{0}：{1}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Removed (made again when needed):</source>
+        <translation>已删除（需要时会重新生成）：</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/texts.py" line="+116"/>
+        <source>the row or its text is no longer there</source>
+        <translation>该行或其文本已不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the span is outside the stored text</source>
+        <translation>该片段超出了存储的文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its table cannot be read</source>
+        <translation>其所在的表无法读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is no longer as the scan found it</source>
+        <translation>它已不再是扫描时的样子</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>its -wal file was written {0} s ago</source>
+        <translation>其 -wal 文件在 {0} 秒前被写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another program holds a lock on it</source>
+        <translation>另一个程序持有它的锁</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was written while the purge watched it</source>
+        <translation>清除观察期间它被写入了</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is in use</source>
+        <translation>它正在被使用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The database {path} seems to be in use (probably by the agent): {why}. Stop the agent, wait a few seconds and try again. Nothing was purged.</source>
+        <translation>数据库 {path} 似乎正在被使用（可能是智能体）：{why}。请停止智能体，等几秒后重试。未清除任何内容。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The scan was cancelled.</source>
+        <translation>扫描已取消。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no layer {layer}; the layers are {layers}.</source>
+        <translation>没有名为 {layer} 的层；可用的层有 {layers}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>There is no purge mode {mode}: redact or delete.</source>
+        <translation>没有清除方式 {mode}：只能是涂改或删除。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>There is no database at {path}: nothing was purged.</source>
+        <translation>{path} 处没有数据库：未清除任何内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The purge was planned for {planned}, not {path}: nothing was purged.</source>
+        <translation>清除计划是针对 {planned} 而非 {path} 制定的：未清除任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The database {path} is open in this program: close its connections first (the purge locks the file for itself). Nothing was purged.</source>
+        <translation>数据库 {path} 正在本程序中打开：请先关闭它的连接（清除需要独占锁定该文件）。未清除任何内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The backup {path} cannot be read ({error}): it is left as it is.</source>
+        <translation>备份 {path} 无法读取（{error}）：保持原样。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{table} #{row} ({column}) changed after the purge was planned: {path} was left as it was. Scan again and purge what is found then.</source>
+        <translation>{table} #{row}（{column}）在制定清除计划后发生了变化：{path} 保持原样。请重新扫描，再清除届时发现的内容。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The purge failed: {error}</source>
+        <translation>清除失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{table} #{row} ({column}) is left out: {why}.</source>
+        <translation>{table} #{row}（{column}）已略过：{why}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{path} is neither the database nor one of its backups: its finding is left out.</source>
+        <translation>{path} 既不是该数据库也不是它的备份：其中的发现已略过。</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/window_purge.py" line="+53"/>
+        <source>Purging {0}…</source>
+        <translation>正在清除 {0}…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Purging</source>
+        <translation>正在清除</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -3910,6 +4195,111 @@ with the backup
         <location line="+1"/>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Category of findings</source>
+        <translation>发现的类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind of findings</source>
+        <translation>发现的类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layer of findings</source>
+        <translation>发现所在的层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File of findings</source>
+        <translation>发现所在的文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Findings by kind and layer</source>
+        <translation>按类型和层统计的发现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many findings of each kind each layer holds; a count shows them</source>
+        <translation>每一层中各类发现的数量；点击数字即可显示这些发现</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Privacy findings</source>
+        <translation>隐私发现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Secrets, personal data and planted instructions, with masked previews</source>
+        <translation>机密、个人数据和植入的指令，预览已遮盖</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Finding in its context</source>
+        <translation>发现及其上下文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The text around the finding, the value masked until Show</source>
+        <translation>发现周围的文本，在点击“显示”之前值是遮盖的</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How to purge</source>
+        <translation>清除方式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files the purge rewrites</source>
+        <translation>清除将重写的文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What the purge did</source>
+        <translation>清除的结果</translation>
+    </message>
+</context>
+<context>
+    <name>ActionBar</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/widgets/action_bar.py" line="+26"/>
+        <source>Not a secret</source>
+        <translation>不是机密</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep these findings on your allow-list (outside the database): they are no longer shown</source>
+        <translation>把这些发现放入你的允许列表（保存在数据库之外）：之后不再显示</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Purge…</source>
+        <translation>清除…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove these values from the database and every backup that holds them</source>
+        <translation>从数据库以及所有包含这些值的备份中移除它们</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Turn on editing to purge.</source>
+        <translation>打开编辑模式才能清除。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+24"/>
+        <source>%n finding(s) selected</source>
+        <translation>
+            <numerusform>已选择 %n 个发现</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Nothing selected</source>
+        <translation>未选择任何内容</translation>
     </message>
 </context>
 <context>
@@ -5339,6 +5729,56 @@ You can undo this with Edit › Undo.</source>
         <source>No home conversation</source>
         <extracomment>The rest of the preview is shown first when the full one takes longer than this (ms). Messages are compared up to this many characters (the preview shows fewer). Inputs whose change starts a new computation (after the debounce). Inputs the memory prefix depends on (a change drops the kept prefix). A preview was put on screen (the full one, not the provisional): ``ContextResult``.</extracomment>
         <translation>无所属对话</translation>
+    </message>
+</context>
+<context>
+    <name>ContextPane</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/widgets/context_pane.py" line="+38"/>
+        <location line="+87"/>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <location line="-85"/>
+        <location line="+80"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location line="-76"/>
+        <source>Show the whole value in the text above (hidden again when you choose another)</source>
+        <translation>在上方文本中显示完整的值（选择其他发现时会再次隐藏）</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Choose a finding to see it in its context.</source>
+        <translation>选择一个发现以查看其上下文。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{kind} ({category}) in {layer}, {place}, {file}</source>
+        <translation>{kind}（{category}），位于{layer}，{place}，{file}</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Reading the text around it…</source>
+        <translation>正在读取它周围的文本…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The whole value is shown. It is masked again when you choose another finding.</source>
+        <translation>正在显示完整的值。选择其他发现时会再次遮盖。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The value is masked: Show puts it whole in the text above.</source>
+        <translation>值已遮盖：“显示”会把完整的值放进上方文本。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Hide</source>
+        <translation>隐藏</translation>
     </message>
 </context>
 <context>
@@ -7501,6 +7941,44 @@ You can undo this with Edit › Undo.</source>
         <location line="+1"/>
         <source>action log</source>
         <translation>动作日志</translation>
+    </message>
+</context>
+<context>
+    <name>FilterBar</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/widgets/filter_bar.py" line="+31"/>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Every category</source>
+        <translation>所有类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every kind</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every layer</source>
+        <translation>所有层</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This database and its backups</source>
+        <translation>本数据库及其备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This database</source>
+        <translation>本数据库</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Backups</source>
+        <translation>备份</translation>
     </message>
 </context>
 <context>
@@ -9779,6 +10257,298 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
+    <name>PrivacyPage</name>
+    <message>
+        <location filename="../../philont_desktop/health/pages.py" line="+6"/>
+        <source>Privacy</source>
+        <translation>隐私</translation>
+    </message>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/page.py" line="+168"/>
+        <source>Scanning for secrets</source>
+        <translation>正在扫描机密</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Scanning…</source>
+        <translation>正在扫描…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The scan was cancelled.</source>
+        <translation>扫描已取消。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The scan failed: {0}</source>
+        <translation>扫描失败：{0}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The database changed since: Scan again to see it as it is now.</source>
+        <translation>此后数据库已发生变化：重新扫描以查看当前状态。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not scanned yet.</source>
+        <translation>尚未扫描。</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Reading the text around a finding</source>
+        <translation>正在读取发现周围的文本</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Keeping findings on the allow-list</source>
+        <translation>正在把发现放入允许列表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The allow-list was not changed</source>
+        <translation>允许列表未更改</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <location line="+24"/>
+        <source>Turn on editing to purge: nothing was changed.</source>
+        <translation>打开编辑模式才能清除：未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Listing the files a purge rewrites</source>
+        <translation>正在列出清除将重写的文件</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Purging needs the main window, which closes and reopens the database: nothing was changed.</source>
+        <translation>清除需要主窗口关闭并重新打开数据库：未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Nothing was purged: {0}</source>
+        <translation>未清除任何内容：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>PrivacyText</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/texts.py" line="-135"/>
+        <source>Secret</source>
+        <translation>机密</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Personal data</source>
+        <translation>个人数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Planted instruction</source>
+        <translation>植入的指令</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>OpenAI API key</source>
+        <translation>OpenAI API 密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anthropic API key</source>
+        <translation>Anthropic API 密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AWS access key</source>
+        <translation>AWS 访问密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AWS secret key</source>
+        <translation>AWS 私密访问密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GitHub token</source>
+        <translation>GitHub 令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Google API key</source>
+        <translation>Google API 密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Slack token</source>
+        <translation>Slack 令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stripe key</source>
+        <translation>Stripe 密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JSON Web Token</source>
+        <translation>JSON Web 令牌（JWT）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Private key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection string with a password</source>
+        <translation>含密码的连接字符串</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token next to a key word</source>
+        <translation>关键词旁的令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E-mail address</source>
+        <translation>电子邮件地址</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Phone number</source>
+        <translation>电话号码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Chinese resident ID number</source>
+        <translation>居民身份证号码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Card number</source>
+        <translation>银行卡号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>IBAN</source>
+        <translation>IBAN 国际银行账号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instruction to ignore earlier instructions</source>
+        <translation>要求忽略先前指令的指令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instruction to take another role</source>
+        <translation>要求扮演其他角色的指令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Talk of the system prompt</source>
+        <translation>涉及系统提示词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instruction to hide something from the user</source>
+        <translation>要求对用户隐瞒的指令</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skills</source>
+        <translation>技能</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Skill revisions</source>
+        <translation>技能修订</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Calendar</source>
+        <translation>日历</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Audit trail</source>
+        <translation>审计记录</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Redact the span</source>
+        <translation>涂改该片段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delete the row</source>
+        <translation>删除整行</translation>
+    </message>
+</context>
+<context>
+    <name>PurgeDialog</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/widgets/purge_dialog.py" line="+41"/>
+        <source>Purge for good</source>
+        <translation>彻底清除</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n finding(s) will be purged: {mode}.</source>
+        <translation>
+            <numerusform>将清除 %n 个发现：{mode}。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>These files will be rewritten:</source>
+        <translation>将重写这些文件：</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This cannot be undone: the values are removed from the database, its write-ahead log, free pages, the full-text index, the audit trail and every backup listed, and no backup is taken first (it would keep them). The agent&apos;s backups are rewritten in place, never deleted.</source>
+        <translation>此操作无法撤销：这些值将从数据库、其预写日志、空闲页、全文索引、审计记录以及所列的每个备份中移除，且事先不会做备份（备份会保留它们）。智能体的备份会原地重写，绝不会被删除。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>These files also hold a purged value and are not rewritten:</source>
+        <translation>以下文件也包含被清除的值，但不会被重写：</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Purge</source>
+        <translation>清除</translation>
+    </message>
+</context>
+<context>
     <name>RecallCharts</name>
     <message>
         <location filename="../../philont_desktop/health/recall/widgets/charts.py" line="+50"/>
@@ -9827,7 +10597,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RecallPage</name>
     <message>
-        <location filename="../../philont_desktop/health/pages.py" line="+3"/>
+        <location filename="../../philont_desktop/health/pages.py" line="-3"/>
         <source>Recall</source>
         <translation>召回</translation>
     </message>
@@ -10137,6 +10907,14 @@ You can undo this with Edit › Undo.</source>
         <location line="+22"/>
         <source>Replaying user turns: %1 of %2…</source>
         <translation>正在重放用户轮次：%1 / %2…</translation>
+    </message>
+</context>
+<context>
+    <name>ResultPane</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/widgets/result_pane.py" line="+21"/>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
@@ -11038,6 +11816,34 @@ You can undo this with Edit › Undo.</source>
         <translation>
             <numerusform>保留了 %n 个早期版本。成功与失败是各版本生效期间记录的关联操作。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ScanBar</name>
+    <message>
+        <location filename="../../philont_desktop/health/privacy/widgets/scan_bar.py" line="+22"/>
+        <source>Scan</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Look for secrets, personal data and planted instructions</source>
+        <translation>查找机密、个人数据和植入的指令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Include backups</source>
+        <translation>包括备份</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Scan every backup of this database in backups/ too</source>
+        <translation>同时扫描 backups/ 中本数据库的每个备份</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
