@@ -42,6 +42,7 @@ class CalendarTab(BaseTab):
         self.toolbar = CalendarToolbar(self)
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)  # large text in a narrow window: a second line
         self.tables = CalendarTables(self)
         self.details = DetailsPane(self)
         self.tables.setObjectName("calendarTables")
