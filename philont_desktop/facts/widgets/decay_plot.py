@@ -137,6 +137,7 @@ class DecayCurvePlot(QWidget):
         self.legend.setWordWrap(True)
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.legend.setMinimumWidth(1)  # never wider than its pane: a name longer than the line breaks
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
@@ -563,7 +564,7 @@ class DecayCurvePlot(QWidget):
                 fmt_relative(r.crossing, int(self.real_now)), fmt_time(r.crossing)
             )
         weight = "bold" if r.fact.id == self.current_id else "normal"
-        note = plain.html(note).replace(" ", "&nbsp;")
+        note = plain.html(note)  # may wrap: large text in a narrow pane
         return (
             f'<span style="color:{color.name()}; font-weight:bold">━━</span>&nbsp;'
             f'<span style="font-weight:{weight}">{name}</span>&nbsp;—&nbsp;{note}'
