@@ -285,6 +285,23 @@ def test_the_context_budgets_wrap_in_their_pane_rather_than_run_past_its_edge(op
     assert panel.legend_texts()
 
 
+def test_the_facts_namespaces_grow_with_the_zoom(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1280, 820))
+    facts = w.show_tab("facts")
+    assert settle(w, facts, 20_000)
+    tree = facts.tree
+    before = tree.width()
+    w.theme.set_zoom(200)
+    assert settle(w, facts, 20_000)
+    QApplication.processEvents()
+    assert tree.width() >= round(before * 1.5), (before, tree.width())
+    assert facts.table.width() >= 0.3 * facts.split.width()  # the facts keep their room
+    w.theme.set_zoom(100)
+    assert settle(w, facts, 20_000)
+    QApplication.processEvents()
+    assert abs(tree.width() - before) <= 0.1 * before
+
+
 def test_the_skills_filters_and_revisions_go_under_each_other_in_large_text_and_back(
     open_window, demo_db_path
 ):
