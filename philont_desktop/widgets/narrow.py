@@ -29,3 +29,23 @@ class Narrowing(QObject):
                 self.narrow = narrow
                 self.place(narrow)
         return False
+
+
+class LinesHigh(QObject):
+    """Keeps ``widget`` at least ``lines`` lines of its text high, in any text size (zoom, 144 or 192
+    dpi): large text in a short window makes the tab scroll rather than squeeze a table to one row or a
+    plot's ticks over each other."""
+
+    def __init__(self, widget: QWidget, lines: float):
+        super().__init__(widget)
+        self.lines = lines
+        self._fit(widget)
+        widget.installEventFilter(self)
+
+    def _fit(self, widget: QWidget) -> None:
+        widget.setMinimumHeight(round(self.lines * widget.fontMetrics().height()))
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if event.type() == QEvent.Type.FontChange:
+            self._fit(watched)
+        return False

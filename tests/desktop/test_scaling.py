@@ -320,3 +320,24 @@ def test_the_skills_filters_and_revisions_go_under_each_other_in_large_text_and_
     w.theme.set_zoom(100)
     assert settle(w, skills, 20_000)
     assert bar.grid.itemAtPosition(1, 0) is None and revisions.orientation() == Qt.Orientation.Horizontal
+
+
+def test_the_calendar_details_and_the_facts_plot_keep_room_for_their_text(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    calendar = w.show_tab("calendar")
+    assert settle(w, calendar, 20_000)
+    before = calendar.details.width()
+    w.theme.set_zoom(200)
+    assert settle(w, calendar, 20_000)
+    QApplication.processEvents()
+    assert calendar.details.width() >= round(before * 1.4), (before, calendar.details.width())
+
+    assert calendar.tables.width() >= 0.5 * calendar.splitter.width()  # the agenda keeps its share
+    facts = w.show_tab("facts")
+    assert settle(w, facts, 20_000)
+    line = facts.table.fontMetrics().height()
+    assert facts.table.height() >= 6 * line  # its header and a few rows, the tab scrolls instead
+    assert facts.curves.plot.height() >= 6 * line  # the score ticks apart
+    assert facts.width() <= w.width()
+    versions = w.show_tab("skills").detail_pane.revisions.table
+    assert versions.minimumHeight() >= 5 * versions.fontMetrics().height()

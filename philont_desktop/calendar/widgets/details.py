@@ -28,7 +28,7 @@ class DetailsPane(QTextBrowser):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setOpenLinks(False)
-        self.setMinimumWidth(300)
+        self.setMinimumWidth(220)  # its share of the splitter grows with the text (see the view)
         self.muted = "#888888"
         self.error = "#cf222e"
 

@@ -28,7 +28,7 @@ from philont_desktop.skills.repairs import attempt_number, attempts_text, reason
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.overview import format_time, policy_text, verification_text
 from philont_desktop.widgets import plain
-from philont_desktop.widgets.narrow import Narrowing
+from philont_desktop.widgets.narrow import LinesHigh, Narrowing
 from philont_desktop.widgets.text import format_local
 
 _ROLE = Qt.ItemDataRole.UserRole
@@ -88,6 +88,7 @@ class RevisionsPanel(QSplitter):
         self.setStretchFactor(1, 5)
         self.setSizes([600, 420])  # the versions table needs room for its reasons
         Narrowing(parent or self, PANEL_NARROW, self._place)  # the detail pane: resized on every page
+        LinesHigh(self.table, 5)  # its header and a few versions in large text (the tab scrolls instead)
 
     def _place(self, narrow: bool) -> None:
         """The diff beside the versions table; under it where the panel is narrow (large text)."""
