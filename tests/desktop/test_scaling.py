@@ -341,3 +341,22 @@ def test_the_calendar_details_and_the_facts_plot_keep_room_for_their_text(open_w
     assert facts.width() <= w.width()
     versions = w.show_tab("skills").detail_pane.revisions.table
     assert versions.minimumHeight() >= 5 * versions.fontMetrics().height()
+
+
+def test_the_calendar_details_break_their_times_between_words_in_large_text(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    w.theme.set_zoom(200)
+    calendar = w.show_tab("calendar")
+    assert settle(w, calendar, 20_000)
+    QApplication.processEvents()
+    doc = calendar.details.document()
+    block, cut = doc.begin(), []
+    while block.isValid():
+        text, layout = block.text(), block.layout()
+        if "UTC" in text:
+            for i in range(layout.lineCount() - 1):
+                end = layout.lineAt(i).textStart() + layout.lineAt(i).textLength()
+                if text[end - 1] not in " \u2028" and text[end] not in " \u2028":
+                    cut.append(text[layout.lineAt(i).textStart() : end + 4])
+        block = block.next()
+    assert doc.toPlainText().count("UTC") and not cut, cut
