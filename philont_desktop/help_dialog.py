@@ -4,8 +4,8 @@
 
 * Help › Keyboard shortcuts… (F1) and Help › Use with AI clients (MCP)… (:mod:`mcp_dialog`),
 * Edit › Find in this tab (Ctrl+F): focuses the current tab's search or filter field,
-* View › Go to tab: every registered tab (Ctrl+1 … Ctrl+9, Alt+1 … Alt+0), the next and previous
-  tab (Ctrl+Tab, Ctrl+Shift+Tab, from anywhere in the window),
+* View › Go to tab: every registered tab (Ctrl+1 … Ctrl+9, Alt+1 … Alt+0, then Alt+Shift+1 …
+  Alt+Shift+0), the next and previous tab (Ctrl+Tab, Ctrl+Shift+Tab, from anywhere in the window),
 * the missing standard keys: F5 for Refresh, Ctrl+Shift+Z (and the platform's other keys) for Redo,
   Ctrl+Q for Quit where the platform has none.
 
@@ -44,6 +44,7 @@ from philont_desktop.retranslate import on_language_changed
 TAB_KEYS = 9  # tab entries shown before a database is open
 CTRL_TAB_KEYS = 9  # Ctrl+1 … Ctrl+9
 ALT_TAB_KEYS = 10  # Alt+1 … Alt+9, Alt+0
+ALT_SHIFT_TAB_KEYS = 20  # then Alt+Shift+1 … Alt+Shift+9, Alt+Shift+0
 _NAMED_KEYS = {
     "Esc",
     "Escape",
@@ -215,11 +216,13 @@ def _find_action(window: Any, find_keys: list[QKeySequence]) -> None:
 
 def tab_keys(index: int) -> list[QKeySequence]:
     """The keys of the tab at ``index`` (from 0): Ctrl+1 … Ctrl+9 for the first nine, and Alt+1 …
-    Alt+9, Alt+0 for the first ten (Ctrl+0 is Actual Size); a tab after the tenth has none (View › Go
-    to tab, Ctrl+Tab)."""
+    Alt+9, Alt+0 for the first ten (Ctrl+0 is Actual Size); Alt+Shift+1 … Alt+Shift+9, Alt+Shift+0 for
+    the eleventh to the twentieth; a tab after those has none (View › Go to tab, Ctrl+Tab)."""
     keys = [QKeySequence(f"Ctrl+{index + 1}")] if index < CTRL_TAB_KEYS else []
     if index < ALT_TAB_KEYS:
         keys.append(QKeySequence(f"Alt+{(index + 1) % 10}"))
+    elif index < ALT_SHIFT_TAB_KEYS:
+        keys.append(QKeySequence(f"Alt+Shift+{(index + 1) % 10}"))
     return keys
 
 

@@ -21,6 +21,7 @@ import html
 from typing import Any
 
 from core.upcoming import UpcomingResult
+from philont_desktop import zoom
 from philont_desktop.calendar.cells import fmt_local
 from philont_desktop.calendar.controller import CalendarController
 from philont_desktop.calendar.navigate import CalendarNavigation
@@ -43,6 +44,7 @@ class CalendarTab(CalendarNavigation, BaseTab):
         self.toolbar = CalendarToolbar(self)
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)  # large text in a narrow window: a second line
         self.tables = CalendarTables(self)
         self.details = DetailsPane(self)
         self.tables.setObjectName("calendarTables")
@@ -53,7 +55,9 @@ class CalendarTab(CalendarNavigation, BaseTab):
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([900, 360])
+        # The details grow with the text (their dates and names stay on their lines); the tables keep
+        # at least 55 % of the width.
+        zoom.set_splitter_sizes(self.splitter, [900, 360], panes=(1,), rest_share=0.55)
         self.register_splitter(self.splitter, "main")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

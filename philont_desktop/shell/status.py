@@ -20,12 +20,14 @@ from philont_desktop.qt import (
     QProgressBar,
     QSizePolicy,
     QStatusBar,
+    Qt,
     QTimer,
     QToolButton,
     QWidget,
 )
 from philont_desktop.theme import Theme
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.elided import ElidedLabel
 from philont_desktop.workers import Job, Workers
 
 if TYPE_CHECKING:
@@ -136,13 +138,16 @@ class StatusArea(QObject):
         self._counts_timer = QTimer(self)
         self._counts_timer.setSingleShot(True)
         self._counts_timer.timeout.connect(self.load_counts)
-        self.path_label = QLabel()
-        self.path_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.path_label.setMinimumWidth(120)
+        # Large text in a narrow window: the path loses its middle, the counts their last parts (both
+        # whole in their tooltips and for a screen reader).
+        self.path_label = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle, min_chars=8)
+        self.path_label.setObjectName("statusPath")
+        self.path_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.schema_label = QLabel()
         self.mode_label = QLabel()
         self.live_label = QLabel()
-        self.counts_label = QLabel()
+        self.counts_label = ElidedLabel(mode=Qt.TextElideMode.ElideRight, words=True, min_chars=8)
+        self.counts_label.setObjectName("statusCounts")
         self.integrity_label = QLabel()
         self.jobs = JobIndicator()
         self._labels = [
@@ -205,6 +210,7 @@ class StatusArea(QObject):
             return
         plain.set_plain(self.path_label, str(ctx.db_path), one_line=True)
         self.path_label.setToolTip(plain.tooltip(str(ctx.db_path)))
+        self.path_label.setAccessibleDescription(self.path_label.text())
         self._update_schema(ctx.report)
         self._update_mode(ctx)
         self._update_live(ctx.live)
@@ -279,9 +285,13 @@ class StatusArea(QObject):
             for k, v in self.counts.items()
             if v is not None and k in names
         ]
-        self.counts_label.setText(" · ".join(parts))
+        text = " · ".join(parts)
+        self.counts_label.setText(text)
+        self.counts_label.setAccessibleDescription(text)
         self.counts_label.setToolTip(
-            self.tr("Row counts (~: estimated from the highest row id, without counting the table).")
+            text
+            + "\n"
+            + self.tr("Row counts (~: estimated from the highest row id, without counting the table).")
         )
 
     def load_counts(self) -> None:

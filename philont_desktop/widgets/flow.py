@@ -56,6 +56,8 @@ class FlowLayout(QLayout):
         x, y, line_h = area.x(), area.y(), 0
         for item in self._items:
             hint = item.sizeHint()
+            if item.hasHeightForWidth() and hint.width() > area.width() > 0:  # a wrapping label: narrower
+                hint = QSize(area.width(), item.heightForWidth(area.width()))
             if x > area.x() and x + hint.width() > area.right() + 1:
                 x, y, line_h = area.x(), y + line_h + self._v, 0
             if apply:

@@ -16,20 +16,24 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Tabs still wider than a 1024 px window at 192 dpi (their panes scroll sideways there).
-STILL_WIDE = ("skills", "calendar")
 
 
 def squeezed(tab) -> list[str]:
     """The labels and buttons of ``tab`` that are shown narrower than their text (a wrapping label
-    takes more lines instead, so it is left out)."""
-    from philont_desktop.qt import QAbstractButton, QLabel, QWidget
+    takes more lines instead, and a label that shortens its text with "…" on purpose, its whole text in
+    its tooltip, is left out), and the panes that cut their content at their right edge (a scroll area
+    that does not scroll sideways holding a wider widget)."""
+    from philont_desktop.qt import QAbstractButton, QLabel, QScrollArea, Qt, QWidget
 
     out = []
     for x in tab.findChildren(QWidget):
+        if isinstance(x, QScrollArea) and x.isVisible() and x.widget() is not None:
+            off = x.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+            if off and x.widget().width() > x.viewport().width():
+                out.append(f"{x.objectName()!r} cuts its pane: {x.viewport().width()} < {x.widget().width()}")
         if not x.isVisible() or not isinstance(x, (QLabel, QAbstractButton)) or not x.text():
             continue
-        if isinstance(x, QLabel) and x.wordWrap():
+        if isinstance(x, QLabel) and (x.wordWrap() or x.property("elidesText")):
             continue
         if x.width() < x.sizeHint().width() - 1:
             out.append(
@@ -70,7 +74,8 @@ def walk(db: Path, size: tuple[int, int]) -> dict:
             report["problems"].append(f"{name}: not settled")
         report["tabs"].append(name)
         report["problems"] += [f"{name}: {p}" for p in squeezed(tab)]
-        if name not in STILL_WIDE and tab.width() > w.width():
+        report["problems"] += [f"{name}: status bar: {p}" for p in squeezed(w.statusBar())]
+        if tab.width() > w.width():
             report["problems"].append(f"{name}: scrolls sideways ({tab.width()} px wide)")
         need = w.minimumSizeHint()
         if need.width() > placed[0] or need.height() > placed[1]:

@@ -345,3 +345,34 @@ def test_every_action_has_a_key_or_a_menu_entry(open_window, demo_db_path):
         if not in_menu and not action.shortcuts():
             lacking.append(action.text())
     assert not lacking, lacking
+
+
+def test_tabs_after_the_tenth_have_alt_shift_keys_listed_in_the_help(open_window, demo_db_path):
+    from philont_desktop import tabs
+    from philont_desktop.help_dialog import collect_shortcuts
+
+    extra = ("extra_one", "extra_two")
+    for name in extra:  # tabs that cannot be loaded: shown as their error, cheap to make
+        tabs.register(name, f"philont_desktop.nonexistent.{name}:Tab", name.replace("_", " ").title())
+    try:
+        w = open_window(demo_db_path)
+        w.activateWindow()
+        names = tab_names()
+        assert len(names) >= 12
+        entries = collect_shortcuts(w)
+        for i in range(10, len(names)):
+            keys = [k.toString() for k in w.tab_actions[i].shortcuts()]
+            assert keys == [f"Alt+Shift+{(i + 1) % 10}"], (names[i], keys)
+            _press(w.tab_widget.currentWidget(), keys[0])
+            assert w.tab_widget.currentIndex() == i, names[i]
+            title = w.tab_widget.tabText(i)
+            assert any(e.text == f"Tab {i + 1}: {title}" and e.keys == tuple(keys) for e in entries), title
+        used: dict[str, list[str]] = {}
+        for e in entries:
+            for key in e.keys:
+                used.setdefault(key, []).append(e.text)
+        clashes = {k: v for k, v in used.items() if "Alt+Shift+" in k and len(v) > 1}
+        assert not clashes
+    finally:
+        for name in extra:
+            tabs.registry().unregister(name)

@@ -20,7 +20,8 @@ from philont_desktop import zoom
 from philont_desktop.app import settle
 from philont_desktop.qt import QApplication, QFontMetrics, QImage, QStyleOptionViewItem
 from philont_desktop.tabs import tab_names
-from tests.desktop.large_text_walk import STILL_WIDE, squeezed
+from philont_desktop.workers import spin_until
+from tests.desktop.large_text_walk import squeezed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +43,8 @@ def test_large_text_keeps_every_label_whole_and_the_window_its_size(open_window,
         tab = w.show_tab(name)
         assert settle(w, tab, 20_000)
         problems += [f"{name}: {p}" for p in squeezed(tab)]
-        if name not in STILL_WIDE and tab.width() > w.width():
+        problems += [f"{name}: status bar: {p}" for p in squeezed(w.statusBar())]
+        if tab.width() > w.width():
             problems.append(f"{name}: scrolls sideways ({tab.width()} px wide)")
         need = w.minimumSizeHint()
         assert need.width() <= size[0] and need.height() <= size[1], (name, need)
@@ -226,3 +228,135 @@ def test_rows_that_wrapped_for_large_text_go_back_on_one_line_at_100(open_window
         assert settle(w, tab, 20_000)
         assert tab.width() <= w.width(), name
     assert not context.inputs_panel.narrow and facts.bar.grid.itemAtPosition(1, 0) is None
+
+
+def test_the_status_bar_shortens_the_path_in_its_middle_and_the_counts_by_whole_words(
+    open_window, demo_db_path
+):
+    w = open_window(demo_db_path, size=(1024, 640))
+    assert spin_until(lambda: w.counts_loaded, 20_000)
+    w.theme.set_zoom(200)
+    QApplication.processEvents()
+    assert not squeezed(w.statusBar())
+    path, counts = w.path_label, w.counts_label
+    full = str(demo_db_path)
+    assert path.text() == full and path.accessibleDescription() == full and full in path.toolTip()
+    shown = small = path.shown_text()
+    assert "…" in shown and not shown.endswith("…") and shown != full  # the middle goes
+    assert full.startswith(shown.split("…")[0]) and full.endswith(shown.split("…")[1])
+    assert path.fontMetrics().horizontalAdvance(shown) <= path.room()
+    shown = few = counts.shown_text()
+    assert shown.endswith("…") and counts.fontMetrics().horizontalAdvance(shown) <= counts.room()
+    assert counts.text().startswith(shown[:-1].rstrip())  # whole words: no number cut in two
+    assert counts.text() in counts.toolTip() and counts.accessibleDescription() == counts.text()
+    w.theme.set_zoom(100)
+    QApplication.processEvents()
+    assert len(path.shown_text()) > len(small) and len(counts.shown_text()) > len(few)  # room again
+
+
+def test_counts_lose_whole_words_from_their_end():
+    from philont_desktop.widgets.elided import fit_words
+
+    text = "messages ~3,000 · actions ~1,200 · notes 60"
+    assert fit_words(text, 100, len) == text
+    assert fit_words(text, 30, len) == "messages ~3,000 · actions …"
+    assert fit_words(text, 20, len) == "messages ~3,000 …"
+    assert fit_words(text, 12, len) == "messages …"
+    assert fit_words(text, 5, len) == ""
+
+
+def test_the_context_budgets_wrap_in_their_pane_rather_than_run_past_its_edge(open_window, demo_db_path):
+    from philont_desktop.qt import QScrollArea
+
+    w = open_window(demo_db_path, size=(1024, 640))
+    tab = w.show_tab("context")
+    assert settle(w, tab, 20_000)
+    w.theme.set_zoom(200)
+    assert settle(w, tab, 20_000)
+    QApplication.processEvents()
+    side = tab.findChild(QScrollArea, "contextSide")
+    assert side.widget().width() <= side.viewport().width()  # the legend's entries wrap
+    panel = tab.budget_panel
+    for bar in panel.bars.values():
+        assert bar.width() <= side.viewport().width()
+        line = bar.fontMetrics().height()
+        if bar.fontMetrics().horizontalAdvance(bar.title) > bar.width():  # the title takes two lines
+            assert bar.heightForWidth(bar.width()) >= 3 * line + bar.BAR_H
+    assert panel.legend_texts()
+
+
+def test_the_facts_namespaces_grow_with_the_zoom(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1280, 820))
+    facts = w.show_tab("facts")
+    assert settle(w, facts, 20_000)
+    tree = facts.tree
+    before = tree.width()
+    w.theme.set_zoom(200)
+    assert settle(w, facts, 20_000)
+    QApplication.processEvents()
+    assert tree.width() >= round(before * 1.5), (before, tree.width())
+    assert facts.table.width() >= 0.3 * facts.split.width()  # the facts keep their room
+    w.theme.set_zoom(100)
+    assert settle(w, facts, 20_000)
+    QApplication.processEvents()
+    assert abs(tree.width() - before) <= 0.1 * before
+
+
+def test_the_skills_filters_and_revisions_go_under_each_other_in_large_text_and_back(
+    open_window, demo_db_path
+):
+    from philont_desktop.qt import Qt
+
+    w = open_window(demo_db_path, size=(1024, 640))
+    skills = w.show_tab("skills")
+    assert settle(w, skills, 20_000)
+    bar, revisions = skills.board.bar, skills.detail_pane.revisions
+    assert bar.grid.itemAtPosition(1, 0) is None and revisions.orientation() == Qt.Orientation.Horizontal
+    w.theme.set_zoom(200)
+    assert settle(w, skills, 20_000)
+    assert bar.grid.itemAtPosition(2, 0) is not None  # three lines, two fields each
+    assert revisions.orientation() == Qt.Orientation.Vertical  # the diff under the versions
+    assert skills.width() <= w.width()
+    w.theme.set_zoom(100)
+    assert settle(w, skills, 20_000)
+    assert bar.grid.itemAtPosition(1, 0) is None and revisions.orientation() == Qt.Orientation.Horizontal
+
+
+def test_the_calendar_details_and_the_facts_plot_keep_room_for_their_text(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    calendar = w.show_tab("calendar")
+    assert settle(w, calendar, 20_000)
+    before = calendar.details.width()
+    w.theme.set_zoom(200)
+    assert settle(w, calendar, 20_000)
+    QApplication.processEvents()
+    assert calendar.details.width() >= round(before * 1.4), (before, calendar.details.width())
+
+    assert calendar.tables.width() >= 0.5 * calendar.splitter.width()  # the agenda keeps its share
+    facts = w.show_tab("facts")
+    assert settle(w, facts, 20_000)
+    line = facts.table.fontMetrics().height()
+    assert facts.table.height() >= 6 * line  # its header and a few rows, the tab scrolls instead
+    assert facts.curves.plot.height() >= 6 * line  # the score ticks apart
+    assert facts.width() <= w.width()
+    versions = w.show_tab("skills").detail_pane.revisions.table
+    assert versions.minimumHeight() >= 5 * versions.fontMetrics().height()
+
+
+def test_the_calendar_details_break_their_times_between_words_in_large_text(open_window, demo_db_path):
+    w = open_window(demo_db_path, size=(1024, 640))
+    w.theme.set_zoom(200)
+    calendar = w.show_tab("calendar")
+    assert settle(w, calendar, 20_000)
+    QApplication.processEvents()
+    doc = calendar.details.document()
+    block, cut = doc.begin(), []
+    while block.isValid():
+        text, layout = block.text(), block.layout()
+        if "UTC" in text:
+            for i in range(layout.lineCount() - 1):
+                end = layout.lineAt(i).textStart() + layout.lineAt(i).textLength()
+                if text[end - 1] not in " \u2028" and text[end] not in " \u2028":
+                    cut.append(text[layout.lineAt(i).textStart() : end + 4])
+        block = block.next()
+    assert doc.toPlainText().count("UTC") and not cut, cut

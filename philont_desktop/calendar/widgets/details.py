@@ -28,7 +28,7 @@ class DetailsPane(QTextBrowser):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setOpenLinks(False)
-        self.setMinimumWidth(300)
+        self.setMinimumWidth(220)  # its share of the splitter grows with the text (see the view)
         self.muted = "#888888"
         self.error = "#cf222e"
 
@@ -166,8 +166,8 @@ class DetailsPane(QTextBrowser):
     def _when(self, ms: int | None, zone: str | None, now: int) -> str:
         if ms is None:
             return "—"
-        # One time a line, each kept whole (the pane is narrow at 1024 px: a time broken inside reads
-        # badly); the agent's exact ISO form is in the list_upcoming line below.
+        # One time a line; a pane too narrow for one (large text) breaks it between its words, never
+        # inside a number. The agent's exact ISO form is in the list_upcoming line below.
         parts = [
             hz.rel_time(ms, now),
             hz.abs_time(ms, seconds=True),
@@ -176,4 +176,4 @@ class DetailsPane(QTextBrowser):
         zoned = fmt_in_zone(ms, zone)
         if zoned:
             parts.append(zoned)
-        return "<br>".join(plain.html(p).replace(" ", "&nbsp;") for p in parts)
+        return "<br>".join(plain.html(p) for p in parts)

@@ -16,6 +16,7 @@ from philont_desktop.qt import (
     QLabel,
     QPainter,
     QPalette,
+    QRect,
     QRectF,
     QSize,
     Qt,
@@ -34,6 +35,7 @@ SEGMENT_COLORS_DARK = (
     "#58a6ff", "#3fb950", "#d29922", "#bc8cff", "#f85149", "#39c5cf",
     "#ff7eb6", "#8b949e", "#a5d610", "#ffa657", "#8c9eff", "#4db6ac",
 )  # fmt: skip
+WRAP = Qt.TextFlag.TextWordWrap
 BUDGETS = ("recent_tokens", "recall_tokens", "recent_messages", "recall_candidates", "prefix_chars")
 
 
@@ -71,11 +73,21 @@ class BudgetBar(QWidget):
         )
         return need > width
 
+    def _title_height(self, width: int) -> int:
+        """The title's height at ``width``: one line, or as many as it takes wrapped between words
+        (never cut at the pane's edge)."""
+        fm = QFontMetrics(self.font())
+        if fm.horizontalAdvance(self.title) <= width:
+            return fm.height()
+        return fm.boundingRect(QRect(0, 0, max(1, width), 1 << 16), WRAP, self.title).height()
+
     def hasHeightForWidth(self) -> bool:
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._height() + (QFontMetrics(self.font()).height() if self.two_lines(width) else 0)
+        if not self.two_lines(width):
+            return self._height()
+        return self._height() + self._title_height(width)
 
     def _fit_height(self) -> None:
         height = self.heightForWidth(self.width())
@@ -115,13 +127,13 @@ class BudgetBar(QWidget):
         w = self.width()
         text_h = fm.height()
         p.setPen(pal.color(QPalette.ColorRole.WindowText))
-        p.drawText(
-            QRectF(0, 0, w, text_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title
-        )
+        two = self.two_lines(w)
+        title_h = self._title_height(w) if two else text_h
+        p.drawText(QRectF(0, 0, w, title_h), Qt.AlignmentFlag.AlignLeft | WRAP, self.title)
         over = self.limit > 0 and self.used > self.limit
         val_color = self.theme.status_color("error") if over else pal.color(QPalette.ColorRole.WindowText)
         p.setPen(val_color)
-        value_top = text_h if self.two_lines(w) else 0
+        value_top = title_h if two else 0
         p.drawText(
             QRectF(0, value_top, w, text_h),
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
@@ -226,6 +238,7 @@ class BudgetPanel(QWidget):
         while flow.count() < len(entries):
             entry = QLabel(self.legend)
             entry.setTextFormat(Qt.TextFormat.RichText)
+            entry.setWordWrap(True)  # large text in a narrow pane: an entry wider than the pane wraps
             flow.addWidget(entry)
         for i, (color, text) in enumerate(entries):
             entry = flow.itemAt(i).widget()

@@ -40,6 +40,7 @@ class LeftOutTable(QWidget):
         f = QFont(self.label.font())
         f.setBold(True)
         self.label.setFont(f)
+        self.label.setWordWrap(True)  # large text in a narrow pane: a second line
         lay.addWidget(self.label)
         self.table = QTableWidget(0, COLUMNS, self)
         self.table.setHorizontalHeaderLabels(

@@ -43,8 +43,10 @@ from philont_desktop.qt import (
 )
 from philont_desktop.retranslate import on_language_changed
 from philont_desktop.widgets import accessible, plain
+from philont_desktop.widgets.narrow import LinesHigh
 from philont_desktop.widgets.plots import ThemedPlotWidget, pg
 
+PLOT_LINES = 6  # the plot's least height, in lines of text
 MAX_INDIVIDUAL = 12  # up to this many selected facts: one coloured curve each, with a legend
 MAX_CURVES = 500  # beyond this, only the first MAX_CURVES selected facts are drawn
 
@@ -137,6 +139,7 @@ class DecayCurvePlot(QWidget):
         self.legend.setWordWrap(True)
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.legend.setMinimumWidth(1)  # never wider than its pane: a name longer than the line breaks
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
@@ -149,6 +152,7 @@ class DecayCurvePlot(QWidget):
         self.legend_area.setWidget(self.legend)
         lay.addWidget(self.legend_area)
         self.threshold = DEFAULT_FORGET_THRESHOLD
+        LinesHigh(self.plot, PLOT_LINES)  # the score's ticks apart in large text
         self._make_items()
         self.curve_items: dict[str, tuple[Any, Any]] = {}
         self._spare: list[tuple[Any, Any]] = []  # curve items not in use, shown again when needed
@@ -563,7 +567,7 @@ class DecayCurvePlot(QWidget):
                 fmt_relative(r.crossing, int(self.real_now)), fmt_time(r.crossing)
             )
         weight = "bold" if r.fact.id == self.current_id else "normal"
-        note = plain.html(note).replace(" ", "&nbsp;")
+        note = plain.html(note)  # may wrap: large text in a narrow pane
         return (
             f'<span style="color:{color.name()}; font-weight:bold">━━</span>&nbsp;'
             f'<span style="font-weight:{weight}">{name}</span>&nbsp;—&nbsp;{note}'

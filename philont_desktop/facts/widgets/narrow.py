@@ -4,33 +4,13 @@ row needs side by side; at 1024 px and 100 % everything stays on one line."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from philont_desktop.qt import QBoxLayout, QWidget
+from philont_desktop.widgets.narrow import Narrowing
 
-from philont_desktop import zoom
-from philont_desktop.qt import QBoxLayout, QEvent, QObject, QWidget
+__all__ = ["TAB_NARROW", "Narrowing", "stacking_bar"]
 
 #: The Facts tab's width at 100 % under which its filters and its time control are one under the other.
 TAB_NARROW = 1000
-
-
-class Narrowing(QObject):
-    """Calls ``place(narrow)`` now and whenever ``watched`` becomes narrower or wider than ``width``
-    pixels at 100 %."""
-
-    def __init__(self, watched: QWidget, width: int, place: Callable[[bool], None]):
-        super().__init__(watched)
-        self.width, self.place, self.narrow = width, place, False
-        place(False)
-        watched.installEventFilter(self)
-
-    def eventFilter(self, watched: Any, event: Any) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            narrow = watched.width() / zoom.text_scale() < self.width
-            if narrow != self.narrow:
-                self.narrow = narrow
-                self.place(narrow)
-        return False
 
 
 def stacking_bar(tab: QWidget) -> QBoxLayout:

@@ -33,6 +33,7 @@ from philont_desktop.qt import (
     QWidget,
     Signal,
 )
+from philont_desktop.widgets.narrow import LinesHigh
 from philont_desktop.widgets.table import setup_table
 
 SELECTION_DEBOUNCE_MS = 30
@@ -80,6 +81,7 @@ class FactsTable(QTableView):
         # paint of a load (the view lays its rows out in a later turn), narrowed the viewport, and the
         # value column fitted to the new width made the whole table paint a second time
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        LinesHigh(self, 6)  # its header and a few rows in large text (the tab scrolls instead)
         state = settings.header_state("facts/table")
         if state:
             self.horizontalHeader().restoreState(state)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from philont_desktop.qt import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QTimer, QWidget, Signal
+from philont_desktop.qt import QCheckBox, QComboBox, QGridLayout, QLabel, QLineEdit, QTimer, QWidget, Signal
 from philont_desktop.skills.state import BoardFilter
+from philont_desktop.widgets.narrow import Narrowing
+
+#: The bar's width at 100 % under which its fields go onto three lines, two by two.
+BAR_NARROW = 680
 
 
 class SkillsFilterBar(QWidget):
@@ -51,12 +55,9 @@ class SkillsFilterBar(QWidget):
         )
         self.summary = QLabel(self)
         self.summary.setObjectName("skillsSummary")
-        bar = QHBoxLayout(self)
-        bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(self.search, 3)
-        for w in (self.kind_combo, self.source_combo, self.recipes_check, self.sort_combo):
-            bar.addWidget(w)
-        bar.addWidget(self.summary, 1)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        Narrowing(self, BAR_NARROW, self._place)
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(120)
@@ -68,6 +69,19 @@ class SkillsFilterBar(QWidget):
         self.sort_combo.currentIndexChanged.connect(
             lambda _i: self.sortChosen.emit(self.sort_combo.currentData())
         )
+
+    def _place(self, narrow: bool) -> None:
+        """One row; three where the bar is narrow (large text): the text filter and the count, the kind
+        and the source, the recipes and the sort order."""
+        g = self.grid
+        widgets = (self.search, self.kind_combo, self.source_combo, self.recipes_check, self.sort_combo)
+        wide = ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5))
+        three = ((0, 0), (1, 0), (1, 1), (2, 0), (2, 1), (0, 1))
+        for w, at in zip((*widgets, self.summary), three if narrow else wide, strict=True):
+            g.removeWidget(w)  # moved, not added twice
+            g.addWidget(w, *at)
+        for col in range(6):
+            g.setColumnStretch(col, (1, 1, 0, 0, 0, 0)[col] if narrow else (3, 0, 0, 0, 0, 1)[col])
 
     def _combo(self, name: str, items: tuple[tuple[str, str], ...]) -> QComboBox:
         combo = QComboBox(self)

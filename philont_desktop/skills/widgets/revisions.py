@@ -28,10 +28,13 @@ from philont_desktop.skills.repairs import attempt_number, attempts_text, reason
 from philont_desktop.skills.widgets.colors import Colors
 from philont_desktop.skills.widgets.overview import format_time, policy_text, verification_text
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.narrow import LinesHigh, Narrowing
 from philont_desktop.widgets.text import format_local
 
 _ROLE = Qt.ItemDataRole.UserRole
 COL_REASON, COL_EFFECT = 3, 4
+#: The panel's width at 100 % under which the diff goes under the versions table.
+PANEL_NARROW = 720
 
 
 def format_date(ms: int | None) -> str:
@@ -84,6 +87,12 @@ class RevisionsPanel(QSplitter):
         self.setStretchFactor(0, 6)
         self.setStretchFactor(1, 5)
         self.setSizes([600, 420])  # the versions table needs room for its reasons
+        Narrowing(parent or self, PANEL_NARROW, self._place)  # the detail pane: resized on every page
+        LinesHigh(self.table, 5)  # its header and a few versions in large text (the tab scrolls instead)
+
+    def _place(self, narrow: bool) -> None:
+        """The diff beside the versions table; under it where the panel is narrow (large text)."""
+        self.setOrientation(Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal)
 
     def _make_table(self) -> QTableWidget:
         t = QTableWidget(0, 5, self)
