@@ -188,7 +188,7 @@ def _press(widget, sequence: str) -> None:
 
 
 def test_every_registered_tab_has_a_key_and_a_go_to_tab_entry(open_window, demo_db_path):
-    from philont_desktop.help_dialog import ALT_TAB_KEYS, _plain
+    from philont_desktop.help_dialog import _plain
     from philont_desktop.tabs import registry
 
     w = open_window(demo_db_path)
@@ -201,13 +201,11 @@ def test_every_registered_tab_has_a_key_and_a_go_to_tab_entry(open_window, demo_
     for i, entry in enumerate(registry()):
         assert any(entry.title() in text for text in entries), entry.name
         keys = [k.toString() for k in w.tab_actions[i].shortcuts()]
-        if i >= ALT_TAB_KEYS:  # a tab after the tenth has no key: View › Go to tab reaches it
-            assert not keys, entry.name
-            continue
-        assert keys, entry.name
+        assert keys, entry.name  # the eleventh and later: Alt+Shift+1 …
         _press(w.tab_widget.currentWidget(), keys[-1])
         assert w.tab_widget.currentIndex() == i, (entry.name, keys)
     assert [k.toString() for k in w.tab_actions[names.index("review")].shortcuts()] == ["Alt+0"]
+    assert [k.toString() for k in w.tab_actions[names.index("health")].shortcuts()] == ["Alt+Shift+1"]
 
 
 def test_ctrl_tab_reaches_every_tab_from_inside_a_tab_of_tabs(open_window, demo_db_path):
