@@ -4,6 +4,8 @@ message it needed, cancel, the empty history, English and Chinese."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytest.importorskip("pytestqt")
@@ -134,14 +136,31 @@ def test_a_second_visit_shows_the_saved_result_and_replays_nothing(open_tab, pla
     assert "no new user turns" in again.progress.text
 
 
-def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, planted, english):
+def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, planted, english, monkeypatch):
+    import core.replay.store as store_module
+
+    real = store_module.replay
+
+    def held(db, options, *, progress=None, cancelled=None):
+        """The replay, held after its first turn until Cancel (a fast replay would end before it)."""
+
+        def first_then_wait(done: int, total: int) -> None:
+            progress(done, total)
+            deadline = time.monotonic() + 30
+            while not cancelled() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            progress(done, total)  # raises once cancelled
+
+        return real(db, options, progress=first_then_wait, cancelled=cancelled)
+
+    monkeypatch.setattr(store_module, "replay", held)
     path, _ids = planted
     tab = HealthTab(open_context(path))
     qtbot.addWidget(tab)
     tab.resize(1200, 800)
     tab.show()
     tab.ensure_activated()
-    page = tab.page("recall")
+    page = tab.show_page("recall")
     assert spin_until(lambda: page.job is not None and page.job.last_progress is not None, 60_000)
     job = page.job
     page.cancel()
@@ -150,6 +169,7 @@ def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, pl
     assert page.progress.text.startswith("Cancelled")
     assert page.progress.update_button.isVisible() and not page.progress.cancel_button.isVisible()
     assert ReplayStore().load(path) is None  # nothing of the cancelled run was saved
+    monkeypatch.setattr(store_module, "replay", real)
     page.progress.update_button.click()  # "Update" replays it all again
     assert page.wait_replay(60_000) and ReplayStore().load(path) is not None
 
