@@ -157,6 +157,14 @@ class Updated:
     turns: list[TurnReport] = field(default_factory=list)
 
 
+def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
+    """The files of a database's saved replay (header and turns): they hold the rare words and trigger
+    snippets of its messages, so the privacy purge deletes them (:data:`core.privacy.purge_plan.DERIVED`);
+    the next visit of the Recall page replays again."""
+    store = ReplayStore()
+    return [store.path(db_path), store.turns_path(db_path)]
+
+
 class ReplayStore:
     """The saved results in ``folder`` (:func:`default_store_dir` unless given)."""
 

@@ -586,6 +586,24 @@ def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_a
     assert list(_holding(path.parent, app)) == [str(other)]
 
 
+def test_a_saved_replay_of_the_database_is_deleted_by_the_purge(planted, monkeypatch):
+    """The Recall page's saved result holds rare words and trigger snippets of the messages."""
+    from core.replay.store import ENV_VAR, ReplayStore
+
+    path, app = planted
+    monkeypatch.setenv(ENV_VAR, str(app / "replays"))
+    store = ReplayStore()
+    head, turns = store.path(path), store.turns_path(path)
+    head.parent.mkdir(parents=True)
+    head.write_text("{}", encoding="utf-8")
+    turns.write_text(f'{{"terms": ["{KEY}"]}}\n', encoding="utf-8")
+    p = plan(path, findings(path), include_backups=True, app_dir=app)
+    assert {f.path for f in p.files if f.role == "derived"} == {str(head), str(turns)}
+    result = purge(path, p, **NO_WAIT)
+    assert sorted(result.derived_removed) == sorted([str(head), str(turns)])
+    assert not head.exists() and not turns.exists() and list(_holding(path.parent, app)) == []
+
+
 def _plant_copies(path: Path) -> None:
     """The password again: alone in a new message (no finding would name it), twice in one action
     result, and in a plan of the agent's own tables."""
