@@ -280,7 +280,8 @@ def _save(window, target: Path) -> bool:
 
 
 def run_screenshots(window, out_dir: Path) -> int:
-    """Save ``out_dir/<tab>.png`` for every tab (``start.png`` when no database could be shown)."""
+    """Save ``out_dir/<tab>.png`` for every tab, and ``<tab>-<page>.png`` for the other pages of a tab
+    of pages (``screenshot_views``: the Health tab's); ``start.png`` when no database could be shown."""
     from philont_desktop.qt import QApplication
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -302,12 +303,18 @@ def run_screenshots(window, out_dir: Path) -> int:
         if not settle(window, tab, LOAD_TIMEOUT_MS):
             print(f"{name}: still loading after {LOAD_TIMEOUT_MS // 1000} s", file=sys.stderr)
             code = 1
-        target = out_dir / f"{name}.png"
-        if not _save(window, target):
-            print(f"{name}: cannot write {target}", file=sys.stderr)
-            code = 1
-        else:
-            print(target)
+        views = [(name, lambda _ms: True), *getattr(tab, "screenshot_views", list)()]
+        for view, show in views:  # a tab of pages (Health): one picture per page
+            if not show(LOAD_TIMEOUT_MS):
+                print(f"{view}: still loading after {LOAD_TIMEOUT_MS // 1000} s", file=sys.stderr)
+                code = 1
+            QApplication.processEvents()
+            target = out_dir / f"{view}.png"
+            if not _save(window, target):
+                print(f"{view}: cannot write {target}", file=sys.stderr)
+                code = 1
+            else:
+                print(target)
     return code
 
 

@@ -153,7 +153,7 @@ TEMPLATES: dict[str, Template] = {
         "No recall ran: the message is too short or the recall budget is 0."
     ),
     "replay.cause.query_failed": lambda: _tr(
-        "Recall found nothing ({path}): no full-text query could be made and no message contains the whole text."
+        "Recall found nothing: no full-text query could be made and no message contains the whole text."
     ),
     "replay.cause.candidate_limit": lambda: _tr(
         "Message #{id} matched, but {limit} newer matches filled the candidate limit."

@@ -57,3 +57,8 @@ class HealthPage(Retranslatable, QWidget):
 
     def save_state(self) -> None:
         """Persist the page's view state (splitters)."""
+
+    def settle(self, timeout_ms: int) -> bool:
+        """Spin the event loop until the page shows everything it is working on (screenshots); default:
+        the tab's reads (a page whose work runs beside them, as the Recall page's replay, waits for it)."""
+        return self.controller.wait_idle(timeout_ms)

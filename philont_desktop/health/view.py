@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from philont_desktop.health.page import HealthPage
 from philont_desktop.health.pages import PAGES
 from philont_desktop.qt import QTabWidget, QVBoxLayout, QWidget
@@ -74,6 +77,16 @@ class HealthTab(BaseTab):
                     page.ensure_activated()
                 return page
         return None
+
+    def screenshot_views(self) -> list[tuple[str, Callable[[int], bool]]]:
+        """The pages after the first, each shown and settled in turn (``--screenshot`` saves each as
+        ``health-<page>.png``)."""
+
+        def _show(name: str, timeout_ms: int) -> bool:
+            page = self.show_page(name)
+            return page is not None and page.settle(timeout_ms)
+
+        return [(f"health-{e.name}", functools.partial(_show, e.name)) for e in PAGES[1:]]
 
     def _build(self, index: int) -> HealthPage:
         page = self._pages.get(index)

@@ -268,7 +268,12 @@
         <translation>此路径已存在文件；未做任何改动。</translation>
     </message>
     <message>
-        <location line="+383"/>
+        <location line="+114"/>
+        <source>Recall found nothing: no full-text query could be made and no message contains the whole text.</source>
+        <translation>召回一无所获：无法构造全文查询，也没有任何消息包含整段文字。</translation>
+    </message>
+    <message>
+        <location line="+269"/>
         <source>The directory cannot be written and has no -shm file: the database is opened with immutable=1, so changes made by the agent while the app runs will not be seen.</source>
         <translation>目录不可写且没有 -shm 文件：数据库以 immutable=1 方式打开，因此程序运行期间智能体所做的更改将不可见。</translation>
     </message>
@@ -1595,12 +1600,7 @@ with the backup
         <translation>没有进行召回：消息太短，或召回预算为 0。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Recall found nothing ({path}): no full-text query could be made and no message contains the whole text.</source>
-        <translation>召回一无所获（{path}）：无法构造全文查询，也没有任何消息包含整段文字。</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>Message #{id} matched, but {limit} newer matches filled the candidate limit.</source>
         <translation>消息 #{id} 匹配了，但 {limit} 条更新的匹配占满了候选上限。</translation>
     </message>
@@ -5242,7 +5242,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
 <context>
     <name>BudgetPanel</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+179"/>
+        <location filename="../../philont_desktop/context_tab/widgets/budgets.py" line="+191"/>
         <source>Budgets</source>
         <translation>预算</translation>
     </message>
@@ -5405,7 +5405,7 @@ The current file is kept in {4}: backed up first, or, when it is damaged, moved 
         <translation>日历</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/calendar/view.py" line="+214"/>
+        <location filename="../../philont_desktop/calendar/view.py" line="+218"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -6114,7 +6114,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>DecayCurvePlot</name>
     <message>
-        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+174"/>
+        <location filename="../../philont_desktop/facts/widgets/decay_plot.py" line="+178"/>
         <location line="+34"/>
         <location line="+98"/>
         <source>forget threshold {0}</source>
@@ -6212,12 +6212,12 @@ You can undo this with Edit › Undo.</source>
         <translation>下次跌破阈值：{0}</translation>
     </message>
     <message>
-        <location line="-454"/>
+        <location line="-456"/>
         <source>date (local time)</source>
         <translation>日期（本地时间）</translation>
     </message>
     <message numerus="yes">
-        <location line="+448"/>
+        <location line="+450"/>
         <source>%n fact(s)</source>
         <translation>
             <numerusform>%n 条事实</numerusform>
@@ -6238,7 +6238,7 @@ You can undo this with Edit › Undo.</source>
         </translation>
     </message>
     <message>
-        <location line="-453"/>
+        <location line="-455"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -7447,7 +7447,7 @@ You can undo this with Edit › Undo.</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../philont_desktop/facts/view.py" line="+96"/>
+        <location filename="../../philont_desktop/facts/view.py" line="+95"/>
         <source>Decay curves</source>
         <translation>衰减曲线</translation>
     </message>
@@ -7472,12 +7472,12 @@ You can undo this with Edit › Undo.</source>
         <translation>遗忘池（{0}）</translation>
     </message>
     <message>
-        <location line="+217"/>
+        <location line="+105"/>
         <source>Loading facts…</source>
         <translation>正在加载事实…</translation>
     </message>
     <message numerus="yes">
-        <location line="-168"/>
+        <location line="-56"/>
         <source>%n of the chosen facts are hidden by the current filter.</source>
         <translation>
             <numerusform>所选事实中有 %n 条被当前筛选隐藏。</numerusform>
@@ -7494,7 +7494,7 @@ You can undo this with Edit › Undo.</source>
         <translation>{0} 中分数最高的事实；在表格中选择事实以进行比较。</translation>
     </message>
     <message numerus="yes">
-        <location line="+132"/>
+        <location line="+20"/>
         <source>%Ln active fact(s)</source>
         <translation>
             <numerusform>%Ln 条有效事实</numerusform>
@@ -7537,7 +7537,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>FactsTable</name>
     <message numerus="yes">
-        <location filename="../../philont_desktop/facts/widgets/table.py" line="+58"/>
+        <location filename="../../philont_desktop/facts/widgets/table.py" line="+59"/>
         <source>%n month(s) ago</source>
         <extracomment>The columns seen without scrolling: the value takes the width they leave (at least VALUE_MIN).</extracomment>
         <translation>
@@ -8227,7 +8227,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>HelpDialog</name>
     <message>
-        <location filename="../../philont_desktop/help_dialog.py" line="+190"/>
+        <location filename="../../philont_desktop/help_dialog.py" line="+191"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -8237,7 +8237,7 @@ You can undo this with Edit › Undo.</source>
         <translation>在此标签页中查找(&amp;F)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>&amp;Go to tab</source>
         <translation>转到标签页(&amp;G)</translation>
     </message>
@@ -8361,7 +8361,7 @@ You can undo this with Edit › Undo.</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location line="-237"/>
         <source>Use with &amp;AI clients (MCP)…</source>
         <translation>在 AI 客户端中使用 (MCP)(&amp;A)…</translation>
     </message>
@@ -8761,7 +8761,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>JobIndicator</name>
     <message>
-        <location filename="../../philont_desktop/shell/status.py" line="+76"/>
+        <location filename="../../philont_desktop/shell/status.py" line="+78"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -8896,7 +8896,7 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>LeftOutTable</name>
     <message>
-        <location filename="../../philont_desktop/context_tab/widgets/left_out.py" line="+47"/>
+        <location filename="../../philont_desktop/context_tab/widgets/left_out.py" line="+48"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
@@ -10627,7 +10627,7 @@ You can undo this with Edit › Undo.</source>
         <translation>重放召回</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+26"/>
         <source>Cancelled: showing the result saved before. Update replays what is missing.</source>
         <translation>已取消：显示之前保存的结果。“更新”会重放缺少的部分。</translation>
     </message>
@@ -11715,8 +11715,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>RevisionsPanel</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+60"/>
+        <location filename="../../philont_desktop/skills/widgets/revisions.py" line="+63"/>
         <source>Restore this version…</source>
+        <extracomment>The panel&apos;s width at 100 % under which the diff goes under the versions table.</extracomment>
         <translation>恢复此版本…</translation>
     </message>
     <message>
@@ -11730,7 +11731,7 @@ You can undo this with Edit › Undo.</source>
         <translation>与</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+31"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
@@ -12176,8 +12177,9 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>SkillsFilterBar</name>
     <message>
-        <location filename="../../philont_desktop/skills/widgets/filter_bar.py" line="+21"/>
+        <location filename="../../philont_desktop/skills/widgets/filter_bar.py" line="+25"/>
         <source>Filter by name, description, keywords, source…</source>
+        <extracomment>The bar&apos;s width at 100 % under which its fields go onto three lines, two by two.</extracomment>
         <translation>按名称、描述、关键词、来源筛选…</translation>
     </message>
     <message>
@@ -12256,7 +12258,7 @@ You can undo this with Edit › Undo.</source>
         <translation>排序：最新</translation>
     </message>
     <message numerus="yes">
-        <location line="+66"/>
+        <location line="+76"/>
         <source>%n skill(s)</source>
         <translation>
             <numerusform>%n 个技能</numerusform>
@@ -12392,7 +12394,7 @@ Reason (optional):</source>
 <context>
     <name>StatusArea</name>
     <message>
-        <location filename="../../philont_desktop/shell/status.py" line="+103"/>
+        <location filename="../../philont_desktop/shell/status.py" line="+107"/>
         <source>schema {0}</source>
         <translation>架构 {0}</translation>
     </message>
@@ -12497,12 +12499,12 @@ Reason (optional):</source>
         <translation>技能</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>Row counts (~: estimated from the highest row id, without counting the table).</source>
         <translation>行数（~：根据最大行 ID 估算，不逐行计数）。</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-44"/>
         <source>not live: file replaced</source>
         <translation>非实时：文件已被替换</translation>
     </message>

@@ -783,12 +783,12 @@ def test_self_test_fails_on_a_bad_file(qapp, tmp_path, capsys, settings):
     assert out.startswith(f"database: {bad}: This is not an SQLite database")
 
 
-def test_screenshot_writes_one_png_per_tab(qapp, db_path, tmp_path, capsys, settings):
+def test_screenshot_writes_one_png_per_tab_and_per_health_page(qapp, db_path, tmp_path, capsys, settings):
     out_dir = tmp_path / "shots"
     assert app_mod.main(["--db", str(db_path), "--screenshot", str(out_dir), "--theme", "dark"]) == 0
     names = {p.stem for p in out_dir.glob("*.png")}
     assert "audit" in names
-    assert names <= set(tabs.tab_names())
+    assert names == set(tabs.tab_names()) | {"health-recall", "health-privacy"}
     assert all(p.stat().st_size > 5000 for p in out_dir.glob("*.png"))
 
 

@@ -164,6 +164,9 @@ class RecallPage(HealthPage):
         """Spin the event loop until the replay (and the page's reads) are done (tests, screenshots)."""
         return spin_until(lambda: self.job is None and not self.controller.busy, timeout_ms)
 
+    def settle(self, timeout_ms: int) -> bool:
+        return self.wait_replay(timeout_ms)
+
     def cancel(self) -> None:
         """Stop the replay running: the saved result stays as it was (nothing of this run is kept)."""
         job, self.job = self.job, None
