@@ -44,6 +44,17 @@ def pytest_configure(config: pytest.Config) -> None:
 # A fixed "now" for time-dependent tests: 2026-06-15T12:00:00.000Z.
 
 
+@pytest.fixture(autouse=True)
+def _side_file_reports_stay_in_their_test():
+    """A side file a test set aside is reported to the next listener (the next CLI run prints it): what
+    a test left unheard is dropped after it, so that it never appears in another test's output."""
+    yield
+    from core import sidefiles
+
+    with sidefiles.reporting(lambda _notice: None):
+        pass
+
+
 @pytest.fixture
 def mem_db():
     """A fresh in-memory memory database with the full schema."""

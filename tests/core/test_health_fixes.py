@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import audit, curation
+from core import audit, curation, sidefiles
 from core.backups import AgentRunningError, list_backups_info
 from core.db import MemoryDB
 from core.errors import ConflictError, Notice, ValidationError_
@@ -376,7 +376,10 @@ def test_a_damaged_side_file_is_set_aside_not_trusted(tmp_path, path):
     f = tmp_path / "health.json"
     f.write_text("[1, 2", encoding="utf-8")
     side = HealthSideData(f)
-    assert side.dismissed(path) == set()
+    reports: list = []
+    with sidefiles.reporting(reports.append):
+        assert side.dismissed(path) == set()
+    assert [n.code for n in reports] == ["sidefile.set_aside"]
     side.dismiss(path, ["x", "y"])
     assert side.dismissed(path) == {frozenset({"x", "y"})}
     assert any(p.name.startswith("health.json.bad-") for p in tmp_path.iterdir())

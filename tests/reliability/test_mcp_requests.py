@@ -161,7 +161,7 @@ def test_every_request_over_stdio_is_answered_and_the_server_lives_on(surrogate_
         assert bad_uri["error"]["data"] == {"code": "mcp.bad_uri", "params": {"uri": "memory://facts/%%bad"}}
         # And the server still answers a good request.
         tools = server.ask(_request(9, "tools/list"))
-        assert tools is not None and tools["id"] == 9 and len(tools["result"]["tools"]) == 12
+        assert tools is not None and tools["id"] == 9 and len(tools["result"]["tools"]) == 13
         assert server.proc.poll() is None
     finally:
         server.stop()
