@@ -444,8 +444,10 @@ def test_no_tab_imports_another_tab():
                     names = [a.name for a in node.names]
                 for name in names:
                     parts = name.split(".")
-                    if len(parts) > 1 and parts[0] == "philont_desktop" and parts[1] in folders - {folder}:
-                        if (folder, name) not in TAB_IMPORTS_ALLOWED:
-                            found.append(f"{path.relative_to(package)}: {name}")
+                    other_tab = (
+                        len(parts) > 1 and parts[0] == "philont_desktop" and parts[1] in folders - {folder}
+                    )
+                    if other_tab and (folder, name) not in TAB_IMPORTS_ALLOWED:
+                        found.append(f"{path.relative_to(package)}: {name}")
     assert folders >= {"timeline", "actions", "notes", "audit"}
     assert found == [], "tabs ask ctx.navigator instead of importing each other"
