@@ -58,6 +58,7 @@ from core.paths import chmod_private, ensure_private_dir, fsync_dir
 from core.replay.need import NeedRule
 from core.replay.run import Replay, ReplayOptions, TurnReport, replay
 from core.replay.saved import SavedReplayError, merge_summary, turn_from_json
+from core.replay.turnfile import Changed, TurnWriter, file_lock, replayed, tee
 from core.timeline import RawStore
 
 if TYPE_CHECKING:
@@ -81,7 +82,6 @@ VERSION = 2
 MAX_BYTES = 2 * 1024 * 1024 * 1024
 #: The longest line of a turn read.
 MAX_LINE = 4 * 1024 * 1024
-_LOCK = threading.Lock()
 
 
 def default_store_dir() -> Path:
@@ -287,8 +287,8 @@ class ReplayStore:
     ) -> SavedReplay:
         """Keep ``result`` (made with ``options``) for the database at ``db_path`` in place of what was
         saved; ``identity`` defaults to the file's now."""
-        with _file_lock(self.turns_path(db_path)):
-            saved = self._recompute(db_path, lambda sink: _replayed(result, sink), options, identity)
+        with file_lock(self.turns_path(db_path)):
+            saved = self._recompute(db_path, lambda sink: replayed(result, sink), options, identity)
         return replace(saved, replay=result)
 
     def _recompute(
@@ -302,7 +302,7 @@ class ReplayStore:
         when the run is done, then the header: in place of what was saved."""
         ensure_private_dir(self.folder)
         turns = self.turns_path(db_path)
-        writer = _TurnWriter(_tmp(turns), 0)
+        writer = TurnWriter(_tmp(turns), 0)
         try:
             result = run(writer)
             size = writer.finish()
@@ -323,8 +323,8 @@ class ReplayStore:
     ) -> SavedReplay:
         """The turns ``run(sink)`` gives appended to ``old``'s as they come, then the header with the
         summaries added up; until it is written, the appended lines are not the saved result (the next
-        append cuts them off). :class:`_Changed` when the first new turn comes before ``old``'s last."""
-        writer = _TurnWriter(self.turns_path(db_path), old.size, None if old.last is None else old.last)
+        append cuts them off). :class:`Changed` when the first new turn comes before ``old``'s last."""
+        writer = TurnWriter(self.turns_path(db_path), old.size, None if old.last is None else old.last)
         try:
             new = run(writer)
             size = writer.finish() if writer.count else old.size
@@ -394,18 +394,18 @@ class ReplayStore:
 
         def run(options: ReplayOptions) -> Callable[[Callable[[TurnReport], None]], Replay]:
             def sink(writer: Callable[[TurnReport], None]) -> Replay:
-                return replay(db, options, progress=progress, cancelled=cancelled, sink=_tee(writer, on_turn))
+                return replay(db, options, progress=progress, cancelled=cancelled, sink=tee(writer, on_turn))
 
             return sink
 
-        with _file_lock(self.turns_path(db_path)):
+        with file_lock(self.turns_path(db_path)):
             saved = self.header(db_path)
             reason = None if saved is None else _why_not_extend(db, saved, o, identity)
             if saved is not None and reason is None:
                 try:
                     kept = self._extend(db_path, saved, run(replace(o, after_id=saved.last_id)), identity)
                     return Updated(kept, kept.count - saved.count, "extended", None)
-                except _Changed:
+                except Changed:
                     reason = "changed"  # a new turn comes before a saved one: their histories differ
             kept = self._recompute(db_path, run(o), o, identity)
         return Updated(kept, kept.count, "new" if saved is None else "recomputed", reason)
@@ -429,93 +429,6 @@ def _size(path: Path) -> int | None:
         return None
 
 
-class _Changed(Exception):
-    """The first new turn of an extension comes before the last saved turn."""
-
-
-class _TurnWriter:
-    """The turns of a replay written one JSON a line as they come (a sink of :func:`core.replay.replay`)
-    at byte ``at`` of ``path`` (cut there first, once a turn comes); what the header needs of them is
-    counted. ``after``: the saved last turn ``(id, time)`` the first turn must not come before
-    (:class:`_Changed`)."""
-
-    def __init__(self, path: Path, at: int, after: tuple[int, int] | None = None):
-        self.path, self.at, self.after = path, at, after
-        self.fh: Any = None
-        self.count = 0
-        self.last: tuple[int, int] | None = None
-        self.last_id: int | None = None
-
-    def __call__(self, t: TurnReport) -> None:
-        if self.fh is None:
-            if self.after is not None and _key(t) < (self.after[1], self.after[0]):
-                raise _Changed()
-            self._open()
-        line = json.dumps(t.to_json(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        self.fh.write(line + b"\n")
-        self.count += 1
-        self.last = (t.message.id, t.message.timestamp)
-        self.last_id = t.message.id if self.last_id is None else max(self.last_id, t.message.id)
-
-    def _open(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        self.fh = os.fdopen(fd, "r+b")
-        self.fh.truncate(self.at)
-        self.fh.seek(self.at)
-
-    def finish(self) -> int:
-        """Flush the lines to disk; the file's new size."""
-        if self.fh is None:
-            self._open()
-        self.fh.flush()
-        os.fsync(self.fh.fileno())
-        size = int(self.fh.tell())
-        self.close()
-        chmod_private(self.path)
-        return size
-
-    def close(self) -> None:
-        if self.fh is not None:
-            self.fh.close()
-            self.fh = None
-
-    def discard(self) -> None:
-        """Close and remove the file (a temporary file of a run that did not finish)."""
-        self.close()
-        with contextlib.suppress(OSError):
-            self.path.unlink()
-
-
-def _tee(*sinks: Callable[[TurnReport], None] | None) -> Callable[[TurnReport], None]:
-    given = [s for s in sinks if s is not None]
-
-    def sink(t: TurnReport) -> None:
-        for s in given:
-            s(t)
-
-    return sink
-
-
-def _replayed(result: Replay, sink: Callable[[TurnReport], None]) -> Replay:
-    """A replay already made, its turns handed to ``sink``."""
-    for t in result.turns:
-        sink(t)
-    return result
-
-
-_FILE_LOCKS: dict[str, threading.Lock] = {}
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """One writer at a time of a database's saved result in this process (another may be written
-    meanwhile)."""
-    with _LOCK:
-        lock = _FILE_LOCKS.setdefault(str(path), threading.Lock())
-    with lock:
-        yield
-
-
 def _lines(path: Path, size: int) -> Iterator[str]:
     """The lines of the first ``size`` bytes of the regular file at ``path`` (never a FIFO or a device)."""
     problem = sidefiles.check(path, MAX_BYTES)
@@ -537,7 +450,7 @@ def _lines(path: Path, size: int) -> Iterator[str]:
 
 
 def _saved(
-    written: _TurnWriter,
+    written: TurnWriter,
     summary: dict[str, Any],
     history: int,
     options: ReplayOptions,
@@ -559,10 +472,6 @@ def _saved(
         count=written.count + (old.count if old is not None else 0),
         size=size,
     )
-
-
-def _key(t: Any) -> tuple[int, int]:
-    return (t.message.timestamp, t.message.id)
 
 
 def _why_not_extend(
