@@ -25,6 +25,8 @@ The modules:
 * :mod:`core.replay.causes`: the cause codes, their English text and examples;
 * :mod:`core.replay.strategies`: the what-if strategies;
 * :mod:`core.replay.run`: the loop over the turns, the summary and the JSON.
+* :mod:`core.replay.store`: the saved results, and :mod:`core.replay.turnfile`: their turns written as
+  they are replayed.
 """
 
 from core.replay.causes import CAUSE_TEXT, cause_notice

@@ -23,7 +23,7 @@ from core.timeline import RawStore
 if TYPE_CHECKING:
     from core.db import MemoryDB
 
-__all__ = ["Replay", "ReplayOptions", "TurnReport", "WhatIf", "replay"]
+__all__ = ["Replay", "ReplayOptions", "ReplaySummary", "TurnReport", "WhatIf", "replay"]
 
 PAGE = 500  # user turns read at a time
 
@@ -97,38 +97,74 @@ def _rate(hits: int, n: int) -> float | None:
     return None if n == 0 else round(hits / n, 4)
 
 
+@dataclass
+class ReplaySummary:
+    """What :meth:`Replay.summary` counts, added up one turn at a time (:meth:`add`): a replay whose turns
+    go to a sink keeps this instead of the turns, and its summary is the same."""
+
+    strategies: tuple[str, ...]
+    rule: NeedRule
+    turns: int = 0
+    with_need: int = 0
+    hits: int = 0
+    by_cause: Counter[str] = field(default_factory=Counter)
+    strategy_hits: dict[str, int] = field(default_factory=dict)
+    strategy_tokens: dict[str, int] = field(default_factory=dict)
+
+    def add(self, t: TurnReport) -> None:
+        self.turns += 1
+        if t.hit is not None:
+            self.with_need += 1
+            self.hits += 1 if t.hit else 0
+        if t.cause is not None:
+            self.by_cause[t.cause.code] += 1
+        for name in self.strategies:
+            w = t.what_if[name]
+            if t.hit is not None and w.hit:
+                self.strategy_hits[name] = self.strategy_hits.get(name, 0) + 1
+            self.strategy_tokens[name] = self.strategy_tokens.get(name, 0) + w.tokens
+
+    def to_json(self) -> dict[str, Any]:
+        strategies: dict[str, Any] = {}
+        for name in self.strategies:
+            s_hits = self.strategy_hits.get(name, 0)
+            tokens = self.strategy_tokens.get(name, 0)
+            strategies[name] = {
+                "hits": s_hits,
+                "hitRate": _rate(s_hits, self.with_need),
+                "tokens": tokens,
+                "tokensPerHit": None if s_hits == 0 else round(tokens / s_hits, 1),
+            }
+        return {
+            "turns": self.turns,
+            "withNeed": self.with_need,
+            "hits": self.hits,
+            "hitRate": _rate(self.hits, self.with_need),
+            "byCause": dict(sorted(self.by_cause.items())),
+            "strategies": strategies,
+            "estimate": {"kind": "silver", "maxDf": self.rule.max_df},
+        }
+
+
 @dataclass(frozen=True)
 class Replay:
-    """The replayed turns, the strategies compared and the rule of need that labelled them."""
+    """The replayed turns, the strategies compared and the rule of need that labelled them. A replay
+    whose turns went to a sink (:func:`replay`) holds none (``turns`` is empty) and its summary in
+    ``tally``; else the summary is counted from ``turns``."""
 
     turns: list[TurnReport]
     strategies: tuple[str, ...]
     rule: NeedRule
     history: int  # messages in the file (every conversation)
+    tally: ReplaySummary | None = None
 
     def summary(self) -> dict[str, Any]:
-        with_need = [t for t in self.turns if t.hit is not None]
-        hits = sum(1 for t in with_need if t.hit)
-        by_cause = Counter(t.cause.code for t in self.turns if t.cause is not None)
-        strategies: dict[str, Any] = {}
-        for name in self.strategies:
-            s_hits = sum(1 for t in with_need if t.what_if[name].hit)
-            tokens = sum(t.what_if[name].tokens for t in self.turns)
-            strategies[name] = {
-                "hits": s_hits,
-                "hitRate": _rate(s_hits, len(with_need)),
-                "tokens": tokens,
-                "tokensPerHit": None if s_hits == 0 else round(tokens / s_hits, 1),
-            }
-        return {
-            "turns": len(self.turns),
-            "withNeed": len(with_need),
-            "hits": hits,
-            "hitRate": _rate(hits, len(with_need)),
-            "byCause": dict(sorted(by_cause.items())),
-            "strategies": strategies,
-            "estimate": {"kind": "silver", "maxDf": self.rule.max_df},
-        }
+        if self.tally is not None:
+            return self.tally.to_json()
+        tally = ReplaySummary(self.strategies, self.rule)
+        for t in self.turns:
+            tally.add(t)
+        return tally.to_json()
 
     def to_json(self) -> dict[str, Any]:
         return {"summary": self.summary(), "turns": [t.to_json() for t in self.turns]}
@@ -208,6 +244,7 @@ def replay(
     *,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    sink: Callable[[TurnReport], None] | None = None,
 ) -> Replay:
     """Replay the user turns of the range (see :mod:`core.replay`). Reads only.
 
@@ -215,6 +252,9 @@ def replay(
     To stop a replay, either raise from ``progress`` (the exception propagates, nothing is returned)
     or pass ``cancelled``: it is asked before each turn and during a slow substring scan, and when it
     returns true :class:`core.replay.turn.ReplayCancelledError` is raised.
+
+    ``sink(turn)``: each turn is handed to it as soon as it is made and not kept (the result's ``turns``
+    is empty, its summary still counts every turn): a long history's turns are never all held at once.
     """
     o = options or ReplayOptions()
     unknown = [s for s in o.strategies if s not in STRATEGIES]
@@ -232,6 +272,7 @@ def replay(
     if progress is not None:
         progress(0, wanted)
     reports: list[TurnReport] = []
+    tally = ReplaySummary(tuple(o.strategies), o.rule)
     if wanted:
         reader = TurnReader(db, cancelled)
         index = NeedIndex(db, o.rule, reader.tops)
@@ -241,10 +282,15 @@ def replay(
                 raise ReplayCancelledError()
             turn = reader.turn(m)
             need = index.need(m.content, (int(m.timestamp), m.id), " ".join(r.text for r in facts))
-            reports.append(_replay_turn(reader, raw, turn, need, o.strategies, facts))
+            report = _replay_turn(reader, raw, turn, need, o.strategies, facts)
+            tally.add(report)
+            if sink is None:
+                reports.append(report)
+            else:
+                sink(report)
             if progress is not None:
-                progress(len(reports), wanted)
-    return Replay(reports, tuple(o.strategies), o.rule, total)
+                progress(tally.turns, wanted)
+    return Replay(reports, tuple(o.strategies), o.rule, total, None if sink is None else tally)
 
 
 def _with_relearned(

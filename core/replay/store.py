@@ -29,9 +29,12 @@ turn comes before it in time (``changed``).
 
 A file that cannot be read (not a regular file, too large, not JSON, not a saved replay's shape, a turns
 file shorter than its header says) is set aside and reported (:func:`core.sidefiles.set_aside`), never
-trusted: the next update recomputes. The header is written atomically (a private temporary file renamed
-into place, mode 0600) after the turns it counts, so a run stopped between the two leaves the previous
-result; appended lines it does not count are cut off by the next append.
+trusted: the next update recomputes. The turns are written as they are replayed, never all held at
+once (:meth:`ReplayStore.update` hands each to its ``on_turn``): appended to the turns file when the
+result is extended, else written to a temporary file renamed into place once the replay is done. The
+header is written atomically (a private temporary file renamed into place, mode 0600) after the
+turns it counts, so a run stopped between the two leaves the previous result; appended lines it does
+not count are cut off by the next append.
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ import json
 import os
 import stat
 import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +58,7 @@ from core.paths import chmod_private, ensure_private_dir, fsync_dir
 from core.replay.need import NeedRule
 from core.replay.run import Replay, ReplayOptions, TurnReport, replay
 from core.replay.saved import SavedReplayError, merge_summary, turn_from_json
+from core.replay.turnfile import Changed, TurnWriter, file_lock, replayed, tee
 from core.timeline import RawStore
 
 if TYPE_CHECKING:
@@ -78,7 +82,6 @@ VERSION = 2
 MAX_BYTES = 2 * 1024 * 1024 * 1024
 #: The longest line of a turn read.
 MAX_LINE = 4 * 1024 * 1024
-_LOCK = threading.Lock()
 
 
 def default_store_dir() -> Path:
@@ -148,13 +151,13 @@ class SavedReplay:
 class Updated:
     """What :meth:`ReplayStore.update` did: ``how`` is ``new`` (nothing was saved), ``extended`` (the new
     turns appended; ``replayed`` may be 0) or ``recomputed`` (``reason``: ``options``, ``replaced`` or
-    ``changed``); ``turns`` are the turns replayed now (every turn unless ``extended``)."""
+    ``changed``). The turns replayed now (every turn unless ``extended``) are not kept: the update
+    hands them to its ``on_turn`` one at a time."""
 
     saved: SavedReplay
     replayed: int
     how: str
     reason: str | None = None
-    turns: list[TurnReport] = field(default_factory=list)
 
 
 def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
@@ -284,34 +287,52 @@ class ReplayStore:
     ) -> SavedReplay:
         """Keep ``result`` (made with ``options``) for the database at ``db_path`` in place of what was
         saved; ``identity`` defaults to the file's now."""
-        with _LOCK:
-            ensure_private_dir(self.folder)
-            turns = self.turns_path(db_path)
-            tmp = _tmp(turns)
-            try:
-                size = _write_lines(tmp, "wb", result.turns)
-                os.replace(tmp, turns)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    tmp.unlink()
-                raise
-            saved = _saved(
-                result.turns, result.summary(), result.history, options, identity, db_path, size, None
-            )
-            self._write_header(db_path, saved)
+        with file_lock(self.turns_path(db_path)):
+            saved = self._recompute(db_path, lambda sink: replayed(result, sink), options, identity)
         return replace(saved, replay=result)
 
-    def _append(
-        self, db_path: str | os.PathLike[str], old: SavedReplay, new: Replay, identity: FileIdentity | None
+    def _recompute(
+        self,
+        db_path: str | os.PathLike[str],
+        run: Callable[[Callable[[TurnReport], None]], Replay],
+        options: ReplayOptions,
+        identity: FileIdentity | None,
     ) -> SavedReplay:
-        """``new``'s turns appended to ``old``'s (the summaries added up)."""
-        with _LOCK:
-            size = old.size
-            if new.turns:
-                size = _write_lines(self.turns_path(db_path), "r+b", new.turns, at=old.size)
-            summary = merge_summary(old.summary, new.summary())
-            saved = _saved(new.turns, summary, new.history, old.options, identity, db_path, size, old)
-            self._write_header(db_path, saved)
+        """The turns ``run(sink)`` gives written to a temporary file as they come, renamed into place
+        when the run is done, then the header: in place of what was saved."""
+        ensure_private_dir(self.folder)
+        turns = self.turns_path(db_path)
+        writer = TurnWriter(_tmp(turns), 0)
+        try:
+            result = run(writer)
+            size = writer.finish()
+            os.replace(writer.path, turns)
+        except BaseException:
+            writer.discard()
+            raise
+        saved = _saved(writer, result.summary(), result.history, options, identity, db_path, size, None)
+        self._write_header(db_path, saved)
+        return saved
+
+    def _extend(
+        self,
+        db_path: str | os.PathLike[str],
+        old: SavedReplay,
+        run: Callable[[Callable[[TurnReport], None]], Replay],
+        identity: FileIdentity | None,
+    ) -> SavedReplay:
+        """The turns ``run(sink)`` gives appended to ``old``'s as they come, then the header with the
+        summaries added up; until it is written, the appended lines are not the saved result (the next
+        append cuts them off). :class:`Changed` when the first new turn comes before ``old``'s last."""
+        writer = TurnWriter(self.turns_path(db_path), old.size, None if old.last is None else old.last)
+        try:
+            new = run(writer)
+            size = writer.finish() if writer.count else old.size
+        finally:
+            writer.close()
+        summary = merge_summary(old.summary, new.summary())
+        saved = _saved(writer, summary, new.history, old.options, identity, db_path, size, old)
+        self._write_header(db_path, saved)
         return saved
 
     def _write_header(self, db_path: str | os.PathLike[str], saved: SavedReplay) -> None:
@@ -358,25 +379,36 @@ class ReplayStore:
         *,
         progress: Callable[[int, int], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
+        on_turn: Callable[[TurnReport], None] | None = None,
     ) -> Updated:
         """Bring the saved result of ``db`` (opened from ``db_path``) up to date and save it: only the
         user turns written since are replayed when the saved one can be extended, else every turn.
         ``progress(done, total)`` counts the turns replayed now; ``cancelled()`` stops the replay
-        (:func:`core.replay.replay`), and then nothing is saved. Reads the database only."""
+        (:func:`core.replay.replay`), and then nothing is saved. Reads the database only.
+
+        The turns replayed now are written as they come and not kept: ``on_turn(turn)`` is given each
+        of them, oldest first (those of the replay that is saved only: none of an extension found to
+        come before the saved turns, which is then recomputed)."""
         o = replace(options or ReplayOptions(), after_id=None)
         identity = getattr(db, "identity", None) or file_identity(db_path)
-        saved = self.header(db_path)
-        reason = None if saved is None else _why_not_extend(db, saved, o, identity)
-        if saved is not None and reason is None:
-            new = replay(db, replace(o, after_id=saved.last_id), progress=progress, cancelled=cancelled)
-            if new.turns and saved.last is not None and _key(new.turns[0]) < (saved.last[1], saved.last[0]):
-                reason = "changed"  # a new turn comes before a saved one: their histories differ
-            else:
-                kept = self._append(db_path, saved, new, identity)
-                return Updated(kept, len(new.turns), "extended", None, new.turns)
-        fresh = replay(db, o, progress=progress, cancelled=cancelled)
-        kept = self.save(db_path, fresh, o, identity=identity)
-        return Updated(kept, len(fresh.turns), "new" if saved is None else "recomputed", reason, fresh.turns)
+
+        def run(options: ReplayOptions) -> Callable[[Callable[[TurnReport], None]], Replay]:
+            def sink(writer: Callable[[TurnReport], None]) -> Replay:
+                return replay(db, options, progress=progress, cancelled=cancelled, sink=tee(writer, on_turn))
+
+            return sink
+
+        with file_lock(self.turns_path(db_path)):
+            saved = self.header(db_path)
+            reason = None if saved is None else _why_not_extend(db, saved, o, identity)
+            if saved is not None and reason is None:
+                try:
+                    kept = self._extend(db_path, saved, run(replace(o, after_id=saved.last_id)), identity)
+                    return Updated(kept, kept.count - saved.count, "extended", None)
+                except Changed:
+                    reason = "changed"  # a new turn comes before a saved one: their histories differ
+            kept = self._recompute(db_path, run(o), o, identity)
+        return Updated(kept, kept.count, "new" if saved is None else "recomputed", reason)
 
 
 def _no_constant(name: str) -> Any:
@@ -395,22 +427,6 @@ def _size(path: Path) -> int | None:
         return os.stat(path).st_size
     except OSError:
         return None
-
-
-def _write_lines(path: Path, mode: str, turns: Sequence[TurnReport], *, at: int = 0) -> int:
-    """Write ``turns`` one JSON a line at byte ``at`` of ``path`` (cut there first); the new size."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | (os.O_TRUNC if mode == "wb" else 0), 0o600)
-    with os.fdopen(fd, "r+b") as fh:
-        fh.truncate(at)
-        fh.seek(at)
-        for t in turns:
-            fh.write(json.dumps(t.to_json(), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-            fh.write(b"\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-        size = fh.tell()
-    chmod_private(path)
-    return size
 
 
 def _lines(path: Path, size: int) -> Iterator[str]:
@@ -434,7 +450,7 @@ def _lines(path: Path, size: int) -> Iterator[str]:
 
 
 def _saved(
-    turns: Sequence[TurnReport],
+    written: TurnWriter,
     summary: dict[str, Any],
     history: int,
     options: ReplayOptions,
@@ -443,10 +459,8 @@ def _saved(
     size: int,
     old: SavedReplay | None,
 ) -> SavedReplay:
-    last = (turns[-1].message.id, turns[-1].message.timestamp) if turns else (old.last if old else None)
-    ids = [t.message.id for t in turns] + (
-        [old.last_id] if old is not None and old.last_id is not None else []
-    )
+    last = written.last if written.count else (old.last if old else None)
+    ids = [i for i in (written.last_id, None if old is None else old.last_id) if i is not None]
     return SavedReplay(
         options=replace(options, after_id=None),
         identity=file_identity(db_path) if identity is None else identity,
@@ -455,13 +469,9 @@ def _saved(
         last=last,
         history=history,
         summary=summary,
-        count=len(turns) + (old.count if old is not None else 0),
+        count=written.count + (old.count if old is not None else 0),
         size=size,
     )
-
-
-def _key(t: Any) -> tuple[int, int]:
-    return (t.message.timestamp, t.message.id)
 
 
 def _why_not_extend(
@@ -532,6 +542,7 @@ def update(
     *,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    on_turn: Callable[[TurnReport], None] | None = None,
 ) -> Updated:
     """:meth:`ReplayStore.update` in the default folder."""
-    return ReplayStore().update(db, db_path, options, progress=progress, cancelled=cancelled)
+    return ReplayStore().update(db, db_path, options, progress=progress, cancelled=cancelled, on_turn=on_turn)

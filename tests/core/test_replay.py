@@ -3,6 +3,8 @@ and the what-if strategies, on a planted history built with the project's stores
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core import demo
@@ -385,3 +387,37 @@ def test_progress_starts_at_zero_and_a_replay_can_be_cancelled(planted):
             replay(db, progress=stop)
     finally:
         db.close()
+
+
+def _with_and_without_sink(path):
+    db = MemoryDB.open(path)
+    try:
+        kept = replay(db)
+        given = []
+        streamed = replay(db, sink=given.append)
+    finally:
+        db.close()
+    return kept, streamed, given
+
+
+def _dumped(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_a_sink_gets_every_turn_and_the_replay_keeps_none_with_the_same_summary(planted):
+    path, _ids = planted
+    kept, streamed, given = _with_and_without_sink(path)
+    assert streamed.turns == [] and len(given) == len(kept.turns) > 100
+    assert [t.to_json() for t in given] == [t.to_json() for t in kept.turns]
+    assert _dumped(streamed.summary()) == _dumped(kept.summary())
+    s = kept.summary()
+    assert s["withNeed"] > 0 and s["byCause"] and any(v["hits"] for v in s["strategies"].values())
+
+
+def test_a_sink_gives_the_same_summary_on_the_demo(tmp_path):
+    path = tmp_path / "demo.sqlite"
+    demo.generate(path, messages=3000, seed=7, now=FIXED_NOW)
+    kept, streamed, given = _with_and_without_sink(path)
+    assert streamed.turns == [] and len(given) == len(kept.turns)
+    assert _dumped(streamed.summary()) == _dumped(kept.summary())
+    assert _dumped(streamed.to_json()["summary"]) == _dumped(kept.to_json()["summary"])

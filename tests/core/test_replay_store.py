@@ -35,13 +35,20 @@ def _full(path, **kw):
         db.close()
 
 
-def _update(store, path, **kw):
+def _update(store, path, given=None, **kw):
     """``store.update`` on a fresh read-only connection; the turns replayed, counted by progress (the
-    turns it reported done: a report of none done yet, at the start, counts none)."""
+    turns it reported done: a report of none done yet, at the start, counts none); ``given``: a list the
+    turns handed on are added to."""
     seen: set[int] = set()
     db = MemoryDB.open(path)
     try:
-        done = store.update(db, path, kw.pop("options", None), progress=lambda d, t: seen.add(d))
+        done = store.update(
+            db,
+            path,
+            kw.pop("options", None),
+            progress=lambda d, t: seen.add(d),
+            on_turn=None if given is None else given.append,
+        )
     finally:
         db.close()
     return done, len(seen - {0})
@@ -93,9 +100,16 @@ def test_an_older_file_without_the_newer_members_still_reads(planted):
 
 def test_an_update_after_new_messages_replays_only_the_new_turns(planted, tmp_path):
     store = ReplayStore(tmp_path / "replays")
-    first, replayed = _update(store, planted)
-    turns = len(first.saved.replay.turns)
-    assert (first.how, replayed) == ("new", turns) and turns > 100
+    given: list = []
+    first, replayed = _update(store, planted, given)
+    turns = len(given)
+    assert (first.how, replayed, first.replayed, first.saved.count) == (
+        "new",
+        turns,
+        turns,
+        turns,
+    ) and turns > 100
+    assert first.saved.replay is None and store.load(planted).replay.to_json() == _full(planted).to_json()
 
     again, replayed = _update(store, planted)
     assert (again.how, again.replayed, replayed) == ("extended", 0, 0)
@@ -106,14 +120,15 @@ def test_an_update_after_new_messages_replays_only_the_new_turns(planted, tmp_pa
         T0 + 10_000 * MIN,
     )
     before = fingerprint(planted)
-    later, replayed = _update(store, planted)
+    given = []
+    later, replayed = _update(store, planted, given)
     assert fingerprint(planted) == before  # the update only reads the database
     assert (later.how, later.replayed, replayed) == ("extended", 2, 2)
     assert later.saved.count == turns + 2
     # Extending gives what a replay of every turn gives, the summary added up included.
     full = _full(planted)
     assert store.load(planted).replay.to_json() == full.to_json()
-    assert later.saved.summary == full.summary() and [t.message.id for t in later.turns] == [
+    assert later.saved.summary == full.summary() and [t.message.id for t in given] == [
         t.message.id for t in full.turns[-2:]
     ]
 
@@ -137,7 +152,7 @@ def test_other_options_are_recomputed_not_extended(planted, tmp_path):
     _update(store, planted)
     done, replayed = _update(store, planted, options=ReplayOptions(rule=NeedRule(max_df=2)))
     assert (done.how, done.reason) == ("recomputed", "options")
-    assert replayed == len(done.saved.replay.turns) and done.saved.options.rule.max_df == 2
+    assert replayed == len(store.load(planted).replay.turns) and done.saved.options.rule.max_df == 2
 
 
 def test_a_damaged_store_file_is_set_aside_reported_and_recomputed(planted, tmp_path):
@@ -180,9 +195,10 @@ def test_a_replaced_database_file_is_recomputed(planted, tmp_path):
     finally:
         db.close()
     os.replace(other, planted)
-    done, replayed = _update(store, planted)
+    given = []
+    done, replayed = _update(store, planted, given)
     assert (done.how, done.reason, replayed) == ("recomputed", "replaced", 1)
-    assert [t.message.id for t in done.turns] == [1] and done.saved.count == 1
+    assert [t.message.id for t in given] == [1] and done.saved.count == 1
 
 
 def test_a_file_restored_in_place_is_recomputed(planted, tmp_path):
@@ -193,9 +209,11 @@ def test_a_file_restored_in_place_is_recomputed(planted, tmp_path):
     _append(planted, [("user", "one more Quillfeather question")], T0 + 10_000 * MIN)
     _update(store, planted)
     shutil.copyfile(older, planted)  # same inode, the older content
-    done, _replayed = _update(store, planted)
+    given = []
+    done, _replayed = _update(store, planted, given)
     assert (done.how, done.reason) == ("recomputed", "changed")
-    assert done.saved.replay.to_json() == _full(planted).to_json()
+    assert store.load(planted).replay.to_json() == _full(planted).to_json()
+    assert [t.to_json() for t in given] == _full(planted).to_json()["turns"]  # none of the extension
 
 
 def test_results_are_keyed_to_the_real_path_and_the_folder_follows_the_environment(
@@ -227,3 +245,40 @@ def test_a_cancelled_update_saves_nothing(planted, tmp_path):
         assert store.load(planted).replay.to_json() == before
     finally:
         db.close()
+
+
+def test_turns_are_handed_on_as_they_come_and_a_stop_midway_leaves_the_saved_result(planted, tmp_path):
+    store = ReplayStore(tmp_path / "replays")
+    events: list[tuple[str, int]] = []
+
+    def stop_at(n):
+        def on_turn(t):
+            events.append(("turn", t.message.id))
+            if sum(1 for e in events if e[0] == "turn") == n:
+                raise KeyboardInterrupt
+
+        return on_turn
+
+    db = MemoryDB.open(planted)
+    try:  # a first replay stopped midway: nothing saved, no file left behind
+        with pytest.raises(KeyboardInterrupt):
+            store.update(db, planted, on_turn=stop_at(50))
+        assert store.header(planted) is None and not list(store.folder.iterdir())
+    finally:
+        db.close()
+    _update(store, planted)
+    before = store.load(planted).replay.to_json()
+    _append(planted, [("user", f"Quillfeather question {i}") for i in range(4)], T0 + 10_000 * MIN)
+    events.clear()
+    db = MemoryDB.open(planted)
+    try:  # each turn is handed on before the next is replayed; stopped at the third, the appended lines
+        with pytest.raises(KeyboardInterrupt):  # are not the saved result
+            store.update(db, planted, progress=lambda d, t: events.append(("done", d)), on_turn=stop_at(3))
+    finally:
+        db.close()
+    assert [e[0] for e in events] == ["done", "turn", "done", "turn", "done", "turn"]
+    assert store.turns_path(planted).stat().st_size > store.header(planted).size
+    assert store.load(planted).replay.to_json() == before
+    done, replayed = _update(store, planted)
+    assert (done.how, replayed) == ("extended", 4)
+    assert store.load(planted).replay.to_json() == _full(planted).to_json()

@@ -15,6 +15,7 @@ from core.db import MemoryDB
 from core.replay.store import ENV_VAR, ReplayStore
 from core.timeline import RawStore
 from philont_desktop import zoom
+from philont_desktop.health.recall.data import RecallView, job_load, job_update
 from philont_desktop.health.recall.widgets.misses import MissesModel
 from philont_desktop.health.view import HealthTab
 from philont_desktop.qt import QApplication, QGraphicsSimpleTextItem, Qt
@@ -141,7 +142,7 @@ def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, pl
 
     real = store_module.replay
 
-    def held(db, options, *, progress=None, cancelled=None):
+    def held(db, options, *, progress=None, cancelled=None, sink=None):
         """The replay, held after its first turn until Cancel (a fast replay would end before it)."""
 
         def first_then_wait(done: int, total: int) -> None:
@@ -151,7 +152,7 @@ def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, pl
                 time.sleep(0.01)
             progress(done, total)  # raises once cancelled
 
-        return real(db, options, progress=first_then_wait, cancelled=cancelled)
+        return real(db, options, progress=first_then_wait, cancelled=cancelled, sink=sink)
 
     monkeypatch.setattr(store_module, "replay", held)
     path, _ids = planted
@@ -268,3 +269,30 @@ def test_every_cause_has_a_short_name_in_both_languages(qapp, english):
         assert all(any("\u4e00" <= ch <= "\u9fff" for ch in name) for name in names), names
     finally:
         i18n.install("en")
+
+
+def _seen(view):
+    return (view.summary, view.months, [(t.message.id, t.needed) for t in view.misses], sorted(view.texts))
+
+
+def test_an_update_folds_the_turns_in_as_they_come_the_same_as_reading_them_back(planted):
+    path, _ids = planted
+    fresh = job_update(path, RecallView())
+    assert fresh.updated.how == "new" and fresh.updated.saved.replay is None  # no turn kept
+    db = MemoryDB.open(path)
+    try:
+        assert fresh.misses and _seen(fresh) == _seen(job_load(db, path))
+    finally:
+        db.close()
+    db = MemoryDB.open(path, writable=True)
+    try:
+        RawStore(db).append_message("global", "user", "Zephyrine Quillfeather once more", T0 + 10_000 * MIN)
+    finally:
+        db.close()
+    later = job_update(path, fresh)
+    assert (later.updated.how, later.updated.replayed) == ("extended", 1)
+    db = MemoryDB.open(path)
+    try:
+        assert _seen(later) == _seen(job_load(db, path)) and later.summary != fresh.summary
+    finally:
+        db.close()

@@ -16,7 +16,7 @@ import datetime as dt
 import heapq
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -55,22 +55,10 @@ class RecallView:
 
     def plus(self, turns: Iterable[TurnReport], summary: dict[str, Any], history: int) -> RecallView:
         """This view with ``turns`` added (their months counted, their misses listed)."""
-        months = dict(self.months)
-        heap = [(*_miss_key(t), t) for t in self.misses]
-        heapq.heapify(heap)
+        fold = RecallFold(self)
         for t in turns:
-            if t.hit is None:
-                continue
-            key = _month_of(t.message.timestamp)
-            if key is not None:
-                n, hits = months.get(key, (0, 0))
-                months[key] = (n + 1, hits + (1 if t.hit else 0))
-            if t.hit is False:
-                heapq.heappush(heap, (*_miss_key(t), t))
-                if len(heap) > MAX_LISTED:
-                    heapq.heappop(heap)
-        misses = [e[3] for e in sorted(heap, key=lambda e: e[:3], reverse=True)]
-        return RecallView(summary, history, months, misses, self.texts)
+            fold.add(t)
+        return fold.view(summary, history, self.texts)
 
     def plus_records(
         self,
@@ -106,6 +94,45 @@ class RecallView:
                     heapq.heappop(heap)
         misses = [e[3] for e in sorted(heap, key=lambda e: e[:3], reverse=True)]
         return RecallView(summary, history, months, misses, self.texts)
+
+
+class RecallFold:
+    """The months and listed misses of a view (``base``, else none), turns added one at a time
+    (:meth:`add`, a sink of :meth:`core.replay.store.ReplayStore.update`): what the page shows of a
+    replay, never its every turn."""
+
+    def __init__(self, base: RecallView | None = None):
+        self.months: dict[tuple[int, int], tuple[int, int]] = {}
+        self.heap: list[tuple[int, int, int, TurnReport]] = []
+        if base is not None:
+            self.add_view(base)
+
+    def add(self, t: TurnReport) -> None:
+        if t.hit is None:
+            return
+        key = _month_of(t.message.timestamp)
+        if key is not None:
+            n, hits = self.months.get(key, (0, 0))
+            self.months[key] = (n + 1, hits + (1 if t.hit else 0))
+        if t.hit is False:
+            self._list(t)
+
+    def add_view(self, view: RecallView) -> None:
+        """The months and listed misses of ``view`` added (the turns before those added here)."""
+        for key, (n, hits) in view.months.items():
+            had = self.months.get(key, (0, 0))
+            self.months[key] = (had[0] + n, had[1] + hits)
+        for t in view.misses:
+            self._list(t)
+
+    def _list(self, t: TurnReport) -> None:
+        heapq.heappush(self.heap, (*_miss_key(t), t))
+        if len(self.heap) > MAX_LISTED:
+            heapq.heappop(self.heap)
+
+    def view(self, summary: dict[str, Any], history: int, texts: dict[int, Message]) -> RecallView:
+        misses = [e[3] for e in sorted(self.heap, key=lambda e: e[:3], reverse=True)]
+        return RecallView(summary, history, dict(self.months), misses, texts)
 
 
 def _messages(db: Any, ids: Iterable[int]) -> dict[int, Message]:
@@ -156,8 +183,9 @@ def job_update(
 ) -> RecallView:
     """The saved replay brought up to date and saved, on a read-only connection of its own (the
     ``background`` lane: a replay of a long history takes minutes and must not hold a reader the tabs
-    need); the new turns added to ``view`` (the view made again when every turn was replayed). ``job``
-    reports progress (the turns replayed now) and stops the replay when cancelled."""
+    need); the new turns added to ``view`` one at a time as they are replayed, never all held (the view
+    made again when every turn was replayed). ``job`` reports progress (the turns replayed now) and
+    stops the replay when cancelled."""
     progress: Callable[[int, int], None] | None = None
     if job is not None:
 
@@ -169,11 +197,14 @@ def job_update(
     try:
         with job.interruptible(db) if job is not None else contextlib.nullcontext(db):
             cancelled = (lambda: job.cancelled) if job is not None else None
-            updated = (store or ReplayStore()).update(db, db_path, progress=progress, cancelled=cancelled)
+            fold = RecallFold()  # the turns replayed now, folded in as they come
+            updated = (store or ReplayStore()).update(
+                db, db_path, progress=progress, cancelled=cancelled, on_turn=fold.add
+            )
             base = view if updated.how == "extended" and view.summary is not None else RecallView()
-            saved = updated.saved
-            new = base.plus(updated.turns, saved.summary, saved.history)
-            return _with_texts(db, new, replace(updated, turns=[]))
+            fold.add_view(base)
+            new = fold.view(updated.saved.summary, updated.saved.history, base.texts)
+            return _with_texts(db, new, updated)
     finally:
         db.close()
 
