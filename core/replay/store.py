@@ -40,6 +40,7 @@ not count are cut off by the next append.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -163,9 +164,11 @@ class Updated:
 def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
     """The files of a database's saved replay (header and turns): they hold the rare words and trigger
     snippets of its messages, so the privacy purge deletes them (:data:`core.privacy.purge_plan.DERIVED`);
-    the next visit of the Recall page replays again."""
+    the next visit of the Recall page replays again. Also a temporary file of a replay being written
+    (or left by a crash) beside them."""
     store = ReplayStore()
-    return [store.path(db_path), store.turns_path(db_path)]
+    files = [store.path(db_path), store.turns_path(db_path)]
+    return files + [t for f in files for t in sorted(f.parent.glob(f".{glob.escape(f.name)}.*.tmp"))]
 
 
 class ReplayStore:
