@@ -236,7 +236,8 @@ def test_the_status_bar_shortens_the_path_in_its_middle_and_the_counts_by_whole_
     w = open_window(demo_db_path, size=(1024, 640))
     assert spin_until(lambda: w.counts_loaded, 20_000)
     w.theme.set_zoom(200)
-    QApplication.processEvents()
+    # the status bar lays itself out again once the zoom's font changes have reached every label
+    spin_until(lambda: not squeezed(w.statusBar()), 5000)
     assert not squeezed(w.statusBar())
     path, counts = w.path_label, w.counts_label
     full = str(demo_db_path)
