@@ -9160,9 +9160,19 @@ You can undo this with Edit › Undo.</source>
 <context>
     <name>MeasureNames</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/measure.py" line="+49"/>
-        <source>cap</source>
+        <location filename="../../philont_desktop/health/doctor/measure.py" line="+36"/>
+        <source>{0} values</source>
         <extracomment>the value a bar shows, by preference, and the limit it is held against</extracomment>
+        <translation>{0} 个值</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{0} entries</source>
+        <translation>{0} 项</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>cap</source>
         <translation>上限</translation>
     </message>
     <message>

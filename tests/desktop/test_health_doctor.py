@@ -287,3 +287,12 @@ def test_a_failing_task_is_shown_in_the_calendar_tab(db_path, open_window, qtbot
         return target is not None and target[0] == "task" and target[1].id == task.id
 
     qtbot.waitUntil(shown, timeout=20_000)
+
+
+def test_a_measured_list_or_mapping_is_counted_in_words_in_both_languages(english):
+    from philont_desktop.health.doctor.measure import measure_lines
+
+    lines = measure_lines(
+        {"facts": [{"id": "a"}, {"id": "b"}], "by": {"x": 1, "y": 2, "z": 3}, "ids": ["a", "b"]}
+    )
+    assert lines == ["facts: 2 entries", "by: 3 values", "ids: a, b"]

@@ -33,11 +33,11 @@ def _num(v: Any) -> float | None:
 
 def _short(v: Any) -> str:
     if isinstance(v, dict):
-        return f"{{{len(v)}}}"
+        return QCoreApplication.translate("MeasureNames", "{0} values").format(len(v))
     if isinstance(v, list | tuple):
         if len(v) <= 6 and all(not isinstance(x, dict | list) for x in v):
             return ", ".join(_short(x) for x in v)
-        return f"[{len(v)}]"
+        return QCoreApplication.translate("MeasureNames", "{0} entries").format(len(v))
     if isinstance(v, float):
         return f"{v:.4g}"
     return plain.plain(v, 200, one_line=True)
