@@ -204,3 +204,25 @@ def test_date_axis_labels_never_touch(theme, qtbot, lang) -> None:
                 plot.hide()
     finally:
         i18n.uninstall()
+
+
+@pytest.mark.parametrize("zoom", [100, 200])
+def test_the_decay_plots_now_label_stays_above_the_threshold_label_in_a_short_plot(theme, qtbot, zoom):
+    from philont_desktop.facts.widgets.decay_plot import DecayCurvePlot
+
+    theme.set_zoom(zoom)
+    try:
+        w = DecayCurvePlot(theme)
+        qtbot.addWidget(w)
+        w.resize(420, 200)  # a short plot: the Facts tab at 1024×640 in large text
+        w.show()
+        qtbot.waitExposed(w)
+        QApplication.processEvents()
+        now, threshold = w.now_line.label, w.threshold_line.label
+        now.setVisible(True)
+        (x0, x1), _ = w.plot.getViewBox().viewRange()
+        w.now_line.setPos(x0 + 0.1 * (x1 - x0))  # over the threshold's text, at the plot's left
+        QApplication.processEvents()
+        assert not now.sceneBoundingRect().intersects(threshold.sceneBoundingRect())
+    finally:
+        theme.set_zoom(100)

@@ -186,6 +186,7 @@ class DecayCurvePlot(QWidget):
         for item in (self.threshold_line, self.now_line, self.view_line):
             item.setZValue(5)
             self.plot.addItem(item, ignoreBounds=True)
+        self.plot.getViewBox().sigResized.connect(self._place_now_label)
         self.view_line.hide()
         self.past_all = pg.PlotDataItem(connect="finite", skipFiniteCheck=True)
         self.future_all = pg.PlotDataItem(connect="finite", skipFiniteCheck=True)
@@ -201,6 +202,13 @@ class DecayCurvePlot(QWidget):
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._fit_legend()
+
+    def _place_now_label(self, *_: Any) -> None:
+        """"now" above the threshold's label at the bottom: in a short plot or large text 16 % of the
+        height is less than their two lines, and the two overlapped."""
+        height, line = self.plot.getViewBox().height(), self.now_line.label.boundingRect().height()
+        if height > 0:
+            self.now_line.label.setPosition(min(0.85, max(0.16, 0.05 + 2.5 * line / height)))
 
     def _fit_legend(self) -> None:
         """The legend takes the height of its text, at most a third of the widget: the plot stays usable
