@@ -204,7 +204,7 @@ class DecayCurvePlot(QWidget):
         self._fit_legend()
 
     def _place_now_label(self, *_: Any) -> None:
-        """"now" above the threshold's label at the bottom: in a short plot or large text 16 % of the
+        """The "now" label above the threshold's at the bottom: in a short plot or large text 16 % of the
         height is less than their two lines, and the two overlapped."""
         height, line = self.plot.getViewBox().height(), self.now_line.label.boundingRect().height()
         if height > 0:
