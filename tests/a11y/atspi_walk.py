@@ -240,6 +240,45 @@ def settle(frame, wait: float) -> list:
     return found
 
 
+def inner_tab_lists(frame, bar) -> list:
+    """The page tab lists shown inside the current tab (a tab of pages: the Health tab's pages)."""
+    found, stack = [], [frame]
+    while stack:
+        node = stack.pop()
+        role = role_of(node)
+        if role == "page tab list" and "showing" in states_of(node) and node != bar:
+            found.append(node)
+        if role in ITEM_CONTAINERS or role in SKIPPED_SUBTREES:
+            continue
+        stack.extend(children(node))
+    return found
+
+
+def unnamed_of(found: list) -> tuple[dict[str, int], list[str]]:
+    roles: dict[str, int] = {}
+    unnamed = []
+    for node in found:
+        role = role_of(node)
+        roles[role] = roles.get(role, 0) + 1
+        if role in ("unknown", "invalid", "") or not name_of(node):
+            unnamed.append(f"{role or 'no role'} (child of {role_of(node.parent)} {name_of(node.parent)!r})")
+    return roles, unnamed
+
+
+def walk_pages(frame, bar, settle_s: float) -> list[dict]:
+    """Each page of the tab's page tab lists that is not shown yet: selected, its controls checked."""
+    pages = []
+    for inner in inner_tab_lists(frame, bar):
+        for page in [c for c in children(inner) if role_of(c) == "page tab"]:
+            if "selected" in states_of(page):
+                continue
+            select_tab(page)
+            found = settle(frame, settle_s)
+            roles, unnamed = unnamed_of(found)
+            pages.append({"page": name_of(page), "controls": len(found), "roles": roles, "unnamed": unnamed})
+    return pages
+
+
 def walk(app, settle_s: float, timeout: float) -> dict:
     frame = next(f for f in children(app) if role_of(f) == "frame")
     report: dict = {"window": name_of(frame), "tabs": [], "problems": []}
@@ -256,19 +295,14 @@ def walk(app, settle_s: float, timeout: float) -> dict:
         title = name_of(tab)
         select_tab(tab)
         found = settle(frame, settle_s)
-        roles: dict[str, int] = {}
-        unnamed = []
-        for node in found:
-            role = role_of(node)
-            roles[role] = roles.get(role, 0) + 1
-            if role in ("unknown", "invalid", "") or not name_of(node):
-                unnamed.append(
-                    f"{role or 'no role'} (child of {role_of(node.parent)} {name_of(node.parent)!r})"
-                )
+        roles, unnamed = unnamed_of(found)
         if "selected" not in states_of(tab):
             report["problems"].append(f"{title}: the tab could not be selected")
-        report["tabs"].append({"tab": title, "controls": len(found), "roles": roles, "unnamed": unnamed})
+        pages = walk_pages(frame, bar, settle_s)
+        entry = {"tab": title, "controls": len(found), "roles": roles, "unnamed": unnamed, "pages": pages}
+        report["tabs"].append(entry)
         report["problems"] += [f"{title}: {u}" for u in unnamed]
+        report["problems"] += [f"{title} › {p['page']}: {u}" for p in pages for u in p["unnamed"]]
         if not found:
             report["problems"].append(f"{title}: no control was found")
     if not tabs:

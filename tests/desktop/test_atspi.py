@@ -50,6 +50,10 @@ def test_every_tab_and_control_is_named_on_the_atspi_bus(demo_db_path, tmp_path,
     assert [t["tab"] for t in report["tabs"]] == expected
     for tab in report["tabs"]:
         assert tab["controls"] >= 3 and not tab["unnamed"], tab
+        for page in tab["pages"]:  # the pages of a tab of pages, each shown in turn
+            assert page["controls"] >= 3 and not page["unnamed"], (tab["tab"], page)
+    health = report["tabs"][-1]
+    assert len(health["pages"]) >= 2, health  # the Health tab's Recall and Privacy pages
     roles = {r for t in report["tabs"] for r in t["roles"]}
     assert {"table", "text", "combo box", "page tab list", "slider", "tree"} <= roles
 
