@@ -201,6 +201,32 @@ def read_json(
     return value, None
 
 
+def write_json(path: str | os.PathLike[str], data: Any, *, indent: int | None = 1) -> None:
+    """Write ``data`` as the side file ``path``, whole or not at all: a private temporary file beside
+    it (0600, in a private folder), flushed and synced, renamed over it, the folder synced. Values JSON
+    cannot hold are written as their text."""
+    import json
+
+    from core.paths import chmod_private, ensure_private_dir, fsync_dir
+
+    target = Path(path)
+    ensure_private_dir(target.parent)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=indent, sort_keys=True, default=str)
+            fh.flush()
+            os.fsync(fh.fileno())
+        chmod_private(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_dir(target.parent)
+
+
 def _stamp() -> str:
     return time.strftime("%Y%m%dT%H%M%S", time.localtime())
 

@@ -20,8 +20,6 @@ silently overwritten. A value that is no time (``10**20``) reads as absent.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import sys
 import threading
@@ -33,7 +31,6 @@ from typing import Any
 from core import sidefiles
 from core.damage import JS_TIME_MAX
 from core.jsutil import now_ms
-from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
 __all__ = [
     "ENV_VAR",
@@ -211,18 +208,4 @@ class ReviewMarks:
                 self._write({"version": 1, "databases": dbs})
 
     def _write(self, data: dict[str, Any]) -> None:
-        ensure_private_dir(self.path.parent)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, ensure_ascii=False, indent=1, sort_keys=True)
-                fh.flush()
-                os.fsync(fh.fileno())
-            chmod_private(tmp)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
-        fsync_dir(self.path.parent)
+        sidefiles.write_json(self.path, data, indent=1)

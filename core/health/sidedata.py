@@ -14,8 +14,6 @@ read is set aside and reported, never silently overwritten. Reading the database
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import threading
 from collections.abc import Iterable
@@ -26,7 +24,6 @@ from core import sidefiles
 from core.changes.marks import database_key, default_marks_path
 from core.errors import Notice
 from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
-from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
 __all__ = ["ENV_VAR", "MAX_KEPT_FINDINGS", "HealthSideData", "finding_from_json", "finding_to_json"]
 
@@ -164,18 +161,4 @@ class HealthSideData:
         self._update(db_path, "last", value)
 
     def _write(self, data: dict[str, Any]) -> None:
-        ensure_private_dir(self.path.parent)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, ensure_ascii=False, sort_keys=True, default=str)
-                fh.flush()
-                os.fsync(fh.fileno())
-            chmod_private(tmp)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
-        fsync_dir(self.path.parent)
+        sidefiles.write_json(self.path, data, indent=None)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import json
 import os
 import secrets
 import threading
@@ -31,7 +30,6 @@ from typing import Any
 from core import sidefiles
 from core.changes.marks import database_key, default_marks_path
 from core.jsutil import now_ms
-from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
 __all__ = ["ENV_VAR", "AllowList", "Allowed", "default_allow_path"]
 
@@ -153,18 +151,4 @@ class AllowList:
             return allowed
 
     def _write(self, data: dict[str, Any]) -> None:
-        ensure_private_dir(self.path.parent)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, ensure_ascii=False, indent=1, sort_keys=True)
-                fh.flush()
-                os.fsync(fh.fileno())
-            chmod_private(tmp)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
-        fsync_dir(self.path.parent)
+        sidefiles.write_json(self.path, data, indent=1)
