@@ -14,7 +14,6 @@ from typing import Any
 from core.changes import ChangeItem, ChangeSet
 from philont_desktop import humanize
 from philont_desktop.qt import (
-    QAbstractItemModel,
     QFont,
     QModelIndex,
     QObject,
@@ -22,6 +21,7 @@ from philont_desktop.qt import (
     Qt,
 )
 from philont_desktop.review.texts import dating_text, layer_name, summary
+from philont_desktop.widgets.grouped_model import GroupedModel
 
 __all__ = ["COL_BY", "COL_CHANGE", "COL_TIME", "COL_WHEN", "ChangeTreeModel", "ItemRole", "plain_tooltip"]
 
@@ -36,8 +36,10 @@ def plain_tooltip(text: str) -> str:
     return "<qt>" + html.escape(text, quote=False).replace("\n", "<br/>") + "</qt>"
 
 
-class ChangeTreeModel(QAbstractItemModel):
+class ChangeTreeModel(GroupedModel):
     """Layers (top level) and their changes; the theme's muted colour for reviewed changes."""
+
+    columns = 4
 
     def __init__(self, theme: Any = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -136,32 +138,6 @@ class ChangeTreeModel(QAbstractItemModel):
         return got
 
     # -- QAbstractItemModel ----------------------------------------------------------------------------
-    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if parent.isValid():
-            if parent.internalId() != 0 or not 0 <= parent.row() < len(self.layers):
-                return QModelIndex()
-            if not 0 <= row < len(self.rows[self.layers[parent.row()]]):
-                return QModelIndex()
-            return self.createIndex(row, column, parent.row() + 1)
-        if not 0 <= row < len(self.layers):
-            return QModelIndex()
-        return self.createIndex(row, column, 0)
-
-    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        if not index.isValid() or index.internalId() == 0:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, 0)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        if not parent.isValid():
-            return len(self.layers)
-        if parent.internalId() != 0 or parent.column() != 0:
-            return 0
-        return len(self.rows[self.layers[parent.row()]])
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 4
-
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:

@@ -10,8 +10,9 @@ from typing import Any
 from core.health.finding import LAYERS, SEVERITIES, Finding
 from philont_desktop import messages
 from philont_desktop.health.doctor.texts import layer_name, severity_name
-from philont_desktop.qt import QAbstractItemModel, QFont, QModelIndex, QObject, QPersistentModelIndex, Qt
+from philont_desktop.qt import QFont, QModelIndex, QObject, QPersistentModelIndex, Qt
 from philont_desktop.widgets import plain
+from philont_desktop.widgets.grouped_model import GroupedModel
 
 __all__ = ["COL_FINDING", "COL_SEVERITY", "FindingRole", "FindingsModel", "layer_counts", "severity_role"]
 
@@ -44,8 +45,10 @@ def finding_text(f: Finding) -> str:
     return messages.text(f.message.code or f.code, f.message.params, f.message.message)
 
 
-class FindingsModel(QAbstractItemModel):
+class FindingsModel(GroupedModel):
     """Layers that have findings (top level) and their findings."""
+
+    columns = 2
 
     def __init__(self, theme: Any = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -98,34 +101,6 @@ class FindingsModel(QAbstractItemModel):
         return got
 
     # -- QAbstractItemModel ----------------------------------------------------------------------------
-    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if not 0 <= column < 2:
-            return QModelIndex()
-        if parent.isValid():
-            if parent.internalId() != 0 or not 0 <= parent.row() < len(self.layers):
-                return QModelIndex()
-            if not 0 <= row < len(self.rows[self.layers[parent.row()]]):
-                return QModelIndex()
-            return self.createIndex(row, column, parent.row() + 1)
-        if not 0 <= row < len(self.layers):
-            return QModelIndex()
-        return self.createIndex(row, column, 0)
-
-    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        if not index.isValid() or index.internalId() == 0:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, 0)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        if not parent.isValid():
-            return len(self.layers)
-        if parent.internalId() != 0 or parent.column() != 0:
-            return 0
-        return len(self.rows[self.layers[parent.row()]])
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 2
-
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
