@@ -357,16 +357,7 @@ def forget_many(ids: Sequence[str], *, keep: str | None = None, now: int | None 
 
 class _ManyNoteRows(_NoteRows):
     def pairs(self, entry: AuditEntry) -> list[tuple[Any, Any]]:
-        before, after = entry.before, entry.after
-        rows_b = before.get("rows") if isinstance(before, dict) else None
-        rows_a = after.get("rows") if isinstance(after, dict) else None
-        if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
-            raise ConflictError(
-                f"Audit entry #{entry.id} does not list its rows; it cannot be undone.",
-                code="audit.unreadable",
-                params={"audit_id": entry.id},
-            )
-        return list(zip(rows_b, rows_a, strict=True))
+        return rows.listed_pairs(entry)
 
 
 rows.register(_ManyNoteRows(), MANY_ACTIONS)

@@ -38,6 +38,21 @@ UNDOING = "Undoing it"
 REDOING = "Redoing it"
 
 
+def listed_pairs(entry: AuditEntry) -> list[tuple[Any, Any]]:
+    """The (before, after) row states of an entry that lists its rows (``{"rows": [...]}`` on both
+    sides, in the same order): a bulk edit, a merge, a repaired chain. ``audit.unreadable`` when not."""
+    before, after = entry.before, entry.after
+    rows_b = before.get("rows") if isinstance(before, dict) else None
+    rows_a = after.get("rows") if isinstance(after, dict) else None
+    if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
+        raise ConflictError(
+            f"Audit entry #{entry.id} does not list its rows; it cannot be undone.",
+            code="audit.unreadable",
+            params={"audit_id": entry.id},
+        )
+    return list(zip(rows_b, rows_a, strict=True))
+
+
 def step_of(what: str) -> str:
     """``"undo"`` or ``"redo"``: the ``step`` parameter of a refusal whose message says ``what``."""
     return "undo" if what.startswith("Undo") else "redo"

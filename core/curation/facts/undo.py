@@ -47,15 +47,7 @@ def _pairs(entry: AuditEntry) -> list[tuple[dict[str, Any] | None, dict[str, Any
         pairs.append((None, after))
         return pairs
     if entry.action in BULK_ACTIONS.values():
-        rows_b = before.get("rows") if isinstance(before, dict) else None
-        rows_a = after.get("rows") if isinstance(after, dict) else None
-        if not isinstance(rows_b, list) or not isinstance(rows_a, list) or len(rows_b) != len(rows_a):
-            raise ConflictError(
-                f"Audit entry #{entry.id} does not list its rows; it cannot be undone.",
-                code="audit.unreadable",
-                params={"audit_id": entry.id},
-            )
-        return list(zip(rows_b, rows_a))
+        return rows.listed_pairs(entry)
     if not isinstance(before, dict) or not isinstance(after, dict):
         raise ConflictError(
             f"Audit entry #{entry.id} does not hold the row states; it cannot be undone.",
