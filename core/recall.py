@@ -92,7 +92,7 @@ class RetrieveResult(BaseModel):
     recall_query: str = ""
 
 
-def _walk(
+def budget_walk(
     rows: Sequence[Message], budget: float, skip: set[int] | None = None
 ) -> tuple[list[Message], int, int]:
     """The reference's budget walk: the first message is always taken; the walk stops at the first
@@ -163,7 +163,7 @@ class TimelineRetriever:
             session_ids=session_ids,
             origin_session_ids=[home] if home else None,
         )
-        recent, recent_tokens, stop = _walk(recent_rows, o.recent_budget_tokens)
+        recent, recent_tokens, stop = budget_walk(recent_rows, o.recent_budget_tokens)
         excluded += [Excluded(id=m.id, reason="over_budget", section="recent") for m in recent_rows[stop:]]
         recent.reverse()  # chronological
         return recent, recent_tokens
@@ -182,7 +182,7 @@ class TimelineRetriever:
         hits = self.raw.search_messages(query, session_ids=session_ids, limit=lim + extra)
         cands, beyond = (hits[:lim], hits[lim:]) if extra else (hits, [])
         cands = sorted(cands, key=lambda m: (m.timestamp, m.id))
-        recall, recall_tokens, stop = _walk(cands, o.recall_budget_tokens, skip=recent_ids)
+        recall, recall_tokens, stop = budget_walk(cands, o.recall_budget_tokens, skip=recent_ids)
         for i, m in enumerate(cands):
             if m.id in recent_ids:
                 excluded.append(Excluded(id=m.id, reason="already_recent", section="recall"))

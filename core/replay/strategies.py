@@ -22,8 +22,7 @@ from core.context import DEFAULTS
 from core.engine import sqlite3
 from core.jsutil import estimate_tokens
 from core.models import Message
-from core.recall import EXTRA_CANDIDATES
-from core.replay.turn import walk
+from core.recall import EXTRA_CANDIDATES, budget_walk
 from core.search import Filters, MessageSearch
 from core.timeline import RawStore
 
@@ -123,6 +122,6 @@ def run_strategy(
     if hits is None:
         hits = _search(RawStore(db).searcher, turn, fts_or_query(terms), s.recall_limit + EXTRA_CANDIDATES)
     cands = sorted(hits[: s.recall_limit], key=lambda r: (r.timestamp, r.id))
-    chosen, _used, _stop = walk(cands, s.recall_budget, set(turn.recency))
+    chosen, _used, _stop = budget_walk(cands, s.recall_budget, set(turn.recency))
     shown = [r for r in chosen if r.role != "system"]
     return StrategyResult([r.id for r in shown], sum(estimate_tokens(r.content) for r in shown))

@@ -31,7 +31,7 @@ from core.jsutil import estimate_tokens, js_trim, utf16_len
 from core.models import Message
 from core.prefix import PrefixResult
 from core.prefix_text import SCHEDULED_SESSION_PREFIX
-from core.recall import EXTRA_CANDIDATES
+from core.recall import EXTRA_CANDIDATES, budget_walk
 from core.replay.need import TopIds
 from core.replay.search import ReplayCancelledError, ReplayProof, ReplaySearch
 from core.search.index_state import index_state
@@ -187,7 +187,7 @@ class TurnReader:
 
     def recency(self, m: Message, restricted: list[str] | None) -> tuple[list[Message], int]:
         """The recency window at ``m`` (chronological, ``system`` rows included) and its tokens."""
-        chosen, used, _stop = walk(self._recent_rows(m, restricted), self.recent_budget)
+        chosen, used, _stop = budget_walk(self._recent_rows(m, restricted), self.recent_budget)
         chosen.reverse()
         return chosen, used
 
@@ -257,7 +257,7 @@ class TurnReader:
         lim = self.recall_limit
         hits, path, safe = self.search(m, restricted, lim + EXTRA_CANDIDATES)
         cands = sorted(hits[:lim], key=lambda r: (r.timestamp, r.id))
-        chosen, used, stop = walk(cands, self.recall_budget, recent_ids)
+        chosen, used, stop = budget_walk(cands, self.recall_budget, recent_ids)
         excluded: list[tuple[int, str]] = []
         over: dict[int, int] = {}
         for i, r in enumerate(cands):
@@ -284,25 +284,6 @@ class TurnReader:
             damaged=_damaged_ids(m, given + shown),
             **base,
         )
-
-
-def walk(
-    rows: Sequence[Message], budget: float, skip: set[int] | None = None
-) -> tuple[list[Message], int, int]:
-    """The reference's budget walk (:class:`core.recall.TimelineRetriever`): the first message is
-    always taken; the walk stops at the first message that would push the total past the budget.
-    Returns ``(chosen, tokens, stop_index)``."""
-    chosen: list[Message] = []
-    used = 0
-    for i, m in enumerate(rows):
-        if skip is not None and m.id in skip:
-            continue
-        t = estimate_tokens(m.content)
-        if chosen and used + t > budget:
-            return chosen, used, i
-        chosen.append(m)
-        used += t
-    return chosen, used, len(rows)
 
 
 # --------------------------------------------------------------------------------------------------
