@@ -283,14 +283,15 @@ def walk(app, settle_s: float, timeout: float) -> dict:
     frame = next(f for f in children(app) if role_of(f) == "frame")
     report: dict = {"window": name_of(frame), "tabs": [], "problems": []}
     bar, deadline = None, time.monotonic() + timeout
-    while bar is None and time.monotonic() < deadline:  # the database opens after the first paint
-        bar = find_tab_bar(frame)
-        if bar is None:
+    tabs: list = []
+    while not tabs and time.monotonic() < deadline:  # the database opens after the first paint
+        bar = find_tab_bar(frame)  # (on a busy machine the bar is on the bus before its tabs)
+        tabs = [c for c in children(bar) if role_of(c) == "page tab"] if bar is not None else []
+        if not tabs:
             time.sleep(0.5)
     if bar is None:
         report["problems"].append("the window has no tab bar")
         return report
-    tabs = [c for c in children(bar) if role_of(c) == "page tab"]
     for tab in tabs:
         title = name_of(tab)
         select_tab(tab)
