@@ -232,6 +232,8 @@ register(
     "philont_desktop.health.view:HealthTab",
     QT_TRANSLATE_NOOP("HealthTab", "Health"),
     messages=("philont_desktop.health.doctor.texts", "philont_desktop.health.privacy.texts"),
+    # its pages, built when first shown: their modules imported beforehand, not in the turn that shows one
+    preload=tuple(f"philont_desktop.health.{p}.page" for p in ("doctor", "recall", "privacy")),
 )
 
 
