@@ -19,9 +19,9 @@ from typing import Any
 
 from philont_desktop.facts.columns import N_COLUMNS, FactsFilter
 from philont_desktop.facts.data import FactRow
-from philont_desktop.facts.model import ANSWERED_ROLES, FactsModel
+from philont_desktop.facts.model import ANSWERED_ROLES
 from philont_desktop.qt import QModelIndex, QObject, QPersistentModelIndex, Qt
-from philont_desktop.widgets.kept_rows import KeptRowsProxy
+from philont_desktop.widgets.kept_rows import FilterProxy
 from philont_desktop.widgets.rows_model import fill_roles
 
 __all__ = ["FactsProxy"]
@@ -29,7 +29,7 @@ __all__ = ["FactsProxy"]
 Index = QModelIndex | QPersistentModelIndex
 
 
-class FactsProxy(KeptRowsProxy):
+class FactsProxy(FilterProxy):
     """The rows of :class:`FactsModel` that :attr:`flt` keeps; ``sort()`` is forwarded to the model."""
 
     columns = N_COLUMNS
@@ -37,7 +37,6 @@ class FactsProxy(KeptRowsProxy):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.flt = FactsFilter()
-        self._src: FactsModel | None = None
 
     @property
     def time_dependent(self) -> bool:
@@ -45,23 +44,8 @@ class FactsProxy(KeptRowsProxy):
         return self.flt.time_dependent
 
     # -- the source ------------------------------------------------------------------------------------
-    def setSourceModel(self, model: Any) -> None:
-        self._src = model
-        super().setSourceModel(model)
-
-    def source(self) -> FactsModel:
-        assert self._src is not None
-        return self._src
-
-    def shown_rows(self) -> list[int]:
-        src = self._src
-        return [i for i, k in enumerate(src.accepted(self.flt)) if k] if src is not None else []
-
     def row_key(self, source_row: int) -> str | None:
         return self.source().row(source_row).fid
-
-    def source_row_of(self, key: Any) -> int:
-        return self.source().find(key)
 
     # -- filtering -------------------------------------------------------------------------------------
     def set_filter(self, **changes: Any) -> None:

@@ -194,3 +194,30 @@ class KeptRowsProxy(QAbstractProxyModel):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         return self.sourceModel().data(self.mapToSource(index), role) if index.isValid() else None
+
+
+class FilterProxy(KeptRowsProxy):
+    """A :class:`KeptRowsProxy` over a source model that answers, in one pass, which of its rows a filter
+    keeps (``accepted(flt) -> list[bool]``) and finds a row by its key (``find(key) -> int``): the rows
+    :attr:`flt` keeps, in the model's order. Subclasses set ``flt`` and give :meth:`row_key`."""
+
+    flt: Any = None
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._src: Any = None
+
+    def setSourceModel(self, model: Any) -> None:
+        self._src = model
+        super().setSourceModel(model)
+
+    def source(self) -> Any:
+        assert self._src is not None
+        return self._src
+
+    def shown_rows(self) -> list[int]:
+        src = self._src
+        return [i for i, k in enumerate(src.accepted(self.flt)) if k] if src is not None else []
+
+    def source_row_of(self, key: Any) -> int:
+        return int(self.source().find(key))

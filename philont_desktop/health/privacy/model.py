@@ -25,7 +25,7 @@ from philont_desktop.qt import (
     Qt,
 )
 from philont_desktop.widgets import plain
-from philont_desktop.widgets.kept_rows import KeptRowsProxy
+from philont_desktop.widgets.kept_rows import FilterProxy
 
 __all__ = [
     "COLUMNS",
@@ -195,7 +195,7 @@ class FindingsModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
 
-class FindingsProxy(KeptRowsProxy):
+class FindingsProxy(FilterProxy):
     """The findings :attr:`flt` keeps, in the model's order."""
 
     columns = COLUMNS
@@ -203,25 +203,9 @@ class FindingsProxy(KeptRowsProxy):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.flt = FindingFilter()
-        self._src: FindingsModel | None = None
-
-    def setSourceModel(self, model: Any) -> None:
-        self._src = model
-        super().setSourceModel(model)
-
-    def source(self) -> FindingsModel:
-        assert self._src is not None
-        return self._src
-
-    def shown_rows(self) -> list[int]:
-        src = self._src
-        return [i for i, k in enumerate(src.accepted(self.flt)) if k] if src is not None else []
 
     def row_key(self, source_row: int) -> str | None:
         return self.source().finding(source_row).id
-
-    def source_row_of(self, key: Any) -> int:
-        return self.source().find(key)
 
     def set_filter(self, **changes: Any) -> None:
         """Change the filter's fields (``category``, ``kind``, ``layer``, ``where``)."""
