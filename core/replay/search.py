@@ -43,6 +43,26 @@ class ReplayCancelledError(SearchCancelledError):
 GAP_IDS = 2000
 GAP_ROW_SECONDS = 1e-6
 
+#: Windows (3-character substrings) are counted in the index up to this many rows: enough to tell the
+#: rare from the common.
+WINDOW_COUNT_BOUND = 2000
+#: The substring step asks the index for the rows holding this many of the text's rarest windows.
+WINDOWS_ASKED = 4
+#: At most this many windows of a text are counted (spread over it): a long text has many.
+WINDOWS_COUNTED = 48
+
+
+def text_windows(text: str) -> list[str]:
+    """The distinct 3-character substrings of ``text`` holding no ``LIKE`` wildcard (``%``, ``_``), at
+    most :data:`WINDOWS_COUNTED` of them spread over the text."""
+    step = max(1, (len(text) - 2) // (8 * WINDOWS_COUNTED))  # a long text: windows spread over it
+    out = list(dict.fromkeys(text[i : i + 3] for i in range(0, len(text) - 2, step)))
+    out = [w for w in out if "%" not in w and "_" not in w]
+    if len(out) > WINDOWS_COUNTED:
+        out = [out[i * len(out) // WINDOWS_COUNTED] for i in range(WINDOWS_COUNTED)]
+    return out
+
+
 _Kept = tuple[tuple[int, int], list[int], Any, float]
 
 
@@ -105,6 +125,7 @@ class ReplayProof(SubstringProof):
         self.kept = _Kept_()
         self.top: int | None = None  # the greatest id before the current turn (TurnReader sets it)
         self._candidates: OrderedDict[str, int] = OrderedDict()
+        self._windows: OrderedDict[str, int] = OrderedDict()
 
     def _from_candidates(
         self,
@@ -117,23 +138,28 @@ class ReplayProof(SubstringProof):
         state: IndexState,
     ) -> tuple[list[Message] | None, SubstringOutcome]:
         """:meth:`SubstringProof._from_candidates` with the candidates read only up to :attr:`top` (a
-        row before the turn has no greater id). Whether there are too many candidates (then the scan
-        runs) is decided over the whole index as there: when a piece has at most that many, so has the
-        conjunction; else the conjunction is counted. Each count once per replay."""
+        row before the turn has no greater id) and taken from the rarest windows of ``safe``
+        (:meth:`_rare_windows`) instead of every piece. Whether there are too many candidates (then the
+        scan runs) is decided over the whole index and the pieces as there: when a piece has at most that
+        many (a window inside it has fewer than :data:`WINDOW_COUNT_BOUND`, or the piece is counted), so
+        has the conjunction; else the conjunction is counted. Each count once per replay."""
         top = self.top
         if top is None or f.before is None:
             return super()._from_candidates(search, safe, f, limit, query, pieces, state)
         cap = self.candidate_cap
         try:
             with self.db.lock:
-                longest = sorted(pieces, key=len, reverse=True)  # the rarest first, likely
-                n = next((c for c in (self._count(f'"{p}"', cap) for p in longest) if c <= cap), cap + 1)
-                if n > cap:  # every piece is common: count them together
-                    n = self._count(query, cap)
-                if n > cap:
-                    return None, SubstringOutcome(
-                        "scanned", "substring.candidates", {"cap": cap, "pieces": pieces}, index=state
-                    )
+                rare = self._rare_windows(safe, pieces)
+                if rare[0] >= WINDOW_COUNT_BOUND:
+                    longest = sorted(pieces, key=len, reverse=True)  # the rarest first, likely
+                    counts = (self._count(f'"{p}"', cap) for p in longest)
+                    n = next((c for c in counts if c <= cap), cap + 1)
+                    if n > cap:  # every piece is common: count them together
+                        n = self._count(query, cap)
+                    if n > cap:
+                        return None, SubstringOutcome(
+                            "scanned", "substring.candidates", {"cap": cap, "pieces": pieces}, index=state
+                        )
         except sqlite3.Error:
             return super()._from_candidates(search, safe, f, limit, query, pieces, state)
         # The candidates that pass LIKE and the filters, in one query: no candidate list in Python.
@@ -144,11 +170,36 @@ class ReplayProof(SubstringProof):
             "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
         )
         try:
-            rows = search.raw.select(sql, (query, top, safe, *w.args, limit))
+            rows = search.raw.select(sql, (rare[1], top, safe, *w.args, limit))
         except sqlite3.Error:
             return super()._from_candidates(search, safe, f, limit, query, pieces, state)
         code = "substring.proven_rows" if rows else "substring.proven_miss"
         return rows, SubstringOutcome("proven", code, {"pieces": pieces, "rows": len(rows)}, index=state)
+
+    def _rare_windows(self, safe: str, pieces: list[str]) -> tuple[int, str]:
+        """The FTS5 query over the :data:`WINDOWS_ASKED` rarest windows of ``safe`` (its 3-character
+        substrings without a ``LIKE`` wildcard: every row matching ``'%'||safe||'%'`` holds each of them,
+        up to case, so the rows holding all of them include the scan's rows), and the least count of a
+        window inside a piece (bounded by :data:`WINDOW_COUNT_BOUND`). Reading only the rarest keeps
+        the index from walking the long lists of common trigrams; which windows are asked changes the
+        candidates, never the rows that pass ``LIKE``."""
+        inside = {w for p in pieces for w in text_windows(p)}
+        ranked = sorted((self._window_count(w), w) for w in text_windows(safe))
+        least = min((n for n, w in ranked if w in inside), default=WINDOW_COUNT_BOUND)
+        return least, " ".join(f'"{w}"' for _n, w in ranked[:WINDOWS_ASKED])
+
+    def _window_count(self, window: str) -> int:
+        """How many rows of the whole index hold ``window``, counting up to :data:`WINDOW_COUNT_BOUND`
+        (kept for the replay: a count only chooses which windows are asked)."""
+        key = window.lower()
+        n = self._windows.get(key)
+        if n is None:
+            sql = f"SELECT count(*) FROM (SELECT 1 FROM {FTS} WHERE {FTS} MATCH ? LIMIT ?)"
+            n = int(self.db.conn.execute(sql, (f'"{window}"', WINDOW_COUNT_BOUND)).fetchone()[0])
+            self._windows[key] = n
+            if len(self._windows) > _Kept_.SIZE:
+                self._windows.popitem(last=False)
+        return n
 
     def substring(self, search: MessageSearch, safe: str, f: Filters, limit: Any) -> list[Message]:
         key = _Kept_.key(safe, f, limit)

@@ -341,6 +341,60 @@ def test_the_replay_reader_gives_what_build_context_gives_on_the_demo(tmp_path):
     assert _compare_with_build_context(path) > 500
 
 
+# Texts whose substring step the replay answers from its rarest windows: ASCII case, LIKE's wildcards
+# (``_`` and ``%`` match other characters than themselves), windows across spaces, CJK, short pieces.
+WINDOW_TEXTS = [
+    ("user", "Deploy the api to staging, please."),
+    ("assistant", "DEPLOY THE API TO STAGING, PLEASE."),
+    ("user", "Is 50% of the_cache warm?"),
+    ("assistant", "Is 50 percent of theXcache warm? Yes."),
+    ("user", "数据库迁移失败了吗? 在 v2 上"),
+    ("assistant", "数据库迁移失败了吗? 在 v2 上: 没有。"),
+    ("user", "a b c, d e"),
+    ("assistant", "x a b c, d e y"),
+]
+
+
+def test_the_substring_step_from_the_rarest_windows_gives_the_scans_rows(tmp_path):
+    path = tmp_path / "memory.sqlite"
+    rows = WINDOW_TEXTS + [_filler(i) for i in range(60)] + WINDOW_TEXTS + [_filler(i) for i in range(9)]
+    rows += [("user", t) for _r, t in WINDOW_TEXTS]
+    _history(path, rows)
+    assert _compare_with_build_context(path) > 40
+    db = MemoryDB.open(path)
+    try:
+        reader = TurnReader(db)
+        late = RawStore(db).query_timeline("desc", len(WINDOW_TEXTS), roles=["user"])
+        got = {m.content: reader.search(m, None, 15)[:2] for m in late}
+    finally:
+        db.close()
+    want = {
+        "Deploy the api to staging, please.": (4, "substring_proven"),  # both cases, twice
+        "DEPLOY THE API TO STAGING, PLEASE.": (5, "substring_proven"),
+        "Is 50% of the_cache warm?": (4, "substring_proven"),  # the wildcards match "percent" and "X"
+        "数据库迁移失败了吗? 在 v2 上": (4, "substring_proven"),
+    }
+    assert {text: (len(rows), path) for text, (rows, path) in got.items() if text in want} == want
+
+
+def test_the_rarest_windows_are_asked_across_spaces_and_without_wildcards(tmp_path):
+    from core.replay.search import WINDOWS_COUNTED, text_windows
+
+    assert text_windows("ab cd") == ["ab ", "b c", " cd"]
+    assert text_windows("a_bcd%e") == ["bcd"]
+    assert len(text_windows("".join(chr(0x4E00 + i) for i in range(5000)))) == WINDOWS_COUNTED
+    path = tmp_path / "memory.sqlite"
+    _history(path, [("user", f"alpha {i}") for i in range(5)] + [("user", f"{i} beta") for i in range(5)])
+    db = MemoryDB.open(path)
+    try:
+        least, query = TurnReader(db).proof._rare_windows("alpha beta", ["alpha", "beta"])
+    finally:
+        db.close()
+    # No row holds "a b" (across the space): it is asked first; every window inside a piece is in 5 rows.
+    assert query.startswith('"a b" "')
+    assert least == 5
+
+
 def test_a_needed_message_written_after_the_turn_is_a_miss_not_yet_written(tmp_path):
     path = tmp_path / "memory.sqlite"
     ids = _history(
