@@ -48,6 +48,23 @@ def _row(page, message_id):
     return {c: page.model.index(row, i).data() for i, c in enumerate(page.model.COLUMNS)}
 
 
+def test_the_pictures_are_made_in_the_turns_after_the_page_and_join_the_keyboard_order(open_tab, planted):
+    path, _ids = planted
+    tab = open_tab(HealthTab, path, idle_ms=60_000)
+    page = tab.show_page("recall")
+    assert not page.charts.ready  # the turn that made the page made none of its ~20 ms plots
+    page = _page(tab)
+    charts = page.charts
+    assert charts.ready
+    chain, w = [], page.progress.update_button
+    for _ in range(40):
+        w = w.nextInFocusChain()
+        chain.append(w)
+    plots = [charts.months.plot, charts.causes.plot, charts.strategies.plot]
+    assert [chain.index(p) for p in plots] == sorted(chain.index(p) for p in plots)
+    assert chain.index(plots[-1]) < chain.index(page.table)
+
+
 def test_the_page_shows_the_miss_with_its_cause_and_the_pictures(open_tab, planted, english):
     path, ids = planted
     page = _page(open_tab(HealthTab, path, idle_ms=60_000))

@@ -90,14 +90,19 @@ class RecallPage(HealthPage):
         outer.setContentsMargins(6, 6, 6, 6)
         outer.addWidget(self.progress)
         outer.addWidget(self.split, 1)
-        p = self.progress
-        order = [p.cancel_button, p.update_button, self.charts.months.plot, self.charts.causes.plot]
-        order += [self.charts.strategies.plot, self.table, self.turn_view.open_button]
-        order += [self.turn_view.preview, self.turn_view.needed]
+        self._tab_order()
+
+    def _tab_order(self) -> None:
+        """The keyboard order: the buttons, the pictures (once made), the list, the turn."""
+        p, c = self.progress, self.charts
+        order: list[QWidget] = [p.cancel_button, p.update_button]
+        order += [c.months.plot, c.causes.plot, c.strategies.plot] if c.ready else []
+        order += [self.table, self.turn_view.open_button, self.turn_view.preview, self.turn_view.needed]
         for a, b in itertools.pairwise(order):
             self.setTabOrder(a, b)
 
     def _wire(self) -> None:
+        self.charts.made.connect(self._tab_order)
         self.progress.cancelRequested.connect(self.cancel)
         self.progress.updateRequested.connect(self.update_now)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
@@ -162,7 +167,9 @@ class RecallPage(HealthPage):
 
     def wait_replay(self, timeout_ms: int = 60_000) -> bool:
         """Spin the event loop until the replay (and the page's reads) are done (tests, screenshots)."""
-        return spin_until(lambda: self.job is None and not self.controller.busy, timeout_ms)
+        return spin_until(
+            lambda: self.job is None and not self.controller.busy and self.charts.ready, timeout_ms
+        )
 
     def settle(self, timeout_ms: int) -> bool:
         return self.wait_replay(timeout_ms)
