@@ -6,7 +6,8 @@
 
 Each case runs in a process of its own, so that its peak memory (``ru_maxrss``) is its own:
 
-* ``full``: every user turn replayed (every strategy); seconds, turns/s, the time to the first progress
+* ``full``: every user turn replayed (every strategy), each turn handed to a ``sink`` as it is made and
+  not kept (as the app's saved result takes them); seconds, turns/s, the time to the first progress
   callback (``replay`` calls ``progress(0, total)`` once the turns are counted) and to the first turn
   replayed, and the peak RSS;
 * ``floor``: the agent's own recall query alone for the same turns: the search the replay runs for a
@@ -74,14 +75,19 @@ def _replay(db_path: Path, **options: object) -> dict:
                 flush=True,
             )
 
+    turns = [0]
+
+    def sink(_turn: object) -> None:  # each turn handed on as made and not kept, as the app's store does
+        turns[0] += 1
+
     with db:
-        r = replay(db, ReplayOptions(**options), progress=progress)  # type: ignore[arg-type]
+        r = replay(db, ReplayOptions(**options), progress=progress, sink=sink)  # type: ignore[arg-type]
     seconds = time.perf_counter() - t0
     s = r.summary()
     return {
         "seconds": seconds,
         "open_seconds": opened,
-        "turns": len(r.turns),
+        "turns": turns[0],
         "first_progress": first.get("progress"),
         "first_turn": first.get("turn"),
         "rss_mib": _rss_mib(),

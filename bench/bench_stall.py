@@ -340,7 +340,7 @@ def pause(ms: int) -> None:
 class Session:
     """The steps of the scripted session over one window."""
 
-    def __init__(self, db: Path, heart: Heartbeat, log: Callable[[str], None]):
+    def __init__(self, db: Path, heart: Heartbeat, log: Callable[[str], None], replay_seconds: float = 0.0):
         from philont_desktop import i18n
         from philont_desktop.app import _make_app
         from philont_desktop.main_window import MainWindow
@@ -359,6 +359,8 @@ class Session:
         self.window.resize(1280, 820)
         self.steps: list[tuple[str, float]] = []
         self.problems: list[str] = []
+        self.replay_seconds = replay_seconds
+        self.replayed: tuple[int, int] | None = None  # turns replayed, of how many
 
     # -- helpers --------------------------------------------------------------------------------------
     def step(self, name: str, fn: Callable[[], object]) -> None:
@@ -400,6 +402,13 @@ class Session:
         pause(300)  # the start page painted, the beat steady
         self.step("open the database", self.open_database)
         self.step("after opening: the other tabs built in the background, quick_check", self.after_open)
+        if self.replay_seconds > 0:
+            self.step("visit health", lambda: self.visit("health"))
+            self.step(
+                "health: show the Recall page", lambda: self.window.show_tab("health").show_page("recall")
+            )
+            self.step(f"health: the Recall page replays ({self.replay_seconds:.0f} s)", self.replay)
+            return
         for name in w.tab_names():
             self.step(f"visit {name}", lambda n=name: self.visit(n))
         # going back to a tab is a step of its own: its repaints are not charged to what follows
@@ -421,6 +430,17 @@ class Session:
         self.step("back to the skills tab", lambda: self.visit("skills"))
         sk = w.show_tab("skills")
         self.step("skills: open a skill with revisions", lambda: self.open_skill(sk))
+
+    def replay(self) -> None:
+        """The Recall page (shown in the step before, with no saved result) replays every user turn in the
+        background while the heartbeat runs for :attr:`replay_seconds`; then the replay is cancelled."""
+        page = self.window.show_tab("health").page("recall")
+        pause(int(self.replay_seconds * 1000))
+        bar = page.progress.bar
+        self.replayed = (bar.value(), bar.maximum())
+        if page.job is None:
+            self.problems.append("recall: no replay was running at the end of the step")
+        page.cancel()
 
     def open_database(self) -> None:
         w = self.window
@@ -528,13 +548,13 @@ def _peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-def child_session(db: str, profile: bool) -> dict[str, Any]:
+def child_session(db: str, profile: bool, replay_seconds: float = 0.0) -> dict[str, Any]:
     from philont_desktop.app import _install_message_filter
 
     messages = _install_message_filter()
     log = lambda m: print(m, flush=True)  # noqa: E731
     heart = Heartbeat()
-    session = Session(Path(db), heart, log)
+    session = Session(Path(db), heart, log, replay_seconds)
     messages.started()
     if profile:
         heart.sampler = StackSampler(heart)
@@ -571,6 +591,7 @@ def child_session(db: str, profile: bool) -> dict[str, Any]:
         "duration_s": duration,
         "beats": heart.beats,
         "rss_mib": rss,
+        "replayed": session.replayed,
     }
 
 
@@ -660,7 +681,12 @@ def describe(g: dict[str, Any]) -> str:
 
 
 def run_sessions(
-    db: Path, runs: int, *, profile: bool = False, log: Callable[[str], None] = print
+    db: Path,
+    runs: int,
+    *,
+    profile: bool = False,
+    log: Callable[[str], None] = print,
+    replay_seconds: float = 0.0,
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """``runs`` scripted sessions (each a new process), each followed by a floor run as long."""
     out = []
@@ -670,7 +696,7 @@ def run_sessions(
         with tempfile.TemporaryDirectory(prefix="philont-bench-settings-") as d:
             env = session_env(d)
             log(f"  session {i + 1}:")
-            s = _spawn(["session", str(db), "1" if profile else "0"], env, log)
+            s = _spawn(["session", str(db), "1" if profile else "0", str(replay_seconds)], env, log)
             seconds = min(max(s["duration_s"], 3.0), 60.0)
             f = _spawn(["floor", f"{seconds:.1f}"], env, log)
         log(
@@ -728,12 +754,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", help="the memory database (default: bench/run.py's quick database)")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--profile", action="store_true", help="sample the GUI thread's stack during stalls")
+    ap.add_argument(
+        "--replay-seconds",
+        type=float,
+        default=0.0,
+        help="instead of the scripted session: open, show Health > Recall (no saved result: every user "
+        "turn is replayed in the background) and keep the heartbeat for this many seconds",
+    )
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         if args.child[0] == "session":
-            got = child_session(args.child[1], args.child[2] == "1")
+            got = child_session(args.child[1], args.child[2] == "1", float(args.child[3]))
         elif args.child[0] == "warm":
             got = child_warm()
         else:
@@ -747,8 +780,10 @@ def main(argv: list[str] | None = None) -> int:
         import run
 
         db = run.ensure_db(run.FULL_MESSAGES // 10)
-    pairs = run_sessions(db, args.runs, profile=args.profile)
+    pairs = run_sessions(db, args.runs, profile=args.profile, replay_seconds=args.replay_seconds)
     s0 = pairs[0][0]
+    if s0.get("replayed"):
+        print(f"\nthe Recall page replayed {s0['replayed'][0]:,} of {s0['replayed'][1]:,} user turns")
     print("\nlongest gap by step (first session), and the GUI thread's CPU time in its longest turn:")
     cpu = s0.get("cpu_by_step", {})
     for name, _secs in s0["steps"]:
