@@ -11,8 +11,10 @@ from core.facts import FactStore
 from core.health.finding import Finding
 from philont_desktop.health.doctor import work
 from philont_desktop.health.doctor.measure import picture_of
-from philont_desktop.health.doctor.model import FindingsModel
+from philont_desktop.health.doctor.model import COL_SEVERITY, FindingsModel
+from philont_desktop.health.doctor.widgets import FindingsTree
 from philont_desktop.health.view import HealthTab
+from philont_desktop.qt import QApplication, QTreeView
 from philont_desktop.widgets import accessible
 from tests.conftest import FIXED_NOW
 
@@ -203,6 +205,50 @@ def test_the_findings_model(qtmodeltester):
     assert [f.code for f in model.rows["facts"]] == ["health.facts.live_conflict", "health.facts.unread"]
     model.set_findings([])
     qtmodeltester.check(model)
+
+
+def _many_findings(n):
+    """``n`` findings over three layers, mostly notes, one failure and one warning among the last."""
+    out = [_finding(f"health.facts.n{i}", "facts", "info") for i in range(n)]
+    out += [_finding(f"health.notes.n{i}", "notes", "info") for i in range(n)]
+    out += [_finding("health.notes.last", "notes", "warn"), _finding("health.file.size", "file", "fail")]
+    return out
+
+
+def test_the_severity_column_is_as_wide_as_its_widest_text(qtbot):
+    model = FindingsModel()
+    tree = FindingsTree(model)
+    qtbot.addWidget(tree)
+    tree.show()
+    model.set_findings(_many_findings(40))
+    tree.expandAll()
+    assert tree.sizeHintForColumn(COL_SEVERITY) == QTreeView.sizeHintForColumn(tree, COL_SEVERITY) > 0
+    tree.collapse(model.index(model.layers.index("file"), 0))  # "failure" only in a collapsed layer
+    assert tree.sizeHintForColumn(COL_SEVERITY) == QTreeView.sizeHintForColumn(tree, COL_SEVERITY)
+    model.set_findings([])
+    assert tree.sizeHintForColumn(COL_SEVERITY) == QTreeView.sizeHintForColumn(tree, COL_SEVERITY)
+
+
+def test_hundreds_of_findings_are_shown_without_reading_every_severity(planted, open_tab, monkeypatch):
+    """Fitting the severity column reads one row of each severity, not all of them (hundreds of findings
+    read on the GUI thread each time they are shown held the window still for tens of milliseconds)."""
+    page = _page(open_tab(HealthTab, planted[0], size=(900, 300)))
+    asked = set()
+    data = page.model.data
+
+    def remembered(index, role=0):
+        if index.isValid() and index.internalId() != 0 and index.column() == COL_SEVERITY:
+            asked.add((index.internalId(), index.row()))
+        return data(index, role)
+
+    monkeypatch.setattr(page.model, "data", remembered)
+    page.model.set_findings(_many_findings(150))
+    page.tree.expandAll()
+    QApplication.processEvents()  # the header fits its columns, the rows on screen are painted
+    assert 0 < len(asked) < 30
+    header = page.tree.header()
+    fitted = max(header.sectionSizeHint(COL_SEVERITY), QTreeView.sizeHintForColumn(page.tree, COL_SEVERITY))
+    assert header.sectionSize(COL_SEVERITY) == fitted
 
 
 def test_a_measure_is_drawn_where_a_picture_reads_better():

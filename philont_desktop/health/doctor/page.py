@@ -16,19 +16,16 @@ from core.health.finding import Finding, Fix
 from philont_desktop import humanize, messages
 from philont_desktop.health.doctor import work
 from philont_desktop.health.doctor.fix_dialog import FixDialog
-from philont_desktop.health.doctor.model import COL_FINDING, COL_SEVERITY, FindingsModel, finding_text
+from philont_desktop.health.doctor.model import FindingsModel, finding_text
 from philont_desktop.health.doctor.texts import fix_title
-from philont_desktop.health.doctor.widgets import FindingDetail, LayerSummary
+from philont_desktop.health.doctor.widgets import FindingDetail, FindingsTree, LayerSummary
 from philont_desktop.health.page import HealthPage
 from philont_desktop.qt import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
     Qt,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -79,14 +76,7 @@ class DoctorPage(HealthPage):
         top.addWidget(self.status, 1)
         self.summary = LayerSummary(self.ctx.theme, self)
         self.model = FindingsModel(self.ctx.theme, self)
-        self.tree = QTreeView(self)
-        self.tree.setObjectName("doctorFindings")
-        self.tree.setModel(self.model)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.header().setSectionResizeMode(COL_FINDING, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setSectionResizeMode(COL_SEVERITY, QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.header().setStretchLastSection(False)
+        self.tree = FindingsTree(self.model, self)
         self.tree.selectionModel().currentChanged.connect(lambda cur, _prev: self._on_current(cur))
         self.detail = FindingDetail(self.ctx.theme, self)
         self.detail.show_rows.clicked.connect(self.show_rows)

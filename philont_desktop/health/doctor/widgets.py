@@ -8,21 +8,31 @@ from typing import Any
 from core.health.finding import LAYERS, Finding
 from core.health.fixes import alternatives
 from philont_desktop.health.doctor.measure import MeasurePlot, measure_lines
-from philont_desktop.health.doctor.model import finding_text, layer_counts, severity_role
+from philont_desktop.health.doctor.model import (
+    COL_FINDING,
+    COL_SEVERITY,
+    FindingsModel,
+    finding_text,
+    layer_counts,
+    severity_role,
+)
 from philont_desktop.health.doctor.texts import fix_summary, fix_title, layer_name, severity_name
 from philont_desktop.qt import (
+    QAbstractItemView,
     QGridLayout,
+    QHeaderView,
     QLabel,
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QTreeView,
     QVBoxLayout,
     QWidget,
     Signal,
 )
 from philont_desktop.widgets import plain
 
-__all__ = ["FindingDetail", "LayerSummary"]
+__all__ = ["FindingDetail", "FindingsTree", "LayerSummary"]
 
 
 class LayerSummary(QWidget):
@@ -81,6 +91,40 @@ class LayerSummary(QWidget):
             color = self.theme.status_color(severity_role(self.status(layer)) if self.known else "paused")
             label.setStyleSheet(f"color: {color.name()};")
             label.setAccessibleName(f"{layer_name(layer)}: {self.line(layer)}")
+
+
+class FindingsTree(QTreeView):
+    """The findings grouped by layer. The severity column is as wide as its widest text, worked out from
+    one row of each severity (the column shows nothing else): Qt's own measure asks the model for every
+    row shown, tens of milliseconds of the GUI thread for a few hundred findings each time they are
+    shown, where a person would see the window stop."""
+
+    def __init__(self, model: FindingsModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("doctorFindings")
+        self.setModel(model)  # before the header's modes: the header has its sections from the model
+        self.setUniformRowHeights(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.header()
+        header.setSectionResizeMode(COL_FINDING, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(COL_SEVERITY, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+
+    def sizeHintForColumn(self, column: int) -> int:
+        model = self.model()
+        if column != COL_SEVERITY or not isinstance(model, FindingsModel):
+            return super().sizeHintForColumn(column)
+        best, seen = -1, set()
+        for pos, layer in enumerate(model.layers):
+            group = model.index(pos, 0)
+            best = max(best, self.sizeHintForIndex(model.index(pos, column)).width())
+            if not self.isExpanded(group):
+                continue
+            for row, f in enumerate(model.rows[layer]):
+                if f.severity not in seen:
+                    seen.add(f.severity)
+                    best = max(best, self.sizeHintForIndex(model.index(row, column, group)).width())
+        return best
 
 
 class FindingDetail(QWidget):
