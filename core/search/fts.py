@@ -98,8 +98,23 @@ class FullTextIndex:
         )
         return [(r[0], r[1]) for r in self.db.conn.execute(sql, (*ids, safe, *w.args))]
 
-    def _fts_fast(self, safe: str, w: Where, k: int, until: float | None, before: Keyset | None) -> list:
-        """Top ``k`` hits by ``(timestamp, id)`` descending; see the module docstring for the proof."""
+    def _fts_fast(
+        self,
+        safe: str,
+        w: Where,
+        k: int,
+        until: float | None,
+        before: Keyset | None,
+        every_id_at_most: int | None = None,
+    ) -> list:
+        """Top ``k`` hits by ``(timestamp, id)`` descending; see the module docstring for the proof.
+        ``every_id_at_most``: an id no row passing ``w`` exceeds (the replay knows it for a turn); the
+        walk starts there, and fewer than ``k`` hits are then all of them."""
+        if every_id_at_most is not None:
+            upper = INT64_MAX if before is None else int(before[0])
+            if until is not None:
+                upper = min(upper, int(until))
+            return self._walk_from(safe, w, k, every_id_at_most, upper, complete=True)
         upper = INT64_MAX
         if until is not None:
             upper = min(upper, int(until))
@@ -116,17 +131,23 @@ class FullTextIndex:
             top = None if row is None else row[0]
         if top is None:
             return []  # no row at all within the time bound
+        return self._walk_from(safe, w, k, top, upper, complete=upper == INT64_MAX)
+
+    def _walk_from(self, safe: str, w: Where, k: int, top: int, upper: int, *, complete: bool) -> list:
+        """Steps 1-4 from ``top``; ``complete``: no hit passing ``w`` has a greater id."""
         walk = (
             f"SELECT m.timestamp, m.id FROM {FTS} CROSS JOIN {MSG} AS m ON m.id = {FTS}.rowid "
             f"WHERE {FTS} MATCH ? AND {FTS}.rowid <= ?{w.and_sql()} ORDER BY {FTS}.rowid DESC"
         )
         cur = self.db.conn.execute(walk, (safe, top, *w.args))
         try:
-            return self._fts_fast_walk(cur, safe, w, k, top, upper)
+            return self._fts_fast_walk(cur, safe, w, k, top, upper, complete)
         finally:
             cur.close()
 
-    def _fts_fast_walk(self, cur: Any, safe: str, w: Where, k: int, top: int, upper: int) -> list:
+    def _fts_fast_walk(
+        self, cur: Any, safe: str, w: Where, k: int, top: int, upper: int, complete: bool
+    ) -> list:
         walked = [(r[0], r[1]) for r in cur.fetchmany(k)]
 
         def exact() -> list:
@@ -142,8 +163,8 @@ class FullTextIndex:
             return self._fts_exact(safe, w, k)  # non-integer timestamps: no shortcut
         walked.sort(reverse=True)
         if len(walked) < k:
-            # Every hit up to ``top``: all of them when ``top`` is the newest id, else ask the index.
-            return walked if upper == INT64_MAX else self._fts_exact(safe, w, k)
+            # Every hit up to ``top``: all of them when no hit has a greater id, else ask the index.
+            return walked if complete else self._fts_exact(safe, w, k)
         t_k = walked[-1][0]
         x_last = min(i for _t, i in walked)
         cap = self._scan_cap(k, x_last, top)

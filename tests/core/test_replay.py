@@ -377,6 +377,28 @@ def test_the_substring_step_from_the_rarest_windows_gives_the_scans_rows(tmp_pat
     assert {text: (len(rows), path) for text, (rows, path) in got.items() if text in want} == want
 
 
+def test_the_replay_reader_gives_what_build_context_gives_when_ids_do_not_follow_time(tmp_path):
+    """Rows written out of time order (imported, clock-skewed): the full-text walk from the greatest id
+    before a turn and the answers extended over the rows written since still give the agent's rows."""
+    import random
+
+    rnd = random.Random(5)
+    words = ["Quillfeather", "zeppelin", "harbour", "lantern", "数据库迁移", "乌鲁木齐"]
+    texts = [" ".join(rnd.sample(words, rnd.randint(1, 3))) for _ in range(40)]
+    texts += [t + "?" for t in texts[:10]]  # the substring step too
+    path = tmp_path / "memory.sqlite"
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        for k in range(400):
+            at = T0 + (k if rnd.random() > 0.15 else rnd.randint(0, 400)) * MIN  # some rows go back in time
+            role = "user" if k % 2 == 0 else "assistant"
+            raw.append_message("global", role, rnd.choice(texts) if k % 3 else _filler(k)[1], at)
+    finally:
+        db.close()
+    assert _compare_with_build_context(path) == 200
+
+
 def test_the_rarest_windows_are_asked_across_spaces_and_without_wildcards(tmp_path):
     from core.replay.search import WINDOWS_COUNTED, text_windows
 
