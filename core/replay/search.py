@@ -151,7 +151,9 @@ class ReplayProof(SubstringProof):
         try:
             with self.db.lock:
                 rare = self._rare_windows(safe, pieces)
-                if rare[0] >= WINDOW_COUNT_BOUND:
+                # A row with every piece holds every window inside them: few rows with the rarest of
+                # those is few with every piece (one cheap count, else the pieces are counted).
+                if rare[0] >= WINDOW_COUNT_BOUND and (not rare[2] or self._count(rare[2], cap) > cap):
                     longest = sorted(pieces, key=len, reverse=True)  # the rarest first, likely
                     counts = (self._count(f'"{p}"', cap) for p in longest)
                     n = next((c for c in counts if c <= cap), cap + 1)
@@ -177,17 +179,19 @@ class ReplayProof(SubstringProof):
         code = "substring.proven_rows" if rows else "substring.proven_miss"
         return rows, SubstringOutcome("proven", code, {"pieces": pieces, "rows": len(rows)}, index=state)
 
-    def _rare_windows(self, safe: str, pieces: list[str]) -> tuple[int, str]:
+    def _rare_windows(self, safe: str, pieces: list[str]) -> tuple[int, str, str]:
         """The FTS5 query over the :data:`WINDOWS_ASKED` rarest windows of ``safe`` (its 3-character
         substrings without a ``LIKE`` wildcard: every row matching ``'%'||safe||'%'`` holds each of them,
-        up to case, so the rows holding all of them include the scan's rows), and the least count of a
-        window inside a piece (bounded by :data:`WINDOW_COUNT_BOUND`). Reading only the rarest keeps
-        the index from walking the long lists of common trigrams; which windows are asked changes the
-        candidates, never the rows that pass ``LIKE``."""
+        up to case, so the rows holding all of them include the scan's rows); the least count of a
+        window inside a piece (bounded by :data:`WINDOW_COUNT_BOUND`) and the query over the rarest of
+        those ("" when none was counted). Reading only the rarest keeps the index from walking the long lists of common trigrams;
+        which windows are asked changes the candidates, never the rows that pass ``LIKE``."""
         inside = {w for p in pieces for w in text_windows(p)}
         ranked = sorted((self._window_count(w), w) for w in text_windows(safe))
-        least = min((n for n, w in ranked if w in inside), default=WINDOW_COUNT_BOUND)
-        return least, " ".join(f'"{w}"' for _n, w in ranked[:WINDOWS_ASKED])
+        within = [(n, w) for n, w in ranked if w in inside]
+        least = within[0][0] if within else WINDOW_COUNT_BOUND
+        asked = " ".join(f'"{w}"' for _n, w in ranked[:WINDOWS_ASKED])
+        return least, asked, " ".join(f'"{w}"' for _n, w in within[:WINDOWS_ASKED])
 
     def _window_count(self, window: str) -> int:
         """How many rows of the whole index hold ``window``, counting up to :data:`WINDOW_COUNT_BOUND`

@@ -399,6 +399,39 @@ def test_the_replay_reader_gives_what_build_context_gives_when_ids_do_not_follow
     assert _compare_with_build_context(path) == 200
 
 
+def test_the_replay_scans_when_the_agents_search_would_for_too_many_candidates(tmp_path):
+    from core.substring import ProvingRawStore
+
+    path = tmp_path / "memory.sqlite"
+    rows = [("user", f"the harbour lantern is lit, night {i}.") for i in range(30)]
+    rows += [
+        ("assistant", "lantern harbour"),
+        ("user", "harbour lantern?"),
+        ("user", "the harbour lantern is lit?"),
+    ]
+    rows += [("user", "night 7.")]
+    _history(path, rows)
+    db = MemoryDB.open(path)
+    seen = set()
+    try:
+        for cap in (5, 12, 40):
+            reader = TurnReader(db)
+            reader.proof.candidate_cap = cap
+            store = ProvingRawStore(db, candidate_cap=cap)
+            for m in RawStore(db).query_timeline("desc", 3, roles=["user"]):
+                rows_, path_, _safe = reader.search(m, None, 15)
+                want = store.search_with_mode(m.content, limit=15, before=(int(m.timestamp), m.id))
+                how = store.last_substring.how if store.last_substring else None
+                seen.add(path_)
+                assert ([r.id for r in rows_], path_) == (
+                    [r.id for r in want[0]],
+                    {"proven": "substring_proven", "scanned": "substring_scan"}.get(how, want[1]),
+                ), (cap, m.content)
+    finally:
+        db.close()
+    assert {"substring_scan", "substring_proven"} <= seen
+
+
 def test_the_rarest_windows_are_asked_across_spaces_and_without_wildcards(tmp_path):
     from core.replay.search import WINDOWS_COUNTED, text_windows
 
@@ -409,12 +442,12 @@ def test_the_rarest_windows_are_asked_across_spaces_and_without_wildcards(tmp_pa
     _history(path, [("user", f"alpha {i}") for i in range(5)] + [("user", f"{i} beta") for i in range(5)])
     db = MemoryDB.open(path)
     try:
-        least, query = TurnReader(db).proof._rare_windows("alpha beta", ["alpha", "beta"])
+        least, query, inside = TurnReader(db).proof._rare_windows("alpha beta", ["alpha", "beta"])
     finally:
         db.close()
     # No row holds "a b" (across the space): it is asked first; every window inside a piece is in 5 rows.
     assert query.startswith('"a b" "')
-    assert least == 5
+    assert least == 5 and '"a b"' not in inside and inside.count('"') == 8  # four windows inside the words
 
 
 def test_a_needed_message_written_after_the_turn_is_a_miss_not_yet_written(tmp_path):
