@@ -91,13 +91,14 @@ def version_text() -> str:
 
 
 def _make_app(argv0: str):
-    from philont_desktop.interpreter import favour_the_gui_thread
+    from philont_desktop.interpreter import favour_the_gui_thread, gui_collector
     from philont_desktop.qt import QApplication
 
     favour_the_gui_thread()
     app = QApplication.instance()
     if app is None:
         app = QApplication([argv0])
+    gui_collector.install(app)
     app.setOrganizationName(ORG_NAME)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)

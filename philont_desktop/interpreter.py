@@ -14,6 +14,7 @@ import gc
 import sys
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 SWITCH_INTERVAL_S = 0.0001  # how long a worker may keep the interpreter while the GUI thread waits
 
@@ -80,6 +81,57 @@ def resume_settling() -> None:
         gc.freeze()
 
 
+class GuiThreadCollector:
+    """The cyclic garbage collector, run on the GUI thread only.
+
+    Python collects cycles in whichever thread allocates when a threshold is passed: a worker building a
+    result then frees the Qt objects in the cycles it finds (a closed tab's widgets, a model and its
+    signals), and Qt objects destroyed on a thread that does not own them crash the process (a test run
+    here segfaulted in a worker thread "Garbage-collecting" during a read). Installed, automatic
+    collection is off and a timer on the GUI thread collects what the thresholds call for, generation by
+    generation, as automatic collection would (pyqtgraph's ``GarbageCollector`` does the same, for the
+    same reason). It waits while read jobs run (:class:`ReadsCollector`). In the application
+    (:func:`philont_desktop.app._make_app`) and in the test process (``tests/conftest.py``).
+    """
+
+    INTERVAL_MS = 1000
+
+    def __init__(self) -> None:
+        self.timer: Any = None
+
+    @property
+    def installed(self) -> bool:
+        return self.timer is not None
+
+    def install(self, app: Any) -> None:
+        """Turn automatic collection off and collect on ``app``'s thread every :attr:`INTERVAL_MS`."""
+        from philont_desktop.qt import QTimer
+
+        if self.timer is not None:
+            return
+        gc.disable()
+        self.timer = QTimer(app)
+        self.timer.setInterval(self.INTERVAL_MS)
+        self.timer.timeout.connect(self.check)
+        self.timer.start()
+
+    def check(self) -> int:
+        """Collect what the thresholds call for now (none while a read job runs); the objects freed."""
+        if self.timer is None or reads_collector.running:
+            return 0
+        gc.disable()  # whoever turned it back on (a test), collection stays on this thread
+        t0, t1, t2 = gc.get_threshold()
+        c0, c1, c2 = gc.get_count()
+        freed = 0
+        if c0 > t0:
+            freed = gc.collect(0)
+            if c1 > t1:
+                freed += gc.collect(1)
+                if c2 > t2:
+                    freed += gc.collect(2)
+        return freed
+
+
 class ReadsCollector:
     """While read jobs run, the cyclic garbage collector waits; what they made is frozen when the last ends.
 
@@ -105,9 +157,10 @@ class ReadsCollector:
         if not (_tuned and _settling):
             yield
             return
+        owned = gui_collector.installed  # then collection is off already and waits for the reads
         with self._lock:
             self._running += 1
-            if self._running == 1:
+            if self._running == 1 and not owned:
                 gc.disable()
         try:
             yield
@@ -117,7 +170,13 @@ class ReadsCollector:
                 if self._running == 0:
                     if _settling:
                         gc.freeze()
-                    gc.enable()
+                    if not owned:
+                        gc.enable()
+
+    @property
+    def running(self) -> int:
+        return self._running
 
 
 reads_collector = ReadsCollector()
+gui_collector = GuiThreadCollector()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -53,6 +54,29 @@ def _side_file_reports_stay_in_their_test():
 
     with sidefiles.reporting(lambda _notice: None):
         pass
+
+
+@pytest.fixture(autouse=True)
+def _cycles_collected_on_the_main_thread():
+    """Once a QApplication exists, cyclic garbage is collected on its thread only, as in the application
+    (``philont_desktop.interpreter.GuiThreadCollector``): a worker thread collecting a test's old Qt
+    objects would destroy them off their thread and crash the run. After each test, what the
+    thresholds call for is collected here."""
+    collector = _gui_collector()
+    yield
+    collector = collector or _gui_collector()
+    if collector is not None:
+        collector.check()
+
+
+def _gui_collector():
+    interpreter = sys.modules.get("philont_desktop.interpreter")
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    app = None if widgets is None else widgets.QApplication.instance()
+    if interpreter is None or app is None:
+        return None
+    interpreter.gui_collector.install(app)
+    return interpreter.gui_collector
 
 
 @pytest.fixture

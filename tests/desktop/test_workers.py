@@ -355,6 +355,8 @@ def test_read_jobs_run_with_the_collector_paused_and_their_results_frozen(monkey
 
     monkeypatch.setattr(interpreter, "_tuned", True)  # as the application sets it
     monkeypatch.setattr(interpreter, "_settling", True)
+    monkeypatch.setattr(interpreter.gui_collector, "timer", None)  # collection where Python runs it
+    gc.enable()
     w = Workers(db_path, readers=2)
     try:
         both_running = threading.Barrier(2, timeout=5)
@@ -388,6 +390,68 @@ def test_read_jobs_run_with_the_collector_paused_and_their_results_frozen(monkey
     finally:
         w.shutdown()
         gc.enable()
+        gc.unfreeze()
+
+
+def test_cycles_are_collected_on_the_gui_thread_only(db_path, qapp):
+    import gc
+
+    from philont_desktop.app import _make_app
+    from philont_desktop.interpreter import gui_collector
+
+    _make_app("philont-desktop")  # as the application starts (the tests' QApplication is reused)
+    assert gui_collector.installed and not gc.isenabled()
+    threads: list[str] = []
+
+    def seen(phase, _info):
+        if phase == "start":
+            threads.append(threading.current_thread().name)
+
+    def churn():  # a worker making cyclic garbage, as a result being built makes objects
+        for _ in range(50_000):
+            node: list = []
+            node.append(node)
+
+    gc.callbacks.append(seen)
+    try:
+        worker = threading.Thread(target=churn, name="churn")
+        worker.start()
+        worker.join()
+        assert threads == []  # the worker passed every threshold and collected nothing
+        assert spin_until(lambda: bool(threads), 3 * gui_collector.INTERVAL_MS)  # the GUI thread's timer
+    finally:
+        gc.callbacks.remove(seen)
+    assert set(threads) == {threading.main_thread().name}
+
+
+def test_the_gui_thread_collects_nothing_while_a_read_job_runs(monkeypatch, db_path, qapp):
+    import gc
+
+    from philont_desktop import interpreter
+
+    monkeypatch.setattr(interpreter, "_tuned", True)  # as the application sets it
+    monkeypatch.setattr(interpreter, "_settling", True)
+    w = Workers(db_path, readers=1)
+    started, release = threading.Event(), threading.Event()
+
+    def read(db):
+        started.set()
+        release.wait(5)
+        return gc.isenabled()
+
+    try:
+        for _ in range(2000):
+            node: list = []
+            node.append(node)  # over the first threshold
+        job = w.run(read)
+        assert started.wait(5)
+        assert interpreter.gui_collector.check() == 0 and gc.get_count()[0] > gc.get_threshold()[0]
+        release.set()
+        assert job.wait(PATIENCE_MS) and job.result is False  # no collection in the read's thread either
+        assert interpreter.reads_collector.running == 0
+    finally:
+        release.set()
+        w.shutdown()
         gc.unfreeze()
 
 
