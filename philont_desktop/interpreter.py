@@ -4,7 +4,8 @@ Python runs one thread at a time. The workers (:mod:`philont_desktop.workers`) r
 thread, and whatever they do with the interpreter, the GUI thread waits for: how long a worker may keep
 it (the switch interval) and the cyclic garbage collector's walks, which hold it for as long as they take
 whichever thread set them off. Set in the application only (:func:`favour_the_gui_thread`), never in a
-test process, whose collector and switch interval stay Python's.
+test process, whose switch interval stays Python's. Where cycles are collected (:class:`GuiThreadCollector`:
+on the GUI thread only) is the same in both, for safety, not speed.
 """
 
 from __future__ import annotations
