@@ -258,21 +258,10 @@ class _BoundedIndex(FullTextIndex):
             w.add(f"{FTS}.rowid <= ?", top)
         return super().page(safe, w, k, until, before)
 
-    def _fts_fast(
-        self,
-        safe: str,
-        w: Where,
-        k: int,
-        until: float | None,
-        before: Keyset | None,
-        every_id_at_most: int | None = None,
-    ) -> list:
-        """The walk starts at :attr:`ReplayProof.top`: every row before the turn has an id at most that,
-        so fewer than ``k`` hits walked are every hit (no second, sorted query)."""
-        top = self.proof.top
-        if every_id_at_most is None and top is not None and before is not None:
-            every_id_at_most = top
-        return super()._fts_fast(safe, w, k, until, before, every_id_at_most)
+    def known_top(self, before: Keyset | None) -> int | None:
+        """:attr:`ReplayProof.top`: every row before the turn has an id at most that, so a walk from it
+        that finds fewer than a page of hits has found every hit (no second, sorted query)."""
+        return None if before is None else self.proof.top
 
 
 class ReplaySearch(MessageSearch):

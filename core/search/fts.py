@@ -98,28 +98,22 @@ class FullTextIndex:
         )
         return [(r[0], r[1]) for r in self.db.conn.execute(sql, (*ids, safe, *w.args))]
 
-    def _fts_fast(
-        self,
-        safe: str,
-        w: Where,
-        k: int,
-        until: float | None,
-        before: Keyset | None,
-        every_id_at_most: int | None = None,
-    ) -> list:
+    def known_top(self, before: Keyset | None) -> int | None:
+        """An id that no row before ``before`` exceeds, when the caller knows one (the replay does for
+        its turn); None here."""
+        return None
+
+    def _fts_fast(self, safe: str, w: Where, k: int, until: float | None, before: Keyset | None) -> list:
         """Top ``k`` hits by ``(timestamp, id)`` descending; see the module docstring for the proof.
-        ``every_id_at_most``: an id no row passing ``w`` exceeds (the replay knows it for a turn); the
-        walk starts there, and fewer than ``k`` hits are then all of them."""
-        if every_id_at_most is not None:
-            upper = INT64_MAX if before is None else int(before[0])
-            if until is not None:
-                upper = min(upper, int(until))
-            return self._walk_from(safe, w, k, every_id_at_most, upper, complete=True)
+        With a :meth:`known_top` the walk starts there, and fewer than ``k`` hits are all of them."""
         upper = INT64_MAX
         if until is not None:
             upper = min(upper, int(until))
         if before is not None:
             upper = min(upper, int(before[0]))
+        known = self.known_top(before)
+        if known is not None:
+            return self._walk_from(safe, w, k, known, upper, complete=True)
         if upper == INT64_MAX:
             top = self.db.conn.execute(f"SELECT max(rowid) FROM {MSG}").fetchone()[0]
         else:
