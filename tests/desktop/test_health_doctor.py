@@ -342,3 +342,27 @@ def test_a_measured_list_or_mapping_is_counted_in_words_in_both_languages(englis
         {"facts": [{"id": "a"}, {"id": "b"}], "by": {"x": 1, "y": 2, "z": 3}, "ids": ["a", "b"]}
     )
     assert lines == ["facts: 2 entries", "by: 3 values", "ids: a, b"]
+
+
+def test_the_checks_run_again_only_after_the_last_result_is_shown(planted, open_tab, monkeypatch):
+    """The last result's first paint does not share the interpreter with the checks: they wait
+    FIRST_PAINT_S when a last result was just shown, and not at all on a first visit or on request."""
+    path, _a, _b = planted
+    from philont_desktop.health.doctor import page as doctor_page
+
+    waits = []
+    real = work.check
+
+    def check(db, db_path, after_s=0.0, *args, **kw):
+        waits.append(after_s)
+        return real(db, db_path, 0.0, *args, **kw)
+
+    monkeypatch.setattr(work, "check", check)
+    first = _page(open_tab(HealthTab, path))  # nothing kept yet: the checks at once
+    assert waits == [0.0]
+    page = _page(open_tab(HealthTab, path))  # the last result shown, then the checks
+    assert waits == [0.0, doctor_page.FIRST_PAINT_S] and doctor_page.FIRST_PAINT_S > 0
+    assert [f.code for f in page.findings] == [f.code for f in first.findings]
+    page.refresh()  # "Check again": at once
+    assert page.settle(30_000)
+    assert waits[-1] == 0.0 and len(waits) == 3

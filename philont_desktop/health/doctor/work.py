@@ -4,6 +4,7 @@ a fix's preview and the change that carries it out."""
 from __future__ import annotations
 
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 from core.health import fixes
@@ -18,9 +19,18 @@ if TYPE_CHECKING:
 __all__ = ["check", "dismiss", "fix_change", "fix_preview", "load_last"]
 
 
-def check(db: MemoryDB, db_path: str | os.PathLike[str], now: int | None = None, job: Any = None) -> Any:
+def check(
+    db: MemoryDB,
+    db_path: str | os.PathLike[str],
+    after_s: float = 0.0,
+    now: int | None = None,
+    job: Any = None,
+) -> Any:
     """Run every check; leave out what a person said are not duplicates; keep the result beside the file.
-    Returns ``(computed at, findings)``."""
+    Returns ``(computed at, findings)``. ``after_s``: wait this long first, the interpreter left to the GUI
+    thread (the last result it has just been given is painted without sharing it with the checks)."""
+    if after_s > 0:
+        time.sleep(after_s)
 
     def progress(_layer: str, done: int, total: int) -> None:
         if job is not None:
