@@ -12,7 +12,8 @@ from core.health.finding import Finding
 from philont_desktop.health.doctor import work
 from philont_desktop.health.doctor.measure import picture_of
 from philont_desktop.health.doctor.model import COL_SEVERITY, FindingsModel
-from philont_desktop.health.doctor.widgets import FindingsTree
+from philont_desktop.health.doctor.texts import layer_name
+from philont_desktop.health.doctor.widgets import FOLD_OVER, FindingsTree
 from philont_desktop.health.view import HealthTab
 from philont_desktop.qt import QApplication, QTreeView
 from philont_desktop.widgets import accessible
@@ -366,3 +367,24 @@ def test_the_checks_run_again_only_after_the_last_result_is_shown(planted, open_
     page.refresh()  # "Check again": at once
     assert page.settle(30_000)
     assert waits[-1] == 0.0 and len(waits) == 3
+
+
+def test_a_layer_with_hundreds_of_findings_is_shown_folded_until_opened(planted, open_tab):
+    """Over FOLD_OVER findings a layer starts folded, its line counting them; the worst finding of the
+    first open layer is selected; a layer opened by the person stays open when the checks run again."""
+    page = _page(open_tab(HealthTab, planted[0]))
+    many = _many_findings(FOLD_OVER)  # facts: FOLD_OVER, notes: FOLD_OVER + 1, file: 1
+    page._show(page.at, many)
+    model, tree = page.model, page.tree
+    facts, notes, file = (model.index(model.layers.index(la), 0) for la in ("facts", "notes", "file"))
+    assert tree.isExpanded(facts) and not tree.isExpanded(notes) and tree.isExpanded(file)
+    assert model.data(notes) == f"{layer_name('notes')} ({FOLD_OVER + 1})"
+    assert page.current_finding() is many[0]
+    tree.expand(notes)
+    tree.collapse(facts)
+    page._show(page.at, list(reversed(many)))  # the checks again: the person's choice kept
+    facts, notes = (model.index(model.layers.index(la), 0) for la in ("facts", "notes"))
+    assert tree.isExpanded(notes) and not tree.isExpanded(facts)
+    assert page.select_finding("health.facts.n3")  # a finding asked for opens its layer
+    assert tree.isExpanded(model.index(model.layers.index("facts"), 0))
+    assert page.current_finding().code == "health.facts.n3"

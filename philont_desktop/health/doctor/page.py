@@ -157,18 +157,29 @@ class DoctorPage(HealthPage):
 
     def _show(self, at: int, findings: list[Finding]) -> None:
         current = self.current_finding()
+        was_open = self.tree.open_layers()
         self.at, self.findings = at, list(findings)
         self.model.set_findings(self.findings)
-        self.tree.expandAll()
+        self.tree.unfold(was_open)
         self.summary.show_findings(self.findings)
         self._show_status(None)
         index = self.model.index_of(current) if current is not None else None
+        if index is not None and index.isValid() and not self.tree.isExpanded(index.parent()):
+            index = index.parent()  # its layer was folded: the layer's line, the fold kept
         if (index is None or not index.isValid()) and self.model.layers:
-            index = self.model.index(0, 0, self.model.index(0, 0))  # the worst of the first layer
+            index = self._first_shown()
         if index is not None and index.isValid():
             self.tree.setCurrentIndex(index)
         else:
             self._on_current(self.tree.currentIndex())
+
+    def _first_shown(self) -> Any:
+        """The worst finding of the first open layer, else the first layer's line."""
+        for pos in range(len(self.model.layers)):
+            layer = self.model.index(pos, 0)
+            if self.tree.isExpanded(layer):
+                return self.model.index(0, 0, layer)
+        return self.model.index(0, 0)
 
     def _show_status(self, progress: tuple[int, int] | None) -> None:
         parts = []
@@ -192,7 +203,9 @@ class DoctorPage(HealthPage):
         """Select the first finding of ``code`` (tests, screenshots)."""
         for f in self.model.findings():
             if f.code == code:
-                self.tree.setCurrentIndex(self.model.index_of(f))
+                index = self.model.index_of(f)
+                self.tree.expand(index.parent())
+                self.tree.setCurrentIndex(index)
                 return True
         return False
 
@@ -287,8 +300,9 @@ class DoctorPage(HealthPage):
 
     def retranslate(self) -> None:
         self.retranslate_static()
+        was_open = self.tree.open_layers()
         self.model.retranslate()
-        self.tree.expandAll()
+        self.tree.unfold(was_open)
         self.summary.retranslate()
         self.detail.retranslate()
         self._show_status(None)

@@ -93,6 +93,13 @@ class LayerSummary(QWidget):
             label.setAccessibleName(f"{layer_name(layer)}: {self.line(layer)}")
 
 
+#: A layer with more findings than this is shown folded (its line says how many) unless it was open
+#: before: putting every row of a long layer in the tree is one turn of the GUI thread in which Qt asks
+#: the model about each (818 findings on the 1M-message file: 20 ms, then the paint), and a person
+#: reads so many findings of one layer by opening it.
+FOLD_OVER = 100
+
+
 class FindingsTree(QTreeView):
     """The findings grouped by layer. The severity column is as wide as its widest text, worked out from
     one row of each severity (the column shows nothing else): Qt's own measure asks the model for every
@@ -109,6 +116,23 @@ class FindingsTree(QTreeView):
         header.setSectionResizeMode(COL_FINDING, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_SEVERITY, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
+
+    def open_layers(self) -> dict[str, bool]:
+        """Whether each layer shown is open (for :meth:`unfold` after the findings are replaced)."""
+        model = self.model()
+        if not isinstance(model, FindingsModel):
+            return {}
+        return {layer: self.isExpanded(model.index(pos, 0)) for pos, layer in enumerate(model.layers)}
+
+    def unfold(self, before: dict[str, bool] | None = None) -> None:
+        """Open each layer as it was in ``before`` (:meth:`open_layers`); a layer not in it is open when
+        it has at most :data:`FOLD_OVER` findings."""
+        model = self.model()
+        if not isinstance(model, FindingsModel):
+            return
+        before = before or {}
+        for pos, layer in enumerate(model.layers):
+            self.setExpanded(model.index(pos, 0), before.get(layer, len(model.rows[layer]) <= FOLD_OVER))
 
     def sizeHintForColumn(self, column: int) -> int:
         model = self.model()
