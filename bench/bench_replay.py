@@ -17,6 +17,11 @@ Each case runs in a process of its own, so that its peak memory (``ru_maxrss``) 
   times the number of turns (named so in the output);
 * ``last30``: the user turns of the last 30 days (``--since`` the newest message minus 30 days), with
   the floor of those turns measured the same way;
+* ``saved``: the last 30 days answered from the saved replay, as ``philont-memory replay --saved --since
+  T`` answers them: the saved replay of every turn is made first when ``--store`` holds none for the
+  file (minutes, reported apart as ``setup``), then the command is run twice in a process of its own,
+  timed from its start to its exit: the plain output (the summary and the worst misses) and ``--json``
+  (every turn of the range), both written to ``/dev/null``;
 * ``incremental``: the file copied (with ``cp``; the original is never written), 1,000 messages
   appended to it as the agent appends them (one transaction through ``RawStore.append_many``, the FTS
   triggers keeping the index in step): the 1,000 messages before the newest, same conversations,
@@ -45,7 +50,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 DAY_MS = 86_400_000
-CASES = ("incremental", "last30", "floor", "full")
+CASES = ("incremental", "last30", "saved", "floor", "full")
 FLOOR_NAME = "the agent's recall query alone (the replay's search of each turn, nothing kept)"
 
 
@@ -183,7 +188,31 @@ def _incremental(db_path: Path, n: int = 1000) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run_case(case: str, db_path: Path, sample: int) -> dict:
+def _saved(db_path: Path, store_dir: Path, since: int) -> dict:
+    """The saved replay of every turn made in ``store_dir`` if it is not there, then the command-line
+    answers of the range from it, each run as a person runs it."""
+    from core.db import MemoryDB
+    from core.replay.store import ReplayStore
+
+    t = time.perf_counter()
+    with MemoryDB.open(db_path) as db:
+        up = ReplayStore(store_dir).update(db, db_path)
+    out: dict = {"setup_s": time.perf_counter() - t, "setup": up.how, "saved_turns": up.saved.count}
+    env = dict(os.environ, PHILONT_REPLAY_STORE=str(store_dir))
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    for name, extra in (("plain", []), ("json", ["--json"])):
+        cmd = [sys.executable, "-c", "import sys; from core.cli import main; sys.exit(main())"]
+        cmd += ["--db", str(db_path), "replay", "--saved", "--since", str(since), *extra]
+        t = time.perf_counter()
+        with open(os.devnull, "w") as null:
+            subprocess.run(cmd, check=True, stdout=null, env=env)
+        out[f"{name}_s"] = time.perf_counter() - t
+    with MemoryDB.open(db_path) as db:
+        out["turns"] = len(_turn_ids(db_path, since))
+    return out
+
+
+def run_case(case: str, db_path: Path, sample: int, store: Path | None = None) -> dict:
     if case == "full":
         return _replay(db_path)
     if case == "floor":
@@ -196,25 +225,32 @@ def run_case(case: str, db_path: Path, sample: int) -> dict:
         return out
     if case == "incremental":
         return _incremental(db_path)
+    if case == "saved":
+        if store is not None:
+            return _saved(db_path, store, since)
+        with tempfile.TemporaryDirectory(prefix="bench-replay-store-") as tmp:
+            return _saved(db_path, Path(tmp), since)
     raise ValueError(case)
 
 
-def _child(case: str, db_path: Path, sample: int) -> dict:
+def _child(case: str, db_path: Path, sample: int, store: Path | None = None) -> dict:
     """``case`` in a process of its own (its own peak RSS)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     cmd = [sys.executable, str(Path(__file__).resolve()), "--db", str(db_path), "--case", case]
-    cmd += ["--sample", str(sample)]
+    cmd += ["--sample", str(sample)] + (["--store", str(store)] if store is not None else [])
     done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def measure(db_path: Path, cases: tuple[str, ...] = CASES, sample: int = 2000, log=print) -> dict[str, dict]:
+def measure(
+    db_path: Path, cases: tuple[str, ...] = CASES, sample: int = 2000, log=print, store: Path | None = None
+) -> dict[str, dict]:
     """Every case of ``cases`` (each in a child process); what each printed."""
     out: dict[str, dict] = {}
     for case in cases:
         t = time.perf_counter()
-        out[case] = _child(case, db_path, sample)
+        out[case] = _child(case, db_path, sample, store)
         log(f"  {case}: {json.dumps(out[case])} ({time.perf_counter() - t:.0f} s)")
     return out
 
@@ -245,6 +281,19 @@ def results(got: dict[str, dict], result) -> list[dict]:
                 1,
             )
         )
+    saved = got.get("saved")
+    if saved is not None:
+        for name, what in (("plain", "the summary and worst misses"), ("json", "--json, every turn")):
+            out.append(
+                result(
+                    f"the last 30 days from the saved replay ({saved['turns']:,} turns; {what})",
+                    saved[f"{name}_s"],
+                    "s",
+                    "-",
+                    0,
+                    1,
+                )
+            )
     inc = got.get("incremental")
     if inc is not None:
         fl = inc.get("floor") or {"turns": 0, "seconds": 0.0}
@@ -266,17 +315,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", required=True, help="the database to measure (read only)")
     ap.add_argument("--cases", default=",".join(CASES), help="comma-separated: " + ",".join(CASES))
     ap.add_argument("--sample", type=int, default=2000, help="turns timed for a floor (uniform sample)")
+    ap.add_argument(
+        "--store", help="where the saved replay of case saved is kept (default: a temporary folder)"
+    )
     ap.add_argument("--case", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     db = Path(args.db).expanduser()
+    store = Path(args.store).expanduser() if args.store else None
     if args.case:
-        print(json.dumps(run_case(args.case, db, args.sample)), flush=True)
+        print(json.dumps(run_case(args.case, db, args.sample, store)), flush=True)
         return 0
     cases = tuple(c.strip() for c in args.cases.split(",") if c.strip())
     unknown = [c for c in cases if c not in CASES]
     if unknown:
         ap.error(f"unknown case(s): {', '.join(unknown)}")
-    got = measure(db, cases, args.sample)
+    got = measure(db, cases, args.sample, store=store)
     for r in results(got, lambda *a: a):
         print(r)
     return 0

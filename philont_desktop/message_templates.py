@@ -143,6 +143,12 @@ TEMPLATES: dict[str, Template] = {
     ),
     # -- recall replay (philont-memory replay; the causes of a missed turn) -------------------------------
     "replay.unknown_strategy": lambda: _tr("Unknown strategy {strategy} (one of {known})."),
+    "replay.saved_origin": lambda: _tr(
+        "The saved replay covers every conversation and cannot answer for one ({origin}): replay that conversation's turns instead."
+    ),
+    "replay.saved_unreadable": lambda: _tr(
+        "The saved replay could not be read ({error}); it was set aside: the next run replays every turn."
+    ),
     "replay.cause.not_yet_written": lambda: _tr(
         "Message #{id} was written after this turn (its time is earlier, its id later): recall could not have seen it."
     ),

@@ -8,6 +8,7 @@ import math
 import re
 import sys
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from core.jsutil import iso_ms, json_safe
@@ -48,9 +49,25 @@ class Out:
         self._ascii = enc not in ("utf-8", "utf8", "utf-16", "utf-32")
 
     def json(self, value: Any) -> None:
-        text = json.dumps(json_safe(value), ensure_ascii=self._ascii, indent=2)
+        self._write(self._dumps(value) + "\n")
+
+    def json_streamed(self, head: dict[str, Any], key: str, items: Iterable[Any]) -> None:
+        """What :meth:`json` prints for ``{**head, key: list(items)}``, written one item at a time: a list
+        too long to hold at once."""
+        text = self._dumps(head)
+        self._write(("{" if text == "{}" else text[:-2] + ",") + f"\n  {self._dumps(key)}: [")
+        sep = "\n"
+        for item in items:
+            self._write(sep + "\n".join("    " + line for line in self._dumps(item).split("\n")))
+            sep = ",\n"
+        self._write(("\n  ]" if sep != "\n" else "]") + "\n}\n")
+
+    def _dumps(self, value: Any) -> str:
+        return json.dumps(json_safe(value), ensure_ascii=self._ascii, indent=2)
+
+    def _write(self, text: str) -> None:
         # A lone surrogate (an argument that is not UTF-8) is written as JSON.stringify writes it.
-        sys.stdout.write(LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) + "\n")
+        sys.stdout.write(LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text))
 
     def text(self, text: str = "") -> None:
         """One line (or several) of plain output: stored text in it has its control characters and

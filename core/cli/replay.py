@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Any
 
 from core.cli.args import arg_text, optional_time, positive_int
@@ -46,6 +47,13 @@ def configure_replay(p: argparse.ArgumentParser) -> None:
         help="a term in at most this many earlier messages is rare (the need estimate's threshold; "
         f"default {DEFAULT_MAX_DF})",
     )
+    p.add_argument(
+        "--saved",
+        action="store_true",
+        help="answer from the saved replay of this file (kept outside the database, as the app keeps it): "
+        "only the user turns written since it was saved are replayed (every turn the first time), then "
+        "the range is read from it; not with --origin",
+    )
 
 
 def _progress(done: int, total: int) -> None:
@@ -69,6 +77,8 @@ def run_replay(ctx: Ctx) -> int:
         rule=NeedRule(max_df=a.max_df),
         **chosen,
     )
+    if a.saved:
+        return _from_saved(ctx, options)
     with ctx.open() as db:
         result = replay(db, options, progress=_progress)
     if ctx.out.as_json:
@@ -76,6 +86,50 @@ def run_replay(ctx: Ctx) -> int:
         return 0
     _print(ctx, result)
     return 0
+
+
+def _from_saved(ctx: Ctx, options: Any) -> int:
+    """The range read from the saved replay, brought up to date first (:mod:`core.replay.ranged`); its
+    turns are read one at a time, twice for ``--json`` (the summary first, then the turns)."""
+    from core.errors import MemoryError_
+    from core.replay import Replay
+    from core.replay.ranged import answer
+    from core.replay.run import ReplaySummary
+    from core.replay.saved import SavedReplayError
+    from core.replay.store import ReplayStore
+    from core.timeline import RawStore
+
+    store = ReplayStore()
+    with ctx.open() as db, answer(db, ctx.path, options, store=store, progress=_progress) as got:
+        try:
+            tally = ReplaySummary(got.strategies, options.rule)
+            worst: list[Any] = []
+            for t in got.turns():
+                tally.add(t)
+                if t.hit is False:
+                    worst = _worst([*worst, t])
+            history = got.updated.saved.history
+            if ctx.out.as_json:
+                ctx.out.json_streamed({"summary": tally.to_json()}, "turns", got.records())
+                return 0
+        except SavedReplayError as exc:
+            store.set_aside(ctx.path, str(exc))
+            raise MemoryError_(
+                f"The saved replay could not be read ({exc}); it was set aside: the next run replays "
+                "every turn.",
+                code="replay.saved_unreadable",
+                params={"error": str(exc)},
+            ) from exc
+        messages = {m.id: m for m in RawStore(db).get_messages([t.message.id for t in worst])}
+    worst = [replace(t, message=messages.get(t.message.id, t.message)) for t in worst]
+    _print(ctx, Replay(worst, got.strategies, options.rule, history, tally))
+    return 0
+
+
+def _worst(turns: list[Any]) -> list[Any]:
+    """The :data:`WORST_MISSES` worst of ``turns`` (missed), in the order :meth:`Replay.misses` gives."""
+    key = lambda t: (-len(t.needed), -t.message.timestamp, -t.message.id)  # noqa: E731
+    return sorted(turns, key=key)[:WORST_MISSES]
 
 
 def _rate(rate: float | None) -> str:
@@ -88,7 +142,7 @@ def _print(ctx: Ctx, result: Any) -> None:
     if result.history == 0:
         o("The history is empty: there is no turn to replay.")
         return
-    if not result.turns:
+    if not s["turns"]:
         o("No user turn in this range: nothing to replay.")
         return
     o(f"{s['turns']} user turns replayed; {s['withNeed']} referred back to an earlier message (estimate).")

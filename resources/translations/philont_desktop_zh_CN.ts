@@ -1586,6 +1586,16 @@ with the backup
     </message>
     <message>
         <location line="+2"/>
+        <source>The saved replay covers every conversation and cannot answer for one ({origin}): replay that conversation&apos;s turns instead.</source>
+        <translation>保存的回放涵盖所有对话，无法单独回答某一个对话（{origin}）：请改为回放该对话的轮次。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The saved replay could not be read ({error}); it was set aside: the next run replays every turn.</source>
+        <translation>无法读取保存的回放（{error}），已将其移到一旁：下次运行将重新回放每一轮。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Message #{id} was written after this turn (its time is earlier, its id later): recall could not have seen it.</source>
         <translation>消息 #{id} 是在这一轮之后写入的（时间更早，编号更大）：召回当时不可能看到它。</translation>
     </message>

@@ -120,3 +120,50 @@ def test_a_bad_strategy_is_a_usage_error(tmp_path, capsys):
     MemoryDB.create(path, now=FIXED_NOW).close()
     rc, _out, err = _run(capsys, path, "--strategy", "magic")
     assert rc == 2 and "invalid choice: 'magic'" in err
+
+
+def _append(path, text, at):
+    db = MemoryDB.open(path, writable=True)
+    try:
+        RawStore(db).append_message("global", "user", text, at)
+    finally:
+        db.close()
+
+
+def test_saved_answers_a_range_as_a_replay_of_it_would(tmp_path, capsys, monkeypatch):
+    """``--saved`` reads the range from the saved replay, brought up to date first: the same JSON and the
+    same plain output as replaying the range, before and after the agent writes; the file untouched."""
+    monkeypatch.setenv("PHILONT_REPLAY_STORE", str(tmp_path / "replays"))
+    path = tmp_path / "memory.sqlite"
+    ids = plant(path)
+    before = fingerprint(path)
+    at = lambda key: str(T0 + (ids[key] - 1) * MIN)  # noqa: E731
+    ranges = [(), ("--since", at("B")), ("--until", at("C")), ("--since", at("B"), "--until", at("D"))]
+    ranges += [("--limit", "2"), ("--since", at("A"), "--limit", "3"), ("--since", str(FIXED_NOW + 1))]
+    for args in ranges:
+        fresh = _run(capsys, path, *args, "--json")
+        assert _run(capsys, path, *args, "--json", "--saved")[:2] == fresh[:2], args
+        assert _run(capsys, path, *args, "--saved")[:2] == _run(capsys, path, *args)[:2], args
+    assert fingerprint(path) == before
+    _append(path, "Zephyrine said what about Quillfeather again?", FIXED_NOW - MIN)
+    rc, out, _err = _run(capsys, path, "--since", str(FIXED_NOW - MIN), "--json", "--saved")
+    assert rc == 0 and [t["messageId"] for t in json.loads(out)["turns"]] == [max(ids.values()) + 1]
+    assert (rc, out) == _run(capsys, path, "--since", str(FIXED_NOW - MIN), "--json")[:2]
+
+
+def test_saved_cannot_answer_a_conversation_and_sets_aside_what_it_cannot_read(tmp_path, capsys, monkeypatch):
+    from core.replay.store import ReplayStore
+
+    monkeypatch.setenv("PHILONT_REPLAY_STORE", str(tmp_path / "replays"))
+    path = tmp_path / "memory.sqlite"
+    plant(path)
+    rc, _out, err = _run(capsys, path, "--saved", "--origin", "global")
+    assert rc == 1 and "replay that conversation's turns instead" in err
+    assert _run(capsys, path, "--saved")[0] == 0
+    turns = ReplayStore().turns_path(path)
+    data = turns.read_bytes()
+    turns.write_bytes(data[: len(data) // 2] + b"{not json" + data[len(data) // 2 + 9 :])
+    rc, _out, err = _run(capsys, path, "--saved", "--json")
+    assert rc == 1 and "The saved replay could not be read" in err and "it was set aside" in err
+    assert not turns.exists()
+    assert _run(capsys, path, "--saved", "--json")[:2] == _run(capsys, path, "--json")[:2]

@@ -282,3 +282,29 @@ def test_turns_are_handed_on_as_they_come_and_a_stop_midway_leaves_the_saved_res
     done, replayed = _update(store, planted)
     assert (done.how, replayed) == ("extended", 4)
     assert store.load(planted).replay.to_json() == _full(planted).to_json()
+
+
+def test_a_range_of_saved_turns_is_found_by_halving_the_file(tmp_path):
+    """The first line at or after a (time, id) key, in a file of lines of many lengths and repeated
+    times, is the one a reading from the top finds, for every key in and around the file."""
+    import io
+    import json as _json
+    import random
+
+    from core.replay.ranged import _first_at
+
+    rnd = random.Random(7)
+    keys = sorted((rnd.randrange(20), i) for i in range(1, 200))
+    lines = [
+        (_json.dumps({"timestamp": t, "messageId": i, "pad": "x" * rnd.randrange(300)}) + "\n")
+        for t, i in keys
+    ]
+    data = "".join(lines).encode()
+    fh = io.BytesIO(data)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode()))
+    for key in [(t, i) for t in range(-1, 22) for i in (-(1 << 63) + 1, 50, (1 << 63) - 1)] + keys:
+        want = next((starts[k] for k, kk in enumerate(keys) if kk >= key), len(data))
+        assert _first_at(fh, len(data), key) == want, key
+    assert _first_at(io.BytesIO(b""), 0, (5, 5)) == 0
