@@ -21,6 +21,7 @@ Two computations give the same :class:`AgentTurn`:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,8 @@ __all__ = [
 
 # The prefix is not part of recall: an empty one is passed so that it is not rebuilt every turn.
 _NO_PREFIX = PrefixResult(text="")
+#: The recency windows kept, one per home conversation, the least recently used dropped first.
+WINDOWS_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,7 @@ class TurnReader:
         self.tops = TopIds(db)
         with db.lock:
             self.indexed = index_state(db).consistent
+        self._windows: OrderedDict[str, tuple[tuple[int, int], list[Message]]] = OrderedDict()
         self.recent_budget = DEFAULTS["recent_budget"]
         self.recall_budget = DEFAULTS["recall_budget"]
         self.recent_limit = DEFAULTS["recent_limit"]
@@ -195,7 +199,11 @@ class TurnReader:
         """The agent's recency query (:meth:`core.timeline.RawStore.query_timeline`: the newest rows
         before ``m`` of its home conversation or of no known origin). With a home and no session
         restriction it is answered as two reads of the origin index, one per side of that ``OR``, merged:
-        the same rows, without walking every newer row of other conversations."""
+        the same rows, without walking every newer row of other conversations. The window is kept per
+        home (the last :data:`WINDOWS_KEPT` homes): the next turn of that home reads only the rows from
+        the kept turn to it, and its window is the newest of those and of the kept window (every other
+        row before the kept turn is older than the kept window's), as the search's kept answers are
+        extended over the rows since."""
         home = m.origin_session_id or None
         before = (int(m.timestamp), m.id)
         store = self.store
@@ -203,8 +211,10 @@ class TurnReader:
             return store.query_timeline(
                 "desc", self.recent_limit, restricted, [home] if home else None, before=before
             )
+        kept = self._windows.pop(home, None)
+        since = kept[0] if kept is not None and kept[0] <= before else None
         w = Where()
-        keyset_cond(w, "m.", before, None)
+        keyset_cond(w, "m.", before, None if since is None else (since[0], since[1] - 1))
         order = f"{w.and_sql()} ORDER BY m.timestamp DESC, m.id DESC LIMIT ?"
         rows = store.select(
             f"SELECT m.* FROM {MSG} AS m WHERE m.origin_session_id = ?{order}",
@@ -216,8 +226,14 @@ class TurnReader:
         )
         if any(type(r.timestamp) is not int for r in rows):  # a damaged time sorts as stored: ask SQLite
             return store.query_timeline("desc", self.recent_limit, None, [home], before=before)
+        if since is not None and kept is not None:
+            rows += kept[1]  # the window at ``since``: the newest rows before it
         rows.sort(key=lambda r: (r.timestamp, r.id), reverse=True)
-        return rows[: self.recent_limit]
+        rows = rows[: self.recent_limit]
+        self._windows[home] = (before, rows)
+        if len(self._windows) > WINDOWS_KEPT:
+            self._windows.popitem(last=False)
+        return rows
 
     def search(self, m: Message, restricted: list[str] | None, limit: int) -> tuple[list[Message], str, str]:
         """The agent's recall search at ``m``: ``(rows, path, safe)``."""
