@@ -8,7 +8,8 @@ import math
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 from core.jsutil import iso_ms, json_safe
@@ -54,16 +55,32 @@ class Out:
     def json_streamed(self, head: dict[str, Any], key: str, items: Iterable[Any]) -> None:
         """What :meth:`json` prints for ``{**head, key: list(items)}``, written one item at a time: a list
         too long to hold at once."""
+        self.json_open_list(head, key)
+        n = 0
+        for item in items:
+            self.write_json_text((",\n" if n else "\n") + self.json_item_text(item))
+            n += 1
+        self.json_close_list(n)
+
+    def json_open_list(self, head: dict[str, Any], key: str) -> None:
+        """The start of ``{**head, key: [...]}`` as :meth:`json` prints it, up to the list's ``[``."""
         text = self._dumps(head)
         self._write(("{" if text == "{}" else text[:-2] + ",") + f"\n  {self._dumps(key)}: [")
-        sep = "\n"
-        for item in items:
-            self._write(sep + "\n".join("    " + line for line in self._dumps(item).split("\n")))
-            sep = ",\n"
-        self._write(("\n  ]" if sep != "\n" else "]") + "\n}\n")
+
+    def json_item_text(self, item: Any) -> str:
+        """One item of that list as :meth:`json` prints it (written with :meth:`write_json_text`, after
+        ``"\\n"`` for the first, ``",\\n"`` for the others)."""
+        return "\n".join("    " + line for line in self._dumps(item).split("\n"))
+
+    def write_json_text(self, text: str) -> None:
+        self._write(text)
+
+    def json_close_list(self, items: int) -> None:
+        """The end of that object, after ``items`` items."""
+        self._write(("\n  ]" if items else "]") + "\n}\n")
 
     def _dumps(self, value: Any) -> str:
-        return json.dumps(json_safe(value), ensure_ascii=self._ascii, indent=2)
+        return indented_json(value, self._ascii)
 
     def _write(self, text: str) -> None:
         # A lone surrogate (an argument that is not UTF-8) is written as JSON.stringify writes it.
@@ -77,6 +94,54 @@ class Out:
             enc = getattr(sys.stdout, "encoding", None) or "ascii"
             text = text.encode(enc, "replace").decode(enc, "replace")
         sys.stdout.write(text + "\n")
+
+
+class _Unusual(Exception):
+    """A value :func:`indented_json` leaves to ``json.dumps``."""
+
+
+def indented_json(value: Any, ensure_ascii: bool = False) -> str:
+    """``json.dumps(json_safe(value), ensure_ascii=…, indent=2)``, the same text, made faster: with
+    ``indent`` the standard library encodes in Python, one call per value, and a replay's turns are
+    mostly long lists of ids. Objects and lists are laid out here, strings by the C encoder; a
+    non-finite float is ``null`` (:func:`core.jsutil.json_safe`); a value of another kind (a key that is
+    not a string, a tuple, a subclass) is left to ``json.dumps`` whole."""
+    try:
+        return _indented(value, "\n", encode_basestring_ascii if ensure_ascii else encode_basestring)
+    except _Unusual:
+        return json.dumps(json_safe(value), ensure_ascii=ensure_ascii, indent=2)
+
+
+def _indented(v: Any, pad: str, esc: Callable[[str], str]) -> str:
+    t = type(v)
+    if t is str:
+        return esc(v)
+    if t is int:
+        return int.__repr__(v)
+    if t is dict:
+        if not v:
+            return "{}"
+        inner = pad + "  "
+        parts = []
+        for k, x in v.items():
+            if type(k) is not str:
+                raise _Unusual
+            parts.append(f"{esc(k)}: {_indented(x, inner, esc)}")
+        return "{" + inner + ("," + inner).join(parts) + pad + "}"
+    if t is list:
+        if not v:
+            return "[]"
+        inner = pad + "  "
+        if all(type(x) is int for x in v):
+            return "[" + inner + ("," + inner).join(map(int.__repr__, v)) + pad + "]"
+        return "[" + inner + ("," + inner).join([_indented(x, inner, esc) for x in v]) + pad + "]"
+    if v is None:
+        return "null"
+    if t is bool:
+        return "true" if v else "false"
+    if t is float:
+        return float.__repr__(v) if math.isfinite(v) else "null"
+    raise _Unusual
 
 
 def one_line(text: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from dataclasses import replace
 from typing import Any
 
@@ -89,29 +90,34 @@ def run_replay(ctx: Ctx) -> int:
 
 
 def _from_saved(ctx: Ctx, options: Any) -> int:
-    """The range read from the saved replay, brought up to date first (:mod:`core.replay.ranged`); its
-    turns are read one at a time, twice for ``--json`` (the summary first, then the turns)."""
+    """The range read from the saved replay, brought up to date first (:mod:`core.replay.ranged`), one
+    turn at a time; for ``--json`` the turns are written to a temporary file as they are read, then
+    printed after the summary."""
     from core.errors import MemoryError_
     from core.replay import Replay
     from core.replay.ranged import answer
     from core.replay.run import ReplaySummary
-    from core.replay.saved import SavedReplayError
+    from core.replay.saved import SavedReplayError, turn_from_json
     from core.replay.store import ReplayStore
     from core.timeline import RawStore
 
     store = ReplayStore()
-    with ctx.open() as db, answer(db, ctx.path, options, store=store, progress=_progress) as got:
+    out = ctx.out
+    with (
+        ctx.open() as db,
+        answer(db, ctx.path, options, store=store, progress=_progress) as got,
+        tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass") as spool,
+    ):
+        tally = ReplaySummary(got.strategies, options.rule)
+        worst: list[Any] = []
         try:
-            tally = ReplaySummary(got.strategies, options.rule)
-            worst: list[Any] = []
-            for t in got.turns():
+            for record in got.records():
+                t = turn_from_json(record, got.strategies)
+                if out.as_json:
+                    spool.write((",\n" if tally.turns else "\n") + out.json_item_text(record))
                 tally.add(t)
                 if t.hit is False:
                     worst = _worst([*worst, t])
-            history = got.updated.saved.history
-            if ctx.out.as_json:
-                ctx.out.json_streamed({"summary": tally.to_json()}, "turns", got.records())
-                return 0
         except SavedReplayError as exc:
             store.set_aside(ctx.path, str(exc))
             raise MemoryError_(
@@ -120,9 +126,16 @@ def _from_saved(ctx: Ctx, options: Any) -> int:
                 code="replay.saved_unreadable",
                 params={"error": str(exc)},
             ) from exc
+        if out.as_json:
+            out.json_open_list({"summary": tally.to_json()}, "turns")
+            spool.seek(0)
+            while chunk := spool.read(1 << 20):
+                out.write_json_text(chunk)
+            out.json_close_list(tally.turns)
+            return 0
         messages = {m.id: m for m in RawStore(db).get_messages([t.message.id for t in worst])}
     worst = [replace(t, message=messages.get(t.message.id, t.message)) for t in worst]
-    _print(ctx, Replay(worst, got.strategies, options.rule, history, tally))
+    _print(ctx, Replay(worst, got.strategies, options.rule, got.updated.saved.history, tally))
     return 0
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core import cli
+from core.cli.output import indented_json
 from core.db import MemoryDB
-from core.jsutil import estimate_tokens
+from core.jsutil import estimate_tokens, json_safe
 from core.timeline import RawStore
 from tests.core.test_replay import EARLY, FILLER, LATER, MIN, T0, _filler, plant
 from tests.reliability.helpers import fingerprint
@@ -167,3 +171,22 @@ def test_saved_cannot_answer_a_conversation_and_sets_aside_what_it_cannot_read(t
     assert rc == 1 and "The saved replay could not be read" in err and "it was set aside" in err
     assert not turns.exists()
     assert _run(capsys, path, "--saved", "--json")[:2] == _run(capsys, path, "--json")[:2]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+        max_leaves=40,
+    ),
+    st.booleans(),
+)
+def test_the_json_of_every_command_is_what_json_dumps_indents(value, ensure_ascii):
+    """The faster layout of ``--json`` (a replay's turns are long lists of ids) is json.dumps' own text,
+    non-finite numbers written as null."""
+    want = json.dumps(json_safe(value), ensure_ascii=ensure_ascii, indent=2)
+    assert indented_json(value, ensure_ascii) == want
+    assert (
+        indented_json({1: [(float("nan"),)]}) == '{\n  "1": [\n    [\n      null\n    ]\n  ]\n}'
+    )  # json.dumps
