@@ -103,14 +103,14 @@ def _from_saved(ctx: Ctx, options: Any) -> int:
 
     store = ReplayStore()
     out = ctx.out
-    with (
-        ctx.open() as db,
-        answer(db, ctx.path, options, store=store, progress=_progress) as got,
-        tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass") as spool,
-    ):
-        tally = ReplaySummary(got.strategies, options.rule)
-        worst: list[Any] = []
-        try:
+    try:
+        with (
+            ctx.open() as db,
+            answer(db, ctx.path, options, store=store, progress=_progress) as got,
+            tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass") as spool,
+        ):
+            tally = ReplaySummary(got.strategies, options.rule)
+            worst: list[Any] = []
             for record in got.records():
                 t = turn_from_json(record, got.strategies)
                 if out.as_json:
@@ -118,22 +118,21 @@ def _from_saved(ctx: Ctx, options: Any) -> int:
                 tally.add(t)
                 if t.hit is False:
                     worst = _worst([*worst, t])
-        except SavedReplayError as exc:
-            store.set_aside(ctx.path, str(exc))
-            raise MemoryError_(
-                f"The saved replay could not be read ({exc}); it was set aside: the next run replays "
-                "every turn.",
-                code="replay.saved_unreadable",
-                params={"error": str(exc)},
-            ) from exc
-        if out.as_json:
-            out.json_open_list({"summary": tally.to_json()}, "turns")
-            spool.seek(0)
-            while chunk := spool.read(1 << 20):
-                out.write_json_text(chunk)
-            out.json_close_list(tally.turns)
-            return 0
-        messages = {m.id: m for m in RawStore(db).get_messages([t.message.id for t in worst])}
+            if out.as_json:
+                out.json_open_list({"summary": tally.to_json()}, "turns")
+                spool.seek(0)
+                while chunk := spool.read(1 << 20):
+                    out.write_json_text(chunk)
+                out.json_close_list(tally.turns)
+                return 0
+            messages = {m.id: m for m in RawStore(db).get_messages([t.message.id for t in worst])}
+    except SavedReplayError as exc:  # a line of the saved turns (finding the range or reading it)
+        store.set_aside(ctx.path, str(exc))
+        raise MemoryError_(
+            f"The saved replay could not be read ({exc}); it was set aside: the next run replays every turn.",
+            code="replay.saved_unreadable",
+            params={"error": str(exc)},
+        ) from exc
     worst = [replace(t, message=messages.get(t.message.id, t.message)) for t in worst]
     _print(ctx, Replay(worst, got.strategies, options.rule, got.updated.saved.history, tally))
     return 0

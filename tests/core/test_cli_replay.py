@@ -171,6 +171,10 @@ def test_saved_cannot_answer_a_conversation_and_sets_aside_what_it_cannot_read(t
     assert rc == 1 and "The saved replay could not be read" in err and "it was set aside" in err
     assert not turns.exists()
     assert _run(capsys, path, "--saved", "--json")[:2] == _run(capsys, path, "--json")[:2]
+    size = len(turns.read_bytes())  # a damaged line met while the range's first turn is looked for
+    turns.write_bytes(b"x" * (size - 1) + b"\n")
+    rc, _out, err = _run(capsys, path, "--saved", "--since", str(T0 + 10_000 * MIN))
+    assert rc == 1 and "The saved replay could not be read" in err and not turns.exists()
 
 
 @settings(max_examples=500, deadline=None)
