@@ -8,7 +8,7 @@ import math
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
@@ -51,16 +51,6 @@ class Out:
 
     def json(self, value: Any) -> None:
         self._write(self._dumps(value) + "\n")
-
-    def json_streamed(self, head: dict[str, Any], key: str, items: Iterable[Any]) -> None:
-        """What :meth:`json` prints for ``{**head, key: list(items)}``, written one item at a time: a list
-        too long to hold at once."""
-        self.json_open_list(head, key)
-        n = 0
-        for item in items:
-            self.write_json_text((",\n" if n else "\n") + self.json_item_text(item))
-            n += 1
-        self.json_close_list(n)
 
     def json_open_list(self, head: dict[str, Any], key: str) -> None:
         """The start of ``{**head, key: [...]}`` as :meth:`json` prints it, up to the list's ``[``."""

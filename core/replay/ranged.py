@@ -14,16 +14,15 @@ first, without reading them as JSON.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
 from core.errors import ValidationError_
-from core.replay.run import ReplayOptions, TurnReport
-from core.replay.saved import SavedReplayError, turn_from_json
-from core.replay.store import MAX_LINE, ReplayStore, Updated
+from core.replay.run import ReplayOptions
+from core.replay.saved import SavedReplayError
+from core.replay.store import MAX_LINE, ReplayStore, Updated, turn_record
 
 __all__ = ["SavedRange", "answer"]
 
@@ -34,15 +33,14 @@ _CHUNK = 1 << 20
 @dataclass
 class SavedRange:
     """The turns of a range in a saved result: the bytes ``start``-``end`` of its turns file, read after
-    skipping ``skip`` lines (a limit; ``count``: the turns left then, ``None`` when not counted). Close it
-    when done (``with``)."""
+    skipping ``skip`` lines (a limit). Close it when done (``with``); :meth:`records` gives the turns'
+    JSON objects, :func:`core.replay.saved.turn_from_json` makes them whole."""
 
     updated: Updated
     fh: BinaryIO
     start: int
     end: int
     skip: int
-    count: int | None
 
     def __enter__(self) -> SavedRange:
         return self
@@ -69,17 +67,7 @@ class SavedRange:
             if skip:
                 skip -= 1
                 continue
-            value = _json(line)
-            if not isinstance(value, dict):
-                raise SavedReplayError("a turn is not an object")
-            yield value
-
-    def turns(self) -> Iterator[TurnReport]:
-        """The turns, oldest first (again on each call); their messages carry an id and a time only
-        (:func:`core.replay.saved.turn_from_json`)."""
-        strategies = self.strategies
-        for value in self.records():
-            yield turn_from_json(value, strategies)
+            yield turn_record(line)
 
 
 def answer(
@@ -113,26 +101,16 @@ def answer(
         start = 0 if o.since is None else _first_at(fh, size, (o.since, -_TOP))
         end = size if o.until is None else _first_at(fh, size, (o.until, _TOP), start)
         if o.limit is None:
-            return SavedRange(updated, fh, start, end, 0, None)
-        lines = _count_lines(fh, start, end)
-        skip = max(lines - max(o.limit, 0), 0)
-        return SavedRange(updated, fh, start, end, skip, lines - skip)
+            return SavedRange(updated, fh, start, end, 0)
+        skip = max(_count_lines(fh, start, end) - max(o.limit, 0), 0)
+        return SavedRange(updated, fh, start, end, skip)
     except BaseException:
         fh.close()
         raise
 
 
-def _json(line: bytes) -> Any:
-    try:
-        return json.loads(line)
-    except (ValueError, RecursionError) as exc:
-        raise SavedReplayError(f"a turn is not JSON: {exc}") from exc
-
-
 def _key(line: bytes) -> tuple[int, int]:
-    value = _json(line)
-    if not isinstance(value, dict):
-        raise SavedReplayError("a turn is not an object")
+    value = turn_record(line)
     ts, mid = value.get("timestamp"), value.get("messageId")
     if type(ts) is not int or type(mid) is not int:
         raise SavedReplayError("a turn has no time or id")

@@ -222,13 +222,7 @@ class ReplayStore:
         n = 0
         try:
             for line in _lines(self.turns_path(db_path), saved.size):
-                try:
-                    value = json.loads(line, parse_constant=_no_constant)
-                except (ValueError, RecursionError) as exc:
-                    raise SavedReplayError(f"a turn is not JSON: {exc}") from exc
-                if not isinstance(value, dict):
-                    raise SavedReplayError("a turn is not an object")
-                yield value
+                yield turn_record(line)
                 n += 1
             if n != saved.count:
                 raise SavedReplayError(f"{n} turns where the header counts {saved.count}")
@@ -412,6 +406,17 @@ class ReplayStore:
                     reason = "changed"  # a new turn comes before a saved one: their histories differ
             kept = self._recompute(db_path, run(o), o, identity)
         return Updated(kept, kept.count, "new" if saved is None else "recomputed", reason)
+
+
+def turn_record(line: str | bytes) -> dict[str, Any]:
+    """One line of a turns file as its JSON object (:class:`SavedReplayError` when it is not one)."""
+    try:
+        value = json.loads(line, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise SavedReplayError(f"a turn is not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise SavedReplayError("a turn is not an object")
+    return value
 
 
 def _no_constant(name: str) -> Any:
