@@ -15,7 +15,7 @@ from philont_desktop.health.doctor.model import COL_SEVERITY, FindingsModel
 from philont_desktop.health.doctor.texts import layer_name
 from philont_desktop.health.doctor.widgets import FOLD_OVER, FindingsTree
 from philont_desktop.health.view import HealthTab
-from philont_desktop.qt import QApplication, QTreeView
+from philont_desktop.qt import QApplication, Qt, QTreeView
 from philont_desktop.widgets import accessible
 from tests.conftest import FIXED_NOW
 
@@ -388,3 +388,20 @@ def test_a_layer_with_hundreds_of_findings_is_shown_folded_until_opened(planted,
     assert page.select_finding("health.facts.n3")  # a finding asked for opens its layer
     assert tree.isExpanded(model.index(model.layers.index("facts"), 0))
     assert page.current_finding().code == "health.facts.n3"
+
+
+def test_a_folded_layer_opens_and_closes_from_the_keyboard(planted, open_tab, qtbot):
+    page = _page(open_tab(HealthTab, planted[0]))
+    page._show(page.at, _many_findings(FOLD_OVER))
+    model, tree = page.model, page.tree
+    notes = model.index(model.layers.index("notes"), 0)
+    assert not tree.isExpanded(notes)
+    tree.setFocus()
+    tree.setCurrentIndex(notes)
+    qtbot.keyClick(tree, Qt.Key.Key_Right)
+    assert tree.isExpanded(notes)
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert page.current_finding() is not None and page.current_finding().layer == "notes"
+    qtbot.keyClick(tree, Qt.Key.Key_Left)  # to the layer's line
+    qtbot.keyClick(tree, Qt.Key.Key_Left)  # folded again
+    assert not tree.isExpanded(notes)
