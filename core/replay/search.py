@@ -30,6 +30,7 @@ from core.timeline import RawStore
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
+    from core.replay.need import TopIds
 
 __all__ = ["GAP_IDS", "ReplayCancelledError", "ReplayProof", "ReplaySearch"]
 
@@ -125,6 +126,7 @@ class ReplayProof(SubstringProof):
         super().__init__(db, cancel_check, cancel_error=ReplayCancelledError)
         self.kept = _Kept_()
         self.top: int | None = None  # the greatest id before the current turn (TurnReader sets it)
+        self.tops: TopIds | None = None  # the least ids between the turns (TurnReader sets it)
         self._candidates: OrderedDict[str, int] = OrderedDict()
         self._windows: OrderedDict[str, int] = OrderedDict()
 
@@ -306,11 +308,16 @@ class ReplaySearch(MessageSearch):
     def _gap_hits(self, safe: str, f: Filters, since: tuple[int, int]) -> list[tuple[int, int]]:
         """The hits among the rows from ``since`` to ``f.before``, ``(timestamp, id)``, looked up in
         the index over those rows' id range."""
-        w = _gap_where(f, since)
+        tops, top = self.proof.tops, self.proof.top
+        low = False if tops is None or top is None or f.before is None else tops.low(since, f.before)
         with self.db.lock:
-            lo, hi = self.db.conn.execute(
-                f"SELECT min(id), max(id) FROM {MSG} AS m{w.where_sql()}", w.args
-            ).fetchone()
+            if low is False:  # not kept: read the rows' id range
+                w = _gap_where(f, since)
+                lo, hi = self.db.conn.execute(
+                    f"SELECT min(id), max(id) FROM {MSG} AS m{w.where_sql()}", w.args
+                ).fetchone()
+            else:  # the least id kept, the greatest before the turn (the range holds no other row)
+                lo, hi = low, top
             if lo is None:
                 return []
             w = self.where(f)  # the turn's bound and sessions

@@ -181,6 +181,7 @@ class TurnReader:
         self.store = RawStore(db, substring=self.proof)
         self.store.searcher = ReplaySearch(self.store, self.proof)
         self.tops = TopIds(db)
+        self.proof.tops = self.tops
         with db.lock:
             self.indexed = index_state(db).consistent
         self._windows: OrderedDict[str, tuple[tuple[int, int], list[Message]]] = OrderedDict()

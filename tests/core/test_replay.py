@@ -14,7 +14,7 @@ from core.errors import ValidationError_
 from core.facts import FactStore
 from core.jsutil import estimate_tokens
 from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
-from core.replay.need import NeedIndex, correction
+from core.replay.need import NeedIndex, TopIds, correction
 from core.replay.turn import ReplayCancelledError, TurnReader, agent_turn
 from core.timeline import RawStore
 from tests.reliability.helpers import fingerprint
@@ -530,3 +530,39 @@ def test_a_sink_gives_the_same_summary_on_the_demo(tmp_path):
     assert streamed.turns == [] and len(given) == len(kept.turns)
     assert _dumped(streamed.summary()) == _dumped(kept.summary())
     assert _dumped(streamed.to_json()["summary"]) == _dumped(kept.to_json()["summary"])
+
+
+def test_the_least_id_between_two_turns_is_kept_as_the_turns_come(tmp_path):
+    """TopIds.low: the least id of the rows from an earlier turn's bound to the current one, as the
+    database answers it, with ids out of time order; a bound it was not given is not known (False)."""
+    import random
+
+    rnd = random.Random(11)
+    path = tmp_path / "memory.sqlite"
+    db = MemoryDB.create(path, now=FIXED_NOW)
+    try:
+        raw = RawStore(db)
+        for k in range(300):
+            at = T0 + (k if rnd.random() > 0.2 else rnd.randint(0, 300)) * MIN
+            raw.append_message("global", "user", f"row {k}", at)
+        rows = db.conn.execute(
+            "SELECT timestamp, id FROM memory_raw_messages ORDER BY timestamp, id"
+        ).fetchall()
+        bounds = [(t, i) for t, i in rows[::7]]
+        tops = TopIds(db)
+        checked = 0
+        for j, before in enumerate(bounds):
+            tops.top(before)
+            for since in bounds[: j + 1]:
+                want = db.conn.execute(
+                    "SELECT min(id) FROM memory_raw_messages WHERE (timestamp, id) >= (?, ?) "
+                    "AND (timestamp, id) < (?, ?)",
+                    (*since, *before),
+                ).fetchone()[0]
+                assert tops.low(since, before) == want, (since, before)
+                checked += want is not None
+        assert checked > 500
+        assert tops.low((T0 - 1, 0), bounds[-1]) is False  # not a bound it was given
+        assert tops.low(bounds[0], bounds[-2]) is False  # not the latest bound
+    finally:
+        db.close()
