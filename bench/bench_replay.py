@@ -26,7 +26,11 @@ Each case runs in a process of its own, so that its peak memory (``ru_maxrss``) 
   appended to it as the agent appends them (one transaction through ``RawStore.append_many``, the FTS
   triggers keeping the index in step): the 1,000 messages before the newest, same conversations,
   roles and texts, at times after the newest message; then ``replay(after_id=<the newest id before the
-  append>)``, which replays only the user turns among them.
+  append>)``, which replays only the user turns among them, given the window counts a saved replay
+  keeps (``ReplayStore.update`` reads them from ``<digest>.windows.json``; reading the file is timed).
+  Those counts are made first, in a process of their own, by a replay of the :data:`WARM_TURNS` user
+  turns before the 1,000 messages the appended ones copy: none of the appended texts was replayed
+  (a saved replay of every turn keeps more). ``cold_seconds``: the same replay without kept counts.
 
 The database is ``--db`` (the table's is ``bench/.cache/run-1000000-…sqlite``). Reads only, except the
 copy of ``incremental``, removed afterwards.
@@ -50,6 +54,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 DAY_MS = 86_400_000
+#: The user turns replayed before the appended messages to make the window counts ``incremental`` uses.
+WARM_TURNS = 20_000
 CASES = ("incremental", "last30", "saved", "floor", "full")
 FLOOR_NAME = "the agent's recall query alone (the replay's search of each turn, nothing kept)"
 
@@ -58,15 +64,19 @@ def _rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _replay(db_path: Path, **options: object) -> dict:
-    """One replay, timed: seconds, turns, first progress and first turn latencies, peak RSS."""
+def _replay(db_path: Path, windows_file: Path | None = None, **options: object) -> dict:
+    """One replay, timed: seconds, turns, first progress and first turn latencies, peak RSS.
+    ``windows_file``: window counts kept by an earlier replay, read (timed) and given to it, as
+    ``ReplayStore.update`` gives them."""
     from core.db import MemoryDB
     from core.replay import ReplayOptions, replay
+    from core.replay.windows import WindowCounts
 
     t_open = time.perf_counter()
     db = MemoryDB.open(db_path)  # opening is timed apart: it is not the replay's
     opened = time.perf_counter() - t_open
     t0 = time.perf_counter()
+    windows = None if windows_file is None else WindowCounts.read(windows_file)
     first: dict[str, float] = {}
 
     def progress(done: int, total: int) -> None:
@@ -86,7 +96,7 @@ def _replay(db_path: Path, **options: object) -> dict:
         turns[0] += 1
 
     with db:
-        r = replay(db, ReplayOptions(**options), progress=progress, sink=sink)  # type: ignore[arg-type]
+        r = replay(db, ReplayOptions(**options), progress=progress, sink=sink, windows=windows)  # type: ignore[arg-type]
     seconds = time.perf_counter() - t0
     s = r.summary()
     return {
@@ -153,8 +163,25 @@ def _newest(db_path: Path) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
-def _incremental(db_path: Path, n: int = 1000) -> dict:
-    """The file copied, ``n`` messages appended as the agent appends them, then the new turns replayed."""
+def _warm(db_path: Path, until: int, turns: int, out: Path) -> int:
+    """The window counts a saved replay keeps (``ReplayStore.update``), as a replay of the ``turns`` user
+    turns up to ``until`` leaves them, written to ``out``; how many."""
+    from core.db import MemoryDB
+    from core.replay import ReplayOptions, replay
+    from core.replay.windows import WindowCounts
+
+    windows = WindowCounts()
+    with MemoryDB.open(db_path) as db:
+        replay(db, ReplayOptions(until=until, limit=turns), sink=lambda _t: None, windows=windows)
+    windows.write(out)
+    return len(windows.entries)
+
+
+def _incremental(db_path: Path, n: int = 1000, warm: int = WARM_TURNS) -> dict:
+    """The file copied, ``n`` messages appended as the agent appends them, then the new turns replayed:
+    with the window counts the saved replay keeps (as the update runs; made by a replay of the ``warm``
+    turns before the ``n`` messages the appended ones copy, so none of their texts was replayed) and
+    without them (``cold``)."""
     from core.db import MemoryDB
     from core.timeline import RawStore
 
@@ -163,6 +190,12 @@ def _incremental(db_path: Path, n: int = 1000) -> dict:
     try:
         subprocess.run(["cp", str(db_path), str(copy)], check=True)
         newest_t, newest_id = _newest(copy)
+        with MemoryDB.open(copy) as db:
+            held = db.conn.execute(
+                "SELECT min(timestamp) FROM memory_raw_messages WHERE id > ?", (newest_id - n,)
+            ).fetchone()[0]
+        windows = tmp / "windows.json"
+        kept = _child_call("_warm", str(db_path), int(held) - 1, warm, str(windows))
         with MemoryDB.open(copy, writable=True) as db:
             rows = db.conn.execute(
                 "SELECT session_id, role, content, origin_session_id FROM memory_raw_messages "
@@ -180,8 +213,11 @@ def _incremental(db_path: Path, n: int = 1000) -> dict:
                 for i, r in enumerate(rows)
             ]
             RawStore(db).append_many(new)
-        out = _replay(copy, after_id=newest_id)
+        out = _replay(copy, windows_file=windows, after_id=newest_id)
+        out["cold_seconds"] = _replay(copy, after_id=newest_id)["seconds"]
         out["appended"] = len(new)
+        out["windows_kept"] = kept
+        out["warm_turns"] = warm
         out["floor"] = _floor(copy, None, 0, newest_id)
         return out
     finally:
@@ -230,6 +266,27 @@ def run_case(case: str, db_path: Path, sample: int, store: Path | None = None) -
         with tempfile.TemporaryDirectory(prefix="bench-replay-store-") as tmp:
             return _saved(db_path, Path(tmp), since)
     raise ValueError(case)
+
+
+def _child_call(name: str, *args: object) -> object:
+    """``name(*args)`` of this module in a process of its own (its caches are not the caller's); its
+    JSON result."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    code = (
+        "import json, sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import bench_replay as b; "
+        f"print(json.dumps(b.{name}(Path(sys.argv[2]), *json.loads(sys.argv[3]))))"
+    )
+    cmd = [
+        sys.executable,
+        "-c",
+        code,
+        str(Path(__file__).resolve().parent),
+        str(args[0]),
+        json.dumps(args[1:]),
+    ]
+    done = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _child(case: str, db_path: Path, sample: int, store: Path | None = None) -> dict:

@@ -22,6 +22,7 @@ from core.timeline import RawStore
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
+    from core.replay.windows import WindowCounts
 
 __all__ = ["Replay", "ReplayOptions", "ReplaySummary", "TurnReport", "WhatIf", "replay"]
 
@@ -245,6 +246,7 @@ def replay(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     sink: Callable[[TurnReport], None] | None = None,
+    windows: WindowCounts | None = None,
 ) -> Replay:
     """Replay the user turns of the range (see :mod:`core.replay`). Reads only.
 
@@ -255,6 +257,9 @@ def replay(
 
     ``sink(turn)``: each turn is handed to it as soon as it is made and not kept (the result's ``turns``
     is empty, its summary still counts every turn): a long history's turns are never all held at once.
+
+    ``windows``: window counts kept from an earlier replay (:mod:`core.replay.windows`); those still
+    sound are used, and it is given back the counts this replay used.
     """
     o = options or ReplayOptions()
     unknown = [s for s in o.strategies if s not in STRATEGIES]
@@ -275,6 +280,7 @@ def replay(
     tally = ReplaySummary(tuple(o.strategies), o.rule)
     if wanted:
         reader = TurnReader(db, cancelled)
+        given, top = _seed(db, reader, windows)
         index = NeedIndex(db, o.rule, reader.tops)
         learned = relearned_facts(db)
         for m, facts in _with_relearned(raw, _turns(raw, o, in_range), learned):
@@ -290,7 +296,20 @@ def replay(
                 sink(report)
             if progress is not None:
                 progress(tally.turns, wanted)
+        if windows is not None:
+            windows.keep(reader.proof.window_counts, given, top)
     return Replay(reports, tuple(o.strategies), o.rule, total, None if sink is None else tally)
+
+
+def _seed(db: MemoryDB, reader: TurnReader, windows: WindowCounts | None) -> tuple[dict[str, int], int]:
+    """The kept window counts still sound, given to ``reader``, and the greatest id now."""
+    if windows is None:
+        return {}, 0
+    with db.lock:
+        top = db.conn.execute(f"SELECT coalesce(max(id), 0) FROM {MSG}").fetchone()[0]
+    given = windows.usable(db)
+    reader.proof.window_counts.update(given)
+    return given, int(top)
 
 
 def _with_relearned(

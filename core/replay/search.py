@@ -128,7 +128,7 @@ class ReplayProof(SubstringProof):
         self.top: int | None = None  # the greatest id before the current turn (TurnReader sets it)
         self.tops: TopIds | None = None  # the least ids between the turns (TurnReader sets it)
         self._candidates: OrderedDict[str, int] = OrderedDict()
-        self._windows: OrderedDict[str, int] = OrderedDict()
+        self.window_counts: OrderedDict[str, int] = OrderedDict()  # window (lower case): its count
 
     def _from_candidates(
         self,
@@ -199,13 +199,15 @@ class ReplayProof(SubstringProof):
         """How many rows of the whole index hold ``window``, counting up to :data:`WINDOW_COUNT_BOUND`
         (kept for the replay: a count only chooses which windows are asked)."""
         key = window.lower()
-        n = self._windows.get(key)
-        if n is None:
+        n = self.window_counts.get(key)
+        if n is not None:
+            self.window_counts.move_to_end(key)  # the least recently used go first
+        else:
             sql = f"SELECT count(*) FROM (SELECT 1 FROM {FTS} WHERE {FTS} MATCH ? LIMIT ?)"
             n = int(self.db.conn.execute(sql, (f'"{window}"', WINDOW_COUNT_BOUND)).fetchone()[0])
-            self._windows[key] = n
-            if len(self._windows) > _Kept_.SIZE:
-                self._windows.popitem(last=False)
+            self.window_counts[key] = n
+            if len(self.window_counts) > _Kept_.SIZE:
+                self.window_counts.popitem(last=False)
         return n
 
     def substring(self, search: MessageSearch, safe: str, f: Filters, limit: Any) -> list[Message]:

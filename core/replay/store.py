@@ -14,7 +14,8 @@ a digest of the database's real path. ``<digest>.json`` is the header::
 
 and ``<digest>.turns.jsonl`` holds the turns, one :meth:`core.replay.TurnReport.to_json` a line, oldest
 first (read back by :mod:`core.replay.saved`); only its first ``bytes`` bytes, ``turns`` lines, are the
-saved result. ``summary`` is :meth:`core.replay.Replay.summary` of those turns, ``lastId`` the greatest
+saved result. ``<digest>.windows.json`` keeps the window counts of the substring step for the next
+update (:mod:`core.replay.windows`: a cache, read only when the result is extended). ``summary`` is :meth:`core.replay.Replay.summary` of those turns, ``lastId`` the greatest
 id of a user turn replayed, ``identity`` the file's ``(device, inode)`` (:func:`core.files.file_identity`).
 Turns are read one line at a time (:meth:`ReplayStore.turns`): a viewer never holds a long history's
 turns all at once, and the interpreter is never held by one long parse.
@@ -60,6 +61,7 @@ from core.replay.need import NeedRule
 from core.replay.run import Replay, ReplayOptions, TurnReport, replay
 from core.replay.saved import SavedReplayError, merge_summary, turn_from_json
 from core.replay.turnfile import Changed, TurnWriter, file_lock, replayed, tee
+from core.replay.windows import WindowCounts
 from core.timeline import RawStore
 
 if TYPE_CHECKING:
@@ -162,12 +164,12 @@ class Updated:
 
 
 def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
-    """The files of a database's saved replay (header and turns): they hold the rare words and trigger
-    snippets of its messages, so the privacy purge deletes them (:data:`core.privacy.purge_plan.DERIVED`);
-    the next visit of the Recall page replays again. Also a temporary file of a replay being written
-    (or left by a crash) beside them."""
+    """The files of a database's saved replay (header, turns, window counts): they hold the rare words,
+    trigger snippets and 3-character windows of its messages, so the privacy purge deletes them
+    (:data:`core.privacy.purge_plan.DERIVED`); the next visit of the Recall page replays again. Also a
+    temporary file of a replay being written (or left by a crash) beside them."""
     store = ReplayStore()
-    files = [store.path(db_path), store.turns_path(db_path)]
+    files = [store.path(db_path), store.turns_path(db_path), store.windows_path(db_path)]
     return files + [t for f in files for t in sorted(f.parent.glob(f".{glob.escape(f.name)}.*.tmp"))]
 
 
@@ -363,7 +365,7 @@ class ReplayStore:
 
     def forget(self, db_path: str | os.PathLike[str]) -> None:
         """Remove a database's saved result."""
-        for p in (self.path(db_path), self.turns_path(db_path)):
+        for p in (self.path(db_path), self.turns_path(db_path), self.windows_path(db_path)):
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()
 
@@ -389,9 +391,18 @@ class ReplayStore:
         o = replace(options or ReplayOptions(), after_id=None)
         identity = getattr(db, "identity", None) or file_identity(db_path)
 
+        windows = WindowCounts()  # those of the saved replay when it is extended (core.replay.windows)
+
         def run(options: ReplayOptions) -> Callable[[Callable[[TurnReport], None]], Replay]:
             def sink(writer: Callable[[TurnReport], None]) -> Replay:
-                return replay(db, options, progress=progress, cancelled=cancelled, sink=tee(writer, on_turn))
+                return replay(
+                    db,
+                    options,
+                    progress=progress,
+                    cancelled=cancelled,
+                    sink=tee(writer, on_turn),
+                    windows=windows,
+                )
 
             return sink
 
@@ -399,13 +410,26 @@ class ReplayStore:
             saved = self.header(db_path)
             reason = None if saved is None else _why_not_extend(db, saved, o, identity)
             if saved is not None and reason is None:
+                windows = WindowCounts.read(self.windows_path(db_path))
                 try:
                     kept = self._extend(db_path, saved, run(replace(o, after_id=saved.last_id)), identity)
+                    self._keep_windows(db_path, windows)
                     return Updated(kept, kept.count - saved.count, "extended", None)
                 except Changed:
                     reason = "changed"  # a new turn comes before a saved one: their histories differ
+                    windows = WindowCounts()
             kept = self._recompute(db_path, run(o), o, identity)
+            self._keep_windows(db_path, windows)
         return Updated(kept, kept.count, "new" if saved is None else "recomputed", reason)
+
+    def windows_path(self, db_path: str | os.PathLike[str]) -> Path:
+        """The window counts kept with a database's saved result (:mod:`core.replay.windows`)."""
+        head = self.path(db_path)
+        return head.with_name(head.stem + ".windows.json")
+
+    def _keep_windows(self, db_path: str | os.PathLike[str], windows: WindowCounts) -> None:
+        with contextlib.suppress(OSError):  # a cache: the next update counts again
+            windows.write(self.windows_path(db_path))
 
 
 def turn_record(line: str | bytes) -> dict[str, Any]:

@@ -587,7 +587,8 @@ def test_the_apps_derived_files_are_deleted_and_other_app_files_holding_a_text_a
 
 
 def test_a_saved_replay_of_the_database_is_deleted_by_the_purge(planted, monkeypatch):
-    """The Recall page's saved result holds rare words and trigger snippets of the messages."""
+    """The Recall page's saved result holds rare words and trigger snippets of the messages, and its
+    window counts 3-character pieces of them."""
     from core.replay.store import ENV_VAR, ReplayStore
 
     path, app = planted
@@ -599,7 +600,11 @@ def test_a_saved_replay_of_the_database_is_deleted_by_the_purge(planted, monkeyp
     turns.write_text(f'{{"terms": ["{KEY}"]}}\n', encoding="utf-8")
     partial = turns.with_name(f".{turns.name}.123.456.tmp")  # a replay being written, or left by a crash
     partial.write_text(f'{{"terms": ["{KEY}"]}}\n', encoding="utf-8")
-    every = {str(head), str(turns), str(partial)}
+    windows = store.windows_path(path)
+    windows.write_text(
+        f'{{"version": 1, "windows": [["{KEY[:3]}", 1, 1]], "note": "{KEY}"}}', encoding="utf-8"
+    )
+    every = {str(head), str(turns), str(partial), str(windows)}
     p = plan(path, findings(path), include_backups=True, app_dir=app)
     assert {f.path for f in p.files if f.role == "derived"} == every
     result = purge(path, p, **NO_WAIT)
