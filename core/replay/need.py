@@ -161,9 +161,14 @@ class TopIds:
             prev = None
             keyset_cond(w, "", before, None)
         with self.db.lock:
-            least, got = self.db.conn.execute(
-                f"SELECT min(id), max(id) FROM {MSG}{w.where_sql()}", w.args
-            ).fetchone()
+            if prev is None:  # one each: SQLite then walks the ids from either end, not every row before
+                got = self.db.conn.execute(f"SELECT max(id) FROM {MSG}{w.where_sql()}", w.args).fetchone()[0]
+                least = self.db.conn.execute(f"SELECT min(id) FROM {MSG}{w.where_sql()}", w.args).fetchone()[
+                    0
+                ]
+            else:
+                sql = f"SELECT min(id), max(id) FROM {MSG}{w.where_sql()}"
+                least, got = self.db.conn.execute(sql, w.args).fetchone()
         top = got if prev is None or prev[1] is None else max(prev[1], got or prev[1])
         self.last = (before, top)
         self._step(before, least, restart=prev is None)
