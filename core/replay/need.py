@@ -223,10 +223,15 @@ class NeedIndex:
     def __init__(self, db: MemoryDB, rule: NeedRule | None = None, tops: TopIds | None = None):
         self.db = db
         self.rule = rule or NeedRule()
-        self.frequent: set[str] = set()
+        self.frequent: set[str] = set()  # the terms in more than :attr:`cap` messages before a turn
         self.tops = TopIds(db) if tops is None else tops
         with db.lock:
             self.indexed = index_state(db).consistent
+
+    @property
+    def cap(self) -> int:
+        """A term is counted up to this many messages (twice the threshold: a correction doubles it)."""
+        return 2 * self.rule.max_df
 
     def need(self, text: str, before: tuple[int, int], relearned: str = "") -> TurnNeed:
         """The need of a user message ``text`` against the messages before ``before`` (its exclusive
@@ -249,7 +254,7 @@ class NeedIndex:
         self, found: set[str], before: tuple[int, int]
     ) -> dict[str, tuple[int, list[tuple[int, str]]]]:
         """``term -> (document frequency, capped; the holders (id, role) when not above the cap)``."""
-        cap = 2 * self.rule.max_df
+        cap = self.cap
         out: dict[str, tuple[int, list[tuple[int, str]]]] = {}
         top = self.tops.top(before) if self.indexed else None
         for t in sorted(found):

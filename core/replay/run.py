@@ -280,8 +280,8 @@ def replay(
     tally = ReplaySummary(tuple(o.strategies), o.rule)
     if wanted:
         reader = TurnReader(db, cancelled)
-        given, top = _seed(db, reader, windows)
         index = NeedIndex(db, o.rule, reader.tops)
+        given, top = _seed(db, reader, index, windows)
         learned = relearned_facts(db)
         for m, facts in _with_relearned(raw, _turns(raw, o, in_range), learned):
             if cancelled is not None and cancelled():
@@ -297,14 +297,19 @@ def replay(
             if progress is not None:
                 progress(tally.turns, wanted)
         if windows is not None:
-            windows.keep(reader.proof.window_counts, given, top)
+            windows.keep(reader.proof.window_counts, given, top, (index.cap, index.frequent))
     return Replay(reports, tuple(o.strategies), o.rule, total, None if sink is None else tally)
 
 
-def _seed(db: MemoryDB, reader: TurnReader, windows: WindowCounts | None) -> tuple[dict[str, int], int]:
-    """The kept window counts still sound, given to ``reader``, and the greatest id now."""
+def _seed(
+    db: MemoryDB, reader: TurnReader, index: NeedIndex, windows: WindowCounts | None
+) -> tuple[dict[str, int], int]:
+    """The kept window counts still sound, given to ``reader``, and the greatest id now; the kept
+    frequent terms given to ``index`` when made under its cap."""
     if windows is None:
         return {}, 0
+    if windows.frequent is not None and windows.frequent[0] == index.cap:
+        index.frequent |= windows.frequent[1]
     with db.lock:
         top = db.conn.execute(f"SELECT coalesce(max(id), 0) FROM {MSG}").fetchone()[0]
     given = windows.usable(db)

@@ -15,11 +15,17 @@ count made when the greatest id was ``top`` stays a sound choice while fewer tha
 :data:`ADDED_AT_MOST` rows have an id above ``top`` (the cap minus the bound): a count below the bound
 is then still under the cap. Older counts are dropped and made again.
 
+The need's frequent terms are kept too (:class:`core.replay.need.NeedIndex`: a term found in more than
+``cap`` messages before a turn is never looked up again): the history before a saved turn does not change
+(a saved replay is extended only while it holds; the privacy purge deletes this file with it), so a term
+frequent before the last saved turn is frequent before every later one, under the same ``cap``.
+
 The file::
 
-    {"version": 1, "windows": [["abc", 17, 1000000], ...]}   # window (lower case), count, top
+    {"version": 1, "windows": [["abc", 17, 1000000], ...],   # window (lower case), count, top
+     "frequent": {"cap": 10, "terms": ["build", ...]}}
 
-oldest use first. A file that cannot be read is only a cache: it is ignored (and replaced by the next
+windows oldest use first. A file that cannot be read is only a cache: it is ignored (and replaced by the next
 update), never the reason an update fails.
 """
 
@@ -51,8 +57,13 @@ class WindowCounts:
     oldest use first. :func:`core.replay.replay` takes those still sound (:meth:`usable`) and gives back
     what it counted and used (:meth:`keep`)."""
 
-    def __init__(self, entries: OrderedDict[str, tuple[int, int]] | None = None):
+    def __init__(
+        self,
+        entries: OrderedDict[str, tuple[int, int]] | None = None,
+        frequent: tuple[int, set[str]] | None = None,
+    ):
         self.entries: OrderedDict[str, tuple[int, int]] = entries if entries is not None else OrderedDict()
+        self.frequent = frequent  # (cap, the terms in more than ``cap`` messages) or None
 
     def usable(self, db: MemoryDB) -> dict[str, int]:
         """The counts still sound in ``db`` (fewer than :data:`ADDED_AT_MOST` rows written since each)."""
@@ -67,9 +78,13 @@ class WindowCounts:
                     out[window] = count
         return out
 
-    def keep(self, counts: OrderedDict[str, int], given: dict[str, int], top: int) -> None:
+    def keep(
+        self, counts: OrderedDict[str, int], given: dict[str, int], top: int, frequent: tuple[int, set[str]]
+    ) -> None:
         """After a replay: ``counts`` its windows (oldest use first), ``given`` those it was given (they
-        keep their own top), ``top`` the greatest id when it started (the others were counted after)."""
+        keep their own top), ``top`` the greatest id when it started (the others were counted after);
+        ``frequent`` the need's cap and frequent terms."""
+        self.frequent = frequent
         old = self.entries
         self.entries = OrderedDict((w, old[w] if w in given else (n, top)) for w, n in counts.items())
 
@@ -79,6 +94,7 @@ class WindowCounts:
         """The counts in ``path``; none when there is no file or it cannot be read (a cache)."""
         data, _problem = sidefiles.read_json(path, MAX_BYTES)
         entries: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        frequent = None
         if (
             isinstance(data, dict)
             and data.get("version") == VERSION
@@ -87,11 +103,19 @@ class WindowCounts:
             for item in data["windows"]:
                 if _entry(item):
                     entries[item[0]] = (item[1], item[2])
-        return cls(entries)
+            f = data.get("frequent")
+            if isinstance(f, dict) and type(f.get("cap")) is int and isinstance(f.get("terms"), list):
+                frequent = (f["cap"], {t for t in f["terms"] if isinstance(t, str)})
+        return cls(entries, frequent)
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        windows = [[w, n, top] for w, (n, top) in self.entries.items()]
-        sidefiles.write_json(path, {"version": VERSION, "windows": windows}, indent=None)
+        data: dict[str, Any] = {
+            "version": VERSION,
+            "windows": [[w, n, top] for w, (n, top) in self.entries.items()],
+        }
+        if self.frequent is not None:
+            data["frequent"] = {"cap": self.frequent[0], "terms": sorted(self.frequent[1])}
+        sidefiles.write_json(path, data, indent=None)
 
 
 def _entry(item: Any) -> bool:

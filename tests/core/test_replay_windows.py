@@ -9,6 +9,7 @@ from collections import OrderedDict
 import pytest
 
 from core.db import MemoryDB
+from core.replay import ReplayOptions, replay
 from core.replay import windows as windows_module
 from core.replay.store import ReplayStore
 from core.replay.windows import WindowCounts
@@ -104,3 +105,27 @@ def test_forgetting_a_saved_replay_removes_its_counts(planted, tmp_path):
     assert store.windows_path(planted).exists()
     store.forget(planted)
     assert not store.windows_path(planted).exists()
+
+
+def test_the_needs_frequent_terms_are_kept_and_used_only_under_the_same_cap(planted, tmp_path):
+    store = ReplayStore(tmp_path / "replays")
+    _update(store, planted)
+    data = json.loads(store.windows_path(planted).read_text(encoding="utf-8"))
+    assert data["frequent"]["cap"] == 10 and {"routine", "weather", "build"} <= set(data["frequent"]["terms"])
+    assert "zephyrine" not in data["frequent"]["terms"]  # rare: looked up at every turn
+
+    def terms_of_last_turn(windows):
+        db = MemoryDB.open(planted)
+        try:
+            turns = replay(db, ReplayOptions(limit=1), windows=windows).turns
+        finally:
+            db.close()
+        return turns[-1].terms
+
+    plain = terms_of_last_turn(None)
+    assert plain  # the last turn (a correction) has rare terms
+    rare = plain[0]
+    # A term given as frequent is not looked up: proof that the kept set is used ...
+    assert rare not in terms_of_last_turn(WindowCounts(frequent=(10, {rare})))
+    # ... but only when it was made under the same cap (another --max-df: not used).
+    assert terms_of_last_turn(WindowCounts(frequent=(4, {rare}))) == plain
