@@ -8,7 +8,7 @@ Why it is the same answer: the replay's turns come in ``(timestamp, id)`` order;
 turn is the matching rows written between the two turns in front of the one kept. How a step was
 answered (an FTS5 error; the substring step proven or scanned) depends on the text and the index only,
 so it is kept too. A row before the turn has an id at most the greatest id before it
-(:class:`core.replay.need.TopIds`), so ``rowid <= top`` in the index changes no answer.
+(:class:`core.replay.tops.TopIds`), so ``rowid <= top`` in the index changes no answer.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from core.timeline import RawStore
 
 if TYPE_CHECKING:
     from core.db import MemoryDB
-    from core.replay.need import TopIds
+    from core.replay.tops import TopIds
 
 __all__ = ["GAP_IDS", "ReplayCancelledError", "ReplayProof", "ReplaySearch"]
 

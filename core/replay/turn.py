@@ -33,8 +33,8 @@ from core.models import Message
 from core.prefix import PrefixResult
 from core.prefix_text import SCHEDULED_SESSION_PREFIX
 from core.recall import EXTRA_CANDIDATES, budget_walk
-from core.replay.need import TopIds
 from core.replay.search import ReplayCancelledError, ReplayProof, ReplaySearch
+from core.replay.tops import TopIds
 from core.search.index_state import index_state
 from core.search.sql import MSG, Where, keyset_cond, sanitize_query
 from core.timeline import RawStore

@@ -14,7 +14,8 @@ from core.errors import ValidationError_
 from core.facts import FactStore
 from core.jsutil import estimate_tokens
 from core.replay import NeedRule, ReplayOptions, fts_or_query, replay, terms
-from core.replay.need import NeedIndex, TopIds, correction
+from core.replay.need import NeedIndex, correction
+from core.replay.tops import TopIds
 from core.replay.turn import ReplayCancelledError, TurnReader, agent_turn
 from core.timeline import RawStore
 from tests.reliability.helpers import fingerprint
