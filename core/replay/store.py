@@ -2,7 +2,7 @@
 
 A replay of every user turn of a long history takes minutes; its result is kept so that the next look
 starts from it. Like the review marks (:mod:`core.changes.marks`), nothing is written to the agent's
-file: each database has two files in ``replays/`` of the user's data directory
+file: each database has its files in ``replays/`` of the user's data directory
 (:func:`core.changes.marks.user_data_dir`; ``$PHILONT_REPLAY_STORE`` names another folder), named after
 a digest of the database's real path. ``<digest>.json`` is the header::
 
@@ -14,9 +14,10 @@ a digest of the database's real path. ``<digest>.json`` is the header::
 
 and ``<digest>.turns.jsonl`` holds the turns, one :meth:`core.replay.TurnReport.to_json` a line, oldest
 first (read back by :mod:`core.replay.saved`); only its first ``bytes`` bytes, ``turns`` lines, are the
-saved result. ``<digest>.windows.json`` keeps the window counts of the substring step for the next
-update (:mod:`core.replay.windows`: a cache, read only when the result is extended). ``summary`` is :meth:`core.replay.Replay.summary` of those turns, ``lastId`` the greatest
-id of a user turn replayed, ``identity`` the file's ``(device, inode)`` (:func:`core.files.file_identity`).
+saved result. ``<digest>.windows.json`` keeps the substring step's window counts and the need's frequent
+words for the next update (:mod:`core.replay.windows`: a cache, read only when the result is extended).
+``summary`` is :meth:`core.replay.Replay.summary` of those turns, ``lastId`` the greatest id of a user
+turn replayed, ``identity`` the file's ``(device, inode)`` (:func:`core.files.file_identity`).
 Turns are read one line at a time (:meth:`ReplayStore.turns`): a viewer never holds a long history's
 turns all at once, and the interpreter is never held by one long parse.
 

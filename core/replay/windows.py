@@ -25,8 +25,8 @@ The file::
     {"version": 1, "windows": [["abc", 17, 1000000], ...],   # window (lower case), count, top
      "frequent": {"cap": 10, "terms": ["build", ...]}}
 
-windows oldest use first. A file that cannot be read is only a cache: it is ignored (and replaced by the next
-update), never the reason an update fails.
+windows oldest use first. A file that cannot be read is only a cache: it is ignored (and replaced by the
+next update), never the reason an update fails.
 """
 
 from __future__ import annotations
