@@ -159,7 +159,7 @@ def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, pl
 
     real = store_module.replay
 
-    def held(db, options, *, progress=None, cancelled=None, sink=None):
+    def held(db, options, *, progress=None, cancelled=None, sink=None, windows=None):
         """The replay, held after its first turn until Cancel (a fast replay would end before it)."""
 
         def first_then_wait(done: int, total: int) -> None:
@@ -169,7 +169,7 @@ def test_cancel_stops_the_replay_and_keeps_nothing_of_it(qtbot, open_context, pl
                 time.sleep(0.01)
             progress(done, total)  # raises once cancelled
 
-        return real(db, options, progress=first_then_wait, cancelled=cancelled, sink=sink)
+        return real(db, options, progress=first_then_wait, cancelled=cancelled, sink=sink, windows=windows)
 
     monkeypatch.setattr(store_module, "replay", held)
     path, _ids = planted
