@@ -187,8 +187,15 @@ class ReplayStore:
 
     def turns_path(self, db_path: str | os.PathLike[str]) -> Path:
         """The turns file of a database's saved result."""
+        return self._beside(db_path, ".turns.jsonl")
+
+    def windows_path(self, db_path: str | os.PathLike[str]) -> Path:
+        """The window counts kept with a database's saved result (:mod:`core.replay.windows`)."""
+        return self._beside(db_path, ".windows.json")
+
+    def _beside(self, db_path: str | os.PathLike[str], suffix: str) -> Path:
         head = self.path(db_path)
-        return head.with_name(head.stem + ".turns.jsonl")
+        return head.with_name(head.stem + suffix)
 
     # -- reading --------------------------------------------------------------------------------------
     def header(self, db_path: str | os.PathLike[str]) -> SavedReplay | None:
@@ -422,11 +429,6 @@ class ReplayStore:
             kept = self._recompute(db_path, run(o), o, identity)
             self._keep_windows(db_path, windows)
         return Updated(kept, kept.count, "new" if saved is None else "recomputed", reason)
-
-    def windows_path(self, db_path: str | os.PathLike[str]) -> Path:
-        """The window counts kept with a database's saved result (:mod:`core.replay.windows`)."""
-        head = self.path(db_path)
-        return head.with_name(head.stem + ".windows.json")
 
     def _keep_windows(self, db_path: str | os.PathLike[str], windows: WindowCounts) -> None:
         with contextlib.suppress(OSError):  # a cache: the next update counts again
