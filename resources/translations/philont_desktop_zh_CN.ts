@@ -8035,9 +8035,9 @@ You can undo this with Edit › Undo.</source>
     </message>
 </context>
 <context>
-    <name>FindingsModel</name>
+    <name>FindingsTree</name>
     <message>
-        <location filename="../../philont_desktop/health/doctor/model.py" line="+136"/>
+        <location filename="../../philont_desktop/health/doctor/tree.py" line="+126"/>
         <source>Finding</source>
         <translation>问题</translation>
     </message>

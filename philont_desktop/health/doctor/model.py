@@ -1,6 +1,8 @@
-"""The doctor's findings as a two-level tree: the layers with their counts, then each layer's findings,
-worst first. A finding's text is its message in the interface's language (stored names in it are shown
-as text: the views are plain text)."""
+"""The doctor's findings grouped by layer (:class:`FindingGroups`: the layers that have findings, each
+layer's findings worst first) and the words a line of the findings tree shows. Plain Python: the tree
+(:class:`~philont_desktop.health.doctor.tree.FindingsTree`) holds these words in items Qt reads itself.
+A finding's text is its message in the interface's language (stored names in it are shown as text: the
+views are plain text)."""
 
 from __future__ import annotations
 
@@ -9,17 +11,20 @@ from typing import Any
 
 from core.health.finding import LAYERS, SEVERITIES, Finding
 from philont_desktop import messages
-from philont_desktop.health.doctor.texts import layer_name, severity_name
-from philont_desktop.qt import QFont, QModelIndex, QObject, QPersistentModelIndex, Qt
+from philont_desktop.health.doctor.texts import layer_name
 from philont_desktop.widgets import plain
-from philont_desktop.widgets.grouped_model import GroupedModel
 
-__all__ = ["COL_FINDING", "COL_SEVERITY", "FindingRole", "FindingsModel", "layer_counts", "severity_role"]
+__all__ = [
+    "COL_FINDING",
+    "COL_SEVERITY",
+    "FindingGroups",
+    "finding_line",
+    "finding_text",
+    "layer_counts",
+    "severity_role",
+]
 
 COL_FINDING, COL_SEVERITY = range(2)
-FindingRole = Qt.ItemDataRole.UserRole + 1
-LayerRole = Qt.ItemDataRole.UserRole + 2
-Index = QModelIndex | QPersistentModelIndex
 _STATUS_OF = {"fail": "error", "warn": "editing", "info": "changed", "ok": "live"}
 
 
@@ -37,118 +42,68 @@ def layer_counts(findings: Iterable[Finding]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _identity(f: Finding) -> tuple[str, str, str]:
-    return f.code, f.layer, repr(f.targets)
-
-
 def finding_text(f: Finding) -> str:
     return messages.text(f.message.code or f.code, f.message.params, f.message.message)
 
 
-class FindingsModel(GroupedModel):
-    """Layers that have findings (top level) and their findings."""
+def finding_line(f: Finding) -> str:
+    """What the finding's line in the tree says: its message on one line, at most 600 characters."""
+    return plain.plain(finding_text(f), 600, one_line=True)
 
-    columns = 2
 
-    def __init__(self, theme: Any = None, parent: QObject | None = None):
-        super().__init__(parent)
-        self.theme = theme
+def _identity(f: Finding) -> tuple[str, str, str]:
+    return f.code, f.layer, repr(f.targets)
+
+
+def _shown(f: Finding) -> tuple[Any, ...]:
+    """What a finding's line is made of (its measure is shown only beside the tree)."""
+    return f.code, f.severity, f.layer, f.targets, f.message
+
+
+class FindingGroups:
+    """The layers that have findings (known layers first, in their order) and each layer's findings,
+    worst first."""
+
+    def __init__(self) -> None:
         self.layers: list[str] = []
         self.rows: dict[str, list[Finding]] = {}
-        self._texts: dict[int, str] = {}
+        self._lines: list[tuple[Any, ...]] = []  # what the lines shown are made of, in their order
 
-    def set_findings(self, findings: Iterable[Finding]) -> None:
+    def set_findings(self, findings: Iterable[Finding]) -> bool:
+        """Group ``findings``; ``False`` when their lines are those of the findings before, line for line
+        (a check that found the same things, only their measures moved: the tree can stay as it is)."""
         order = {s: i for i, s in enumerate(SEVERITIES)}
         groups: dict[str, list[Finding]] = {}
         for f in findings:
             groups.setdefault(f.layer, []).append(f)
-        self.beginResetModel()
-        self.layers = [la for la in LAYERS if la in groups] + sorted(set(groups) - set(LAYERS))
-        self.rows = {la: sorted(groups[la], key=lambda f: order.get(f.severity, 9)) for la in self.layers}
-        self._texts.clear()
-        self.endResetModel()
-
-    def retranslate(self) -> None:
-        self._texts.clear()
-        self.beginResetModel()
-        self.endResetModel()
-
-    # -- lookups ---------------------------------------------------------------------------------------
-    def finding(self, index: Index) -> Finding | None:
-        if not index.isValid() or index.internalId() == 0:
-            return None
-        rows = self.rows.get(self.layers[index.internalId() - 1], [])
-        return rows[index.row()] if 0 <= index.row() < len(rows) else None
+        layers = [la for la in LAYERS if la in groups] + sorted(set(groups) - set(LAYERS))
+        rows = {la: sorted(groups[la], key=lambda f: order.get(f.severity, 9)) for la in layers}
+        lines = [_shown(f) for la in layers for f in rows[la]]
+        changed = lines != self._lines
+        self._lines = lines
+        self.layers, self.rows = layers, rows
+        return changed
 
     def findings(self) -> list[Finding]:
         return [f for la in self.layers for f in self.rows[la]]
 
-    def index_of(self, f: Finding) -> QModelIndex:
-        """Where ``f`` is, or the finding of the same code about the same rows (its measure may have
-        moved since: a new check of the same thing)."""
+    def finding(self, layer_pos: int, row: int) -> Finding | None:
+        """The ``row``-th finding of the ``layer_pos``-th layer (``None`` where there is none)."""
+        if not 0 <= layer_pos < len(self.layers):
+            return None
+        rows = self.rows[self.layers[layer_pos]]
+        return rows[row] if 0 <= row < len(rows) else None
+
+    def position(self, f: Finding) -> tuple[int, int] | None:
+        """Where ``f`` is (layer, row), or the finding of the same code about the same rows (its measure
+        may have moved since: a new check of the same thing)."""
         key = _identity(f)
         for pos, layer in enumerate(self.layers):
             for row, g in enumerate(self.rows[layer]):
                 if g is f or _identity(g) == key:
-                    return self.index(row, 0, self.index(pos, 0))
-        return QModelIndex()
-
-    def text(self, f: Finding) -> str:
-        key = id(f)
-        got = self._texts.get(key)
-        if got is None:
-            got = self._texts[key] = plain.plain(finding_text(f), 600, one_line=True)
-        return got
-
-    # -- QAbstractItemModel ----------------------------------------------------------------------------
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if not 0 <= section < 2:
-            return None
-        return (self.tr("Finding"), self.tr("Severity"))[section]
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        if index.internalId() == 0:
-            return self._layer_data(index, role)
-        f = self.finding(index)
-        if f is None:
-            return None
-        if role == FindingRole:
-            return f
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.text(f) if index.column() == COL_FINDING else severity_name(f.severity)
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == COL_FINDING:
-            return plain.tooltip(finding_text(f))
-        if (
-            role == Qt.ItemDataRole.ForegroundRole
-            and index.column() == COL_SEVERITY
-            and self.theme is not None
-        ):
-            return self.theme.status_color(severity_role(f.severity))
+                    return pos, row
         return None
 
-    def _layer_data(self, index: Index, role: int) -> Any:
-        if not 0 <= index.row() < len(self.layers):
-            return None
-        layer = self.layers[index.row()]
-        if role == LayerRole:
-            return layer
-        if role == Qt.ItemDataRole.DisplayRole:
-            if index.column() == COL_FINDING:
-                return f"{layer_name(layer)} ({len(self.rows[layer])})"
-            return ""
-        if role == Qt.ItemDataRole.FontRole:
-            font = QFont()
-            font.setBold(True)
-            return font
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    def layer_line(self, layer: str) -> str:
+        """What a layer's line says: its name and how many findings it has."""
+        return f"{layer_name(layer)} ({len(self.rows.get(layer, []))})"

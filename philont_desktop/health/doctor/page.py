@@ -16,9 +16,10 @@ from core.health.finding import Finding, Fix
 from philont_desktop import humanize, messages
 from philont_desktop.health.doctor import work
 from philont_desktop.health.doctor.fix_dialog import FixDialog
-from philont_desktop.health.doctor.model import FindingsModel, finding_text
+from philont_desktop.health.doctor.model import FindingGroups, finding_text
 from philont_desktop.health.doctor.texts import fix_title
-from philont_desktop.health.doctor.widgets import FindingDetail, FindingsTree, LayerSummary
+from philont_desktop.health.doctor.tree import FindingsTree
+from philont_desktop.health.doctor.widgets import FindingDetail, LayerSummary
 from philont_desktop.health.page import HealthPage
 from philont_desktop.qt import (
     QHBoxLayout,
@@ -51,8 +52,8 @@ def target_of(f: Finding) -> Target | None:
     return None
 
 
-#: The checks run again this long after the last result is shown: its first paint (the findings tree,
-#: 25-45 ms of the GUI thread) does not share the interpreter with them (bench/README.md).
+#: The checks run again this long after the last result is shown: its first paint does not share the
+#: interpreter with them (bench/README.md).
 FIRST_PAINT_S = 0.25
 
 
@@ -80,8 +81,8 @@ class DoctorPage(HealthPage):
         top.addWidget(self.recheck)
         top.addWidget(self.status, 1)
         self.summary = LayerSummary(self.ctx.theme, self)
-        self.model = FindingsModel(self.ctx.theme, self)
-        self.tree = FindingsTree(self.model, self)
+        self.groups = FindingGroups()
+        self.tree = FindingsTree(self.groups, self.ctx.theme, self)
         self.tree.selectionModel().currentChanged.connect(lambda cur, _prev: self._on_current(cur))
         self.detail = FindingDetail(self.ctx.theme, self)
         self.detail.show_rows.clicked.connect(self.show_rows)
@@ -156,17 +157,23 @@ class DoctorPage(HealthPage):
         self.status.setText(self.tr("The checks failed: {0}").format(messages.error_text(exc)))
 
     def _show(self, at: int, findings: list[Finding]) -> None:
+        """Show ``findings``; the lines are made again only when they differ from those shown (a check
+        that found the same keeps the tree as it is: its selection, folds and scroll)."""
         current = self.current_finding()
         was_open = self.tree.open_layers()
         self.at, self.findings = at, list(findings)
-        self.model.set_findings(self.findings)
-        self.tree.unfold(was_open)
+        changed = self.groups.set_findings(self.findings)
         self.summary.show_findings(self.findings)
         self._show_status(None)
-        index = self.model.index_of(current) if current is not None else None
-        if index is not None and index.isValid() and not self.tree.isExpanded(index.parent()):
+        if not changed and self.tree.topLevelItemCount() == len(self.groups.layers):
+            self._on_current(self.tree.currentIndex())  # the same finding, checked again
+            return
+        self.tree.show_groups(was_open)
+        index = self.tree.index_of(current, fill=False) if current is not None else None
+        folded = index is not None and index.parent().isValid() and not self.tree.isExpanded(index.parent())
+        if folded and index is not None:
             index = index.parent()  # its layer was folded: the layer's line, the fold kept
-        if (index is None or not index.isValid()) and self.model.layers:
+        if (index is None or not index.isValid()) and self.groups.layers:
             index = self._first_shown()
         if index is not None and index.isValid():
             self.tree.setCurrentIndex(index)
@@ -175,11 +182,12 @@ class DoctorPage(HealthPage):
 
     def _first_shown(self) -> Any:
         """The worst finding of the first open layer, else the first layer's line."""
-        for pos in range(len(self.model.layers)):
-            layer = self.model.index(pos, 0)
+        model = self.tree.model()
+        for pos in range(len(self.groups.layers)):
+            layer = model.index(pos, 0)
             if self.tree.isExpanded(layer):
-                return self.model.index(0, 0, layer)
-        return self.model.index(0, 0)
+                return model.index(0, 0, layer)
+        return model.index(0, 0)
 
     def _show_status(self, progress: tuple[int, int] | None) -> None:
         parts = []
@@ -197,20 +205,20 @@ class DoctorPage(HealthPage):
 
     # -- the finding selected ---------------------------------------------------------------------------
     def current_finding(self) -> Finding | None:
-        return self.model.finding(self.tree.currentIndex())
+        return self.tree.finding(self.tree.currentIndex())
 
     def select_finding(self, code: str) -> bool:
         """Select the first finding of ``code`` (tests, screenshots)."""
-        for f in self.model.findings():
+        for f in self.groups.findings():
             if f.code == code:
-                index = self.model.index_of(f)
+                index = self.tree.index_of(f)
                 self.tree.expand(index.parent())
                 self.tree.setCurrentIndex(index)
                 return True
         return False
 
     def _on_current(self, index: Any) -> None:
-        f = self.model.finding(index)
+        f = self.tree.finding(index)
         target = target_of(f) if f is not None else None
         self.detail.show_finding(f, can_show=target is not None and self.ctx.navigator.can_go(target))
 
@@ -300,9 +308,7 @@ class DoctorPage(HealthPage):
 
     def retranslate(self) -> None:
         self.retranslate_static()
-        was_open = self.tree.open_layers()
-        self.model.retranslate()
-        self.tree.unfold(was_open)
+        self.tree.retranslate()
         self.summary.retranslate()
         self.detail.retranslate()
         self._show_status(None)

@@ -8,31 +8,21 @@ from typing import Any
 from core.health.finding import LAYERS, Finding
 from core.health.fixes import alternatives
 from philont_desktop.health.doctor.measure import MeasurePlot, measure_lines
-from philont_desktop.health.doctor.model import (
-    COL_FINDING,
-    COL_SEVERITY,
-    FindingsModel,
-    finding_text,
-    layer_counts,
-    severity_role,
-)
+from philont_desktop.health.doctor.model import finding_text, layer_counts, severity_role
 from philont_desktop.health.doctor.texts import fix_summary, fix_title, layer_name, severity_name
 from philont_desktop.qt import (
-    QAbstractItemView,
     QGridLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QPlainTextEdit,
     QPushButton,
-    QTreeView,
     QVBoxLayout,
     QWidget,
     Signal,
 )
 from philont_desktop.widgets import plain
 
-__all__ = ["FindingDetail", "FindingsTree", "LayerSummary"]
+__all__ = ["FindingDetail", "LayerSummary"]
 
 
 class LayerSummary(QWidget):
@@ -89,66 +79,10 @@ class LayerSummary(QWidget):
             label = self.states[layer]
             label.setText("● " + self.line(layer))
             color = self.theme.status_color(severity_role(self.status(layer)) if self.known else "paused")
-            label.setStyleSheet(f"color: {color.name()};")
+            css = f"color: {color.name()};"
+            if label.styleSheet() != css:  # set again, a style sheet re-styles the label
+                label.setStyleSheet(css)
             label.setAccessibleName(f"{layer_name(layer)}: {self.line(layer)}")
-
-
-#: A layer with more findings than this is shown folded (its line says how many) unless it was open
-#: before: putting every row of a long layer in the tree is one turn of the GUI thread in which Qt asks
-#: the model about each (818 findings on the 1M-message file: 20 ms, then the paint), and a person
-#: reads so many findings of one layer by opening it.
-FOLD_OVER = 100
-
-
-class FindingsTree(QTreeView):
-    """The findings grouped by layer. The severity column is as wide as its widest text, worked out from
-    one row of each severity (the column shows nothing else): Qt's own measure asks the model for every
-    row shown, tens of milliseconds of the GUI thread for a few hundred findings each time they are
-    shown, where a person would see the window stop."""
-
-    def __init__(self, model: FindingsModel, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("doctorFindings")
-        self.setModel(model)  # before the header's modes: the header has its sections from the model
-        self.setUniformRowHeights(True)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        header = self.header()
-        header.setSectionResizeMode(COL_FINDING, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(COL_SEVERITY, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(False)
-
-    def open_layers(self) -> dict[str, bool]:
-        """Whether each layer shown is open (for :meth:`unfold` after the findings are replaced)."""
-        model = self.model()
-        if not isinstance(model, FindingsModel):
-            return {}
-        return {layer: self.isExpanded(model.index(pos, 0)) for pos, layer in enumerate(model.layers)}
-
-    def unfold(self, before: dict[str, bool] | None = None) -> None:
-        """Open each layer as it was in ``before`` (:meth:`open_layers`); a layer not in it is open when
-        it has at most :data:`FOLD_OVER` findings."""
-        model = self.model()
-        if not isinstance(model, FindingsModel):
-            return
-        before = before or {}
-        for pos, layer in enumerate(model.layers):
-            self.setExpanded(model.index(pos, 0), before.get(layer, len(model.rows[layer]) <= FOLD_OVER))
-
-    def sizeHintForColumn(self, column: int) -> int:
-        model = self.model()
-        if column != COL_SEVERITY or not isinstance(model, FindingsModel):
-            return super().sizeHintForColumn(column)
-        best, seen = -1, set()
-        for pos, layer in enumerate(model.layers):
-            group = model.index(pos, 0)
-            best = max(best, self.sizeHintForIndex(model.index(pos, column)).width())
-            if not self.isExpanded(group):
-                continue
-            for row, f in enumerate(model.rows[layer]):
-                if f.severity not in seen:
-                    seen.add(f.severity)
-                    best = max(best, self.sizeHintForIndex(model.index(row, column, group)).width())
-        return best
 
 
 class FindingDetail(QWidget):
