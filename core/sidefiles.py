@@ -25,7 +25,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,9 +40,12 @@ __all__ = [
     "listen",
     "read_bytes",
     "read_json",
+    "read_json_lines",
     "reporting",
     "set_aside",
     "unlisten",
+    "write_json",
+    "write_json_lines",
 ]
 
 #: The largest side file read (the review marks of many databases stay well under 4 MB).
@@ -201,12 +204,56 @@ def read_json(
     return value, None
 
 
+def read_json_lines(
+    path: str | os.PathLike[str], max_bytes: int = MAX_SIDE_FILE_BYTES
+) -> tuple[list[Any] | None, SideFileProblem | None]:
+    """A JSON Lines side file: ``(values, None)`` (``None`` for a line that is not a JSON value with
+    finite numbers), ``(None, None)`` when there is no file, or ``(None, problem)``. Each line is parsed
+    on its own, so that a large file never holds the interpreter for the whole of it."""
+    data, problem = read_bytes(path, max_bytes)
+    if data is None:
+        return None, problem
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, SideFileProblem("not_utf8", {})
+    return [_json_line(line) for line in text.splitlines() if line.strip()], None
+
+
+def _json_line(line: str) -> Any:
+    try:
+        value, bad, _message = loads_json(line)
+    except (RecursionError, OverflowError, ValueError, TypeError):
+        return None
+    return value if bad is None and _finite(value) else None
+
+
 def write_json(path: str | os.PathLike[str], data: Any, *, indent: int | None = 1) -> None:
     """Write ``data`` as the side file ``path``, whole or not at all: a private temporary file beside
     it (0600, in a private folder), flushed and synced, renamed over it, the folder synced. Values JSON
     cannot hold are written as their text."""
     import json
 
+    _write_atomic(
+        path, lambda fh: json.dump(data, fh, ensure_ascii=False, indent=indent, sort_keys=True, default=str)
+    )
+
+
+def write_json_lines(path: str | os.PathLike[str], values: Iterable[Any]) -> None:
+    """Write ``values`` as a JSON Lines side file, a value a line, whole or not at all (as
+    :func:`write_json`). Each value is made into text on its own: a large file never holds the
+    interpreter for the whole of it."""
+    import json
+
+    def write(fh: Any) -> None:
+        for value in values:
+            fh.write(json.dumps(value, ensure_ascii=False, sort_keys=True, default=str))
+            fh.write("\n")
+
+    _write_atomic(path, write)
+
+
+def _write_atomic(path: str | os.PathLike[str], write: Callable[[Any], None]) -> None:
     from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
     target = Path(path)
@@ -215,7 +262,7 @@ def write_json(path: str | os.PathLike[str], data: Any, *, indent: int | None = 
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=indent, sort_keys=True, default=str)
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         chmod_private(tmp)

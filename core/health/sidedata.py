@@ -1,12 +1,18 @@
 """What the doctor keeps outside the database, per database file: the groups a person said are not
 duplicates ("never merge these") and the last report, to show at once when the file is opened again.
 
-One small JSON file in the user's data directory beside the review marks (``health.json``;
-``$PHILONT_HEALTH_FILE`` names another), keyed by the database's real path
+"Never merge these" is one small JSON file in the user's data directory beside the review marks
+(``health.json``; ``$PHILONT_HEALTH_FILE`` names another), keyed by the database's real path
 (:func:`core.changes.marks.database_key`)::
 
-    {"version": 1, "databases": {"/home/u/.philont/memory/memory.sqlite":
-        {"dismissed": [["id-a", "id-b"]], "last": {"at": 1781524800000, "findings": [...]}}}}
+    {"version": 1, "databases": {"/home/u/.philont/memory/memory.sqlite": {"dismissed": [["id-a", "id-b"]]}}}
+
+The last report of each database is a JSON Lines file of its own in ``health-last/`` beside it (named by
+a digest of the database's key): a header line ``{"version": 1, "database": key, "at": ms, "left_out":
+n}``, then a finding a line. It is read and written a finding at a time: on the 1M-message file the
+report is 3.7 MB, and parsing or writing it in one call held the interpreter for 15-27 ms while the
+GUI thread waited to paint (bench/README.md). A line that cannot be read is left out; a report
+written into ``health.json`` by an earlier version is dropped from it when the next one is saved.
 
 Written atomically (mode 0600) and read as every side file (:mod:`core.sidefiles`): one that cannot be
 read is set aside and reported, never silently overwritten. Reading the database is never needed.
@@ -14,6 +20,8 @@ read is set aside and reported, never silently overwritten. Reading the database
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import os
 import threading
 from collections.abc import Iterable
@@ -25,10 +33,18 @@ from core.changes.marks import database_key, default_marks_path
 from core.errors import Notice
 from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
 
-__all__ = ["ENV_VAR", "MAX_KEPT_FINDINGS", "HealthSideData", "finding_from_json", "finding_to_json"]
+__all__ = [
+    "ENV_VAR",
+    "MAX_KEPT_FINDINGS",
+    "HealthSideData",
+    "finding_from_json",
+    "finding_to_json",
+    "saved_files",
+]
 
 ENV_VAR = "PHILONT_HEALTH_FILE"
 FILE_NAME = "health.json"
+LAST_FOLDER = "health-last"
 #: the findings kept of the last report (the worst first); the count of those left out is kept too
 MAX_KEPT_FINDINGS = 2000
 MAX_DISMISSED = 5000
@@ -139,26 +155,59 @@ class HealthSideData:
         self._update(db_path, "dismissed", data)
 
     # -- the last report --------------------------------------------------------------------------------
+    def last_path(self, db_path: str | os.PathLike[str]) -> Path:
+        """The file of a database's last report."""
+        digest = hashlib.sha256(database_key(db_path).encode("utf-8", "surrogatepass")).hexdigest()
+        return self.path.with_name(LAST_FOLDER) / f"{digest[:32]}.jsonl"
+
     def last(self, db_path: str | os.PathLike[str]) -> tuple[int | None, list[Finding], int]:
         """``(computed at, findings, findings left out)`` of the last report kept (``None, [], 0``: none)."""
-        last = self._entry(db_path).get("last")
-        if not isinstance(last, dict):
+        path = self.last_path(db_path)
+        got, problem = sidefiles.read_json_lines(path)
+        if problem is not None:
+            sidefiles.set_aside(path, problem)
+        lines = got or []
+        head = lines[0] if lines else None
+        if (
+            not isinstance(head, dict)
+            or head.get("version") != 1
+            or head.get("database") != database_key(db_path)
+        ):
             return None, [], 0
-        at = last.get("at")
-        found = [f for f in map(finding_from_json, last.get("findings") or []) if f is not None]
-        more = last.get("left_out")
+        at, more = head.get("at"), head.get("left_out")
+        found = [f for f in map(finding_from_json, lines[1:]) if f is not None]
         return (at if type(at) is int else None), found, (more if type(more) is int else 0)
 
     def save_last(self, db_path: str | os.PathLike[str], at: int, findings: list[Finding]) -> None:
         order = {s: i for i, s in enumerate(SEVERITIES)}
         worst = sorted(range(len(findings)), key=lambda i: order.get(findings[i].severity, 9))
         kept = [findings[i] for i in sorted(worst[:MAX_KEPT_FINDINGS])]  # the worst, in their order
-        value = {
+        head = {
+            "version": 1,
+            "database": database_key(db_path),
             "at": int(at),
-            "findings": [finding_to_json(f) for f in kept],
             "left_out": len(findings) - len(kept),
         }
-        self._update(db_path, "last", value)
+        with _LOCK:
+            sidefiles.write_json_lines(self.last_path(db_path), [head, *map(finding_to_json, kept)])
+        self._drop_old_last(db_path)
+
+    def _drop_old_last(self, db_path: str | os.PathLike[str]) -> None:
+        """An earlier version kept the last report in ``health.json``: dropped, it is not read again."""
+        with _LOCK:
+            dbs = self._load()
+            entry = dbs.get(database_key(db_path))
+            if isinstance(entry, dict) and "last" in entry:
+                del entry["last"]
+                self._write({"version": 1, "databases": dbs})
 
     def _write(self, data: dict[str, Any]) -> None:
         sidefiles.write_json(self.path, data, indent=None)
+
+
+def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
+    """The file of a database's last report (and a temporary one being written beside it): it holds
+    names and labels of the database's rows, so the privacy purge deletes it
+    (:data:`core.privacy.purge_plan.DERIVED`); the next visit of the Health tab checks again."""
+    path = HealthSideData().last_path(db_path)
+    return [path, *sorted(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))]

@@ -415,7 +415,10 @@ Derived = Callable[[Path], Sequence[Path]]
 #: entry is a function of the database's real path that names them, or ``"module:function"`` of one,
 #: imported when a plan is made (so that the module that keeps the files need not be imported first, as
 #: the tab registry names its tabs); the agent's files are never named. :func:`register_derived` adds one.
-DERIVED: list[Derived | str] = ["core.replay.store:saved_files"]  # saved replays (the Recall page)
+DERIVED: list[Derived | str] = [
+    "core.replay.store:saved_files",  # saved replays (the Recall page)
+    "core.health.sidedata:saved_files",  # the doctor's last report
+]
 
 
 def register_derived(fn: Derived | str) -> Derived | str:

@@ -3,6 +3,7 @@ backup taken before the first write, and the rows then read by the agent's own s
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -11,12 +12,13 @@ import pytest
 
 from core import audit, curation, sidefiles
 from core.backups import AgentRunningError, list_backups_info
+from core.changes.marks import database_key
 from core.db import MemoryDB
 from core.errors import ConflictError, Notice, ValidationError_
 from core.facts import FactStore
-from core.health import fixes
+from core.health import fixes, sidedata
 from core.health.finding import Finding, Fix
-from core.health.sidedata import HealthSideData
+from core.health.sidedata import HealthSideData, finding_to_json, saved_files
 from core.notes import NotesStore
 from core.prefix import build_memory_prefix
 from core.schedules import ScheduleStore
@@ -372,6 +374,42 @@ def test_the_last_report_is_kept_per_file(tmp_path, path):
     assert (at, kept, more) == (FIXED_NOW, findings, 0)
 
 
+def test_the_last_report_is_a_file_of_its_own_a_finding_a_line(tmp_path, path, monkeypatch):
+    """Read and written a finding at a time (a large report never holds the interpreter in one call); a
+    damaged line is left out, the others kept; a report of another file is never taken for this one's."""
+    monkeypatch.setenv(sidedata.ENV_VAR, str(tmp_path / "health.json"))
+    side = HealthSideData()
+    findings = [_dup(["a", "b"]), _dup(["c", "d"]), _dup(["e", "f"])]
+    side.save_last(path, FIXED_NOW, findings)
+    kept = side.last_path(path)
+    assert kept.parent == tmp_path / "health-last" and kept.suffix == ".jsonl"
+    lines = kept.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["database"] == database_key(path)
+    assert [json.loads(line)["targets"] for line in lines[1:]] == [["a", "b"], ["c", "d"], ["e", "f"]]
+    lines[2] = lines[2][:40]  # cut short
+    kept.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert side.last(path) == (FIXED_NOW, [findings[0], findings[2]], 0)
+    other = side.last_path(tmp_path / "other.sqlite")
+    other.write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")  # this file's report, misnamed
+    assert side.last(tmp_path / "other.sqlite") == (None, [], 0)
+    assert saved_files(path) == [kept]
+
+
+def test_a_report_kept_in_the_side_file_by_an_earlier_version_is_dropped_when_the_next_is_saved(
+    tmp_path, path
+):
+    f = tmp_path / "health.json"
+    old = {"at": 1, "findings": [finding_to_json(_dup(["a", "b"]))]}
+    entry = {"dismissed": [["x", "y"]], "last": old}
+    f.write_text(json.dumps({"version": 1, "databases": {database_key(path): entry}}), encoding="utf-8")
+    side = HealthSideData(f)
+    assert side.last(path) == (None, [], 0)  # not read: the next check shows its own
+    side.save_last(path, FIXED_NOW, [_dup(["c", "d"])])
+    data = json.loads(f.read_text(encoding="utf-8"))
+    assert data["databases"][database_key(path)] == {"dismissed": [["x", "y"]]}
+    assert side.last(path)[1] == [_dup(["c", "d"])] and side.dismissed(path) == {frozenset({"x", "y"})}
+
+
 def test_a_damaged_side_file_is_set_aside_not_trusted(tmp_path, path):
     f = tmp_path / "health.json"
     f.write_text("[1, 2", encoding="utf-8")
@@ -410,8 +448,6 @@ def test_a_demotion_whose_reason_is_a_code_keeps_the_findings_words(db):
 
 
 def test_a_long_report_keeps_its_worst_findings_in_their_order(tmp_path, path, monkeypatch):
-    from core.health import sidedata
-
     monkeypatch.setattr(sidedata, "MAX_KEPT_FINDINGS", 2)
     notes = [Finding(f"health.facts.{c}", s, "facts", [], Notice(c, c)) for c, s in
              (("unread", "info"), ("live_conflict", "fail"), ("same_value", "warn"))]  # fmt: skip

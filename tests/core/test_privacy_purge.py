@@ -20,7 +20,8 @@ from core.changes.marks import ReviewMarks
 from core.cli import main
 from core.db import MemoryDB
 from core.engine import sqlite3
-from core.errors import MemoryError_
+from core.errors import MemoryError_, Notice
+from core.health.finding import Finding
 from core.jsutil import js_stringify
 from core.privacy.purge import NOT_UNDOABLE, PURGE_ACTION, PurgeRefused, plan, purge, sha256
 from core.privacy.rewrite import marker
@@ -610,6 +611,22 @@ def test_a_saved_replay_of_the_database_is_deleted_by_the_purge(planted, monkeyp
     result = purge(path, p, **NO_WAIT)
     assert set(result.derived_removed) == every
     assert not any(map(os.path.exists, every)) and list(_holding(path.parent, app)) == []
+
+
+def test_the_doctors_last_report_of_the_database_is_deleted_by_the_purge(planted, monkeypatch):
+    """The Health tab's last report names rows and holds their labels (a note's title, a fact's key)."""
+    from core.health.sidedata import ENV_VAR, HealthSideData
+
+    path, app = planted
+    monkeypatch.setenv(ENV_VAR, str(app / "health.json"))
+    side = HealthSideData()
+    side.save_last(path, 1, [Finding("health.notes.duplicate", "warn", "notes", ["n1"], Notice("c", KEY))])
+    report = side.last_path(path)
+    p = plan(path, findings(path), include_backups=True, app_dir=app)
+    assert {f.path for f in p.files if f.role == "derived"} == {str(report)}
+    result = purge(path, p, **NO_WAIT)
+    assert result.derived_removed == [str(report)] and not report.exists()
+    assert list(_holding(path.parent, app)) == []
 
 
 def _plant_copies(path: Path) -> None:
