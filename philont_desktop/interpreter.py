@@ -149,7 +149,8 @@ class ReadsCollector:
 
     Only while settling (the application; not from a database's close until :func:`resume_settling`).
     Reads without a progress bar only: a write, or a read shown with progress (an export, a
-    comparison), may run for minutes, too long to pause the collector.
+    comparison), may run for minutes, too long to pause the collector. A job known to be short pauses
+    it itself (the doctor's checks, :mod:`philont_desktop.health.doctor.work`).
     """
 
     def __init__(self) -> None:
