@@ -419,11 +419,20 @@ def test_the_checks_run_again_only_after_the_last_result_is_shown(planted, open_
         waits.append(after_s)
         return real(db, db_path, 0.0, *args, **kw)
 
+    reads = []
+    read = work.load_last
+
+    def load_last(db_path, after_s=0.0):
+        reads.append(after_s)
+        return read(db_path)
+
     monkeypatch.setattr(work, "check", check)
+    monkeypatch.setattr(work, "load_last", load_last)
     first = _page(open_tab(HealthTab, path))  # nothing kept yet: the checks at once
     assert waits == [0.0]
     page = _page(open_tab(HealthTab, path))  # the last result shown, then the checks
     assert waits == [0.0, doctor_page.FIRST_PAINT_S] and doctor_page.FIRST_PAINT_S > 0
+    assert reads == [doctor_page.FIRST_SHOW_S] * 2 and doctor_page.FIRST_SHOW_S > 0  # after the first paint
     assert [f.code for f in page.findings] == [f.code for f in first.findings]
     page.refresh()  # "Check again": at once
     assert page.settle(30_000)

@@ -55,6 +55,10 @@ def target_of(f: Finding) -> Target | None:
 #: The checks run again this long after the last result is shown: its first paint does not share the
 #: interpreter with them (bench/README.md).
 FIRST_PAINT_S = 0.25
+#: The last result is read this long after the page is first shown: reading it (3.2 MB at 1M messages,
+#: 65-90 ms of a worker) while Qt showed and painted the page for the first time made that turn wait
+#: for the interpreter (30-35 ms of wall time for 14-17 ms of the GUI thread's CPU; bench/README.md).
+FIRST_SHOW_S = 0.05
 
 
 class DoctorPage(HealthPage):
@@ -116,6 +120,7 @@ class DoctorPage(HealthPage):
         self.controller.run(
             work.load_last,
             str(self.ctx.db_path),
+            FIRST_SHOW_S,
             lane="task",
             key="doctor-last",
             label=self.tr("Reading the last check"),

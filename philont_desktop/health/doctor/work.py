@@ -53,8 +53,11 @@ def check(
     return report.now_ms, findings
 
 
-def load_last(db_path: str | os.PathLike[str]) -> tuple[int | None, list[Finding], int]:
-    """The last report kept for the file: ``(computed at, findings, findings left out)``."""
+def load_last(db_path: str | os.PathLike[str], after_s: float = 0.0) -> tuple[int | None, list[Finding], int]:
+    """The last report kept for the file: ``(computed at, findings, findings left out)``. ``after_s``:
+    wait this long first, the interpreter left to the GUI thread (the page's first show and paint)."""
+    if after_s > 0:
+        time.sleep(after_s)
     with reads_collector.job():  # the collector waits: see the module's docstring
         return HealthSideData().last(db_path)
 
