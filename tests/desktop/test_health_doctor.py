@@ -503,3 +503,26 @@ def test_a_folded_layer_opens_from_the_keyboard_with_its_lines(planted, open_tab
     tree.setCurrentIndex(file)
     qtbot.keyClick(tree, Qt.Key.Key_Asterisk)  # opens it and all below
     assert tree.isExpanded(file) and tree.model().rowCount(file) == 2
+
+
+def test_the_findings_follow_a_change_of_language_keeping_the_selection_and_the_folds(planted, open_tab):
+    from philont_desktop import i18n
+
+    tab = open_tab(HealthTab, planted[0])
+    page = _page(tab)
+    assert page.select_finding("health.facts.same_value")
+    tree = page.tree
+    folds = tree.open_layers()
+    i18n.install("zh_CN")
+    try:
+        tab.retranslate()
+        assert tree.headerItem().text(COL_FINDING) == "问题"
+        line = tree.currentItem().text(COL_FINDING)
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in line), line
+        assert page.current_finding().code == "health.facts.same_value"
+        assert tree.open_layers() == folds
+        assert tree.model().data(tree.layer_index("facts")).startswith(layer_name("facts"))
+    finally:
+        i18n.uninstall()
+        tab.retranslate()
+    assert tree.headerItem().text(COL_FINDING) == "Finding"
