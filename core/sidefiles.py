@@ -186,13 +186,33 @@ def read_json(
 ) -> tuple[Any, SideFileProblem | None]:
     """``(value, None)``, ``(None, None)`` when there is no file, or ``(None, problem)``: the file read by
     :func:`read_bytes` and parsed as UTF-8 JSON, every number finite."""
+    text, problem = _read_text(path, max_bytes)
+    return _parse(text) if text is not None else (None, problem)
+
+
+def read_json_lines(
+    path: str | os.PathLike[str], max_bytes: int = MAX_SIDE_FILE_BYTES
+) -> tuple[list[Any] | None, SideFileProblem | None]:
+    """A JSON Lines side file: ``(values, None)`` (``None`` for a line that is not a JSON value with
+    finite numbers), ``(None, None)`` when there is no file, or ``(None, problem)``. Each line is parsed
+    on its own, so that a large file never holds the interpreter for the whole of it."""
+    text, problem = _read_text(path, max_bytes)
+    if text is None:
+        return None, problem
+    return [_parse(line)[0] for line in text.splitlines() if line.strip()], None
+
+
+def _read_text(path: str | os.PathLike[str], max_bytes: int) -> tuple[str | None, SideFileProblem | None]:
     data, problem = read_bytes(path, max_bytes)
     if data is None:
         return None, problem
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8"), None
     except UnicodeDecodeError:
         return None, SideFileProblem("not_utf8", {})
+
+
+def _parse(text: str) -> tuple[Any, SideFileProblem | None]:
     try:
         value, bad, message = loads_json(text)
     except (RecursionError, OverflowError, ValueError, TypeError) as exc:
@@ -202,30 +222,6 @@ def read_json(
     if not _finite(value):
         return None, SideFileProblem("out_of_range", {})
     return value, None
-
-
-def read_json_lines(
-    path: str | os.PathLike[str], max_bytes: int = MAX_SIDE_FILE_BYTES
-) -> tuple[list[Any] | None, SideFileProblem | None]:
-    """A JSON Lines side file: ``(values, None)`` (``None`` for a line that is not a JSON value with
-    finite numbers), ``(None, None)`` when there is no file, or ``(None, problem)``. Each line is parsed
-    on its own, so that a large file never holds the interpreter for the whole of it."""
-    data, problem = read_bytes(path, max_bytes)
-    if data is None:
-        return None, problem
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, SideFileProblem("not_utf8", {})
-    return [_json_line(line) for line in text.splitlines() if line.strip()], None
-
-
-def _json_line(line: str) -> Any:
-    try:
-        value, bad, _message = loads_json(line)
-    except (RecursionError, OverflowError, ValueError, TypeError):
-        return None
-    return value if bad is None and _finite(value) else None
 
 
 def write_json(path: str | os.PathLike[str], data: Any, *, indent: int | None = 1) -> None:
