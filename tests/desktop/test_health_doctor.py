@@ -248,7 +248,7 @@ def test_the_findings_tree(qtbot):
     assert model.rowCount() == 0
 
 
-def test_the_severity_is_drawn_in_the_theme_colour_and_recoloured_when_it_changes(qtbot):
+def test_the_lines_follow_the_theme_colours_and_the_text_size_when_they_change(qtbot):
     theme = Theme("light")
     theme.apply()
     groups = FindingGroups()
@@ -259,11 +259,17 @@ def test_the_severity_is_drawn_in_the_theme_colour_and_recoloured_when_it_change
     cell = tree.model().index(0, COL_SEVERITY, tree.layer_index("facts"))
     assert cell.data(Qt.ItemDataRole.ForegroundRole).color() == theme.status_color("error")
     was = theme.status_color("error")
+    layer = tree.layer_index("facts")
     try:
         theme.set_mode("dark")
         assert theme.status_color("error") != was
         assert cell.data(Qt.ItemDataRole.ForegroundRole).color() == theme.status_color("error")
+        size = layer.data(Qt.ItemDataRole.FontRole).pointSizeF()
+        theme.set_zoom(150)
+        font = layer.data(Qt.ItemDataRole.FontRole)
+        assert font.bold() and font.pointSizeF() == QApplication.font().pointSizeF() > size
     finally:
+        theme.set_zoom(100)
         theme.set_mode("light")
 
 

@@ -24,6 +24,7 @@ from philont_desktop.health.doctor.texts import severity_name
 from philont_desktop.qt import (
     QAbstractItemView,
     QBrush,
+    QFont,
     QHeaderView,
     QModelIndex,
     QTreeWidget,
@@ -62,7 +63,7 @@ class FindingsTree(QTreeWidget):
         self.itemExpanded.connect(self._fill)
         changed = getattr(theme, "changed", None)
         if changed is not None:
-            changed.connect(self.recolor)
+            changed.connect(self.restyle)
         self.retranslate()
 
     # -- building ---------------------------------------------------------------------------------------
@@ -71,8 +72,7 @@ class FindingsTree(QTreeWidget):
         a layer not in it open when it has at most :data:`FOLD_OVER` findings."""
         before = before or {}
         self.clear()
-        bold = self.font()
-        bold.setBold(True)
+        bold = self._bold()
         tops = []
         for layer in self.groups.layers:
             top = QTreeWidgetItem([self.groups.layer_line(layer), ""])
@@ -107,17 +107,23 @@ class FindingsTree(QTreeWidget):
         roles = {severity_role(s) for s in SEVERITIES} | {severity_role("?")}
         return {r: QBrush(self.theme.status_color(r)) for r in roles}
 
-    def recolor(self) -> None:
-        """The severities in the theme's colours (after the theme changed)."""
-        brushes = self._brushes()
-        if not brushes:
-            return
-        for pos in range(len(self.groups.layers)):
+    def restyle(self) -> None:
+        """The layers' lines in the current text size, the severities in the theme's colours (after the
+        theme or the text size changed: the items keep what they were given)."""
+        bold, brushes = self._bold(), self._brushes()
+        for pos in range(self.topLevelItemCount()):
             top = self.topLevelItem(pos)
-            for row in range(top.childCount() if top is not None else 0):
+            top.setFont(COL_FINDING, bold)
+            for row in range(top.childCount() if brushes else 0):
                 f = self.groups.finding(pos, row)
-                if top is not None and f is not None:
+                if f is not None:
                     top.child(row).setForeground(COL_SEVERITY, brushes[severity_role(f.severity)])
+
+    @staticmethod
+    def _bold() -> QFont:
+        bold = QFont()  # the application's font now (the tree's own follows it only later)
+        bold.setBold(True)
+        return bold
 
     def retranslate(self) -> None:
         """The headers and every line in the interface's language, the open layers kept."""
