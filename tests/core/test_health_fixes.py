@@ -393,6 +393,13 @@ def test_the_last_report_is_a_file_of_its_own_a_finding_a_line(tmp_path, path, m
     other.write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")  # this file's report, misnamed
     assert side.last(tmp_path / "other.sqlite") == (None, [], 0)
     assert saved_files(path) == [kept]
+    kept.write_bytes(b"\xff\xfe not text")
+    reports: list = []
+    with sidefiles.reporting(reports.append):
+        assert side.last(path) == (None, [], 0)
+    assert [n.code for n in reports] == ["sidefile.set_aside"] and not kept.exists()
+    side.save_last(path, FIXED_NOW, findings[:1])  # a new report where the damaged one was
+    assert side.last(path) == (FIXED_NOW, findings[:1], 0)
 
 
 def test_a_report_kept_in_the_side_file_by_an_earlier_version_is_dropped_when_the_next_is_saved(
