@@ -38,11 +38,13 @@ __all__ = [
     "SideFileProblem",
     "check",
     "listen",
+    "partial_files",
     "read_bytes",
     "read_json",
     "read_json_lines",
     "reporting",
     "set_aside",
+    "temp_path",
     "unlisten",
     "write_json",
     "write_json_lines",
@@ -249,12 +251,25 @@ def write_json_lines(path: str | os.PathLike[str], values: Iterable[Any]) -> Non
     _write_atomic(path, write)
 
 
+def temp_path(path: Path) -> Path:
+    """The temporary file beside ``path`` that this thread writes before renaming it over ``path``."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+
+
+def partial_files(path: Path) -> list[Path]:
+    """The temporary files beside ``path`` (:func:`temp_path` of any thread): being written, or left by
+    a crash."""
+    import glob
+
+    return sorted(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))
+
+
 def _write_atomic(path: str | os.PathLike[str], write: Callable[[Any], None]) -> None:
     from core.paths import chmod_private, ensure_private_dir, fsync_dir
 
     target = Path(path)
     ensure_private_dir(target.parent)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp = temp_path(target)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

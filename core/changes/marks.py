@@ -20,6 +20,7 @@ silently overwritten. A value that is no time (``10**20``) reads as absent.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import threading
@@ -74,6 +75,11 @@ def user_data_dir() -> Path:
 def database_key(db_path: str | os.PathLike[str]) -> str:
     """The database's real path (symbolic links resolved; case-folded where the file system ignores case)."""
     return os.path.normcase(os.path.realpath(os.path.expanduser(os.fspath(db_path))))
+
+
+def database_digest(db_path: str | os.PathLike[str]) -> str:
+    """32 hexadecimal digits of the SHA-256 of :func:`database_key`: the name of a file kept per database."""
+    return hashlib.sha256(database_key(db_path).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 @dataclass

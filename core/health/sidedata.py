@@ -20,8 +20,6 @@ read is set aside and reported, never silently overwritten. Reading the database
 
 from __future__ import annotations
 
-import glob
-import hashlib
 import os
 import threading
 from collections.abc import Iterable
@@ -29,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core import sidefiles
-from core.changes.marks import database_key, default_marks_path
+from core.changes.marks import database_digest, database_key, default_marks_path
 from core.errors import Notice
 from core.health.finding import LAYERS, SEVERITIES, Finding, Fix
 
@@ -157,8 +155,7 @@ class HealthSideData:
     # -- the last report --------------------------------------------------------------------------------
     def last_path(self, db_path: str | os.PathLike[str]) -> Path:
         """The file of a database's last report."""
-        digest = hashlib.sha256(database_key(db_path).encode("utf-8", "surrogatepass")).hexdigest()
-        return self.path.with_name(LAST_FOLDER) / f"{digest[:32]}.jsonl"
+        return self.path.with_name(LAST_FOLDER) / f"{database_digest(db_path)}.jsonl"
 
     def last(self, db_path: str | os.PathLike[str]) -> tuple[int | None, list[Finding], int]:
         """``(computed at, findings, findings left out)`` of the last report kept (``None, [], 0``: none)."""
@@ -210,4 +207,4 @@ def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
     names and labels of the database's rows, so the privacy purge deletes it
     (:data:`core.privacy.purge_plan.DERIVED`); the next visit of the Health tab checks again."""
     path = HealthSideData().last_path(db_path)
-    return [path, *sorted(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))]
+    return [path, *sidefiles.partial_files(path)]

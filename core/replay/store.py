@@ -42,19 +42,16 @@ not count are cut off by the next append.
 from __future__ import annotations
 
 import contextlib
-import glob
-import hashlib
 import json
 import os
 import stat
-import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core import sidefiles
-from core.changes.marks import database_key, user_data_dir
+from core.changes.marks import database_digest, database_key, user_data_dir
 from core.files import FileIdentity, file_identity
 from core.jsutil import now_ms
 from core.paths import chmod_private, ensure_private_dir, fsync_dir
@@ -171,7 +168,7 @@ def saved_files(db_path: str | os.PathLike[str]) -> list[Path]:
     temporary file of a replay being written (or left by a crash) beside them."""
     store = ReplayStore()
     files = [store.path(db_path), store.turns_path(db_path), store.windows_path(db_path)]
-    return files + [t for f in files for t in sorted(f.parent.glob(f".{glob.escape(f.name)}.*.tmp"))]
+    return files + [t for f in files for t in sidefiles.partial_files(f)]
 
 
 class ReplayStore:
@@ -182,8 +179,7 @@ class ReplayStore:
 
     def path(self, db_path: str | os.PathLike[str]) -> Path:
         """The header file of a database's saved result."""
-        digest = hashlib.sha256(database_key(db_path).encode("utf-8", "surrogatepass")).hexdigest()
-        return self.folder / f"{digest[:32]}.json"
+        return self.folder / f"{database_digest(db_path)}.json"
 
     def turns_path(self, db_path: str | os.PathLike[str]) -> Path:
         """The turns file of a database's saved result."""
@@ -309,7 +305,7 @@ class ReplayStore:
         when the run is done, then the header: in place of what was saved."""
         ensure_private_dir(self.folder)
         turns = self.turns_path(db_path)
-        writer = TurnWriter(_tmp(turns), 0)
+        writer = TurnWriter(sidefiles.temp_path(turns), 0)
         try:
             result = run(writer)
             size = writer.finish()
@@ -357,7 +353,7 @@ class ReplayStore:
             "bytes": saved.size,
         }
         path = self.path(db_path)
-        tmp = _tmp(path)
+        tmp = sidefiles.temp_path(path)
         try:
             with open(tmp, "w", encoding="utf-8") as fh:
                 json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
@@ -448,10 +444,6 @@ def turn_record(line: str | bytes) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
-
-
-def _tmp(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
 
 
 def _size(path: Path) -> int | None:
