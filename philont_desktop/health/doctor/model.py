@@ -51,8 +51,10 @@ def finding_line(f: Finding) -> str:
     return plain.plain(finding_text(f), 600, one_line=True)
 
 
-def _identity(f: Finding) -> tuple[str, str, str]:
-    return f.code, f.layer, repr(f.targets)
+def _identity(f: Finding) -> tuple[Any, ...]:
+    """Which finding this is, checked again (compared, never hashed: the targets themselves; a repr of
+    the 818 findings' targets at 1M, up to 168,680 characters each, took 12 ms)."""
+    return f.code, f.layer, f.targets
 
 
 def _shown(f: Finding) -> tuple[Any, ...]:
