@@ -3,8 +3,8 @@
 Its lines are items Qt reads and paints itself: a Python model is asked seven roles of every cell at each
 paint, and its index, parent and flags besides (about 1,300 calls into Python to paint 40 lines, 16 ms
 of the GUI thread at 1M messages, and each call waits for the interpreter while a check runs in a
-worker); the items take 6 ms (bench/README.md, "The Health tab's first visit"). A layer shown folded gets
-its items when it is first opened, so that showing hundreds of findings costs only the open layers.
+worker); the items take 8 ms (bench/README.md, "Fifth pass"). A layer shown folded gets its items when
+it is first opened, so that showing hundreds of findings costs only the open layers.
 """
 
 from __future__ import annotations
